@@ -1,0 +1,118 @@
+"""The declaration of every command and parameter: the one source of truth for both parsers."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from evaltools.report import FORMATS
+
+
+@dataclass(frozen=True)
+class Param:
+    name: str
+    flags: tuple[str, ...] = ()  # empty: positional
+    kind: type = str
+    default: object = None
+    help: str = ""
+    multiple: bool = False
+    required: bool = False
+    choices: tuple[str, ...] | None = None
+    metavar: str | None = None
+
+    @property
+    def positional(self) -> bool:
+        return not self.flags
+
+
+@dataclass(frozen=True)
+class Command:
+    path: tuple[str, ...]
+    help: str
+    target: str  # "module:function", imported only when the command runs
+    params: tuple[Param, ...]
+
+    @property
+    def name(self) -> str:
+        return " ".join(self.path)
+
+
+def format_param(default: str = "text", choices: tuple[str, ...] = FORMATS) -> Param:
+    return Param(
+        "output_format",
+        ("--format",),
+        default=default,
+        choices=choices,
+        help="Output format.",
+    )
+
+
+def paths_param(help_text: str, *, required: bool = True) -> Param:
+    return Param(
+        "paths", kind=Path, multiple=True, required=required, help=help_text, metavar="PATH"
+    )
+
+
+
+EXAMPLE_COMMANDS: tuple[Command, ...] = (
+    Command(
+        ("roundtrip",),
+        "Check that to_markdown(from_markdown(x)) reproduces each example file byte for byte.",
+        "evaltools.commands.roundtrip:run",
+        (
+            paths_param("Example files or directories (searched for *.md)."),
+            Param("fix", ("--fix",), kind=bool, default=False, help="Rewrite `reformat` files."),
+            Param("diff", ("--diff",), kind=bool, default=False, help="Show a unified diff."),
+            Param(
+                "strict_reference",
+                ("--strict-reference",),
+                kind=bool,
+                default=False,
+                help="Compare with the reference writer's exact output (title, one history "
+                "fence, trailing blank line).",
+            ),
+            format_param(choices=("text", "json")),
+        ),
+    ),
+    Command(
+        ("rule",),
+        "Explain a rule, or list every rule.",
+        "evaltools.commands.rules:run",
+        (
+            Param("code", help="Rule code or name; omit to list all.", metavar="CODE"),
+            Param(
+                "output_format",
+                ("--format",),
+                default="text",
+                choices=("text", "json", "markdown"),
+                help="Output format.",
+            ),
+        ),
+    ),
+)
+
+
+
+def all_commands() -> tuple[Command, ...]:
+    from evaltools.cli import table_retrieval
+
+    return EXAMPLE_COMMANDS + table_retrieval.COMMANDS
+
+
+HELP_FLAGS = frozenset({"-h", "--help", "--install-completion", "--show-completion"})
+
+
+def find(argv: list[str]) -> tuple[Command, list[str]] | None:
+    """The command that argv names and the arguments after its name."""
+    for depth in (2, 1):
+        head = tuple(argv[:depth])
+        for command in all_commands():
+            if command.path == head:
+                return command, argv[depth:]
+    return None
+
+
+def groups() -> list[str]:
+    return sorted({c.path[0] for c in all_commands() if len(c.path) > 1})
+
+

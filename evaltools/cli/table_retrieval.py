@@ -1,0 +1,7 @@
+"""Commands of the retrieval eval sets (validate, gold …)."""
+
+from __future__ import annotations
+
+from evaltools.cli.table import Command
+
+COMMANDS: tuple[Command, ...] = ()

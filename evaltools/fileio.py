@@ -1,0 +1,191 @@
+"""Finding files, reading them with their exact bytes, and writing atomically."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from evaltools.diagnostics import RULES, Diagnostic, Rule, Severity, make
+
+# Hand-written eval examples are a few KiB; anything this large is a mistake
+# (a log or a build artefact committed under the eval folder).
+MAX_TEXT_FILE_BYTES = 8 * 1024 * 1024
+
+NOT_UTF8 = RULES.add(
+    Rule("IO001", "not-utf8", Severity.ERROR, "The file is not valid UTF-8.")
+)
+BYTE_ORDER_MARK = RULES.add(
+    Rule(
+        "IO002",
+        "byte-order-mark",
+        Severity.ERROR,
+        "The file starts with a UTF-8 byte order mark.",
+        "The reference recognises front matter only at byte 0, so a BOM silently "
+        "drops `repository_url` and `revision`.",
+    )
+)
+CRLF_LINE_ENDINGS = RULES.add(
+    Rule(
+        "IO003",
+        "crlf-line-endings",
+        Severity.ERROR,
+        "The file uses CRLF line endings.",
+        "The reference looks for `+++\\n`; with CRLF the front matter is ignored and "
+        "code blocks are normalised to LF, so the file cannot round-trip.",
+    )
+)
+EMPTY_FILE = RULES.add(Rule("IO004", "empty-file", Severity.ERROR, "The file is empty."))
+BINARY_FILE = RULES.add(
+    Rule("IO005", "binary-file", Severity.ERROR, "The file contains NUL bytes.")
+)
+FILE_TOO_LARGE = RULES.add(
+    Rule("IO006", "file-too-large", Severity.ERROR, "The file is larger than an example can be.")
+)
+NOT_A_FILE = RULES.add(
+    Rule("IO007", "not-a-file", Severity.ERROR, "The path is not a regular file.")
+)
+
+
+class UsageError(Exception):
+    """A problem with how the tool was called: exit code 2."""
+
+
+@dataclass(frozen=True)
+class TextFile:
+    path: Path
+    display: str
+    data: bytes
+    text: str
+
+
+def display_path(path: Path) -> str:
+    """Paths relative to the working directory when below it, as linters print them."""
+    try:
+        return path.resolve().relative_to(Path.cwd().resolve()).as_posix()
+    except ValueError:
+        return path.as_posix()
+
+
+def line_col_of_offset(data: bytes, offset: int) -> tuple[int, int]:
+    line = data.count(b"\n", 0, offset) + 1
+    start = data.rfind(b"\n", 0, offset) + 1
+    return line, offset - start + 1
+
+
+def read_text_file(
+    path: Path, *, max_bytes: int | None = MAX_TEXT_FILE_BYTES
+) -> TextFile | Diagnostic:
+    """Read a text file whole, or say (as a diagnostic) why it cannot be one."""
+    shown = display_path(path)
+    if not path.is_file():
+        return make(NOT_A_FILE, shown, 1, 1, _not_a_file_message(path))
+    if max_bytes is not None:
+        size = path.stat().st_size
+        if size > max_bytes:
+            return make(
+                FILE_TOO_LARGE,
+                shown,
+                1,
+                1,
+                f"file is {size:,} bytes, over the {max_bytes:,}-byte limit for one example: "
+                "split it, or keep bulk data in .jsonl",
+            )
+    data = path.read_bytes()
+    problem = check_text_bytes(shown, data)
+    if problem is not None:
+        return problem
+    return TextFile(path, shown, data, data.decode("utf-8"))
+
+
+def _not_a_file_message(path: Path) -> str:
+    if path.is_dir():
+        return "is a directory, not a file: pass the directory itself to search it"
+    return "is not a regular file (a device, socket or broken link)"
+
+
+def check_text_bytes(shown: str, data: bytes) -> Diagnostic | None:
+    if not data:
+        return make(EMPTY_FILE, shown, 1, 1, "file is empty: delete it or fill it in")
+    nul = data.find(b"\0")
+    if nul >= 0:
+        line, col = line_col_of_offset(data, nul)
+        return make(BINARY_FILE, shown, line, col, "file contains a NUL byte: is it binary?")
+    if data.startswith(b"\xef\xbb\xbf"):
+        return make(
+            BYTE_ORDER_MARK,
+            shown,
+            1,
+            1,
+            "file starts with a UTF-8 byte order mark: save it as UTF-8 without BOM",
+        )
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line, col = line_col_of_offset(data, exc.start)
+        return make(
+            NOT_UTF8,
+            shown,
+            line,
+            col,
+            f"byte 0x{data[exc.start]:02x} is not valid UTF-8: re-encode the file as UTF-8",
+        )
+    crlf = data.find(b"\r\n")
+    if crlf >= 0:
+        line, _ = line_col_of_offset(data, crlf)
+        col = crlf - (data.rfind(b"\n", 0, crlf) + 1) + 1
+        return make(
+            CRLF_LINE_ENDINGS,
+            shown,
+            line,
+            col,
+            "line ends with CRLF: convert the file to LF line endings",
+        )
+    return None
+
+
+def iter_files(paths: Iterable[Path], suffixes: tuple[str, ...]) -> Iterator[Path]:
+    """Files named directly are yielded as given; directories are searched recursively."""
+    for path in paths:
+        if path.is_dir() and path.suffix not in suffixes:
+            yield from _walk(path, suffixes)
+        else:
+            yield path
+
+
+_SKIP_DIRS = {".git", ".hg", ".venv", "venv", "node_modules", "__pycache__", ".tox", ".mypy_cache"}
+
+
+def _walk(root: Path, suffixes: tuple[str, ...]) -> Iterator[Path]:
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if d not in _SKIP_DIRS)
+        for name in sorted(filenames):
+            if name.endswith(suffixes):
+                yield Path(dirpath, name)
+
+
+def check_paths_exist(paths: Iterable[Path]) -> None:
+    missing = [p for p in paths if str(p) != "-" and not p.exists()]
+    if missing:
+        names = ", ".join(p.as_posix() for p in missing)
+        raise UsageError(f"no such file or directory: {names}")
+
+
+def atomic_write(path: Path, data: bytes) -> None:
+    """Write via a temporary file in the same directory and rename it into place."""
+    directory = path.parent if str(path.parent) else Path()
+    mode = path.stat().st_mode & 0o7777 if path.exists() else None
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        if mode is not None:
+            os.chmod(tmp_name, mode)
+        os.replace(tmp_name, path)
+    except BaseException:
+        Path(tmp_name).unlink(missing_ok=True)
+        raise

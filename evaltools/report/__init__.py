@@ -1,0 +1,32 @@
+"""One reporter per output format; each turns plain diagnostics into text."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TextIO
+
+from evaltools.diagnostics import Diagnostic
+
+FORMATS = ("text", "json", "github", "sarif")
+
+
+def render(
+    fmt: str, diagnostics: Sequence[Diagnostic], out: TextIO, *, files_checked: int
+) -> None:
+    ordered = sorted(diagnostics, key=Diagnostic.sort_key)
+    if fmt == "json":
+        from evaltools.report import json_report
+
+        json_report.render(ordered, out)
+    elif fmt == "github":
+        from evaltools.report import github
+
+        github.render(ordered, out)
+    elif fmt == "sarif":
+        from evaltools.report import sarif
+
+        sarif.render(ordered, out)
+    else:
+        from evaltools.report import text
+
+        text.render(ordered, out, files_checked=files_checked)

@@ -1,0 +1,92 @@
+"""SARIF 2.1.0, with stable rule ids and paths relative to the repository root."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TextIO
+
+from evaltools import __version__
+from evaltools.diagnostics import RULES, Diagnostic, Severity
+
+SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
+_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
+
+
+def repository_root(start: Path) -> Path:
+    here = start.resolve()
+    for candidate in (here, *here.parents):
+        if (candidate / ".git").exists():
+            return candidate
+    return here
+
+
+def relative_uri(path: str, root: Path) -> str:
+    try:
+        return Path(path).resolve().relative_to(root).as_posix()
+    except ValueError:
+        return Path(path).as_posix()
+
+
+def build(diagnostics: Sequence[Diagnostic], root: Path) -> dict[str, object]:
+    codes = sorted({d.code for d in diagnostics})
+    index = {code: i for i, code in enumerate(codes)}
+    rules = []
+    for code in codes:
+        rule = RULES.get(code)
+        name = rule.name if rule else code
+        text = rule.summary if rule else code
+        level = _LEVEL[rule.severity] if rule else "warning"
+        rules.append(
+            {
+                "id": code,
+                "name": name,
+                "shortDescription": {"text": text},
+                "fullDescription": {"text": (rule.doc or text) if rule else text},
+                "defaultConfiguration": {"level": level},
+            }
+        )
+    results = [
+        {
+            "ruleId": d.code,
+            "ruleIndex": index[d.code],
+            "level": _LEVEL[d.severity],
+            "message": {"text": d.message},
+            "locations": [
+                {
+                    "physicalLocation": {
+                        "artifactLocation": {
+                            "uri": relative_uri(d.path, root),
+                            "uriBaseId": "%SRCROOT%",
+                        },
+                        "region": {"startLine": d.line, "startColumn": d.column},
+                    }
+                }
+            ],
+        }
+        for d in diagnostics
+    ]
+    return {
+        "$schema": SCHEMA_URI,
+        "version": "2.1.0",
+        "runs": [
+            {
+                "tool": {
+                    "driver": {
+                        "name": "evaltools",
+                        "version": __version__,
+                        "informationUri": "https://pypi.org/project/evaltools/",
+                        "rules": rules,
+                    }
+                },
+                "originalUriBaseIds": {"%SRCROOT%": {"uri": root.as_uri() + "/"}},
+                "results": results,
+            }
+        ],
+    }
+
+
+def render(diagnostics: Sequence[Diagnostic], out: TextIO) -> None:
+    json.dump(build(diagnostics, repository_root(Path.cwd())), out, indent=2)
+    out.write("\n")
