@@ -1,0 +1,170 @@
+"""`evaltools roundtrip`: exact / reformat / lossy for each example file, and `--fix`."""
+
+from __future__ import annotations
+
+import difflib
+import json
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from evaltools.diagnostics import RULES, Diagnostic, Rule, Severity, make
+from evaltools.example.roundtrip import RoundTrip, Verdict, check_roundtrip
+from evaltools.fileio import atomic_write, check_paths_exist, iter_files, read_text_file
+
+NOT_CANONICAL = RULES.add(
+    Rule(
+        "RT001",
+        "not-canonical",
+        Severity.ERROR,
+        "The file does not round-trip: only its layout differs from the canonical form.",
+        "`evaltools roundtrip --fix` rewrites it (after checking that the new text parses "
+        "to the same example and is stable).",
+    )
+)
+LOSSY_CONTENT = RULES.add(
+    Rule(
+        "RT002",
+        "lossy-content",
+        Severity.ERROR,
+        "Content in the file never reaches the example and would vanish on any rewrite.",
+        "Move descriptions under `## Reasoning`, fix misspelt headings, or delete the content.",
+    )
+)
+NOT_READABLE = RULES.add(
+    Rule(
+        "RT003",
+        "unreadable-example",
+        Severity.ERROR,
+        "The reference cannot read the file at all, so it cannot round-trip.",
+    )
+)
+
+
+@dataclass
+class FileResult:
+    path: str
+    status: str
+    line: int | None
+    diagnostics: list[Diagnostic]
+    fixed: bool = False
+    diff: str = ""
+
+
+def _hint(kind: str) -> str:
+    if kind.startswith("prose"):
+        return "move it under a `## Reasoning` heading to keep it"
+    if kind.startswith("unknown section"):
+        return "use one of the known section headings, or `## Reasoning` for notes"
+    if kind.startswith("code block"):
+        return "put it under the section it belongs to"
+    if "overridden" in kind:
+        return "keep one block: the reference uses only the last"
+    return "delete it, or move it under `## Reasoning`"
+
+
+def _span(first: int, last: int) -> str:
+    return f" (lines {first}-{last})" if last > first else ""
+
+
+def _diagnostics(shown: str, result: RoundTrip) -> list[Diagnostic]:
+    if result.verdict is Verdict.INVALID:
+        return [make(NOT_READABLE, shown, e.line, 1, f"{e}") for e in result.errors]
+    if result.verdict is Verdict.LOSSY:
+        return [
+            make(
+                LOSSY_CONTENT,
+                shown,
+                d.line,
+                1,
+                f"{d.kind} would be lost on a rewrite{_span(d.line, d.end_line)}: {_hint(d.kind)}",
+            )
+            for d in result.dropped
+        ]
+    if result.verdict is Verdict.REFORMAT:
+        message = "layout differs from the canonical form here: run `evaltools roundtrip --fix`"
+        if result.unsafe:
+            message = f"layout differs, but the canonical form cannot be trusted: {result.unsafe}"
+        return [make(NOT_CANONICAL, shown, result.first_difference or 1, 1, message)]
+    return []
+
+
+def check_file(path: Path, *, fix: bool, diff: bool, strict_reference: bool) -> FileResult:
+    read = read_text_file(path)
+    if isinstance(read, Diagnostic):
+        return FileResult(read.path, "invalid", read.line, [read])
+    stem = path.name.removesuffix(".md")
+    result = check_roundtrip(read.text, stem, strict_reference=strict_reference)
+    out = FileResult(
+        read.display,
+        result.verdict.value,
+        result.first_difference,
+        _diagnostics(read.display, result),
+    )
+    if diff and result.rendered is not None and result.rendered != read.text:
+        out.diff = "".join(
+            difflib.unified_diff(
+                read.text.splitlines(keepends=True),
+                result.rendered.splitlines(keepends=True),
+                fromfile=read.display,
+                tofile=f"{read.display} (canonical)",
+            )
+        )
+    if fix and result.verdict is Verdict.REFORMAT and result.unsafe is None:
+        assert result.rendered is not None
+        atomic_write(path, result.rendered.encode("utf-8"))
+        out.fixed = True
+    return out
+
+
+def run(
+    paths: list[Path], fix: bool, diff: bool, strict_reference: bool, output_format: str
+) -> int:
+    check_paths_exist(paths)
+    results = [
+        check_file(p, fix=fix, diff=diff, strict_reference=strict_reference)
+        for p in iter_files(paths, (".md",))
+    ]
+    if output_format == "json":
+        _print_json(results)
+    else:
+        _print_text(results, fix=fix)
+    return 1 if any(r.status != "exact" for r in results) else 0
+
+
+def _print_json(results: list[FileResult]) -> None:
+    items = []
+    for r in results:
+        item: dict[str, object] = {"path": r.path, "status": r.status}
+        if r.line is not None and r.status != "exact":
+            item["line"] = r.line
+        if r.fixed:
+            item["fixed"] = True
+        if r.status in ("invalid", "lossy") or (r.diagnostics and r.status == "reformat"):
+            item["messages"] = [d.message for d in r.diagnostics]
+        if r.diff:
+            item["diff"] = r.diff
+        items.append(item)
+    sys.stdout.write(json.dumps(items, indent=2, ensure_ascii=False) + "\n")
+
+
+def _print_text(results: list[FileResult], *, fix: bool) -> None:
+    from evaltools.report.text import format_line
+
+    counts: dict[str, int] = {}
+    for r in results:
+        counts[r.status] = counts.get(r.status, 0) + 1
+        for d in r.diagnostics:
+            sys.stdout.write(format_line(d) + "\n")
+        if r.fixed:
+            sys.stdout.write(f"{r.path}: fixed (rewritten in canonical form)\n")
+        elif fix and r.status == "lossy":
+            sys.stdout.write(f"{r.path}: not rewritten: it holds content the model cannot keep\n")
+        if r.diff:
+            sys.stdout.write(r.diff)
+    order = ("exact", "reformat", "lossy", "invalid")
+    parts = [f"{counts[s]} {s}" for s in order if counts.get(s)]
+    fixed = sum(r.fixed for r in results)
+    tail = f" ({fixed} fixed)" if fixed else ""
+    noun = "file" if len(results) == 1 else "files"
+    sys.stdout.write(f"{len(results)} {noun}: {', '.join(parts) or 'none'}{tail}.\n")

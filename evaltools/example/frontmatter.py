@@ -1,0 +1,139 @@
+"""TOML front matter between `+++` lines: reading as the reference does, writing canonically."""
+
+from __future__ import annotations
+
+import re
+import sys
+from dataclasses import dataclass, field
+from typing import Any
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+OPEN = "+++\n"
+ROLLBACK_KEY = "uncommitted_diff_requires_edit_history_rollback"
+KNOWN_KEYS = ("repository_url", "revision", "tags", ROLLBACK_KEY)
+
+
+@dataclass
+class FrontMatter:
+    """What the front matter held, and what the reference would have made of it."""
+
+    present: bool = False
+    closed: bool = False
+    raw: str = ""
+    end: int = 0  # offset just past the closing `+++\n`
+    repository_url: str = ""
+    revision: str = ""
+    tags: list[str] = field(default_factory=list)
+    rollback: bool = False
+    error: str | None = None
+    error_line: int = 1  # 1-based line in the file
+    unknown_keys: list[str] = field(default_factory=list)
+    has_comments: bool = False
+
+
+def split_front_matter(text: str) -> FrontMatter:
+    if not text.startswith(OPEN):
+        return FrontMatter()
+    close = text.find(OPEN, len(OPEN))
+    if close < 0:
+        return FrontMatter(present=True, closed=False)
+    raw = text[len(OPEN) : close]
+    result = FrontMatter(present=True, closed=True, raw=raw, end=close + len(OPEN))
+    _interpret(raw, result)
+    return result
+
+
+def _interpret(raw: str, result: FrontMatter) -> None:
+    try:
+        table = tomllib.loads(raw)
+    except tomllib.TOMLDecodeError as exc:
+        message, line = _toml_error(exc)
+        result.error = f"front matter is not valid TOML: {message}"
+        result.error_line = 1 + line
+        return
+    problems = _check_types(table)
+    if problems:
+        result.error, key = problems
+        result.error_line = 1 + _key_line(raw, key)
+        return
+    result.repository_url = table["repository_url"]
+    result.revision = table["revision"]
+    result.tags = list(table.get("tags", []))
+    result.rollback = bool(table.get(ROLLBACK_KEY, False))
+    result.unknown_keys = [k for k in table if k not in KNOWN_KEYS]
+    result.has_comments = any(line.lstrip().startswith("#") for line in raw.split("\n"))
+
+
+_AT_LINE = re.compile(r"\s*\(at line (\d+), column \d+\)$|\s*\(at end of document\)$")
+
+
+def _toml_error(exc: tomllib.TOMLDecodeError) -> tuple[str, int]:
+    text = str(exc)
+    match = _AT_LINE.search(text)
+    if match is None:
+        return text, 1
+    line = int(match.group(1)) if match.group(1) else text.count("\n") + 1
+    return text[: match.start()], line
+
+
+def _check_types(table: dict[str, Any]) -> tuple[str, str] | None:
+    for key in ("repository_url", "revision"):
+        if key not in table:
+            return f"front matter has no `{key}`: the reference then blanks every field", key
+        if not isinstance(table[key], str):
+            return f"front matter `{key}` must be a string", key
+    tags = table.get("tags", [])
+    if not isinstance(tags, list) or not all(isinstance(t, str) for t in tags):
+        return "front matter `tags` must be an array of strings", "tags"
+    if not isinstance(table.get(ROLLBACK_KEY, False), bool):
+        return f"front matter `{ROLLBACK_KEY}` must be true or false", ROLLBACK_KEY
+    return None
+
+
+def _key_line(raw: str, key: str) -> int:
+    """1-based line of `key` inside the front matter, counting the opening `+++` as line 1."""
+    for index, line in enumerate(raw.split("\n")):
+        if line.lstrip().startswith(key):
+            return index + 1
+    return 1
+
+
+def toml_string(value: str) -> str:
+    """A TOML basic string; escapes keep every value on one line."""
+    out = ['"']
+    for char in value:
+        code = ord(char)
+        if char == '"':
+            out.append('\\"')
+        elif char == "\\":
+            out.append("\\\\")
+        elif char == "\n":
+            out.append("\\n")
+        elif char == "\t":
+            out.append("\\t")
+        elif code < 0x20 or code == 0x7F:
+            out.append(f"\\u{code:04X}")
+        else:
+            out.append(char)
+    out.append('"')
+    return "".join(out)
+
+
+def render_front_matter(
+    repository_url: str, revision: str, tags: list[str], rollback: bool
+) -> str:
+    """The body the reference's pretty TOML writer produces for these fields."""
+    lines = [f"repository_url = {toml_string(repository_url)}", f"revision = {toml_string(revision)}"]
+    if len(tags) == 1:
+        lines.append(f"tags = [{toml_string(tags[0])}]")
+    elif tags:
+        lines.append("tags = [")
+        lines.extend(f"    {toml_string(tag)}," for tag in tags)
+        lines.append("]")
+    if rollback:
+        lines.append(f"{ROLLBACK_KEY} = true")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,435 @@
+"""Reading the Markdown form: the reference's section state machine over pulldown-cmark events.
+
+`read_markdown` never raises: it returns the spec the reference would build, every
+problem that would make the reference fail, and what it needs to say more than the
+reference does (source lines of every block, content that would be dropped, and
+layout hints that let the writer reproduce the file).
+"""
+
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass, field
+from typing import Any
+
+from evaltools.example.frontmatter import FrontMatter, split_front_matter
+from evaltools.example.spec import ExampleSpec, RecentFile
+
+ACCEPTED_PREDICTION_MARKER = "// User accepted prediction:"
+NO_EDIT_HISTORY = "(No edit history)"
+
+# Rust's `char::is_whitespace` (Unicode White_Space), which the reference trims with.
+WHITESPACE = (
+    " \t\n\x0b\x0c\r\x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006"
+    "\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
+)
+
+SECTIONS = {
+    "uncommitted diff": "Uncommitted Diff",
+    "recently opened files": "Recently Opened Files",
+    "recently viewed files": "Recently Viewed Files",
+    "edit history": "Edit History",
+    "cursor position": "Cursor Position",
+    "expected patch": "Expected Patch",
+    "rejected patch": "Rejected Patch",
+}
+REASONING = "Reasoning"
+START = "Start"
+OTHER = "Other"
+SINGLETON_SECTIONS = frozenset(
+    {
+        "Uncommitted Diff",
+        "Recently Opened Files",
+        "Recently Viewed Files",
+        "Cursor Position",
+        "Rejected Patch",
+    }
+)
+
+
+class MarkdownError(ValueError):
+    """What makes the reference's `from_markdown` fail."""
+
+    def __init__(self, message: str, line: int) -> None:
+        super().__init__(message)
+        self.line = line
+
+
+@dataclass
+class CodeBlock:
+    section: str
+    info: str
+    text: str
+    line: int  # 1-based line of the opening fence
+    end_line: int
+    fenced: bool = True
+    fence: str = "```"
+    accepted: bool = False
+    used: bool = True  # False when a later block of a singleton section overrides it
+
+
+@dataclass
+class Heading:
+    level: int
+    title: str
+    line: int
+    section: str | None  # the section it selects (H2 only)
+    plain: bool = True  # no inline markup inside
+
+
+@dataclass
+class Dropped:
+    """Source content that never reaches the model and would vanish on a rewrite."""
+
+    kind: str
+    line: int
+    end_line: int
+    excerpt: str
+
+
+@dataclass
+class LayoutHints:
+    has_title: bool = False
+    # (accepted marker before it, block text) for each fenced block under Edit History.
+    history_blocks: list[tuple[bool, str]] = field(default_factory=list)
+
+
+@dataclass
+class ParsedMarkdown:
+    spec: ExampleSpec
+    front_matter: FrontMatter
+    hints: LayoutHints
+    blocks: list[CodeBlock]
+    headings: list[Heading]
+    dropped: list[Dropped]
+    errors: list[MarkdownError]
+    body_line: int  # 1-based line where the Markdown body starts
+
+    def cursor_block(self) -> CodeBlock | None:
+        used = [b for b in self.blocks if b.section == "Cursor Position" and b.used]
+        return used[-1] if used else None
+
+
+class _LineIndex:
+    def __init__(self, data: bytes, first_line: int) -> None:
+        self._starts = [0]
+        find = data.find
+        pos = find(b"\n")
+        while pos >= 0:
+            self._starts.append(pos + 1)
+            pos = find(b"\n", pos + 1)
+        self._first = first_line
+
+    def line(self, offset: int) -> int:
+        return bisect.bisect_right(self._starts, offset) - 1 + self._first
+
+
+def read_markdown(text: str, stem: str | None = None) -> ParsedMarkdown:
+    front = split_front_matter(text)
+    body_start = front.end if front.closed else 0
+    body = text[body_start:].lstrip(WHITESPACE) if front.closed else text
+    skipped = text[body_start : len(text) - len(body)]
+    body_line = text.count("\n", 0, body_start) + skipped.count("\n") + 1
+    spec = ExampleSpec(
+        repository_url=front.repository_url,
+        revision=front.revision,
+        tags=list(front.tags),
+        uncommitted_diff_contains_edit_history=front.rollback,
+    )
+    machine = _SectionMachine(spec, body, _LineIndex(body.encode("utf-8"), body_line))
+    machine.run()
+    if not spec.cursor_path or not spec.cursor_position:
+        machine.errors.append(
+            MarkdownError("Missing cursor position codeblock", machine.last_line)
+        )
+    if not spec.name and stem is not None:
+        spec.name = stem
+    return ParsedMarkdown(
+        spec=spec,
+        front_matter=front,
+        hints=machine.hints,
+        blocks=machine.blocks,
+        headings=machine.headings,
+        dropped=machine.dropped,
+        errors=machine.errors,
+        body_line=body_line,
+    )
+
+
+def from_markdown(text: str, stem: str | None = None) -> ExampleSpec:
+    """The spec of a Markdown example; raises `MarkdownError` where the reference fails."""
+    parsed = read_markdown(text, stem)
+    if parsed.errors:
+        raise parsed.errors[0]
+    return parsed.spec
+
+
+def parse_path_list(text: str) -> list[RecentFile]:
+    out = []
+    for raw in text.split("\n"):
+        line = raw.strip(WHITESPACE)
+        if not line:
+            continue
+        path, tab, tail = line.rpartition("\t")
+        if not tab:
+            out.append(RecentFile(line))
+            continue
+        out.append(RecentFile(path, int(tail) if tail.isascii() and tail.isdigit() else None))
+    return out
+
+
+class _SectionMachine:
+    """One pass over the events, keeping the reference's buffer semantics exactly."""
+
+    def __init__(self, spec: ExampleSpec, body: str, lines: _LineIndex) -> None:
+        self.spec = spec
+        self.body = body
+        self.body_bytes = body.encode("utf-8")
+        self.lines = lines
+        self.buffer: list[str] = []
+        self.section = START
+        self.accepted = False
+        self.depth = 0
+        self.block_info = ""
+        self.block_start = 0
+        self.plain = True
+        self.top: tuple[str, int] | None = None  # kind and start of the open top-level block
+        self.last_paragraph: Dropped | None = None
+        self.reasoning_start: int | None = None
+        self.hints = LayoutHints()
+        self.blocks: list[CodeBlock] = []
+        self.headings: list[Heading] = []
+        self.dropped: list[Dropped] = []
+        self.errors: list[MarkdownError] = []
+        self.last_line = lines.line(len(self.body_bytes))
+
+    def run(self) -> None:
+        import pyromark
+
+        for event, span in pyromark.events_with_range(self.body, merge_text=True):
+            self.event(event, span["start"], span["end"])
+        self.close_reasoning(len(self.body_bytes))
+
+    def event(self, event: Any, start: int, end: int) -> None:
+        if isinstance(event, str):
+            if event == "Rule" and self.depth == 0:
+                self.drop("thematic break", start, end)
+            return
+        kind, value = next(iter(event.items()))
+        if kind == "Text":
+            self.buffer.append(value)
+        elif kind == "Start":
+            self.start(value, start, end)
+        elif kind == "End":
+            self.end(value, start, end)
+        else:
+            self.plain = False
+            if kind == "Html" and self.depth == 0:
+                self.drop("HTML", start, end)
+
+    def start(self, tag: Any, start: int, end: int) -> None:
+        is_code = isinstance(tag, dict) and "CodeBlock" in tag
+        if self.depth == 0:
+            self.top = ("code" if is_code else _tag_name(tag), start)
+            self.plain = True
+        elif not is_code:
+            self.plain = False
+        self.depth += 1
+        if not is_code:
+            self.buffer.clear()
+            self.block_info = ""
+            return
+        if self.section == "Edit History" and self.text().strip(WHITESPACE) == (
+            ACCEPTED_PREDICTION_MARKER
+        ):
+            self.accepted = True
+        self.buffer.clear()
+        kind = tag["CodeBlock"]
+        if kind == "Indented":
+            self.errors.append(
+                MarkdownError("Unexpected indented codeblock", self.lines.line(start))
+            )
+            self.block_info = ""
+        else:
+            self.block_info = kind["Fenced"].strip(WHITESPACE)
+        self.block_start = start
+
+    def end(self, tag: Any, start: int, end: int) -> None:
+        self.depth -= 1
+        if isinstance(tag, dict) and "Heading" in tag:
+            self.end_heading(int(tag["Heading"][1]), start, end)
+        elif tag == "CodeBlock":
+            self.end_code_block(start, end)
+        if self.depth == 0 and self.top is not None:
+            kind, _ = self.top
+            self.top = None
+            if kind in ("Paragraph", "List", "BlockQuote", "HtmlBlock", "Table", "other"):
+                self.drop_block(kind, start, end)
+
+    def text(self) -> str:
+        return "".join(self.buffer)
+
+    def end_heading(self, level: int, start: int, end: int) -> None:
+        title = self.text()
+        line = self.lines.line(start)
+        if level >= 5:
+            self.errors.append(MarkdownError(f"Unexpected heading level: h{level}", line))
+            self.headings.append(Heading(level, title, line, None, self.plain))
+            return
+        if level == 1:
+            self.close_reasoning(start)
+            self.spec.name = title
+            self.hints.has_title = True
+            self.headings.append(Heading(1, title, line, None, self.plain))
+            return
+        if level >= 3:
+            self.buffer.clear()
+            self.headings.append(Heading(level, title, line, None, self.plain))
+            if self.reasoning_start is None:
+                self.drop(f"H{level} heading", start, end)
+            return
+        self.close_reasoning(start)
+        section = SECTIONS.get(title.lower() if title.isascii() else _ascii_lower(title), OTHER)
+        if section == OTHER and _ascii_lower(title) == "reasoning":
+            section = REASONING
+            self.reasoning_start = end
+        self.section = section
+        self.headings.append(Heading(2, title, line, section, self.plain))
+        if section == OTHER:
+            self.drop("unknown section heading", start, end)
+
+    def end_code_block(self, start: int, end: int) -> None:
+        text = self.text()
+        self.buffer.clear()
+        info = self.block_info
+        section = self.section
+        fence = _fence_of(self.body_bytes, start)
+        block = CodeBlock(
+            section=section,
+            info=info,
+            text=text,
+            line=self.lines.line(start),
+            end_line=self.lines.line(max(start, end - 1)),
+            fenced=fence is not None,
+            fence=fence or "",
+        )
+        self.blocks.append(block)
+        if section in (START, OTHER):
+            block.used = False
+            self.drop("code block outside a known section", start, end)
+            return
+        if section == REASONING:
+            block.used = False
+            return
+        self.store(block)
+
+    def store(self, block: CodeBlock) -> None:
+        spec = self.spec
+        section = block.section
+        if section in SINGLETON_SECTIONS:
+            for earlier in self.blocks[:-1]:
+                if earlier.section == section and earlier.used:
+                    earlier.used = False
+                    self.dropped.append(
+                        Dropped(
+                            f"{section} block overridden by a later one",
+                            earlier.line,
+                            earlier.end_line,
+                            earlier.text[:60],
+                        )
+                    )
+        if section == "Uncommitted Diff":
+            spec.uncommitted_diff = block.text
+        elif section == "Recently Opened Files":
+            spec.recently_opened_files = parse_path_list(block.text)
+        elif section == "Recently Viewed Files":
+            spec.recently_viewed_files = parse_path_list(block.text)
+        elif section == "Edit History":
+            block.accepted = self.accepted
+            if self.accepted:
+                spec.edit_history += ACCEPTED_PREDICTION_MARKER + "\n"
+                self.accepted = False
+                self.keep_marker_paragraph()
+            spec.edit_history += block.text
+            self.hints.history_blocks.append((block.accepted, block.text))
+        elif section == "Cursor Position":
+            spec.cursor_path = block.info
+            spec.cursor_position = block.text
+        elif section == "Expected Patch":
+            spec.expected_patches.append(block.text)
+        elif section == "Rejected Patch":
+            spec.rejected_patch = block.text
+
+    def keep_marker_paragraph(self) -> None:
+        if self.last_paragraph is not None and self.last_paragraph in self.dropped:
+            self.dropped.remove(self.last_paragraph)
+        self.last_paragraph = None
+
+    def drop_block(self, kind: str, start: int, end: int) -> None:
+        if self.reasoning_start is not None:
+            return
+        if kind == "Paragraph":
+            text = self.body_bytes[start:end].decode("utf-8", "replace").strip()
+            if self.section == "Edit History" and text == NO_EDIT_HISTORY:
+                return
+            self.drop("prose outside any section", start, end)
+            self.last_paragraph = self.dropped[-1]
+            return
+        self.drop(_BLOCK_NAMES.get(kind, kind), start, end)
+
+    def drop(self, kind: str, start: int, end: int) -> None:
+        if self.reasoning_start is not None and kind != "unknown section heading":
+            return
+        excerpt = self.body_bytes[start:end].decode("utf-8", "replace").strip()
+        first = self.lines.line(start)
+        last = self.lines.line(max(start, end - 1))
+        self.dropped.append(Dropped(kind, first, last, excerpt.split("\n")[0][:80]))
+
+    def close_reasoning(self, until: int) -> None:
+        if self.reasoning_start is None:
+            return
+        raw = self.body_bytes[self.reasoning_start : until].decode("utf-8")
+        self.spec.reasoning = trim_blank_lines(raw)
+        self.reasoning_start = None
+
+
+_BLOCK_NAMES = {
+    "List": "list outside any section",
+    "BlockQuote": "block quote outside any section",
+    "HtmlBlock": "HTML outside any section",
+    "Table": "table outside any section",
+    "other": "content outside any section",
+}
+
+
+def trim_blank_lines(raw: str) -> str:
+    """Section text without its leading and trailing blank lines (and final newline)."""
+    lines = raw.split("\n")
+    while lines and not lines[0].strip(WHITESPACE):
+        lines.pop(0)
+    while lines and not lines[-1].strip(WHITESPACE):
+        lines.pop()
+    return "\n".join(lines)
+
+
+def _ascii_lower(text: str) -> str:
+    return "".join(c.lower() if c.isascii() else c for c in text)
+
+
+def _tag_name(tag: Any) -> str:
+    if isinstance(tag, str):
+        return tag
+    name = next(iter(tag))
+    if name == "Heading":
+        return "Heading"
+    return name if name in ("List", "BlockQuote", "Table") else "other"
+
+
+def _fence_of(body: bytes, start: int) -> str | None:
+    line = body[start : body.find(b"\n", start) if body.find(b"\n", start) >= 0 else len(body)]
+    stripped = line.lstrip(b" ")
+    for char in (b"`", b"~"):
+        if stripped.startswith(char * 3):
+            count = len(stripped) - len(stripped.lstrip(char))
+            return (char * count).decode()
+    return None

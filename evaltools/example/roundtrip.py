@@ -1,0 +1,100 @@
+"""The round-trip check: is `to_markdown(from_markdown(x)) == x`, and if not, what differs."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+
+from evaltools.example.markdown import Dropped, MarkdownError, ParsedMarkdown, read_markdown
+from evaltools.example.render import to_markdown
+from evaltools.example.spec import ExampleSpec, FIELD_NAMES
+
+
+class Verdict(str, enum.Enum):
+    EXACT = "exact"
+    REFORMAT = "reformat"
+    LOSSY = "lossy"
+    INVALID = "invalid"  # the reference cannot read it at all
+
+
+@dataclass
+class RoundTrip:
+    verdict: Verdict
+    original: str
+    rendered: str | None
+    first_difference: int | None = None  # 1-based line
+    dropped: list[Dropped] = field(default_factory=list)
+    errors: list[MarkdownError] = field(default_factory=list)
+    # Why the canonical form cannot be trusted (unstable, or parses to another spec).
+    unsafe: str | None = None
+
+
+def first_differing_line(a: str, b: str) -> int | None:
+    if a == b:
+        return None
+    a_lines, b_lines = a.split("\n"), b.split("\n")
+    for index, (x, y) in enumerate(zip(a_lines, b_lines)):
+        if x != y:
+            return index + 1
+    return min(len(a_lines), len(b_lines)) + (0 if len(a_lines) == len(b_lines) else 1)
+
+
+def differing_fields(a: ExampleSpec, b: ExampleSpec) -> list[str]:
+    return [name for name in FIELD_NAMES if getattr(a, name) != getattr(b, name)]
+
+
+def front_matter_losses(parsed: ParsedMarkdown) -> list[Dropped]:
+    front = parsed.front_matter
+    out = []
+    if front.present and not front.closed:
+        out.append(Dropped("front matter without a closing `+++` line", 1, 1, "+++"))
+    if front.error is not None:
+        out.append(Dropped(front.error, front.error_line, front.error_line, ""))
+    if front.unknown_keys:
+        keys = ", ".join(front.unknown_keys)
+        out.append(Dropped(f"unknown front matter keys ({keys})", 2, 2, keys))
+    if front.has_comments:
+        out.append(Dropped("comments in the front matter", 2, 2, "#"))
+    return out
+
+
+def check_roundtrip(
+    text: str, stem: str | None = None, *, strict_reference: bool = False
+) -> RoundTrip:
+    parsed = read_markdown(text, stem)
+    if parsed.errors:
+        return RoundTrip(Verdict.INVALID, text, None, 1, errors=parsed.errors)
+    rendered = to_markdown(
+        parsed.spec,
+        stem=None if strict_reference else stem,
+        hints=None if strict_reference else parsed.hints,
+        strict_reference=strict_reference,
+    )
+    if rendered == text:
+        return RoundTrip(Verdict.EXACT, text, rendered)
+    dropped = sorted(parsed.dropped + front_matter_losses(parsed), key=lambda d: d.line)
+    verdict = Verdict.LOSSY if dropped else Verdict.REFORMAT
+    result = RoundTrip(verdict, text, rendered, first_differing_line(text, rendered), dropped)
+    result.unsafe = stability_problem(parsed.spec, rendered, stem, strict_reference)
+    return result
+
+
+def stability_problem(
+    spec: ExampleSpec, rendered: str, stem: str | None, strict_reference: bool
+) -> str | None:
+    """Black's safety check: the new text must mean the same and be a fixpoint."""
+    again = read_markdown(rendered, stem)
+    if again.errors:
+        return f"the rewritten file does not parse: {again.errors[0]}"
+    changed = differing_fields(spec, again.spec)
+    if changed:
+        return f"the rewritten file would change {', '.join(changed)}"
+    second = to_markdown(
+        again.spec,
+        stem=None if strict_reference else stem,
+        hints=None if strict_reference else again.hints,
+        strict_reference=strict_reference,
+    )
+    if second != rendered:
+        return "the rewritten file is not stable on a second pass"
+    return None

@@ -1,0 +1,115 @@
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from evaltools.__main__ import main
+from tests.conftest import CORPUS
+
+
+def _copy_corpus(tmp_path: Path) -> Path:
+    target = tmp_path / "evals"
+    shutil.copytree(CORPUS, target)
+    for path in target.iterdir():
+        path.chmod(0o644)
+    return target
+
+
+def test_json_statuses_over_the_corpus(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["roundtrip", str(CORPUS), "--format", "json"]) == 1
+    items = json.loads(capsys.readouterr().out)
+    statuses = {Path(i["path"]).stem: i["status"] for i in items}
+    assert len(statuses) == 15
+    assert sorted(k for k, v in statuses.items() if v == "reformat") == [
+        "flask--add-test-function",
+        "tree-sitter--if-let-to-match",
+        "tree-sitter--tuple-to-struct-definition",
+    ]
+    assert sorted(k for k, v in statuses.items() if v == "lossy") == [
+        "vscode--log-object-property",
+        "zed--change-match-arm",
+    ]
+    for item in items:
+        assert ("line" in item) == (item["status"] != "exact")
+
+
+def test_fix_rewrites_reformat_files_only(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    evals = _copy_corpus(tmp_path)
+    before = {p.name: p.read_bytes() for p in evals.iterdir()}
+    assert main(["roundtrip", str(evals), "--fix"]) == 1
+    out = capsys.readouterr().out
+    assert "(3 fixed)" in out
+    assert "zed--change-match-arm.md: not rewritten" in out
+    for name in ("vscode--log-object-property.md", "zed--change-match-arm.md"):
+        assert (evals / name).read_bytes() == before[name]
+    fixed = (evals / "flask--add-test-function.md").read_bytes()
+    assert fixed != before["flask--add-test-function.md"]
+    assert fixed.replace(b"```\n\n\n```", b"") == fixed
+    assert main(["roundtrip", str(evals), "--format", "json"]) == 1
+    items = json.loads(capsys.readouterr().out)
+    assert sorted(i["status"] for i in items) == ["exact"] * 13 + ["lossy"] * 2
+    assert not list(evals.glob(".*.tmp"))
+
+
+def test_clean_file_exits_zero_and_diff_shows_changes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["roundtrip", str(CORPUS / "codex-acp--add-derive.md")]) == 0
+    assert "1 file: 1 exact." in capsys.readouterr().out
+    assert main(["roundtrip", str(CORPUS / "flask--add-test-function.md"), "--diff"]) == 1
+    out = capsys.readouterr().out
+    assert "flask--add-test-function.md:74:1: RT001 [error]" in out
+    assert "\n-\n" in out and "(canonical)" in out
+
+
+BAD_INPUTS = {
+    "latin1.md": (b"+++\ncaf\xe9\n", "IO001", 2, 4),
+    "bom.md": (b"\xef\xbb\xbf+++\n", "IO002", 1, 1),
+    "crlf.md": (b"+++\r\nrepository_url = 1\r\n", "IO003", 1, 4),
+    "empty.md": (b"", "IO004", 1, 1),
+    "binary.md": (b"PK\x03\x04\x00\x00", "IO005", 1, 5),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BAD_INPUTS))
+def test_bad_input_gets_one_line_diagnostic(
+    name: str, in_tmp: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data, code, line, col = BAD_INPUTS[name]
+    (in_tmp / name).write_bytes(data)
+    assert main(["roundtrip", name]) == 1
+    captured = capsys.readouterr()
+    first = captured.out.splitlines()[0]
+    assert first.startswith(f"{name}:{line}:{col}: {code} [error] ")
+    assert "Traceback" not in captured.out + captured.err
+
+
+def test_huge_file_directory_and_missing_path(
+    in_tmp: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with (in_tmp / "huge.md").open("wb") as handle:
+        handle.truncate(50 * 1024 * 1024)
+    (in_tmp / "x.md").mkdir()
+    assert main(["roundtrip", "huge.md", "x.md"]) == 1
+    out = capsys.readouterr().out
+    assert "huge.md:1:1: IO006 [error] file is 52,428,800 bytes" in out
+    assert "x.md:1:1: IO007 [error] is a directory" in out
+    assert main(["roundtrip", "missing.md"]) == 2
+    err = capsys.readouterr().err
+    assert err.strip() == "evaltools roundtrip: error: no such file or directory: missing.md"
+
+
+def test_unparsable_markdown_is_reported_at_its_line(
+    in_tmp: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (in_tmp / "a.md").write_text("+++\nrepository_url = 'u'\nrevision = 'r'\n+++\n\n###### deep\n")
+    assert main(["roundtrip", "a.md", "--format", "json"]) == 1
+    [item] = json.loads(capsys.readouterr().out)
+    assert item["status"] == "invalid"
+    assert item["line"] == 1
+    assert item["messages"] == ["Unexpected heading level: h6", "Missing cursor position codeblock"]

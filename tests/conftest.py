@@ -1,0 +1,28 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+DATA = Path(__file__).parent / "data"
+CORPUS = DATA / "corpus" / "zed-evals"
+ALT_CORPUS = DATA / "corpus" / "zed-evals-alt-versions"
+
+
+def corpus_files() -> list[Path]:
+    return sorted(CORPUS.glob("*.md"))
+
+
+def all_corpus_files() -> list[Path]:
+    return corpus_files() + sorted(ALT_CORPUS.glob("*.md"))
+
+
+def corpus_stem(path: Path) -> str:
+    """Alternative versions carry `@<commit>` in their file names; the example stem is before it."""
+    return path.name.removesuffix(".md").split("@")[0]
+
+
+@pytest.fixture
+def in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    return tmp_path

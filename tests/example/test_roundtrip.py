@@ -1,0 +1,78 @@
+from __future__ import annotations
+
+from evaltools.example.roundtrip import (
+    Verdict,
+    check_roundtrip,
+    differing_fields,
+    first_differing_line,
+)
+from evaltools.example.spec import ExampleSpec
+from tests.conftest import CORPUS, all_corpus_files, corpus_stem
+
+EXPECTED_NON_EXACT = {
+    "flask--add-test-function": Verdict.REFORMAT,
+    "tree-sitter--if-let-to-match": Verdict.REFORMAT,
+    "tree-sitter--tuple-to-struct-definition": Verdict.REFORMAT,
+    "vscode--log-object-property": Verdict.LOSSY,
+    "zed--change-match-arm": Verdict.LOSSY,
+}
+
+
+def test_corpus_verdicts() -> None:
+    seen = {}
+    for path in all_corpus_files():
+        result = check_roundtrip(path.read_text(encoding="utf-8"), corpus_stem(path))
+        seen[path.name.removesuffix(".md")] = result.verdict
+        if result.verdict is Verdict.REFORMAT:
+            assert result.unsafe is None, path.name
+    non_exact = {name: v for name, v in seen.items() if v is not Verdict.EXACT}
+    assert non_exact == EXPECTED_NON_EXACT
+
+
+def test_lossy_verdict_names_the_description_line() -> None:
+    text = (CORPUS / "zed--change-match-arm.md").read_text(encoding="utf-8")
+    result = check_roundtrip(text, "zed--change-match-arm")
+    assert [(d.kind, d.line) for d in result.dropped] == [("prose outside any section", 6)]
+    assert result.first_difference == 6
+
+
+def test_reformat_first_difference_is_the_doubled_blank_line() -> None:
+    text = (CORPUS / "tree-sitter--if-let-to-match.md").read_text(encoding="utf-8")
+    result = check_roundtrip(text, "tree-sitter--if-let-to-match")
+    assert result.verdict is Verdict.REFORMAT
+    assert result.first_difference == 114
+    assert text.split("\n")[113] == ""
+    assert result.rendered is not None
+    assert check_roundtrip(result.rendered, "tree-sitter--if-let-to-match").verdict is Verdict.EXACT
+
+
+def test_strict_reference_adds_title_and_blank_line() -> None:
+    text = (CORPUS / "codex-acp--add-derive.md").read_text(encoding="utf-8")
+    result = check_roundtrip(text, "codex-acp--add-derive", strict_reference=True)
+    assert result.verdict is Verdict.REFORMAT
+    assert result.rendered is not None
+    assert "\n# codex-acp--add-derive\n\n## Edit History" in result.rendered
+    assert result.rendered.endswith("```\n\n")
+
+
+def test_front_matter_comments_and_unknown_keys_are_lossy() -> None:
+    text = (CORPUS / "codex-acp--add-derive.md").read_text(encoding="utf-8")
+    commented = text.replace("+++\n", '+++\n# owner: me\nextra = "x"\n', 1)
+    result = check_roundtrip(commented, "codex-acp--add-derive")
+    assert result.verdict is Verdict.LOSSY
+    kinds = [d.kind for d in result.dropped]
+    assert "comments in the front matter" in kinds
+    assert "unknown front matter keys (extra)" in kinds
+
+
+def test_invalid_file_has_errors() -> None:
+    result = check_roundtrip("no sections at all\n")
+    assert result.verdict is Verdict.INVALID
+    assert [str(e) for e in result.errors] == ["Missing cursor position codeblock"]
+
+
+def test_helpers() -> None:
+    assert first_differing_line("a\nb\n", "a\nb\n") is None
+    assert first_differing_line("a\nb\n", "a\nc\n") == 2
+    assert first_differing_line("a\n", "a\n\n") == 3
+    assert differing_fields(ExampleSpec(name="a"), ExampleSpec(name="b")) == ["name"]
