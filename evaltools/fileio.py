@@ -14,9 +14,7 @@ from evaltools.diagnostics import RULES, Diagnostic, Rule, Severity, make
 # (a log or a build artefact committed under the eval folder).
 MAX_TEXT_FILE_BYTES = 8 * 1024 * 1024
 
-NOT_UTF8 = RULES.add(
-    Rule("IO001", "not-utf8", Severity.ERROR, "The file is not valid UTF-8.")
-)
+NOT_UTF8 = RULES.add(Rule("IO001", "not-utf8", Severity.ERROR, "The file is not valid UTF-8."))
 BYTE_ORDER_MARK = RULES.add(
     Rule(
         "IO002",
@@ -184,8 +182,8 @@ def atomic_write(path: Path, data: bytes) -> None:
             handle.flush()
             os.fsync(handle.fileno())
         if mode is not None:
-            os.chmod(tmp_name, mode)
-        os.replace(tmp_name, path)
+            Path(tmp_name).chmod(mode)
+        Path(tmp_name).replace(path)
     except BaseException:
         Path(tmp_name).unlink(missing_ok=True)
         raise

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import Any
 
 from evaltools import __version__
 from evaltools.cli.run import invoke
@@ -18,7 +19,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _add(parser: argparse.ArgumentParser, param: Param) -> None:
-    kwargs: dict[str, object] = {"help": param.help}
+    kwargs: dict[str, Any] = {"help": param.help}
     if param.metavar:
         kwargs["metavar"] = param.metavar
     if param.choices:
@@ -30,7 +31,11 @@ def _add(parser: argparse.ArgumentParser, param: Param) -> None:
         return
     convert = Path if param.kind is Path else param.kind
     if param.positional:
-        nargs = ("+" if param.required else "*") if param.multiple else (None if param.required else "?")
+        nargs = (
+            ("+" if param.required else "*")
+            if param.multiple
+            else (None if param.required else "?")
+        )
         parser.add_argument(param.name, type=convert, nargs=nargs, default=param.default, **kwargs)
         return
     if param.multiple:

@@ -53,8 +53,39 @@ def paths_param(help_text: str, *, required: bool = True) -> Param:
     )
 
 
+_CONFIG = Param(
+    "config", ("--config",), kind=Path, help="The pyproject.toml to read [tool.evaltools] from."
+)
 
 EXAMPLE_COMMANDS: tuple[Command, ...] = (
+    Command(
+        ("lint",),
+        "Lint edit-prediction examples (.md; .json/.jsonl named directly).",
+        "evaltools.commands.lint:run",
+        (
+            paths_param(
+                "Example files or directories (searched for *.md); default: `paths` of "
+                "[tool.evaltools].",
+                required=False,
+            ),
+            format_param(),
+            Param(
+                "select",
+                ("--select",),
+                multiple=True,
+                help="Rule codes, prefixes or names to enable (replaces the configured ones).",
+                metavar="CODE",
+            ),
+            Param(
+                "ignore",
+                ("--ignore",),
+                multiple=True,
+                help="Rule codes, prefixes or names to ignore.",
+                metavar="CODE",
+            ),
+            _CONFIG,
+        ),
+    ),
     Command(
         ("roundtrip",),
         "Check that to_markdown(from_markdown(x)) reproduces each example file byte for byte.",
@@ -75,6 +106,78 @@ EXAMPLE_COMMANDS: tuple[Command, ...] = (
         ),
     ),
     Command(
+        ("convert",),
+        "Convert examples between .md, .json and .jsonl, in bulk. Sources are files, "
+        "directories (searched for *.md, *.json, *.jsonl) or - (JSONL on stdin). Examples "
+        "keep their input order; --name and --repo (substrings) select, then --offset "
+        "skips, then --limit stops (the reference sorts by repository first; this does "
+        "not). A conversion that would drop data is refused unless --allow-lossy.",
+        "evaltools.commands.convert:run",
+        (
+            paths_param("Example files, directories, or - for JSONL on stdin."),
+            Param(
+                "to",
+                ("--to",),
+                required=True,
+                choices=("md", "json", "jsonl"),
+                help="Target form.",
+            ),
+            Param(
+                "output",
+                ("-o", "--output"),
+                kind=Path,
+                required=True,
+                help="Output: a .jsonl file for --to jsonl; a directory (created if missing) "
+                "for --to md/json, or a single .md/.json file for one example; - for stdout.",
+                metavar="OUT",
+            ),
+            Param(
+                "name",
+                ("--name",),
+                help="Only examples whose name contains SUBSTR.",
+                metavar="SUBSTR",
+            ),
+            Param(
+                "repo",
+                ("--repo",),
+                help="Only examples whose repository_url contains SUBSTR.",
+                metavar="SUBSTR",
+            ),
+            Param(
+                "offset",
+                ("--offset",),
+                kind=int,
+                default=0,
+                help="Skip the first N selected examples.",
+                metavar="N",
+            ),
+            Param("limit", ("--limit",), kind=int, help="Convert at most N examples.", metavar="N"),
+            Param(
+                "jobs",
+                ("--jobs",),
+                kind=int,
+                help="Worker processes (default: the number of CPUs).",
+                metavar="N",
+            ),
+            Param(
+                "allow_lossy",
+                ("--allow-lossy",),
+                kind=bool,
+                default=False,
+                help="Convert even when the target cannot hold everything (runtime fields "
+                "into .md, content outside the model of a .md).",
+            ),
+            Param(
+                "force",
+                ("--force",),
+                kind=bool,
+                default=False,
+                help="Overwrite existing output files.",
+            ),
+            format_param(choices=("text", "json")),
+        ),
+    ),
+    Command(
         ("rule",),
         "Explain a rule, or list every rule.",
         "evaltools.commands.rules:run",
@@ -90,7 +193,6 @@ EXAMPLE_COMMANDS: tuple[Command, ...] = (
         ),
     ),
 )
-
 
 
 def all_commands() -> tuple[Command, ...]:
@@ -114,5 +216,3 @@ def find(argv: list[str]) -> tuple[Command, list[str]] | None:
 
 def groups() -> list[str]:
     return sorted({c.path[0] for c in all_commands() if len(c.path) > 1})
-
-

@@ -2,6 +2,214 @@
 
 from __future__ import annotations
 
-from evaltools.cli.table import Command
+from pathlib import Path
+
+from evaltools.cli.table import Command, Param, format_param, paths_param
 
 COMMANDS: tuple[Command, ...] = ()
+
+
+# --- gold discipline: mine, merge, sample, split (evaltools.commands.gold_discipline) ---------
+
+_OUTPUT_FORMAT = format_param(choices=("text", "json"))
+_FORCE = Param("force", ("--force",), kind=bool, default=False, help="Overwrite output files.")
+_SEED = Param("seed", ("--seed",), kind=int, required=True, help="Seed of the hash.", metavar="N")
+
+GOLD_DISCIPLINE_COMMANDS: tuple[Command, ...] = (
+    Command(
+        ("gold", "mine"),
+        "Weak-label candidate records from git history: commit subject as query, the "
+        "definitions the commit changed as gold (source git_weak, status draft).",
+        "evaltools.commands.gold_discipline:mine",
+        (
+            Param("repo", ("--repo",), kind=Path, required=True, help="The code repository."),
+            Param("since", ("--since",), help="Only commits after DATE (as git log --since)."),
+            Param("rev_range", ("--rev-range",), help="Commits in A..B (default: HEAD)."),
+            Param(
+                "per_type",
+                ("--per-type",),
+                kind=int,
+                help="Write a review sample of at most N candidates per guessed type.",
+                metavar="N",
+            ),
+            Param("seed", ("--seed",), kind=int, default=0, help="Seed of --per-type."),
+            Param(
+                "path_prefix",
+                ("--path-prefix",),
+                default="",
+                help="Prefix for chunk ID paths, when gold is checked from the repository's "
+                "parent folder (e.g. 'demo_repo/').",
+            ),
+            Param("output", ("-o", "--output"), kind=Path, required=True, help="Output JSONL."),
+            _FORCE,
+            _OUTPUT_FORMAT,
+        ),
+    ),
+    Command(
+        ("gold", "merge"),
+        "Merge two annotators' grades: same grade accepted, one level apart to arbitration, "
+        "two or more apart the query is ambiguous; prints the agreement.",
+        "evaltools.commands.gold_discipline:merge",
+        (
+            Param("first", kind=Path, required=True, help="First annotator's JSONL."),
+            Param("second", kind=Path, required=True, help="Second annotator's JSONL."),
+            Param("output", ("-o", "--output"), kind=Path, required=True, help="Merged JSONL."),
+            Param(
+                "conflicts",
+                ("--conflicts",),
+                kind=Path,
+                help="Write what needs a person (arbitration, ambiguous, one-sided) here.",
+            ),
+            _FORCE,
+            _OUTPUT_FORMAT,
+        ),
+    ),
+    Command(
+        ("gold", "sample"),
+        "A reproducible audit sample of gold pairs, stratified by type.",
+        "evaltools.commands.gold_discipline:sample",
+        (
+            paths_param("Eval set files or directories (searched for *.jsonl)."),
+            Param(
+                "fraction",
+                ("--fraction",),
+                kind=float,
+                default=0.1,
+                help="Share of gold pairs to sample.",
+            ),
+            _SEED,
+            Param(
+                "output",
+                ("-o", "--output"),
+                kind=Path,
+                default=Path("-"),
+                help="Sample JSONL ('-': stdout, the default).",
+            ),
+            _FORCE,
+            _OUTPUT_FORMAT,
+        ),
+    ),
+    Command(
+        ("gold", "split"),
+        "Assign tune/holdout to records without a split, from a hash of the qid, in place.",
+        "evaltools.commands.gold_discipline:split",
+        (
+            paths_param("Eval set files or directories (searched for *.jsonl)."),
+            Param(
+                "holdout",
+                ("--holdout",),
+                kind=float,
+                default=0.2,
+                help="Share of queries to hold out.",
+            ),
+            _SEED,
+            _OUTPUT_FORMAT,
+        ),
+    ),
+)
+
+COMMANDS += GOLD_DISCIPLINE_COMMANDS
+
+
+# --- gold check (evaltools.commands.gold_check) ---------------------------------------------
+
+GOLD_CHECK = Command(
+    ("gold", "check"),
+    "Resolve every gold chunk ID against the code (work tree or --rev) or the index's "
+    "metas.jsonl; --fix rewrites only the IDs that moved or whose file git saw renamed.",
+    "evaltools.commands.gold_check:run",
+    (
+        paths_param("Eval set files or directories (searched for *.jsonl)."),
+        Param(
+            "root",
+            ("--root",),
+            kind=Path,
+            help="The folder chunk ID paths are relative to: the code repository or the "
+            "folder holding it (default: [tool.evaltools.retrieval] root).",
+            metavar="DIR",
+        ),
+        Param(
+            "rev",
+            ("--rev",),
+            help="Read the code at this git revision instead of the work tree (nothing is "
+            "checked out).",
+            metavar="REV",
+        ),
+        Param(
+            "metas",
+            ("--metas",),
+            kind=Path,
+            help="The index's chunk list (metas.jsonl): an ID not in it is unresolved "
+            "(default: [tool.evaltools.retrieval] metas).",
+            metavar="FILE",
+        ),
+        Param(
+            "fix",
+            ("--fix",),
+            kind=bool,
+            default=False,
+            help="Rewrite moved and renamed_file IDs in place; never applies a guess.",
+        ),
+        Param(
+            "jobs",
+            ("--jobs", "-j"),
+            kind=int,
+            help="Processes that parse source files (default: the CPUs available).",
+            metavar="N",
+        ),
+        format_param(),
+    ),
+)
+
+COMMANDS += (GOLD_CHECK,)
+
+
+# --- record validation and set statistics (evaltools.commands.retrieval) ---------------------
+
+VALIDATE_COMMANDS: tuple[Command, ...] = (
+    Command(
+        ("validate",),
+        "Validate retrieval eval records (.jsonl) against the record schema, plus what a "
+        "schema cannot express: duplicate qids and keys, grades like 3.0, start > end.",
+        "evaltools.commands.retrieval:validate",
+        (
+            paths_param("Eval set files or directories (searched for *.jsonl); '-' is stdin."),
+            Param(
+                "schema",
+                ("--schema",),
+                kind=Path,
+                help="A JSON Schema of your own (default: the shipped "
+                "retrieval-record.schema.json, or `schema` under [tool.evaltools.retrieval]); "
+                "it can $ref the default by its $id.",
+                metavar="FILE",
+            ),
+            format_param(),
+            Param(
+                "max_errors",
+                ("--max-errors",),
+                kind=int,
+                help="Print at most N findings and say how many were left out.",
+                metavar="N",
+            ),
+            Param(
+                "jobs",
+                ("--jobs", "-j"),
+                kind=int,
+                help="Worker processes for big files (default: all cores).",
+                metavar="N",
+            ),
+        ),
+    ),
+    Command(
+        ("gold", "stats"),
+        "Size, type mix, split, sources and grades of a retrieval eval set, against its "
+        "targets (3:5:2 mix, 20% holdout, 30+ queries, or [tool.evaltools.retrieval]).",
+        "evaltools.commands.retrieval:gold_stats",
+        (
+            paths_param("Eval set files or directories (searched for *.jsonl); '-' is stdin."),
+            format_param(),
+        ),
+    ),
+)
+
+COMMANDS += VALIDATE_COMMANDS

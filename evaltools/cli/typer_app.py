@@ -18,7 +18,7 @@ def _annotation(param: Param) -> Any:
     if param.choices:
         kind = Literal.__getitem__(param.choices)
     if param.multiple:
-        return list[kind]  # type: ignore[valid-type]
+        return list[kind]
     if param.kind is bool or param.required or param.default is not None:
         return kind
     return Optional[kind]  # noqa: UP045  (Typer needs a runtime Optional)

@@ -52,7 +52,7 @@ class FileResult:
 
 
 def _hint(kind: str) -> str:
-    if kind.startswith("prose"):
+    if kind.startswith("text outside"):
         return "move it under a `## Reasoning` heading to keep it"
     if kind.startswith("unknown section"):
         return "use one of the known section headings, or `## Reasoning` for notes"

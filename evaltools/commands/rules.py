@@ -11,8 +11,6 @@ from evaltools.fileio import UsageError
 
 def load_all_rules() -> None:
     """Import every module that registers rules, so the registry is complete."""
-    import evaltools.example.lint  # noqa: F401
-    import evaltools.fileio  # noqa: F401
 
 
 def _rule_json(rule: Rule) -> dict[str, object]:
@@ -55,5 +53,7 @@ def run(code: str | None, output_format: str) -> int:
             sys.stdout.write(f"\n{rule.doc}\n")
     else:
         for rule in rules:
-            sys.stdout.write(f"{rule.code:7} {rule.name:34} {rule.severity.value:8} {rule.summary}\n")
+            sys.stdout.write(
+                f"{rule.code:7} {rule.name:34} {rule.severity.value:8} {rule.summary}\n"
+            )
     return 0

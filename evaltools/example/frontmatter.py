@@ -47,7 +47,18 @@ def split_front_matter(text: str) -> FrontMatter:
     return result
 
 
+# The shape nearly every file has; read without the (pure Python) TOML parser.
+_SIMPLE = re.compile(
+    r'repository_url = "([^"\\\x00-\x1f\x7f]*)"\nrevision = "([^"\\\x00-\x1f\x7f]*)"\n\Z'
+)
+_PLAIN_STRING = re.compile(r'[^"\\\x00-\x1f\x7f]*\Z')
+
+
 def _interpret(raw: str, result: FrontMatter) -> None:
+    simple = _SIMPLE.match(raw)
+    if simple is not None:
+        result.repository_url, result.revision = simple.group(1), simple.group(2)
+        return
     try:
         table = tomllib.loads(raw)
     except tomllib.TOMLDecodeError as exc:
@@ -99,11 +110,13 @@ def _key_line(raw: str, key: str) -> int:
     for index, line in enumerate(raw.split("\n")):
         if line.lstrip().startswith(key):
             return index + 1
-    return 1
+    return 0
 
 
 def toml_string(value: str) -> str:
     """A TOML basic string; escapes keep every value on one line."""
+    if _PLAIN_STRING.match(value):
+        return f'"{value}"'
     out = ['"']
     for char in value:
         code = ord(char)
@@ -123,11 +136,12 @@ def toml_string(value: str) -> str:
     return "".join(out)
 
 
-def render_front_matter(
-    repository_url: str, revision: str, tags: list[str], rollback: bool
-) -> str:
+def render_front_matter(repository_url: str, revision: str, tags: list[str], rollback: bool) -> str:
     """The body the reference's pretty TOML writer produces for these fields."""
-    lines = [f"repository_url = {toml_string(repository_url)}", f"revision = {toml_string(revision)}"]
+    lines = [
+        f"repository_url = {toml_string(repository_url)}",
+        f"revision = {toml_string(revision)}",
+    ]
     if len(tags) == 1:
         lines.append(f"tags = [{toml_string(tags[0])}]")
     elif tags:

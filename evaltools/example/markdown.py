@@ -8,7 +8,6 @@ layout hints that let the writer reproduce the file).
 
 from __future__ import annotations
 
-import bisect
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -64,6 +63,7 @@ class CodeBlock:
     end_line: int
     fenced: bool = True
     fence: str = "```"
+    closed: bool = True
     accepted: bool = False
     used: bool = True  # False when a later block of a singleton section overrides it
 
@@ -111,17 +111,19 @@ class ParsedMarkdown:
 
 
 class _LineIndex:
+    """Byte offset to 1-based line, counting forward from the last answer (events come in order)."""
+
     def __init__(self, data: bytes, first_line: int) -> None:
-        self._starts = [0]
-        find = data.find
-        pos = find(b"\n")
-        while pos >= 0:
-            self._starts.append(pos + 1)
-            pos = find(b"\n", pos + 1)
-        self._first = first_line
+        self._data = data
+        self._offset = 0
+        self._line = first_line
 
     def line(self, offset: int) -> int:
-        return bisect.bisect_right(self._starts, offset) - 1 + self._first
+        if offset < self._offset:
+            self._offset, self._line = 0, self._line - self._data.count(b"\n", 0, self._offset)
+        self._line += self._data.count(b"\n", self._offset, offset)
+        self._offset = offset
+        return self._line
 
 
 def read_markdown(text: str, stem: str | None = None) -> ParsedMarkdown:
@@ -139,9 +141,7 @@ def read_markdown(text: str, stem: str | None = None) -> ParsedMarkdown:
     machine = _SectionMachine(spec, body, _LineIndex(body.encode("utf-8"), body_line))
     machine.run()
     if not spec.cursor_path or not spec.cursor_position:
-        machine.errors.append(
-            MarkdownError("Missing cursor position codeblock", machine.last_line)
-        )
+        machine.errors.append(MarkdownError("Missing cursor position codeblock", machine.last_line))
     if not spec.name and stem is not None:
         spec.name = stem
     return ParsedMarkdown(
@@ -211,20 +211,20 @@ class _SectionMachine:
         self.close_reasoning(len(self.body_bytes))
 
     def event(self, event: Any, start: int, end: int) -> None:
-        if isinstance(event, str):
+        if type(event) is str:
             if event == "Rule" and self.depth == 0:
                 self.drop("thematic break", start, end)
             return
-        kind, value = next(iter(event.items()))
-        if kind == "Text":
-            self.buffer.append(value)
-        elif kind == "Start":
-            self.start(value, start, end)
-        elif kind == "End":
-            self.end(value, start, end)
+        text = event.get("Text")
+        if text is not None:
+            self.buffer.append(text)
+        elif "Start" in event:
+            self.start(event["Start"], start, end)
+        elif "End" in event:
+            self.end(event["End"], start, end)
         else:
             self.plain = False
-            if kind == "Html" and self.depth == 0:
+            if "Html" in event and self.depth == 0:
                 self.drop("HTML", start, end)
 
     def start(self, tag: Any, start: int, end: int) -> None:
@@ -312,6 +312,7 @@ class _SectionMachine:
             end_line=self.lines.line(max(start, end - 1)),
             fenced=fence is not None,
             fence=fence or "",
+            closed=fence is None or _closes(self.body_bytes[start:end], fence),
         )
         self.blocks.append(block)
         if section in (START, OTHER):
@@ -372,7 +373,7 @@ class _SectionMachine:
             text = self.body_bytes[start:end].decode("utf-8", "replace").strip()
             if self.section == "Edit History" and text == NO_EDIT_HISTORY:
                 return
-            self.drop("prose outside any section", start, end)
+            self.drop("text outside a code block", start, end)
             self.last_paragraph = self.dropped[-1]
             return
         self.drop(_BLOCK_NAMES.get(kind, kind), start, end)
@@ -423,6 +424,20 @@ def _tag_name(tag: Any) -> str:
     if name == "Heading":
         return "Heading"
     return name if name in ("List", "BlockQuote", "Table") else "other"
+
+
+def _closes(block: bytes, fence: str) -> bool:
+    """Whether the block's source ends with a line that closes its fence."""
+    lines = block.rstrip(b"\n").split(b"\n")
+    if len(lines) < 2:
+        return False
+    last = lines[-1]
+    stripped = last.lstrip(b" ")
+    if len(last) - len(stripped) > 3:
+        return False
+    char = fence[0].encode()
+    run = len(stripped) - len(stripped.lstrip(char))
+    return run >= len(fence) and not stripped[run:].strip(b" \t")
 
 
 def _fence_of(body: bytes, start: int) -> str | None:

@@ -25,6 +25,8 @@ def fence_for(text: str, info: str, *, strict: bool) -> str:
     if strict:
         return "```"
     char, closer = ("~", _TILDE_CLOSER) if "`" in info else ("`", _BACKTICK_CLOSER)
+    if char * 3 not in text:
+        return char * 3
     # A lone CR ends a line for the parser, so it can end a closing-fence line too.
     longest = max((len(m.group(1)) for m in closer.finditer(text.replace("\r", "\n"))), default=0)
     return char * max(3, longest + 1)

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from evaltools.example.markdown import Dropped, MarkdownError, ParsedMarkdown, read_markdown
 from evaltools.example.render import to_markdown
-from evaltools.example.spec import ExampleSpec, FIELD_NAMES
+from evaltools.example.spec import FIELD_NAMES, ExampleSpec
 
 
 class Verdict(str, enum.Enum):
@@ -33,7 +33,7 @@ def first_differing_line(a: str, b: str) -> int | None:
     if a == b:
         return None
     a_lines, b_lines = a.split("\n"), b.split("\n")
-    for index, (x, y) in enumerate(zip(a_lines, b_lines)):
+    for index, (x, y) in enumerate(zip(a_lines, b_lines, strict=False)):
         if x != y:
             return index + 1
     return min(len(a_lines), len(b_lines)) + (0 if len(a_lines) == len(b_lines) else 1)

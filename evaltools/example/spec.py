@@ -256,7 +256,7 @@ def _rating(value: Any) -> str | None:
     if value is None:
         return None
     if value not in RATINGS:
-        raise SpecError(f"/rating must be \"Positive\" or \"Negative\", not {value!r}", "/rating")
+        raise SpecError(f'/rating must be "Positive" or "Negative", not {value!r}', "/rating")
     return str(value)
 
 
@@ -265,4 +265,4 @@ def filename(name: str) -> str:
     return name.translate(_FILENAME_TABLE)
 
 
-_FILENAME_TABLE = str.maketrans({c: "-" for c in " :~^?*[\\@{/<>|\""})
+_FILENAME_TABLE = str.maketrans(dict.fromkeys(' :~^?*[\\@{/<>|"', "-"))

@@ -10,9 +10,7 @@ from evaltools.diagnostics import Diagnostic
 FORMATS = ("text", "json", "github", "sarif")
 
 
-def render(
-    fmt: str, diagnostics: Sequence[Diagnostic], out: TextIO, *, files_checked: int
-) -> None:
+def render(fmt: str, diagnostics: Sequence[Diagnostic], out: TextIO, *, files_checked: int) -> None:
     ordered = sorted(diagnostics, key=Diagnostic.sort_key)
     if fmt == "json":
         from evaltools.report import json_report

@@ -16,7 +16,7 @@ def format_line(d: Diagnostic) -> str:
 
 
 def summary(diagnostics: Sequence[Diagnostic], files_checked: int) -> str:
-    counts = {s: 0 for s in Severity}
+    counts = dict.fromkeys(Severity, 0)
     for d in diagnostics:
         counts[d.severity] += 1
     noun = "file" if files_checked == 1 else "files"

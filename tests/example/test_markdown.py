@@ -51,8 +51,10 @@ def test_front_matter_and_sections() -> None:
 
 
 def test_headings_are_ascii_case_insensitive_and_setext_counts() -> None:
-    text = FRONT + "edit history\n---\n\n```diff\nH\n```\n\n" + CURSOR.replace(
-        "## Cursor Position", "## CURSOR position"
+    text = (
+        FRONT
+        + "edit history\n---\n\n```diff\nH\n```\n\n"
+        + CURSOR.replace("## Cursor Position", "## CURSOR position")
     )
     spec = from_markdown(text)
     assert spec.edit_history == "H\n"
@@ -116,7 +118,7 @@ def test_unknown_sections_and_prose_are_dropped() -> None:
     assert parsed.spec.expected_patches == []
     kinds = [(d.kind, d.line) for d in parsed.dropped]
     assert kinds == [
-        ("prose outside any section", 6),
+        ("text outside a code block", 6),
         ("unknown section heading", 8),
         ("code block outside a known section", 10),
     ]

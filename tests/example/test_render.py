@@ -22,7 +22,7 @@ def _code_text(raw: str, *, allow_empty: bool = True) -> str:
     return text
 
 
-chars = st.characters(blacklist_categories=("Cs",))
+chars = st.characters(codec="utf-8")
 rich_text = st.lists(st.one_of(st.sampled_from(TOKENS), chars), max_size=40).map("".join)
 code = rich_text.map(_code_text)
 one_line = st.text(chars, max_size=20).filter(

@@ -32,7 +32,7 @@ def test_corpus_verdicts() -> None:
 def test_lossy_verdict_names_the_description_line() -> None:
     text = (CORPUS / "zed--change-match-arm.md").read_text(encoding="utf-8")
     result = check_roundtrip(text, "zed--change-match-arm")
-    assert [(d.kind, d.line) for d in result.dropped] == [("prose outside any section", 6)]
+    assert [(d.kind, d.line) for d in result.dropped] == [("text outside a code block", 6)]
     assert result.first_difference == 6
 
 

@@ -1,0 +1,54 @@
+"""Lint for edit-prediction examples: every finding that can be found, each at its own line."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from evaltools.diagnostics import Diagnostic
+from evaltools.example.lint import catalogue as catalogue
+from evaltools.example.lint.context import LintContext
+from evaltools.example.lint.cursor_checks import check_cursor
+from evaltools.example.lint.metadata import check_file_name, check_metadata
+from evaltools.example.lint.patch_checks import check_diffs, check_patches_apply
+from evaltools.example.lint.structure import (
+    check_blocks,
+    check_dropped,
+    check_front_matter,
+    check_reference_failures,
+)
+from evaltools.example.markdown import read_markdown
+from evaltools.example.spec import ExampleSpec
+
+Check = Callable[[LintContext], None]
+
+MARKDOWN_CHECKS: tuple[Check, ...] = (
+    check_front_matter,
+    check_reference_failures,
+    check_blocks,
+    check_dropped,
+)
+SPEC_CHECKS: tuple[Check, ...] = (
+    check_metadata,
+    check_file_name,
+    check_cursor,
+    check_diffs,
+    check_patches_apply,
+)
+
+
+def lint_markdown(text: str, path: str, stem: str | None = None) -> list[Diagnostic]:
+    parsed = read_markdown(text, stem)
+    ctx = LintContext(path=path, spec=parsed.spec, parsed=parsed, source=text, stem=stem)
+    for check in MARKDOWN_CHECKS + SPEC_CHECKS:
+        check(ctx)
+    return ctx.diagnostics
+
+
+def lint_spec(spec: ExampleSpec, path: str, line: int) -> list[Diagnostic]:
+    """Lint a spec read from JSON: findings at the record's line, with the field's pointer."""
+    ctx = LintContext(path=path, spec=spec, record_line=line)
+    if not spec.expected_patches:
+        ctx.report(catalogue.NO_EXPECTED_PATCH, line, 1, "no expected patch", "/expected_patches")
+    for check in SPEC_CHECKS:
+        check(ctx)
+    return ctx.diagnostics

@@ -1,0 +1,78 @@
+"""Round-trip throughput against the bare pulldown-cmark pass over the same bytes.
+
+    python benchmarks/bench_roundtrip.py [--megabytes 20] [--quick]
+
+Replicates the eval corpus to the requested size, then times, in the same run,
+(a) `pyromark.events` over every file (the floor: the parser alone) and
+(b) the full round trip: read (state machine, hints), render, compare.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pyromark
+
+from evaltools.example.roundtrip import Verdict, check_roundtrip
+
+CORPUS = Path(__file__).resolve().parent.parent / "tests" / "data" / "corpus" / "zed-evals"
+
+
+def build_corpus(megabytes: float) -> list[tuple[str, str]]:
+    files = [(p.read_text(encoding="utf-8"), p.stem) for p in sorted(CORPUS.glob("*.md"))]
+    target = int(megabytes * 1024 * 1024)
+    out: list[tuple[str, str]] = []
+    size = 0
+    while size < target:
+        for text, stem in files:
+            out.append((text, stem))
+            size += len(text.encode("utf-8"))
+    return out
+
+
+def bare_parse(corpus: list[tuple[str, str]]) -> None:
+    for text, _ in corpus:
+        for _event in pyromark.events(text):
+            pass
+
+
+def full_roundtrip(corpus: list[tuple[str, str]]) -> None:
+    for text, stem in corpus:
+        if check_roundtrip(text, stem).verdict is Verdict.INVALID:
+            raise SystemExit(f"corpus file {stem} no longer parses")
+
+
+def best_of(
+    repeats: int, func: Callable[[list[tuple[str, str]]], None], corpus: list[tuple[str, str]]
+) -> float:
+    best = float("inf")
+    for _ in range(repeats):
+        start = time.perf_counter()
+        func(corpus)
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--megabytes", type=float, default=20.0)
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--quick", action="store_true", help="2 MB, one repeat")
+    args = parser.parse_args()
+    if args.quick:
+        args.megabytes, args.repeats = 2.0, 1
+    corpus = build_corpus(args.megabytes)
+    megabytes = sum(len(t.encode("utf-8")) for t, _ in corpus) / 1024 / 1024
+    floor = best_of(args.repeats, bare_parse, corpus)
+    full = best_of(args.repeats, full_roundtrip, corpus)
+    print(f"corpus: {len(corpus)} files, {megabytes:.1f} MB")
+    print(f"bare pyromark.events : {megabytes / floor:8.1f} MB/s  ({floor:.2f} s)")
+    print(f"full round trip      : {megabytes / full:8.1f} MB/s  ({full:.2f} s)")
+    print(f"ratio full/bare      : {full / floor:.2f}x  (target <= 3x)")
+
+
+if __name__ == "__main__":
+    main()

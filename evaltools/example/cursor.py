@@ -1,0 +1,373 @@
+"""Cursor markers: the Cursor Position block and `#` marker lines in expected patches.
+
+Ports of the reference behaviour (reference sections 6 and 7). Offsets and columns are UTF-8
+byte counts and lines are split on `\\n` only, as in the reference.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Literal
+
+from evaltools.example._difflines import (
+    CURSOR_POSITION_MARKER,
+    RUST_WHITESPACE,
+    LineKind,
+    byte_len,
+    classify_line,
+    from_bytes,
+    is_cursor_marker_line,
+    rust_lines,
+    rust_trim_start,
+    to_bytes,
+)
+from evaltools.example.udiff import ParsedDiff, parse_diff
+
+__all__ = [
+    "CURSOR_POSITION_MARKER",
+    "INLINE_CURSOR_MARKER",
+    "CursorError",
+    "CursorLocation",
+    "ExtractedPatch",
+    "PatchCursorMarker",
+    "cursor_excerpt",
+    "encode_cursor_in_patch",
+    "extract_cursor_from_patch",
+    "extract_patch_cursor",
+    "format_cursor_excerpt",
+    "is_cursor_marker_line",
+    "locate_cursor",
+    "parse_patch",
+    "patch_cursor_line",
+]
+
+INLINE_CURSOR_MARKER = "<|user_cursor|>"
+MarkerKind = Literal["^", "<", "inline"]
+
+_INLINE = to_bytes(INLINE_CURSOR_MARKER)
+_MARKER = to_bytes(CURSOR_POSITION_MARKER)
+
+
+class CursorError(ValueError):
+    """A Cursor Position block the reference rejects; `line` is 1-based within the block."""
+
+    def __init__(self, message: str, line: int) -> None:
+        super().__init__(message)
+        self.message = message
+        self.line = line
+
+
+@dataclass(frozen=True)
+class CursorLocation:
+    """Everything about a cursor marker a linter may want.
+
+    `marker_line` is the 0-based line of the marker in the block and `marker_column` the byte
+    column of its `^`, `<` or inline marker. The cursor is `column` bytes after the start of
+    excerpt line `cursor_line` (the line above the marker, or excerpt line 0 when the marker is
+    the block's first line: `has_line_above` is then False). For a `<` marker,
+    `canonical_marker` is the marker line `format_cursor_excerpt` would write for this cursor
+    with the same comment prefix, placed after excerpt line `canonical_after_line`;
+    `lt_canonical` says whether the block already has exactly that.
+    """
+
+    kind: MarkerKind
+    excerpt: str
+    offset: int
+    marker_line: int
+    marker_column: int
+    column: int
+    cursor_line: int
+    has_line_above: bool
+    past_end_of_line: bool
+    past_end_of_excerpt: bool
+    inside_multibyte: bool
+    non_ascii_before_cursor: bool
+    canonical_marker: str | None = None
+    canonical_after_line: int | None = None
+    lt_canonical: bool | None = None
+
+
+def _line_bounds(data: bytes, start: int) -> tuple[int, int]:
+    """(start, end) of the line starting at `start`, end excluding its `\\n`."""
+    end = data.find(b"\n", start)
+    return start, len(data) if end < 0 else end
+
+
+def _first_non_whitespace(line: bytes) -> int:
+    text = from_bytes(line)
+    rest = rust_trim_start(text)
+    return len(line) - byte_len(rest)
+
+
+def _locate_inline(data: bytes, at: int) -> CursorLocation:
+    excerpt = data[:at] + data[at + len(_INLINE) :]
+    line_start = data.rfind(b"\n", 0, at) + 1
+    line_index = data.count(b"\n", 0, at)
+    return CursorLocation(
+        kind="inline",
+        excerpt=from_bytes(excerpt),
+        offset=at,
+        marker_line=line_index,
+        marker_column=at - line_start,
+        column=at - line_start,
+        cursor_line=line_index,
+        has_line_above=True,
+        past_end_of_line=False,
+        past_end_of_excerpt=False,
+        inside_multibyte=False,
+        non_ascii_before_cursor=any(b >= 0x80 for b in data[line_start:at]),
+    )
+
+
+def _marker_column(marker: bytes, line_number: int) -> tuple[MarkerKind, int, int]:
+    """(kind, cursor column, column of the `^`/`<` character) for a marker line."""
+    caret = marker.find(b"^")
+    if caret >= 0:
+        return "^", caret, caret
+    less = marker.find(b"<")
+    if less >= 0:
+        return "<", _first_non_whitespace(marker), less
+    raise CursorError(
+        "cursor position marker line must contain '^' or '<' before [CURSOR_POSITION]: "
+        "put '^' under the cursor column",
+        line_number,
+    )
+
+
+def locate_cursor(cursor_position: str) -> CursorLocation:
+    """Find the cursor exactly as the reference's `cursor_excerpt` does, with diagnostics."""
+    data = to_bytes(cursor_position)
+    inline_at = data.find(_INLINE)
+    if inline_at >= 0:
+        return _locate_inline(data, inline_at)
+    found = data.find(_MARKER)
+    if found < 0:
+        raise CursorError(
+            "missing [CURSOR_POSITION] marker: add a comment line with '^[CURSOR_POSITION]' "
+            "under the cursor line",
+            1,
+        )
+    marker_start = data.rfind(b"\n", 0, found) + 1
+    marker_end = data.find(b"\n", marker_start)
+    marker_end = len(data) if marker_end < 0 else marker_end + 1
+    marker_index = data.count(b"\n", 0, marker_start)
+    marker = data[marker_start:marker_end].rstrip(b"\n")
+    kind, column, marker_column = _marker_column(marker, marker_index + 1)
+    excerpt = (data[:marker_start] + data[marker_end:]).rstrip(b"\n")
+    cursor_end = max(marker_start - 1, 0)
+    if cursor_end > len(excerpt):
+        # The reference slices past the end of the trimmed excerpt here and panics.
+        raise CursorError(
+            "the marker sits under an empty last line of the excerpt, which crashes the "
+            "reference implementation: point at a line with text or keep a line after the marker",
+            marker_index + 1,
+        )
+    cursor_start = excerpt.rfind(b"\n", 0, cursor_end) + 1
+    line_start, line_end = _line_bounds(excerpt, cursor_start)
+    offset = cursor_start + column
+    location = CursorLocation(
+        kind=kind,
+        excerpt=from_bytes(excerpt),
+        offset=offset,
+        marker_line=marker_index,
+        marker_column=marker_column,
+        column=column,
+        cursor_line=excerpt.count(b"\n", 0, cursor_start),
+        has_line_above=marker_start > 0,
+        past_end_of_line=column > line_end - line_start,
+        past_end_of_excerpt=offset > len(excerpt),
+        inside_multibyte=offset < len(excerpt) and (excerpt[offset] & 0xC0) == 0x80,
+        non_ascii_before_cursor=any(b >= 0x80 for b in excerpt[line_start : min(offset, line_end)]),
+    )
+    return _with_canonical(location, excerpt, marker) if kind == "<" else location
+
+
+def _with_canonical(loc: CursorLocation, excerpt: bytes, marker: bytes) -> CursorLocation:
+    # The prefix is what stands between the indentation and the `<` of `<[CURSOR_POSITION]`;
+    # comment prefixes do not end in whitespace, so a wider gap is not part of it.
+    start = _first_non_whitespace(marker)
+    less = marker.find(b"<" + _MARKER)
+    less = marker.find(b"<") if less < 0 else less
+    prefix = from_bytes(marker[start:less]).rstrip("".join(RUST_WHITESPACE))
+    if loc.past_end_of_excerpt or loc.inside_multibyte:
+        return replace(loc, lt_canonical=False)
+    line_start = excerpt.rfind(b"\n", 0, loc.offset) + 1
+    _, line_end = _line_bounds(excerpt, line_start)
+    expected = _marker_for(excerpt[line_start : line_end + 1], loc.offset - line_start, prefix)
+    after = excerpt.count(b"\n", 0, line_start)
+    canonical = after == loc.cursor_line and loc.has_line_above and expected == marker
+    return replace(
+        loc,
+        canonical_marker=from_bytes(expected),
+        canonical_after_line=after,
+        lt_canonical=canonical,
+    )
+
+
+def cursor_excerpt(cursor_position: str) -> tuple[str, int]:
+    """(excerpt, byte offset) as the reference reads a Cursor Position block."""
+    location = locate_cursor(cursor_position)
+    return location.excerpt, location.offset
+
+
+def _marker_for(cursor_line: bytes, column: int, comment_prefix: str) -> bytes:
+    """The marker line `format_cursor_excerpt` writes; `cursor_line` keeps its `\\n`, if any."""
+    prefix = to_bytes(comment_prefix)
+    if column < len(prefix):
+        return b" " * column + prefix + b" <" + _MARKER
+    rest = to_bytes(rust_trim_start(from_bytes(cursor_line)))
+    indent = cursor_line[: len(cursor_line) - len(rest)]
+    line = (indent if column >= len(indent) + len(prefix) else b"") + prefix
+    return line + b" " * max(column - len(line), 0) + b"^" + _MARKER
+
+
+def format_cursor_excerpt(excerpt: str, offset: int, comment_prefix: str) -> str:
+    """Write the Cursor Position block for `excerpt` with the cursor at byte `offset`.
+
+    Raises ValueError when `offset` is past the end or inside a character (the reference
+    panics there)."""
+    data = to_bytes(excerpt)
+    if not 0 <= offset <= len(data) or (offset < len(data) and (data[offset] & 0xC0) == 0x80):
+        raise ValueError(f"cursor offset {offset} is not a character boundary of the excerpt")
+    line_start = data.rfind(b"\n", 0, offset) + 1
+    newline = data.find(b"\n", line_start)
+    line_end = len(data) if newline < 0 else newline + 1
+    marker = _marker_for(data[line_start:line_end], offset - line_start, comment_prefix)
+    head = data[:line_end]
+    out = head if head.endswith(b"\n") else head + b"\n"
+    out += marker
+    if line_end < len(data):
+        out += b"\n" + data[line_end:]
+    return from_bytes(out)
+
+
+# --- cursor markers inside expected patches (reference section 7) ---------------------------
+
+
+@dataclass(frozen=True)
+class PatchCursorMarker:
+    """A `#...[CURSOR_POSITION]` line of a patch (0-based `line`). `column`/`offset` are what it
+    sets; both None when it has neither `^` nor `<` (the reference drops it silently)."""
+
+    line: int
+    column: int | None
+    offset: int | None
+
+
+@dataclass(frozen=True)
+class ExtractedPatch:
+    """A patch without its marker lines. The cursor `offset` counts bytes of context and added
+    lines from the first such line, across hunks; the last marker wins. Line `i` of `clean`
+    (split as `rust_lines`) is line `line_map[i]` of the original patch."""
+
+    clean: str
+    offset: int | None
+    markers: tuple[PatchCursorMarker, ...]
+    line_map: tuple[int, ...]
+
+
+class _Joiner:
+    """The reference joins kept lines with `\n` only once something non-empty was written, so
+    leading empty lines vanish."""
+
+    def __init__(self) -> None:
+        self.parts: list[str] = []
+
+    def add(self, line: str) -> bool:
+        """Append a line; False when it vanished."""
+        if self.parts:
+            self.parts.append("\n")
+        elif not line:
+            return False
+        self.parts.append(line)
+        return True
+
+    def finish(self, source: str) -> str:
+        text = "".join(self.parts)
+        return text + "\n" if source.endswith("\n") and text else text
+
+
+def extract_patch_cursor(patch: str) -> ExtractedPatch:
+    """The reference's `extract_cursor_from_patch`, keeping where everything came from."""
+    out = _Joiner()
+    kept: list[int] = []
+    markers: list[PatchCursorMarker] = []
+    offset: int | None = None
+    line_start = prev_start = 0
+    for index, line in enumerate(rust_lines(patch)):
+        classified = classify_line(line)
+        if is_cursor_marker_line(line, classified):
+            raw = to_bytes(line)
+            caret = raw.find(b"^")
+            if caret < 0 and b"<" in raw:
+                caret = 0
+            if caret < 0:
+                markers.append(PatchCursorMarker(index, None, None))
+                continue
+            column = max(caret - 1, 0)  # the `#` stands in for the `+`/` ` column
+            offset = prev_start + column
+            markers.append(PatchCursorMarker(index, column, offset))
+            continue
+        if out.add(line):
+            kept.append(index)
+        if classified.kind in (LineKind.ADDITION, LineKind.CONTEXT):
+            prev_start = line_start
+            line_start += byte_len(classified.text) + 1
+    clean = out.finish(patch)
+    # A last empty line without a final newline does not survive the join.
+    line_map = tuple(kept[: len(rust_lines(clean))])
+    return ExtractedPatch(clean, offset, tuple(markers), line_map)
+
+
+def extract_cursor_from_patch(patch: str) -> tuple[str, int | None]:
+    """(patch without marker lines, cursor offset or None); CRLF becomes LF."""
+    extracted = extract_patch_cursor(patch)
+    return extracted.clean, extracted.offset
+
+
+def _cursor_target(lines: list[str], offset: int) -> tuple[int, int] | None:
+    """(line index, column) of the added line whose span, end included, holds `offset`."""
+    line_start = 0
+    for index, line in enumerate(lines):
+        classified = classify_line(line)
+        if is_cursor_marker_line(line, classified):
+            continue
+        size = byte_len(classified.text)
+        if classified.kind is LineKind.ADDITION:
+            if line_start <= offset <= line_start + size:
+                return index, offset - line_start
+            line_start += size + 1
+        elif classified.kind is LineKind.CONTEXT:
+            line_start += size + 1
+    return None
+
+
+def patch_cursor_line(patch: str, offset: int) -> int | None:
+    """The patch line (0-based) after which `encode_cursor_in_patch` writes the marker; None
+    when the offset is on a context line or past the end, where the reference drops it."""
+    target = _cursor_target(rust_lines(patch), offset)
+    return None if target is None else target[0]
+
+
+def encode_cursor_in_patch(patch: str, offset: int | None) -> str:
+    """Write `#`, `column` spaces, `^[CURSOR_POSITION]` after the added line holding `offset`,
+    replacing any marker lines already there (so encoding is idempotent)."""
+    if offset is None:
+        return patch
+    lines = rust_lines(patch)
+    target = _cursor_target(lines, offset)
+    out = _Joiner()
+    for index, line in enumerate(lines):
+        if is_cursor_marker_line(line):
+            continue
+        out.add(line)
+        if target is not None and index == target[0]:
+            out.parts.append("\n#" + " " * target[1] + "^" + CURSOR_POSITION_MARKER)
+    return out.finish(patch)
+
+
+def parse_patch(patch: str) -> tuple[ParsedDiff, ExtractedPatch]:
+    """Parse an expected/rejected patch as the reference does once its marker lines are gone,
+    with line numbers of `patch` itself."""
+    extracted = extract_patch_cursor(patch)
+    return parse_diff(extracted.clean, extracted.line_map), extracted

@@ -1,0 +1,102 @@
+"""What a lint rule sees: the spec, where each field came from, and a place to report."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from evaltools.diagnostics import Diagnostic, Rule, make
+from evaltools.example.markdown import ParsedMarkdown
+from evaltools.example.spec import ExampleSpec
+
+
+@dataclass(frozen=True)
+class FieldSource:
+    """A text field of the spec and where its first line sits in the file.
+
+    For Markdown, `first_line` is the file line of the block's first content line; for
+    JSON records every finding goes to the record's line, with `pointer` naming the field.
+    """
+
+    name: str
+    text: str
+    pointer: str
+    first_line: int | None
+    block_line: int | None = None
+
+
+@dataclass
+class LintContext:
+    path: str
+    spec: ExampleSpec
+    parsed: ParsedMarkdown | None = None
+    source: str = ""
+    stem: str | None = None
+    record_line: int = 1
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    # What several rules derive from the same input (the cursor, parsed patches), computed once.
+    cache: dict[str, Any] = field(default_factory=dict)
+
+    def report(
+        self, rule: Rule, line: int, column: int, message: str, pointer: str | None = None
+    ) -> None:
+        if self.parsed is None:
+            line, column = self.record_line, 1
+        else:
+            pointer = None
+        self.diagnostics.append(make(rule, self.path, line, column, message, pointer=pointer))
+
+    def at_field(
+        self, rule: Rule, source: FieldSource, index: int, column: int, message: str
+    ) -> None:
+        """Report at line `index` (0-based) of a field."""
+        if source.first_line is None:
+            self.report(rule, self.record_line, 1, message, source.pointer)
+        else:
+            self.report(rule, source.first_line + index, column, message, source.pointer)
+
+    def source_line(self, line: int) -> str:
+        if "lines" not in self.cache:
+            self.cache["lines"] = self.source.split("\n")
+        lines: list[str] = self.cache["lines"]
+        return lines[line - 1] if 0 < line <= len(lines) else ""
+
+
+def field_sources(ctx: LintContext) -> list[FieldSource]:
+    """Every diff-bearing field, one entry per block for Markdown."""
+    spec, parsed = ctx.spec, ctx.parsed
+    if parsed is None:
+        out = [FieldSource("edit_history", spec.edit_history, "/edit_history", None)]
+        if spec.uncommitted_diff:
+            out.append(
+                FieldSource("uncommitted_diff", spec.uncommitted_diff, "/uncommitted_diff", None)
+            )
+        out += [
+            FieldSource("expected_patch", text, f"/expected_patches/{i}", None)
+            for i, text in enumerate(spec.expected_patches)
+        ]
+        if spec.rejected_patch is not None:
+            out.append(FieldSource("rejected_patch", spec.rejected_patch, "/rejected_patch", None))
+        return out
+    names = {
+        "Edit History": "edit_history",
+        "Uncommitted Diff": "uncommitted_diff",
+        "Expected Patch": "expected_patch",
+        "Rejected Patch": "rejected_patch",
+    }
+    return [
+        FieldSource(names[b.section], b.text, "", b.line + 1, b.line)
+        for b in parsed.blocks
+        if b.used and b.section in names
+    ]
+
+
+def cursor_source(ctx: LintContext) -> FieldSource | None:
+    if ctx.parsed is None:
+        if not ctx.spec.cursor_position:
+            return None
+        return FieldSource("cursor_position", ctx.spec.cursor_position, "/cursor_position", None)
+    block = ctx.parsed.cursor_block()
+    if block is None:
+        return None
+    return FieldSource("cursor_position", block.text, "", block.line + 1, block.line)

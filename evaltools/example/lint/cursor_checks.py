@@ -1,0 +1,109 @@
+"""Rules over the Cursor Position block (reference section 6)."""
+
+from __future__ import annotations
+
+from evaltools.example.cursor import (
+    CURSOR_POSITION_MARKER,
+    INLINE_CURSOR_MARKER,
+    CursorError,
+    CursorLocation,
+    locate_cursor,
+)
+from evaltools.example.lint import catalogue as r
+from evaltools.example.lint.context import FieldSource, LintContext, cursor_source
+
+
+def cursor_of(ctx: LintContext) -> CursorLocation | None:
+    """The cursor as the reference reads it, computed once per example."""
+    if "cursor" not in ctx.cache:
+        source = cursor_source(ctx)
+        try:
+            ctx.cache["cursor"] = None if source is None else locate_cursor(source.text)
+        except CursorError:
+            ctx.cache["cursor"] = None
+    found: CursorLocation | None = ctx.cache["cursor"]
+    return found
+
+
+def check_cursor(ctx: LintContext) -> None:
+    source = cursor_source(ctx)
+    if source is None:
+        if ctx.parsed is None:
+            ctx.report(
+                r.MISSING_CURSOR_POSITION,
+                ctx.record_line,
+                1,
+                "cursor_position is empty: it must hold the excerpt with a cursor marker",
+                "/cursor_position",
+            )
+        return
+    try:
+        location = locate_cursor(source.text)
+    except CursorError as error:
+        rule = (
+            r.MISSING_CURSOR_MARKER
+            if error.line == 1 and "missing" in error.message
+            else (r.MARKER_WITHOUT_CARET)
+        )
+        ctx.at_field(rule, source, error.line - 1, 1, error.message)
+        return
+    ctx.cache["cursor"] = location
+    _check_location(ctx, source, location)
+    _check_several_markers(ctx, source)
+
+
+def _check_location(ctx: LintContext, source: FieldSource, loc: CursorLocation) -> None:
+    line, column = loc.marker_line, loc.marker_column + 1
+    if loc.inside_multibyte:
+        ctx.at_field(
+            r.CURSOR_INSIDE_CHARACTER,
+            source,
+            line,
+            column,
+            f"cursor offset {loc.offset} falls inside a multi-byte character: columns count "
+            "UTF-8 bytes, so move the marker to the first byte of a character",
+        )
+    if loc.past_end_of_line:
+        ctx.at_field(
+            r.CURSOR_PAST_END_OF_LINE,
+            source,
+            line,
+            column,
+            f"marker column {loc.column} is past the end of the cursor line, so the cursor "
+            "lands on a later line: move the marker left, or mark the line below",
+        )
+    if loc.kind == "<" and loc.lt_canonical is False and loc.canonical_marker is not None:
+        ctx.at_field(
+            r.NON_CANONICAL_ANGLE_MARKER,
+            source,
+            line,
+            column,
+            f"the reference would write this cursor as `{loc.canonical_marker}`: use that, "
+            "so the file does not change when it is regenerated",
+        )
+    if loc.non_ascii_before_cursor:
+        ctx.at_field(
+            r.NON_ASCII_BEFORE_CURSOR,
+            source,
+            line,
+            column,
+            "non-ASCII text before the cursor on its line: the marker column counts bytes, "
+            "not characters, so check that it points where you mean",
+        )
+
+
+def _check_several_markers(ctx: LintContext, source: FieldSource) -> None:
+    lines = source.text.split("\n")
+    seen = [
+        index
+        for index, text in enumerate(lines)
+        for _ in range(text.count(CURSOR_POSITION_MARKER) + text.count(INLINE_CURSOR_MARKER))
+    ]
+    if len(seen) > 1:
+        ctx.at_field(
+            r.SEVERAL_CURSOR_MARKERS,
+            source,
+            seen[1],
+            1,
+            f"{len(seen)} cursor markers in the excerpt; only the first counts: remove the others",
+        )

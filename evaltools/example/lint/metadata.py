@@ -1,0 +1,62 @@
+"""Rules over the example's identity: repository URL, revision, file name."""
+
+from __future__ import annotations
+
+import re
+
+from evaltools.example.lint import catalogue as r
+from evaltools.example.lint.context import LintContext
+
+_HTTPS_URL = re.compile(r"https://[^/\s]+/[^/\s]+/[^/\s]+")
+_SSH_URL = re.compile(r"git@[^:\s/]+:[^/\s]+/[^/\s]+")
+_REVISION = re.compile(r"[0-9a-f]{40}")
+_WORDS = r"[a-z0-9]+(?:[-._][a-z0-9]+)*"
+_FILE_NAME = re.compile(rf"{_WORDS}--{_WORDS}\.md")
+
+
+def _key_line(ctx: LintContext, key: str) -> int:
+    if ctx.parsed is None:
+        return ctx.record_line
+    for index, line in enumerate(ctx.parsed.front_matter.raw.split("\n")):
+        if line.lstrip().startswith(key):
+            return index + 2
+    return 1
+
+
+def check_metadata(ctx: LintContext) -> None:
+    spec = ctx.spec
+    if ctx.parsed is not None and ctx.parsed.front_matter.error is not None:
+        return  # the front matter rule already said why these are blank
+    url = spec.repository_url
+    if not (_HTTPS_URL.fullmatch(url) or _SSH_URL.fullmatch(url)):
+        ctx.report(
+            r.BAD_REPOSITORY_URL,
+            _key_line(ctx, "repository_url"),
+            1,
+            f"repository_url {url!r} is not `https://host/owner/repo` or `git@host:owner/repo` "
+            "(no trailing slash): the reference cannot tell the repository's name",
+            "/repository_url",
+        )
+    if not _REVISION.fullmatch(spec.revision):
+        ctx.report(
+            r.BAD_REVISION,
+            _key_line(ctx, "revision"),
+            1,
+            f"revision {spec.revision!r} is not a full 40-digit lower-case commit id: "
+            "use `git rev-parse <rev>`",
+            "/revision",
+        )
+
+
+def check_file_name(ctx: LintContext) -> None:
+    if ctx.parsed is None:
+        return
+    name = ctx.path.rsplit("/", 1)[-1]
+    if not _FILE_NAME.fullmatch(name):
+        ctx.report(
+            r.BAD_FILE_NAME,
+            1,
+            1,
+            f"file name {name!r} is not `<repo>--<behaviour>.md` (lower case, words joined "
+            "by `-`, two hyphens between repository and behaviour)",
+        )

@@ -1,0 +1,219 @@
+"""Rules over the Markdown document: front matter, headings, blocks, dropped content."""
+
+from __future__ import annotations
+
+import difflib
+
+from evaltools.example.lint import catalogue as r
+from evaltools.example.lint.context import LintContext
+from evaltools.example.markdown import (
+    ACCEPTED_PREDICTION_MARKER,
+    OTHER,
+    SECTIONS,
+    START,
+    CodeBlock,
+    Dropped,
+)
+
+KNOWN_HEADINGS = [*SECTIONS.values(), "Reasoning"]
+
+
+def check_front_matter(ctx: LintContext) -> None:
+    assert ctx.parsed is not None
+    front = ctx.parsed.front_matter
+    if not front.present:
+        stripped = ctx.source.lstrip()
+        if stripped.startswith("+++"):
+            line = ctx.source[: len(ctx.source) - len(stripped)].count("\n") + 1
+            message = "front matter must start at the first byte: remove what comes before `+++`"
+            if ctx.source.startswith("+++") and not stripped.startswith("+++\n"):
+                message = "the opening `+++` must be alone on its line, with no trailing spaces"
+            ctx.report(r.MISSING_FRONT_MATTER, line, 1, message)
+        else:
+            ctx.report(
+                r.MISSING_FRONT_MATTER,
+                1,
+                1,
+                'no front matter: start the file with `+++`, `repository_url = "…"`, '
+                '`revision = "…"`, `+++`',
+            )
+        return
+    if not front.closed:
+        ctx.report(
+            r.UNCLOSED_FRONT_MATTER, 1, 1, "front matter is never closed: add a `+++` line after it"
+        )
+        return
+    if front.error is not None:
+        rule = r.MISSING_FRONT_MATTER_KEY if "has no `" in front.error else r.INVALID_FRONT_MATTER
+        ctx.report(rule, front.error_line, 1, front.error + ": the reference ignores all of it")
+    for key in front.unknown_keys:
+        line = _front_line(ctx, key)
+        ctx.report(
+            r.UNKNOWN_FRONT_MATTER_KEY,
+            line,
+            1,
+            f"front matter key `{key}` is not part of the format and is lost on any rewrite: "
+            "remove it or move it into `tags`",
+        )
+    if front.has_comments:
+        line = _front_line(ctx, "#")
+        ctx.report(
+            r.FRONT_MATTER_COMMENT,
+            line,
+            1,
+            "front matter comment is lost on any rewrite: move the note under `## Reasoning`",
+        )
+
+
+def _front_line(ctx: LintContext, start: str) -> int:
+    assert ctx.parsed is not None
+    for index, line in enumerate(ctx.parsed.front_matter.raw.split("\n")):
+        if line.lstrip().startswith(start):
+            return index + 2
+    return 1
+
+
+def check_reference_failures(ctx: LintContext) -> None:
+    """What makes the reference's parser fail outright."""
+    assert ctx.parsed is not None
+    for error in ctx.parsed.errors:
+        message = str(error)
+        if message.startswith("Unexpected heading level"):
+            ctx.report(
+                r.HEADING_TOO_DEEP,
+                error.line,
+                1,
+                f"{message[-2:].upper()} heading makes the reference fail: use H3 or H4",
+            )
+        elif message.startswith("Unexpected indented codeblock"):
+            ctx.report(
+                r.INDENTED_CODE_BLOCK,
+                error.line,
+                1,
+                "indented code block makes the reference fail: fence it, or indent by at most "
+                "three spaces",
+            )
+    spec = ctx.spec
+    block = ctx.parsed.cursor_block()
+    if block is None:
+        ctx.report(
+            r.MISSING_CURSOR_POSITION,
+            ctx.parsed.body_line,
+            1,
+            "no `## Cursor Position` code block: add one with the file path as its info string",
+        )
+    elif not spec.cursor_path:
+        ctx.report(
+            r.MISSING_CURSOR_POSITION,
+            block.line,
+            1,
+            "cursor block has no path: write the file path after the opening fence",
+        )
+    elif not spec.cursor_position:
+        ctx.report(
+            r.MISSING_CURSOR_POSITION, block.line, 1, "cursor block is empty: paste the excerpt"
+        )
+
+
+def check_blocks(ctx: LintContext) -> None:
+    assert ctx.parsed is not None
+    for block in ctx.parsed.blocks:
+        if block.fenced and not block.closed:
+            ctx.report(
+                r.UNCLOSED_FENCE,
+                block.line,
+                1,
+                f"fence `{block.fence}` is never closed and swallows the rest of the file: "
+                f"close it with `{block.fence}`",
+            )
+        elif block.fenced:
+            _check_closed_early(ctx, block)
+        if block.section in (START, OTHER):
+            ctx.report(r.UNKNOWN_SECTION, block.line, 1, _unknown_section_message(ctx, block))
+    if not ctx.spec.expected_patches:
+        line = next(
+            (h.line for h in ctx.parsed.headings if h.section == "Expected Patch"),
+            ctx.parsed.body_line,
+        )
+        ctx.report(
+            r.NO_EXPECTED_PATCH,
+            line,
+            1,
+            "no expected patch: add a fenced ```diff block under `## Expected Patch`",
+        )
+
+
+def _check_closed_early(ctx: LintContext, block: CodeBlock) -> None:
+    following = ctx.source_line(block.end_line + 1)
+    if not following.strip() or following.lstrip().startswith(("#", "```", "~~~")):
+        return
+    if following.strip() == ACCEPTED_PREDICTION_MARKER:
+        return
+    ctx.report(
+        r.FENCE_CLOSED_EARLY,
+        block.end_line,
+        1,
+        "text follows this closing fence directly: if the content holds a ``` line, "
+        "fence the block with ```` (four backticks) instead",
+    )
+
+
+def _unknown_section_message(ctx: LintContext, block: CodeBlock) -> str:
+    assert ctx.parsed is not None
+    if block.section == START:
+        return "code block before any section heading is ignored: put it under a section"
+    heading = next(
+        (h for h in reversed(ctx.parsed.headings) if h.level == 2 and h.line < block.line), None
+    )
+    title = heading.title if heading else ""
+    close = difflib.get_close_matches(title, KNOWN_HEADINGS, n=1, cutoff=0.6)
+    hint = f": did you mean `## {close[0]}`?" if close else ": use a known section heading"
+    return f"code block under unknown heading `## {title}` is dropped{hint}"
+
+
+def check_dropped(ctx: LintContext) -> None:
+    assert ctx.parsed is not None
+    for dropped in ctx.parsed.dropped:
+        _report_dropped(ctx, dropped)
+
+
+def _report_dropped(ctx: LintContext, dropped: Dropped) -> None:
+    kind = dropped.kind
+    if kind.startswith("code block") or kind == "unknown section heading":
+        return  # reported by check_blocks, at the block that is lost
+    if "overridden" in kind:
+        section = kind.split(" block")[0]
+        ctx.report(
+            r.REPEATED_BLOCK,
+            dropped.line,
+            1,
+            f"`{section}` holds one block but has several; the reference keeps only the "
+            "last: delete this one or merge them",
+        )
+        return
+    if kind.startswith("H") and kind.endswith("heading"):
+        ctx.report(
+            r.DROPPED_HEADING,
+            dropped.line,
+            1,
+            f"{kind} `{dropped.excerpt.lstrip('#').strip()}` is dropped on any rewrite: "
+            "use `## Reasoning` for notes",
+        )
+        return
+    if dropped.excerpt.startswith(ACCEPTED_PREDICTION_MARKER):
+        ctx.report(
+            r.ACCEPTED_MARKER_MISPLACED,
+            dropped.line,
+            1,
+            "accepted-prediction marker is ignored here: it must be a paragraph of its own "
+            "directly before an Edit History ```diff block",
+        )
+        return
+    where = "" if dropped.line == dropped.end_line else f" (to line {dropped.end_line})"
+    ctx.report(
+        r.PROSE_OUTSIDE_SECTIONS,
+        dropped.line,
+        1,
+        f"{kind}{where} never reaches the example and is lost on any rewrite: move it under "
+        "`## Reasoning`",
+    )

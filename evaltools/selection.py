@@ -1,0 +1,83 @@
+"""Which rules apply where: `select`, `ignore` and `per-file-ignores`, as ruff has them."""
+
+from __future__ import annotations
+
+import fnmatch
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import PurePosixPath
+
+from evaltools.diagnostics import RULES, Diagnostic
+from evaltools.fileio import UsageError
+
+
+def _matches(code: str, name: str, selectors: Iterable[str]) -> bool:
+    return any(s == "ALL" or code.startswith(s) or s == name for s in selectors)
+
+
+@dataclass(frozen=True)
+class RuleSelection:
+    select: tuple[str, ...] | None = None
+    ignore: tuple[str, ...] = ()
+    per_file_ignores: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+
+    def enabled(self, code: str, name: str, path: str) -> bool:
+        rule = RULES.get(code)
+        explicit = self.select is not None and (code in self.select or name in self.select)
+        if rule is not None and not rule.default_enabled and not explicit:
+            return False
+        if self.select is not None and not _matches(code, name, self.select):
+            return False
+        if _matches(code, name, self.ignore):
+            return False
+        return not any(
+            _path_matches(path, pattern) and _matches(code, name, codes)
+            for pattern, codes in self.per_file_ignores.items()
+        )
+
+    def filter(self, diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:
+        return [d for d in diagnostics if self.enabled(d.code, d.name, d.path)]
+
+
+def _path_matches(path: str, pattern: str) -> bool:
+    posix = PurePosixPath(path)
+    return (
+        fnmatch.fnmatch(path, pattern)
+        or posix.match(pattern)
+        or fnmatch.fnmatch(posix.name, pattern)
+    )
+
+
+def _codes(value: object, key: str) -> tuple[str, ...]:
+    if isinstance(value, str):
+        return tuple(v.strip() for v in value.split(",") if v.strip())
+    if isinstance(value, Sequence) and all(isinstance(v, str) for v in value):
+        return tuple(value)
+    raise UsageError(f"[tool.evaltools] `{key}` must be a list of rule codes")
+
+
+def selection_from(
+    table: Mapping[str, object], select: Sequence[str] | None, ignore: Sequence[str] | None
+) -> RuleSelection:
+    """Flags win over the configuration, as in ruff."""
+    chosen = _codes(select, "select") if select else None
+    if chosen is None and "select" in table:
+        chosen = _codes(table["select"], "select")
+    ignored = _codes(table.get("ignore", []), "ignore") + (
+        _codes(ignore, "ignore") if ignore else ()
+    )
+    raw = table.get("per-file-ignores", {})
+    if not isinstance(raw, Mapping):
+        raise UsageError("[tool.evaltools] `per-file-ignores` must be a table of glob = [codes]")
+    per_file = {str(k): _codes(v, f"per-file-ignores.{k}") for k, v in raw.items()}
+    known = {r.code for r in RULES.all()} | {r.name for r in RULES.all()}
+    for selector in (chosen or ()) + ignored:
+        if (
+            selector != "ALL"
+            and selector not in known
+            and not any(c.startswith(selector) for c in known)
+        ):
+            raise UsageError(
+                f"unknown rule selector {selector!r}: `evaltools rule` lists the rules"
+            )
+    return RuleSelection(chosen, ignored, per_file)

@@ -1,0 +1,224 @@
+"""Each rule: a failing input (code and line asserted) and a passing input (code absent)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import pytest
+
+from evaltools.diagnostics import RULES
+from evaltools.example.lint import lint_markdown, lint_spec
+from evaltools.example.markdown import from_markdown
+from evaltools.example.spec import ExampleSpec
+
+GOOD = """+++
+repository_url = "https://github.com/o/r"
+revision = "0123456789abcdef0123456789abcdef01234567"
++++
+
+## Edit History
+
+```diff
+--- a/src/app.py
++++ b/src/app.py
+@@ -1,3 +1,3 @@
+ def main():
+-    print("hi")
++    print("hello")
+     return 0
+```
+
+## Cursor Position
+
+```src/app.py
+def main():
+    print("hello")
+#         ^[CURSOR_POSITION]
+    return 0
+```
+
+## Expected Patch
+
+```diff
+--- a/src/app.py
++++ b/src/app.py
+@@ -1,3 +1,3 @@
+ def main():
+     print("hello")
+-    return 0
++    return 1
+```
+"""
+NAME = "repo--change-return.md"
+
+
+@dataclass(frozen=True)
+class Case:
+    code: str
+    mutate: Callable[[str], str]
+    line: int
+    passing: Callable[[str], str] = lambda s: s
+    name: str = NAME
+
+
+def sub(old: str, new: str, count: int = 1) -> Callable[[str], str]:
+    def apply(text: str) -> str:
+        assert old in text, old
+        return text.replace(old, new, count)
+
+    return apply
+
+
+def lint(text: str, name: str = NAME) -> list[tuple[str, int]]:
+    return [(d.code, d.line) for d in lint_markdown(text, name, name.removesuffix(".md"))]
+
+
+PATCH_HUNK = '@@ -1,3 +1,3 @@\n def main():\n     print("hello")\n'
+CASES = [
+    Case("EP001", lambda s: s.replace("+++\n", "", 1).replace("+++\n", "", 1), 1),
+    Case("EP001", lambda s: "\n" + s, 2),
+    Case("EP002", lambda s: s.replace("+++\n\n## Edit", "\n## Edit", 1), 1),
+    Case("EP003", sub('revision = "0', 'revision = 0"'), 3),
+    Case("EP004", sub('revision = "0123456789abcdef0123456789abcdef01234567"\n', ""), 1),
+    Case("EP005", sub("+++\n\n", 'owner = "me"\n+++\n\n'), 4),
+    Case("EP006", sub("+++\n\n", "# reviewed\n+++\n\n"), 4),
+    Case("EP101", sub("## Cursor Position", "##### Note\n\n## Cursor Position"), 18),
+    Case("EP102", sub("## Cursor Position", "text\n\n    indented\n\n## Cursor Position"), 20),
+    Case("EP103", sub("```src/app.py", "```"), 20),
+    Case("EP104", sub("## Expected Patch", "## Expected Patches"), 29),
+    Case(
+        "EP105",
+        sub("## Expected Patch", "```other.py\nx\n# ^[CURSOR_POSITION]\n```\n\n## Expected Patch"),
+        20,
+    ),
+    Case(
+        "EP106",
+        sub("     return 0\n```\n\n## Cursor", "     return 0\n```\nstray\n\n## Cursor"),
+        16,
+    ),
+    Case("EP107", lambda s: s[: s.index("```diff", s.index("## Expected Patch"))], 27),
+    Case("EP108", sub("## Edit History", "A description.\n\n## Edit History"), 6),
+    Case(
+        "EP109",
+        sub(
+            "     return 0\n```\n\n## Cursor",
+            "     return 0\n```\n\n// User accepted prediction:\n\n## Cursor",
+        ),
+        18,
+    ),
+    Case("EP110", lambda s: s[: s.rindex("```")], 29),
+    Case("EP111", sub("## Cursor Position\n", "## Cursor Position\n\n### the file\n"), 20),
+    Case("EP201", sub("#         ^[CURSOR_POSITION]\n", ""), 21),
+    Case("EP202", sub("#         ^[CURSOR_POSITION]", "#  [CURSOR_POSITION]"), 23),
+    Case(
+        "EP203",
+        lambda s: s.replace('print("hello")\n#', 'print("héllo")\n#').replace(
+            "#         ^", "#" + " " * 12 + "^"
+        ),
+        23,
+    ),
+    Case("EP204", sub("#         ^[CURSOR_POSITION]", "#" + " " * 30 + "^[CURSOR_POSITION]"), 23),
+    Case("EP205", sub("#         ^[CURSOR_POSITION]", "   # <[CURSOR_POSITION]"), 23),
+    Case(
+        "EP206",
+        lambda s: s.replace('    print("hello")\n#', '    print("é")\n#').replace(
+            "#         ^", "#" + " " * 13 + "^"
+        ),
+        23,
+    ),
+    Case(
+        "EP207",
+        sub(
+            "    return 0\n```\n\n## Expected",
+            "    return 0 # [CURSOR_POSITION]\n```\n\n## Expected",
+        ),
+        24,
+    ),
+    Case("EP301", sub(PATCH_HUNK, PATCH_HUNK.replace('"hello"', '"hallo"')), 34),
+    Case(
+        "EP302",
+        lambda s: (
+            s[: s.rindex("@@")] + "@@ -90,2 +90,2 @@\n-    x = unrelated()\n+    y = other()\n```\n"
+        ),
+        0,
+    ),
+    Case(
+        "EP303",
+        sub(
+            '@@ -1,3 +1,3 @@\n def main():\n     print("hello")',
+            '@@ -x +y @@\n def main():\n     print("hello")',
+        ),
+        32,
+    ),
+    Case(
+        "EP304",
+        sub(
+            '@@ -1,3 +1,3 @@\n def main():\n     print("hello")',
+            ' def main():\n     print("hello")',
+        ),
+        32,
+    ),
+    Case("EP306", sub("-    return 0\n+    return 1", "--- return 0\n+    return 1"), 35),
+    Case("EP307", sub("-    return 0\n", "-    return 0\n#     ^[CURSOR_POSITION]\n"), 36),
+    Case("EP308", sub("+    return 1\n", "+    return 1\n# [CURSOR_POSITION]\n"), 37),
+    Case("EP309", lambda s: s + "\n```diff\n```\n", 39),
+    Case("EP310", sub('     print("hello")\n-    return 0', 'print("hello")\n-    return 0'), 34),
+    Case("EP401", sub("https://github.com/o/r", "https://github.com/o/r/"), 2),
+    Case("EP402", sub("0123456789abcdef0123456789abcdef01234567", "HEAD"), 3),
+    Case("EP403", lambda s: s, 1, name="Change_Return.md"),
+]
+
+
+@pytest.mark.parametrize("case", CASES, ids=[f"{c.code}-{i}" for i, c in enumerate(CASES)])
+def test_rule_fails_and_passes(case: Case) -> None:
+    failing = case.mutate(GOOD)
+    found = lint(failing, case.name)
+    lines = [line for code, line in found if code == case.code]
+    assert lines, f"{case.code} not reported; got {found}"
+    if case.code == "EP302":
+        assert len(lines) == 1
+    else:
+        assert lines[0] == case.line, found
+    assert case.code not in {code for code, _ in lint(case.passing(GOOD))}
+
+
+def test_good_example_is_clean() -> None:
+    assert lint(GOOD) == []
+
+
+def test_count_mismatch_is_info_and_reported() -> None:
+    text = GOOD.replace(
+        "@@ -1,3 +1,3 @@\n def main():\n     print", "@@ -1,9 +1,3 @@\n def main():\n     print"
+    )
+    assert ("EP305", 32) in lint(text)
+    assert RULES.get("EP305") is not None
+    assert not RULES.rules["EP305"].default_enabled
+
+
+def test_every_ep_rule_has_a_case() -> None:
+    covered = {c.code for c in CASES} | {"EP305", "EP501"}
+    assert {r.code for r in RULES.all() if r.code.startswith("EP")} <= covered
+
+
+def test_unparsable_file_still_gets_every_finding() -> None:
+    text = (
+        GOOD.replace("https://github.com/o/r", "github.com/o/r")
+        .replace("## Cursor Position", "###### deep\n\n## Cursor Position")
+        .replace("-    return 0", "-    return 2")
+    )
+    codes = lint(text)
+    deleted_line = text.split("\n").index("-    return 2") + 1
+    assert ("EP101", 18) in codes
+    assert ("EP401", 2) in codes
+    assert ("EP301", deleted_line) in codes
+
+
+def test_json_spec_findings_carry_the_record_line_and_pointer() -> None:
+    spec = from_markdown(GOOD, "x")
+    bad = ExampleSpec(**{**spec.__dict__, "revision": "main", "expected_patches": []})
+    found = lint_spec(bad, "set.jsonl", 7)
+    assert [(d.code, d.line, d.pointer) for d in found] == [
+        ("EP107", 7, "/expected_patches"),
+        ("EP402", 7, "/revision"),
+    ]
