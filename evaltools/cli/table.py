@@ -178,6 +178,28 @@ EXAMPLE_COMMANDS: tuple[Command, ...] = (
         ),
     ),
     Command(
+        ("init",),
+        "Add evaltools' hook to .pre-commit-config.yaml, keeping its comments and layout.",
+        "evaltools.commands.init:run",
+        (
+            Param(
+                "config_file",
+                ("--config-file",),
+                kind=Path,
+                default=Path(".pre-commit-config.yaml"),
+                help="The pre-commit configuration to edit (created if missing).",
+            ),
+            Param("rev", ("--rev",), help="The revision to pin (default: this version's tag)."),
+            Param(
+                "hooks",
+                ("--hook",),
+                multiple=True,
+                help="Hook ids to add to a new entry (default: evaltools-check).",
+                metavar="ID",
+            ),
+        ),
+    ),
+    Command(
         ("rule",),
         "Explain a rule, or list every rule.",
         "evaltools.commands.rules:run",

@@ -25,8 +25,9 @@ def _key_line(ctx: LintContext, key: str) -> int:
 
 def check_metadata(ctx: LintContext) -> None:
     spec = ctx.spec
-    if ctx.parsed is not None and ctx.parsed.front_matter.error is not None:
-        return  # the front matter rule already said why these are blank
+    front = ctx.parsed.front_matter if ctx.parsed is not None else None
+    if front is not None and (not front.closed or front.error is not None):
+        return  # the front matter rules already said why these are blank
     url = spec.repository_url
     if not (_HTTPS_URL.fullmatch(url) or _SSH_URL.fullmatch(url)):
         ctx.report(

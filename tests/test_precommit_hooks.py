@@ -1,0 +1,117 @@
+"""The real `pre-commit` running our real hooks against a temporary git repository."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import CORPUS
+
+ROOT = Path(__file__).resolve().parents[1]
+GIT = ["git", "-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"]
+
+
+def _git(cwd: Path, *args: str) -> None:
+    subprocess.run([*GIT, *args], cwd=cwd, check=True, capture_output=True)
+
+
+@pytest.fixture(scope="session")
+def hooks_repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """This working tree as one commit, so pre-commit builds the hook environment once."""
+    snapshot = tmp_path_factory.mktemp("hooks-repo")
+    listed = subprocess.run(
+        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+    ).stdout.split(b"\0")
+    for raw in filter(None, listed):
+        source = ROOT / raw.decode()
+        if source.is_file() and not source.is_symlink():
+            target = snapshot / raw.decode()
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, target)
+        elif source.is_symlink():
+            target = snapshot / raw.decode()
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.symlink_to(os.readlink(source))
+    _git(snapshot, "init", "-q")
+    _git(snapshot, "add", "-A")
+    _git(snapshot, "commit", "-q", "-m", "snapshot")
+    return snapshot
+
+
+@pytest.fixture(scope="session")
+def pre_commit_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("pre-commit-home")
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    _git(tmp_path, "init", "-q")
+    (tmp_path / "evals").mkdir()
+    return tmp_path
+
+
+def try_repo(
+    project: Path, hooks_repo: Path, home: Path, hook: str, *files: str
+) -> subprocess.CompletedProcess[str]:
+    _git(project, "add", "-A")
+    env = {**os.environ, "PRE_COMMIT_HOME": str(home), "PRE_COMMIT_COLOR": "never"}
+    selection = ["--files", *files] if files else ["--all-files"]
+    return subprocess.run(
+        [sys.executable, "-m", "pre_commit", "try-repo", str(hooks_repo), hook, *selection],
+        cwd=project,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+
+
+def test_lint_hook_passes_a_good_example_and_fails_a_bad_one(
+    project: Path, hooks_repo: Path, pre_commit_home: Path
+) -> None:
+    good = project / "evals" / "flask--add-import-statement.md"
+    shutil.copyfile(CORPUS / good.name, good)
+    result = try_repo(project, hooks_repo, pre_commit_home, "evaltools-lint", "evals/" + good.name)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "evaltools lint" in result.stdout and "Passed" in result.stdout
+
+    bad = project / "evals" / "repo--broken.md"
+    bad.write_text("## Cursor Position\n\n```a.py\nx\n```\n")
+    result = try_repo(project, hooks_repo, pre_commit_home, "evaltools-lint", "evals/repo--broken.md")
+    assert result.returncode == 1
+    assert "evals/repo--broken.md:1:1: EP001 [error]" in result.stdout
+    assert "evals/repo--broken.md:4:1: EP201 [error]" in result.stdout
+
+
+def test_roundtrip_fix_hook_rewrites_a_reformat_file(
+    project: Path, hooks_repo: Path, pre_commit_home: Path
+) -> None:
+    name = "tree-sitter--if-let-to-match.md"
+    target = project / "evals" / name
+    shutil.copyfile(CORPUS / name, target)
+    before = target.read_bytes()
+    result = try_repo(project, hooks_repo, pre_commit_home, "evaltools-roundtrip-fix", f"evals/{name}")
+    assert result.returncode == 1
+    assert "files were modified by this hook" in result.stdout
+    after = target.read_bytes()
+    assert after != before and after == before.replace(b"```\n\n\n```", b"```\n\n```")
+    check = try_repo(project, hooks_repo, pre_commit_home, "evaltools-roundtrip", f"evals/{name}")
+    assert check.returncode == 0, check.stdout
+
+
+def test_markdown_hooks_only_see_markdown(
+    project: Path, hooks_repo: Path, pre_commit_home: Path
+) -> None:
+    (project / "evals" / "set.jsonl").write_text("{not json\n")
+    shutil.copyfile(CORPUS / "codex-acp--add-derive.md", project / "evals" / "codex-acp--add-derive.md")
+    result = try_repo(project, hooks_repo, pre_commit_home, "evaltools-lint")
+    assert result.returncode == 0, result.stdout
+    assert "set.jsonl" not in result.stdout
