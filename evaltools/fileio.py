@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import tempfile
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -175,6 +174,8 @@ def atomic_write(path: Path, data: bytes) -> None:
     """Write via a temporary file in the same directory and rename it into place."""
     directory = path.parent if str(path.parent) else Path()
     mode = path.stat().st_mode & 0o7777 if path.exists() else None
+    import tempfile  # not at the top: its imports cost every lint run a few ms
+
     fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
     try:
         with os.fdopen(fd, "wb") as handle:

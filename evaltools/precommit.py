@@ -72,7 +72,8 @@ def _update_rev(text: str, repos: Any, index: int, entry: Any, rev: str) -> Edit
     if old == rev:
         return Edit(text, "unchanged", old)
     if "rev" not in entry:
-        raise ConfigEditError("the evaltools entry has no `rev:`: add one by hand", repos.lc.item(index)[0] + 1)
+        line = repos.lc.item(index)[0] + 1
+        raise ConfigEditError("the evaltools entry has no `rev:`: add one by hand", line)
     line, column = entry.lc.value("rev")
     lines = text.split("\n")
     current = lines[line]
@@ -100,8 +101,9 @@ def _append(text: str, data: Any, repos: Any, rev: str, hooks: tuple[str, ...]) 
         lines.insert(key_line + 1, block.rstrip("\n"))
         return Edit("\n".join(lines), "added")
     item_line, item_column = repos.lc.item(0)
-    first = repos[0]
-    key_column = first.lc.key("repo")[1] if isinstance(first, dict) and "repo" in first else item_column + 2
+    first: Any = repos[0]
+    has_repo_key = isinstance(first, dict) and "repo" in first
+    key_column: int = first.lc.key("repo")[1] if has_repo_key else item_column + 2
     dash = lines[item_line].rfind("-", 0, key_column)
     dash = item_column if dash < 0 else dash
     indent = " " * dash
@@ -113,7 +115,7 @@ def _append(text: str, data: Any, repos: Any, rev: str, hooks: tuple[str, ...]) 
 
 def _end_of_sequence(lines: list[str], repos: Any, dash_column: int) -> int:
     """The line after the last line that belongs to the last entry of `repos`."""
-    last_line, _ = repos.lc.item(len(repos) - 1)
+    last_line: int = repos.lc.item(len(repos) - 1)[0]
     end = last_line + 1
     while end < len(lines):
         line = lines[end]
@@ -135,10 +137,15 @@ def same_except_evaltools(before: str | None, after: str) -> bool:
     if before is None or not before.strip():
         return isinstance(new, dict) and "repos" in new
     old = _plain(_load(before))
-    strip = lambda d: [r for r in d.get("repos") or [] if str(r.get("repo", "")).rstrip("/") != REPO_URL]  # noqa: E731
     others_old = {k: v for k, v in old.items() if k != "repos"}
     others_new = {k: v for k, v in new.items() if k != "repos"}
-    return others_old == others_new and strip(old) == strip(new)
+    return others_old == others_new and _others(old) == _others(new)
+
+
+def _others(config: dict[str, Any]) -> list[Any]:
+    """The repos entries that are not evaltools'."""
+    repos = config.get("repos") or []
+    return [r for r in repos if str(r.get("repo", "")).rstrip("/") != REPO_URL]
 
 
 def _plain(value: Any) -> Any:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import fnmatch
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import PurePosixPath
+from pathlib import Path, PurePosixPath
 
 from evaltools.diagnostics import RULES, Diagnostic
 from evaltools.fileio import UsageError
@@ -35,8 +35,21 @@ class RuleSelection:
             for pattern, codes in self.per_file_ignores.items()
         )
 
-    def filter(self, diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:
-        return [d for d in diagnostics if self.enabled(d.code, d.name, d.path)]
+    def filter(
+        self, diagnostics: Iterable[Diagnostic], root: Path | None = None
+    ) -> list[Diagnostic]:
+        """Per-file-ignores globs are relative to `root` (the configuration's folder)."""
+        base = root.resolve() if root is not None and self.per_file_ignores else None
+        return [d for d in diagnostics if self.enabled(d.code, d.name, _relative(d.path, base))]
+
+
+def _relative(path: str, base: Path | None) -> str:
+    if base is None:
+        return path
+    try:
+        return Path(path).resolve().relative_to(base).as_posix()
+    except ValueError:
+        return path
 
 
 def _path_matches(path: str, pattern: str) -> bool:
@@ -56,6 +69,23 @@ def _codes(value: object, key: str) -> tuple[str, ...]:
     raise UsageError(f"[tool.evaltools] `{key}` must be a list of rule codes")
 
 
+# Rule families: one configuration serves every command, and each command loads only its
+# own rules, so a selector of a family that is not loaded cannot be checked here.
+RULE_FAMILIES = ("IO", "EP", "RT", "CV", "RV", "RG")
+
+
+def _is_known(selector: str) -> bool:
+    rules = RULES.all()
+    if selector == "ALL" or any(selector in (r.code, r.name) for r in rules):
+        return True
+    if any(r.code.startswith(selector) for r in rules):
+        return True
+    family = next((f for f in RULE_FAMILIES if selector.startswith(f)), None)
+    if family is not None:
+        return not any(r.code.startswith(family) for r in rules)
+    return any(f.startswith(selector) for f in RULE_FAMILIES)
+
+
 def selection_from(
     table: Mapping[str, object], select: Sequence[str] | None, ignore: Sequence[str] | None
 ) -> RuleSelection:
@@ -70,13 +100,8 @@ def selection_from(
     if not isinstance(raw, Mapping):
         raise UsageError("[tool.evaltools] `per-file-ignores` must be a table of glob = [codes]")
     per_file = {str(k): _codes(v, f"per-file-ignores.{k}") for k, v in raw.items()}
-    known = {r.code for r in RULES.all()} | {r.name for r in RULES.all()}
     for selector in (chosen or ()) + ignored:
-        if (
-            selector != "ALL"
-            and selector not in known
-            and not any(c.startswith(selector) for c in known)
-        ):
+        if not _is_known(selector):
             raise UsageError(
                 f"unknown rule selector {selector!r}: `evaltools rule` lists the rules"
             )

@@ -39,7 +39,7 @@ def hooks_repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
         elif source.is_symlink():
             target = snapshot / raw.decode()
             target.parent.mkdir(parents=True, exist_ok=True)
-            target.symlink_to(os.readlink(source))
+            target.symlink_to(source.readlink())
     _git(snapshot, "init", "-q")
     _git(snapshot, "add", "-A")
     _git(snapshot, "commit", "-q", "-m", "snapshot")
@@ -71,6 +71,7 @@ def try_repo(
         capture_output=True,
         text=True,
         timeout=900,
+        check=False,
     )
 
 
@@ -85,7 +86,9 @@ def test_lint_hook_passes_a_good_example_and_fails_a_bad_one(
 
     bad = project / "evals" / "repo--broken.md"
     bad.write_text("## Cursor Position\n\n```a.py\nx\n```\n")
-    result = try_repo(project, hooks_repo, pre_commit_home, "evaltools-lint", "evals/repo--broken.md")
+    result = try_repo(
+        project, hooks_repo, pre_commit_home, "evaltools-lint", "evals/repo--broken.md"
+    )
     assert result.returncode == 1
     assert "evals/repo--broken.md:1:1: EP001 [error]" in result.stdout
     assert "evals/repo--broken.md:4:1: EP201 [error]" in result.stdout
@@ -98,7 +101,9 @@ def test_roundtrip_fix_hook_rewrites_a_reformat_file(
     target = project / "evals" / name
     shutil.copyfile(CORPUS / name, target)
     before = target.read_bytes()
-    result = try_repo(project, hooks_repo, pre_commit_home, "evaltools-roundtrip-fix", f"evals/{name}")
+    result = try_repo(
+        project, hooks_repo, pre_commit_home, "evaltools-roundtrip-fix", f"evals/{name}"
+    )
     assert result.returncode == 1
     assert "files were modified by this hook" in result.stdout
     after = target.read_bytes()
@@ -111,7 +116,9 @@ def test_markdown_hooks_only_see_markdown(
     project: Path, hooks_repo: Path, pre_commit_home: Path
 ) -> None:
     (project / "evals" / "set.jsonl").write_text("{not json\n")
-    shutil.copyfile(CORPUS / "codex-acp--add-derive.md", project / "evals" / "codex-acp--add-derive.md")
+    shutil.copyfile(
+        CORPUS / "codex-acp--add-derive.md", project / "evals" / "codex-acp--add-derive.md"
+    )
     result = try_repo(project, hooks_repo, pre_commit_home, "evaltools-lint")
     assert result.returncode == 0, result.stdout
     assert "set.jsonl" not in result.stdout

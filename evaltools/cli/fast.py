@@ -55,6 +55,7 @@ def build_parser(command: Command) -> argparse.ArgumentParser:
     for param in command.params:
         _add(parser, param)
     parser.add_argument("--debug", action="store_true", help="Show tracebacks of internal errors.")
+    parser.add_argument("--version", action="version", version=version_line())
     return parser
 
 

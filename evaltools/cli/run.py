@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import importlib
 import sys
-import traceback
 from collections.abc import Callable, Mapping
 
 from evaltools.cli.table import Command
@@ -26,6 +25,8 @@ def invoke(command: Command, arguments: Mapping[str, object], *, debug: bool = F
         return 0
     except Exception as exc:
         if debug:
+            import traceback
+
             traceback.print_exc()
         sys.stderr.write(
             f"evaltools {command.name}: internal error: {type(exc).__name__}: {exc} "

@@ -84,6 +84,14 @@ EXAMPLE_COMMANDS: tuple[Command, ...] = (
                 metavar="CODE",
             ),
             _CONFIG,
+            Param(
+                "jobs",
+                ("--jobs",),
+                kind=int,
+                default=0,
+                help="Worker processes for more than 50 files (0: every core; 1: none).",
+                metavar="N",
+            ),
         ),
     ),
     Command(
@@ -178,6 +186,28 @@ EXAMPLE_COMMANDS: tuple[Command, ...] = (
         ),
     ),
     Command(
+        ("check",),
+        "Everything [tool.evaltools] asks for: lint and round-trip on the example files, "
+        "validate and gold check on the retrieval sets. What CI and the default hook run.",
+        "evaltools.commands.check:run",
+        (
+            paths_param(
+                "Files or directories; default: `paths` of [tool.evaltools] and `sets` of "
+                "[tool.evaltools.retrieval].",
+                required=False,
+            ),
+            format_param(),
+            Param(
+                "fix",
+                ("--fix",),
+                kind=bool,
+                default=False,
+                help="Apply the safe fixes: canonical layout, moved gold IDs.",
+            ),
+            _CONFIG,
+        ),
+    ),
+    Command(
         ("init",),
         "Add evaltools' hook to .pre-commit-config.yaml, keeping its comments and layout.",
         "evaltools.commands.init:run",
@@ -228,6 +258,11 @@ HELP_FLAGS = frozenset({"-h", "--help", "--install-completion", "--show-completi
 
 def find(argv: list[str]) -> tuple[Command, list[str]] | None:
     """The command that argv names and the arguments after its name."""
+    # The example commands are one word and no group shares their names: finding them
+    # without building the retrieval table keeps it off the start-up of the lint hook.
+    for command in EXAMPLE_COMMANDS:
+        if command.path == tuple(argv[:1]):
+            return command, argv[1:]
     for depth in (2, 1):
         head = tuple(argv[:depth])
         for command in all_commands():

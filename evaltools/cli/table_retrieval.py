@@ -125,7 +125,7 @@ GOLD_CHECK = Command(
             ("--root",),
             kind=Path,
             help="The folder chunk ID paths are relative to: the code repository or the "
-            "folder holding it (default: [tool.evaltools.retrieval] root).",
+            "folder holding it (default: tool.evaltools.retrieval.root in pyproject.toml).",
             metavar="DIR",
         ),
         Param(
@@ -140,7 +140,7 @@ GOLD_CHECK = Command(
             ("--metas",),
             kind=Path,
             help="The index's chunk list (metas.jsonl): an ID not in it is unresolved "
-            "(default: [tool.evaltools.retrieval] metas).",
+            "(default: tool.evaltools.retrieval.metas in pyproject.toml).",
             metavar="FILE",
         ),
         Param(
@@ -178,9 +178,9 @@ VALIDATE_COMMANDS: tuple[Command, ...] = (
                 "schema",
                 ("--schema",),
                 kind=Path,
-                help="A JSON Schema of your own (default: the shipped "
-                "retrieval-record.schema.json, or `schema` under [tool.evaltools.retrieval]); "
-                "it can $ref the default by its $id.",
+                help="A JSON Schema of your own (default: `schema` of tool.evaltools.retrieval "
+                "in pyproject.toml, else the shipped retrieval-record.schema.json); it can "
+                "$ref the shipped one by its $id.",
                 metavar="FILE",
             ),
             format_param(),
@@ -203,7 +203,8 @@ VALIDATE_COMMANDS: tuple[Command, ...] = (
     Command(
         ("gold", "stats"),
         "Size, type mix, split, sources and grades of a retrieval eval set, against its "
-        "targets (3:5:2 mix, 20% holdout, 30+ queries, or [tool.evaltools.retrieval]).",
+        "targets: 3:5:2 mix, 20% holdout, 30+ queries, or target-mix and holdout-share of "
+        "tool.evaltools.retrieval in pyproject.toml.",
         "evaltools.commands.retrieval:gold_stats",
         (
             paths_param("Eval set files or directories (searched for *.jsonl); '-' is stdin."),

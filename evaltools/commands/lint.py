@@ -2,15 +2,26 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
 from evaltools.config import Config, load_config
 from evaltools.diagnostics import Diagnostic, make, worst_exit_code
-from evaltools.fileio import UsageError, check_paths_exist, iter_files, read_text_file
+from evaltools.fileio import (
+    UsageError,
+    check_paths_exist,
+    display_path,
+    iter_files,
+    read_text_file,
+)
 from evaltools.selection import RuleSelection, selection_from
 
 SUFFIXES = (".md", ".json", ".jsonl")
+
+# Up to this many files are linted in this process whatever --jobs says: starting worker
+# processes costs more than linting a commit's worth of examples (the pre-commit hook).
+IN_PROCESS_MAX_FILES = 50
 
 
 def lint_path(path: Path) -> list[Diagnostic]:
@@ -60,13 +71,51 @@ def configured_paths(config: Config, paths: list[Path]) -> list[Path]:
     return [config.root / p for p in configured]
 
 
-def collect(paths: list[Path], selection: RuleSelection) -> tuple[list[Diagnostic], int]:
+def worker_count(jobs: int) -> int:
+    """--jobs: 0 means every core this process may use."""
+    if jobs < 0:
+        raise UsageError("--jobs must be 0 (every core) or more")
+    if jobs:
+        return jobs
+    if hasattr(os, "sched_getaffinity"):
+        return max(1, len(os.sched_getaffinity(0)))
+    return max(1, os.cpu_count() or 1)  # pragma: no cover (platforms without affinity)
+
+
+def lint_files(files: list[Path], workers: int) -> list[list[Diagnostic]]:
+    """The findings of each file, in the order of `files`."""
+    workers = min(workers, len(files))
+    if workers <= 1 or len(files) <= IN_PROCESS_MAX_FILES:
+        return [lint_path(path) for path in files]
+    from concurrent.futures import ProcessPoolExecutor
+
+    # A few chunks per worker: few enough that pickling stays cheap, enough to balance.
+    chunksize = max(1, len(files) // (workers * 4))
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        return list(pool.map(lint_path, files, chunksize=chunksize))
+
+
+def _config_relative(path: Path, resolved_root: Path) -> str:
+    """Per-file-ignores globs are written relative to the configuration's directory."""
+    try:
+        return path.resolve().relative_to(resolved_root).as_posix()
+    except ValueError:
+        return display_path(path)
+
+
+def collect(
+    paths: list[Path], selection: RuleSelection, *, root: Path | None = None, workers: int = 1
+) -> tuple[list[Diagnostic], int]:
+    files = list(iter_files(paths, SUFFIXES[:1]))
+    # Only per-file-ignores look at the path: resolve it only for them, and only once.
+    base = root.resolve() if root is not None and selection.per_file_ignores else None
     diagnostics: list[Diagnostic] = []
-    files = 0
-    for path in iter_files(paths, SUFFIXES[:1]):
-        files += 1
-        diagnostics.extend(selection.filter(lint_path(path)))
-    return diagnostics, files
+    for path, found in zip(files, lint_files(files, workers), strict=True):
+        if not found:
+            continue
+        where = _config_relative(path, base) if base is not None else found[0].path
+        diagnostics.extend(d for d in found if selection.enabled(d.code, d.name, where))
+    return diagnostics, len(files)
 
 
 def run(
@@ -75,14 +124,17 @@ def run(
     select: list[str],
     ignore: list[str],
     config: Path | None,
+    *,
+    jobs: int = 0,
 ) -> int:
     import evaltools.example.lint  # noqa: F401  (registers the rules that selectors name)
 
+    workers = worker_count(jobs)
     settings = load_config(config)
     selection = selection_from(settings.table, select, ignore)
     targets = configured_paths(settings, paths)
     check_paths_exist(targets)
-    diagnostics, files = collect(targets, selection)
+    diagnostics, files = collect(targets, selection, root=settings.root, workers=workers)
     from evaltools.report import render
 
     render(output_format, diagnostics, sys.stdout, files_checked=files)

@@ -66,15 +66,45 @@ def _recent_lines(files: list[RecentFile]) -> str:
 
 def _history_blocks(spec: ExampleSpec, hints: LayoutHints | None) -> list[tuple[bool, str]]:
     """The blocks the history was read from, when they still spell the same history."""
-    if hints is None or not hints.history_blocks:
-        return [(False, spec.edit_history)]
-    joined = "".join(
-        (ACCEPTED_PREDICTION_MARKER + "\n" if accepted else "") + text
-        for accepted, text in hints.history_blocks
-    )
-    if joined != spec.edit_history:
-        return [(False, spec.edit_history)]
-    return hints.history_blocks
+    if hints is not None and hints.history_blocks:
+        joined = "".join(
+            (ACCEPTED_PREDICTION_MARKER + "\n" if accepted else "") + text
+            for accepted, text in hints.history_blocks
+        )
+        if joined == spec.edit_history:
+            return hints.history_blocks
+    default = default_hints(spec.edit_history)
+    return default.history_blocks if default is not None else [(False, spec.edit_history)]
+
+
+def default_hints(history: str) -> LayoutHints | None:
+    """The default layout of a history read from JSON, where no layout hints exist.
+
+    One fenced block, except around accepted predictions: the marker becomes its own
+    paragraph before a block holding the accepted diff (one file diff), and the history
+    after it continues in a new block. This is how the reference files that carry the
+    marker are written, so `md -> json -> md` reproduces them.
+    """
+    if ACCEPTED_PREDICTION_MARKER not in history:
+        return None  # one block: what the writer does without hints
+    lines = history.split("\n")
+    blocks: list[tuple[bool, list[str]]] = [(False, [])]
+    for i, line in enumerate(lines):
+        last = i == len(lines) - 1
+        if not last and line == ACCEPTED_PREDICTION_MARKER:
+            blocks.append((True, []))
+            continue
+        accepted, body = blocks[-1]
+        if accepted and body and _starts_file_diff(lines, i):
+            blocks.append((False, []))
+        blocks[-1][1].append(line if last else line + "\n")
+    if not blocks[0][1]:
+        blocks.pop(0)
+    return LayoutHints(history_blocks=[(accepted, "".join(body)) for accepted, body in blocks])
+
+
+def _starts_file_diff(lines: list[str], i: int) -> bool:
+    return lines[i].startswith("--- ") and i + 1 < len(lines) and lines[i + 1].startswith("+++ ")
 
 
 def to_markdown(

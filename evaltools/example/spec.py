@@ -7,7 +7,6 @@ untouched, in `Example.extra`.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field, fields
 from typing import Any
 
@@ -140,6 +139,8 @@ def example_to_json_dict(example: Example) -> dict[str, Any]:
 
 def dumps_example(example: Example) -> str:
     """One JSONL line as the reference writes it (serde_json compact, non-ASCII raw)."""
+    import json  # not at the top: linting Markdown never needs it
+
     return json.dumps(example_to_json_dict(example), ensure_ascii=False, separators=(",", ":"))
 
 

@@ -6,6 +6,7 @@ import json
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
+from urllib.parse import quote
 
 from evaltools import __version__
 from evaltools.diagnostics import RULES, Diagnostic, Severity
@@ -22,11 +23,18 @@ def repository_root(start: Path) -> Path:
     return here
 
 
-def relative_uri(path: str, root: Path) -> str:
+def artifact_location(path: str, root: Path) -> dict[str, str]:
+    """A percent-encoded URI relative to %SRCROOT%, or an absolute file URI outside the root.
+
+    A bare relative path is not a URI: `a:b.md` would read as scheme `a`, and `#`, `?`,
+    `%` or a space would change what it points at.
+    """
+    resolved = Path(path).resolve()
     try:
-        return Path(path).resolve().relative_to(root).as_posix()
+        relative = resolved.relative_to(root)
     except ValueError:
-        return Path(path).as_posix()
+        return {"uri": resolved.as_uri()}
+    return {"uri": quote(relative.as_posix()), "uriBaseId": "%SRCROOT%"}
 
 
 def build(diagnostics: Sequence[Diagnostic], root: Path) -> dict[str, object]:
@@ -56,10 +64,7 @@ def build(diagnostics: Sequence[Diagnostic], root: Path) -> dict[str, object]:
             "locations": [
                 {
                     "physicalLocation": {
-                        "artifactLocation": {
-                            "uri": relative_uri(d.path, root),
-                            "uriBaseId": "%SRCROOT%",
-                        },
+                        "artifactLocation": artifact_location(d.path, root),
                         "region": {"startLine": d.line, "startColumn": d.column},
                     }
                 }

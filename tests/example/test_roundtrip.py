@@ -76,3 +76,19 @@ def test_helpers() -> None:
     assert first_differing_line("a\nb\n", "a\nc\n") == 2
     assert first_differing_line("a\n", "a\n\n") == 3
     assert differing_fields(ExampleSpec(name="a"), ExampleSpec(name="b")) == ["name"]
+
+
+def test_spec_alone_reproduces_every_exact_file() -> None:
+    """md -> json -> md: without layout hints the default layout is the files' layout."""
+    from evaltools.example.markdown import from_markdown
+    from evaltools.example.render import to_markdown
+
+    reproduced = []
+    for path in all_corpus_files():
+        text = path.read_text(encoding="utf-8")
+        spec = from_markdown(text, corpus_stem(path))
+        if to_markdown(spec, stem=corpus_stem(path)) == text:
+            reproduced.append(path.name.removesuffix(".md"))
+    every = {p.name.removesuffix(".md") for p in all_corpus_files()}
+    assert set(reproduced) == every - set(EXPECTED_NON_EXACT)
+    assert len(reproduced) == 13

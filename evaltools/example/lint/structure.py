@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
-
 from evaltools.example.lint import catalogue as r
 from evaltools.example.lint.context import LintContext
 from evaltools.example.markdown import (
@@ -166,6 +164,8 @@ def _unknown_section_message(ctx: LintContext, block: CodeBlock) -> str:
         (h for h in reversed(ctx.parsed.headings) if h.level == 2 and h.line < block.line), None
     )
     title = heading.title if heading else ""
+    import difflib  # only for this message, so not on every lint run's start-up
+
     close = difflib.get_close_matches(title, KNOWN_HEADINGS, n=1, cutoff=0.6)
     hint = f": did you mean `## {close[0]}`?" if close else ": use a known section heading"
     return f"code block under unknown heading `## {title}` is dropped{hint}"

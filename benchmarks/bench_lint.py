@@ -1,0 +1,210 @@
+"""Start-up and throughput of `evaltools lint`, against floors measured in the same run.
+
+    python benchmarks/bench_lint.py [--runs 30] [--megabytes 20] [--quick]
+
+(a) One file, what the pre-commit hook pays at every commit: the whole-process wall time
+    of `evaltools lint FILE` (the console script next to this interpreter, else
+    `python -m evaltools`), against `python -c pass` and `python -c "import evaltools"`,
+    best and median of interleaved runs; target: lint within 4x of `python -c pass`.
+    Measured twice: with bytecode cached (as pip installs a package: the figure users
+    get) and in the inherited environment (here PYTHONDONTWRITEBYTECODE=1 and no
+    __pycache__ in the editable checkout, so every evaltools module is compiled each run).
+    Then `python -X importtime` of the lint run: the modules it imports beyond the bare
+    interpreter's, best self time of a few runs, to show what start-up pays for.
+(b) The corpus replicated to ~20 MB in a temp dir: `evaltools lint DIR --jobs 1` and
+    `--jobs 2` against the bare `pyromark.events` pass over the same bytes in this process;
+    target: within 2x of the bare parse per core (core-seconds of lint / bare seconds).
+    For context, not as a target: evaltools' own Markdown reader (`read_markdown`, the
+    Python pass every rule starts from) over the same bytes, in this process.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import pyromark
+
+from evaltools.example.markdown import read_markdown
+
+CORPUS = Path(__file__).resolve().parent.parent / "tests" / "data" / "corpus" / "zed-evals"
+ONE_FILE = CORPUS / "zed--change-match-arm.md"
+
+
+def lint_command() -> list[str]:
+    script = Path(sys.executable).parent / "evaltools"
+    if script.is_file():
+        return [str(script), "lint"]
+    return [sys.executable, "-m", "evaltools", "lint"]
+
+
+def cached_env(cache: Path) -> dict[str, str]:
+    env = dict(os.environ)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    env["PYTHONPYCACHEPREFIX"] = str(cache)
+    return env
+
+
+def wall(argv: list[str], env: dict[str, str]) -> float:
+    start = time.perf_counter()
+    done = subprocess.run(argv, env=env, stdout=subprocess.DEVNULL, check=False)
+    elapsed = time.perf_counter() - start
+    if done.returncode not in (0, 1):
+        raise SystemExit(f"{argv} failed with exit code {done.returncode}")
+    return elapsed
+
+
+def startup(runs: int, env: dict[str, str], label: str) -> None:
+    commands = {
+        "python -c pass": [sys.executable, "-c", "pass"],
+        "python -c 'import evaltools'": [sys.executable, "-c", "import evaltools"],
+        "evaltools lint FILE": [*lint_command(), str(ONE_FILE)],
+    }
+    for argv in commands.values():  # warm the page cache and the bytecode cache
+        wall(argv, env)
+        wall(argv, env)
+    times: dict[str, list[float]] = {name: [] for name in commands}
+    for _ in range(runs):  # interleaved, so that load from elsewhere hits all alike
+        for name, argv in commands.items():
+            times[name].append(wall(argv, env))
+    base_best = min(times["python -c pass"])
+    base_median = statistics.median(times["python -c pass"])
+    print(f"\n(a) one file, {label}: best / median of {runs} runs")
+    for name, values in times.items():
+        best, median = min(values), statistics.median(values)
+        print(
+            f"  {name:30} {best * 1000:7.1f} ms / {median * 1000:7.1f} ms"
+            f"   {best / base_best:4.2f}x / {median / base_median:4.2f}x"
+        )
+    print("  target: lint <= 4x python -c pass (check-jsonschema, the nearest peer: ~23x)")
+
+
+_IMPORTTIME = re.compile(r"import time:\s+(\d+) \|\s+(\d+) \|( *)(\S+)")
+
+
+def import_times(argv: list[str], env: dict[str, str]) -> dict[str, int]:
+    done = subprocess.run(
+        argv,
+        env={**env, "PYTHONPROFILEIMPORTTIME": "1"},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        check=False,
+    )
+    found = {}
+    for line in done.stderr.splitlines():
+        match = _IMPORTTIME.match(line)
+        if match:
+            found[match.group(4)] = int(match.group(1))
+    return found
+
+
+def importtime_report(runs: int, env: dict[str, str], top: int) -> None:
+    bare = import_times([sys.executable, "-c", "pass"], env)
+    samples = [import_times([*lint_command(), str(ONE_FILE)], env) for _ in range(runs)]
+    best = {
+        module: min(s.get(module, 10**9) for s in samples)
+        for module in samples[0]
+        if module not in bare
+    }
+    ours = sum(t for m, t in best.items() if m.split(".")[0] == "evaltools")
+    print(f"\n    importtime of the lint run (bytecode cached; best self time of {runs} runs)")
+    print(
+        f"    {len(best)} modules beyond `python -c pass`, {sum(best.values()) / 1000:.1f} ms "
+        f"self in all (evaltools: {ours / 1000:.1f} ms; importtime itself inflates these)"
+    )
+    for module, micros in sorted(best.items(), key=lambda item: -item[1])[:top]:
+        print(f"    {micros / 1000:6.2f} ms  {module}")
+
+
+def build_corpus(directory: Path, megabytes: float) -> list[str]:
+    files = sorted(CORPUS.glob("*.md"))
+    target = int(megabytes * 1024 * 1024)
+    texts: list[str] = []
+    size = 0
+    copy = 0
+    while size < target:
+        folder = directory / f"copy{copy:04}"
+        folder.mkdir()
+        for source in files:
+            data = source.read_bytes()
+            (folder / source.name).write_bytes(data)
+            texts.append(data.decode("utf-8"))
+            size += len(data)
+        copy += 1
+    return texts
+
+
+def bare_parse(texts: list[str]) -> float:
+    start = time.perf_counter()
+    for text in texts:
+        for _event in pyromark.events(text):
+            pass
+    return time.perf_counter() - start
+
+
+def reader_only(texts: list[str]) -> float:
+    start = time.perf_counter()
+    for text in texts:
+        read_markdown(text)
+    return time.perf_counter() - start
+
+
+def throughput(megabytes: float, repeats: int, env: dict[str, str]) -> None:
+    with tempfile.TemporaryDirectory(prefix="bench-lint-") as tmp:
+        texts = build_corpus(Path(tmp), megabytes)
+        size = sum(len(t.encode("utf-8")) for t in texts) / 1024 / 1024
+        floor = min(bare_parse(texts) for _ in range(repeats))
+        print(f"\n(b) corpus: {len(texts)} files, {size:.1f} MB; best of {repeats}")
+        print(f"  bare pyromark.events (in-process) {size / floor:7.1f} MB/s  ({floor:.2f} s)")
+        reader = min(reader_only(texts) for _ in range(repeats))
+        print(
+            f"  read_markdown only (in-process)   {size / reader:7.1f} MB/s  ({reader:.2f} s)"
+            f"   {reader / floor:5.2f}x  (context: the Python reader the rules start from)"
+        )
+        for jobs in (1, 2):
+            argv = [*lint_command(), tmp, "--jobs", str(jobs)]
+            wall(argv, env)  # warm-up
+            best = min(wall(argv, env) for _ in range(repeats))
+            print(
+                f"  evaltools lint DIR --jobs {jobs}       {size / best:7.1f} MB/s  ({best:.2f} s)"
+                f"   {best / floor:4.2f}x wall, {best * jobs / floor:4.2f}x per core"
+            )
+        print(f"  target: <= 2x the bare parse per core ({os.cpu_count()} CPUs here)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--runs", type=int, default=30, help="runs per start-up command")
+    parser.add_argument("--megabytes", type=float, default=20.0)
+    parser.add_argument("--repeats", type=int, default=3, help="repeats of the corpus runs")
+    parser.add_argument("--quick", action="store_true", help="5 runs, 2 MB, one repeat")
+    args = parser.parse_args()
+    if args.quick:
+        args.runs, args.megabytes, args.repeats = 5, 2.0, 1
+    print(f"python {sys.version.split()[0]}; lint command: {' '.join(lint_command())}")
+    cache = Path(tempfile.mkdtemp(prefix="bench-lint-pycache-"))
+    try:
+        env = cached_env(cache)
+        startup(args.runs, env, "bytecode cached")
+        inherited = (
+            f"inherited environment (PYTHONDONTWRITEBYTECODE="
+            f"{os.environ.get('PYTHONDONTWRITEBYTECODE', 'unset')})"
+        )
+        startup(args.runs, dict(os.environ), inherited)
+        importtime_report(3 if args.quick else 7, env, top=12 if args.quick else 20)
+        throughput(args.megabytes, args.repeats, env)
+    finally:
+        shutil.rmtree(cache, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,245 @@
+"""`evaltools convert`: bulk conversion between `.md`, `.json` and `.jsonl`."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import TextIO
+
+from evaltools.diagnostics import RULES, Diagnostic, Rule, Severity, make
+from evaltools.example import convert as conv
+from evaltools.example import records
+from evaltools.fileio import UsageError, check_paths_exist
+
+
+def _rule(code: str, name: str, severity: Severity, summary: str, doc: str = "") -> Rule:
+    return RULES.add(Rule(code, name, severity, summary, doc))
+
+
+E, W = Severity.ERROR, Severity.WARNING
+RULES_BY_KIND: dict[str, Rule] = {
+    records.BAD_JSON: _rule("CV001", "invalid-json", E, "A record is not valid JSON."),
+    records.BAD_SPEC: _rule(
+        "CV002",
+        "invalid-example",
+        E,
+        "A JSON record is not an example: a required field is missing or has the wrong type.",
+    ),
+    records.BAD_MARKDOWN: _rule(
+        "CV003", "unreadable-markdown", E, "The reference cannot read the Markdown example."
+    ),
+    records.BLANK_LINE: _rule(
+        "CV004",
+        "blank-jsonl-line",
+        E,
+        "A JSONL file has a blank line.",
+        "The reference reads every line as one example and stops at a blank one.",
+    ),
+    records.UNKNOWN_EXTENSION: _rule(
+        "CV005",
+        "unknown-extension",
+        E,
+        "A source is not named .md, .json or .jsonl, so its form is unknown.",
+    ),
+    records.BAD_FILE: _rule("CV006", "unreadable-source", E, "A source file cannot be read."),
+    conv.LOSSY: _rule(
+        "CV007",
+        "lossy-conversion",
+        E,
+        "The target form cannot hold all of the example, so it was not converted.",
+        "Runtime fields (`prompt`, `predictions`, `score`, ...), `telemetry`, "
+        "`human_feedback` and `rating` have no place in Markdown, and content of a "
+        "Markdown file outside the model reaches no form. `--allow-lossy` converts anyway.",
+    ),
+    conv.LOSSY_ALLOWED: _rule(
+        "CV008",
+        "lossy-conversion-allowed",
+        W,
+        "Part of the example was dropped, as --allow-lossy allows.",
+    ),
+    conv.UNWRITABLE: _rule(
+        "CV009",
+        "unwritable-example",
+        E,
+        "The Markdown written for the example would not read back, so it was not written.",
+    ),
+    conv.EXISTS: _rule(
+        "CV010", "output-exists", E, "The output file exists; --force overwrites it."
+    ),
+    conv.COLLISION: _rule(
+        "CV011",
+        "name-collision",
+        W,
+        "Two examples map to the same file name; the later one gets a -2, -3, ... suffix.",
+    ),
+    conv.WRITE_FAILED: _rule("CV012", "write-failed", E, "An output file cannot be written."),
+    conv.ONE_OUTPUT: _rule(
+        "CV013",
+        "several-examples-for-one-file",
+        E,
+        "Several examples were selected for a single output file.",
+    ),
+}
+
+
+def to_diagnostic(finding: conv.Finding) -> Diagnostic:
+    error = finding.error
+    if error is not None and error.diagnostic is not None:
+        return error.diagnostic
+    rule = RULES_BY_KIND[finding.kind]
+    return make(
+        rule, finding.path, finding.line, finding.column, finding.message, pointer=finding.pointer
+    )
+
+
+def default_jobs() -> int:
+    if hasattr(os, "sched_getaffinity"):
+        return max(1, len(os.sched_getaffinity(0)))
+    return max(1, os.cpu_count() or 1)  # pragma: no cover (platforms without affinity)
+
+
+def run(
+    *,
+    paths: list[Path],
+    to: str,
+    output: Path,
+    name: str | None,
+    repo: str | None,
+    offset: int,
+    limit: int | None,
+    jobs: int | None,
+    allow_lossy: bool,
+    force: bool,
+    output_format: str,
+) -> int:
+    if offset < 0 or (limit is not None and limit < 0):
+        raise UsageError("--offset and --limit must not be negative")
+    if jobs is not None and jobs < 1:
+        raise UsageError("--jobs must be at least 1")
+    check_paths_exist(paths)
+    if sum(str(p) == "-" for p in paths) > 1:
+        raise UsageError("stdin (-) can be read only once")
+    options = conv.Options(
+        to=to,
+        output=output,
+        name=name,
+        repo=repo,
+        offset=offset,
+        limit=limit,
+        jobs=default_jobs() if jobs is None else jobs,
+        allow_lossy=allow_lossy,
+        force=force,
+    )
+    # With `-o -` the data owns stdout; the report goes to stderr.
+    report_stream = sys.stderr if str(output) == "-" else sys.stdout
+    found: list[Diagnostic] = []
+
+    def on_finding(finding: conv.Finding) -> None:
+        diagnostic = to_diagnostic(finding)
+        found.append(diagnostic)
+        if output_format == "text":
+            from evaltools.report.text import format_line
+
+            progress.clear()
+            report_stream.write(format_line(diagnostic) + "\n")
+
+    progress = Progress(sys.stderr)
+    stats = conv.convert(
+        paths, options, on_finding, progress.update, stdout=sys.stdout.buffer, stdin=None
+    )
+    progress.clear()
+    if output_format == "json":
+        _print_json(report_stream, options, stats, found)
+    else:
+        _print_summary(report_stream, options, stats)
+    return 1 if any(d.severity is Severity.ERROR for d in found) else 0
+
+
+def _print_summary(out: TextIO, options: conv.Options, stats: conv.Stats) -> None:
+    for note in stats.notes:
+        out.write(f"note: {note}\n")
+    noun = "example" if stats.selected == 1 else "examples"
+    parts = [f"{stats.written} written"]
+    for count, what in (
+        (stats.refused, "refused"),
+        (stats.malformed, "malformed"),
+        (stats.filtered, "not matching --name/--repo"),
+        (stats.skipped, "skipped by --offset"),
+        (stats.renamed, "renamed"),
+    ):
+        if count:
+            parts.append(f"{count} {what}")
+    where = "stdout" if str(options.output) == "-" else options.output.as_posix()
+    out.write(f"{stats.selected} {noun} to {options.to} ({', '.join(parts)}): {where}\n")
+
+
+def _print_json(
+    out: TextIO, options: conv.Options, stats: conv.Stats, found: list[Diagnostic]
+) -> None:
+    report = {
+        "to": options.to,
+        "output": str(options.output),
+        "read": stats.read,
+        "selected": stats.selected,
+        "written": stats.written,
+        "refused": stats.refused,
+        "malformed": stats.malformed,
+        "filtered": stats.filtered,
+        "skipped": stats.skipped,
+        "renamed": stats.renamed,
+        "notes": stats.notes,
+        "findings": [d.to_json() for d in found],
+    }
+    out.write(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
+
+
+class Progress:
+    """A one-line counter on a terminal's stderr, only for runs long enough to need one."""
+
+    AFTER_SECONDS = 2.0
+    AFTER_RECORDS = 1000
+    EVERY_SECONDS = 0.2
+
+    def __init__(self, stream: TextIO, clock: Callable[[], float] = time.monotonic) -> None:
+        self.stream = stream
+        self.clock = clock
+        self.enabled = _isatty(stream)
+        self.start = clock()
+        self.last = 0.0
+        self.shown = False
+
+    def update(self, stats: conv.Stats) -> None:
+        if not self.enabled:
+            return
+        now = self.clock()
+        elapsed = now - self.start
+        if not self.shown and elapsed < self.AFTER_SECONDS and stats.read <= self.AFTER_RECORDS:
+            return
+        if self.shown and now - self.last < self.EVERY_SECONDS:
+            return
+        self.last = now
+        self.shown = True
+        rate = stats.read / elapsed if elapsed > 0 else 0.0
+        megabytes = stats.bytes_read / 1e6
+        self.stream.write(
+            f"\r{stats.read:,} records read, {stats.written:,} written "
+            f"({megabytes:,.1f} MB, {rate:,.0f} records/s)\x1b[K"
+        )
+        self.stream.flush()
+
+    def clear(self) -> None:
+        if self.shown:
+            self.stream.write("\r\x1b[K")
+            self.stream.flush()
+            self.shown = False
+
+
+def _isatty(stream: TextIO) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False

@@ -1,0 +1,322 @@
+"""`evaltools gold mine|merge|sample|split`: the gold discipline as commands."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+from evaltools.diagnostics import Diagnostic, worst_exit_code
+from evaltools.fileio import UsageError, atomic_write, check_paths_exist, iter_files
+from evaltools.report import render
+from evaltools.retrieval._gold_jsonl import JsonlFile, read_jsonl
+
+
+def dump_jsonl(records: Iterable[object]) -> bytes:
+    return b"".join(
+        json.dumps(record, ensure_ascii=False).encode("utf-8") + b"\n" for record in records
+    )
+
+
+def check_output(path: Path, force: bool, *, option: str = "-o") -> None:
+    """Refuse to overwrite an existing output file unless --force."""
+    if str(path) == "-":
+        return
+    if path.is_dir():
+        raise UsageError(f"{option} {path}: is a directory; name the output file")
+    if path.exists() and not force:
+        raise UsageError(f"{option} {path}: file exists; pass --force to overwrite it")
+    if not path.parent.is_dir():
+        raise UsageError(f"{option} {path}: no such directory {path.parent}")
+
+
+def write_output(path: Path, data: bytes) -> None:
+    if str(path) == "-":
+        sys.stdout.flush()
+        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.flush()
+    else:
+        atomic_write(path, data)
+
+
+def read_sets(
+    paths: Sequence[Path], *, need_gold: bool
+) -> tuple[list[JsonlFile], list[Diagnostic], int]:
+    check_paths_exist(paths)
+    files: list[JsonlFile] = []
+    problems: list[Diagnostic] = []
+    count = 0
+    for path in iter_files(paths, (".jsonl",)):
+        count += 1
+        found = read_jsonl(path, need_gold=need_gold)
+        if isinstance(found, list):
+            problems.extend(found)
+        else:
+            files.append(found)
+    if not count:
+        raise UsageError("no .jsonl files found in " + ", ".join(p.as_posix() for p in paths))
+    return files, problems, count
+
+
+def fail(problems: Sequence[Diagnostic], output_format: str, files_checked: int) -> int:
+    """Report input problems the usual way; nothing has been written."""
+    render(output_format, problems, sys.stdout, files_checked=files_checked)
+    return max(worst_exit_code(problems), 1)
+
+
+def percent(value: float | None) -> str:
+    return "n/a" if value is None else f"{100 * value:.1f}%"
+
+
+def emit(output_format: str, summary: dict[str, object], text: Iterable[str]) -> None:
+    """The run's summary: one JSON object, or lines for people; on stderr when the data
+    itself goes to stdout, so that `-o -` stays clean."""
+    stream = sys.stderr if summary.get("output") == "-" else sys.stdout
+    if output_format == "json":
+        stream.write(json.dumps(summary, ensure_ascii=False, indent=2) + "\n")
+        return
+    for line in text:
+        stream.write(line + "\n")
+
+
+# --- merge -----------------------------------------------------------------------------------
+
+
+def merge(
+    *,
+    first: Path,
+    second: Path,
+    output: Path,
+    conflicts: Path | None,
+    force: bool,
+    output_format: str,
+) -> int:
+    from evaltools.retrieval.annotate import merge_annotations
+
+    check_output(output, force)
+    if conflicts is not None:
+        check_output(conflicts, force, option="--conflicts")
+        if conflicts.resolve() == output.resolve():
+            raise UsageError("-o and --conflicts must name two different files")
+    if first.is_dir() or second.is_dir():
+        raise UsageError("gold merge takes exactly two .jsonl files, one per annotator")
+    files, problems, count = read_sets([first, second], need_gold=True)
+    if problems:
+        return fail(problems, output_format, count)
+    result = merge_annotations(files[0].lines, files[1].lines)
+    if result.diagnostics:
+        return fail(result.diagnostics, output_format, count)
+    write_output(output, dump_jsonl(result.merged))
+    if conflicts is not None:
+        write_output(conflicts, dump_jsonl(result.conflicts))
+    agreement = result.agreement
+    summary: dict[str, object] = {
+        "output": str(output),
+        "conflicts_file": None if conflicts is None else str(conflicts),
+        "merged": len(result.merged),
+        "counts": dict(sorted(result.counts.items())),
+        "agreement": {
+            "pairs": agreement.pairs,
+            "exact": agreement.exact,
+            "within_one": agreement.within_one,
+            "weighted_kappa": agreement.kappa,
+            "one_annotator": agreement.one_annotator,
+        },
+        "conflicts": result.conflicts,
+    }
+    emit(output_format, summary, _merge_text(summary, result.conflicts, first, second))
+    return 0
+
+
+def _merge_text(
+    summary: dict[str, object], conflicts: list[dict[str, object]], first: Path, second: Path
+) -> Iterable[str]:
+    agreement = summary["agreement"]
+    assert isinstance(agreement, dict)
+    kappa = agreement["weighted_kappa"]
+    yield (
+        f"Agreement on {agreement['pairs']} chunk IDs graded by both: "
+        f"exact {percent(agreement['exact'])}, within one level "
+        f"{percent(agreement['within_one'])}, linear-weighted kappa "
+        f"{'n/a' if kappa is None else f'{kappa:.3f}'}; "
+        f"{agreement['one_annotator']} IDs graded by one annotator only."
+    )
+    label = {"arbitrate": "arbitrate", "ambiguous": "AMBIGUOUS (rewrite or drop)"}
+    for conflict in conflicts:
+        status = str(conflict["status"])
+        grades = conflict["grades"]
+        assert isinstance(grades, dict)
+        yield f"{conflict['qid']}: {label.get(status, status)}"
+        for chunk_id, (grade_a, grade_b) in grades.items():
+            shown_a = "-" if grade_a is None else grade_a
+            shown_b = "-" if grade_b is None else grade_b
+            yield f"  {chunk_id}: {first.name}={shown_a} {second.name}={shown_b}"
+    counts = summary["counts"]
+    assert isinstance(counts, dict)
+    parts = [f"{counts.get(k, 0)} {k.replace('_', ' ')}" for k in _CONFLICT_KINDS]
+    where = summary["conflicts_file"]
+    tail = f"; conflicts written to {where}" if where else ""
+    if conflicts and not where:
+        tail = "; pass --conflicts FILE to write them for arbitration"
+    yield f"Merged {summary['merged']} queries into {summary['output']} ({', '.join(parts)}){tail}."
+
+
+_CONFLICT_KINDS = ("arbitrate", "ambiguous", "one_annotator", "unpaired")
+
+
+# --- sample ----------------------------------------------------------------------------------
+
+
+def _check_share(name: str, value: float) -> None:
+    if not 0 < value <= 1:
+        raise UsageError(f"{name} must be a share in (0, 1], like 0.1; got {value}")
+
+
+def sample(
+    *,
+    paths: list[Path],
+    fraction: float,
+    seed: int,
+    output: Path,
+    force: bool,
+    output_format: str,
+) -> int:
+    from evaltools.retrieval.annotate import sample_pairs
+
+    _check_share("--fraction", fraction)
+    check_output(output, force)
+    files, problems, count = read_sets(paths, need_gold=True)
+    if problems:
+        return fail(problems, output_format, count)
+    result = sample_pairs([line for f in files for line in f.lines], fraction, seed)
+    write_output(output, dump_jsonl(result.pairs))
+    per_type = {
+        name: {"pairs": total, "sampled": result.sampled[name]}
+        for name, total in result.totals.items()
+    }
+    summary: dict[str, object] = {
+        "output": str(output),
+        "seed": seed,
+        "fraction": fraction,
+        "pairs": sum(result.totals.values()),
+        "sampled": len(result.pairs),
+        "per_type": per_type,
+    }
+    lines = [
+        f"  {name}: {entry['sampled']} of {entry['pairs']} "
+        f"({percent(entry['sampled'] / entry['pairs'])})"
+        for name, entry in _typed(per_type)
+    ]
+    total = sum(result.totals.values())
+    head = (
+        f"Sampled {len(result.pairs)} of {total} gold pairs "
+        f"({percent(len(result.pairs) / total if total else None)}, target "
+        f"{percent(fraction)}, seed {seed}) into {output}:"
+    )
+    emit(output_format, summary, [head, *lines])
+    return 0
+
+
+def _typed(per_type: dict[str, dict[str, int]]) -> list[tuple[str, dict[str, int]]]:
+    from evaltools.retrieval.annotate import type_key
+
+    return sorted(per_type.items(), key=lambda item: type_key(item[0]))
+
+
+# --- split -----------------------------------------------------------------------------------
+
+
+def split(*, paths: list[Path], holdout: float, seed: int, output_format: str) -> int:
+    from evaltools.retrieval.annotate import split_file
+
+    _check_share("--holdout", holdout)
+    files, problems, count = read_sets(paths, need_gold=False)
+    results = [(f, split_file(f.raws, f.lines, holdout, seed)) for f in files]
+    problems.extend(d for _, r in results for d in r.diagnostics)
+    if problems:
+        return fail(problems, output_format, count)
+    per_type: dict[str, list[int]] = {}
+    assigned = 0
+    changed: list[str] = []
+    for jsonl, result in results:
+        if result.assigned:
+            atomic_write(jsonl.path, result.data)
+            changed.append(jsonl.display)
+        assigned += len(result.assigned)
+        for name, (records, held) in result.per_type.items():
+            entry = per_type.setdefault(name, [0, 0])
+            entry[0] += records
+            entry[1] += held
+    typed = _typed({n: {"records": r, "holdout": h} for n, (r, h) in per_type.items()})
+    summary: dict[str, object] = {
+        "seed": seed,
+        "holdout": holdout,
+        "assigned": assigned,
+        "files_changed": changed,
+        "per_type": dict(typed),
+    }
+    text = [
+        f"Assigned a split to {assigned} records in {len(changed)} of {count} files "
+        f"(seed {seed}, target holdout {percent(holdout)}); holdout share per type:"
+    ]
+    for name, row in typed:
+        held, records = row["holdout"], row["records"]
+        text.append(f"  {name}: {held} of {records} ({percent(held / records)})")
+    emit(output_format, summary, text)
+    return 0
+
+
+# --- mine ------------------------------------------------------------------------------------
+
+
+def mine(
+    *,
+    repo: Path,
+    since: str | None,
+    rev_range: str | None,
+    per_type: int | None,
+    seed: int,
+    path_prefix: str,
+    output: Path,
+    force: bool,
+    output_format: str,
+) -> int:
+    from evaltools.retrieval import mine as mining
+
+    if per_type is not None and per_type < 1:
+        raise UsageError(f"--per-type must be at least 1; got {per_type}")
+    check_output(output, force)
+    result = mining.mine(repo, since=since, rev_range=rev_range, path_prefix=path_prefix)
+    chosen = result.candidates
+    if per_type is not None:
+        chosen = mining.review_sample(result.candidates, per_type, seed)
+    write_output(output, dump_jsonl(c.record() for c in chosen))
+    types = sorted({c.type for c in chosen}, key=_type_key)
+    per_type_written = {t: sum(c.type == t for c in chosen) for t in types}
+    dropped = {r: result.dropped[r] for r in mining.DROP_REASONS if result.dropped[r]}
+    summary: dict[str, object] = {
+        "output": str(output),
+        "commits": result.commits,
+        "candidates": len(result.candidates),
+        "written": len(chosen),
+        "written_per_type": per_type_written,
+        "dropped": dropped,
+        "unparsed_files": result.unparsed_files,
+    }
+    drop_text = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in dropped.items()) or "none"
+    mix = ", ".join(f"{t} {n}" for t, n in per_type_written.items())
+    text = [
+        f"Read {result.commits} commits: {len(result.candidates)} candidates, "
+        f"{sum(dropped.values())} dropped ({drop_text}).",
+        f"Wrote {len(chosen)} draft records to {output} ({mix or 'none'}); "
+        "review every one before it joins the set.",
+    ]
+    emit(output_format, summary, text)
+    return 0
+
+
+def _type_key(type_name: str) -> tuple[int, str]:
+    from evaltools.retrieval.annotate import type_key
+
+    return type_key(type_name)

@@ -1,0 +1,247 @@
+"""`evaltools validate` and `evaltools gold stats`: files in, findings and figures out."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TextIO
+
+from evaltools.config import load_config
+from evaltools.diagnostics import Diagnostic, Severity, make, worst_exit_code
+from evaltools.fileio import UsageError, check_paths_exist, display_path, iter_files
+from evaltools.report import render
+
+if TYPE_CHECKING:
+    from evaltools.retrieval.validate import ChunkResult, ChunkTask
+
+STDIN = Path("-")
+# Below this much input a worker pool costs more (start-up, transfer) than it saves.
+PARALLEL_MIN_BYTES = 4 << 20
+
+
+def validate(
+    paths: list[Path],
+    schema: Path | None,
+    output_format: str,
+    max_errors: int | None,
+    jobs: int | None,
+) -> int:
+    from evaltools.retrieval.validate import checker_for
+
+    if max_errors is not None and max_errors < 0:
+        raise UsageError("--max-errors must be 0 or more")
+    workers = worker_count(jobs)
+    check_paths_exist(paths)
+    schema_text = schema_text_for(schema)
+    if schema_text is not None:
+        checker_for(schema_text)  # compile it here: workers forked later inherit it
+    files = jsonl_files(paths)
+    shown = _Shown(max_errors)
+    for found in check_files(files, schema_text, workers):
+        shown.extend(found)
+    shown.write(output_format, sys.stdout, len(files))
+    return 1 if shown.counts[Severity.ERROR] else 0
+
+
+def worker_count(jobs: int | None) -> int:
+    """--jobs, checked; default: the cores this process may use."""
+    if jobs is None:
+        try:
+            return len(os.sched_getaffinity(0))
+        except AttributeError:  # pragma: no cover - not on Linux
+            return os.cpu_count() or 1
+    if jobs < 1:
+        raise UsageError("--jobs must be 1 or more")
+    return jobs
+
+
+def schema_text_for(schema: Path | None) -> str | None:
+    """The user's schema as JSON text for the workers, or None for the default (fast path)."""
+    from evaltools.retrieval.schema import is_default_schema, load_schema
+
+    if schema is None:
+        config = load_config()
+        configured = config.section("retrieval").get("schema")
+        if configured is None:
+            return None
+        if not isinstance(configured, str):
+            raise UsageError(f"{config.path}: [tool.evaltools.retrieval] schema must be a path")
+        schema = config.root / configured
+    if not schema.is_file():
+        raise UsageError(f"no such schema file: {schema.as_posix()}")
+    loaded = load_schema(schema)
+    # The same schema as ours (a copy, say) is proven equivalent to the fast check.
+    return None if is_default_schema(loaded) else json.dumps(loaded)
+
+
+def jsonl_files(paths: Sequence[Path]) -> list[Path]:
+    """Named files as given, directories searched for *.jsonl; each file once, sorted."""
+    unique: dict[str, Path] = {}
+    for path in iter_files(paths, (".jsonl",)):
+        key = "-" if path == STDIN else str(path.resolve())
+        unique.setdefault(key, path)
+    return sorted(unique.values(), key=lambda p: (p == STDIN, display_path(p)))
+
+
+def check_files(
+    files: list[Path], schema_text: str | None, workers: int
+) -> Iterator[list[Diagnostic]]:
+    """The findings of each file, chunk by chunk, in file order (what `evaltools check`
+    can reuse: `jsonl_files`, `schema_text_for` and `worker_count` give the arguments)."""
+    from evaltools.retrieval.validate import (
+        FileCheck,
+        FilePlan,
+        check_lines,
+        checker_for,
+        plan_file,
+    )
+
+    plans = [
+        path if path == STDIN else plan_file(path, jobs=workers, schema_text=schema_text)
+        for path in files
+    ]
+    tasks = [task for plan in plans if isinstance(plan, FilePlan) for task in plan.tasks]
+    size = sum(plan.size for plan in plans if isinstance(plan, FilePlan))
+    parallel = workers > 1 and len(tasks) > 1 and size >= PARALLEL_MIN_BYTES
+    with _results(tasks, workers if parallel else 1) as results:
+        for plan in plans:
+            if isinstance(plan, Diagnostic):
+                yield [plan]
+            elif isinstance(plan, FilePlan):
+                joined = FileCheck(plan.display, plan.path)
+                for _ in plan.tasks:
+                    yield joined.add(next(results))
+            else:
+                lines = check_lines(sys.stdin.buffer, "<stdin>", checker_for(schema_text))
+                yield FileCheck("<stdin>").add(lines)
+
+
+@contextmanager
+def _results(tasks: list[ChunkTask], workers: int) -> Iterator[Iterator[ChunkResult]]:
+    from evaltools.retrieval.validate import check_chunk
+
+    if workers <= 1:
+        yield map(check_chunk, tasks)
+        return
+    import multiprocessing  # only for big inputs: its import costs the pre-commit hook
+
+    # fork: workers start in milliseconds and inherit the compiled schema; elsewhere spawn.
+    method = "fork" if sys.platform == "linux" else "spawn"
+    with multiprocessing.get_context(method).Pool(min(workers, len(tasks))) as pool:
+        yield pool.imap(check_chunk, tasks)
+
+
+class _Shown:
+    """The findings to print (the first `limit` in order), and how many there were in all."""
+
+    def __init__(self, limit: int | None) -> None:
+        self.limit = limit
+        self.kept: list[Diagnostic] = []
+        self.counts: Counter[Severity] = Counter()
+
+    def extend(self, found: Sequence[Diagnostic]) -> None:
+        for diagnostic in found:
+            self.counts[diagnostic.severity] += 1
+        room = len(found) if self.limit is None else max(self.limit - len(self.kept), 0)
+        self.kept.extend(found[:room])
+
+    @property
+    def omitted(self) -> int:
+        return sum(self.counts.values()) - len(self.kept)
+
+    def write(self, output_format: str, out: TextIO, files_checked: int) -> None:
+        if not self.omitted:
+            render(output_format, self.kept, out, files_checked=files_checked)
+            return
+        note = f"{self.omitted} more findings not shown (--max-errors {self.limit})"
+        if output_format != "text":
+            render(output_format, self.kept, out, files_checked=files_checked)
+            sys.stderr.write(f"evaltools validate: {note}\n")
+            return
+        from evaltools.report.text import format_line
+
+        for diagnostic in self.kept:
+            out.write(format_line(diagnostic) + "\n")
+        parts = [
+            f"{self.counts[s]} {s.value}{'s' if self.counts[s] != 1 else ''}"
+            for s in Severity
+            if self.counts[s]
+        ]
+        noun = "file" if files_checked == 1 else "files"
+        out.write(f"... {note}.\nFound {', '.join(parts)} in {files_checked} {noun}.\n")
+
+
+def gold_stats(paths: list[Path], output_format: str) -> int:
+    from evaltools.retrieval.record import iter_record_lines
+    from evaltools.retrieval.record_rules import UNREADABLE_FILE
+    from evaltools.retrieval.stats import SetStats, Targets, to_json, warnings
+    from evaltools.retrieval.validate import plan_file
+
+    check_paths_exist(paths)
+    targets = Targets.from_config(load_config().section("retrieval"))
+    stats = SetStats()
+    found: list[Diagnostic] = []
+    for path in jsonl_files(paths):
+        if path == STDIN:
+            stats.add_lines("<stdin>", iter_record_lines(sys.stdin.buffer))
+            continue
+        # The same checks as validate's: a directory, an empty or unreadable file.
+        plan = plan_file(path, jobs=1, schema_text=None)
+        if isinstance(plan, Diagnostic):
+            stats.files.append(plan.path)
+            found.append(plan)
+            continue
+        try:
+            stats.add_lines(plan.display, iter_record_lines(path))
+        except OSError as exc:
+            message = f"cannot read the file ({exc.strerror or exc}): fix access"
+            found.append(make(UNREADABLE_FILE, plan.display, 1, 1, message))
+    # Set-level warnings go to the set's first file, or to what was named if it held none.
+    where = stats.files[0] if stats.files else display_path(paths[0])
+    found.extend(warnings(stats, targets, where=where))
+    found.sort(key=Diagnostic.sort_key)
+    if output_format == "json":
+        data = to_json(stats, targets)
+        data["warnings"] = [d.to_json() for d in found]
+        sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+    else:
+        if output_format == "text":
+            sys.stdout.write(stats_table(to_json(stats, targets)))
+        render(output_format, found, sys.stdout, files_checked=len(stats.files))
+    return worst_exit_code(found)
+
+
+def stats_table(data: dict[str, Any]) -> str:
+    """The figures of `gold stats` (as `stats.to_json` gives them) as aligned tables."""
+    noun = "file" if len(data["files"]) == 1 else "files"
+    out = [f"{data['queries']} queries in {len(data['files'])} {noun}", ""]
+    for title, rows in (("type", data["types"]), ("split", data["split"])):
+        out.append(f"{title:<12}{'queries':>8}{'share':>8}{'target':>8}")
+        for name, row in rows.items():
+            target = f"{row['target']:.1%}" if "target" in row else ""
+            out.append(f"{name:<12}{row['count']:>8}{row['share']:>8.1%}{target:>8}")
+        out.append("")
+    for title, column, counts in (
+        ("source", "queries", data["sources"]),
+        ("grade", "pairs", data["grades"]),
+    ):
+        total = sum(counts.values())
+        out.append(f"{title:<12}{column:>8}{'share':>8}")
+        out.extend(f"{name:<12}{n:>8}{n / total:>8.1%}" for name, n in counts.items())
+        out.append("")
+    per_query, per_gold = data["gold_per_query"], data["queries_per_gold"]
+    out.append(
+        f"gold per query:   min {per_query['min']}, median {per_query['median']:g}, "
+        f"mean {per_query['mean']:g}, max {per_query['max']}"
+    )
+    busiest = f" ({per_gold['busiest']})" if per_gold["busiest"] else ""
+    out.append(
+        f"queries per gold: {per_gold['chunk_ids']} chunk IDs, median {per_gold['median']:g}, "
+        f"mean {per_gold['mean']:g}, max {per_gold['max']}{busiest}"
+    )
+    return "\n".join(out) + "\n\n"

@@ -1,0 +1,233 @@
+"""Where a conversion writes: one JSONL file (or stdout), a directory of files, or one file.
+
+Every file appears whole or not at all: it is written under a temporary name in its
+own directory and renamed into place. For a directory, the workers write ("spool")
+each example's file under a temporary name, and the main process only renames it, in
+input order, once the name is settled; temporary files of a run share a prefix, so
+whatever an interrupted run leaves is removed at the end.
+
+Files of a directory are not fsync'ed one by one (that costs a journal commit per
+example, several times the conversion itself); the JSONL file, written once, is. An
+existing file is replaced only with `force`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import secrets
+from pathlib import Path
+from typing import BinaryIO
+
+from evaltools.fileio import UsageError, display_path
+
+EXISTS = "exists"
+WRITE_FAILED = "write-failed"
+ONE_OUTPUT = "one-output"
+
+Problem = tuple[str, str]  # (finding kind, message)
+TEMP_PREFIX = ".evaltools-"
+TEMP_SUFFIX = ".tmp"
+
+
+def _exists_message(path: Path) -> str:
+    return f"{display_path(path)} already exists: pass --force to overwrite it"
+
+
+class Sink:
+    named = False  # True when each example gets its own file name
+    suffix = ""
+    spool: str | None = None  # the temporary-file prefix workers write to
+    stem: str | None = None  # the one output's file stem ("" for stdout)
+
+    def refusal(self) -> tuple[str, str] | None:
+        """(path, message) when the whole run must not start (an existing output)."""
+        return None
+
+    def write(self, stem: str, text: str) -> Problem | None:
+        raise NotImplementedError
+
+    def place(self, stem: str, spooled: str) -> Problem | None:
+        """Move a spooled file into place (only sinks with a `spool` get any)."""
+        raise NotImplementedError
+
+    def commit(self) -> None:
+        """Make the output visible (after a complete run)."""
+
+    def close(self) -> None:
+        """Release everything; without `commit` first, leave no output behind."""
+
+
+class JsonlSink(Sink):
+    """One line per example, streamed into a temporary file renamed at the end."""
+
+    def __init__(self, path: Path | None, stdout: BinaryIO | None, *, force: bool) -> None:
+        if path is not None and path.is_dir():
+            raise UsageError(f"-o {path} is a directory: --to jsonl writes one file")
+        if path is not None and path.suffix in (".md", ".json"):
+            # The reference's --in-place writes JSONL over a `.md`; never do that.
+            raise UsageError(f"-o {path}: --to jsonl writes JSONL, name the file *.jsonl")
+        self.path = path
+        self.stdout = stdout
+        self.force = force
+        self.handle: BinaryIO | None = None
+        self.tmp: Path | None = None
+
+    def refusal(self) -> tuple[str, str] | None:
+        if self.path is not None and not self.force and self.path.exists():
+            return display_path(self.path), _exists_message(self.path)
+        return None
+
+    def _open(self) -> BinaryIO:
+        if self.handle is None:
+            if self.path is None:
+                assert self.stdout is not None
+                self.handle = self.stdout
+            else:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                fd, tmp = _create(f"{self.path.parent}/{TEMP_PREFIX}")
+                self.handle, self.tmp = os.fdopen(fd, "wb", buffering=1 << 20), Path(tmp)
+        return self.handle
+
+    def write(self, stem: str, text: str) -> Problem | None:
+        self._open().write(text.encode("utf-8"))
+        return None
+
+    def commit(self) -> None:
+        handle = self._open()
+        handle.flush()
+        if self.path is None:
+            return
+        assert self.tmp is not None
+        os.fsync(handle.fileno())
+        handle.close()
+        if self.path.exists():
+            self.tmp.chmod(self.path.stat().st_mode & 0o7777)
+        self.tmp.replace(self.path)
+        self.tmp = None
+
+    def close(self) -> None:
+        if self.path is not None and self.handle is not None:
+            self.handle.close()
+        if self.tmp is not None:
+            self.tmp.unlink(missing_ok=True)
+            self.tmp = None
+
+
+class DirectorySink(Sink):
+    """One file per example, named by the caller (`stem` + suffix), in a directory."""
+
+    named = True
+
+    def __init__(self, directory: Path, suffix: str, *, force: bool) -> None:
+        if directory.exists() and not directory.is_dir():
+            raise UsageError(
+                f"-o {directory} is a file: --to {suffix[1:]} writes one file per example "
+                f"into a directory (name a directory, or a *{suffix} file for one example)"
+            )
+        directory.mkdir(parents=True, exist_ok=True)
+        self.directory = directory
+        self.suffix = suffix
+        self.force = force
+        self.prefix = f"{TEMP_PREFIX}{os.getpid()}-{secrets.token_hex(4)}-"
+        # Everything is spooled (by the workers): `write` is never called.
+        self.directory_name = f"{directory}{os.sep}"
+        self.spool = f"{self.directory_name}{self.prefix}"
+
+    def place(self, stem: str, spooled: str) -> Problem | None:
+        # Strings and os functions: this runs once per example in the main process.
+        path = f"{self.directory_name}{stem}{self.suffix}"
+        problem: Problem | None = None
+        try:
+            if not self.force and os.path.lexists(path):
+                problem = EXISTS, _exists_message(Path(path))
+            else:
+                os.replace(spooled, path)  # noqa: PTH105
+                return None
+        except (OSError, ValueError) as exc:
+            problem = WRITE_FAILED, f"cannot write {display_path(Path(path))}: {_why(exc)}"
+        with contextlib.suppress(OSError):
+            os.unlink(spooled)  # noqa: PTH108
+        return problem
+
+    def close(self) -> None:
+        # Spooled files nobody placed: after --limit, an error, or an interruption.
+        with contextlib.suppress(OSError), os.scandir(self.directory) as entries:
+            for entry in entries:
+                if entry.name.startswith(self.prefix):
+                    with contextlib.suppress(OSError):
+                        Path(entry.path).unlink()
+
+
+class SingleSink(Sink):
+    """Exactly one example, into one file or onto stdout."""
+
+    def __init__(self, path: Path | None, stdout: BinaryIO | None, *, force: bool) -> None:
+        self.path = path
+        self.stdout = stdout
+        self.force = force
+        self.used = False
+        self.stem = "" if path is None else path.name[: -len(path.suffix) or None]
+
+    def refusal(self) -> tuple[str, str] | None:
+        if self.path is not None and not self.force and self.path.exists():
+            return display_path(self.path), _exists_message(self.path)
+        return None
+
+    def write(self, stem: str, text: str) -> Problem | None:
+        target = "stdout" if self.path is None else display_path(self.path)
+        if self.used:
+            return (
+                ONE_OUTPUT,
+                f"{target} already holds an example: name a directory with -o to write "
+                "several (or select one with --name/--offset/--limit)",
+            )
+        self.used = True
+        data = text.encode("utf-8")
+        if self.path is None:
+            assert self.stdout is not None
+            self.stdout.write(data)
+            self.stdout.flush()
+            return None
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            spooled = spool(f"{self.path.parent}/{TEMP_PREFIX}", data)
+            Path(spooled).replace(self.path)
+        except OSError as exc:
+            return WRITE_FAILED, f"cannot write {target}: {_why(exc)}"
+        return None
+
+
+def _why(exc: BaseException) -> str:
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror[:1].lower() + exc.strerror[1:]
+    return str(exc)
+
+
+_counter = iter(range(1 << 62))
+
+
+def _create(prefix: str) -> tuple[int, str]:
+    """A new file named `<prefix><pid>-<n>.tmp`, open for writing (a descriptor)."""
+    while True:
+        name = f"{prefix}{os.getpid()}-{next(_counter)}{TEMP_SUFFIX}"
+        try:
+            return os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666), name
+        except FileExistsError:  # pragma: no cover (a leftover of a crashed run)
+            continue
+
+
+def spool(prefix: str, data: bytes) -> str:
+    """Write `data` to a new temporary file named from `prefix`; return its name."""
+    fd, name = _create(prefix)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+    except BaseException:
+        os.close(fd)
+        with contextlib.suppress(OSError):
+            Path(name).unlink()
+        raise
+    os.close(fd)
+    return name

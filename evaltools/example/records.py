@@ -1,0 +1,315 @@
+"""Streaming readers for the three forms of an example: `.md`, `.json` and `.jsonl` (or stdin).
+
+Reading is split in two steps along the seam a process pool needs: `iter_units` cuts a
+source into raw units cheaply (one file, or one JSONL line, with its location), and
+`parse_unit` turns a unit into a `Record`: an `Example`, or located errors. Nothing here
+holds more than one unit of a source in memory, whatever its size.
+
+Default names are the reference CLI's: `.json`/`.md` take the file stem, `.jsonl` takes
+`<stem>-<i>` (0-based line index) when `name` is empty.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import sys
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, BinaryIO
+
+from evaltools.diagnostics import Diagnostic
+from evaltools.example.markdown import ParsedMarkdown, read_markdown
+from evaltools.example.spec import Example, SpecError, example_from_json_dict
+from evaltools.fileio import MAX_TEXT_FILE_BYTES, check_text_bytes, display_path
+
+STDIN = "-"
+STDIN_DISPLAY = "<stdin>"
+SUFFIXES = (".md", ".json", ".jsonl")
+
+# Kinds of `RecordError`, for callers that map them to their own rule codes.
+BAD_JSON = "json"
+BAD_SPEC = "spec"
+BAD_MARKDOWN = "markdown"
+BLANK_LINE = "blank-line"
+UNKNOWN_EXTENSION = "extension"
+BAD_FILE = "file"
+
+
+@dataclass(frozen=True)
+class RecordError:
+    """Why a unit of a source is not an example, and where (1-based line and column)."""
+
+    kind: str
+    path: str
+    line: int
+    column: int
+    message: str
+    pointer: str | None = None
+    # Set for file-level problems of a Markdown file that `fileio` reports (BOM, CRLF, ...).
+    diagnostic: Diagnostic | None = None
+
+
+@dataclass(frozen=True)
+class Unit:
+    """One example's raw source: a whole `.md`/`.json` file, or one JSONL line.
+
+    Whole files are read by `parse_unit`, not when the unit is made, so that the
+    reading happens where the parsing does (in a worker process, for a conversion).
+    """
+
+    form: str  # "md", "json", "jsonl", or "" when the unit is already an error
+    path: str  # as shown to people
+    line: int  # 1-based: the record's line for JSONL, 1 for whole files
+    index: int  # 0-based position in its source (the JSONL line index)
+    stem: str  # the source's file stem, for default names
+    data: bytes | None = None  # a JSONL line; None for a file still to read
+    file: str | None = None  # the file to read, for whole-file units
+    error: RecordError | None = None
+
+
+@dataclass
+class Record:
+    """A parsed unit: `example` is set exactly when `errors` is empty."""
+
+    path: str
+    line: int
+    index: int
+    form: str
+    example: Example | None = None
+    markdown: ParsedMarkdown | None = None  # for `.md` sources: hints, dropped content
+    size: int = 0  # bytes read
+    errors: list[RecordError] = field(default_factory=list)
+
+
+# Directories never searched (besides hidden ones): environments and caches.
+SKIPPED_DIRECTORIES = frozenset({"venv", "node_modules", "__pycache__"})
+
+
+def iter_all_units(
+    paths: Iterable[Path], *, exclude: Path | None = None, stdin: BinaryIO | None = None
+) -> Iterator[Unit]:
+    """The units of every source, in order: files as given, `-` (JSONL on stdin), and
+    directories searched recursively (sorted) for `*.md`, `*.json` and `*.jsonl`.
+
+    Hidden files and directories inside a searched directory are skipped (editor settings
+    such as `.zed/settings.json` are not examples), and so is `exclude` (the output of a
+    conversion, which may live below a source directory and grow while it is searched).
+    """
+    excluded = os.path.realpath(exclude) if exclude is not None else None
+    for path in paths:
+        if str(path) != STDIN and path.is_dir():
+            yield from _directory_units(path, excluded)
+        else:
+            yield from iter_units(path, stdin)
+
+
+def _directory_units(root: Path, excluded: str | None) -> Iterator[Unit]:
+    # Strings, not Path objects, and one realpath per directory: this runs once per file
+    # in the main process of a conversion, where it must stay cheap.
+    shown_root = display_path(root)
+    if excluded is not None and os.path.realpath(root) == excluded:
+        # Converting a directory into itself: its listing is taken before anything is
+        # written, so the outputs are not read back; only outputs below it would be.
+        excluded = None
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(
+            d for d in dirnames if not d.startswith(".") and d not in SKIPPED_DIRECTORIES
+        )
+        real = os.path.realpath(dirpath) if excluded is not None else ""
+        if excluded is not None and _is_within(real, excluded):
+            dirnames[:] = []
+            continue
+        relative = os.path.relpath(dirpath, root)
+        shown_dir = shown_root if relative == "." else f"{shown_root}/{Path(relative).as_posix()}"
+        prefix = "" if shown_dir == "." else f"{shown_dir}/"
+        for name in sorted(filenames):
+            suffix = name[name.rfind(".") :] if "." in name else ""
+            if name.startswith(".") or suffix not in SUFFIXES:
+                continue
+            if excluded is not None and f"{real}{os.sep}{name}" == excluded:
+                continue
+            yield from _file_units(f"{dirpath}{os.sep}{name}", prefix + name, name, suffix)
+
+
+def _is_within(path: str, root: str) -> bool:
+    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
+
+
+def iter_units(path: Path, stdin: BinaryIO | None = None) -> Iterator[Unit]:
+    """The raw units of one source file (or `-` for JSONL on stdin)."""
+    if str(path) == STDIN:
+        yield from _jsonl_units(stdin if stdin is not None else sys.stdin.buffer, STDIN_DISPLAY)
+        return
+    shown = display_path(path)
+    if path.suffix not in SUFFIXES:
+        stem = path.stem
+        message = (
+            f"cannot tell the form of {path.name!r} from its extension: "
+            "name it .md, .json or .jsonl (or pass - for JSONL on stdin)"
+        )
+        yield _error_unit(shown, stem, RecordError(UNKNOWN_EXTENSION, shown, 1, 1, message))
+        return
+    yield from _file_units(str(path), shown, path.name, path.suffix)
+
+
+def _file_units(file: str, shown: str, name: str, suffix: str) -> Iterator[Unit]:
+    stem = name[: -len(suffix)]
+    if suffix != ".jsonl":
+        yield Unit(suffix[1:], shown, 1, 0, stem, None, file)
+        return
+    try:
+        handle = open(file, "rb")  # noqa: PTH123, SIM115 (closed below; a str path is cheaper)
+    except OSError as exc:
+        yield _error_unit(shown, stem, RecordError(BAD_FILE, shown, 1, 1, _cannot_read(exc)))
+        return
+    with handle:
+        yield from _jsonl_units(handle, shown, stem)
+
+
+def _cannot_read(exc: OSError) -> str:
+    return f"cannot read the file: {(exc.strerror or str(exc)).lower()}"
+
+
+def _error_unit(shown: str, stem: str, error: RecordError) -> Unit:
+    return Unit("", shown, error.line, 0, stem, error=error)
+
+
+def _jsonl_units(handle: BinaryIO, shown: str, stem: str | None = None) -> Iterator[Unit]:
+    # The reference names stdin records like a file called "stdin".
+    stem = "stdin" if stem is None else stem
+    for index, raw in enumerate(handle):
+        yield Unit("jsonl", shown, index + 1, index, stem, raw)
+
+
+def parse_unit(unit: Unit) -> Record:
+    record = Record(unit.path, unit.line, unit.index, unit.form)
+    if unit.error is not None:
+        record.errors.append(unit.error)
+        return record
+    data = unit.data if unit.data is not None else _read(unit, record)
+    if data is None:
+        return record
+    record.size = len(data)
+    if unit.form == "md":
+        _parse_markdown_unit(unit, data, record)
+    else:
+        _parse_json_unit(unit, data, record)
+    return record
+
+
+def _read(unit: Unit, record: Record) -> bytes | None:
+    """A whole file's bytes, or None with the reason in `record.errors`."""
+    assert unit.file is not None
+    message = None
+    try:
+        # Non-blocking, so that a FIFO named like an example cannot hang the run.
+        fd = os.open(unit.file, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError as exc:
+        message = _cannot_read(exc)
+    else:
+        with os.fdopen(fd, "rb") as handle:
+            info = os.fstat(fd)
+            if not stat.S_ISREG(info.st_mode):
+                message = "is not a regular file (a device, socket or FIFO)"
+            elif unit.form == "md" and info.st_size > MAX_TEXT_FILE_BYTES:
+                message = (
+                    f"file is {info.st_size:,} bytes, over the {MAX_TEXT_FILE_BYTES:,}-byte "
+                    "limit for one example: split it, or keep bulk data in .jsonl"
+                )
+            else:
+                return handle.read()
+    record.errors.append(RecordError(BAD_FILE, unit.path, 1, 1, message))
+    return None
+
+
+def _parse_markdown_unit(unit: Unit, data: bytes, record: Record) -> None:
+    problem = check_text_bytes(unit.path, data)
+    if problem is not None:
+        record.errors.append(
+            RecordError(
+                BAD_FILE, unit.path, problem.line, problem.column, problem.message, None, problem
+            )
+        )
+        return
+    parsed = read_markdown(data.decode("utf-8"), unit.stem)
+    record.markdown = parsed
+    record.errors.extend(
+        RecordError(BAD_MARKDOWN, unit.path, e.line, 1, str(e)) for e in parsed.errors
+    )
+    if not parsed.errors:
+        record.example = Example(parsed.spec)
+
+
+def _parse_json_unit(unit: Unit, data: bytes, record: Record) -> None:
+    jsonl = unit.form == "jsonl"
+    if jsonl and not data.strip():
+        message = "blank line: JSONL holds one example per line; delete the line"
+        record.errors.append(RecordError(BLANK_LINE, unit.path, unit.line, 1, message))
+        return
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line, column = _position(data, exc.start)
+        message = f"byte 0x{data[exc.start]:02x} is not valid UTF-8: re-encode the file as UTF-8"
+        record.errors.append(
+            RecordError(BAD_JSON, unit.path, unit.line + line - 1, column, message)
+        )
+        return
+    try:
+        value = json.loads(text, parse_constant=_reject_constant)
+    except json.JSONDecodeError as exc:
+        record.errors.append(_json_error(unit, text, exc))
+        return
+    except ValueError as exc:
+        message = f"{exc}: JSON has no such numbers"
+        record.errors.append(RecordError(BAD_JSON, unit.path, unit.line, 1, message))
+        return
+    except RecursionError:
+        message = "not valid JSON here: nested too deeply to be an example"
+        record.errors.append(RecordError(BAD_JSON, unit.path, unit.line, 1, message))
+        return
+    try:
+        example = example_from_json_dict(value)
+    except SpecError as exc:
+        record.errors.append(
+            RecordError(BAD_SPEC, unit.path, unit.line, 1, f"{exc}", exc.pointer or None)
+        )
+        return
+    if not example.spec.name:
+        example.spec.name = f"{unit.stem}-{unit.index}" if jsonl else unit.stem
+    record.example = example
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not valid JSON")
+
+
+def _json_error(unit: Unit, text: str, exc: json.JSONDecodeError) -> RecordError:
+    jsonl = unit.form == "jsonl"
+    if jsonl and exc.msg.startswith("Extra data"):
+        fix = "one line must hold exactly one JSON object"
+    elif jsonl and not text.endswith("\n"):
+        # Only the last line of a file lacks its newline: a write that was cut short.
+        fix = "the last line is incomplete (truncated?): complete or delete it"
+    else:
+        fix = "fix the JSON syntax"
+    line, column = unit.line + exc.lineno - 1, exc.colno
+    if jsonl and exc.lineno > 1:
+        # The decoder ran past the line's own newline: the record ends early on its line.
+        line, column = unit.line, len(text.rstrip("\r\n")) + 1
+    return RecordError(BAD_JSON, unit.path, line, column, f"not valid JSON: {exc.msg}: {fix}")
+
+
+def _position(data: bytes, offset: int) -> tuple[int, int]:
+    line = data.count(b"\n", 0, offset) + 1
+    start = data.rfind(b"\n", 0, offset) + 1
+    return line, offset - start + 1
+
+
+def iter_records(path: Path, stdin: BinaryIO | None = None) -> Iterator[Record]:
+    """Every example of one source, in order, each parsed or with its located errors."""
+    for unit in iter_units(path, stdin):
+        yield parse_unit(unit)

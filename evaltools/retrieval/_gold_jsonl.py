@@ -1,0 +1,149 @@
+"""Eval-set JSONL as the gold discipline commands (merge, sample, split) need it.
+
+Lines come from `evaltools.retrieval.record` (exact bytes, strict JSON); this adds only the
+checks these commands rely on: a non-empty string `qid`, and for merge and sample a `gold`
+of integer grades 1-3. Full record validation is `evaltools validate`'s job.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from evaltools.diagnostics import RULES, Diagnostic, Rule, Severity, make
+from evaltools.fileio import BYTE_ORDER_MARK, NOT_A_FILE, NOT_UTF8, display_path
+from evaltools.retrieval.record import RecordLine, iter_record_lines
+from evaltools.retrieval.record_rules import DUPLICATE_KEY, INVALID_JSON
+
+UNUSABLE_RECORD = RULES.add(
+    Rule(
+        "RG401",
+        "gold-record-unusable",
+        Severity.ERROR,
+        "A record that the gold discipline commands cannot use.",
+        "`gold merge`, `gold sample` and `gold split` need every record to be a JSON object "
+        "with a non-empty string `qid`; merge and sample also need `gold` to map chunk IDs "
+        "to integer grades 1-3. Nothing is written while such a line exists, so no record "
+        "is silently left out. `evaltools validate` explains the full record format.",
+    )
+)
+
+GRADES = (1, 2, 3)
+_PROBLEM_RULES = {"not-utf8": NOT_UTF8, "byte-order-mark": BYTE_ORDER_MARK}
+
+
+@dataclass(frozen=True)
+class Line:
+    """One record: where it is, its exact bytes (line end included) and its value."""
+
+    path: str
+    number: int
+    raw: bytes
+    record: dict[str, Any]
+
+    @property
+    def qid(self) -> str:
+        value = self.record["qid"]
+        assert isinstance(value, str)
+        return value
+
+    @property
+    def query(self) -> object:
+        return self.record.get("query")
+
+    @property
+    def type_name(self) -> str:
+        value = self.record.get("type")
+        return value if isinstance(value, str) and value else "(none)"
+
+    def gold(self) -> dict[str, int]:
+        """The gold map; only for lines read with ``need_gold=True``."""
+        value = self.record["gold"]
+        assert isinstance(value, dict)
+        return dict(value)
+
+
+@dataclass(frozen=True)
+class JsonlFile:
+    """A file's records, and every line's bytes (blank ones too) to write it back."""
+
+    path: Path
+    display: str
+    raws: list[bytes]
+    lines: list[Line]
+
+
+def read_jsonl(path: Path, *, need_gold: bool) -> JsonlFile | list[Diagnostic]:
+    """The file's records, or the diagnostics that say why it cannot be used."""
+    shown = display_path(path)
+    if not path.is_file():
+        return [make(NOT_A_FILE, shown, 1, 1, "is not a regular file: pass .jsonl files")]
+    raws: list[bytes] = []
+    lines: list[Line] = []
+    problems: list[Diagnostic] = []
+    for rec in iter_record_lines(path):
+        raws.append(rec.raw)
+        found = _check(shown, rec, need_gold=need_gold)
+        if isinstance(found, Line):
+            lines.append(found)
+        else:
+            problems += found
+    if problems:
+        return problems
+    return JsonlFile(path, shown, raws, lines)
+
+
+def _check(shown: str, rec: RecordLine, *, need_gold: bool) -> Line | list[Diagnostic]:
+    number = rec.line
+    found = [
+        make(_PROBLEM_RULES.get(p.kind, INVALID_JSON), shown, number, p.column, p.message)
+        for p in rec.problems
+        if p.kind != "blank"  # blank lines carry no record; validate reports them
+    ]
+    if not rec.parsed:
+        return found
+    if rec.duplicate_keys:
+        found.append(
+            make(
+                DUPLICATE_KEY,
+                shown,
+                number,
+                1,
+                "a key occurs twice in this record and a reader keeps only the last: "
+                "keep one (`evaltools validate` points at it)",
+            )
+        )
+    value = rec.record
+    problem, pointer = _problem(value, need_gold=need_gold)
+    if problem is not None:
+        found.append(make(UNUSABLE_RECORD, shown, number, 1, problem, pointer=pointer))
+    if found or value is None:
+        return found
+    return Line(shown, number, rec.raw, value)
+
+
+def _problem(value: dict[str, Any] | None, *, need_gold: bool) -> tuple[str | None, str | None]:
+    if value is None:
+        return "line is not a JSON object: write one record object per line", None
+    qid = value.get("qid")
+    if not isinstance(qid, str) or not qid:
+        return "record has no non-empty string `qid`: give every query an id", "/qid"
+    if not need_gold:
+        return None, None
+    gold = value.get("gold")
+    if not isinstance(gold, dict) or not gold:
+        return (
+            f"record {qid!r}: `gold` is not a non-empty object of chunk ID -> grade: "
+            "add the graded chunk IDs",
+            "/gold",
+        )
+    for chunk_id, grade in gold.items():
+        if type(grade) is not int or grade not in GRADES:
+            return (
+                f"record {qid!r}: grade {json.dumps(grade)} of {chunk_id!r} is not an "
+                "integer 1-3: use 3 (exact), 2 (relevant) or 1 (marginal)",
+                "/gold",
+            )
+    return None, None

@@ -1,0 +1,177 @@
+"""Where gold IDs are resolved: a parsed code tree, or the index's chunk list (metas)."""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable
+from dataclasses import dataclass
+from typing import NamedTuple, Protocol
+
+from evaltools.retrieval.metas import MetasIndex
+from evaltools.retrieval.parsing import ParsedFile, ParsePool
+from evaltools.retrieval.source import CodeTree
+from evaltools.retrieval.symbols import is_supported
+
+# A missing file or symbol triggers a scan of the tree for files holding it; past this
+# many files the scan would cost more than the candidates are worth.
+MAX_SCAN_FILES = 50_000
+
+
+class Entry(NamedTuple):
+    """A definition (or, from metas, a chunk) and the chunk ID that names it."""
+
+    name: str | None
+    start: int
+    end: int
+    chunk_id: str
+
+    @property
+    def leaf(self) -> str | None:
+        return None if self.name is None else self.name.rpartition(".")[2]
+
+
+@dataclass(frozen=True)
+class FileEntries:
+    entries: tuple[Entry, ...]
+    line_count: int | None  # None: not known (metas)
+    note: str | None = None  # why the definitions are not known (unsupported language)
+
+
+class Lookup(Protocol):
+    def known(self, chunk_id: str) -> bool:
+        """The ID is resolved as it is (it is in the index)."""
+
+    def load(self, paths: Collection[str]) -> None:
+        """Make `get` cheap for these paths (parse them, in parallel)."""
+
+    def get(self, path: str) -> FileEntries | None:
+        """The file's entries, None when there is no such file."""
+
+    def renamed(self, path: str, since: str | None) -> list[str]:
+        """Existing paths that git rename evidence says `path` became."""
+
+    def paths(self) -> list[str]:
+        """Every path entries can be looked up for."""
+
+    def holding(self, leaves: Collection[str]) -> list[tuple[str, Entry]]:
+        """(path, entry) for every entry anywhere whose last name component is in `leaves`."""
+
+
+def _entries(path: str, parsed: ParsedFile | None) -> FileEntries | None:
+    if parsed is None:
+        return None
+    entries = tuple(
+        Entry(d.name, d.start, d.end, f"{path}:{d.start}-{d.end}:{d.name}")
+        for d in parsed.definitions
+    )
+    return FileEntries(entries, parsed.line_count, parsed.error)
+
+
+class TreeLookup:
+    """Definitions parsed from a code tree, each file once."""
+
+    def __init__(self, tree: CodeTree, pool: ParsePool) -> None:
+        self.tree = tree
+        self.pool = pool
+        self._cache: dict[str, FileEntries | None] = {}
+
+    def known(self, chunk_id: str) -> bool:
+        return False
+
+    def load(self, paths: Collection[str]) -> None:
+        todo = sorted(set(paths).difference(self._cache))
+        if not todo:
+            return
+        if self.tree.from_git:
+            results = self.pool.map_blobs(self.tree.read_blobs(todo), len(todo))
+        else:
+            results = self.pool.map_paths([(p, str(self.tree.local_path(p))) for p in todo])
+        for path, parsed in results:
+            self._cache[path] = _entries(path, parsed)
+
+    def get(self, path: str) -> FileEntries | None:
+        if path not in self._cache:
+            self.load([path])
+        return self._cache[path]
+
+    def renamed(self, path: str, since: str | None) -> list[str]:
+        return self.tree.renamed(path, since)
+
+    def paths(self) -> list[str]:
+        return self.tree.files()
+
+    def holding(self, leaves: Collection[str]) -> list[tuple[str, Entry]]:
+        needles = [leaf.encode("utf-8") for leaf in leaves]
+        files = [p for p in self.tree.files() if is_supported(p)][:MAX_SCAN_FILES]
+        unparsed = [p for p in files if p not in self._cache]
+        # Reading is cheap and parsing is not: parse only files that hold one of the names.
+        hits = [
+            (path, data)
+            for path, data in self._read(unparsed)
+            if data is not None and any(needle in data for needle in needles)
+        ]
+        for path, parsed in self.pool.map_blobs(hits, len(hits)):
+            self._cache[path] = _entries(path, parsed)
+        found: list[tuple[str, Entry]] = []
+        for path in files:
+            entries = self._cache.get(path)
+            if entries is not None:
+                found.extend((path, e) for e in entries.entries if e.leaf in leaves)
+        return found
+
+    def _read(self, paths: list[str]) -> Iterable[tuple[str, bytes | None]]:
+        if self.tree.from_git:
+            yield from self.tree.read_blobs(paths)
+            return
+        for path in paths:
+            try:
+                yield path, self.tree.local_path(path).read_bytes()
+            except OSError:
+                yield path, None
+
+
+class MetasLookup:
+    """Chunks of the index; git rename evidence from the code tree when there is one."""
+
+    def __init__(self, index: MetasIndex, tree: CodeTree | None) -> None:
+        self.index = index
+        self.tree = tree
+        self._cache: dict[str, FileEntries | None] = {}
+
+    def known(self, chunk_id: str) -> bool:
+        return chunk_id in self.index.ids
+
+    def load(self, paths: Collection[str]) -> None:
+        return None
+
+    def get(self, path: str) -> FileEntries | None:
+        if path not in self._cache:
+            chunks = self.index.chunks(path)
+            self._cache[path] = (
+                None
+                if chunks is None
+                else FileEntries(
+                    tuple(
+                        Entry(c.symbol, c.start, c.end, c.chunk_id)
+                        for c in chunks
+                        if c.start is not None and c.end is not None
+                    ),
+                    None,
+                )
+            )
+        return self._cache[path]
+
+    def renamed(self, path: str, since: str | None) -> list[str]:
+        if self.tree is None:
+            return []
+        return [p for p in self.tree.renamed(path, since) if self.index.chunks(p) is not None]
+
+    def paths(self) -> list[str]:
+        return sorted(self.index.by_path)
+
+    def holding(self, leaves: Collection[str]) -> list[tuple[str, Entry]]:
+        found: list[tuple[str, Entry]] = []
+        for path in self.paths():
+            entries = self.get(path)
+            if entries is not None:
+                found.extend((path, e) for e in entries.entries if e.leaf in leaves)
+        return found

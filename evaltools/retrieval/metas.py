@@ -1,0 +1,104 @@
+"""The index's own chunk list (`metas.jsonl`): which chunk IDs retrieval can return."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from evaltools.diagnostics import RULES, Diagnostic, Rule, Severity, make
+from evaltools.fileio import read_text_file
+from evaltools.retrieval.chunk_id import ChunkIdError, parse_chunk_id
+
+INVALID_METAS_LINE = RULES.add(
+    Rule(
+        "RG007",
+        "invalid-metas-line",
+        Severity.ERROR,
+        "A line of the index's chunk list (metas.jsonl) is not a chunk.",
+        "Every line of the file given with `--metas` must be a JSON object with a string "
+        "`chunk_id`, and ideally `path`, `start_line`, `end_line` and `symbol`. A line that "
+        "is not one is a chunk the gold check cannot see, so it is reported, not skipped.",
+    )
+)
+
+
+@dataclass(frozen=True)
+class MetaChunk:
+    chunk_id: str
+    path: str | None
+    start: int | None
+    end: int | None
+    symbol: str | None
+
+
+@dataclass
+class MetasIndex:
+    ids: set[str] = field(default_factory=set)
+    by_path: dict[str, list[MetaChunk]] = field(default_factory=dict)
+
+    def add(self, chunk: MetaChunk) -> None:
+        self.ids.add(chunk.chunk_id)
+        if chunk.path is not None:
+            self.by_path.setdefault(chunk.path, []).append(chunk)
+
+    def chunks(self, path: str) -> list[MetaChunk] | None:
+        return self.by_path.get(path)
+
+
+def read_metas(path: Path) -> tuple[MetasIndex, list[Diagnostic]]:
+    index = MetasIndex()
+    text = read_text_file(path, max_bytes=None)
+    if isinstance(text, Diagnostic):
+        return index, [text]
+    problems: list[Diagnostic] = []
+    for number, raw in enumerate(text.data.split(b"\n"), start=1):
+        if not raw.strip():
+            continue
+        chunk = chunk_from_line(raw)
+        if isinstance(chunk, str):
+            problems.append(make(INVALID_METAS_LINE, text.display, number, 1, chunk))
+        else:
+            index.add(chunk)
+    return index, problems
+
+
+def chunk_from_line(raw: bytes) -> MetaChunk | str:
+    """The chunk a line describes, or why it describes none.
+
+    Fields missing from the line are taken from the chunk ID when it is a stable one
+    (`path:start-end:symbol`); an opaque ID with no fields can only be matched exactly.
+    """
+    try:
+        value = json.loads(raw)
+    except json.JSONDecodeError as exc:
+        return f"line is not valid JSON ({exc.msg}): write one chunk object per line"
+    if not isinstance(value, dict):
+        return "line is not a JSON object: write one chunk object per line"
+    chunk_id = value.get("chunk_id")
+    if not isinstance(chunk_id, str) or not chunk_id:
+        return "chunk has no non-empty string `chunk_id`: give every chunk its ID"
+    try:
+        parsed = parse_chunk_id(chunk_id)
+    except ChunkIdError:
+        parsed = None
+    path = _str_field(value, "path", parsed.path if parsed else None)
+    start = _int_field(value, "start_line", parsed.start if parsed else None)
+    end = _int_field(value, "end_line", parsed.end if parsed else None)
+    symbol = _str_field(value, "symbol", parsed.symbol if parsed else None)
+    return MetaChunk(chunk_id, path, start, end, symbol or None)
+
+
+def _str_field(value: dict[str, object], key: str, fallback: str | None) -> str | None:
+    found = value.get(key)
+    if isinstance(found, str):
+        return found
+    # An explicit null (a window chunk's symbol) means none; anything else: the ID's value.
+    return None if key in value and found is None else fallback
+
+
+def _int_field(value: dict[str, object], key: str, fallback: int | None) -> int | None:
+    found = value.get(key)
+    if isinstance(found, int) and not isinstance(found, bool):
+        return found
+    return None if key in value and found is None else fallback

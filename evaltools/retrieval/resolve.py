@@ -1,0 +1,350 @@
+"""Resolving gold chunk IDs against a code tree or an index, and what can be repaired safely.
+
+A repair is safe when the evidence names exactly one place: the same qualified name in the
+same file (`moved`), or in the file git says the old one was renamed to (`renamed_file`).
+Everything else is left to a person, with candidates.
+"""
+
+from __future__ import annotations
+
+import difflib
+import enum
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from evaltools.diagnostics import RULES, Rule, Severity
+from evaltools.retrieval.chunk_id import ChunkId, ChunkIdError, parse_chunk_id
+from evaltools.retrieval.lookup import Entry, FileEntries, Lookup
+
+MAX_CANDIDATES = 5
+
+
+class Status(str, enum.Enum):
+    OK = "ok"
+    MOVED = "moved"
+    RENAMED_FILE = "renamed_file"
+    MISSING_SYMBOL = "missing_symbol"
+    MISSING_FILE = "missing_file"
+    AMBIGUOUS = "ambiguous"
+
+    @property
+    def repairable(self) -> bool:
+        return self in (Status.MOVED, Status.RENAMED_FILE)
+
+
+GOLD_MOVED = RULES.add(
+    Rule(
+        "RG001",
+        "gold-moved",
+        Severity.ERROR,
+        "A gold chunk ID's symbol is still in its file, at other lines.",
+        "The ID's span is stale: the definition it names was found, once, at other lines of "
+        "the same file. `evaltools gold check --fix` rewrites the span in place.",
+    )
+)
+GOLD_FILE_RENAMED = RULES.add(
+    Rule(
+        "RG002",
+        "gold-file-renamed",
+        Severity.ERROR,
+        "A gold chunk ID's file was renamed, and its symbol is in the renamed file.",
+        "git's rename detection (in the history, or uncommitted in the work tree) says the "
+        "file became another, and the definition was found there once. `--fix` rewrites "
+        "the path and the span.",
+    )
+)
+GOLD_MISSING_SYMBOL = RULES.add(
+    Rule(
+        "RG003",
+        "gold-missing-symbol",
+        Severity.ERROR,
+        "A gold chunk ID's file holds no definition of its symbol.",
+        "The symbol was renamed, moved to another file, or deleted. Nothing is rewritten: a "
+        "person chooses among the candidates (similar names in the file, the same name "
+        "elsewhere) or drops the gold ID. An unresolved gold ID fails the check, because an "
+        "evaluation that skipped it would quietly change every metric.",
+    )
+)
+GOLD_MISSING_FILE = RULES.add(
+    Rule(
+        "RG004",
+        "gold-missing-file",
+        Severity.ERROR,
+        "A gold chunk ID's file does not exist and git records no rename of it.",
+        "Candidates are files with the same name and definitions of the same symbol "
+        "elsewhere; a person chooses, or drops the gold ID.",
+    )
+)
+GOLD_AMBIGUOUS = RULES.add(
+    Rule(
+        "RG005",
+        "gold-ambiguous",
+        Severity.ERROR,
+        "Several definitions fit a gold chunk ID whose span matches none of them.",
+        "Two definitions share the qualified name (overloads, conditional definitions, a "
+        "file renamed into two). A person picks one; the candidates list them all.",
+    )
+)
+INVALID_CHUNK_ID = RULES.add(
+    Rule(
+        "RG006",
+        "invalid-chunk-id",
+        Severity.ERROR,
+        "A gold key is not a chunk ID (`path:start-end:symbol`) relative to the root.",
+        "The span is the last `:<digits>-<digits>` followed by `:` or the end; lines are "
+        "1-based and inclusive; the path is relative to the root, with no `..`.",
+    )
+)
+UNREADABLE_RECORD = RULES.add(
+    Rule(
+        "RG008",
+        "gold-record-unreadable",
+        Severity.ERROR,
+        "A line of an eval set holds no gold IDs the check can read.",
+        "The line is not UTF-8 or not a JSON object, or its `gold` is not a non-empty object. "
+        "Its gold IDs, if any, cannot be checked, so the check fails rather than skip them; "
+        "`evaltools validate` explains the record format.",
+    )
+)
+RULE_OF_STATUS = {
+    Status.MOVED: GOLD_MOVED,
+    Status.RENAMED_FILE: GOLD_FILE_RENAMED,
+    Status.MISSING_SYMBOL: GOLD_MISSING_SYMBOL,
+    Status.MISSING_FILE: GOLD_MISSING_FILE,
+    Status.AMBIGUOUS: GOLD_AMBIGUOUS,
+}
+
+
+@dataclass(frozen=True)
+class GoldRef:
+    """A gold ID to resolve, with the record's `revision` (narrows rename search) if any."""
+
+    chunk_id: str
+    revision: str | None = None
+
+
+@dataclass(frozen=True)
+class Resolution:
+    status: Status
+    new_chunk_id: str | None = None
+    candidates: tuple[str, ...] = ()
+    detail: str = ""  # what was found, for the message
+
+
+def check_chunk_id(text: str) -> ChunkId:
+    """The parsed ID, or ChunkIdError when it cannot name a file below the root."""
+    cid = parse_chunk_id(text)
+    parts = cid.path.split("/")
+    if cid.path.startswith("/") or "\\" in cid.path or ".." in parts or "" in parts:
+        raise ChunkIdError(
+            f"chunk ID path {cid.path!r} is not a POSIX path relative to the root "
+            "(no leading `/`, no `..`, no `\\`, no empty parts)",
+            "bad-path",
+        )
+    return cid
+
+
+def resolve_all(refs: Iterable[GoldRef], lookup: Lookup) -> dict[GoldRef, Resolution]:
+    """Resolve every (valid) gold ID; each referenced file is parsed once."""
+    ids = {ref: check_chunk_id(ref.chunk_id) for ref in refs}
+    results: dict[GoldRef, Resolution] = {}
+    lookup.load({cid.path for ref, cid in ids.items() if not lookup.known(ref.chunk_id)})
+    gone: dict[GoldRef, ChunkId] = {}
+    for ref, cid in ids.items():
+        if lookup.known(ref.chunk_id):
+            results[ref] = Resolution(Status.OK)
+            continue
+        entries = lookup.get(cid.path)
+        if entries is None:
+            gone[ref] = cid
+        else:
+            results[ref] = match_in_file(cid, entries, ref.chunk_id)
+    targets = {ref: lookup.renamed(cid.path, ref.revision) for ref, cid in gone.items()}
+    lookup.load({path for paths in targets.values() for path in paths})
+    for ref, cid in gone.items():
+        results[ref] = match_renamed(cid, targets[ref], lookup)
+    add_candidates(ids, results, lookup)
+    return results
+
+
+def match_in_file(cid: ChunkId, found: FileEntries, written: str | None = None) -> Resolution:
+    """`written`: the ID as the set spells it, when it differs from `str(cid)` (`04-6`)."""
+    if cid.symbol is None:
+        result = _match_window(cid, found)
+        if result.status is Status.OK and written not in (None, str(cid)):
+            return Resolution(Status.MOVED, str(cid), detail="the span is spelled differently")
+        return result
+    same = [e for e in found.entries if e.name == cid.symbol]
+    exact = [e for e in same if (e.start, e.end) == (cid.start, cid.end)]
+    if exact and exact[0].chunk_id == (written or str(cid)):
+        return Resolution(Status.OK)
+    if len(exact) == 1 or len(same) == 1:
+        entry = exact[0] if exact else same[0]
+        return Resolution(Status.MOVED, entry.chunk_id, detail=_at(cid.symbol, entry))
+    if same:
+        return Resolution(
+            Status.AMBIGUOUS,
+            candidates=tuple(e.chunk_id for e in same),
+            detail=f"{len(same)} definitions of `{cid.symbol}` in {cid.path} "
+            f"(lines {', '.join(f'{e.start}-{e.end}' for e in same)})",
+        )
+    why = f" ({found.note})" if found.note else ""
+    return Resolution(Status.MISSING_SYMBOL, detail=f"{cid.path} defines no `{cid.symbol}`{why}")
+
+
+def _match_window(cid: ChunkId, found: FileEntries) -> Resolution:
+    """An ID without a symbol names lines: they exist, or (in an index) a chunk has them."""
+    if found.line_count is not None:
+        if cid.end <= found.line_count:
+            return Resolution(Status.OK)
+        return Resolution(
+            Status.MISSING_SYMBOL,
+            detail=f"{cid.path} has {found.line_count} lines, fewer than the span's end {cid.end}",
+        )
+    same = [e for e in found.entries if e.name is None and (e.start, e.end) == (cid.start, cid.end)]
+    if len(same) == 1:
+        return Resolution(
+            Status.MOVED, same[0].chunk_id, detail=f"the index calls it {same[0].chunk_id}"
+        )
+    return Resolution(
+        Status.MISSING_SYMBOL,
+        detail=f"the index has no chunk of {cid.path} at lines {cid.start}-{cid.end}",
+    )
+
+
+def match_renamed(cid: ChunkId, targets: Sequence[str], lookup: Lookup) -> Resolution:
+    hits: list[str] = []
+    for path in targets:
+        found = lookup.get(path)
+        if found is None:
+            continue
+        moved = cid.with_path(path)
+        result = match_in_file(moved, found)
+        if result.status is Status.OK:
+            hits.append(str(moved))
+        elif result.status is Status.MOVED and result.new_chunk_id is not None:
+            hits.append(result.new_chunk_id)
+        else:
+            hits.extend(result.candidates)
+    renamed = ", ".join(targets)
+    if len(hits) == 1:
+        return Resolution(
+            Status.RENAMED_FILE, hits[0], detail=f"{cid.path} was renamed to {renamed}"
+        )
+    if hits:
+        return Resolution(
+            Status.AMBIGUOUS,
+            candidates=tuple(hits),
+            detail=f"{cid.path} was renamed to {renamed}, where {len(hits)} definitions fit",
+        )
+    if targets:
+        what = f"`{cid.symbol}`" if cid.symbol else f"lines {cid.start}-{cid.end}"
+        return Resolution(
+            Status.MISSING_SYMBOL,
+            detail=f"{cid.path} was renamed to {renamed}, which has no {what}",
+        )
+    return Resolution(
+        Status.MISSING_FILE, detail=f"{cid.path} does not exist and git records no rename of it"
+    )
+
+
+def _leaf(symbol: str) -> str:
+    return symbol.rpartition(".")[2]
+
+
+def _at(symbol: str, entry: Entry) -> str:
+    return f"`{symbol}` is now at lines {entry.start}-{entry.end}"
+
+
+def add_candidates(
+    ids: dict[GoldRef, ChunkId], results: dict[GoldRef, Resolution], lookup: Lookup
+) -> None:
+    """Candidates for IDs a person must resolve: similar names, the same name elsewhere."""
+    open_refs = [
+        ref
+        for ref, result in results.items()
+        if result.status in (Status.MISSING_SYMBOL, Status.MISSING_FILE) and not result.candidates
+    ]
+    if not open_refs:
+        return
+    leaves = {_leaf(symbol) for ref in open_refs if (symbol := ids[ref].symbol)}
+    elsewhere: dict[str, list[Entry]] = {}
+    for _path, entry in lookup.holding(leaves) if leaves else []:
+        if entry.leaf is not None:
+            elsewhere.setdefault(entry.leaf, []).append(entry)
+    by_basename: dict[str, list[str]] = {}
+    for path in lookup.paths():
+        by_basename.setdefault(path.rpartition("/")[2], []).append(path)
+    for ref in open_refs:
+        cid, result = ids[ref], results[ref]
+        if result.status is Status.MISSING_SYMBOL:
+            exists = lookup.get(cid.path) is not None
+            places = [cid.path] if exists else lookup.renamed(cid.path, ref.revision)
+        else:
+            places = by_basename.get(cid.path.rpartition("/")[2], [])
+        local = [(p, found) for p in places if (found := lookup.get(p)) is not None]
+        if cid.symbol is None:
+            tiers = [_windows(cid, path, found) for path, found in local]
+        else:
+            tiers = _symbol_tiers(cid, cid.symbol, local, elsewhere.get(_leaf(cid.symbol), []))
+        ranked = dict.fromkeys(c for tier in tiers for c in tier if c != ref.chunk_id)
+        results[ref] = Resolution(
+            result.status, None, tuple(list(ranked)[:MAX_CANDIDATES]), result.detail
+        )
+
+
+def _symbol_tiers(
+    cid: ChunkId, symbol: str, local: list[tuple[str, FileEntries]], elsewhere: list[Entry]
+) -> list[list[str]]:
+    """Most likely first: the same method name in the file (renamed class), the same
+    qualified name in another file (moved), similar names in the file (renamed), what now
+    covers the old lines, the same last name elsewhere; for an index, its nearest chunks."""
+    here = [e for _, found in local for e in found.entries if e.name is not None]
+    leaf = _leaf(symbol)
+    # A definition that encloses the symbol (`Store` for `Store.get`) is not what it became.
+    names = {e.name: e for e in here if e.name and not symbol.startswith(e.name + ".")}
+    close = difflib.get_close_matches(symbol, list(names), n=MAX_CANDIDATES, cutoff=0.6)
+    nearest = [
+        e.chunk_id
+        for _, found in local
+        if found.line_count is None
+        for e in _nearest(cid, found.entries)
+    ]
+    # A definition renamed in place still covers (some of) the old lines.
+    overlapping = [e for e in names.values() if e.start <= cid.end and cid.start <= e.end]
+    innermost = sorted(overlapping, key=lambda e: e.end - e.start)[:2]
+    return [
+        [e.chunk_id for e in here if e.leaf == leaf],
+        [e.chunk_id for e in elsewhere if e.name == symbol],
+        [names[n].chunk_id for n in close],
+        [e.chunk_id for e in innermost],
+        [e.chunk_id for e in _by_similarity(symbol, [e for e in elsewhere if e.name != symbol])],
+        nearest,
+    ]
+
+
+def _by_similarity(symbol: str, entries: list[Entry]) -> list[Entry]:
+    """`TokenService.store` before `IndexService.store`; common names are capped."""
+
+    matcher = difflib.SequenceMatcher(None, b=symbol)  # `b` is analysed once, reused
+
+    def score(entry: Entry) -> float:
+        matcher.set_seq1(entry.name or "")
+        return matcher.ratio()
+
+    return sorted(entries[:200], key=score, reverse=True)
+
+
+def _windows(cid: ChunkId, path: str, found: FileEntries) -> list[str]:
+    if found.line_count is None:
+        return [e.chunk_id for e in _nearest(cid, found.entries)]
+    return [] if cid.end > found.line_count else [str(cid.with_path(path))]
+
+
+def _nearest(cid: ChunkId, entries: Iterable[Entry]) -> list[Entry]:
+    """Chunks by distance from the old span (0 when they overlap): an index's neighbours."""
+
+    def distance(entry: Entry) -> int:
+        return max(0, entry.start - cid.end, cid.start - entry.end)
+
+    return sorted(entries, key=lambda e: (distance(e), e.start))[:MAX_CANDIDATES]

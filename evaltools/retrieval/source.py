@@ -1,0 +1,198 @@
+"""The code tree that gold IDs point into: a work tree, or a git revision read in place.
+
+Chunk ID paths are relative to `root`, which is a repository, a folder inside one, or a
+folder holding repositories (`demo_repo/auth/session.py` with `demo_repo/` a repository).
+A `RepoMount` maps between the two kinds of path.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from types import TracebackType
+
+from evaltools.retrieval import git
+
+SKIP_DIRS = frozenset(
+    {".git", ".hg", ".svn", ".venv", "venv", "node_modules", "__pycache__", ".tox", ".mypy_cache"}
+)
+
+
+@dataclass(frozen=True)
+class RepoMount:
+    """ID paths `id_prefix + X` are the repository's paths `repo_prefix + X`."""
+
+    top: Path
+    id_prefix: str
+    repo_prefix: str
+
+    def to_repo(self, id_path: str) -> str:
+        return self.repo_prefix + id_path[len(self.id_prefix) :]
+
+    def to_id(self, repo_path: str) -> str | None:
+        if not repo_path.startswith(self.repo_prefix):
+            return None  # outside the root: not something a chunk ID can name
+        return self.id_prefix + repo_path[len(self.repo_prefix) :]
+
+
+class CodeTree:
+    """Files under `root`, from the work tree (`rev` None) or from the commit `rev` names."""
+
+    def __init__(self, root: Path, rev: str | None = None) -> None:
+        self.root = root
+        self.rev = rev
+        self._mounts: dict[str, RepoMount | None] = {}
+        self._commits: dict[Path, str] = {}
+        self._readers: dict[Path, git.BlobReader] = {}
+        self._tracked: dict[Path, frozenset[str]] = {}
+        self._renames: dict[tuple[Path, str | None], list[git.Rename]] = {}
+        self._files: list[str] | None = None
+        top = git.toplevel(root) if root.is_dir() else None
+        self._root_mount: RepoMount | None = None
+        if top is not None:
+            inside = os.path.relpath(root.resolve(), top.resolve())
+            prefix = "" if inside == "." else Path(inside).as_posix() + "/"
+            self._root_mount = RepoMount(top, "", prefix)
+            if rev is not None:
+                self._commit(self._root_mount)  # an unknown --rev is a usage error, early
+
+    def __enter__(self) -> CodeTree:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def close(self) -> None:
+        for reader in self._readers.values():
+            reader.close()
+        self._readers.clear()
+
+    @property
+    def from_git(self) -> bool:
+        return self.rev is not None
+
+    def local_path(self, id_path: str) -> Path:
+        return self.root / id_path
+
+    def mount(self, id_path: str) -> RepoMount | None:
+        """The repository holding `id_path` (which need not exist any more).
+
+        The deepest one wins: a repository nested below the root (even inside another
+        repository) owns its files.
+        """
+        parts = id_path.split("/")[:-1]
+        for depth in range(len(parts), 0, -1):
+            prefix = "/".join(parts[:depth]) + "/"
+            if prefix not in self._mounts:
+                folder = self.root.joinpath(*parts[:depth])
+                found = (folder / ".git").exists()
+                self._mounts[prefix] = RepoMount(folder, prefix, "") if found else None
+            mount = self._mounts[prefix]
+            if mount is not None:
+                return mount
+        return self._root_mount
+
+    def exists(self, id_path: str) -> bool:
+        if self.rev is None:
+            return self.local_path(id_path).is_file()
+        mount = self.mount(id_path)
+        return mount is not None and mount.to_repo(id_path) in self._tracked_at_rev(mount)
+
+    def read_blobs(self, id_paths: Iterable[str]) -> Iterator[tuple[str, bytes | None]]:
+        """Blobs at `rev`, repository by repository, each through one cat-file process."""
+        by_mount: dict[RepoMount, list[str]] = {}
+        for id_path in id_paths:
+            mount = self.mount(id_path)
+            if mount is None:
+                yield id_path, None
+            else:
+                by_mount.setdefault(mount, []).append(id_path)
+        for mount, wanted in by_mount.items():
+            reader = self._reader(mount)
+            commit = self._commit(mount)
+            repo_paths = {mount.to_repo(p): p for p in wanted}
+            for repo_path, data in reader.read_many(commit, repo_paths):
+                yield repo_paths[repo_path], data
+
+    def files(self) -> list[str]:
+        """Every file an ID could name: walked from disk, or tracked at `rev`."""
+        if self._files is None:
+            self._files = self._walk() if self.rev is None else self._tracked_files()
+        return self._files
+
+    def renamed(self, id_path: str, since: str | None) -> list[str]:
+        """The existing files that git's rename detection says `id_path` became.
+
+        `since` (the revision the gold was verified against) limits the history searched;
+        an unknown one is ignored rather than trusted.
+        """
+        mount = self.mount(id_path)
+        if mount is None:
+            return []
+        since_commit = git.resolve_commit(mount.top, since) if since else None
+        key = (mount.top, since_commit)
+        if key not in self._renames:
+            target = self._commit(mount) if self.rev is not None else None
+            self._renames[key] = git.rename_history(mount.top, target, since_commit)
+        found: list[str] = []
+        for repo_path in git.rename_targets(self._renames[key], mount.to_repo(id_path)):
+            new_id = mount.to_id(repo_path)
+            if new_id is not None and new_id != id_path and self.exists(new_id):
+                found.append(new_id)
+        return found
+
+    def _commit(self, mount: RepoMount) -> str:
+        commit = self._commits.get(mount.top)
+        if commit is None:
+            assert self.rev is not None
+            commit = git.resolve_commit(mount.top, self.rev)
+            if commit is None:
+                raise git.GitError(f"{self.rev!r} names no commit in {mount.top}")
+            self._commits[mount.top] = commit
+        return commit
+
+    def _reader(self, mount: RepoMount) -> git.BlobReader:
+        reader = self._readers.get(mount.top)
+        if reader is None:
+            reader = self._readers[mount.top] = git.BlobReader(mount.top)
+        return reader
+
+    def _tracked_at_rev(self, mount: RepoMount) -> frozenset[str]:
+        tracked = self._tracked.get(mount.top)
+        if tracked is None:
+            tracked = frozenset(git.list_files(mount.top, self._commit(mount)))
+            self._tracked[mount.top] = tracked
+        return tracked
+
+    def _tracked_files(self) -> list[str]:
+        mounts = [self._root_mount, *self._child_mounts()]
+        found: list[str] = []
+        for mount in mounts:
+            if mount is None:
+                continue
+            for repo_path in sorted(self._tracked_at_rev(mount)):
+                id_path = mount.to_id(repo_path)
+                if id_path is not None:
+                    found.append(id_path)
+        return found
+
+    def _child_mounts(self) -> list[RepoMount | None]:
+        """Repositories directly below the root."""
+        children = sorted(p.name for p in self.root.iterdir() if (p / ".git").exists())
+        return [self.mount(f"{name}/x") for name in children]
+
+    def _walk(self) -> list[str]:
+        found: list[str] = []
+        for dirpath, dirnames, filenames in os.walk(self.root):
+            dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS)
+            base = Path(dirpath).relative_to(self.root).as_posix()
+            prefix = "" if base == "." else base + "/"
+            found.extend(prefix + name for name in sorted(filenames))
+        return found

@@ -1,0 +1,326 @@
+"""Validating retrieval eval files: every line against the schema, and what a schema cannot say.
+
+A file is cut into chunks of whole lines (`plan_file`); `check_chunk` checks one chunk and can
+run in a worker process; `FileCheck` joins the results of one file in order (line numbers,
+qids repeated across chunks). Clean records take the fast path (`schema.record_is_clean`);
+only the others are parsed for positions and explained by jsonschema.
+"""
+
+from __future__ import annotations
+
+import functools
+import io
+import itertools
+import json
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from evaltools.diagnostics import Diagnostic, make
+from evaltools.fileio import BYTE_ORDER_MARK, EMPTY_FILE, NOT_A_FILE, NOT_UTF8, display_path
+from evaltools.retrieval.explain import Problem, beyond_schema, explain
+from evaltools.retrieval.locate import Locations, locate
+from evaltools.retrieval.record import NEEDS_FULL_PARSE, RecordLine, parse_line, quick_value
+from evaltools.retrieval.record_rules import (
+    BLANK_LINE,
+    DUPLICATE_KEY,
+    DUPLICATE_QID,
+    INVALID_JSON,
+    UNREADABLE_FILE,
+)
+from evaltools.retrieval.schema import Validator, build_validator, default_schema, record_is_clean
+
+_PROBLEM_RULES = {
+    "blank": BLANK_LINE,
+    "not-utf8": NOT_UTF8,
+    "byte-order-mark": BYTE_ORDER_MARK,
+    "invalid-json": INVALID_JSON,
+}
+
+# Chunks: big enough that a worker's start-up and result transfer are noise, small enough
+# that two cores share the work evenly and a worker's memory stays bounded.
+MIN_CHUNK_BYTES = 1 << 20
+MAX_CHUNK_BYTES = 16 << 20
+# Where a qid first occurs is `chunk << LINE_BITS | line in the chunk`: workers can number
+# it without knowing how many lines come before their chunk, and the main process merges a
+# chunk's qids with one C-level `dict.update` instead of a Python loop over a million qids.
+LINE_BITS = 32
+_LINE_MASK = (1 << LINE_BITS) - 1
+
+
+class Checker:
+    """Says whether a parsed record is clean, and explains the records that are not.
+
+    With the default schema (`schema_text` None) the yes/no is `record_is_clean`, and
+    jsonschema is imported only when a record fails. With a user's schema, jsonschema
+    decides everything.
+    """
+
+    def __init__(self, schema_text: str | None = None) -> None:
+        self.schema_text = schema_text
+        self._validator: Validator | None = None
+        # An attribute, not a method: the hot loop calls it once per record.
+        self.is_clean: Callable[[Any], bool] = record_is_clean
+        if schema_text is not None:
+            self.validator()  # fail early on a schema that cannot be compiled
+            self.is_clean = self._schema_is_clean
+
+    def validator(self) -> Validator:
+        if self._validator is None:
+            schema = default_schema() if self.schema_text is None else json.loads(self.schema_text)
+            self._validator = build_validator(schema)
+        return self._validator
+
+    def _schema_is_clean(self, value: Any) -> bool:
+        return self.validator().is_valid(value) and next(beyond_schema(value), None) is None
+
+    def explain(self, value: Any) -> list[Problem]:
+        return explain(value, self.validator())
+
+
+@functools.lru_cache(maxsize=4)
+def checker_for(schema_text: str | None) -> Checker:
+    """One checker per process and schema: workers compile the schema once, not per chunk."""
+    return Checker(schema_text)
+
+
+@dataclass(frozen=True)
+class ChunkTask:
+    path: str
+    display: str
+    start: int  # the chunk holds the lines that start at a byte offset in [start, stop)
+    stop: int
+    schema_text: str | None = None
+    chunk: int = 0  # its position in the file
+
+
+@dataclass
+class ChunkResult:
+    chunk: int = 0
+    start: int = 0  # byte offset of the chunk's first line
+    lines: int = 0
+    diagnostics: list[Diagnostic] = field(default_factory=list)  # lines counted from 1 here
+    # qid -> where it first occurs in the chunk, as chunk << LINE_BITS | line.
+    first_lines: dict[str, int] = field(default_factory=dict)
+    repeats: list[tuple[str, int, int]] = field(default_factory=list)  # (qid, line, column)
+
+
+def check_chunk(task: ChunkTask) -> ChunkResult:
+    """Check the lines of one chunk; line numbers in the result count from the chunk's start."""
+    try:
+        with Path(task.path).open("rb") as stream:
+            start = _line_start_at_or_after(stream, task.start)
+            stream.seek(start)
+            block = stream.read(max(task.stop - start, 0))
+            if block and not block.endswith(b"\n"):
+                block += stream.readline()  # the chunk's last line runs past `stop`
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        unreadable = make(
+            UNREADABLE_FILE, task.display, 1, 1, f"cannot read the file ({reason}): fix access"
+        )
+        return ChunkResult(chunk=task.chunk, diagnostics=[unreadable])
+    result = check_lines(
+        io.BytesIO(block),
+        task.display,
+        checker_for(task.schema_text),
+        at_file_start=start == 0,
+        chunk=task.chunk,
+    )
+    result.start = start
+    return result
+
+
+def _line_start_at_or_after(stream: io.BufferedReader, offset: int) -> int:
+    if offset == 0:
+        return 0
+    stream.seek(offset - 1)
+    stream.readline()
+    return stream.tell()
+
+
+def check_lines(
+    lines: Iterable[bytes],
+    display: str,
+    checker: Checker,
+    *,
+    at_file_start: bool = True,
+    chunk: int = 0,
+) -> ChunkResult:
+    """The hot loop: one line at a time, so a stream of any length takes constant memory
+    (besides the qids, which must all be remembered to find repeats)."""
+    result = ChunkResult(chunk=chunk)
+    first_lines = result.first_lines
+    is_clean = checker.is_clean
+    tag = chunk << LINE_BITS
+    number = 0
+    for number, raw in enumerate(lines, 1):
+        value = quick_value(raw)
+        if value is not NEEDS_FULL_PARSE and is_clean(value):
+            # A team's schema may make anything clean: a list, a record without a qid.
+            qid = value.get("qid") if type(value) is dict else None
+            if type(qid) is str and first_lines.setdefault(qid, tag | number) != tag | number:
+                rec = parse_line(raw, number, at_file_start=at_file_start and number == 1)
+                result.repeats.append((qid, number, _column(rec, locate(rec.text), "/qid")))
+            continue
+        rec = parse_line(raw, number, at_file_start=at_file_start and number == 1)
+        for problem in rec.problems:
+            rule = _PROBLEM_RULES[problem.kind]
+            result.diagnostics.append(make(rule, display, number, problem.column, problem.message))
+        if not rec.parsed:
+            continue
+        located = locate(rec.text)
+        result.diagnostics.extend(_explained(rec, located, display, checker))
+        qid = rec.value.get("qid") if isinstance(rec.value, dict) else None
+        if isinstance(qid, str) and first_lines.setdefault(qid, tag | number) != tag | number:
+            result.repeats.append((qid, number, _column(rec, located, "/qid")))
+    result.lines = number
+    return result
+
+
+def _explained(
+    rec: RecordLine, located: Locations, display: str, checker: Checker
+) -> list[Diagnostic]:
+    found = [
+        make(
+            DUPLICATE_KEY,
+            display,
+            rec.line,
+            rec.column(offset),
+            _duplicate_key_message(where),
+            pointer=where,
+        )
+        for where, offset in located.duplicates
+    ]
+    for problem in checker.explain(rec.value):
+        getter = located.key_offset if problem.at_key else located.value_offset
+        offset = _nearest(located, problem.pointer, getter(problem.pointer))
+        found.append(
+            make(
+                problem.rule,
+                display,
+                rec.line,
+                rec.column(offset),
+                problem.message,
+                pointer=problem.pointer or None,
+            )
+        )
+    return found
+
+
+def _nearest(located: Locations, where: str, offset: int | None) -> int:
+    """A missing member has no offset: use its parent's (the object that lacks it)."""
+    while offset is None and where:
+        where = where.rpartition("/")[0]
+        offset = located.value_offset(where)
+    return offset or 0
+
+
+def _column(rec: RecordLine, located: Locations, where: str) -> int:
+    return rec.column(_nearest(located, where, located.value_offset(where)))
+
+
+def _duplicate_key_message(where: str) -> str:
+    parent, _, key = where.rpartition("/")
+    key = key.replace("~1", "/").replace("~0", "~")
+    if parent == "/gold":
+        return (
+            f"chunk ID {json.dumps(key, ensure_ascii=False)} is listed twice in `gold`: keep "
+            "one entry with the right grade (readers keep only the last, silently)"
+        )
+    return (
+        f"key {json.dumps(key, ensure_ascii=False)} occurs twice in one object: keep one "
+        "(readers keep only the last value, silently)"
+    )
+
+
+def duplicate_qid(display: str, line: int, column: int, qid: str, first: int) -> Diagnostic:
+    return make(
+        DUPLICATE_QID,
+        display,
+        line,
+        column,
+        f"qid {json.dumps(qid, ensure_ascii=False)} is used again (first at line {first}): "
+        "give each query its own qid",
+        pointer="/qid",
+    )
+
+
+# --- whole files ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class FilePlan:
+    path: Path
+    display: str
+    size: int
+    tasks: tuple[ChunkTask, ...]
+
+
+def plan_file(path: Path, *, jobs: int, schema_text: str | None) -> FilePlan | Diagnostic:
+    """Chunks of about a quarter of a worker's share of the file, within the bounds above."""
+    display = display_path(path)
+    if not path.is_file():
+        what = "a directory" if path.is_dir() else "not a regular file"
+        return make(NOT_A_FILE, display, 1, 1, f"is {what}: pass .jsonl files or directories")
+    try:
+        size = path.stat().st_size
+    except OSError as exc:  # pragma: no cover - vanished between is_file and stat
+        return make(UNREADABLE_FILE, display, 1, 1, f"cannot read the file ({exc}): fix access")
+    if size == 0:
+        return make(EMPTY_FILE, display, 1, 1, "file is empty: delete it or add records")
+    chunk = min(max(size // max(jobs * 4, 1), MIN_CHUNK_BYTES), MAX_CHUNK_BYTES)
+    tasks = tuple(
+        ChunkTask(str(path), display, start, min(start + chunk, size), schema_text, index)
+        for index, start in enumerate(range(0, size, chunk))
+    )
+    return FilePlan(path, display, size, tasks)
+
+
+class FileCheck:
+    """Joins the chunk results of one file, fed in file order."""
+
+    def __init__(self, display: str, path: Path | None = None) -> None:
+        self.display = display
+        self.path = path  # to re-read lines whose qid repeats one from an earlier chunk
+        self.lines_before = 0
+        self.bases: dict[int, int] = {}  # chunk -> lines before it
+        self.first_seen: dict[str, int] = {}  # qid -> chunk << LINE_BITS | line in the chunk
+
+    def line_of(self, where: int) -> int:
+        return self.bases[where >> LINE_BITS] + (where & _LINE_MASK)
+
+    def add(self, result: ChunkResult) -> list[Diagnostic]:
+        base = self.bases[result.chunk] = self.lines_before
+        found = [replace(d, line=d.line + base) for d in result.diagnostics]
+        seen, firsts = self.first_seen, result.first_lines
+        for qid, line, column in result.repeats:
+            first = self.line_of(seen.get(qid, firsts[qid]))
+            found.append(duplicate_qid(self.display, line + base, column, qid, first))
+        again = firsts.keys() & seen.keys()
+        if again:
+            columns = self._qid_columns(result, {firsts[q] & _LINE_MASK for q in again})
+            for qid in again:
+                line = firsts.pop(qid) & _LINE_MASK
+                first = self.line_of(seen[qid])
+                found.append(
+                    duplicate_qid(self.display, line + base, columns.get(line, 1), qid, first)
+                )
+        seen.update(firsts)
+        self.lines_before += result.lines
+        found.sort(key=Diagnostic.sort_key)
+        return found
+
+    def _qid_columns(self, result: ChunkResult, lines: set[int]) -> dict[int, int]:
+        """Workers do not keep where each qid sits; find it for the few repeated ones."""
+        if self.path is None:  # pragma: no cover - stdin is one chunk, nothing comes before it
+            return {}
+        columns: dict[int, int] = {}
+        with self.path.open("rb") as stream:
+            stream.seek(result.start)
+            for number, raw in enumerate(itertools.islice(stream, max(lines)), 1):
+                if number in lines:
+                    rec = parse_line(raw, number, at_file_start=result.start == 0 and number == 1)
+                    columns[number] = _column(rec, locate(rec.text), "/qid")
+        return columns

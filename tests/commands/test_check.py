@@ -1,0 +1,118 @@
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from evaltools.__main__ import main
+from evaltools.example.markdown import from_markdown
+from evaltools.example.spec import Example, dumps_example
+from tests.conftest import CORPUS
+
+CODE = "def helper():\n    return 1\n\n\ndef target(x):\n    return x + 1\n"
+PYPROJECT = """[tool.evaltools]
+paths = ["evals"]
+
+[tool.evaltools.retrieval]
+sets = ["evals/retrieval.jsonl"]
+root = "."
+"""
+
+
+def _record(qid: str, gold: dict[str, int]) -> str:
+    return json.dumps({"qid": qid, "query": "add one to x", "type": "intent", "gold": gold})
+
+
+@pytest.fixture
+def project(in_tmp: Path) -> Path:
+    (in_tmp / "pyproject.toml").write_text(PYPROJECT)
+    (in_tmp / "src").mkdir()
+    (in_tmp / "src" / "mod.py").write_text(CODE)
+    evals = in_tmp / "evals"
+    evals.mkdir()
+    shutil.copyfile(CORPUS / "codex-acp--add-derive.md", evals / "codex-acp--add-derive.md")
+    (evals / "retrieval.jsonl").write_text(_record("q1", {"src/mod.py:5-6:target": 3}) + "\n")
+    return in_tmp
+
+
+def test_clean_project_passes(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check"]) == 0
+    assert capsys.readouterr().out == "All checks passed: 2 files.\n"
+
+
+def test_every_kind_of_problem_is_reported_with_one_exit_code(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    evals = project / "evals"
+    shutil.copyfile(
+        CORPUS / "tree-sitter--if-let-to-match.md", evals / "tree-sitter--if-let-to-match.md"
+    )
+    (evals / "repo--broken.md").write_text("## Cursor Position\n\n```a.py\nx\n```\n")
+    (project / "src" / "mod.py").write_text("import os\n\n" + CODE)
+    assert main(["check", "--format", "json"]) == 1
+    found = {(Path(d["path"]).name, d["code"]) for d in json.loads(capsys.readouterr().out)}
+    assert ("tree-sitter--if-let-to-match.md", "RT001") in found
+    assert ("repo--broken.md", "EP001") in found
+    assert ("retrieval.jsonl", "RG001") in found
+    assert ("repo--broken.md", "RT003") not in found  # lint already says why it cannot be read
+
+
+def test_fix_repairs_layout_and_moved_gold(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    evals = project / "evals"
+    name = "tree-sitter--if-let-to-match.md"
+    shutil.copyfile(CORPUS / name, evals / name)
+    (project / "src" / "mod.py").write_text("import os\n\n" + CODE)
+    assert main(["check", "--fix"]) == 0
+    captured = capsys.readouterr()
+    assert captured.out == "All checks passed: 3 files.\n"
+    assert f"fixed: evals/{name}: rewritten in canonical layout" in captured.err
+    assert "fixed: evals/retrieval.jsonl:1: gold ID of q1 repaired" in captured.err
+    assert '"src/mod.py:7-8:target"' in (evals / "retrieval.jsonl").read_text()
+    assert main(["check"]) == 0
+
+
+def test_explicit_paths_sort_sets_from_example_records(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    spec = from_markdown((CORPUS / "codex-acp--add-derive.md").read_text(), "x")
+    records = project / "examples.jsonl"
+    records.write_text(dumps_example(Example(spec)) + "\n{broken\n")
+    assert main(["check", "examples.jsonl", "evals/retrieval.jsonl"]) == 1
+    out = capsys.readouterr().out
+    assert "examples.jsonl:2:2: EP501 [error]" in out
+    assert "retrieval.jsonl" not in out
+    assert out.endswith("Found 1 error in 2 files.\n")
+
+
+def test_configuration_selects_across_commands(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (project / "src" / "mod.py").write_text("import os\n\n" + CODE)
+    (project / "pyproject.toml").write_text(
+        PYPROJECT.replace('paths = ["evals"]', 'paths = ["evals"]\nignore = ["RG001"]')
+    )
+    assert main(["check"]) == 0
+    assert capsys.readouterr().out == "All checks passed: 2 files.\n"
+
+
+def test_without_a_root_the_gold_check_is_skipped_and_said(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (project / "pyproject.toml").write_text(PYPROJECT.replace('root = "."\n', ""))
+    assert main(["check"]) == 0
+    assert "gold check skipped" in capsys.readouterr().err
+
+
+def test_nothing_to_check_is_a_usage_error(
+    in_tmp: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (in_tmp / "pyproject.toml").write_text("[tool.evaltools]\n")
+    assert main(["check"]) == 2
+    assert "nothing to check" in capsys.readouterr().err
+    (in_tmp / "pyproject.toml").write_text('[tool.evaltools]\npaths = "evals"\n')
+    assert main(["check"]) == 2
+    assert "must be a list of paths" in capsys.readouterr().err

@@ -1,0 +1,159 @@
+from __future__ import annotations
+
+import io
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from evaltools.__main__ import main
+from evaltools.commands.convert import Progress
+from evaltools.example.convert import Stats
+from tests.conftest import CORPUS
+from tests.example import gen_records
+
+
+def test_corpus_to_jsonl_refuses_lossy_files_naming_the_lines(
+    in_tmp: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["convert", str(CORPUS), "--to", "jsonl", "-o", "all.jsonl", "--jobs", "1"]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith(
+        f"{CORPUS.as_posix()}/vscode--log-object-property.md:6:1: CV007 [error] "
+    )
+    assert out[0].endswith(
+        "at line 6 is not part of the example: not converted (move it under `## Reasoning` "
+        "to keep it, or pass --allow-lossy to drop it)"
+    )
+    assert "zed--change-match-arm.md:6:1: CV007 [error]" in out[1]
+    assert out[2] == "15 examples to jsonl (13 written, 2 refused): all.jsonl"
+    assert len((in_tmp / "all.jsonl").read_text().splitlines()) == 13
+    args = ["convert", str(CORPUS), "--to", "jsonl", "-o", "all.jsonl", "--allow-lossy"]
+    assert main(args) == 1  # the output exists
+    assert "CV010 [error] all.jsonl already exists: pass --force" in capsys.readouterr().out
+    assert main([*args, "--force"]) == 0
+    assert capsys.readouterr().out.count("CV008 [warning]") == 2
+    assert len((in_tmp / "all.jsonl").read_text().splitlines()) == 15
+
+
+def test_jsonl_to_md_and_back_through_the_cli(
+    in_tmp: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    lines = gen_records.write_jsonl(in_tmp / "set.jsonl", 600)
+    assert main(["convert", "set.jsonl", "--to", "md", "-o", "md", "--jobs", "2"]) == 0
+    assert capsys.readouterr().out == "600 examples to md (600 written): md\n"
+    assert main(["convert", "md", "--to", "jsonl", "-o", "back.jsonl", "--format", "json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["written"] == 600 and report["findings"] == [] and report["to"] == "jsonl"
+    assert (in_tmp / "back.jsonl").read_text() == "".join(lines)
+
+
+def test_json_report_lists_findings_and_counts(
+    in_tmp: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    lines = gen_records.jsonl_lines(10)
+    lines[4] = '{"name": 1}\n'
+    (in_tmp / "set.jsonl").write_text("".join(lines))
+    args = ["convert", "set.jsonl", "--to", "json", "-o", "out", "--format", "json"]
+    assert main([*args, "--name", "flask", "--offset", "1", "--limit", "2"]) == 1
+    report = json.loads(capsys.readouterr().out)
+    assert {k: report[k] for k in ("selected", "written", "malformed", "skipped")} == {
+        "selected": 2,
+        "written": 2,
+        "malformed": 1,
+        "skipped": 1,
+    }
+    [finding] = report["findings"]
+    assert finding["code"] == "CV002" and finding["line"] == 5
+    assert finding["pointer"] == "/repository_url"
+    assert sorted(p.name for p in (in_tmp / "out").iterdir()) == [
+        f"{gen_records.spec(i).name}.json" for i in (2, 3)
+    ]
+
+
+def test_stdin_to_stdout_keeps_the_report_off_stdout(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    lines = gen_records.jsonl_lines(3)
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO("".join(lines).encode())))
+    assert main(["convert", "-", "--to", "jsonl", "-o", "-", "--offset", "5"]) == 0
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert "note: --offset 5 is past the end: only 3 examples matched" in captured.err
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO("".join(lines).encode())))
+    assert main(["convert", "-", "--to", "jsonl", "-o", "-", "--repo", "codex"]) == 0
+    captured = capsys.readouterr()
+    assert captured.out == lines[0]
+    assert captured.err == (
+        "1 example to jsonl (1 written, 2 not matching --name/--repo): stdout\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--offset", "-1"], "must not be negative"),
+        (["--jobs", "0"], "--jobs must be at least 1"),
+        (["missing.md"], "no such file or directory: missing.md"),
+        (["-", "-"], "stdin (-) can be read only once"),
+        (["--to", "jsonl", "-o", "."], "is a directory"),
+        (["--to", "md", "-o", "set.jsonl"], "is a file"),
+        (["--to", "jsonl", "-o", "x.md"], "name the file *.jsonl"),
+    ],
+)
+def test_usage_errors_exit_2(
+    in_tmp: Path, capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
+    gen_records.write_jsonl(in_tmp / "set.jsonl", 1)
+    if "--to" not in argv:
+        argv = [*argv, "--to", "md", "-o", "md"]
+    sources = [] if argv[0] in ("missing.md", "-") else ["set.jsonl"]
+    assert main(["convert", *sources, *argv]) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_help_and_required_options(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["convert", "--help"]) == 0
+    assert "--allow-lossy" in capsys.readouterr().out
+    assert main(["convert", "x.md", "-o", "out"]) == 2
+    assert "--to" in capsys.readouterr().err
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_progress_shows_only_on_a_terminal_for_long_runs() -> None:
+    now = [0.0]
+    screen = _Terminal()
+    progress = Progress(screen, clock=lambda: now[0])
+    progress.update(Stats(read=10))
+    assert screen.getvalue() == ""  # short so far
+    now[0] = 3.0
+    progress.update(Stats(read=300, written=290, bytes_read=3_000_000))
+    assert screen.getvalue() == "\r300 records read, 290 written (3.0 MB, 100 records/s)\x1b[K"
+    now[0] = 3.1
+    progress.update(Stats(read=400))
+    assert screen.getvalue().count("\r") == 1  # throttled
+    progress.clear()
+    assert screen.getvalue().endswith("\r\x1b[K")
+    quiet = io.StringIO()
+    progress = Progress(quiet, clock=lambda: now[0])
+    progress.update(Stats(read=5000))
+    progress.clear()
+    assert quiet.getvalue() == ""
+    closed = io.StringIO()
+    closed.close()
+    assert not Progress(closed).enabled
+
+
+def test_file_problems_keep_their_io_codes(
+    in_tmp: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (in_tmp / "crlf.md").write_bytes(b"+++\r\nrepository_url = 1\r\n")
+    assert main(["convert", "crlf.md", "--to", "jsonl", "-o", "-"]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.startswith("crlf.md:1:4: IO003 [error] line ends with CRLF")

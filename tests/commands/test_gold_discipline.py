@@ -1,0 +1,284 @@
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from evaltools.__main__ import main
+from tests.retrieval.mine_repo import HistoryRepo, build_acceptance_repo
+
+
+def write_jsonl(path: Path, *records: dict[str, object]) -> Path:
+    path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    return path
+
+
+def rec(qid: str, gold: dict[str, int], kind: str = "intent") -> dict[str, object]:
+    return {"qid": qid, "query": f"query {qid}", "type": kind, "gold": gold}
+
+
+# --- mine ------------------------------------------------------------------------------------
+
+
+def test_mine_writes_the_candidates_and_reports_the_drops(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    repo, sha = build_acceptance_repo(tmp_path / "repo")
+    out = tmp_path / "candidates.jsonl"
+    assert main(["gold", "mine", "--repo", str(repo.path), "-o", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "Read 10 commits: 5 candidates, 5 dropped" in text
+    assert "(merge commit 1, release 1, version bump 1, typo 1, too short 1)" in text
+    written = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [r["revision"] for r in written] == [
+        sha[n] for n in ("rename", "move", "readme", "revoke", "add")
+    ]
+    assert {r["source"] for r in written} == {"git_weak"}
+    assert {r["status"] for r in written} == {"draft"}
+    first = out.read_bytes()
+    # refuses to overwrite, then does with --force, byte for byte the same
+    assert main(["gold", "mine", "--repo", str(repo.path), "-o", str(out)]) == 2
+    assert "file exists; pass --force" in capsys.readouterr().err
+    assert main(["gold", "mine", "--repo", str(repo.path), "-o", str(out), "--force"]) == 0
+    assert out.read_bytes() == first
+
+
+def test_mine_json_summary_per_type_sample_and_stdout(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    repo, _ = build_acceptance_repo(tmp_path / "repo")
+    out = tmp_path / "sample.jsonl"
+    argv = ["gold", "mine", "--repo", str(repo.path), "--per-type", "1", "-o", str(out)]
+    assert main([*argv, "--format", "json"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["candidates"] == 5
+    assert summary["written"] == 2
+    assert summary["written_per_type"] == {"intent": 1, "mixed": 1}
+    assert summary["dropped"] == {
+        "merge_commit": 1,
+        "release": 1,
+        "version_bump": 1,
+        "typo": 1,
+        "too_short": 1,
+    }
+    assert main(["gold", "mine", "--repo", str(repo.path), "-o", "-", "--path-prefix", "r/"]) == 0
+    captured = capsys.readouterr()
+    assert len(captured.out.splitlines()) == 5
+    assert all(
+        k.startswith("r/") for line in captured.out.splitlines() for k in json.loads(line)["gold"]
+    )
+    assert "Read 10 commits" in captured.err
+
+
+def test_mine_usage_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = str(tmp_path / "o.jsonl")
+    assert main(["gold", "mine", "--repo", str(tmp_path), "-o", out]) == 2
+    assert "git log failed" in capsys.readouterr().err
+    assert main(["gold", "mine", "--repo", str(tmp_path), "--per-type", "0", "-o", out]) == 2
+    assert "--per-type must be at least 1" in capsys.readouterr().err
+    assert main(["gold", "mine", "--repo", str(tmp_path), "-o", str(tmp_path)]) == 2
+    assert "is a directory" in capsys.readouterr().err
+    assert main(["gold", "mine", "--repo", str(tmp_path), "-o", str(tmp_path / "no/o")]) == 2
+    assert "no such directory" in capsys.readouterr().err
+
+
+def test_mine_since_and_range(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    repo = HistoryRepo(tmp_path / "repo")
+    repo.write("a.py", "def f():\n    return 1\n")
+    first = repo.commit("Add the function f to a")
+    repo.write("a.py", "def f():\n    return 2\n")
+    repo.commit("Make f return two instead")
+    out = tmp_path / "o.jsonl"
+    argv = ["gold", "mine", "--repo", str(repo.path), "-o", str(out), "--format", "json"]
+    assert main([*argv, "--rev-range", f"{first}..HEAD"]) == 0
+    assert json.loads(capsys.readouterr().out)["commits"] == 1
+    assert main([*argv, "--since", "2100-01-01", "--force"]) == 0
+    assert json.loads(capsys.readouterr().out)["commits"] == 0
+    assert out.read_bytes() == b""
+
+
+# --- merge -----------------------------------------------------------------------------------
+
+
+def test_merge_writes_accepted_grades_conflicts_and_agreement(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    first = write_jsonl(
+        tmp_path / "ann.jsonl",
+        rec("q1", {"a": 3, "b": 3}),
+        rec("q2", {"c": 2}),
+        rec("q3", {"d": 1, "e": 3}),
+    )
+    second = write_jsonl(
+        tmp_path / "bob.jsonl",
+        rec("q1", {"a": 3, "b": 2}),
+        rec("q2", {"c": 2}),
+        rec("q3", {"d": 2, "e": 1}),
+    )
+    merged, conflicts = tmp_path / "merged.jsonl", tmp_path / "conflicts.jsonl"
+    argv = ["gold", "merge", str(first), str(second), "-o", str(merged)]
+    assert main([*argv, "--conflicts", str(conflicts)]) == 0
+    text = capsys.readouterr().out
+    # pairs (3,3) (3,2) (2,2) (1,2) (3,1): exact 2/5, within one 4/5
+    assert "exact 40.0%, within one level 80.0%" in text
+    assert "q3: AMBIGUOUS (rewrite or drop)" in text
+    assert "e: ann.jsonl=3 bob.jsonl=1" in text
+    assert "Merged 2 queries" in text
+    assert [json.loads(x)["gold"] for x in merged.read_text().splitlines()] == [
+        {"a": 3},
+        {"c": 2},
+    ]
+    assert [json.loads(x)["status"] for x in conflicts.read_text().splitlines()] == [
+        "arbitrate",
+        "ambiguous",
+    ]
+
+
+def test_merge_kappa_in_json_matches_the_hand_computed_value(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # the pairs of the hand computation in tests/retrieval/test_annotate.py: kappa 1/3
+    first = write_jsonl(tmp_path / "a.jsonl", rec("q1", {"w": 3, "x": 3, "y": 2, "z": 1}))
+    second = write_jsonl(tmp_path / "b.jsonl", rec("q1", {"w": 3, "x": 2, "y": 2, "z": 2}))
+    out = tmp_path / "m.jsonl"
+    argv = ["gold", "merge", str(first), str(second), "-o", str(out), "--format", "json"]
+    assert main(argv) == 0
+    agreement = json.loads(capsys.readouterr().out)["agreement"]
+    assert agreement["weighted_kappa"] == pytest.approx(1 / 3, abs=1e-12)
+    assert agreement == {
+        "pairs": 4,
+        "exact": 0.5,
+        "within_one": 1.0,
+        "weighted_kappa": agreement["weighted_kappa"],
+        "one_annotator": 0,
+    }
+    assert main(["gold", "merge", str(first), str(second), "-o", str(out), "--force"]) == 0
+    text = capsys.readouterr().out
+    assert "linear-weighted kappa 0.333" in text
+    assert "pass --conflicts FILE" in text
+
+
+def test_merge_refuses_bad_input_and_writes_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    good = write_jsonl(tmp_path / "a.jsonl", rec("q1", {"a": 3}))
+    bad = tmp_path / "b.jsonl"
+    bad.write_text('{"qid": "q1", "gold": {"a": "3"}}\nnot json\n{"qid": 1}\n[1]\n')
+    out = tmp_path / "m.jsonl"
+    assert main(["gold", "merge", str(good), str(bad), "-o", str(out)]) == 1
+    text = capsys.readouterr().out
+    assert "b.jsonl:1:1: RG401 [error]" in text
+    assert "b.jsonl:2:1: RV001 [error]" in text
+    assert "b.jsonl:3:1: RG401" in text and "b.jsonl:4:1: RG401" in text
+    assert not out.exists()
+    other = write_jsonl(tmp_path / "c.jsonl", {**rec("q1", {"a": 3}), "query": "else"})
+    assert main(["gold", "merge", str(good), str(other), "-o", str(out), "--format", "json"]) == 1
+    assert json.loads(capsys.readouterr().out)[0]["code"] == "RG403"
+    assert main(["gold", "merge", str(good), str(good), "-o", "-", "--conflicts", "-"]) == 2
+    argv = ["gold", "merge", str(good), str(good), "-o", str(out), "--conflicts", str(out)]
+    assert main(argv) == 2
+    assert "two different files" in capsys.readouterr().err
+    assert main(["gold", "merge", str(good), str(tmp_path), "-o", str(out)]) == 2
+    assert "exactly two" in capsys.readouterr().err
+
+
+# --- sample ----------------------------------------------------------------------------------
+
+
+def _eval_set(path: Path, start: int, count: int) -> Path:
+    kinds = ("identifier", "intent", "mixed", "intent")
+    return write_jsonl(
+        path,
+        *(
+            rec(
+                f"q{i}", {f"a{i}.py:1-2:f": 3, f"b{i}.py:3-9:g": 2, f"c{i}.py:1-1": 1}, kinds[i % 4]
+            )
+            for i in range(start, start + count)
+        ),
+    )
+
+
+def test_sample_is_byte_identical_per_seed_and_keeps_earlier_pairs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    evals = _eval_set(tmp_path / "set.jsonl", 0, 60)
+    one, two = tmp_path / "one.jsonl", tmp_path / "two.jsonl"
+    for out in (one, two):
+        argv = ["gold", "sample", str(evals), "--fraction", "0.1", "--seed", "11", "-o", str(out)]
+        assert main(argv) == 0
+    assert one.read_bytes() == two.read_bytes()
+    text = capsys.readouterr().out
+    assert "of 180 gold pairs" in text and "seed 11" in text
+    sampled = {(p["qid"], p["chunk_id"]) for p in map(json.loads, one.read_text().splitlines())}
+    assert sampled
+    more = _eval_set(tmp_path / "more.jsonl", 60, 40)
+    assert main(["gold", "sample", str(evals), str(more), "--seed", "11", "--format", "json"]) == 0
+    summary = json.loads(capsys.readouterr().err)
+    assert summary["pairs"] == 300
+    assert set(summary["per_type"]) == {"identifier", "intent", "mixed"}
+    assert main(["gold", "sample", str(evals), str(more), "--seed", "11"]) == 0
+    captured = capsys.readouterr()
+    bigger = {(p["qid"], p["chunk_id"]) for p in map(json.loads, captured.out.splitlines())}
+    assert sampled <= bigger
+    assert "Sampled" in captured.err
+
+
+def test_sample_usage(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    evals = _eval_set(tmp_path / "set.jsonl", 0, 5)
+    assert main(["gold", "sample", str(evals), "--seed", "1", "--fraction", "0"]) == 2
+    assert "--fraction must be a share" in capsys.readouterr().err
+    assert main(["gold", "sample", str(tmp_path / "none.jsonl"), "--seed", "1"]) == 2
+    (tmp_path / "bad.jsonl").write_text('{"qid": "x"}\n')
+    assert main(["gold", "sample", str(tmp_path / "bad.jsonl"), "--seed", "1"]) == 1
+    assert main(["gold", "sample", str(tmp_path / "empty"), "--seed", "1"]) == 2
+    (tmp_path / "empty").mkdir()
+    assert main(["gold", "sample", str(tmp_path / "empty"), "--seed", "1"]) == 2
+    assert "no .jsonl files" in capsys.readouterr().err
+
+
+# --- split -----------------------------------------------------------------------------------
+
+
+def test_split_rewrites_in_place_reproducibly_and_stably(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    evals = _eval_set(tmp_path / "set.jsonl", 0, 40)
+    original = evals.read_bytes()
+    copy = tmp_path / "copy" / "set.jsonl"
+    copy.parent.mkdir()
+    shutil.copy(evals, copy)
+    assert main(["gold", "split", str(evals), "--seed", "4"]) == 0
+    assert "Assigned a split to 40 records in 1 of 1 files" in capsys.readouterr().out
+    done = evals.read_bytes()
+    assert done != original
+    for before, after in zip(original.splitlines(), done.splitlines(), strict=True):
+        assert after.startswith(before[:-1]) and b'"split": "' in after
+    # the same seed on a copy: byte-identical; a second run: nothing to do
+    assert main(["gold", "split", str(copy.parent), "--seed", "4"]) == 0
+    assert copy.read_bytes() == done
+    capsys.readouterr()
+    assert main(["gold", "split", str(evals), "--seed", "4", "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["assigned"] == 0
+    assert evals.read_bytes() == done
+    # adding records never moves old ones, even on a fresh copy
+    grown = tmp_path / "grown.jsonl"
+    grown.write_bytes(original + _eval_set(tmp_path / "new.jsonl", 40, 30).read_bytes())
+    assert main(["gold", "split", str(grown), "--seed", "4"]) == 0
+    assert grown.read_bytes().startswith(done)
+
+
+def test_split_refuses_invalid_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    evals = tmp_path / "set.jsonl"
+    evals.write_text('{"qid": "q1", "split": "train"}\n{"qid": "q2"}\n')
+    before = evals.read_bytes()
+    assert main(["gold", "split", str(evals), "--seed", "1"]) == 1
+    assert "set.jsonl:1:1: RG404 [error] split of 'q1' is 'train'" in capsys.readouterr().out
+    assert evals.read_bytes() == before
+    assert main(["gold", "split", str(evals), "--seed", "1", "--holdout", "1.5"]) == 2
+
+
+def test_help_lists_the_options(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["gold", "split", "--help"]) == 0
+    assert "--holdout" in capsys.readouterr().out

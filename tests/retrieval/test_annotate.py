@@ -1,0 +1,254 @@
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from evaltools.retrieval._gold_jsonl import Line
+from evaltools.retrieval.annotate import (
+    Agreement,
+    insert_key,
+    merge_annotations,
+    sample_pairs,
+    split_file,
+    split_of,
+    weighted_kappa,
+)
+
+
+def lines(*records: dict[str, Any], path: str = "a.jsonl") -> list[Line]:
+    return [
+        Line(path, n, json.dumps(r).encode() + b"\n", r) for n, r in enumerate(records, start=1)
+    ]
+
+
+def rec(qid: str, gold: dict[str, int], **extra: Any) -> dict[str, Any]:
+    return {"qid": qid, "query": f"query {qid}", "type": "intent", "gold": gold, **extra}
+
+
+# --- kappa -----------------------------------------------------------------------------------
+
+
+def test_weighted_kappa_by_hand() -> None:
+    # Pairs (A, B): (3,3) (3,2) (2,2) (1,2). Linear weights: same 1, one apart 1/2, two 0.
+    # Observed: (1 + 1/2 + 1 + 1/2) / 4 = 3/4.
+    # A's grades 3,3,2,1 -> p(3)=1/2 p(2)=1/4 p(1)=1/4; B's 3,2,2,2 -> p(3)=1/4 p(2)=3/4.
+    # Expected: 1*(1/2)(1/4) + 1/2*(1/2)(3/4) + 1/2*(1/4)(1/4) + 1*(1/4)(3/4)
+    #           + 1/2*(1/4)(3/4) = 4/32 + 6/32 + 1/32 + 6/32 + 3/32 = 5/8.
+    # Kappa: (3/4 - 5/8) / (1 - 5/8) = 1/3.
+    assert weighted_kappa([(3, 3), (3, 2), (2, 2), (1, 2)]) == float(Fraction(1, 3))
+    assert weighted_kappa([(1, 1), (2, 2), (3, 3)]) == 1.0
+    assert weighted_kappa([(1, 3), (3, 1)]) == -1.0
+    assert weighted_kappa([(2, 2), (2, 2)]) is None  # no variation: kappa undefined
+    assert weighted_kappa([]) is None
+
+
+@given(st.lists(st.tuples(st.integers(1, 3), st.integers(1, 3)), min_size=1))
+def test_weighted_kappa_is_symmetric_and_at_most_one(pairs: list[tuple[int, int]]) -> None:
+    kappa = weighted_kappa(pairs)
+    assert kappa == weighted_kappa([(b, a) for a, b in pairs])
+    assert kappa is None or kappa <= 1.0
+
+
+def test_agreement_counts_only_ids_graded_by_both() -> None:
+    agreement = Agreement.of([(3, 3), (3, 2), (1, 3)], one_annotator=4)
+    assert agreement.pairs == 3
+    assert agreement.exact == 1 / 3
+    assert agreement.within_one == 2 / 3
+    assert agreement.one_annotator == 4
+    assert Agreement.of([], 2).kappa is None
+
+
+# --- merge -----------------------------------------------------------------------------------
+
+
+def test_same_grades_are_accepted_with_all_fields_kept() -> None:
+    first = lines(rec("q1", {"a.py:1-2:f": 3, "b.py:1-4:g": 2}, notes="n", annotators=["ann"]))
+    second = lines(rec("q1", {"b.py:1-4:g": 2, "a.py:1-2:f": 3}, extra=1, annotators=["bob"]))
+    result = merge_annotations(first, second)
+    assert result.merged == [
+        {
+            "qid": "q1",
+            "query": "query q1",
+            "type": "intent",
+            "gold": {"a.py:1-2:f": 3, "b.py:1-4:g": 2},
+            "notes": "n",
+            "annotators": ["ann", "bob"],
+            "extra": 1,
+        }
+    ]
+    assert result.conflicts == []
+    assert result.agreement.exact == 1.0
+
+
+def test_one_level_apart_goes_to_arbitration_with_both_grades() -> None:
+    first = lines(rec("q1", {"a": 3, "b": 2}), rec("q2", {"c": 1}))
+    second = lines(rec("q1", {"a": 3, "b": 1}), rec("q2", {"c": 2}))
+    result = merge_annotations(first, second)
+    assert [r["gold"] for r in result.merged] == [{"a": 3}]  # q2 has nothing accepted yet
+    assert result.conflicts == [
+        {"qid": "q1", "query": "query q1", "status": "arbitrate", "grades": {"b": [2, 1]}},
+        {"qid": "q2", "query": "query q2", "status": "arbitrate", "grades": {"c": [1, 2]}},
+    ]
+    assert result.counts["arbitrate"] == 2
+
+
+def test_two_levels_apart_makes_the_whole_query_ambiguous() -> None:
+    first = lines(rec("q1", {"a": 3, "b": 3, "c": 2}))
+    second = lines(rec("q1", {"a": 3, "b": 1, "d": 1}))
+    result = merge_annotations(first, second)
+    assert result.merged == []
+    assert result.conflicts == [
+        {
+            "qid": "q1",
+            "query": "query q1",
+            "status": "ambiguous",
+            "grades": {"a": [3, 3], "b": [3, 1], "c": [2, None], "d": [None, 1]},
+        }
+    ]
+
+
+def test_ids_and_queries_graded_by_one_annotator_are_listed() -> None:
+    first = lines(rec("q1", {"a": 2, "b": 3}), rec("only-a", {"x": 1}))
+    second = lines(rec("q1", {"a": 2, "c": 1}), rec("only-b", {"y": 3}))
+    result = merge_annotations(first, second)
+    assert [r["gold"] for r in result.merged] == [{"a": 2}]
+    assert result.conflicts == [
+        {
+            "qid": "q1",
+            "query": "query q1",
+            "status": "one_annotator",
+            "grades": {"b": [3, None], "c": [None, 1]},
+        },
+        {
+            "qid": "only-a",
+            "query": "query only-a",
+            "status": "unpaired",
+            "grades": {"x": [1, None]},
+        },
+        {
+            "qid": "only-b",
+            "query": "query only-b",
+            "status": "unpaired",
+            "grades": {"y": [None, 3]},
+        },
+    ]
+    assert result.agreement.pairs == 1
+    assert result.agreement.one_annotator == 2
+
+
+def test_merge_refuses_duplicates_and_different_queries() -> None:
+    twice = lines(rec("q1", {"a": 1}), rec("q1", {"a": 2}))
+    result = merge_annotations(twice, lines(rec("q1", {"a": 1})))
+    assert [(d.code, d.line) for d in result.diagnostics] == [("RG402", 2)]
+    other = lines({**rec("q1", {"a": 1}), "query": "something else"}, path="b.jsonl")
+    result = merge_annotations(lines(rec("q1", {"a": 1})), other)
+    assert [(d.code, d.path) for d in result.diagnostics] == [("RG403", "b.jsonl")]
+    assert result.merged == []
+
+
+# --- sample ----------------------------------------------------------------------------------
+
+
+def _set(count: int, start: int = 0) -> list[Line]:
+    kinds = ["identifier", "intent", "intent", "mixed", "intent"]
+    return lines(
+        *(
+            {**rec(f"q{i}", {f"f{i}.py:1-3:a": 3, f"g{i}.py:4-9:b": 2}), "type": kinds[i % 5]}
+            for i in range(start, start + count)
+        )
+    )
+
+
+def test_the_audit_sample_is_reproducible_grouped_by_type_and_grows_monotonically() -> None:
+    small = _set(200)
+    sample = sample_pairs(small, 0.1, seed=3)
+    assert sample.pairs == sample_pairs(small, 0.1, seed=3).pairs
+    assert sample.pairs != sample_pairs(small, 0.1, seed=4).pairs
+    assert sum(sample.totals.values()) == 400
+    assert 20 <= len(sample.pairs) <= 60
+    order = ["identifier", "intent", "mixed"]
+    types = [str(p["type"]) for p in sample.pairs]
+    assert types == sorted(types, key=order.index)
+    bigger = sample_pairs(small + _set(100, start=200), 0.1, seed=3)
+    keys = {(p["qid"], p["chunk_id"]) for p in bigger.pairs}
+    assert {(p["qid"], p["chunk_id"]) for p in sample.pairs} <= keys
+    assert len(sample_pairs(small, 1.0, seed=0).pairs) == 400
+
+
+def test_untyped_records_come_last() -> None:
+    untyped = lines({"qid": "z", "gold": {"a": 1}}, rec("y", {"b": 2}))
+    sample = sample_pairs(untyped, 1.0, seed=0)
+    assert [p["qid"] for p in sample.pairs] == ["y", "z"]
+    assert sample.totals == {"intent": 1, "(none)": 1}
+
+
+# --- split -----------------------------------------------------------------------------------
+
+
+def test_split_inserts_the_key_and_keeps_every_other_byte() -> None:
+    raws = [
+        b'{"qid": "q1", "query": "a", "zzz": [1,  2]}\n',
+        b"\n",
+        b'{"qid":"q2","type":"mixed"}\n',
+        b'{"qid": "q3", "split": "holdout"}\n',
+        b'{"gold": {}, "qid": "q4" }   \n',
+        b'{"qid": "q5"}',
+    ]
+    parsed = [json.loads(r) if r.strip() else None for r in raws]
+    records = [
+        Line("s.jsonl", n, raw, value)
+        for n, (raw, value) in enumerate(zip(raws, parsed, strict=True), start=1)
+        if value is not None
+    ]
+    result = split_file(raws, records, 0.5, seed=1)
+    out = result.data.split(b"\n")
+    splits = {line.qid: value for line, value in result.assigned}
+    assert set(splits) == {"q1", "q2", "q4", "q5"}
+    assert (
+        out[0]
+        == b'{"qid": "q1", "query": "a", "zzz": [1,  2], "split": "%s"}' % splits["q1"].encode()
+    )
+    assert out[1] == b""
+    assert out[2] == b'{"qid":"q2","type":"mixed","split":"%s"}' % splits["q2"].encode()
+    assert out[3] == raws[3].rstrip(b"\n")
+    assert out[4] == b'{"gold": {}, "qid": "q4", "split": "%s" }   ' % splits["q4"].encode()
+    assert out[5] == b'{"qid": "q5", "split": "%s"}' % splits["q5"].encode()  # no final newline
+    for line in result.data.splitlines():
+        if line.strip():
+            json.loads(line)
+    # once written, a second run has nothing to do
+    again = split_file(result.data.splitlines(keepends=True), [], 0.5, seed=1)
+    assert again.data == result.data
+
+
+def test_insert_key_into_an_empty_object() -> None:
+    assert insert_key(b"{}\r\n", "split", "tune") == b'{"split": "tune"}\r\n'
+
+
+def test_assignment_depends_on_qid_and_seed_only() -> None:
+    alone = split_file([b'{"qid": "q7"}\n'], lines({"qid": "q7"}), 0.2, seed=9)
+    crowd = _set(50)
+    together = split_file([line.raw for line in crowd], crowd, 0.2, seed=9)
+    assert alone.assigned[0][1] == split_of("q7", 0.2, 9)
+    assert {line.qid: s for line, s in together.assigned}["q7"] == alone.assigned[0][1]
+
+
+def test_holdout_share_per_type_is_close_to_the_target() -> None:
+    many = _set(2000)
+    result = split_file([line.raw for line in many], many, 0.2, seed=5)
+    for type_name, (records, held) in result.per_type.items():
+        assert abs(held / records - 0.2) < 0.05, type_name
+    assert list(result.per_type) == ["identifier", "intent", "mixed"]
+
+
+@pytest.mark.parametrize("value", ["train", None, 3])
+def test_an_invalid_split_is_reported_not_replaced(value: object) -> None:
+    records = lines({"qid": "q1", "split": value})
+    result = split_file([line.raw for line in records], records, 0.2, seed=1)
+    assert [d.code for d in result.diagnostics] == ["RG404"]
+    assert result.assigned == []

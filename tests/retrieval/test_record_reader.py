@@ -1,0 +1,185 @@
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+
+from evaltools.retrieval.locate import locate, pointer
+from evaltools.retrieval.record import (
+    NEEDS_FULL_PARSE,
+    RecordLine,
+    iter_record_lines,
+    parse_line,
+    quick_value,
+)
+
+
+def one(raw: bytes, line: int = 1) -> RecordLine:
+    return parse_line(raw, line)
+
+
+def test_a_record_line_keeps_its_bytes_and_value() -> None:
+    rec = one(b'{"qid": "q1", "gold": {"a.py:1-2": 3}}\n', 7)
+    assert rec.line == 7
+    assert rec.raw == b'{"qid": "q1", "gold": {"a.py:1-2": 3}}\n'
+    assert rec.parsed and rec.problems == ()
+    assert rec.record == {"qid": "q1", "gold": {"a.py:1-2": 3}}
+    assert not rec.duplicate_keys
+
+
+def test_reading_a_file_yields_every_line_and_the_exact_bytes(tmp_path: Path) -> None:
+    data = b'{"a": 1}\n\n[1]\n\xff\n{"b": 2}'  # no newline at the end
+    path = tmp_path / "set.jsonl"
+    path.write_bytes(data)
+    lines = list(iter_record_lines(path))
+    assert [r.line for r in lines] == [1, 2, 3, 4, 5]
+    assert b"".join(r.raw for r in lines) == data
+    assert [r.record for r in lines] == [{"a": 1}, None, None, None, {"b": 2}]
+    assert lines[2].parsed and lines[2].value == [1]
+    assert [p.kind for r in lines for p in r.problems] == ["blank", "not-utf8"]
+
+
+def test_reading_a_stream_can_start_at_any_line_number() -> None:
+    lines = list(iter_record_lines(io.BytesIO(b'{"a": 1}\n{"b": 2}\n'), first_line=10))
+    assert [r.line for r in lines] == [10, 11]
+
+
+def test_duplicate_keys_are_flagged_and_the_last_value_kept() -> None:
+    rec = one(b'{"gold": {"a.py:1-2": 3, "a.py:1-2": 1}}')
+    assert rec.duplicate_keys
+    assert rec.record == {"gold": {"a.py:1-2": 1}}
+
+
+@pytest.mark.parametrize(
+    ("raw", "column", "words"),
+    [
+        (b'{"a": 1', 8, "ends before it is closed"),
+        (b'{"a": 1}{"b": 2}', 9, "more text after the end"),
+        (b'{"a": 1x}', 8, "expecting ',' delimiter"),
+        (b"{'a': 1}", 2, "not valid JSON"),
+        (b'{"a": NaN}', 7, "NaN is not JSON"),
+        (b'{"a": [1, -Infinity]}', 11, "-Infinity is not JSON"),
+        (b'{"a": NaN, "b": }', 1, "NaN is not JSON"),
+        (b"[" * 100_000, 1, "nested too deeply"),
+        (b"1" * 5000, 1, "cannot be read"),
+    ],
+)
+def test_unparsable_lines_say_where_and_why(raw: bytes, column: int, words: str) -> None:
+    rec = one(raw, 3)
+    assert not rec.parsed and rec.record is None
+    (problem,) = rec.problems
+    assert problem.kind == "invalid-json"
+    assert problem.column == column
+    assert words in problem.message
+
+
+def test_blank_lines_are_problems() -> None:
+    for raw in (b"\n", b"   \n", b"\t\r\n", b""):
+        (problem,) = one(raw).problems
+        assert problem.kind == "blank"
+
+
+def test_a_line_of_other_unicode_space_is_not_blank_but_invalid() -> None:
+    (problem,) = one("\u00a0\n".encode()).problems
+    assert problem.kind == "invalid-json"
+
+
+def test_not_utf8_points_at_the_character() -> None:
+    (problem,) = one('{"q": "é\xff"}'.encode("latin-1")).problems
+    assert problem.kind == "not-utf8"
+    assert problem.column == 8
+    assert "0xe9" in problem.message
+
+
+def test_a_bom_at_the_start_of_the_file_is_reported_and_skipped() -> None:
+    rec = one(b'\xef\xbb\xbf{"a": {"b": 1}}')
+    assert [p.kind for p in rec.problems] == ["byte-order-mark"]
+    assert rec.record == {"a": {"b": 1}}
+    assert rec.bom and rec.text == '{"a": {"b": 1}}'
+    # Columns count the BOM as the file's first character.
+    assert rec.column(locate(rec.text).values["/a/b"]) == 14
+
+
+def test_a_bom_in_the_middle_of_a_file_is_a_syntax_error() -> None:
+    rec = parse_line(b'\xef\xbb\xbf{"a": 1}', 1, at_file_start=False)
+    (problem,) = rec.problems
+    assert problem.kind == "invalid-json"
+    assert "byte order mark" in problem.message
+    assert not rec.bom
+
+
+def test_crlf_line_endings_are_whitespace() -> None:
+    assert one(b'{"a": 1}\r\n').record == {"a": 1}
+
+
+def test_leading_blanks_are_allowed() -> None:
+    assert one(b'   {"a": 1}  \n').record == {"a": 1}
+
+
+def test_the_text_of_a_line_that_is_not_utf8_is_empty() -> None:
+    assert one(b"\xff").text == ""
+
+
+def test_quick_value_takes_ordinary_lines_and_passes_on_the_rest() -> None:
+    assert quick_value(b'{"a": [1, {"b": 2}]}\n') == {"a": [1, {"b": 2}]}
+    assert quick_value(b'{"a": 1}\r\n') == {"a": 1}
+    for raw in (
+        b'{"a": 1, "a": 2}',
+        b' {"a": 1}',
+        b'\xef\xbb\xbf{"a": 1}',
+        b"\xff",
+        b'{"a": NaN}',
+        b'{"a": 1} x',
+        b"",
+        b"[" * 100_000,
+    ):
+        assert quick_value(raw) is NEEDS_FULL_PARSE, raw
+
+
+# --- locate -------------------------------------------------------------------------------
+
+
+def test_pointers_escape_slash_and_tilde() -> None:
+    assert pointer(["gold", "demo_repo/a.py:3-8:f"]) == "/gold/demo_repo~1a.py:3-8:f"
+    assert pointer(["a~b", 0]) == "/a~0b/0"
+    assert pointer([]) == ""
+
+
+def test_locate_finds_keys_and_values() -> None:
+    text = '{"qid": "q1", "gold": {"a/b.py:1-2": 3, "x~y": [true, null, -1.5e3]}}'
+    found = locate(text)
+    assert found.complete
+    assert found.values[""] == 0
+    assert text[found.values["/qid"] :].startswith('"q1"')
+    assert text[found.keys["/qid"] :].startswith('"qid"')
+    assert text[found.values["/gold/a~1b.py:1-2"] :].startswith("3,")
+    assert text[found.key_offset("/gold/a~1b.py:1-2") :].startswith('"a/b.py')
+    assert text[found.values["/gold/x~0y/2"] :].startswith("-1.5e3")
+    assert found.key_offset("/gold/x~0y/1") == found.values["/gold/x~0y/1"]  # array item
+    assert found.value_offset("/nope") is None
+
+
+def test_locate_handles_escapes_whitespace_and_empty_containers() -> None:
+    text = ' { "a\\"b" : "x\\u00e9" , "c" : { } , "d" : [ ] , "e":{"f":[]} } '
+    found = locate(text)
+    assert text[found.values['/a"b'] :].startswith('"x')
+    assert text[found.values["/c"] :].startswith("{ }")
+    assert text[found.values["/d"] :].startswith("[ ]")
+    assert text[found.values["/e/f"] :].startswith("[]")
+
+
+def test_locate_lists_repeated_keys_and_keeps_the_last() -> None:
+    text = '{"g": {"k": 1, "k": 2, "k": 3}}'
+    found = locate(text)
+    assert [text[at:].startswith('"k": 2') for _, at in found.duplicates] == [True, False]
+    assert [p for p, _ in found.duplicates] == ["/g/k", "/g/k"]
+    assert text[found.values["/g/k"] :].startswith("3")
+
+
+def test_locate_gives_up_gracefully_on_what_it_cannot_walk() -> None:
+    deep = locate("[" * 5000 + "]" * 5000)
+    assert not deep.complete
+    assert deep.values[""] == 0
+    assert not locate("{").complete
+    assert not locate("}").complete
