@@ -51,8 +51,10 @@ GOLD_DISCIPLINE_COMMANDS: tuple[Command, ...] = (
         "two or more apart the query is ambiguous; prints the agreement.",
         "evaltools.commands.gold_discipline:merge",
         (
-            Param("first", kind=Path, required=True, help="First annotator's JSONL."),
-            Param("second", kind=Path, required=True, help="Second annotator's JSONL."),
+            Param("first", kind=Path, required=True, help="First annotator's JSONL.", metavar="A"),
+            Param(
+                "second", kind=Path, required=True, help="Second annotator's JSONL.", metavar="B"
+            ),
             Param("output", ("-o", "--output"), kind=Path, required=True, help="Merged JSONL."),
             Param(
                 "conflicts",

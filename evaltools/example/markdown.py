@@ -312,7 +312,7 @@ class _SectionMachine:
             end_line=self.lines.line(max(start, end - 1)),
             fenced=fence is not None,
             fence=fence or "",
-            closed=fence is None or _closes(self.body_bytes[start:end], fence),
+            closed=fence is None or _closes(self.body_bytes, start, end, fence),
         )
         self.blocks.append(block)
         if section in (START, OTHER):
@@ -426,25 +426,26 @@ def _tag_name(tag: Any) -> str:
     return name if name in ("List", "BlockQuote", "Table") else "other"
 
 
-def _closes(block: bytes, fence: str) -> bool:
-    """Whether the block's source ends with a line that closes its fence."""
-    lines = block.rstrip(b"\n").split(b"\n")
-    if len(lines) < 2:
-        return False
-    last = lines[-1]
+def _closes(body: bytes, start: int, end: int, fence: str) -> bool:
+    """Whether the block's source (body[start:end]) ends with a line that closes its fence."""
+    while end > start and body[end - 1] == 0x0A:
+        end -= 1
+    line_start = body.rfind(b"\n", start, end) + 1
+    if line_start <= start:
+        return False  # the opening fence is the only line
+    last = body[line_start:end]
     stripped = last.lstrip(b" ")
     if len(last) - len(stripped) > 3:
         return False
-    char = fence[0].encode()
-    run = len(stripped) - len(stripped.lstrip(char))
+    run = len(stripped) - len(stripped.lstrip(fence[0].encode()))
     return run >= len(fence) and not stripped[run:].strip(b" \t")
 
 
 def _fence_of(body: bytes, start: int) -> str | None:
-    line = body[start : body.find(b"\n", start) if body.find(b"\n", start) >= 0 else len(body)]
-    stripped = line.lstrip(b" ")
-    for char in (b"`", b"~"):
-        if stripped.startswith(char * 3):
-            count = len(stripped) - len(stripped.lstrip(char))
-            return (char * count).decode()
-    return None
+    end = body.find(b"\n", start)
+    stripped = body[start : end if end >= 0 else len(body)].lstrip(b" ")
+    char = stripped[:3]
+    if char not in (b"```", b"~~~"):
+        return None
+    count = len(stripped) - len(stripped.lstrip(char[:1]))
+    return (char[:1] * count).decode()

@@ -9,7 +9,7 @@ older text rebuilt out of the newer text and the lines the diff removed.
 Why the derivation is exact for Python. First, every hunk must have the same effect on
 strings and brackets on both sides (`spans.same_effect`): then each unchanged line is inside
 a string or an expression in the older version exactly when it is in the newer one. (Without
-that check, removing `DOC = """` above a function and the closing quote below it would turn
+that check, removing `DOC = '''` above a function and the closing quote below it would turn
 the function into text, and keeping its definition would be wrong; nothing carries over
 then.) Take a top-level definition T whose first line (decorator or `def`/`class`) starts at
 column 0, and its guard: from the previous code line before T (0: start of file) to the next
