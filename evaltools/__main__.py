@@ -28,7 +28,32 @@ def main(argv: Sequence[str] | None = None) -> int:
             return fast.run(*found)
         except SystemExit as exc:
             return exc.code if isinstance(exc.code, int) else 2
+    if found is None and not table.HELP_FLAGS.intersection(args):
+        unknown = _unknown_command(args)
+        if unknown is not None:
+            # As the argparse front end words it: one line, and where help is.
+            sys.stderr.write(f"evaltools: error: {unknown}\nTry 'evaltools --help' for help.\n")
+            return 2
     return typer_main(args)
+
+
+def _unknown_command(args: list[str]) -> str | None:
+    """What is wrong with argv that names no command, or None for what Typer serves
+    (help for no arguments or a bare group, --version, shell completion)."""
+    from evaltools.cli import table
+
+    if not args or args[0] in ("--version", "-V"):
+        return None
+    if args[0].startswith("-"):
+        return f"no such option: {args[0]}"
+    commands = table.all_commands()
+    if args[0] not in {c.path[0] for c in commands}:
+        return f"no such command: {args[0]!r}"
+    if args[0] in table.groups() and len(args) > 1:
+        if args[1].startswith("-"):
+            return f"no such option: {args[1]}"
+        return f"no such command: '{args[0]} {args[1]}'"
+    return None
 
 
 def typer_main(args: list[str]) -> int:

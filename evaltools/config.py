@@ -49,11 +49,16 @@ def load_config(explicit: Path | None = None, start: Path | None = None) -> Conf
     path = explicit if explicit is not None else find_pyproject(start or Path.cwd())
     if path is None:
         return Config()
+    if not path.is_file():  # a directory, a missing file, or a FIFO that would block
+        raise UsageError(f"cannot read configuration {path}: not a file")
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise UsageError(f"cannot read configuration {path}: {exc}") from exc
-    table = data.get("tool", {}).get("evaltools", {})
+    tool = data.get("tool", {})
+    if not isinstance(tool, dict):
+        raise UsageError(f"{path}: `tool` must be a table ([tool.evaltools] lives in it)")
+    table = tool.get("evaltools", {})
     if not isinstance(table, dict):
         raise UsageError(f"{path}: [tool.evaltools] must be a table")
     return Config(path, table)

@@ -59,11 +59,23 @@ class TextFile:
 
 
 def display_path(path: Path) -> str:
-    """Paths relative to the working directory when below it, as linters print them."""
+    """Paths relative to the working directory when below it, as linters print them.
+
+    Symbolic links are not followed: a finding is shown under the name it was found by
+    (and a link loop is a path like any other, not an error)."""
     try:
-        return path.resolve().relative_to(Path.cwd().resolve()).as_posix()
+        # abspath: absolute and normalised without following links (Path has no such call)
+        return Path(os.path.abspath(path)).relative_to(Path.cwd()).as_posix()  # noqa: PTH100
     except ValueError:
         return path.as_posix()
+
+
+def real_path(path: Path) -> Path:
+    """`path.resolve()`, except that a symbolic link loop gives the absolute path."""
+    try:
+        return path.resolve()
+    except (RuntimeError, OSError):  # RuntimeError: a loop, before Python 3.13
+        return Path(os.path.abspath(path))  # noqa: PTH100
 
 
 def line_col_of_offset(data: bytes, offset: int) -> tuple[int, int]:
@@ -90,7 +102,11 @@ def read_text_file(
                 f"file is {size:,} bytes, over the {max_bytes:,}-byte limit for one example: "
                 "split it, or keep bulk data in .jsonl",
             )
-    data = path.read_bytes()
+    try:
+        data = path.read_bytes()
+    except OSError as exc:  # permissions, or the file changed since `is_file`
+        why = (exc.strerror or str(exc)).lower()
+        return make(NOT_A_FILE, shown, 1, 1, f"cannot read the file: {why}")
     problem = check_text_bytes(shown, data)
     if problem is not None:
         return problem
@@ -167,11 +183,25 @@ def check_paths_exist(paths: Iterable[Path]) -> None:
     missing = [p for p in paths if str(p) != "-" and not p.exists()]
     if missing:
         names = ", ".join(p.as_posix() for p in missing)
+        # `exists` follows links: a link to nowhere (or a loop of links) is not missing.
+        if all(os.path.lexists(p) for p in missing):
+            raise UsageError(f"broken symbolic link (its target is missing or loops): {names}")
         raise UsageError(f"no such file or directory: {names}")
 
 
 def atomic_write(path: Path, data: bytes) -> None:
-    """Write via a temporary file in the same directory and rename it into place."""
+    """Write via a temporary file in the same directory and rename it into place.
+
+    A symbolic link is written through: its target gets the new bytes and the link stays
+    (renaming onto the link itself would replace it with a copy, leaving the target stale).
+    A device or FIFO (`-o /dev/null`) is written to directly: a rename would replace the
+    device node with a plain file.
+    """
+    path = real_path(path) if path.is_symlink() else path
+    if path.exists() and not path.is_file() and not path.is_dir():
+        with path.open("wb") as stream:
+            stream.write(data)
+        return
     directory = path.parent if str(path.parent) else Path()
     mode = path.stat().st_mode & 0o7777 if path.exists() else None
     import tempfile  # not at the top: its imports cost every lint run a few ms

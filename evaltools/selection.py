@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from evaltools.diagnostics import RULES, Diagnostic
-from evaltools.fileio import UsageError
+from evaltools.fileio import UsageError, real_path
 
 
 def _matches(code: str, name: str, selectors: Iterable[str]) -> bool:
@@ -47,7 +47,7 @@ def _relative(path: str, base: Path | None) -> str:
     if base is None:
         return path
     try:
-        return Path(path).resolve().relative_to(base).as_posix()
+        return real_path(Path(path)).relative_to(base).as_posix()
     except ValueError:
         return path
 

@@ -122,3 +122,16 @@ def test_markdown_hooks_only_see_markdown(
     result = try_repo(project, hooks_repo, pre_commit_home, "evaltools-lint")
     assert result.returncode == 0, result.stdout
     assert "set.jsonl" not in result.stdout
+
+
+def test_jsonl_hooks_only_see_jsonl(project: Path, hooks_repo: Path, pre_commit_home: Path) -> None:
+    (project / "evals" / "repo--broken.md").write_text("not an example\n")
+    record = '{"qid": "q1", "query": "where is x", "type": "intent", "gold": {"a.py:1-2:f": 3}}'
+    (project / "evals" / "set.jsonl").write_text(record + "\n")
+    result = try_repo(project, hooks_repo, pre_commit_home, "evaltools-validate")
+    assert result.returncode == 0, result.stdout
+    assert "repo--broken.md" not in result.stdout
+    (project / "evals" / "set.jsonl").write_text(record.replace(": 3}", ": 4}") + "\n")
+    result = try_repo(project, hooks_repo, pre_commit_home, "evaltools-validate")
+    assert result.returncode == 1
+    assert "evals/set.jsonl:1:" in result.stdout and "grade 4 is out of range" in result.stdout

@@ -121,7 +121,9 @@ GOLD_CHECK = Command(
     "metas.jsonl; --fix rewrites only the IDs that moved or whose file git saw renamed.",
     "evaltools.commands.gold_check:run",
     (
-        paths_param("Eval set files or directories (searched for *.jsonl)."),
+        paths_param(
+            "Eval set files or directories (searched for *.jsonl); '-' is stdin (not with --fix)."
+        ),
         Param(
             "root",
             ("--root",),

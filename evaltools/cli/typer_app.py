@@ -24,11 +24,17 @@ def _annotation(param: Param) -> Any:
     return Optional[kind]  # noqa: UP045  (Typer needs a runtime Optional)
 
 
+def _plain(text: str) -> str:
+    """Help text shown as written: Typer renders it as Rich markup, where `[tool.evaltools]`
+    would be a style tag, and vanish."""
+    return text.replace("[", "\\[")
+
+
 def _info(param: Param) -> Any:
     default: Any = ... if param.required else param.default
     if param.multiple and not param.required:
         default = None
-    extra: dict[str, Any] = {"help": param.help}
+    extra: dict[str, Any] = {"help": _plain(param.help)}
     if param.metavar:
         extra["metavar"] = param.metavar
     if param.positional:
@@ -62,7 +68,7 @@ def _callback(command: Command) -> Any:
     )
     callback.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
     callback.__annotations__ = {p.name: p.annotation for p in parameters}
-    callback.__doc__ = command.help
+    callback.__doc__ = _plain(command.help)
     return callback
 
 
@@ -79,6 +85,8 @@ def build_app() -> typer.Typer:
         no_args_is_help=True,
         add_completion=True,
         pretty_exceptions_enable=False,
+        # `-h` too, as the argparse front end has it (it sends -h here, for the help).
+        context_settings={"help_option_names": ["-h", "--help"]},
     )
 
     @app.callback()
@@ -98,5 +106,5 @@ def build_app() -> typer.Typer:
                 sub_apps[group] = typer.Typer(no_args_is_help=True, help=f"{group} commands.")
                 app.add_typer(sub_apps[group], name=group)
             target = sub_apps[group]
-        target.command(command.path[-1], help=command.help)(_callback(command))
+        target.command(command.path[-1], help=_plain(command.help))(_callback(command))
     return app

@@ -33,13 +33,15 @@ def _strings(config: Config, table: dict[str, object], key: str, where: str) -> 
 
 def is_retrieval_set(path: Path) -> bool:
     """A JSONL whose first record has `qid` and `gold` is a retrieval set, not examples."""
+    if not path.is_file():
+        return False  # a FIFO would block; the example reader says what it is instead
     try:
         with path.open("rb") as handle:
             for raw in handle:
                 if raw.strip():
                     record = json.loads(raw)
                     return isinstance(record, dict) and "qid" in record and "gold" in record
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):
         return False
     return False
 

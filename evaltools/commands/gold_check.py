@@ -11,7 +11,14 @@ from pathlib import Path
 
 from evaltools.config import load_config
 from evaltools.diagnostics import Diagnostic, make
-from evaltools.fileio import UsageError, atomic_write, check_paths_exist, display_path, iter_files
+from evaltools.fileio import (
+    UsageError,
+    atomic_write,
+    check_paths_exist,
+    display_path,
+    iter_files,
+    real_path,
+)
 from evaltools.retrieval.chunk_id import ChunkIdError
 from evaltools.retrieval.gold_keys import gold_key_tokens, rewrite_gold_keys
 from evaltools.retrieval.record import RecordLine, iter_record_lines
@@ -24,6 +31,9 @@ from evaltools.retrieval.resolve import (
     Status,
     check_chunk_id,
 )
+
+STDIN = "-"
+STDIN_DISPLAY = "<stdin>"
 
 
 @dataclass
@@ -84,13 +94,15 @@ def collect(
     """Resolve (and with `fix`, repair) every gold ID of the sets; print nothing."""
     root, metas = _configured(root, metas)
     check_paths_exist(paths)
+    if fix and any(str(p) == STDIN for p in paths):
+        raise UsageError("--fix rewrites files in place: it cannot take - (stdin)")
     if jobs is not None and jobs < 1:
         raise UsageError("--jobs must be at least 1")
     problems: list[Diagnostic] = []
     files: list[SetFile] = []
     items: list[GoldItem] = []
     # A file named twice (`evals evals/set.jsonl`) is checked, and fixed, once.
-    unique = {p.resolve(): p for p in iter_files(paths, (".jsonl",))}
+    unique = {real_path(p): p for p in iter_files(paths, (".jsonl",))}
     for path in unique.values():
         set_file = _read_set(path, problems)
         if set_file is not None:
@@ -151,7 +163,15 @@ def _configured(root: Path | None, metas: Path | None) -> tuple[Path | None, Pat
 def _read_set(path: Path, problems: list[Diagnostic]) -> SetFile | None:
     from evaltools.fileio import NOT_A_FILE
 
+    if str(path) == STDIN:
+        data = sys.stdin.buffer.read()
+        return SetFile(path, STDIN_DISPLAY, data, list(iter_record_lines(io.BytesIO(data))))
     shown = display_path(path)
+    if path.exists() and not path.is_file() and not path.is_dir():
+        # A FIFO (or device) would block the run on reading it.
+        message = "is not a regular file: pass .jsonl files"
+        problems.append(make(NOT_A_FILE, shown, 1, 1, message))
+        return None
     try:
         data = path.read_bytes()
     except OSError as exc:

@@ -6,15 +6,19 @@ import sys
 from pathlib import Path
 
 from evaltools import __version__
-from evaltools.fileio import atomic_write, display_path
+from evaltools.fileio import UsageError, atomic_write, display_path
 from evaltools.precommit import ConfigEditError, add_evaltools, same_except_evaltools
 
 
 def run(config_file: Path, rev: str | None, hooks: list[str]) -> int:
     rev = rev or f"v{__version__}"
     shown = display_path(config_file)
-    before = config_file.read_text(encoding="utf-8") if config_file.exists() else None
     try:
+        before = _read(config_file)
+        # The edit is made on LF text; a CRLF file gets its line endings back.
+        crlf = before is not None and "\r\n" in before and "\n" not in before.replace("\r\n", "")
+        if before is not None and crlf:
+            before = before.replace("\r\n", "\n")
         edit = add_evaltools(before, rev, tuple(hooks) or ("evaltools-check",))
     except ConfigEditError as exc:
         sys.stdout.write(f"{shown}:{exc.line}:{exc.column}: {exc} (file left unchanged)\n")
@@ -28,7 +32,11 @@ def run(config_file: Path, rev: str | None, hooks: list[str]) -> int:
             "unchanged (please add the entry by hand)\n"
         )
         return 1
-    atomic_write(config_file, edit.text.encode("utf-8"))
+    text = edit.text.replace("\n", "\r\n") if crlf else edit.text
+    try:
+        atomic_write(config_file, text.encode("utf-8"))
+    except OSError as exc:
+        raise UsageError(f"cannot write {shown}: {exc.strerror or exc}") from exc
     what = {
         "created": f"created with evaltools {rev}",
         "added": f"added evaltools {rev}",
@@ -36,3 +44,24 @@ def run(config_file: Path, rev: str | None, hooks: list[str]) -> int:
     }[edit.action]
     sys.stdout.write(f"{shown}: {what}; run `pre-commit install` to enable the hooks\n")
     return 0
+
+
+def _read(config_file: Path) -> str | None:
+    """The file's text, None when there is none yet; a usage error when it is not a file."""
+    if not config_file.exists():
+        if not config_file.parent.is_dir():
+            raise UsageError(f"cannot create {display_path(config_file)}: no such directory")
+        return None
+    if not config_file.is_file():
+        raise UsageError(f"--config-file {display_path(config_file)} is not a regular file")
+    data = config_file.read_bytes()
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise ConfigEditError(
+            f"byte 0x{data[exc.start]:02x} is not valid UTF-8: re-encode the file as UTF-8",
+            line,
+            column,
+        ) from exc

@@ -9,11 +9,13 @@ from pathlib import Path
 from evaltools.config import Config, load_config
 from evaltools.diagnostics import Diagnostic, make, worst_exit_code
 from evaltools.fileio import (
+    NOT_A_FILE,
     UsageError,
     check_paths_exist,
     display_path,
     iter_files,
     read_text_file,
+    real_path,
 )
 from evaltools.selection import RuleSelection, selection_from
 
@@ -37,7 +39,7 @@ def lint_path(path: Path) -> list[Diagnostic]:
 
 def _lint_records(path: Path) -> list[Diagnostic]:
     from evaltools.example.lint import catalogue, lint_spec
-    from evaltools.example.records import iter_records
+    from evaltools.example.records import BAD_FILE, iter_records
 
     out: list[Diagnostic] = []
     for record in iter_records(path):
@@ -45,9 +47,11 @@ def _lint_records(path: Path) -> list[Diagnostic]:
             if error.diagnostic is not None:
                 out.append(error.diagnostic)
                 continue
+            # A file that cannot be read is reported as for a `.md` (IO007), not as a record.
+            rule = NOT_A_FILE if error.kind == BAD_FILE else catalogue.BAD_RECORD
             out.append(
                 make(
-                    catalogue.BAD_RECORD,
+                    rule,
                     error.path,
                     error.line,
                     error.column,
@@ -98,7 +102,7 @@ def lint_files(files: list[Path], workers: int) -> list[list[Diagnostic]]:
 def _config_relative(path: Path, resolved_root: Path) -> str:
     """Per-file-ignores globs are written relative to the configuration's directory."""
     try:
-        return path.resolve().relative_to(resolved_root).as_posix()
+        return real_path(path).relative_to(resolved_root).as_posix()
     except ValueError:
         return display_path(path)
 

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from evaltools.config import load_config
 from evaltools.diagnostics import Diagnostic, Severity, make, worst_exit_code
-from evaltools.fileio import UsageError, check_paths_exist, display_path, iter_files
+from evaltools.fileio import UsageError, check_paths_exist, display_path, iter_files, real_path
 from evaltools.report import render
 
 if TYPE_CHECKING:
@@ -83,7 +83,7 @@ def jsonl_files(paths: Sequence[Path]) -> list[Path]:
     """Named files as given, directories searched for *.jsonl; each file once, sorted."""
     unique: dict[str, Path] = {}
     for path in iter_files(paths, (".jsonl",)):
-        key = "-" if path == STDIN else str(path.resolve())
+        key = "-" if path == STDIN else str(real_path(path))
         unique.setdefault(key, path)
     return sorted(unique.values(), key=lambda p: (p == STDIN, display_path(p)))
 

@@ -60,6 +60,8 @@ def _hint(kind: str) -> str:
         return "put it under the section it belongs to"
     if "overridden" in kind:
         return "keep one block: the reference uses only the last"
+    if kind.startswith("front matter the reference cannot read"):
+        return "fix it, so that the reference reads it"
     return "delete it, or move it under `## Reasoning`"
 
 

@@ -88,7 +88,7 @@ def convert_unit(unit: Unit, settings: Settings, stem: str | None = None) -> Con
     ):
         return Converted(FILTERED, record.path, record.line, size=size)
     if stem is None:
-        stem = settings.stem if settings.stem is not None else filename(spec.name)
+        stem = settings.stem if settings.stem is not None else _visible(filename(spec.name))
     out = Converted(OK, record.path, record.line, stem, size=size)
     out.losses = tuple(source_losses(record))
     # The output keeps the reference's field order: spec fields, then the others as read.
@@ -107,6 +107,13 @@ def convert_unit(unit: Unit, settings: Settings, stem: str | None = None) -> Con
         else:
             out.spooled = spool(settings.spool, text.encode("utf-8"))
     return out
+
+
+def _visible(stem: str) -> str:
+    """A file stem that does not start with `.`: directories are read without their hidden
+    files, so `.x.md` (or `..md`, for the name `.`) would drop out of the next conversion."""
+    dots = len(stem) - len(stem.lstrip("."))
+    return "-" * dots + stem[dots:]
 
 
 def source_losses(record: Record) -> list[Loss]:

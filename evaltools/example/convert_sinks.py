@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import os
 import secrets
+import stat
 from pathlib import Path
 from typing import BinaryIO
 
@@ -28,6 +29,18 @@ ONE_OUTPUT = "one-output"
 Problem = tuple[str, str]  # (finding kind, message)
 TEMP_PREFIX = ".evaltools-"
 TEMP_SUFFIX = ".tmp"
+
+
+def is_stream(path: Path) -> bool:
+    """An existing output that is neither a file nor a directory: a device such as
+    /dev/null, or a FIFO. It is written to directly: renaming a temporary file onto it
+    would replace the device node with a plain file (and needs no --force: nothing in it
+    can be lost)."""
+    try:
+        mode = path.stat().st_mode
+    except (OSError, ValueError):
+        return False
+    return not (stat.S_ISREG(mode) or stat.S_ISDIR(mode))
 
 
 def _exists_message(path: Path) -> str:
@@ -70,11 +83,12 @@ class JsonlSink(Sink):
         self.path = path
         self.stdout = stdout
         self.force = force
+        self.stream = path is not None and is_stream(path)
         self.handle: BinaryIO | None = None
         self.tmp: Path | None = None
 
     def refusal(self) -> tuple[str, str] | None:
-        if self.path is not None and not self.force and self.path.exists():
+        if self.path is not None and not self.force and not self.stream and self.path.exists():
             return display_path(self.path), _exists_message(self.path)
         return None
 
@@ -83,6 +97,8 @@ class JsonlSink(Sink):
             if self.path is None:
                 assert self.stdout is not None
                 self.handle = self.stdout
+            elif self.stream:
+                self.handle = self.path.open("wb")
             else:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
                 fd, tmp = _create(f"{self.path.parent}/{TEMP_PREFIX}")
@@ -96,7 +112,7 @@ class JsonlSink(Sink):
     def commit(self) -> None:
         handle = self._open()
         handle.flush()
-        if self.path is None:
+        if self.path is None or self.stream:
             return
         assert self.tmp is not None
         os.fsync(handle.fileno())
@@ -168,9 +184,10 @@ class SingleSink(Sink):
         self.force = force
         self.used = False
         self.stem = "" if path is None else path.name[: -len(path.suffix) or None]
+        self.stream = path is not None and is_stream(path)
 
     def refusal(self) -> tuple[str, str] | None:
-        if self.path is not None and not self.force and self.path.exists():
+        if self.path is not None and not self.force and not self.stream and self.path.exists():
             return display_path(self.path), _exists_message(self.path)
         return None
 
@@ -190,6 +207,10 @@ class SingleSink(Sink):
             self.stdout.flush()
             return None
         try:
+            if self.stream:
+                with self.path.open("wb") as stream:
+                    stream.write(data)
+                return None
             self.path.parent.mkdir(parents=True, exist_ok=True)
             spooled = spool(f"{self.path.parent}/{TEMP_PREFIX}", data)
             Path(spooled).replace(self.path)

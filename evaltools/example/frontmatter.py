@@ -29,9 +29,10 @@ class FrontMatter:
     revision: str = ""
     tags: list[str] = field(default_factory=list)
     rollback: bool = False
-    error: str | None = None
+    error: str | None = None  # what is wrong ("front matter has no `revision`"), no advice
     error_line: int = 1  # 1-based line in the file
     unknown_keys: list[str] = field(default_factory=list)
+    key_lines: dict[str, int] = field(default_factory=dict)  # unknown key -> line in the file
     has_comments: bool = False
 
 
@@ -62,8 +63,8 @@ def _interpret(raw: str, result: FrontMatter) -> None:
     try:
         table = tomllib.loads(raw)
     except tomllib.TOMLDecodeError as exc:
-        message, line = _toml_error(exc)
-        result.error = f"front matter is not valid TOML: {message}"
+        message, line = _toml_error(exc, raw)
+        result.error = f"front matter is not valid TOML ({message})"
         result.error_line = 1 + line
         return
     problems = _check_types(table)
@@ -76,41 +77,47 @@ def _interpret(raw: str, result: FrontMatter) -> None:
     result.tags = list(table.get("tags", []))
     result.rollback = bool(table.get(ROLLBACK_KEY, False))
     result.unknown_keys = [k for k in table if k not in KNOWN_KEYS]
+    result.key_lines = {k: 1 + (_key_line(raw, k) or 1) for k in result.unknown_keys}
     result.has_comments = any(line.lstrip().startswith("#") for line in raw.split("\n"))
 
 
 _AT_LINE = re.compile(r"\s*\(at line (\d+), column \d+\)$|\s*\(at end of document\)$")
 
 
-def _toml_error(exc: tomllib.TOMLDecodeError) -> tuple[str, int]:
+def _toml_error(exc: tomllib.TOMLDecodeError, raw: str) -> tuple[str, int]:
+    """The message without its position, and the 1-based line in `raw` it points at."""
     text = str(exc)
     match = _AT_LINE.search(text)
     if match is None:
         return text, 1
-    line = int(match.group(1)) if match.group(1) else text.count("\n") + 1
+    # "at end of document": the last line of the front matter, not of the message.
+    line = int(match.group(1)) if match.group(1) else max(raw.count("\n"), 1)
     return text[: match.start()], line
 
 
 def _check_types(table: dict[str, Any]) -> tuple[str, str] | None:
     for key in ("repository_url", "revision"):
         if key not in table:
-            return f"front matter has no `{key}`: the reference then blanks every field", key
+            return f"front matter has no `{key}`", key
         if not isinstance(table[key], str):
-            return f"front matter `{key}` must be a string", key
+            return f"front matter `{key}` is not a string", key
     tags = table.get("tags", [])
     if not isinstance(tags, list) or not all(isinstance(t, str) for t in tags):
-        return "front matter `tags` must be an array of strings", "tags"
+        return "front matter `tags` is not an array of strings", "tags"
     if not isinstance(table.get(ROLLBACK_KEY, False), bool):
-        return f"front matter `{ROLLBACK_KEY}` must be true or false", ROLLBACK_KEY
+        return f"front matter `{ROLLBACK_KEY}` is not true or false", ROLLBACK_KEY
     return None
 
 
 def _key_line(raw: str, key: str) -> int:
-    """1-based line of `key` inside the front matter, counting the opening `+++` as line 1."""
-    for index, line in enumerate(raw.split("\n")):
-        if line.lstrip().startswith(key):
-            return index + 1
-    return 0
+    """1-based line inside the front matter where top-level `key` is defined: `key = `,
+    `"key" = `, `key.sub = `, `[key]` or `[[key]]`; 0 when there is none (a missing key)."""
+    name = re.escape(key)
+    pattern = re.compile(
+        rf"""^[ \t]*(?:\[\[?[ \t]*)?(?:{name}|"{name}"|'{name}')[ \t]*[=.\]]""", re.MULTILINE
+    )
+    found = pattern.search(raw)
+    return raw.count("\n", 0, found.start()) + 1 if found is not None else 0
 
 
 def toml_string(value: str) -> str:

@@ -141,7 +141,9 @@ def read_markdown(text: str, stem: str | None = None) -> ParsedMarkdown:
     machine = _SectionMachine(spec, body, _LineIndex(body.encode("utf-8"), body_line))
     machine.run()
     if not spec.cursor_path or not spec.cursor_position:
-        machine.errors.append(MarkdownError("Missing cursor position codeblock", machine.last_line))
+        machine.errors.append(
+            MarkdownError("Missing cursor position codeblock", _cursor_line(machine))
+        )
     if not spec.name and stem is not None:
         spec.name = stem
     return ParsedMarkdown(
@@ -154,6 +156,14 @@ def read_markdown(text: str, stem: str | None = None) -> ParsedMarkdown:
         errors=machine.errors,
         body_line=body_line,
     )
+
+
+def _cursor_line(machine: _SectionMachine) -> int:
+    """Where a missing cursor is best shown: the block that has no path or text, else the
+    section's heading, else the end of the file."""
+    blocks = [b.line for b in machine.blocks if b.section == "Cursor Position"]
+    headings = [h.line for h in machine.headings if h.section == "Cursor Position"]
+    return (blocks or headings or [machine.last_line])[-1]
 
 
 def from_markdown(text: str, stem: str | None = None) -> ExampleSpec:

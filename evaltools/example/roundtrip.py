@@ -49,10 +49,13 @@ def front_matter_losses(parsed: ParsedMarkdown) -> list[Dropped]:
     if front.present and not front.closed:
         out.append(Dropped("front matter without a closing `+++` line", 1, 1, "+++"))
     if front.error is not None:
-        out.append(Dropped(front.error, front.error_line, front.error_line, ""))
+        reason = front.error.removeprefix("front matter ")
+        kind = f"front matter the reference cannot read ({reason})"
+        out.append(Dropped(kind, front.error_line, front.error_line, ""))
     if front.unknown_keys:
         keys = ", ".join(front.unknown_keys)
-        out.append(Dropped(f"unknown front matter keys ({keys})", 2, 2, keys))
+        first = min(front.key_lines.get(k, 2) for k in front.unknown_keys)
+        out.append(Dropped(f"unknown front matter keys ({keys})", first, first, keys))
     if front.has_comments:
         out.append(Dropped("comments in the front matter", 2, 2, "#"))
     return out

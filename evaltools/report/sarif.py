@@ -10,6 +10,7 @@ from urllib.parse import quote
 
 from evaltools import __version__
 from evaltools.diagnostics import RULES, Diagnostic, Severity
+from evaltools.fileio import real_path
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 _LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
@@ -29,7 +30,7 @@ def artifact_location(path: str, root: Path) -> dict[str, str]:
     A bare relative path is not a URI: `a:b.md` would read as scheme `a`, and `#`, `?`,
     `%` or a space would change what it points at.
     """
-    resolved = Path(path).resolve()
+    resolved = real_path(Path(path))
     try:
         relative = resolved.relative_to(root)
     except ValueError:

@@ -7,12 +7,22 @@ from typing import TextIO
 
 from evaltools.diagnostics import Diagnostic, Severity
 
+# One finding, one line: a newline in a file name or a quoted value (a chunk ID, a JSON
+# key) would otherwise split it, and tools that read `path:line:col:` lines would misparse.
+_LINE_BREAKING = {
+    **{c: f"\\x{c:02x}" for c in (*range(0x20), 0x7F, 0x85) if c != 0x09},
+    0x0A: "\\n",
+    0x0D: "\\r",
+    0x2028: "\\u2028",
+    0x2029: "\\u2029",
+}
+
 
 def format_line(d: Diagnostic) -> str:
     line = f"{d.path}:{d.line}:{d.column}: {d.code} [{d.severity.value}] {d.message}"
     if d.pointer is not None:
         line += f" (at {d.pointer})"
-    return line
+    return line.translate(_LINE_BREAKING)
 
 
 def summary(diagnostics: Sequence[Diagnostic], files_checked: int) -> str:

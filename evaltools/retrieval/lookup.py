@@ -55,6 +55,9 @@ class Lookup(Protocol):
     def holding(self, leaves: Collection[str]) -> list[tuple[str, Entry]]:
         """(path, entry) for every entry anywhere whose last name component is in `leaves`."""
 
+    def absent(self, path: str) -> str:
+        """Why `path` (which `get` does not know, and no rename explains) resolves nothing."""
+
 
 def _entries(path: str, parsed: ParsedFile | None) -> FileEntries | None:
     if parsed is None:
@@ -76,6 +79,9 @@ class TreeLookup:
 
     def known(self, chunk_id: str) -> bool:
         return False
+
+    def absent(self, path: str) -> str:
+        return f"{path} does not exist and git records no rename of it"
 
     def load(self, paths: Collection[str]) -> None:
         todo = sorted(set(paths).difference(self._cache))
@@ -139,6 +145,11 @@ class MetasLookup:
 
     def known(self, chunk_id: str) -> bool:
         return chunk_id in self.index.ids
+
+    def absent(self, path: str) -> str:
+        # The file may well exist: the index is what was asked, and it has none of it.
+        renames = " and git records no rename of it" if self.tree is not None else ""
+        return f"the index has no chunk of {path}{renames}"
 
     def load(self, paths: Collection[str]) -> None:
         return None

@@ -9,6 +9,7 @@ from pathlib import Path
 from evaltools.diagnostics import RULES, Diagnostic, Rule, Severity, make
 from evaltools.fileio import read_text_file
 from evaltools.retrieval.chunk_id import ChunkIdError, parse_chunk_id
+from evaltools.retrieval.record import has_lone_surrogate
 
 INVALID_METAS_LINE = RULES.add(
     Rule(
@@ -73,6 +74,11 @@ def chunk_from_line(raw: bytes) -> MetaChunk | str:
         value = json.loads(raw)
     except json.JSONDecodeError as exc:
         return f"line is not valid JSON ({exc.msg}): write one chunk object per line"
+    except RecursionError:
+        return "line is nested too deeply to read: write one flat chunk object per line"
+    if has_lone_surrogate(raw.decode(), value):
+        # A chunk ID that no UTF-8 writer can print, in a message or a rewritten gold key.
+        return "line holds a lone UTF-16 surrogate escape (\\ud800-\\udfff): fix the escape"
     if not isinstance(value, dict):
         return "line is not a JSON object: write one chunk object per line"
     chunk_id = value.get("chunk_id")

@@ -9,6 +9,7 @@ constant: one line at a time.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -130,7 +131,38 @@ def parse_line(raw: bytes, line: int, *, at_file_start: bool | None = None) -> R
     except (ValueError, RecursionError) as exc:
         invalid = _invalid_json(text, exc, shift)
         return RecordLine(line, raw, problems=(*problems, invalid), bom=shift == 1)
+    if has_lone_surrogate(text, value):
+        lone = LineProblem(
+            "invalid-json",
+            _lone_surrogate_offset(text) + 1 + shift,
+            "string holds a lone UTF-16 surrogate escape (\\ud800-\\udfff without its "
+            "pair): it is no character, and no tool can write it back as UTF-8; fix the escape",
+        )
+        return RecordLine(line, raw, problems=(*problems, lone), bom=shift == 1)
     return RecordLine(line, raw, value, True, duplicates, problems, shift == 1)
+
+
+def has_lone_surrogate(text: str, value: Any) -> bool:
+    """Whether `value`, parsed from `text`, holds a string with an unpaired surrogate
+    (valid JSON syntax, but refused by serde_json, and fatal to any UTF-8 writer)."""
+    # Only a `\u` escape can make one: the text itself is valid UTF-8.
+    if "\\u" not in text:
+        return False
+    try:
+        json.dumps(value, ensure_ascii=False).encode()
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+_HIGH = r"\\u[dD][89abAB][0-9a-fA-F]{2}"
+_LOW = r"\\u[dD][c-fC-F][0-9a-fA-F]{2}"
+_LONE_SURROGATE = re.compile(rf"{_HIGH}(?!{_LOW})|(?<!{_HIGH}){_LOW}")
+
+
+def _lone_surrogate_offset(text: str) -> int:
+    found = _LONE_SURROGATE.search(text)
+    return found.start() if found is not None else 0
 
 
 NEEDS_FULL_PARSE: Any = object()
@@ -146,6 +178,8 @@ def quick_value(raw: bytes) -> Any:
     except (UnicodeDecodeError, StopIteration, _DuplicateKeys, ValueError, RecursionError):
         return NEEDS_FULL_PARSE
     if end != len(text) and text[end:].strip(_JSON_WHITESPACE):
+        return NEEDS_FULL_PARSE
+    if has_lone_surrogate(text, value):
         return NEEDS_FULL_PARSE
     return value
 

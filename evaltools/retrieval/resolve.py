@@ -243,9 +243,7 @@ def match_renamed(cid: ChunkId, targets: Sequence[str], lookup: Lookup) -> Resol
             Status.MISSING_SYMBOL,
             detail=f"{cid.path} was renamed to {renamed}, which has no {what}",
         )
-    return Resolution(
-        Status.MISSING_FILE, detail=f"{cid.path} does not exist and git records no rename of it"
-    )
+    return Resolution(Status.MISSING_FILE, detail=lookup.absent(cid.path))
 
 
 def _leaf(symbol: str) -> str:

@@ -54,6 +54,8 @@ def load_schema(path: Path) -> dict[str, Any]:
         schema = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, ValueError) as exc:
         raise UsageError(f"cannot read schema {path}: {exc}") from exc
+    except RecursionError as exc:
+        raise UsageError(f"cannot read schema {path}: it is nested too deeply") from exc
     if not isinstance(schema, (dict, bool)):
         raise UsageError(f"schema {path} is not a JSON Schema: it must be an object")
     if isinstance(schema, bool):

@@ -116,3 +116,24 @@ def test_nothing_to_check_is_a_usage_error(
     (in_tmp / "pyproject.toml").write_text('[tool.evaltools]\npaths = "evals"\n')
     assert main(["check"]) == 2
     assert "must be a list of paths" in capsys.readouterr().err
+
+
+def test_a_jsonl_too_deep_to_read_is_a_finding_not_a_crash(
+    in_tmp: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (in_tmp / "deep.jsonl").write_text("[" * 100_000 + "\n")
+    assert main(["check", "deep.jsonl"]) == 1
+    out, err = capsys.readouterr()
+    assert out.startswith("deep.jsonl:1:1: EP501 [error] not valid JSON here: nested too deeply")
+    assert err == ""
+
+
+def test_a_pyproject_whose_tool_is_not_a_table_is_a_usage_error(
+    in_tmp: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (in_tmp / "pyproject.toml").write_text("tool = 5\n")
+    assert main(["check"]) == 2
+    assert capsys.readouterr().err == (
+        f"evaltools check: error: {in_tmp / 'pyproject.toml'}: `tool` must be a table "
+        "([tool.evaltools] lives in it)\n"
+    )

@@ -2,7 +2,10 @@ from __future__ import annotations
 
 import io
 import json
+import os
+import stat
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -157,3 +160,53 @@ def test_file_problems_keep_their_io_codes(
     captured = capsys.readouterr()
     assert captured.out == ""
     assert captured.err.startswith("crlf.md:1:4: IO003 [error] line ends with CRLF")
+
+
+def test_json_python_reads_but_the_reference_refuses_is_not_converted(
+    in_tmp: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    good = gen_records.jsonl_lines(1)[0]
+    surrogate = good.replace('"name":"', '"name":"\\ud800', 1)
+    duplicate = good.replace("{", '{"name":"first",', 1)
+    assert good not in (surrogate, duplicate)
+    (in_tmp / "set.jsonl").write_text(surrogate + duplicate)
+    for target in ("md", "jsonl"):
+        assert main(["convert", "set.jsonl", "--to", target, "-o", "-"]) == 1
+        out, err = capsys.readouterr()
+        assert out == ""
+        assert "set.jsonl:1:1: CV001 [error] string at /name holds a lone UTF-16" in err
+        assert 'set.jsonl:2:1: CV001 [error] key "name" occurs twice in one object' in err
+        assert "internal error" not in err
+
+
+def test_an_output_that_is_a_fifo_stays_one(
+    in_tmp: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # As for -o /dev/null: renaming the finished file onto it would replace the node.
+    lines = gen_records.write_jsonl(in_tmp / "set.jsonl", 3)
+    fifo = in_tmp / "out.jsonl"
+    os.mkfifo(fifo)
+    received: list[bytes] = []
+    reader = threading.Thread(target=lambda: received.append(fifo.read_bytes()), daemon=True)
+    reader.start()
+    assert main(["convert", "set.jsonl", "--to", "jsonl", "-o", str(fifo)]) == 0
+    assert capsys.readouterr().out == f"3 examples to jsonl (3 written): {fifo.as_posix()}\n"
+    assert stat.S_ISFIFO(fifo.lstat().st_mode)
+    reader.join(timeout=10)
+    assert b"".join(received).decode() == "".join(lines)
+
+
+def test_names_starting_with_a_dot_do_not_become_hidden_files(
+    in_tmp: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Directories are read without hidden files: `.x.md` would drop out of md -> jsonl.
+    line = json.loads(gen_records.jsonl_lines(1)[0])
+    names = [".hidden", ".", "visible"]
+    (in_tmp / "set.jsonl").write_text(
+        "".join(json.dumps({**line, "name": n}) + "\n" for n in names)
+    )
+    assert main(["convert", "set.jsonl", "--to", "md", "-o", "md"]) == 0
+    assert sorted(p.name for p in (in_tmp / "md").iterdir()) == ["-.md", "-hidden.md", "visible.md"]
+    assert main(["convert", "md", "--to", "jsonl", "-o", "back.jsonl"]) == 0
+    back = [json.loads(x)["name"] for x in (in_tmp / "back.jsonl").read_text().splitlines()]
+    assert sorted(back) == sorted(names)

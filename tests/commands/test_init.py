@@ -103,3 +103,39 @@ def test_semantic_check_catches_a_change_elsewhere() -> None:
     assert same_except_evaltools(before, edit.text)
     assert not same_except_evaltools(before, edit.text.replace("local", "other"))
     assert not same_except_evaltools(before, "repos: [")
+
+
+def test_a_crlf_file_keeps_its_line_endings(tmp_path: Path) -> None:
+    config = tmp_path / ".pre-commit-config.yaml"
+    config.write_bytes(b"repos:\r\n- repo: local\r\n  hooks: []\r\n")
+    assert main(["init", "--config-file", str(config)]) == 0
+    data = config.read_bytes()
+    assert data.startswith(b"repos:\r\n- repo: local\r\n  hooks: []\r\n- repo: https://")
+    assert data.count(b"\n") == data.count(b"\r\n") == 7
+
+
+def test_a_file_that_is_not_utf8_is_refused_at_the_byte(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = tmp_path / "pc.yaml"
+    config.write_bytes(b"repos:\n- repo: caf\xe9\n")
+    assert main(["init", "--config-file", str(config)]) == 1
+    assert capsys.readouterr().out == (
+        f"{config.as_posix()}:2:12: byte 0xe9 is not valid UTF-8: re-encode the file as UTF-8 "
+        "(file left unchanged)\n"
+    )
+    assert config.read_bytes() == b"repos:\n- repo: caf\xe9\n"
+
+
+def test_a_config_file_that_cannot_be_one_is_a_usage_error(
+    in_tmp: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (in_tmp / "dir.yaml").mkdir()
+    assert main(["init", "--config-file", "dir.yaml"]) == 2
+    assert capsys.readouterr().err == (
+        "evaltools init: error: --config-file dir.yaml is not a regular file\n"
+    )
+    assert main(["init", "--config-file", "missing/x.yaml"]) == 2
+    assert capsys.readouterr().err == (
+        "evaltools init: error: cannot create missing/x.yaml: no such directory\n"
+    )

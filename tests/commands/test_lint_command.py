@@ -343,3 +343,20 @@ def test_the_installed_program_runs_as_a_process(tmp_path: Path) -> None:
     )
     assert done.returncode == 1
     assert done.stdout.startswith("::error file=repo--broken.md,line=")
+
+
+def test_front_matter_findings_name_the_key_line_and_say_how_to_fix(
+    in_tmp: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    body = CLEAN.read_text(encoding="utf-8").split("+++\n", 2)[2]
+    front = '+++\nrepository_url = "https://github.com/o/r"\nrevision = "%s"\n' % ("a" * 40)
+    put(in_tmp / "o--extra.md", front + "revision_note = 'x'\n[[runs]]\nn = 1\n+++\n" + body)
+    put(in_tmp / "o--no-rev.md", '+++\nrepository_url = "https://github.com/o/r"\n+++\n' + body)
+    assert main(["lint", "o--extra.md", "o--no-rev.md"]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("o--extra.md:4:1: EP005 [warning] front matter key `revision_note`")
+    assert out[1].startswith("o--extra.md:5:1: EP005 [warning] front matter key `runs`")
+    assert out[2] == (
+        "o--no-rev.md:1:1: EP004 [error] front matter has no `revision`, so the reference "
+        "ignores all of it (every field blank): fix it"
+    )

@@ -113,3 +113,51 @@ def test_unparsable_markdown_is_reported_at_its_line(
     assert item["status"] == "invalid"
     assert item["line"] == 1
     assert item["messages"] == ["Unexpected heading level: h6", "Missing cursor position codeblock"]
+
+
+FRONT = '+++\nrepository_url = "https://github.com/o/r"\nrevision = "%s"\n' % ("a" * 40)
+
+
+@pytest.mark.parametrize(
+    ("front", "line", "message"),
+    [
+        # Unknown keys are shown where the first one is, [[tables]] included.
+        (
+            FRONT + "date = 1979-05-27\n[[runs]]\nn = 1\n+++\n",
+            4,
+            "unknown front matter keys (date, runs) would be lost on a rewrite",
+        ),
+        (
+            FRONT + "revision_note = 'x'\nrevision = 'b'\n+++\n",
+            5,
+            "front matter the reference cannot read (is not valid TOML (Cannot overwrite a "
+            "value)) would be lost on a rewrite: fix it, so that the reference reads it",
+        ),
+        (
+            FRONT + "tags = 'one'\n+++\n",
+            4,
+            "front matter the reference cannot read (`tags` is not an array of strings) would "
+            "be lost on a rewrite: fix it, so that the reference reads it",
+        ),
+    ],
+)
+def test_lossy_front_matter_is_located_and_worded(
+    in_tmp: Path, capsys: pytest.CaptureFixture[str], front: str, line: int, message: str
+) -> None:
+    body = (CORPUS / "flask--add-import-statement.md").read_text().split("+++\n", 2)[2]
+    (in_tmp / "a.md").write_text(front + body)
+    assert main(["roundtrip", "a.md"]) == 1
+    assert capsys.readouterr().out.startswith(f"a.md:{line}:1: RT002 [error] {message}")
+
+
+def test_a_cursor_block_without_a_path_is_reported_at_the_block(
+    in_tmp: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text = (CORPUS / "flask--add-import-statement.md").read_text()
+    info = text.split("## Cursor Position\n\n```", 1)[1].split("\n", 1)[0]
+    (in_tmp / "a.md").write_text(text.replace(f"```{info}\n", "```\n", 1))
+    fence_line = text[: text.index(f"```{info}\n")].count("\n") + 1
+    assert main(["roundtrip", "a.md"]) == 1
+    assert capsys.readouterr().out.startswith(
+        f"a.md:{fence_line}:1: RT003 [error] Missing cursor position codeblock"
+    )

@@ -113,6 +113,7 @@ def test_a_copy_of_the_default_schema_takes_the_fast_path(in_tmp: Path) -> None:
         ("[1]", "it must be an object"),
         ('{"type": 12}', "not a valid JSON Schema"),
         ('{"$ref": "https://example.invalid/nowhere.json"}', "cannot be resolved"),
+        ("[" * 100_000, "it is nested too deeply"),  # a RecursionError, not an internal error
     ],
 )
 def test_an_unusable_schema_is_a_usage_error(

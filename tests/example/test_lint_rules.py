@@ -222,3 +222,16 @@ def test_json_spec_findings_carry_the_record_line_and_pointer() -> None:
         ("EP107", 7, "/expected_patches"),
         ("EP402", 7, "/revision"),
     ]
+
+
+def test_patch_cursor_after_an_empty_context_line_is_fine() -> None:
+    text = GOOD.replace(
+        '     print("hello")\n-    return 0',
+        '     print("hello")\n\n#  ^[CURSOR_POSITION]\n-    return 0',
+    )
+    found = lint(text)
+    assert "EP307" not in {code for code, _ in found}
+    after_deleted = GOOD.replace(
+        "-    return 0\n", "-    return 0\n\n-    x\n#  ^[CURSOR_POSITION]\n"
+    )
+    assert "EP307" in {code for code, _ in lint(after_deleted)}

@@ -224,3 +224,43 @@ def test_a_record_cut_off_mid_line_is_located_on_its_own_line(tmp_path: Path) ->
     source.write_text('{"name": "x", "repository_url"\n{"name": "y"\n')
     errors = [e for r in records.iter_records(source) for e in r.errors]
     assert [(e.line, e.column) for e in errors] == [(1, 31), (2, 13)]
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        # Python keeps the last "name"; a conversion would drop the first silently.
+        (LINE[:-1] + ', "name": "other"}', 'key "name" occurs twice in one object'),
+        # Read as infinity, it would be written back as the non-JSON `Infinity`.
+        (LINE[:-1] + ', "score": 1e400}', "number 1e400 is too large for a 64-bit float"),
+        (LINE[:-1] + ', "score": NaN}', "NaN is not valid JSON"),
+        # No UTF-8 form: writing the example back would fail.
+        (LINE.replace('"src/a.py"', '"src/\\ud800.py"', 1), "string at /cursor_path holds a lone"),
+        (LINE[:-1] + ', "n": {"\\udc00": 1}}', "string at /n/\\udc00 holds a lone UTF-16"),
+    ],
+)
+def test_json_the_reference_refuses_is_a_located_error(
+    tmp_path: Path, line: str, message: str
+) -> None:
+    path = tmp_path / "set.jsonl"
+    path.write_text(LINE + "\n" + line + "\n")
+    first, second = _all(path)
+    assert first.example is not None and not first.errors
+    [error] = second.errors
+    assert (error.kind, error.line, error.column) == (BAD_JSON, 2, 1)
+    assert message in error.message
+
+
+def test_paired_surrogate_escapes_are_one_character(tmp_path: Path) -> None:
+    path = tmp_path / "set.jsonl"
+    path.write_text(LINE.replace('"src/a.py"', '"src/\\ud83d\\ude00.py"', 1) + "\n")
+    [record] = _all(path)
+    assert record.example is not None and record.example.spec.cursor_path == "src/\U0001f600.py"
+
+
+def test_a_fifo_named_jsonl_is_a_located_error(tmp_path: Path) -> None:
+    fifo = tmp_path / "pipe.jsonl"
+    os.mkfifo(fifo)
+    [record] = _all(fifo)
+    assert record.errors[0].kind == BAD_FILE
+    assert record.errors[0].message == "is not a regular file (a device, socket or FIFO)"

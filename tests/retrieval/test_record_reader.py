@@ -183,3 +183,27 @@ def test_locate_gives_up_gracefully_on_what_it_cannot_walk() -> None:
     assert deep.values[""] == 0
     assert not locate("{").complete
     assert not locate("}").complete
+
+
+@pytest.mark.parametrize(
+    ("raw", "column"),
+    [
+        (b'{"qid": "\\ud800"}\n', 10),  # a high surrogate alone
+        (b'{"q": "ok \\ud83d\\ude00", "x": ["\\udc00"]}\n', 33),  # a low one, after a pair
+        (b'{"\\uDBFF": 1}\n', 3),  # in a key, upper case
+    ],
+)
+def test_a_lone_surrogate_escape_is_invalid_json_at_its_column(raw: bytes, column: int) -> None:
+    # Valid JSON syntax, but refused by serde_json and unwritable as UTF-8: every command
+    # that writes the record back (gold split, sample, merge) would fail on it.
+    rec = one(raw)
+    assert rec.record is None and not rec.parsed
+    [problem] = rec.problems
+    assert (problem.kind, problem.column) == ("invalid-json", column)
+    assert problem.message.startswith("string holds a lone UTF-16 surrogate escape")
+    assert quick_value(raw) is NEEDS_FULL_PARSE
+
+
+def test_a_surrogate_pair_is_one_character() -> None:
+    assert one(b'{"q": "\\ud83d\\ude00"}').record == {"q": "\U0001f600"}
+    assert quick_value(b'{"q": "\\ud83d\\ude00"}') == {"q": "\U0001f600"}

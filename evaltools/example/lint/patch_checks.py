@@ -11,6 +11,7 @@ from evaltools.example.udiff import (
     Hunk,
     LineKind,
     ParsedDiff,
+    classify_line,
     header_count_checks,
     parse_diff,
     rust_lines,
@@ -138,7 +139,7 @@ def _check_patch_cursors(
         previous = marker.line - 1
         while previous in marker_lines:
             previous -= 1
-        kind = parse_diff(lines[previous]).lines[0].kind if previous >= 0 else None
+        kind = classify_line(lines[previous]).kind if previous >= 0 else None
         if kind not in (LineKind.ADDITION, LineKind.CONTEXT):
             ctx.at_field(
                 r.PATCH_CURSOR_AFTER_DELETION,

@@ -43,9 +43,10 @@ def check_front_matter(ctx: LintContext) -> None:
         return
     if front.error is not None:
         rule = r.MISSING_FRONT_MATTER_KEY if "has no `" in front.error else r.INVALID_FRONT_MATTER
-        ctx.report(rule, front.error_line, 1, front.error + ": the reference ignores all of it")
+        message = f"{front.error}, so the reference ignores all of it (every field blank): fix it"
+        ctx.report(rule, front.error_line, 1, message)
     for key in front.unknown_keys:
-        line = _front_line(ctx, key)
+        line = front.key_lines.get(key, 2)
         ctx.report(
             r.UNKNOWN_FRONT_MATTER_KEY,
             line,
