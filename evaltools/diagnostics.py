@@ -33,9 +33,7 @@ class Diagnostic:
     name: str
     severity: Severity
     message: str
-    fix: str | None = None
     pointer: str | None = None
-    end_line: int | None = None
 
     def sort_key(self) -> tuple[str, int, int, str]:
         return (self.path, self.line, self.column, self.code)
@@ -52,8 +50,6 @@ class Diagnostic:
         }
         if self.pointer is not None:
             out["pointer"] = self.pointer
-        if self.fix is not None:
-            out["fix"] = self.fix
         return out
 
 
@@ -89,7 +85,6 @@ def make(
     column: int,
     message: str,
     *,
-    fix: str | None = None,
     pointer: str | None = None,
 ) -> Diagnostic:
     return Diagnostic(
@@ -100,7 +95,6 @@ def make(
         name=rule.name,
         severity=rule.severity,
         message=message,
-        fix=fix,
         pointer=pointer,
     )
 

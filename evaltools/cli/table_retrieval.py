@@ -101,8 +101,8 @@ GOLD_DISCIPLINE_COMMANDS: tuple[Command, ...] = (
                 "holdout",
                 ("--holdout",),
                 kind=float,
-                default=0.2,
-                help="Share of queries to hold out.",
+                help="Share of queries to hold out (default: holdout-share of "
+                "tool.evaltools.retrieval in pyproject.toml, else 0.2).",
             ),
             _SEED,
             _OUTPUT_FORMAT,

@@ -6,6 +6,7 @@ gold check. This is what CI and the default pre-commit hook run.
 
 from __future__ import annotations
 
+import itertools
 import json
 import sys
 from dataclasses import dataclass, field
@@ -13,7 +14,7 @@ from pathlib import Path
 
 from evaltools.config import Config, load_config
 from evaltools.diagnostics import Diagnostic, worst_exit_code
-from evaltools.fileio import UsageError, check_paths_exist, iter_files
+from evaltools.fileio import UsageError, check_paths_exist, iter_files, real_path
 from evaltools.selection import selection_from
 
 
@@ -31,17 +32,26 @@ def _strings(config: Config, table: dict[str, object], key: str, where: str) -> 
     return [config.root / v for v in value]
 
 
-def is_retrieval_set(path: Path) -> bool:
-    """A JSONL whose first record has `qid` and `gold` is a retrieval set, not examples."""
+def is_retrieval_set(path: Path, configured: set[Path]) -> bool:
+    """A configured set, or a JSONL whose records have `qid` and `gold` (not examples).
+
+    The first readable record decides, so one broken first line does not turn a retrieval
+    set into example records.
+    """
+    if real_path(path) in configured:
+        return True
     if not path.is_file():
         return False  # a FIFO would block; the example reader says what it is instead
     try:
         with path.open("rb") as handle:
-            for raw in handle:
-                if raw.strip():
+            for raw in itertools.islice(handle, 20):
+                try:
                     record = json.loads(raw)
-                    return isinstance(record, dict) and "qid" in record and "gold" in record
-    except (OSError, ValueError, RecursionError):
+                except (ValueError, RecursionError):
+                    continue
+                if isinstance(record, dict):
+                    return "qid" in record and "gold" in record
+    except OSError:
         return False
     return False
 
@@ -62,8 +72,9 @@ def plan(paths: list[Path], config: Config) -> Plan:
         out.retrieval_sets = list(iter_files(sets, (".jsonl",)))
         return out
     check_paths_exist(paths)
+    known = {real_path(p) for p in _strings(config, retrieval, "sets", "tool.evaltools.retrieval")}
     for path in iter_files(paths, (".md", ".jsonl")):
-        if path.suffix == ".jsonl" and is_retrieval_set(path):
+        if path.suffix == ".jsonl" and is_retrieval_set(path, known):
             out.retrieval_sets.append(path)
         elif path.suffix in (".json", ".jsonl"):
             out.example_records.append(path)
@@ -99,13 +110,17 @@ def _retrieval(
     from evaltools.commands import gold_check
     from evaltools.commands.retrieval import check_files, schema_text_for, worker_count
 
-    found: list[Diagnostic] = []
-    for chunk in check_files(work.retrieval_sets, schema_text_for(None), worker_count(None)):
-        found.extend(chunk)
+    # Everything comes from this configuration (it may be `--config`, not the cwd's).
     section = config.section("retrieval")
-    if "root" not in section and "metas" not in section:
+    root, metas, schema = (
+        _configured_path(config, section, key) for key in ("root", "metas", "schema")
+    )
+    found: list[Diagnostic] = []
+    for chunk in check_files(work.retrieval_sets, schema_text_for(schema), worker_count(None)):
+        found.extend(chunk)
+    if root is None and metas is None:
         return found, "gold check skipped: set `root` in [tool.evaltools.retrieval]"
-    gold = gold_check.collect(work.retrieval_sets, root=None, rev=None, metas=None, fix=fix)
+    gold = gold_check.collect(work.retrieval_sets, root=root, rev=None, metas=metas, fix=fix)
     found.extend(gold.diagnostics)
     fixed.extend(
         f"{item.file.display}:{item.line.line}: gold ID of {item.qid} repaired"
@@ -115,10 +130,21 @@ def _retrieval(
     return found, None
 
 
-def run(paths: list[Path], output_format: str, fix: bool, config: Path | None) -> int:
-    from evaltools.commands import rules
+def _configured_path(config: Config, section: dict[str, object], key: str) -> Path | None:
+    value = section.get(key)
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise UsageError(f"{config.path}: [tool.evaltools.retrieval] `{key}` must be a path")
+    return config.root / value
 
-    rules.load_all_rules()
+
+def run(paths: list[Path], output_format: str, fix: bool, config: Path | None) -> int:
+    # Only the rules of what always runs; retrieval rules load with the retrieval half, and
+    # selectors of families not loaded are accepted as they are (start-up matters here).
+    import evaltools.commands.roundtrip
+    import evaltools.example.lint  # noqa: F401
+
     settings = load_config(config)
     selection = selection_from(settings.table, None, None)
     work = plan(paths, settings)

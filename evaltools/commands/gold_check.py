@@ -19,8 +19,9 @@ from evaltools.fileio import (
     iter_files,
     real_path,
 )
-from evaltools.retrieval.chunk_id import ChunkIdError
+from evaltools.retrieval.chunk_id import ChunkIdError, parse_chunk_id
 from evaltools.retrieval.gold_keys import gold_key_tokens, rewrite_gold_keys
+from evaltools.retrieval.parsing import worker_count
 from evaltools.retrieval.record import RecordLine, iter_record_lines
 from evaltools.retrieval.resolve import (
     INVALID_CHUNK_ID,
@@ -29,7 +30,6 @@ from evaltools.retrieval.resolve import (
     GoldRef,
     Resolution,
     Status,
-    check_chunk_id,
 )
 
 STDIN = "-"
@@ -96,8 +96,7 @@ def collect(
     check_paths_exist(paths)
     if fix and any(str(p) == STDIN for p in paths):
         raise UsageError("--fix rewrites files in place: it cannot take - (stdin)")
-    if jobs is not None and jobs < 1:
-        raise UsageError("--jobs must be at least 1")
+    workers = worker_count(jobs)
     problems: list[Diagnostic] = []
     files: list[SetFile] = []
     items: list[GoldItem] = []
@@ -108,7 +107,7 @@ def collect(
         if set_file is not None:
             files.append(set_file)
             items.extend(_gold_items(set_file, problems))
-    _resolve(items, root=root, rev=rev, metas_path=metas, jobs=jobs, problems=problems)
+    _resolve(items, root=root, rev=rev, metas_path=metas, jobs=workers, problems=problems)
     if fix:
         by_file: dict[int, list[GoldItem]] = {}
         for item in items:
@@ -215,7 +214,7 @@ def _items_of(
     items: list[GoldItem] = []
     for key in gold:
         try:
-            check_chunk_id(key)
+            parse_chunk_id(key)
         except ChunkIdError as exc:
             column = set_file.column(line, key)
             problems.append(make(INVALID_CHUNK_ID, set_file.display, line.line, column, str(exc)))
@@ -230,7 +229,7 @@ def _resolve(
     root: Path | None,
     rev: str | None,
     metas_path: Path | None,
-    jobs: int | None,
+    jobs: int,
     problems: list[Diagnostic],
 ) -> None:
     from evaltools.retrieval.git import GitError

@@ -19,16 +19,32 @@ def dump_jsonl(records: Iterable[object]) -> bytes:
     )
 
 
-def check_output(path: Path, force: bool, *, option: str = "-o") -> None:
-    """Refuse to overwrite an existing output file unless --force."""
+def check_output(
+    path: Path, force: bool, *, inputs: Sequence[Path] = (), option: str = "-o"
+) -> None:
+    """Refuse to overwrite an existing output file unless --force, and an input ever: the
+    output is written before the command ends, so the input would be lost."""
     if str(path) == "-":
         return
     if path.is_dir():
         raise UsageError(f"{option} {path}: is a directory; name the output file")
+    same = next((source for source in inputs if _same_file(source, path)), None)
+    if same is not None:
+        raise UsageError(
+            f"{option} {path}: is also an input ({same}); write the output to another file"
+        )
     if path.exists() and not force:
         raise UsageError(f"{option} {path}: file exists; pass --force to overwrite it")
     if not path.parent.is_dir():
         raise UsageError(f"{option} {path}: no such directory {path.parent}")
+
+
+def _same_file(one: Path, other: Path) -> bool:
+    """The same file, by inode: through links, `..` and other spellings alike."""
+    try:
+        return one.samefile(other)
+    except (OSError, ValueError):  # either one missing: not the same file
+        return False
 
 
 def write_output(path: Path, data: bytes) -> None:
@@ -40,23 +56,30 @@ def write_output(path: Path, data: bytes) -> None:
         atomic_write(path, data)
 
 
-def read_sets(
-    paths: Sequence[Path], *, need_gold: bool
-) -> tuple[list[JsonlFile], list[Diagnostic], int]:
+def input_files(paths: Sequence[Path]) -> list[Path]:
+    """The .jsonl files to read: those named, and those in the directories named."""
+    if any(str(path) == "-" for path in paths):
+        raise UsageError("- (stdin) is not supported here: name the .jsonl files")
     check_paths_exist(paths)
-    files: list[JsonlFile] = []
+    files = list(iter_files(paths, (".jsonl",)))
+    if not files:
+        raise UsageError("no .jsonl files found in " + ", ".join(p.as_posix() for p in paths))
+    return files
+
+
+def read_sets(
+    files: Sequence[Path], *, need_gold: bool
+) -> tuple[list[JsonlFile], list[Diagnostic]]:
+    """The sets, or the diagnostics of the lines that make one unusable."""
+    sets: list[JsonlFile] = []
     problems: list[Diagnostic] = []
-    count = 0
-    for path in iter_files(paths, (".jsonl",)):
-        count += 1
+    for path in files:
         found = read_jsonl(path, need_gold=need_gold)
         if isinstance(found, list):
             problems.extend(found)
         else:
-            files.append(found)
-    if not count:
-        raise UsageError("no .jsonl files found in " + ", ".join(p.as_posix() for p in paths))
-    return files, problems, count
+            sets.append(found)
+    return sets, problems
 
 
 def fail(problems: Sequence[Diagnostic], output_format: str, files_checked: int) -> int:
@@ -94,14 +117,20 @@ def merge(
 ) -> int:
     from evaltools.retrieval.annotate import merge_annotations
 
-    check_output(output, force)
+    inputs = input_files([first, second])
+    for path in (first, second):
+        if path.is_dir():
+            raise UsageError(
+                f"{path.as_posix()} is a directory: gold merge takes two .jsonl files, "
+                "one per annotator"
+            )
+    check_output(output, force, inputs=inputs)
     if conflicts is not None:
-        check_output(conflicts, force, option="--conflicts")
+        check_output(conflicts, force, inputs=inputs, option="--conflicts")
         if conflicts.resolve() == output.resolve():
             raise UsageError("-o and --conflicts must name two different files")
-    if first.is_dir() or second.is_dir():
-        raise UsageError("gold merge takes exactly two .jsonl files, one per annotator")
-    files, problems, count = read_sets([first, second], need_gold=True)
+    count = len(inputs)
+    files, problems = read_sets(inputs, need_gold=True)
     if problems:
         return fail(problems, output_format, count)
     result = merge_annotations(files[0].lines, files[1].lines)
@@ -185,8 +214,10 @@ def sample(
     from evaltools.retrieval.annotate import sample_pairs
 
     _check_share("--fraction", fraction)
-    check_output(output, force)
-    files, problems, count = read_sets(paths, need_gold=True)
+    inputs = input_files(paths)
+    check_output(output, force, inputs=inputs)
+    count = len(inputs)
+    files, problems = read_sets(inputs, need_gold=True)
     if problems:
         return fail(problems, output_format, count)
     result = sample_pairs([line for f in files for line in f.lines], fraction, seed)
@@ -227,11 +258,16 @@ def _typed(per_type: dict[str, dict[str, int]]) -> list[tuple[str, dict[str, int
 # --- split -----------------------------------------------------------------------------------
 
 
-def split(*, paths: list[Path], holdout: float, seed: int, output_format: str) -> int:
+def split(*, paths: list[Path], holdout: float | None, seed: int, output_format: str) -> int:
     from evaltools.retrieval.annotate import split_file
 
-    _check_share("--holdout", holdout)
-    files, problems, count = read_sets(paths, need_gold=False)
+    if holdout is None:
+        holdout = _configured_holdout()
+    else:
+        _check_share("--holdout", holdout)
+    inputs = input_files(paths)
+    count = len(inputs)
+    files, problems = read_sets(inputs, need_gold=False)
     results = [(f, split_file(f.raws, f.lines, holdout, seed)) for f in files]
     problems.extend(d for _, r in results for d in r.diagnostics)
     if problems:
@@ -267,6 +303,16 @@ def split(*, paths: list[Path], holdout: float, seed: int, output_format: str) -
     return 0
 
 
+def _configured_holdout() -> float:
+    """`holdout-share` of [tool.evaltools.retrieval] (the target `gold stats` checks), else 0.2."""
+    from evaltools.config import load_config
+    from evaltools.retrieval.stats import Targets
+
+    share = Targets.from_config(load_config().section("retrieval")).holdout_share
+    _check_share("[tool.evaltools.retrieval] holdout-share", share)
+    return share
+
+
 # --- mine ------------------------------------------------------------------------------------
 
 
@@ -286,8 +332,13 @@ def mine(
 
     if per_type is not None and per_type < 1:
         raise UsageError(f"--per-type must be at least 1; got {per_type}")
+    from evaltools.retrieval.git import GitError
+
     check_output(output, force)
-    result = mining.mine(repo, since=since, rev_range=rev_range, path_prefix=path_prefix)
+    try:
+        result = mining.mine(repo, since=since, rev_range=rev_range, path_prefix=path_prefix)
+    except GitError as exc:
+        raise UsageError(str(exc)) from exc
     chosen = result.candidates
     if per_type is not None:
         chosen = mining.review_sample(result.candidates, per_type, seed)

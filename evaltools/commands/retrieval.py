@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import sys
 from collections import Counter
 from collections.abc import Iterator, Sequence
@@ -15,9 +14,22 @@ from evaltools.config import load_config
 from evaltools.diagnostics import Diagnostic, Severity, make, worst_exit_code
 from evaltools.fileio import UsageError, check_paths_exist, display_path, iter_files, real_path
 from evaltools.report import render
+from evaltools.retrieval.parsing import worker_count
 
 if TYPE_CHECKING:
     from evaltools.retrieval.validate import ChunkResult, ChunkTask
+
+__all__ = [
+    "PARALLEL_MIN_BYTES",
+    "STDIN",
+    "check_files",
+    "gold_stats",
+    "jsonl_files",
+    "schema_text_for",
+    "stats_table",
+    "validate",
+    "worker_count",  # the retrieval side's one (evaltools.retrieval.parsing), for `check`
+]
 
 STDIN = Path("-")
 # Below this much input a worker pool costs more (start-up, transfer) than it saves.
@@ -46,18 +58,6 @@ def validate(
         shown.extend(found)
     shown.write(output_format, sys.stdout, len(files))
     return 1 if shown.counts[Severity.ERROR] else 0
-
-
-def worker_count(jobs: int | None) -> int:
-    """--jobs, checked; default: the cores this process may use."""
-    if jobs is None:
-        try:
-            return len(os.sched_getaffinity(0))
-        except AttributeError:  # pragma: no cover - not on Linux
-            return os.cpu_count() or 1
-    if jobs < 1:
-        raise UsageError("--jobs must be 1 or more")
-    return jobs
 
 
 def schema_text_for(schema: Path | None) -> str | None:

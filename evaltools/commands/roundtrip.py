@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from evaltools.diagnostics import RULES, Diagnostic, Rule, Severity, make
+from evaltools.example.markdown import DropKind, Dropped
 from evaltools.example.roundtrip import RoundTrip, Verdict, check_roundtrip
 from evaltools.fileio import atomic_write, check_paths_exist, iter_files, read_text_file
 
@@ -51,18 +52,22 @@ class FileResult:
     diff: str = ""
 
 
-def _hint(kind: str) -> str:
-    if kind.startswith("text outside"):
-        return "move it under a `## Reasoning` heading to keep it"
-    if kind.startswith("unknown section"):
-        return "use one of the known section headings, or `## Reasoning` for notes"
-    if kind.startswith("code block"):
-        return "put it under the section it belongs to"
-    if "overridden" in kind:
-        return "keep one block: the reference uses only the last"
-    if kind.startswith("front matter the reference cannot read"):
-        return "fix it, so that the reference reads it"
-    return "delete it, or move it under `## Reasoning`"
+_HINTS = {
+    DropKind.TEXT: "move it under a `## Reasoning` heading to keep it",
+    DropKind.UNKNOWN_HEADING: "use one of the known section headings, or `## Reasoning` for notes",
+    DropKind.STRAY_CODE: "put it under the section it belongs to",
+    DropKind.OVERRIDDEN: "keep one block: the reference uses only the last",
+    DropKind.HEADING_MARKUP: "write the heading as plain text",
+    DropKind.TITLE_OVERRIDDEN: "keep one `# title`",
+}
+
+
+def _hint(dropped: Dropped) -> str:
+    if dropped.kind is DropKind.FRONT_MATTER:
+        if dropped.detail.startswith("front matter the reference cannot read"):
+            return "fix it, so that the reference reads it"
+        return "delete it, or move it under `## Reasoning`"
+    return _HINTS.get(dropped.kind, "delete it, or move it under `## Reasoning`")
 
 
 def _span(first: int, last: int) -> str:
@@ -79,7 +84,7 @@ def _diagnostics(shown: str, result: RoundTrip) -> list[Diagnostic]:
                 shown,
                 d.line,
                 1,
-                f"{d.kind} would be lost on a rewrite{_span(d.line, d.end_line)}: {_hint(d.kind)}",
+                f"{d.describe()} would be lost on a rewrite{_span(d.line, d.end_line)}: {_hint(d)}",
             )
             for d in result.dropped
         ]

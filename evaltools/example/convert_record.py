@@ -125,7 +125,7 @@ def source_losses(record: Record) -> list[Loss]:
     return [
         Loss(
             d.line,
-            f"{d.kind} at {_lines(d.line, d.end_line)} is not part of the example",
+            f"{d.describe()} at {_lines(d.line, d.end_line)} is not part of the example",
             "move it under `## Reasoning` to keep it",
         )
         for d in dropped

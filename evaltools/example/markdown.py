@@ -8,6 +8,7 @@ layout hints that let the writer reproduce the file).
 
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -77,14 +78,37 @@ class Heading:
     plain: bool = True  # no inline markup inside
 
 
+class DropKind(str, enum.Enum):
+    """What kind of source content would vanish on a rewrite."""
+
+    TEXT = "text outside a code block"
+    BLOCK = "content outside any section"
+    UNKNOWN_HEADING = "unknown section heading"
+    STRAY_CODE = "code block outside a known section"
+    OVERRIDDEN = "block overridden by a later one"
+    MINOR_HEADING = "heading dropped on rewrite"
+    HEADING_MARKUP = "heading with inline markup"
+    TITLE_OVERRIDDEN = "title overridden by a later one"
+    LINK_DEFINITION = "link reference definition"
+    FRONT_MATTER = "front matter content"
+
+
 @dataclass
 class Dropped:
     """Source content that never reaches the model and would vanish on a rewrite."""
 
-    kind: str
+    kind: DropKind
     line: int
     end_line: int
     excerpt: str
+    detail: str = ""  # the section, the block's kind, or what is wrong with the front matter
+
+    def describe(self) -> str:
+        if self.kind is DropKind.OVERRIDDEN:
+            return f"`{self.detail}` block overridden by a later one"
+        if self.kind in (DropKind.BLOCK, DropKind.MINOR_HEADING, DropKind.FRONT_MATTER):
+            return self.detail
+        return str(self.kind.value)
 
 
 @dataclass
@@ -206,6 +230,7 @@ class _SectionMachine:
         self.top: tuple[str, int] | None = None  # kind and start of the open top-level block
         self.last_paragraph: Dropped | None = None
         self.reasoning_start: int | None = None
+        self.reasoning_spans: list[tuple[int, int]] = []
         self.hints = LayoutHints()
         self.blocks: list[CodeBlock] = []
         self.headings: list[Heading] = []
@@ -219,11 +244,22 @@ class _SectionMachine:
         for event, span in pyromark.events_with_range(self.body, merge_text=True):
             self.event(event, span["start"], span["end"])
         self.close_reasoning(len(self.body_bytes))
+        if "]:" in self.body:
+            self.drop_reference_definitions(pyromark.reference_definitions(self.body))
+
+    def drop_reference_definitions(self, definitions: dict[str, Any]) -> None:
+        """Link reference definitions produce no event: the reader never sees them."""
+        for definition in definitions.values():
+            start, end = definition["span"]["start"], definition["span"]["end"]
+            if not any(lo <= start < hi for lo, hi in self.reasoning_spans):
+                self.drop(DropKind.LINK_DEFINITION, start, end)
 
     def event(self, event: Any, start: int, end: int) -> None:
         if type(event) is str:
             if event == "Rule" and self.depth == 0:
-                self.drop("thematic break", start, end)
+                self.drop(DropKind.BLOCK, start, end, "thematic break outside any section")
+            else:
+                self.plain = False  # a line break inside a heading joins its lines
             return
         text = event.get("Text")
         if text is not None:
@@ -235,7 +271,7 @@ class _SectionMachine:
         else:
             self.plain = False
             if "Html" in event and self.depth == 0:
-                self.drop("HTML", start, end)
+                self.drop(DropKind.BLOCK, start, end, "HTML outside any section")
 
     def start(self, tag: Any, start: int, end: int) -> None:
         is_code = isinstance(tag, dict) and "CodeBlock" in tag
@@ -288,15 +324,21 @@ class _SectionMachine:
             return
         if level == 1:
             self.close_reasoning(start)
+            earlier = [h for h in self.headings if h.level == 1]
+            if earlier:
+                self.dropped.append(
+                    Dropped(DropKind.TITLE_OVERRIDDEN, earlier[-1].line, earlier[-1].line, "")
+                )
             self.spec.name = title
             self.hints.has_title = True
             self.headings.append(Heading(1, title, line, None, self.plain))
+            self.drop_markup(start, end)
             return
         if level >= 3:
             self.buffer.clear()
             self.headings.append(Heading(level, title, line, None, self.plain))
             if self.reasoning_start is None:
-                self.drop(f"H{level} heading", start, end)
+                self.drop(DropKind.MINOR_HEADING, start, end, f"H{level} heading")
             return
         self.close_reasoning(start)
         section = SECTIONS.get(title.lower() if title.isascii() else _ascii_lower(title), OTHER)
@@ -306,7 +348,14 @@ class _SectionMachine:
         self.section = section
         self.headings.append(Heading(2, title, line, section, self.plain))
         if section == OTHER:
-            self.drop("unknown section heading", start, end)
+            self.drop(DropKind.UNKNOWN_HEADING, start, end)
+        else:
+            self.drop_markup(start, end)
+
+    def drop_markup(self, start: int, end: int) -> None:
+        """Inline markup in a heading: the reference keeps only part of its text."""
+        if not self.plain:
+            self.drop(DropKind.HEADING_MARKUP, start, end)
 
     def end_code_block(self, start: int, end: int) -> None:
         text = self.text()
@@ -327,7 +376,7 @@ class _SectionMachine:
         self.blocks.append(block)
         if section in (START, OTHER):
             block.used = False
-            self.drop("code block outside a known section", start, end)
+            self.drop(DropKind.STRAY_CODE, start, end)
             return
         if section == REASONING:
             block.used = False
@@ -343,10 +392,11 @@ class _SectionMachine:
                     earlier.used = False
                     self.dropped.append(
                         Dropped(
-                            f"{section} block overridden by a later one",
+                            DropKind.OVERRIDDEN,
                             earlier.line,
                             earlier.end_line,
                             earlier.text[:60],
+                            section,
                         )
                     )
         if section == "Uncommitted Diff":
@@ -383,22 +433,23 @@ class _SectionMachine:
             text = self.body_bytes[start:end].decode("utf-8", "replace").strip()
             if self.section == "Edit History" and text == NO_EDIT_HISTORY:
                 return
-            self.drop("text outside a code block", start, end)
+            self.drop(DropKind.TEXT, start, end)
             self.last_paragraph = self.dropped[-1]
             return
-        self.drop(_BLOCK_NAMES.get(kind, kind), start, end)
+        self.drop(DropKind.BLOCK, start, end, _BLOCK_NAMES.get(kind, kind))
 
-    def drop(self, kind: str, start: int, end: int) -> None:
-        if self.reasoning_start is not None and kind != "unknown section heading":
+    def drop(self, kind: DropKind, start: int, end: int, detail: str = "") -> None:
+        if self.reasoning_start is not None and kind is not DropKind.UNKNOWN_HEADING:
             return
         excerpt = self.body_bytes[start:end].decode("utf-8", "replace").strip()
         first = self.lines.line(start)
         last = self.lines.line(max(start, end - 1))
-        self.dropped.append(Dropped(kind, first, last, excerpt.split("\n")[0][:80]))
+        self.dropped.append(Dropped(kind, first, last, excerpt.split("\n")[0][:80], detail))
 
     def close_reasoning(self, until: int) -> None:
         if self.reasoning_start is None:
             return
+        self.reasoning_spans.append((self.reasoning_start, until))
         raw = self.body_bytes[self.reasoning_start : until].decode("utf-8")
         self.spec.reasoning = trim_blank_lines(raw)
         self.reasoning_start = None

@@ -11,7 +11,12 @@ from __future__ import annotations
 import re
 
 from evaltools.example.frontmatter import OPEN, render_front_matter
-from evaltools.example.markdown import ACCEPTED_PREDICTION_MARKER, NO_EDIT_HISTORY, LayoutHints
+from evaltools.example.markdown import (
+    ACCEPTED_PREDICTION_MARKER,
+    NO_EDIT_HISTORY,
+    LayoutHints,
+    read_markdown,
+)
 from evaltools.example.spec import ExampleSpec, RecentFile
 
 # A line that would close a fence: up to 3 spaces, then a run of the fence character.
@@ -41,8 +46,6 @@ def escape_title(name: str) -> str:
     """The name as heading text that parses back to itself, escaped only where needed."""
     if not _INLINE_SPECIAL.search(name) and not name.endswith(" "):
         return name
-    from evaltools.example.markdown import read_markdown
-
     probe = read_markdown(f"# {name}\n")
     if probe.spec.name == name:
         return name

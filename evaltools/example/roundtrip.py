@@ -5,7 +5,13 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, field
 
-from evaltools.example.markdown import Dropped, MarkdownError, ParsedMarkdown, read_markdown
+from evaltools.example.markdown import (
+    DropKind,
+    Dropped,
+    MarkdownError,
+    ParsedMarkdown,
+    read_markdown,
+)
 from evaltools.example.render import to_markdown
 from evaltools.example.spec import FIELD_NAMES, ExampleSpec
 
@@ -47,18 +53,21 @@ def front_matter_losses(parsed: ParsedMarkdown) -> list[Dropped]:
     front = parsed.front_matter
     out = []
     if front.present and not front.closed:
-        out.append(Dropped("front matter without a closing `+++` line", 1, 1, "+++"))
+        out.append(_front(1, "front matter without a closing `+++` line"))
     if front.error is not None:
         reason = front.error.removeprefix("front matter ")
-        kind = f"front matter the reference cannot read ({reason})"
-        out.append(Dropped(kind, front.error_line, front.error_line, ""))
+        out.append(_front(front.error_line, f"front matter the reference cannot read ({reason})"))
     if front.unknown_keys:
         keys = ", ".join(front.unknown_keys)
         first = min(front.key_lines.get(k, 2) for k in front.unknown_keys)
-        out.append(Dropped(f"unknown front matter keys ({keys})", first, first, keys))
+        out.append(_front(first, f"unknown front matter keys ({keys})"))
     if front.has_comments:
-        out.append(Dropped("comments in the front matter", 2, 2, "#"))
+        out.append(_front(2, "comments in the front matter"))
     return out
+
+
+def _front(line: int, detail: str) -> Dropped:
+    return Dropped(DropKind.FRONT_MATTER, line, line, "", detail)
 
 
 def check_roundtrip(

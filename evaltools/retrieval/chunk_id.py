@@ -1,4 +1,9 @@
-"""Stable chunk IDs: `path:start-end:symbol` (symbol optional)."""
+"""Stable chunk IDs: `path:start-end:symbol` (symbol optional).
+
+`parse_chunk_id` is the one definition of a valid ID; the schema's `chunkId` pattern says the
+same (tests/retrieval/test_fast_check_agrees.py holds them to it) and every command that reads
+gold IDs (`validate`, `gold check`) asks it.
+"""
 
 from __future__ import annotations
 
@@ -12,12 +17,39 @@ _SPAN = re.compile(r":([0-9]+)-([0-9]+)(?=:|\Z)")
 # The greedy path backtracks from the right, so the span matched is the last one: the same
 # split as scanning for every span and keeping the last (paths may contain `:`).
 _ID = re.compile(r"(.+):([0-9]+)-([0-9]+)(?::(.*))?", re.DOTALL)
+# The path is a POSIX path relative to the root: it must name a file below the root on every
+# system and go through git's line-based plumbing, so no `/` first or last, no empty, `.` or
+# `..` part, no `\` (a separator on Windows), no control character (NUL cannot be a file
+# name; a newline would end a request to `git cat-file --batch`).
+_BAD_PATH = re.compile(r"[\x00-\x1f\x7f\\]|\A/|/\Z|//|(?:\A|/)\.\.?(?:/|\Z)")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+
+def _clean_path(path: str) -> bool:
+    """`_BAD_PATH` finds nothing; in string operations, three times faster (the fast check
+    of `validate` asks it for every gold key)."""
+    wrapped = f"/{path}/"  # `//` in it: an empty part, at either end too
+    if (
+        "//" in wrapped
+        or "\\" in path
+        or ("/." in wrapped and ("/./" in wrapped or "/../" in wrapped))
+    ):
+        return False
+    return path.isprintable() or _CONTROL.search(path) is None
 
 
 class ChunkIdError(ValueError):
     """A malformed chunk ID; `reason` says which part, for callers that branch on it."""
 
-    REASONS = ("no-span", "empty-path", "empty-symbol", "zero-start", "reversed-span", "other")
+    REASONS = (
+        "no-span",
+        "empty-path",
+        "bad-path",
+        "empty-symbol",
+        "zero-start",
+        "reversed-span",
+        "other",
+    )
 
     def __init__(self, message: str, reason: str = "other") -> None:
         super().__init__(message)
@@ -60,6 +92,13 @@ def parse_chunk_id(text: str) -> ChunkId:
             "no-span",
         )
     path, start_text, end_text, symbol = match.groups()
+    bad = None if _clean_path(path) else _BAD_PATH.search(path)
+    if bad is not None:
+        raise ChunkIdError(
+            f"chunk ID {_quote(text)} has the path {_quote(path)}, {_path_fault(path, bad)}: "
+            "write the file's path relative to the root, with `/` between its parts",
+            "bad-path",
+        )
     if symbol == "":
         raise ChunkIdError(
             f"chunk ID {_quote(text)} ends with `:` but names no symbol: add the symbol or "
@@ -82,11 +121,24 @@ def parse_chunk_id(text: str) -> ChunkId:
     return ChunkId(path, start, end, symbol)
 
 
+def _path_fault(path: str, bad: re.Match[str]) -> str:
+    found = bad.group()
+    if found and (found < " " or found == "\x7f"):
+        return f"which holds the control character U+{ord(found):04X}"
+    if found == "\\":
+        return "which holds a `\\`"
+    if path.startswith("/"):
+        return "which is absolute (starts with `/`)"
+    if "/" in found and found.strip("/") == "":
+        return "which has an empty part (`//`, or a `/` at its end)"
+    return f"which has a `{found.strip('/')}` part"
+
+
 def is_valid_chunk_id(text: str) -> bool:
     """`parse_chunk_id` succeeds; without building the error, for hot loops."""
     match = _ID.fullmatch(text)
     if match is None:
         return False
-    _, start_text, end_text, symbol = match.groups()
+    path, start_text, end_text, symbol = match.groups()
     start = int(start_text)
-    return symbol != "" and 1 <= start <= int(end_text)
+    return symbol != "" and 1 <= start <= int(end_text) and _clean_path(path)

@@ -1,7 +1,9 @@
-"""Git plumbing for gold checks: blobs at a revision, tracked files, rename evidence.
+"""Git plumbing for gold check and gold mine: every git process this package starts.
 
-Nothing here checks anything out or touches the index: blobs come from one long-lived
-`git cat-file --batch` process and renames from `git log`/`git diff` rename detection.
+One environment for all of them (`git_env`), blobs through one long-lived
+`git cat-file --batch` process (`BlobReader`), tracked files, and rename evidence from
+`git log`/`git diff` rename detection. Nothing here checks anything out or touches the index.
+Failures are `GitError`; the commands turn them into usage errors.
 """
 
 from __future__ import annotations
@@ -10,42 +12,79 @@ import contextlib
 import os
 import subprocess
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from types import TracebackType
-from typing import IO
+from typing import IO, Any
+
+from evaltools.retrieval.closing import Closing
 
 
 class GitError(Exception):
     """Git is missing, or refused a command (unknown revision, not a repository)."""
 
 
-def _env() -> dict[str, str]:
-    env = dict(os.environ)
-    # Output is parsed: no pager, no translated messages, no prompts.
-    env.update({"GIT_PAGER": "cat", "LC_ALL": "C", "GIT_TERMINAL_PROMPT": "0"})
-    env.pop("GIT_DIR", None)
-    env.pop("GIT_WORK_TREE", None)
-    env.pop("GIT_INDEX_FILE", None)
+# What `git rev-parse --local-env-vars` lists: the variables that tie git to one repository.
+# A git hook runs with some of them set (GIT_DIR, GIT_INDEX_FILE, GIT_PREFIX, ...); inherited,
+# they would point every command at the hook's repository, whatever `-C` names.
+REPOSITORY_VARIABLES = frozenset(
+    {
+        "GIT_ALTERNATE_OBJECT_DIRECTORIES",
+        "GIT_CONFIG",
+        "GIT_CONFIG_PARAMETERS",
+        "GIT_CONFIG_COUNT",
+        "GIT_OBJECT_DIRECTORY",
+        "GIT_DIR",
+        "GIT_WORK_TREE",
+        "GIT_IMPLICIT_WORK_TREE",
+        "GIT_GRAFT_FILE",
+        "GIT_INDEX_FILE",
+        "GIT_NO_REPLACE_OBJECTS",
+        "GIT_REPLACE_REF_BASE",
+        "GIT_PREFIX",
+        "GIT_INTERNAL_SUPER_PREFIX",
+        "GIT_SHALLOW_FILE",
+        "GIT_COMMON_DIR",
+        "GIT_QUARANTINE_PATH",
+    }
+)
+
+
+def git_env() -> dict[str, str]:
+    """The environment of git processes whose output is parsed: untranslated messages, no
+    pager or prompt, and none of the variables that would pick another repository."""
+    env = {k: v for k, v in os.environ.items() if k not in REPOSITORY_VARIABLES}
+    env.update({"LC_ALL": "C", "GIT_PAGER": "cat", "GIT_TERMINAL_PROMPT": "0"})
     return env
 
 
+def start_git(repo: Path, args: Sequence[str], **streams: Any) -> subprocess.Popen[bytes]:
+    """`git -C repo ARGS...` started, its streams as `subprocess.Popen` takes them."""
+    try:
+        return subprocess.Popen(["git", "-C", str(repo), *args], env=git_env(), **streams)
+    except (OSError, ValueError) as exc:  # ValueError: an argument holds a NUL
+        raise GitError(f"cannot run git: {exc}") from exc
+
+
 def run_git(repo: Path, *args: str) -> bytes:
+    """The output of `git -C repo ARGS...`; GitError with git's last word when it fails."""
     try:
         proc = subprocess.run(
-            ["git", "-C", str(repo), *args],
-            capture_output=True,
-            env=_env(),
-            check=False,
+            ["git", "-C", str(repo), *args], capture_output=True, env=git_env(), check=False
         )
-    except OSError as exc:
+    except (OSError, ValueError) as exc:
         raise GitError(f"cannot run git: {exc}") from exc
     if proc.returncode != 0:
-        message = proc.stderr.decode("utf-8", "replace").strip().splitlines()
-        detail = message[-1] if message else f"exit code {proc.returncode}"
-        raise GitError(f"git {args[0]} failed in {repo}: {detail}")
+        raise GitError(
+            f"git {args[0]} failed in {repo}: {last_message(proc.stderr, proc.returncode)}"
+        )
     return proc.stdout
+
+
+def last_message(stderr: bytes, code: int) -> str:
+    """The line of git's error output that says why (git prints it last)."""
+    lines = stderr.decode("utf-8", "replace").strip().splitlines()
+    return lines[-1] if lines else f"exit code {code}"
 
 
 def toplevel(path: Path) -> Path | None:
@@ -78,33 +117,21 @@ def list_files(repo: Path, rev: str | None) -> list[str]:
     return [os.fsdecode(p) for p in out.split(b"\0") if p]
 
 
-class BlobReader:
-    """Blobs by `rev:path` through one `git cat-file --batch` process."""
+class BlobReader(Closing):
+    """Blobs through one `git cat-file --batch` process, by object name: a blob id, or
+    `rev:path`. A name that names no blob (missing, a tree, or holding a newline, which
+    would end the request early) reads as None."""
 
     def __init__(self, repo: Path) -> None:
-        try:
-            self._proc = subprocess.Popen(
-                ["git", "-C", str(repo), "cat-file", "--batch"],
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.DEVNULL,
-                env=_env(),
-            )
-        except OSError as exc:
-            raise GitError(f"cannot run git: {exc}") from exc
+        self._proc = start_git(
+            repo,
+            ["cat-file", "--batch"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+        )
         self._stdin: IO[bytes] = self._proc.stdin  # type: ignore[assignment]
         self._stdout: IO[bytes] = self._proc.stdout  # type: ignore[assignment]
-
-    def __enter__(self) -> BlobReader:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
 
     def close(self) -> None:
         if self._proc.poll() is None:
@@ -113,42 +140,54 @@ class BlobReader:
             self._proc.wait()
         self._stdout.close()
 
-    def read(self, rev: str, path: str) -> bytes | None:
-        """The blob at `rev:path`; None when there is none (or it is not a file)."""
-        return next(self.read_many(rev, [path]))[1]
+    def read(self, name: str) -> bytes | None:
+        """The blob `name` names, or None. One request, answered before the next."""
+        if "\n" in name:
+            return None
+        try:
+            self._stdin.write(_request(name))
+            self._stdin.flush()
+        except OSError as exc:
+            raise GitError("git cat-file stopped answering") from exc
+        return self._read_response()
 
     def read_many(self, rev: str, paths: Iterable[str]) -> Iterator[tuple[str, bytes | None]]:
-        """Blobs in request order; requests are written by a thread so neither pipe stalls."""
+        """The blobs of `rev:path`, in request order. Requests are written by a thread, so
+        that neither pipe fills up while the other waits."""
         wanted = list(paths)
-        for path in wanted:
-            if "\n" in path:
-                raise GitError(f"cannot read a path holding a newline through git: {path!r}")
-        writer = threading.Thread(target=self._write_requests, args=(rev, wanted), daemon=True)
+        names = [f"{rev}:{path}" for path in wanted if "\n" not in path]
+        writer = threading.Thread(target=self._write_requests, args=(names,), daemon=True)
         writer.start()
         try:
             for path in wanted:
-                yield path, self._read_response()
+                yield path, (None if "\n" in path else self._read_response())
         finally:
             writer.join()
 
-    def _write_requests(self, rev: str, paths: list[str]) -> None:
+    def _write_requests(self, names: list[str]) -> None:
         try:
-            for path in paths:
-                self._stdin.write(f"{rev}:{path}\n".encode("utf-8", "surrogateescape"))
+            self._stdin.write(b"".join(map(_request, names)))
             self._stdin.flush()
-        except (BrokenPipeError, ValueError):  # pragma: no cover - reader reports it
+        except (OSError, ValueError):  # pragma: no cover - the reader reports it
             pass
 
     def _read_response(self) -> bytes | None:
         header = self._stdout.readline()
         if not header:
             raise GitError("git cat-file stopped answering")
+        # `<name> missing`: the name may hold spaces, so it is told by its end.
         fields = header.split()
-        if len(fields) < 3 or fields[-2] in (b"missing", b"ambiguous"):
+        if len(fields) != 3 or header.endswith((b" missing\n", b" ambiguous\n")):
             return None
         size = int(fields[2])
-        data = self._stdout.read(size + 1)[:size]  # each blob is followed by a newline
+        data = self._stdout.read(size)
+        self._stdout.read(1)  # the newline after the content
         return data if fields[1] == b"blob" else None
+
+
+def _request(name: str) -> bytes:
+    # surrogateescape: a path git gave us as undecodable bytes goes back as the same bytes
+    return name.encode("utf-8", "surrogateescape") + b"\n"
 
 
 @dataclass(frozen=True)

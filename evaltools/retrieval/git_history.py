@@ -1,26 +1,25 @@
 """Reading a repository's history in one streaming pass: commits, changed lines, file contents.
 
 One `git log -p -U0` process streams every commit with its diff; one `git cat-file --batch`
-process serves file contents. Two processes for the whole range, never one per commit:
-that is what keeps mining 10,000 commits close to the cost of `git log -p` itself.
+process (`git.BlobReader`) serves file contents. Two processes for the whole range, never one
+per commit: that is what keeps mining 10,000 commits close to the cost of `git log -p` itself.
 """
 
 from __future__ import annotations
 
 import hashlib
-import os
 import re
 import subprocess
 import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any
+from typing import IO
 
 from unidiff.errors import UnidiffParseError
 from unidiff.patch import PatchSet
 
-from evaltools.fileio import UsageError
+from evaltools.retrieval.git import GitError, last_message, resolve_commit, run_git, start_git
 from evaltools.retrieval.spans import Hunk
 
 # A line starting with NUL never occurs in a diff, so it is a safe commit separator.
@@ -28,29 +27,6 @@ _FORMAT = "--format=%x00%H%x00%P%x00%s"
 _INDEX = re.compile(r"^index ([0-9a-f]+)\.\.([0-9a-f]+)")
 _NO_BLOB = re.compile(r"^0+$")
 _LINK_OR_MODULE = ("120000", "160000")
-
-
-def git_env() -> dict[str, str]:
-    """The environment for git processes whose output is parsed.
-
-    Untranslated messages, no pager or prompt, and none of the variables a git hook sets
-    (GIT_DIR and friends would point every command at the hook's repository).
-    """
-    env = {k: v for k, v in os.environ.items() if k not in _HOOK_VARIABLES}
-    env.update({"LC_ALL": "C", "GIT_PAGER": "cat", "GIT_TERMINAL_PROMPT": "0"})
-    return env
-
-
-_HOOK_VARIABLES = frozenset(
-    {"GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY", "GIT_PREFIX"}
-)
-
-
-def _start(command: list[str], **streams: Any) -> subprocess.Popen[bytes]:
-    try:
-        return subprocess.Popen(command, env=git_env(), **streams)
-    except OSError as exc:
-        raise UsageError(f"cannot run git: {exc}") from exc
 
 
 @dataclass(frozen=True)
@@ -80,13 +56,11 @@ class FileChange:
     new_ends_without_newline: bool = False
 
 
-def git_log_command(repo: Path, since: str | None, rev_range: str | None) -> list[str]:
+def git_log_command(since: str | None, rev_range: str | None) -> list[str]:
+    """The arguments after `git -C repo` that stream the range with its diffs."""
     if rev_range is not None and (not rev_range or rev_range.startswith("-")):
-        raise UsageError(f"--rev-range {rev_range!r} is not a revision range like A..B")
+        raise GitError(f"--rev-range {rev_range!r} is not a revision range like A..B")
     command = [
-        "git",
-        "-C",
-        str(repo),
         "-c",
         "core.quotePath=false",
         "log",
@@ -109,15 +83,33 @@ def git_log_command(repo: Path, since: str | None, rev_range: str | None) -> lis
     return command
 
 
+def check_date(repo: Path, date: str) -> None:
+    """GitError unless git understands `date` (as `--since` takes it).
+
+    `git log --since` reads what it cannot parse as "now" and lists nothing, without a word;
+    git's careful date parser (the one `git config --type=expiry-date` uses) says so instead.
+    """
+    try:
+        run_git(
+            repo, "-c", f"evaltools.since={date}", "config", "--type=expiry-date", "evaltools.since"
+        )
+    except GitError as exc:
+        raise GitError(
+            f"--since {date!r} is not a date git understands: write e.g. 2024-01-31 or "
+            "'2 weeks ago'"
+        ) from exc
+
+
 def iter_commits(repo: Path, since: str | None, rev_range: str | None) -> Iterator[RawCommit]:
     """Every commit of the range, newest first (git log order), merges included (no diff)."""
+    command = git_log_command(since, rev_range)
     if not repo.is_dir():
-        raise UsageError(f"--repo {repo}: not a directory")
+        raise GitError(f"--repo {repo}: not a directory")
+    if since is not None:
+        check_date(repo, since)
     with tempfile.TemporaryFile() as errors:
         # stderr to a file: a pipe could fill up and block git while we read stdout.
-        process = _start(
-            git_log_command(repo, since, rev_range), stdout=subprocess.PIPE, stderr=errors
-        )
+        process = start_git(repo, command, stdout=subprocess.PIPE, stderr=errors)
         assert process.stdout is not None
         try:
             yield from _split_commits(process.stdout)
@@ -126,9 +118,19 @@ def iter_commits(repo: Path, since: str | None, rev_range: str | None) -> Iterat
             code = process.wait()
         if code != 0:
             errors.seek(0)
-            message = errors.read().decode("utf-8", "replace").strip().splitlines()
-            detail = message[0] if message else f"exit code {code}"
-            raise UsageError(f"git log failed in {repo}: {detail}")
+            raise GitError(_log_failure(repo, rev_range, last_message(errors.read(), code)))
+
+
+def _log_failure(repo: Path, rev_range: str | None, detail: str) -> str:
+    """Why `git log` failed, in words for the likely cause rather than git's."""
+    if rev_range is None and resolve_commit(repo, "HEAD") is None:
+        try:
+            run_git(repo, "rev-parse", "--git-dir")
+        except GitError:
+            pass  # not a repository at all: git's own message says so
+        else:
+            return f"{repo} has no commits yet: commit something, then mine it"
+    return f"git log failed in {repo}: {detail}"
 
 
 def _split_commits(stream: IO[bytes]) -> Iterator[RawCommit]:
@@ -243,45 +245,3 @@ def _blobs(patch_info: list[str] | None) -> tuple[str | None, str | None]:
             old, new = match.groups()
             return (None if _NO_BLOB.match(old) else old), (None if _NO_BLOB.match(new) else new)
     return None, None
-
-
-class BlobReader:
-    """File contents through one long-running `git cat-file --batch`."""
-
-    def __init__(self, repo: Path) -> None:
-        self._process = _start(
-            ["git", "-C", str(repo), "cat-file", "--batch"],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-        )
-
-    def read(self, name: str) -> bytes | None:
-        """The blob that `name` (an object id or `commit:path`) names, or None."""
-        if "\n" in name:
-            return None
-        process = self._process
-        assert process.stdin is not None and process.stdout is not None
-        process.stdin.write(name.encode("utf-8") + b"\n")
-        process.stdin.flush()
-        header = process.stdout.readline().split()
-        if len(header) != 3:
-            # `<name> missing` or `<name> ambiguous`
-            return None
-        size = int(header[2])
-        data = process.stdout.read(size)
-        process.stdout.read(1)
-        return data if header[1] == b"blob" else None
-
-    def close(self) -> None:
-        assert self._process.stdin is not None
-        self._process.stdin.close()
-        if self._process.stdout is not None:
-            self._process.stdout.close()
-        self._process.wait()
-
-    def __enter__(self) -> BlobReader:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()

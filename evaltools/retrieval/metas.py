@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from evaltools.diagnostics import RULES, Diagnostic, Rule, Severity, make
 from evaltools.fileio import read_text_file
 from evaltools.retrieval.chunk_id import ChunkIdError, parse_chunk_id
-from evaltools.retrieval.record import has_lone_surrogate
+from evaltools.retrieval.record import LineProblem, parse_line
 
 INVALID_METAS_LINE = RULES.add(
     Rule(
@@ -56,34 +55,43 @@ def read_metas(path: Path) -> tuple[MetasIndex, list[Diagnostic]]:
     for number, raw in enumerate(text.data.split(b"\n"), start=1):
         if not raw.strip():
             continue
-        chunk = chunk_from_line(raw)
-        if isinstance(chunk, str):
-            problems.append(make(INVALID_METAS_LINE, text.display, number, 1, chunk))
+        chunk = chunk_from_line(raw, number)
+        if isinstance(chunk, LineProblem):
+            problems.append(
+                make(INVALID_METAS_LINE, text.display, number, chunk.column, chunk.message)
+            )
         else:
             index.add(chunk)
     return index, problems
 
 
-def chunk_from_line(raw: bytes) -> MetaChunk | str:
+def chunk_from_line(raw: bytes, number: int = 1) -> MetaChunk | LineProblem:
     """The chunk a line describes, or why it describes none.
 
-    Fields missing from the line are taken from the chunk ID when it is a stable one
-    (`path:start-end:symbol`); an opaque ID with no fields can only be matched exactly.
+    The line is read as strictly as an eval set's (`record.parse_line`): a repeated key, NaN
+    or a lone surrogate is a problem, not a guess. Fields missing from the line are taken
+    from the chunk ID when it is a stable one (`path:start-end:symbol`); an opaque ID with no
+    fields can only be matched exactly.
     """
-    try:
-        value = json.loads(raw)
-    except json.JSONDecodeError as exc:
-        return f"line is not valid JSON ({exc.msg}): write one chunk object per line"
-    except RecursionError:
-        return "line is nested too deeply to read: write one flat chunk object per line"
-    if has_lone_surrogate(raw.decode(), value):
-        # A chunk ID that no UTF-8 writer can print, in a message or a rewritten gold key.
-        return "line holds a lone UTF-16 surrogate escape (\\ud800-\\udfff): fix the escape"
-    if not isinstance(value, dict):
-        return "line is not a JSON object: write one chunk object per line"
+    line = parse_line(raw, number)
+    if line.problems:
+        return line.problems[-1]
+    if line.duplicate_keys:
+        return LineProblem(
+            "duplicate-key",
+            1,
+            "line repeats a key in one object, and readers keep only the last: keep one",
+        )
+    value = line.record
+    if value is None:
+        return LineProblem(
+            "not-an-object", 1, "line is not a JSON object: write one chunk object per line"
+        )
     chunk_id = value.get("chunk_id")
     if not isinstance(chunk_id, str) or not chunk_id:
-        return "chunk has no non-empty string `chunk_id`: give every chunk its ID"
+        return LineProblem(
+            "no-chunk-id", 1, "chunk has no non-empty string `chunk_id`: give every chunk its ID"
+        )
     try:
         parsed = parse_chunk_id(chunk_id)
     except ChunkIdError:

@@ -15,8 +15,8 @@ from pathlib import Path
 
 from evaltools.retrieval.annotate import type_key, unit_hash
 from evaltools.retrieval.chunk_id import ChunkId
+from evaltools.retrieval.git import BlobReader
 from evaltools.retrieval.git_history import (
-    BlobReader,
     FileChange,
     RawCommit,
     file_changes,

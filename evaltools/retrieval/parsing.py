@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from multiprocessing.pool import Pool
 from pathlib import Path
-from types import TracebackType
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
-from evaltools.retrieval.symbols import Definition, UnsupportedLanguage, find_definitions
+from evaltools.fileio import UsageError
+from evaltools.retrieval.closing import Closing
+
+if TYPE_CHECKING:
+    # Imported where used: `validate` imports this module for `worker_count` alone, and the
+    # start-up time of the CLI counts (a pre-commit hook).
+    from multiprocessing.pool import Pool
+
+    from evaltools.retrieval.symbols import Definition
 
 _T = TypeVar("_T")
 _R = TypeVar("_R")
@@ -36,6 +41,8 @@ def line_count(source: bytes) -> int:
 
 
 def parse_source(path: str, source: bytes) -> ParsedFile:
+    from evaltools.retrieval.symbols import UnsupportedLanguage, find_definitions
+
     try:
         found = find_definitions(path, source)
     except UnsupportedLanguage as exc:
@@ -61,14 +68,20 @@ def parse_blob(task: tuple[str, bytes | None]) -> tuple[str, ParsedFile | None]:
     return key, (None if source is None else parse_source(key, source))
 
 
-def available_cpus() -> int:
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # pragma: no cover - macOS, Windows
-        return os.cpu_count() or 1
+def worker_count(jobs: int | None) -> int:
+    """Processes for `--jobs`: None or 0 is every core this process may run on (as
+    `lint --jobs 0`); a negative count is a usage error."""
+    if jobs is None or jobs == 0:
+        try:
+            return max(1, len(os.sched_getaffinity(0)))
+        except AttributeError:  # pragma: no cover - macOS, Windows
+            return max(1, os.cpu_count() or 1)
+    if jobs < 0:
+        raise UsageError(f"--jobs must be 0 (every core) or more; got {jobs}")
+    return jobs
 
 
-class ParsePool:
+class ParsePool(Closing):
     """A process pool made on first use by a large batch; serial below MIN_PARALLEL_FILES.
 
     Forked workers inherit the pipes of long-lived children (git cat-file): close the pool
@@ -76,24 +89,15 @@ class ParsePool:
     """
 
     def __init__(self, jobs: int | None = None, *, min_parallel: int = MIN_PARALLEL_FILES) -> None:
-        self.jobs = max(1, jobs if jobs is not None else available_cpus())
+        self.jobs = worker_count(jobs)
         self.min_parallel = min_parallel
         self._pool: Pool | None = None
-
-    def __enter__(self) -> ParsePool:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
 
     def start(self) -> None:
         """Start the workers now (see the class docstring) if parallelism is possible."""
         if self._pool is None and self.jobs > 1:
+            import multiprocessing
+
             methods = multiprocessing.get_all_start_methods()
             context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
             self._pool = context.Pool(self.jobs)

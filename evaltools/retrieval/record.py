@@ -22,14 +22,23 @@ _JSON_WHITESPACE = " \t\r\n"
 
 
 class _DuplicateKeys(Exception):
-    pass
+    """An object repeats a key; `args[0]` is the first key repeated."""
 
 
 def _unique_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     obj = dict(pairs)
     if len(obj) != len(pairs):
-        raise _DuplicateKeys
+        raise _DuplicateKeys(_first_repeated(pairs))
     return obj
+
+
+def _first_repeated(pairs: list[tuple[str, Any]]) -> str:
+    seen: set[str] = set()
+    for key, _ in pairs:
+        if key in seen:
+            return key
+        seen.add(key)
+    return ""  # pragma: no cover - only called when a key repeats
 
 
 class _NotJsonConstant(ValueError):
@@ -51,7 +60,9 @@ _scan_once: Callable[[str, int], tuple[Any, int]] = _STRICT.scan_once  # type: i
 class LineProblem:
     """Why a line holds no usable record, or what is wrong with its bytes."""
 
-    kind: str  # "blank" | "not-utf8" | "byte-order-mark" | "invalid-json"
+    # parse_line's: "blank" | "not-utf8" | "byte-order-mark" | "invalid-json"; readers of
+    # other line formats (metas) add their own.
+    kind: str
     column: int  # 1-based, in characters of the line
     message: str
 
@@ -163,6 +174,25 @@ _LONE_SURROGATE = re.compile(rf"{_HIGH}(?!{_LOW})|(?<!{_HIGH}){_LOW}")
 def _lone_surrogate_offset(text: str) -> int:
     found = _LONE_SURROGATE.search(text)
     return found.start() if found is not None else 0
+
+
+def strict_loads(text: str) -> Any:
+    """A whole JSON document (a schema file, say) read by the rules of a record line.
+
+    ValueError, with a reason a person can act on, for what JSON parsers disagree on:
+    a repeated key, NaN or Infinity, a lone surrogate escape, nesting too deep to read.
+    """
+    try:
+        value = _STRICT.decode(text)
+    except _DuplicateKeys as exc:
+        raise ValueError(f"key {json.dumps(exc.args[0])} occurs twice in one object") from None
+    except _NotJsonConstant as exc:
+        raise ValueError(f"{exc} is not JSON: write a number or null") from None
+    except RecursionError:
+        raise ValueError("it is nested too deeply to read") from None
+    if has_lone_surrogate(text, value):
+        raise ValueError("a string holds a lone UTF-16 surrogate escape (\\ud800-\\udfff)")
+    return value
 
 
 NEEDS_FULL_PARSE: Any = object()

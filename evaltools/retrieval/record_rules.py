@@ -87,9 +87,11 @@ INVALID_CHUNK_ID = RULES.add(
         E,
         "A gold key is not a chunk ID `path:start-end:symbol` (or `path:start-end`).",
         "The span is the last `:<digits>-<digits>` followed by `:` or by the end of the ID; "
-        "the path is everything before it (non-empty), the symbol everything after the `:` "
-        "(non-empty when the `:` is there). Lines are 1-based. See retrieval-eval-set.md, "
-        "section 2.",
+        "the path is everything before it, the symbol everything after the `:` (non-empty "
+        "when the `:` is there). Lines are 1-based. The path is a POSIX path relative to the "
+        "root: parts joined by `/`, none of them empty, `.` or `..`, and no `\\` or control "
+        "character, so that it names a file below the root on every system (`gold check` "
+        "reports the same IDs as RG006). See retrieval-eval-set.md, section 2.",
     )
 )
 REVERSED_SPAN = RULES.add(

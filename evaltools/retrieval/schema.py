@@ -18,6 +18,7 @@ from typing import Any, Protocol
 
 from evaltools.fileio import UsageError
 from evaltools.retrieval.chunk_id import is_valid_chunk_id
+from evaltools.retrieval.record import strict_loads
 
 
 class Validator(Protocol):
@@ -51,11 +52,10 @@ def default_schema_id() -> str:
 def load_schema(path: Path) -> dict[str, Any]:
     """A user's schema file, checked to be a usable JSON Schema (else a usage error)."""
     try:
-        schema = json.loads(path.read_text(encoding="utf-8"))
+        # Read as strictly as the records: a key given twice would silently lose a rule.
+        schema = strict_loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, ValueError) as exc:
         raise UsageError(f"cannot read schema {path}: {exc}") from exc
-    except RecursionError as exc:
-        raise UsageError(f"cannot read schema {path}: it is nested too deeply") from exc
     if not isinstance(schema, (dict, bool)):
         raise UsageError(f"schema {path} is not a JSON Schema: it must be an object")
     if isinstance(schema, bool):

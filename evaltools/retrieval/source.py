@@ -11,9 +11,9 @@ import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from types import TracebackType
 
 from evaltools.retrieval import git
+from evaltools.retrieval.closing import Closing
 
 SKIP_DIRS = frozenset(
     {".git", ".hg", ".svn", ".venv", "venv", "node_modules", "__pycache__", ".tox", ".mypy_cache"}
@@ -37,7 +37,7 @@ class RepoMount:
         return self.id_prefix + repo_path[len(self.repo_prefix) :]
 
 
-class CodeTree:
+class CodeTree(Closing):
     """Files under `root`, from the work tree (`rev` None) or from the commit `rev` names."""
 
     def __init__(self, root: Path, rev: str | None = None) -> None:
@@ -57,17 +57,6 @@ class CodeTree:
             self._root_mount = RepoMount(top, "", prefix)
             if rev is not None:
                 self._commit(self._root_mount)  # an unknown --rev is a usage error, early
-
-    def __enter__(self) -> CodeTree:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
 
     def close(self) -> None:
         for reader in self._readers.values():
@@ -92,7 +81,8 @@ class CodeTree:
             prefix = "/".join(parts[:depth]) + "/"
             if prefix not in self._mounts:
                 folder = self.root.joinpath(*parts[:depth])
-                found = (folder / ".git").exists()
+                # os.path: False, not OSError, for a name too long for the file system
+                found = os.path.exists(folder / ".git")  # noqa: PTH110
                 self._mounts[prefix] = RepoMount(folder, prefix, "") if found else None
             mount = self._mounts[prefix]
             if mount is not None:
@@ -101,7 +91,7 @@ class CodeTree:
 
     def exists(self, id_path: str) -> bool:
         if self.rev is None:
-            return self.local_path(id_path).is_file()
+            return os.path.isfile(self.local_path(id_path))  # noqa: PTH113 (as above)
         mount = self.mount(id_path)
         return mount is not None and mount.to_repo(id_path) in self._tracked_at_rev(mount)
 

@@ -137,3 +137,25 @@ def test_a_pyproject_whose_tool_is_not_a_table_is_a_usage_error(
         f"evaltools check: error: {in_tmp / 'pyproject.toml'}: `tool` must be a table "
         "([tool.evaltools] lives in it)\n"
     )
+
+
+def test_config_file_named_elsewhere_drives_the_retrieval_half(
+    project: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    elsewhere = project / "sub"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    (project / "src" / "mod.py").write_text("import os\n\n" + CODE)
+    assert main(["check", "--config", str(project / "pyproject.toml")]) == 1
+    assert "RG001" in capsys.readouterr().out
+
+
+def test_a_configured_set_with_a_broken_first_line_is_still_a_set(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    sets = project / "evals" / "retrieval.jsonl"
+    sets.write_text("{broken\n" + sets.read_text())
+    assert main(["check", "evals/retrieval.jsonl"]) == 1
+    out = capsys.readouterr().out
+    assert "evals/retrieval.jsonl:1:2: RV" in out
+    assert "EP501" not in out

@@ -316,8 +316,8 @@ def test_metas(workspace: Path, capsys: pytest.CaptureFixture[str]) -> None:
         "demo_repo/auth/session.py:4-6:kill_session",
     ]
     assert captured.err == (
-        "metas.jsonl:3:1: RG007 [error] line is not valid JSON (Expecting value): "
-        "write one chunk object per line\n"
+        "metas.jsonl:3:1: RG007 [error] line is not valid JSON (expecting value): "
+        "fix the syntax at this column\n"
     )
 
 
@@ -346,7 +346,7 @@ def test_configuration_gives_root_and_metas(
         (["--root", "missing"], "--root missing is not a directory"),
         (["--root", ".", "--metas", "missing.jsonl"], "--metas missing.jsonl is not a file"),
         (["--metas", "m.jsonl", "--rev", "HEAD"], "--rev needs --root"),
-        (["--root", ".", "--jobs", "0"], "--jobs must be at least 1"),
+        (["--root", ".", "--jobs", "-1"], "--jobs must be 0 (every core) or more; got -1"),
     ],
 )
 def test_usage_errors(

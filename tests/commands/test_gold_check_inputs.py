@@ -12,6 +12,7 @@ import pytest
 
 from evaltools.__main__ import main
 from tests.commands.test_gold_check import record, workspace, write_set
+from tests.retrieval.gitrepo import GitRepo
 
 __all__ = ["workspace"]  # the fixture, shared with test_gold_check
 
@@ -75,10 +76,10 @@ def test_metas_lines_that_cannot_be_read_are_findings(
     )
     assert main(["gold", "check", "evals", "--metas", "metas.jsonl"]) == 1
     assert capsys.readouterr().out.splitlines() == [
-        "metas.jsonl:2:1: RG007 [error] line is nested too deeply to read: write one flat "
-        "chunk object per line",
-        "metas.jsonl:3:1: RG007 [error] line holds a lone UTF-16 surrogate escape "
-        "(\\ud800-\\udfff): fix the escape",
+        "metas.jsonl:2:1: RG007 [error] record is nested too deeply to read: flatten it",
+        "metas.jsonl:3:24: RG007 [error] string holds a lone UTF-16 surrogate escape "
+        "(\\ud800-\\udfff without its pair): it is no character, and no tool can write it "
+        "back as UTF-8; fix the escape",
         "1 gold IDs in 1 file: 1 ok; 2 other errors.",
     ]
 
@@ -96,3 +97,94 @@ def test_an_id_missing_from_the_metas_is_not_said_to_be_a_missing_file(
     out = capsys.readouterr().out
     assert "(the index has no chunk of demo_repo/auth/session.py and git records no rename" in out
     assert "does not exist" not in out
+
+
+# Gold keys that name no file below the root: each is an RG006 where it is written, and the
+# rest of the set is still checked, whether the code is read from the work tree or from git.
+BAD_IDS = [
+    "../x.py:1-2",
+    "/abs.py:1-2",
+    "demo_repo//auth/session.py:4-6:kill_session",
+    "demo_repo/auth/session.py/:4-6",
+    "demo_repo/./auth/session.py:4-6:kill_session",
+    "demo_repo/auth/session\x00.py:4-6:kill_session",
+    "demo_repo/auth/session\n.py:4-6:kill_session",
+    "demo_repo\\auth\\session.py:4-6:kill_session",
+]
+
+
+@pytest.mark.parametrize("rev", [[], ["--rev", "HEAD"]], ids=["work-tree", "rev"])
+def test_every_bad_id_is_a_located_finding_and_the_rest_is_checked(
+    workspace: Path, capsys: pytest.CaptureFixture[str], rev: list[str]
+) -> None:
+    write_set(workspace, record("q1", *BAD_IDS, KILL), record("q2", STALE))
+    assert main(["gold", "check", "evals", "--root", ".", *rev]) == 1
+    out = capsys.readouterr().out.splitlines()
+    line = (workspace / "evals" / "set.jsonl").read_text().splitlines()[0]
+    found = [entry.split(" [error] ") for entry in out[:-1]]
+    expected = [f"evals/set.jsonl:1:{line.index(json.dumps(i)) + 1}: RG006" for i in BAD_IDS]
+    assert [where for where, _ in found[: len(BAD_IDS)]] == expected
+    assert all("relative to the root" in message for _, message in found[: len(BAD_IDS)])
+    assert found[len(BAD_IDS)][0].startswith("evals/set.jsonl:2:")
+    assert found[len(BAD_IDS)][1].startswith(f"gold `{STALE}` of q2 is stale")
+    assert out[-1] == f"2 gold IDs in 1 file: 1 ok, 1 moved; {len(BAD_IDS)} other errors."
+
+
+def test_a_revision_git_cannot_take_is_ignored_not_a_crash(
+    workspace: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # `revision` narrows the search for renames of a missing file; one that names no
+    # commit (here: one no git argument can hold) is not trusted.
+    gone = "demo_repo/auth/gone.py:1-2:f"
+    write_set(workspace, record("q1", gone, revision="abc\u0000def"), record("q2", KILL))
+    assert main(["gold", "check", "evals", "--root", "."]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith(f"evals/set.jsonl:1:63: RG004 [error] gold `{gone}` of q1")
+    assert out[-1] == "2 gold IDs in 1 file: 1 ok, 1 missing_file."
+
+
+def test_a_missing_file_whose_name_holds_spaces_at_a_revision(
+    workspace: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    write_set(workspace, record("q1", "demo_repo/odd name here.py:1-2:f", KILL))
+    assert main(["gold", "check", "evals", "--root", ".", "--rev", "HEAD"]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert " RG004 [error] gold `demo_repo/odd name here.py:1-2:f` of q1 does not resolve" in out[0]
+    assert out[-1] == "2 gold IDs in 1 file: 1 ok, 1 missing_file."
+
+
+def test_inside_a_git_hook_the_code_is_read_from_the_root_repository(
+    workspace: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A hook's GIT_DIR / GIT_OBJECT_DIRECTORY / GIT_INDEX_FILE name the hook's repository."""
+    other = GitRepo(workspace / "other")
+    other.write("x.py", "x = 1\n")
+    other.commit()
+    git_dir = other.path / ".git"
+    monkeypatch.setenv("GIT_DIR", str(git_dir))
+    monkeypatch.setenv("GIT_OBJECT_DIRECTORY", str(git_dir / "objects"))
+    monkeypatch.setenv("GIT_INDEX_FILE", str(git_dir / "index"))
+    write_set(workspace, record("q1", KILL))
+    assert main(["gold", "check", "evals", "--root", ".", "--rev", "HEAD"]) == 0
+    assert capsys.readouterr().out == "1 gold IDs in 1 file: 1 ok.\n"
+
+
+@pytest.mark.parametrize("jobs", ["0", "1", "2"])
+def test_jobs_zero_is_every_core(
+    workspace: Path, capsys: pytest.CaptureFixture[str], jobs: str
+) -> None:
+    write_set(workspace, record("q1", KILL))
+    assert main(["gold", "check", "evals", "--root", ".", "--jobs", jobs]) == 0
+    assert capsys.readouterr().out == "1 gold IDs in 1 file: 1 ok.\n"
+
+
+@pytest.mark.parametrize("rev", [[], ["--rev", "HEAD"]], ids=["work-tree", "rev"])
+def test_a_path_too_long_for_the_file_system_is_a_finding(
+    workspace: Path, capsys: pytest.CaptureFixture[str], rev: list[str]
+) -> None:
+    long = f"demo_repo/{'d' * 300}/{'f' * 300}.py:1-2:f"
+    write_set(workspace, record("q1", long, KILL))
+    assert main(["gold", "check", "evals", "--root", ".", *rev]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("evals/set.jsonl:1:63: RG00")
+    assert out[-1].startswith("2 gold IDs in 1 file: 1 ok, 1 missing_")

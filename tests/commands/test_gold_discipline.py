@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -181,7 +182,10 @@ def test_merge_refuses_bad_input_and_writes_nothing(
     assert main(argv) == 2
     assert "two different files" in capsys.readouterr().err
     assert main(["gold", "merge", str(good), str(tmp_path), "-o", str(out)]) == 2
-    assert "exactly two" in capsys.readouterr().err
+    assert capsys.readouterr().err == (
+        f"evaltools gold merge: error: {tmp_path.as_posix()} is a directory: gold merge "
+        "takes two .jsonl files, one per annotator\n"
+    )
 
 
 # --- sample ----------------------------------------------------------------------------------
@@ -282,3 +286,98 @@ def test_split_refuses_invalid_input(tmp_path: Path, capsys: pytest.CaptureFixtu
 def test_help_lists_the_options(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["gold", "split", "--help"]) == 0
     assert "--holdout" in capsys.readouterr().out
+
+
+# --- inputs and outputs ----------------------------------------------------------------------
+
+
+def test_an_output_that_is_an_input_is_refused_even_with_force(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "evals").mkdir()
+    evals = _eval_set(tmp_path / "evals" / "set.jsonl", 0, 8)
+    other = write_jsonl(tmp_path / "b.jsonl", rec("q1", {"a0.py:1-2:f": 3}))
+    before = evals.read_bytes(), other.read_bytes()
+    (tmp_path / "link.jsonl").symlink_to(evals)
+    os.link(evals, tmp_path / "hard.jsonl")
+    sample = ["gold", "sample", "--seed", "1", "--force"]
+    merge = ["gold", "merge", str(evals), str(other), "--force"]
+    for argv, option, given in [
+        ([*sample, str(evals), "-o", str(evals)], "-o", evals),
+        ([*sample, str(tmp_path / "evals"), "-o", str(evals)], "-o", evals),  # found in a folder
+        ([*sample, str(evals), "-o", str(tmp_path / "link.jsonl")], "-o", tmp_path / "link.jsonl"),
+        ([*sample, str(evals), "-o", str(tmp_path / "hard.jsonl")], "-o", tmp_path / "hard.jsonl"),
+        ([*merge, "-o", str(evals)], "-o", evals),
+        (
+            [*merge, "-o", str(tmp_path / "m.jsonl"), "--conflicts", str(other)],
+            "--conflicts",
+            other,
+        ),
+    ]:
+        assert main(argv) == 2, argv
+        err = capsys.readouterr().err
+        assert err.startswith(
+            f"evaltools gold {argv[1]}: error: {option} {given}: is also an input"
+        )
+        assert err.count("\n") == 1
+    assert (evals.read_bytes(), other.read_bytes()) == before
+    assert not (tmp_path / "m.jsonl").exists()
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["gold", "sample", "-", "--seed", "1"],
+        ["gold", "split", "-", "--seed", "1"],
+        ["gold", "merge", "-", "b.jsonl", "-o", "m.jsonl"],
+    ],
+)
+def test_stdin_is_not_supported(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], argv: list[str]
+) -> None:
+    assert main(argv) == 2
+    assert capsys.readouterr().err == (
+        f"evaltools gold {argv[1]}: error: - (stdin) is not supported here: name the .jsonl files\n"
+    )
+
+
+def test_split_takes_its_default_share_from_the_configuration(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    configured = _eval_set(tmp_path / "configured.jsonl", 0, 40)
+    flagged = _eval_set(tmp_path / "flagged.jsonl", 0, 40)
+    (tmp_path / "pyproject.toml").write_text("[tool.evaltools.retrieval]\nholdout-share = 0.5\n")
+    assert main(["gold", "split", str(configured), "--seed", "4", "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["holdout"] == 0.5
+    assert main(["gold", "split", str(flagged), "--seed", "4", "--holdout", "0.5"]) == 0
+    assert configured.read_bytes() == flagged.read_bytes()
+    capsys.readouterr()
+    assert main(["gold", "split", str(flagged), "--seed", "4", "--holdout", "0.3"]) == 0
+    assert "target holdout 30.0%" in capsys.readouterr().out
+    (tmp_path / "pyproject.toml").write_text("[tool.evaltools.retrieval]\nholdout-share = 0\n")
+    assert main(["gold", "split", str(configured), "--seed", "4"]) == 2
+    assert "holdout-share must be a share in (0, 1]" in capsys.readouterr().err
+
+
+def test_mine_explains_what_git_would_not(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    empty = HistoryRepo(tmp_path / "empty")
+    out = str(tmp_path / "o.jsonl")
+    assert main(["gold", "mine", "--repo", str(empty.path), "-o", out]) == 2
+    assert capsys.readouterr().err == (
+        f"evaltools gold mine: error: {empty.path} has no commits yet: commit something, "
+        "then mine it\n"
+    )
+    repo, _ = build_acceptance_repo(tmp_path / "repo")
+    assert main(["gold", "mine", "--repo", str(repo.path), "--since", "garbage", "-o", out]) == 2
+    assert capsys.readouterr().err == (
+        "evaltools gold mine: error: --since 'garbage' is not a date git understands: write "
+        "e.g. 2024-01-31 or '2 weeks ago'\n"
+    )
+    assert main(["gold", "mine", "--repo", str(tmp_path / "none"), "-o", out]) == 2
+    assert capsys.readouterr().err == (
+        f"evaltools gold mine: error: --repo {tmp_path / 'none'}: not a directory\n"
+    )
+    assert not Path(out).exists()

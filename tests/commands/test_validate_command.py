@@ -323,7 +323,7 @@ def test_a_missing_path_is_a_usage_error(in_tmp: Path, capsys: pytest.CaptureFix
     assert err == "evaltools validate: error: no such file or directory: nope.jsonl\n"
 
 
-@pytest.mark.parametrize("flag", [("--jobs", "0"), ("--max-errors", "-1")])
+@pytest.mark.parametrize("flag", [("--jobs", "-1"), ("--max-errors", "-1")])
 def test_bad_numbers_are_usage_errors(
     in_tmp: Path, capsys: pytest.CaptureFixture[str], flag: tuple[str, str]
 ) -> None:

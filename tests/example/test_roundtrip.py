@@ -1,5 +1,8 @@
 from __future__ import annotations
 
+import pytest
+
+from evaltools.example.markdown import DropKind
 from evaltools.example.roundtrip import (
     Verdict,
     check_roundtrip,
@@ -60,7 +63,7 @@ def test_front_matter_comments_and_unknown_keys_are_lossy() -> None:
     commented = text.replace("+++\n", '+++\n# owner: me\nextra = "x"\n', 1)
     result = check_roundtrip(commented, "codex-acp--add-derive")
     assert result.verdict is Verdict.LOSSY
-    kinds = [d.kind for d in result.dropped]
+    kinds = [d.describe() for d in result.dropped]
     assert "comments in the front matter" in kinds
     assert "unknown front matter keys (extra)" in kinds
 
@@ -92,3 +95,34 @@ def test_spec_alone_reproduces_every_exact_file() -> None:
     every = {p.name.removesuffix(".md") for p in all_corpus_files()}
     assert set(reproduced) == every - set(EXPECTED_NON_EXACT)
     assert len(reproduced) == 13
+
+
+@pytest.mark.parametrize(
+    ("source", "kind", "line"),
+    [
+        ("# my *cool* example\n\n", DropKind.HEADING_MARKUP, 6),
+        ("# first\n\n# second\n\n", DropKind.TITLE_OVERRIDDEN, 6),
+        ("[design]: https://example.com/doc\n\n", DropKind.LINK_DEFINITION, 6),
+        ("## *Edit History*\n\n", DropKind.HEADING_MARKUP, 6),
+        ("## Edit `History`\n\n", DropKind.UNKNOWN_HEADING, 6),
+    ],
+)
+def test_text_the_reader_never_keeps_makes_a_file_lossy(
+    source: str, kind: DropKind, line: int
+) -> None:
+    text = (CORPUS / "codex-acp--add-derive.md").read_text(encoding="utf-8")
+    mutated = text.replace("+++\n\n", "+++\n\n" + source, 1).replace(
+        "## Edit History\n\n", "", 1 if "Edit" in source else 0
+    )
+    result = check_roundtrip(mutated, "codex-acp--add-derive")
+    assert result.verdict is Verdict.LOSSY
+    assert (result.dropped[0].kind, result.dropped[0].line) == (kind, line)
+
+
+def test_reference_definitions_inside_reasoning_are_kept() -> None:
+    text = (CORPUS / "codex-acp--add-derive.md").read_text(encoding="utf-8")
+    with_reasoning = text.replace(
+        "+++\n\n", "+++\n\n## Reasoning\n\nSee [the doc].\n\n[the doc]: https://x.y\n\n", 1
+    )
+    result = check_roundtrip(with_reasoning, "codex-acp--add-derive")
+    assert result.verdict is not Verdict.LOSSY

@@ -16,6 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from evaltools.retrieval import chunk_id
 from evaltools.retrieval.chunk_id import ChunkIdError, is_valid_chunk_id, parse_chunk_id
 from evaltools.retrieval.explain import explain
 from evaltools.retrieval.schema import build_validator, default_schema, record_is_clean
@@ -72,17 +73,61 @@ HAND_IDS = [
     "a.py:1-2:Outer.Inner.fn",
     "x:1-2:y:z",
     "x:1-2:y:2-1",
+    # paths: POSIX, relative to the root, nothing git's line-based plumbing cannot carry
+    "a/b/c.py:1-2:f",
+    "...:1-2",
+    ".a/b.:1-2",
+    "a/..b/c..:1-2",
+    "../x.py:1-2",
+    "/abs.py:1-2",
+    "a//b.py:1-2",
+    "a.py/:1-2",
+    "./a.py:1-2",
+    "a/./b.py:1-2",
+    "a/..:1-2",
+    "..:1-2",
+    ".:1-2:f",
+    "a/..:5-3",
+    "a\x00.py:1-2",
+    "a\n.py:1-2",
+    "a\t.py:1-2",
+    "a\x1f.py:1-2",
+    "a\x7f.py:1-2",
+    "a\x80.py:1-2",
+    "a\\b.py:1-2",
+    "..:1-2:x:3-4",
+    "a/..:1-2:x",
+    "a/:1-2:3-4",
+    "a.py:1-2:../x",
+    "a.py:1-2:a\\b",
+    "a.py:1-2:\x00",
+]
+BAD_PATHS = [
+    "../x.py:1-2",
+    "/abs.py:1-2",
+    "a//b.py:1-2",
+    "a.py/:1-2",
+    "a/./b.py:1-2:f",
+    "a\x00.py:1-2",
+    "a\n.py:1-2",
+    "a\x7f.py:1-2",
+    "a\\b.py:1-2",
 ]
 
-id_alphabet = st.sampled_from(list(":-0123456789ab/.\n_٣ "))
+id_alphabet = st.sampled_from(list(":-0123456789ab/.\n_٣ \\\x00\t\x7f\x80"))
 id_text = st.text(id_alphabet, max_size=24)
 digits = st.from_regex(r"\A[0-9]{1,3}\Z") | st.sampled_from(["0", "00", "٣", ""])
+# Paths part by part, so that `.`, `..` and empty parts come up as often as good ones.
+path_part = st.sampled_from(
+    ["", ".", "..", "...", "a", "b.py", ".a", "a:1-2", "a\\b", "\x00", "\n"]
+)
+structured_path = st.lists(path_part, min_size=1, max_size=4).map("/".join)
 structured_id = st.builds(
     lambda path, a, b, tail: f"{path}:{a}-{b}{tail}",
-    st.text(id_alphabet, max_size=8),
+    structured_path | st.text(id_alphabet, max_size=8),
     digits,
     digits,
-    st.sampled_from(["", ":", ":f", ":A.b", ":1-2", ":0-3", ":x:5-2", ":\n"]) | id_text,
+    st.sampled_from(["", ":", ":f", ":A.b", ":1-2", ":0-3", ":x:5-2", ":\n", ":../x"]) | id_text,
 )
 chunk_ids = st.sampled_from(HAND_IDS) | structured_id | id_text
 
@@ -100,6 +145,24 @@ def test_pattern_and_parser_agree(text: str) -> None:
     verdict = parser_verdict(text)
     assert schema_accepts_id(text) == (verdict in ("ok", "reversed-span")), verdict
     assert is_valid_chunk_id(text) == (verdict == "ok")
+
+
+@pytest.mark.parametrize("text", BAD_PATHS)
+def test_paths_that_name_no_file_below_the_root_fail_every_check(text: str) -> None:
+    assert parser_verdict(text) == "bad-path"
+    assert not schema_accepts_id(text)
+    assert not is_valid_chunk_id(text)
+    record = {**GOOD, "gold": {text: 3}}
+    assert not record_is_clean(record)
+    assert [(p.rule.code, p.at_key) for p in explain(record, VALIDATOR)] == [("RV008", True)]
+
+
+@settings(max_examples=1500)
+@given(structured_path.filter(bool) | st.text(id_alphabet, min_size=1, max_size=12))
+def test_the_fast_path_check_is_the_explained_one(path: str) -> None:
+    """`is_valid_chunk_id` checks a path with string operations, `parse_chunk_id` with the
+    regex that says what is wrong: the two must find the same paths bad."""
+    assert chunk_id._clean_path(path) == (chunk_id._BAD_PATH.search(path) is None)
 
 
 def test_the_parser_takes_the_last_span() -> None:

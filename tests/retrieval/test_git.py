@@ -23,14 +23,42 @@ def test_blobs_at_a_revision_without_checkout(repo: GitRepo) -> None:
     repo.commit("second")
     repo.write("a.py", "work tree\n")
     with BlobReader(repo.path) as reader:
-        assert reader.read(first, "a.py") == b"one\n"
-        assert reader.read("HEAD", "a.py") == b"two\n"
-        assert reader.read("HEAD", "missing.py") is None
-        assert reader.read("HEAD", "dir") is None  # a tree, not a file
-        assert reader.read("no-such-rev", "a.py") is None
+        assert reader.read(f"{first}:a.py") == b"one\n"
+        assert reader.read("HEAD:a.py") == b"two\n"
+        assert reader.read("HEAD:missing.py") is None
+        assert reader.read("HEAD:dir") is None  # a tree, not a file
+        assert reader.read("no-such-rev:a.py") is None
         assert list(reader.read_many("HEAD", [])) == []
     assert repo.read("a.py") == "work tree\n"
     assert repo.git("status", "--porcelain").strip() == "M a.py"
+
+
+def test_blobs_by_id_and_names_that_cannot_be_asked(repo: GitRepo) -> None:
+    repo.write("dir/f.txt", "content\n")
+    repo.commit()
+    blob = repo.git("rev-parse", "HEAD:dir/f.txt").strip()
+    with BlobReader(repo.path) as reader:
+        assert reader.read(blob) == b"content\n"
+        # A newline would end the request early: such a name names no blob.
+        assert reader.read("HEAD:a\nb") is None
+        assert list(reader.read_many("HEAD", ["a\nb", "dir/f.txt"])) == [
+            ("a\nb", None),
+            ("dir/f.txt", b"content\n"),
+        ]
+        assert reader.read("HEAD:dir/f.txt") == b"content\n"  # still in step
+
+
+def test_a_missing_name_holding_spaces_is_missing_not_a_crash(repo: GitRepo) -> None:
+    # git answers `HEAD:odd name missing`: three words, like an object's header.
+    repo.write("a.py", "x\n")
+    repo.commit()
+    with BlobReader(repo.path) as reader:
+        assert reader.read("HEAD:odd name") is None
+        assert dict(reader.read_many("HEAD", ["odd name", "two more words", "a.py"])) == {
+            "odd name": None,
+            "two more words": None,
+            "a.py": b"x\n",
+        }
 
 
 def test_many_large_blobs_through_one_process(repo: GitRepo) -> None:
@@ -45,20 +73,59 @@ def test_many_large_blobs_through_one_process(repo: GitRepo) -> None:
     assert got["f123.txt"] == b"123\n" * 2000
 
 
-def test_a_path_with_a_newline_cannot_be_requested(repo: GitRepo) -> None:
-    repo.commit()
-    with BlobReader(repo.path) as reader, pytest.raises(GitError, match="newline"):
-        reader.read("HEAD", "a\nb")
-
-
 def test_reader_reports_a_dead_process(repo: GitRepo) -> None:
     repo.commit()
     reader = BlobReader(repo.path)
     reader._proc.kill()
     reader._proc.wait()
     with pytest.raises(GitError, match="stopped answering"):
-        reader.read("HEAD", "x")
+        reader.read("HEAD:x")
+    with pytest.raises(GitError, match="stopped answering"):
+        dict(reader.read_many("HEAD", ["x"]))
     reader.close()
+
+
+def test_a_hook_environment_does_not_redirect_git(
+    repo: GitRepo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Inside a git hook, GIT_DIR, GIT_OBJECT_DIRECTORY and friends name the hook's
+    repository; every git process here must still read the repository it was given."""
+    repo.write("a.py", "mine\n")
+    repo.commit()
+    other = GitRepo(tmp_path / "other")
+    other.write("b.py", "theirs\n")
+    other.commit()
+    monkeypatch.setenv("GIT_DIR", str(other.path / ".git"))
+    monkeypatch.setenv("GIT_OBJECT_DIRECTORY", str(other.path / ".git" / "objects"))
+    monkeypatch.setenv("GIT_INDEX_FILE", str(other.path / ".git" / "index"))
+    monkeypatch.setenv("GIT_PREFIX", "sub/")
+    with BlobReader(repo.path) as reader:
+        assert reader.read("HEAD:a.py") == b"mine\n"
+    assert git.list_files(repo.path, "HEAD") == ["a.py"]
+    assert git.list_files(repo.path, None) == ["a.py"]
+
+
+def test_git_env_drops_every_variable_that_picks_a_repository(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("GIT_OBJECT_DIRECTORY", "/elsewhere/objects")
+    monkeypatch.setenv("GIT_AUTHOR_NAME", "kept")
+    env = git.git_env()
+    assert "GIT_OBJECT_DIRECTORY" not in env
+    assert env["GIT_AUTHOR_NAME"] == "kept"
+    assert (env["LC_ALL"], env["GIT_PAGER"], env["GIT_TERMINAL_PROMPT"]) == ("C", "cat", "0")
+    # git's own list of them (what it clears itself before entering a submodule)
+    listed = subprocess.run(
+        ["git", "rev-parse", "--local-env-vars"], capture_output=True, text=True, check=True
+    ).stdout.split()
+    assert set(listed) <= git.REPOSITORY_VARIABLES
+
+
+def test_an_argument_git_cannot_take_is_a_git_error(repo: GitRepo) -> None:
+    repo.commit()
+    with pytest.raises(GitError, match="cannot run git"):
+        git.run_git(repo.path, "rev-parse", "HEAD\0")
+    assert git.resolve_commit(repo.path, "HEAD\0") is None  # a record's `revision`, say
 
 
 def test_git_that_cannot_run(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

@@ -4,14 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from evaltools.retrieval.git_history import (
-    BlobReader,
-    blob_id,
-    file_changes,
-    git_env,
-    iter_commits,
-    older_text,
-)
+from evaltools.retrieval.git import GitError
+from evaltools.retrieval.git_history import blob_id, file_changes, iter_commits, older_text
 from tests.retrieval.mine_repo import HistoryRepo
 
 
@@ -109,19 +103,6 @@ def test_file_changes_skips_what_has_no_chunks() -> None:
     assert file_changes(b"") == []
 
 
-def test_blob_reader(tmp_path: Path) -> None:
-    repo = HistoryRepo(tmp_path / "repo")
-    repo.write("dir/f.txt", "content\n")
-    commit = repo.commit("Add a file in a folder")
-    with BlobReader(repo.path) as blobs:
-        assert blobs.read(f"{commit}:dir/f.txt") == b"content\n"
-        assert blobs.read(blob_id(b"content\n")) == b"content\n"
-        assert blobs.read(f"{commit}:dir") is None  # a tree
-        assert blobs.read(f"{commit}:missing.txt") is None
-        assert blobs.read("bad\nname") is None
-        assert blobs.read(f"{commit}:dir/f.txt") == b"content\n"  # still in step
-
-
 def test_commits_stream_with_their_parents_and_subjects(tmp_path: Path) -> None:
     repo = HistoryRepo(tmp_path / "repo")
     repo.write("a.txt", "1\n")
@@ -134,10 +115,34 @@ def test_commits_stream_with_their_parents_and_subjects(tmp_path: Path) -> None:
     assert commits[1].diff.lstrip().startswith(b"diff --git a/a.txt b/a.txt")
 
 
-def test_git_env_ignores_the_variables_of_a_hook(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("GIT_DIR", "/elsewhere/.git")
-    monkeypatch.setenv("GIT_INDEX_FILE", "/elsewhere/index")
-    env = git_env()
-    assert "GIT_DIR" not in env
-    assert "GIT_INDEX_FILE" not in env
-    assert env["LC_ALL"] == "C"
+def test_an_empty_repository_says_it_has_no_commits(tmp_path: Path) -> None:
+    repo = HistoryRepo(tmp_path / "repo")
+    with pytest.raises(GitError) as caught:
+        list(iter_commits(repo.path, None, None))
+    assert str(caught.value) == f"{repo.path} has no commits yet: commit something, then mine it"
+    with pytest.raises(GitError, match=r"git log failed in .*: fatal: not a git repository"):
+        list(iter_commits(tmp_path, None, None))
+
+
+@pytest.mark.parametrize("since", ["garbage", "", "next tuesdayish soon"])
+def test_a_date_git_cannot_read_is_an_error_not_zero_commits(tmp_path: Path, since: str) -> None:
+    repo = HistoryRepo(tmp_path / "repo")
+    repo.commit("First")
+    with pytest.raises(GitError, match="is not a date git understands"):
+        list(iter_commits(repo.path, since, None))
+
+
+@pytest.mark.parametrize(
+    ("since", "count"), [("2020-01-01", 1), ("1700000000", 1), ("2 weeks ago", 0), ("now", 0)]
+)
+def test_dates_git_reads_are_taken(tmp_path: Path, since: str, count: int) -> None:
+    repo = HistoryRepo(tmp_path / "repo")
+    repo.commit("First")  # dated 2023-11-14
+    assert len(list(iter_commits(repo.path, since, None))) == count
+
+
+def test_a_range_that_looks_like_an_option_is_refused(tmp_path: Path) -> None:
+    repo = HistoryRepo(tmp_path / "repo")
+    repo.commit("First")
+    with pytest.raises(GitError, match="is not a revision range"):
+        list(iter_commits(repo.path, None, "--output=/tmp/x"))

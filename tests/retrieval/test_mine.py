@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from evaltools.fileio import UsageError
+from evaltools.retrieval.git import GitError
 from evaltools.retrieval.mine import (
     Candidate,
     drop_reason,
@@ -229,17 +229,17 @@ def test_unparsable_files_fall_back_to_whole_files(tmp_path: Path) -> None:
     assert result.unparsed_files == 1
 
 
-def test_usage_errors(tmp_path: Path) -> None:
-    with pytest.raises(UsageError, match="not a directory"):
+def test_git_errors(tmp_path: Path) -> None:
+    with pytest.raises(GitError, match="not a directory"):
         mine(tmp_path / "nowhere")
-    with pytest.raises(UsageError, match="git log failed"):
+    with pytest.raises(GitError, match=r"git log failed .* not a git repository"):
         mine(tmp_path)
     repo = HistoryRepo(tmp_path / "repo")
     repo.write("a.py", "x = 1\n")
     repo.commit("Add a module with one constant")
-    with pytest.raises(UsageError, match="not a revision range"):
+    with pytest.raises(GitError, match="not a revision range"):
         mine(repo.path, rev_range="--all")
-    with pytest.raises(UsageError, match=r"unknown revision|bad revision|ambiguous"):
+    with pytest.raises(GitError, match=r"unknown revision|bad revision|ambiguous"):
         mine(repo.path, rev_range="nope..HEAD")
 
 

@@ -12,6 +12,7 @@ from evaltools.retrieval.record import (
     iter_record_lines,
     parse_line,
     quick_value,
+    strict_loads,
 )
 
 
@@ -207,3 +208,26 @@ def test_a_lone_surrogate_escape_is_invalid_json_at_its_column(raw: bytes, colum
 def test_a_surrogate_pair_is_one_character() -> None:
     assert one(b'{"q": "\\ud83d\\ude00"}').record == {"q": "\U0001f600"}
     assert quick_value(b'{"q": "\\ud83d\\ude00"}') == {"q": "\U0001f600"}
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ('{"a": {"b": 1, "c": 2, "b": 3}}', 'key "b" occurs twice in one object'),
+        ("[1, NaN]", "NaN is not JSON: write a number or null"),
+        ('{"x": -Infinity}', "-Infinity is not JSON"),
+        ('["\\ud800"]', "lone UTF-16 surrogate"),
+        ("[" * 100_000, "nested too deeply"),
+        ("{", "Expecting property name"),
+    ],
+)
+def test_strict_loads_says_what_readers_disagree_on(text: str, reason: str) -> None:
+    with pytest.raises(ValueError, match=reason):
+        strict_loads(text)
+
+
+def test_strict_loads_reads_a_whole_document() -> None:
+    assert strict_loads('{\n  "a": [1, 2.5, "\\ud83d\\ude00"],\n  "b": null\n}\n') == {
+        "a": [1, 2.5, "\U0001f600"],
+        "b": None,
+    }

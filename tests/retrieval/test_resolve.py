@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from evaltools.retrieval import parsing
-from evaltools.retrieval.chunk_id import ChunkIdError
+from evaltools.retrieval.chunk_id import ChunkIdError, parse_chunk_id
 from evaltools.retrieval.git import GitError
 from evaltools.retrieval.lookup import MetasLookup, TreeLookup
 from evaltools.retrieval.metas import MetaChunk, MetasIndex, chunk_from_line, read_metas
@@ -14,7 +14,6 @@ from evaltools.retrieval.resolve import (
     GoldRef,
     Resolution,
     Status,
-    check_chunk_id,
     resolve_all,
 )
 from evaltools.retrieval.source import CodeTree, RepoMount
@@ -302,7 +301,7 @@ def test_each_file_is_parsed_once(repo: GitRepo, monkeypatch: pytest.MonkeyPatch
         calls.append(path)
         return real(path, source)
 
-    monkeypatch.setattr("evaltools.retrieval.parsing.find_definitions", counting)
+    monkeypatch.setattr("evaltools.retrieval.symbols.find_definitions", counting)
     repo.write("auth/session.py", "\n" + SESSION_PY)
     ids = [
         f"auth/session.py:{a}-{b}:{s}"
@@ -333,11 +332,11 @@ def test_unreadable_file_is_reported_not_crashed(repo: GitRepo) -> None:
     assert result == ("x.py", None)
 
 
-def test_check_chunk_id_refuses_paths_outside_the_root() -> None:
-    assert check_chunk_id("a/b.py:1-2:f").path == "a/b.py"
-    for bad in ("/etc/passwd:1-2:f", "../x.py:1-2:f", "a//b.py:1-2", "a\\b.py:1-2", "a/./../b:1-1"):
+def test_ids_that_name_no_file_below_the_root_are_refused() -> None:
+    assert parse_chunk_id("a/b.py:1-2:f").path == "a/b.py"
+    for bad in ("/etc/passwd:1-2:f", "../x.py:1-2:f", "a//b.py:1-2", "a\\b.py:1-2", "a/./b:1-1"):
         with pytest.raises(ChunkIdError):
-            check_chunk_id(bad)
+            resolve_all([GoldRef(bad)], MetasLookup(MetasIndex(), None))
 
 
 def test_repo_mount_paths() -> None:
@@ -413,6 +412,26 @@ def test_metas_with_git_renames(repo: GitRepo) -> None:
     assert alone.renamed("auth/session.py", None) == []
 
 
+def test_metas_lines_are_read_as_strictly_as_records(tmp_path: Path) -> None:
+    path = tmp_path / "metas.jsonl"
+    path.write_bytes(
+        b'{"chunk_id": "a.py:1-2:f", "chunk_id": "b.py:1-2:g"}\n'
+        b'{"chunk_id": "a.py:1-2:f", "start_line": NaN}\n'
+        b'{"chunk_id": "a.py:1-2:f", "end_line": Infinity}\n'
+        b'{"chunk_id": "a.py:3-4:h"}\n'
+    )
+    index, problems = read_metas(path)
+    assert index.ids == {"a.py:3-4:h"}
+    assert [(p.code, p.line, p.column) for p in problems] == [
+        ("RG007", 1, 1),
+        ("RG007", 2, 42),
+        ("RG007", 3, 40),
+    ]
+    assert problems[0].message.startswith("line repeats a key in one object")
+    assert problems[1].message.startswith("NaN is not JSON")
+    assert problems[2].message.startswith("Infinity is not JSON")
+
+
 def test_read_metas(tmp_path: Path) -> None:
     path = tmp_path / "metas.jsonl"
     path.write_bytes(
@@ -423,7 +442,7 @@ def test_read_metas(tmp_path: Path) -> None:
     assert index.ids == {"a.py:1-2:f", "x"}
     assert index.by_path == {"a.py": [MetaChunk("a.py:1-2:f", "a.py", 1, 2, "f")]}
     assert [(p.code, p.line) for p in problems] == [("RG007", 3), ("RG007", 4), ("RG007", 5)]
-    assert problems[1].message.startswith("line is not valid JSON (Expecting value)")
+    assert problems[1].message.startswith("line is not valid JSON (expecting value)")
     empty = tmp_path / "empty.jsonl"
     empty.write_bytes(b"")
     assert [p.code for p in read_metas(empty)[1]] == ["IO004"]

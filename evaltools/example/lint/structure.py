@@ -10,6 +10,7 @@ from evaltools.example.markdown import (
     SECTIONS,
     START,
     CodeBlock,
+    DropKind,
     Dropped,
 )
 
@@ -180,28 +181,19 @@ def check_dropped(ctx: LintContext) -> None:
 
 def _report_dropped(ctx: LintContext, dropped: Dropped) -> None:
     kind = dropped.kind
-    if kind.startswith("code block") or kind == "unknown section heading":
-        return  # reported by check_blocks, at the block that is lost
-    if "overridden" in kind:
-        section = kind.split(" block")[0]
+    if kind in (DropKind.STRAY_CODE, DropKind.UNKNOWN_HEADING, DropKind.FRONT_MATTER):
+        return  # reported where the loss is: at the block, or by the front matter rules
+    if kind is DropKind.OVERRIDDEN:
         ctx.report(
             r.REPEATED_BLOCK,
             dropped.line,
             1,
-            f"`{section}` holds one block but has several; the reference keeps only the "
+            f"`{dropped.detail}` holds one block but has several; the reference keeps only the "
             "last: delete this one or merge them",
         )
-        return
-    if kind.startswith("H") and kind.endswith("heading"):
-        ctx.report(
-            r.DROPPED_HEADING,
-            dropped.line,
-            1,
-            f"{kind} `{dropped.excerpt.lstrip('#').strip()}` is dropped on any rewrite: "
-            "use `## Reasoning` for notes",
-        )
-        return
-    if dropped.excerpt.startswith(ACCEPTED_PREDICTION_MARKER):
+    elif kind in (DropKind.MINOR_HEADING, DropKind.HEADING_MARKUP, DropKind.TITLE_OVERRIDDEN):
+        ctx.report(r.DROPPED_HEADING, dropped.line, 1, _heading_message(dropped))
+    elif dropped.excerpt.startswith(ACCEPTED_PREDICTION_MARKER):
         ctx.report(
             r.ACCEPTED_MARKER_MISPLACED,
             dropped.line,
@@ -209,12 +201,24 @@ def _report_dropped(ctx: LintContext, dropped: Dropped) -> None:
             "accepted-prediction marker is ignored here: it must be a paragraph of its own "
             "directly before an Edit History ```diff block",
         )
-        return
-    where = "" if dropped.line == dropped.end_line else f" (to line {dropped.end_line})"
-    ctx.report(
-        r.PROSE_OUTSIDE_SECTIONS,
-        dropped.line,
-        1,
-        f"{kind}{where} never reaches the example and is lost on any rewrite: move it under "
-        "`## Reasoning`",
-    )
+    else:
+        where = "" if dropped.line == dropped.end_line else f" (to line {dropped.end_line})"
+        ctx.report(
+            r.PROSE_OUTSIDE_SECTIONS,
+            dropped.line,
+            1,
+            f"{dropped.describe()}{where} never reaches the example and is lost on any "
+            "rewrite: move it under `## Reasoning`",
+        )
+
+
+def _heading_message(dropped: Dropped) -> str:
+    heading = dropped.excerpt.lstrip("#").strip()
+    if dropped.kind is DropKind.TITLE_OVERRIDDEN:
+        return "a later `# title` overrides this one, which is lost on any rewrite: keep one"
+    if dropped.kind is DropKind.HEADING_MARKUP:
+        return (
+            f"inline markup in heading `{heading}` loses part of its text in the reference: "
+            "write the heading as plain text"
+        )
+    return f"{dropped.detail} `{heading}` is dropped on any rewrite: use `## Reasoning` for notes"
