@@ -1,0 +1,130 @@
+"""What reading an example's Markdown yields: sections, blocks, headings, losses, layout hints.
+
+Plain data, shared by the reader (`markdown.py`), the writer, the round-trip check and lint.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+
+from evaltools.example.frontmatter import FrontMatter
+from evaltools.example.spec import ExampleSpec
+
+ACCEPTED_PREDICTION_MARKER = "// User accepted prediction:"
+NO_EDIT_HISTORY = "(No edit history)"
+
+# Rust's `char::is_whitespace` (Unicode White_Space), which the reference trims with.
+WHITESPACE = (
+    " \t\n\x0b\x0c\r\x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006"
+    "\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
+)
+
+SECTIONS = {
+    "uncommitted diff": "Uncommitted Diff",
+    "recently opened files": "Recently Opened Files",
+    "recently viewed files": "Recently Viewed Files",
+    "edit history": "Edit History",
+    "cursor position": "Cursor Position",
+    "expected patch": "Expected Patch",
+    "rejected patch": "Rejected Patch",
+}
+REASONING = "Reasoning"
+START = "Start"
+OTHER = "Other"
+SINGLETON_SECTIONS = frozenset(
+    {
+        "Uncommitted Diff",
+        "Recently Opened Files",
+        "Recently Viewed Files",
+        "Cursor Position",
+        "Rejected Patch",
+    }
+)
+
+
+class MarkdownError(ValueError):
+    """What makes the reference's `from_markdown` fail."""
+
+    def __init__(self, message: str, line: int) -> None:
+        super().__init__(message)
+        self.line = line
+
+
+@dataclass
+class CodeBlock:
+    section: str
+    info: str
+    text: str
+    line: int  # 1-based line of the opening fence
+    end_line: int
+    fenced: bool = True
+    fence: str = "```"
+    closed: bool = True
+    accepted: bool = False
+    used: bool = True  # False when a later block of a singleton section overrides it
+
+
+@dataclass
+class Heading:
+    level: int
+    title: str
+    line: int
+    section: str | None  # the section it selects (H2 only)
+    plain: bool = True  # no inline markup inside
+
+
+class DropKind(str, enum.Enum):
+    """What kind of source content would vanish on a rewrite."""
+
+    TEXT = "text outside a code block"
+    BLOCK = "content outside any section"
+    UNKNOWN_HEADING = "unknown section heading"
+    STRAY_CODE = "code block outside a known section"
+    OVERRIDDEN = "block overridden by a later one"
+    MINOR_HEADING = "heading dropped on rewrite"
+    HEADING_MARKUP = "heading with inline markup"
+    TITLE_OVERRIDDEN = "title overridden by a later one"
+    LINK_DEFINITION = "link reference definition"
+    FRONT_MATTER = "front matter content"
+
+
+@dataclass
+class Dropped:
+    """Source content that never reaches the model and would vanish on a rewrite."""
+
+    kind: DropKind
+    line: int
+    end_line: int
+    excerpt: str
+    detail: str = ""  # the section, the block's kind, or what is wrong with the front matter
+
+    def describe(self) -> str:
+        if self.kind is DropKind.OVERRIDDEN:
+            return f"`{self.detail}` block overridden by a later one"
+        if self.kind in (DropKind.BLOCK, DropKind.MINOR_HEADING, DropKind.FRONT_MATTER):
+            return self.detail
+        return str(self.kind.value)
+
+
+@dataclass
+class LayoutHints:
+    has_title: bool = False
+    # (accepted marker before it, block text) for each fenced block under Edit History.
+    history_blocks: list[tuple[bool, str]] = field(default_factory=list)
+
+
+@dataclass
+class ParsedMarkdown:
+    spec: ExampleSpec
+    front_matter: FrontMatter
+    hints: LayoutHints
+    blocks: list[CodeBlock]
+    headings: list[Heading]
+    dropped: list[Dropped]
+    errors: list[MarkdownError]
+    body_line: int  # 1-based line where the Markdown body starts
+
+    def cursor_block(self) -> CodeBlock | None:
+        used = [b for b in self.blocks if b.section == "Cursor Position" and b.used]
+        return used[-1] if used else None
