@@ -14,7 +14,7 @@ from pathlib import Path
 
 from evaltools.config import Config, load_config
 from evaltools.diagnostics import Diagnostic, worst_exit_code
-from evaltools.fileio import UsageError, check_paths_exist, iter_files, real_path
+from evaltools.fileio import UsageError, check_paths_exist, iter_files, read_text_file, real_path
 from evaltools.selection import selection_from
 
 
@@ -85,17 +85,24 @@ def plan(paths: list[Path], config: Config) -> Plan:
 
 def _examples(work: Plan, fix: bool, fixed: list[str]) -> list[Diagnostic]:
     from evaltools.commands.lint import lint_path
-    from evaltools.commands.roundtrip import check_file
+    from evaltools.commands.roundtrip import check_text
+    from evaltools.example.lint import lint_markdown
+    from evaltools.example.markdown import read_markdown
 
     found: list[Diagnostic] = []
     for path in work.examples:
-        found.extend(lint_path(path))
-        if not path.is_file():
-            continue  # lint_path has said why
-        result = check_file(path, fix=fix, diff=False, strict_reference=False)
+        read = read_text_file(path)
+        if isinstance(read, Diagnostic):
+            found.append(read)
+            continue
+        # One read and one parse serve both lint and the round trip.
+        stem = path.name.removesuffix(".md")
+        parsed = read_markdown(read.text, stem)
+        found.extend(lint_markdown(read.text, read.display, stem, parsed))
+        result = check_text(read, fix=fix, diff=False, strict_reference=False, parsed=parsed)
         if result.fixed:
             fixed.append(f"{result.path}: rewritten in canonical layout")
-        elif result.status != "invalid":  # an unreadable file is reported by lint already
+        elif result.status != "invalid":  # lint has said why the reference cannot read it
             found.extend(result.diagnostics)
     for path in work.example_records:
         found.extend(lint_path(path))

@@ -9,9 +9,15 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from evaltools.diagnostics import RULES, Diagnostic, Rule, Severity, make
-from evaltools.example.markdown import DropKind, Dropped
+from evaltools.example.markdown import DropKind, Dropped, ParsedMarkdown
 from evaltools.example.roundtrip import RoundTrip, Verdict, check_roundtrip
-from evaltools.fileio import atomic_write, check_paths_exist, iter_files, read_text_file
+from evaltools.fileio import (
+    TextFile,
+    atomic_write,
+    check_paths_exist,
+    iter_files,
+    read_text_file,
+)
 
 NOT_CANONICAL = RULES.add(
     Rule(
@@ -100,8 +106,21 @@ def check_file(path: Path, *, fix: bool, diff: bool, strict_reference: bool) -> 
     read = read_text_file(path)
     if isinstance(read, Diagnostic):
         return FileResult(read.path, "invalid", read.line, [read])
+    return check_text(read, fix=fix, diff=diff, strict_reference=strict_reference)
+
+
+def check_text(
+    read: TextFile,
+    *,
+    fix: bool,
+    diff: bool,
+    strict_reference: bool,
+    parsed: ParsedMarkdown | None = None,
+) -> FileResult:
+    """The verdict (and fix) for a file already read (and perhaps already parsed)."""
+    path = read.path
     stem = path.name.removesuffix(".md")
-    result = check_roundtrip(read.text, stem, strict_reference=strict_reference)
+    result = check_roundtrip(read.text, stem, strict_reference=strict_reference, parsed=parsed)
     out = FileResult(
         read.display,
         result.verdict.value,

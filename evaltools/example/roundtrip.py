@@ -71,9 +71,14 @@ def _front(line: int, detail: str) -> Dropped:
 
 
 def check_roundtrip(
-    text: str, stem: str | None = None, *, strict_reference: bool = False
+    text: str,
+    stem: str | None = None,
+    *,
+    strict_reference: bool = False,
+    parsed: ParsedMarkdown | None = None,
 ) -> RoundTrip:
-    parsed = read_markdown(text, stem)
+    """The verdict for one file (`parsed`: `read_markdown(text, stem)` if already done)."""
+    parsed = parsed if parsed is not None else read_markdown(text, stem)
     if parsed.errors:
         return RoundTrip(Verdict.INVALID, text, None, 1, errors=parsed.errors)
     rendered = to_markdown(

@@ -16,7 +16,7 @@ from evaltools.example.lint.structure import (
     check_front_matter,
     check_reference_failures,
 )
-from evaltools.example.markdown import read_markdown
+from evaltools.example.markdown import ParsedMarkdown, read_markdown
 from evaltools.example.spec import ExampleSpec
 
 Check = Callable[[LintContext], None]
@@ -36,8 +36,11 @@ SPEC_CHECKS: tuple[Check, ...] = (
 )
 
 
-def lint_markdown(text: str, path: str, stem: str | None = None) -> list[Diagnostic]:
-    parsed = read_markdown(text, stem)
+def lint_markdown(
+    text: str, path: str, stem: str | None = None, parsed: ParsedMarkdown | None = None
+) -> list[Diagnostic]:
+    """Every finding of one Markdown example (`parsed`: `read_markdown(text, stem)` if done)."""
+    parsed = parsed if parsed is not None else read_markdown(text, stem)
     ctx = LintContext(path=path, spec=parsed.spec, parsed=parsed, source=text, stem=stem)
     for check in MARKDOWN_CHECKS + SPEC_CHECKS:
         check(ctx)
