@@ -164,7 +164,7 @@ EXAMPLE_COMMANDS: tuple[Command, ...] = (
                 "jobs",
                 ("--jobs",),
                 kind=int,
-                help="Worker processes (default: the number of CPUs).",
+                help="Worker processes (default and 0: the number of CPUs).",
                 metavar="N",
             ),
             Param(

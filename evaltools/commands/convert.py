@@ -102,6 +102,18 @@ def default_jobs() -> int:
     return max(1, os.cpu_count() or 1)  # pragma: no cover (platforms without affinity)
 
 
+def _refuse_output_among_sources(output: Path, paths: list[Path]) -> None:
+    """Writing over a source while reading it would lose the records not yet read."""
+    if str(output) == "-" or not output.is_file():
+        return
+    for source in paths:
+        if str(source) != "-" and source.is_file() and source.samefile(output):
+            raise UsageError(
+                f"the output {output.as_posix()} is also a source: write to another file, "
+                "then move it over the source"
+            )
+
+
 def run(
     *,
     paths: list[Path],
@@ -118,9 +130,11 @@ def run(
 ) -> int:
     if offset < 0 or (limit is not None and limit < 0):
         raise UsageError("--offset and --limit must not be negative")
-    if jobs is not None and jobs < 1:
-        raise UsageError("--jobs must be at least 1")
+    if jobs is not None and jobs < 0:
+        raise UsageError("--jobs must be 0 (all cores) or more")
     check_paths_exist(paths)
+    if to != "md":  # Markdown goes to a directory; the sink says so for a file
+        _refuse_output_among_sources(output, paths)
     if sum(str(p) == "-" for p in paths) > 1:
         raise UsageError("stdin (-) can be read only once")
     options = conv.Options(
@@ -130,7 +144,7 @@ def run(
         repo=repo,
         offset=offset,
         limit=limit,
-        jobs=default_jobs() if jobs is None else jobs,
+        jobs=jobs or default_jobs(),
         allow_lossy=allow_lossy,
         force=force,
     )

@@ -97,7 +97,8 @@ def test_stdin_to_stdout_keeps_the_report_off_stdout(
     ("argv", "message"),
     [
         (["--offset", "-1"], "must not be negative"),
-        (["--jobs", "0"], "--jobs must be at least 1"),
+        (["--jobs", "-1"], "--jobs must be 0 (all cores) or more"),
+        (["--to", "jsonl", "-o", "set.jsonl", "--force"], "is also a source"),
         (["missing.md"], "no such file or directory: missing.md"),
         (["-", "-"], "stdin (-) can be read only once"),
         (["--to", "jsonl", "-o", "."], "is a directory"),
