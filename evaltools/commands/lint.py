@@ -95,7 +95,9 @@ def lint_files(files: list[Path], workers: int) -> list[list[Diagnostic]]:
 
     # A few chunks per worker: few enough that pickling stays cheap, enough to balance.
     chunksize = max(1, len(files) // (workers * 4))
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    from evaltools.processes import pool_context
+
+    with ProcessPoolExecutor(max_workers=workers, mp_context=pool_context()) as pool:
         return list(pool.map(lint_path, files, chunksize=chunksize))
 
 

@@ -128,11 +128,9 @@ def _results(tasks: list[ChunkTask], workers: int) -> Iterator[Iterator[ChunkRes
     if workers <= 1:
         yield map(check_chunk, tasks)
         return
-    import multiprocessing  # only for big inputs: its import costs the pre-commit hook
+    from evaltools.processes import pool_context  # only for big inputs (hook start-up)
 
-    # fork: workers start in milliseconds and inherit the compiled schema; elsewhere spawn.
-    method = "fork" if sys.platform == "linux" else "spawn"
-    with multiprocessing.get_context(method).Pool(min(workers, len(tasks))) as pool:
+    with pool_context().Pool(min(workers, len(tasks))) as pool:
         yield pool.imap(check_chunk, tasks)
 
 

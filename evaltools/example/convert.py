@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import contextlib
 import itertools
-import multiprocessing
 from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO
@@ -42,6 +42,7 @@ from evaltools.example.convert_sinks import (
     Sink,
 )
 from evaltools.example.records import RecordError, Unit, iter_all_units
+from evaltools.processes import pool_context
 
 CHUNK_SIZE = 256
 IN_FLIGHT_PER_JOB = 3
@@ -171,17 +172,23 @@ def _results(
         for chunk in itertools.chain(head, chunks):
             yield chunk, convert_chunk(chunk, settings)
         return
-    with multiprocessing.Pool(options.jobs, _init_worker, (settings,)) as pool:
-        pending: deque[tuple[list[Unit], multiprocessing.pool.AsyncResult[list[Converted]]]]
-        pending = deque()
+    with _process_pool(options.jobs, settings) as pool:
+        pending: deque[tuple[list[Unit], Future[list[Converted]]]] = deque()
         for chunk in itertools.chain(head, chunks):
-            pending.append((chunk, pool.apply_async(_worker_chunk, (chunk,))))
+            pending.append((chunk, pool.submit(_worker_chunk, chunk)))
             if len(pending) >= options.jobs * IN_FLIGHT_PER_JOB:
                 done, result = pending.popleft()
-                yield done, result.get()
+                yield done, result.result()
         while pending:
             done, result = pending.popleft()
-            yield done, result.get()
+            yield done, result.result()
+
+
+def _process_pool(jobs: int, settings: Settings) -> ProcessPoolExecutor:
+    """Clean workers (see `evaltools.processes`); an executor reports a dead one, not hang."""
+    return ProcessPoolExecutor(
+        max_workers=jobs, mp_context=pool_context(), initializer=_init_worker, initargs=(settings,)
+    )
 
 
 def convert_chunk(chunk: list[Unit], settings: Settings) -> list[Converted]:

@@ -96,11 +96,9 @@ class ParsePool(Closing):
     def start(self) -> None:
         """Start the workers now (see the class docstring) if parallelism is possible."""
         if self._pool is None and self.jobs > 1:
-            import multiprocessing
+            from evaltools.processes import pool_context
 
-            methods = multiprocessing.get_all_start_methods()
-            context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-            self._pool = context.Pool(self.jobs)
+            self._pool = pool_context().Pool(self.jobs)
 
     def close(self) -> None:
         if self._pool is not None:
