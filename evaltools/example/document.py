@@ -8,17 +8,15 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, field
 
+from evaltools.example._difflines import RUST_WHITESPACE
 from evaltools.example.frontmatter import FrontMatter
 from evaltools.example.spec import ExampleSpec
 
 ACCEPTED_PREDICTION_MARKER = "// User accepted prediction:"
 NO_EDIT_HISTORY = "(No edit history)"
 
-# Rust's `char::is_whitespace` (Unicode White_Space), which the reference trims with.
-WHITESPACE = (
-    " \t\n\x0b\x0c\r\x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006"
-    "\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
-)
+# Rust's `char::is_whitespace`, which the reference trims with, as a `str.strip` argument.
+WHITESPACE = "".join(sorted(RUST_WHITESPACE))
 
 SECTIONS = {
     "uncommitted diff": "Uncommitted Diff",

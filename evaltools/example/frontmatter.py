@@ -32,7 +32,7 @@ class FrontMatter:
     error: str | None = None  # what is wrong ("front matter has no `revision`"), no advice
     error_line: int = 1  # 1-based line in the file
     unknown_keys: list[str] = field(default_factory=list)
-    key_lines: dict[str, int] = field(default_factory=dict)  # unknown key -> line in the file
+    key_lines: dict[str, int] = field(default_factory=dict)  # top-level key -> line in the file
     has_comments: bool = False
 
 
@@ -59,6 +59,7 @@ def _interpret(raw: str, result: FrontMatter) -> None:
     simple = _SIMPLE.match(raw)
     if simple is not None:
         result.repository_url, result.revision = simple.group(1), simple.group(2)
+        result.key_lines = {"repository_url": 2, "revision": 3}
         return
     try:
         table = tomllib.loads(raw)
@@ -77,7 +78,7 @@ def _interpret(raw: str, result: FrontMatter) -> None:
     result.tags = list(table.get("tags", []))
     result.rollback = bool(table.get(ROLLBACK_KEY, False))
     result.unknown_keys = [k for k in table if k not in KNOWN_KEYS]
-    result.key_lines = {k: 1 + (_key_line(raw, k) or 1) for k in result.unknown_keys}
+    result.key_lines = {k: 1 + (_key_line(raw, k) or 1) for k in table}
     result.has_comments = any(line.lstrip().startswith("#") for line in raw.split("\n"))
 
 

@@ -24,7 +24,7 @@ from evaltools.diagnostics import Diagnostic
 from evaltools.example import strict_json
 from evaltools.example.markdown import ParsedMarkdown, read_markdown
 from evaltools.example.spec import Example, SpecError, example_from_json_dict
-from evaltools.fileio import MAX_TEXT_FILE_BYTES, check_text_bytes, display_path
+from evaltools.fileio import MAX_TEXT_FILE_BYTES, check_text_bytes, display_path, line_col_of_offset
 
 STDIN = "-"
 STDIN_DISPLAY = "<stdin>"
@@ -258,7 +258,7 @@ def _parse_json_unit(unit: Unit, data: bytes, record: Record) -> None:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        line, column = _position(data, exc.start)
+        line, column = line_col_of_offset(data, exc.start)
         message = f"byte 0x{data[exc.start]:02x} is not valid UTF-8: re-encode the file as UTF-8"
         record.errors.append(
             RecordError(BAD_JSON, unit.path, unit.line + line - 1, column, message)
@@ -302,12 +302,6 @@ def _json_error(unit: Unit, text: str, exc: json.JSONDecodeError) -> RecordError
         # The decoder ran past the line's own newline: the record ends early on its line.
         line, column = unit.line, len(text.rstrip("\r\n")) + 1
     return RecordError(BAD_JSON, unit.path, line, column, f"not valid JSON: {exc.msg}: {fix}")
-
-
-def _position(data: bytes, offset: int) -> tuple[int, int]:
-    line = data.count(b"\n", 0, offset) + 1
-    start = data.rfind(b"\n", 0, offset) + 1
-    return line, offset - start + 1
 
 
 def iter_records(path: Path, stdin: BinaryIO | None = None) -> Iterator[Record]:

@@ -19,7 +19,12 @@ HEAD = 'repository_url = "https://github.com/o/r"\nrevision = "r"\n'
 def test_unknown_keys_are_placed_on_their_own_line(extra: str, lines: dict[str, int]) -> None:
     front = split_front_matter(f"+++\n{HEAD}{extra}+++\n")
     assert front.error is None
-    assert front.key_lines == lines
+    assert front.key_lines == {"repository_url": 2, "revision": 3, **lines}
+
+
+def test_the_common_front_matter_knows_its_key_lines_without_the_toml_parser() -> None:
+    front = split_front_matter(f"+++\n{HEAD}+++\n")
+    assert front.key_lines == {"repository_url": 2, "revision": 3}
 
 
 def test_a_toml_error_at_the_end_points_into_the_front_matter() -> None:

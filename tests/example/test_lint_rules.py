@@ -235,3 +235,13 @@ def test_patch_cursor_after_an_empty_context_line_is_fine() -> None:
         "-    return 0\n", "-    return 0\n\n-    x\n#  ^[CURSOR_POSITION]\n"
     )
     assert "EP307" in {code for code, _ in lint(after_deleted)}
+
+
+def test_front_matter_findings_point_at_their_own_key() -> None:
+    text = GOOD.replace(
+        'revision = "0123456789abcdef0123456789abcdef01234567"',
+        'revision_note = "x"\nrevision = "HEAD"',
+    )
+    found = lint(text)
+    assert ("EP005", 3) in found
+    assert ("EP402", 4) in found

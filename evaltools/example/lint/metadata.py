@@ -17,10 +17,7 @@ _FILE_NAME = re.compile(rf"{_WORDS}--{_WORDS}\.md")
 def _key_line(ctx: LintContext, key: str) -> int:
     if ctx.parsed is None:
         return ctx.record_line
-    for index, line in enumerate(ctx.parsed.front_matter.raw.split("\n")):
-        if line.lstrip().startswith(key):
-            return index + 2
-    return 1
+    return ctx.parsed.front_matter.key_lines.get(key, 1)
 
 
 def check_metadata(ctx: LintContext) -> None:
