@@ -33,7 +33,7 @@ class FrontMatter:
     error_line: int = 1  # 1-based line in the file
     unknown_keys: list[str] = field(default_factory=list)
     key_lines: dict[str, int] = field(default_factory=dict)  # top-level key -> line in the file
-    has_comments: bool = False
+    comment_line: int = 0  # line in the file of the first TOML comment; 0: none
 
 
 def split_front_matter(text: str) -> FrontMatter:
@@ -79,7 +79,8 @@ def _interpret(raw: str, result: FrontMatter) -> None:
     result.rollback = bool(table.get(ROLLBACK_KEY, False))
     result.unknown_keys = [k for k in table if k not in KNOWN_KEYS]
     result.key_lines = {k: 1 + (_key_line(raw, k) or 1) for k in table}
-    result.has_comments = any(line.lstrip().startswith("#") for line in raw.split("\n"))
+    comments = (i for i, line in enumerate(raw.split("\n")) if line.lstrip().startswith("#"))
+    result.comment_line = next((i + 2 for i in comments), 0)
 
 
 _AT_LINE = re.compile(r"\s*\(at line (\d+), column \d+\)$|\s*\(at end of document\)$")

@@ -61,8 +61,8 @@ def front_matter_losses(parsed: ParsedMarkdown) -> list[Dropped]:
         keys = ", ".join(front.unknown_keys)
         first = min(front.key_lines.get(k, 2) for k in front.unknown_keys)
         out.append(_front(first, f"unknown front matter keys ({keys})"))
-    if front.has_comments:
-        out.append(_front(2, "comments in the front matter"))
+    if front.comment_line:
+        out.append(_front(front.comment_line, "comments in the front matter"))
     return out
 
 

@@ -126,3 +126,10 @@ def test_reference_definitions_inside_reasoning_are_kept() -> None:
     )
     result = check_roundtrip(with_reasoning, "codex-acp--add-derive")
     assert result.verdict is not Verdict.LOSSY
+
+
+def test_a_front_matter_comment_is_placed_on_its_line() -> None:
+    text = (CORPUS / "codex-acp--add-derive.md").read_text(encoding="utf-8")
+    commented = text.replace("\n+++\n\n", "\n# reviewed by me\n+++\n\n", 1)
+    result = check_roundtrip(commented, "codex-acp--add-derive")
+    assert [(d.describe(), d.line) for d in result.dropped] == [("comments in the front matter", 4)]

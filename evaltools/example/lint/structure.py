@@ -55,22 +55,13 @@ def check_front_matter(ctx: LintContext) -> None:
             f"front matter key `{key}` is not part of the format and is lost on any rewrite: "
             "remove it or move it into `tags`",
         )
-    if front.has_comments:
-        line = _front_line(ctx, "#")
+    if front.comment_line:
         ctx.report(
             r.FRONT_MATTER_COMMENT,
-            line,
+            front.comment_line,
             1,
             "front matter comment is lost on any rewrite: move the note under `## Reasoning`",
         )
-
-
-def _front_line(ctx: LintContext, start: str) -> int:
-    assert ctx.parsed is not None
-    for index, line in enumerate(ctx.parsed.front_matter.raw.split("\n")):
-        if line.lstrip().startswith(start):
-            return index + 2
-    return 1
 
 
 def check_reference_failures(ctx: LintContext) -> None:
