@@ -62,9 +62,6 @@ def build_parser(command: Command) -> argparse.ArgumentParser:
 def run(command: Command, argv: list[str]) -> int:
     namespace = vars(build_parser(command).parse_args(argv))
     debug = bool(namespace.pop("debug"))
-    for param in command.params:
-        if param.multiple and namespace.get(param.name) is None:
-            namespace[param.name] = []
     return invoke(command, namespace, debug=debug)
 
 

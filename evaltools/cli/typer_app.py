@@ -46,8 +46,6 @@ def _callback(command: Command) -> Any:
     def callback(**kwargs: Any) -> None:
         debug = bool(kwargs.pop("debug", False))
         for param in command.params:
-            if param.multiple and kwargs.get(param.name) is None:
-                kwargs[param.name] = []
             if param.kind is Path and isinstance(kwargs.get(param.name), str):
                 kwargs[param.name] = Path(kwargs[param.name])
         raise typer.Exit(invoke(command, kwargs, debug=debug))
