@@ -68,7 +68,9 @@ GOLD_DISCIPLINE_COMMANDS: tuple[Command, ...] = (
     ),
     Command(
         ("gold", "sample"),
-        "A reproducible audit sample of gold pairs, stratified by type.",
+        "A reproducible audit sample of gold pairs, stratified by query type: each type "
+        "gives --fraction of its pairs to within one pair, chosen by a hash of "
+        "(seed, qid, chunk ID).",
         "evaltools.commands.gold_discipline:sample",
         (
             paths_param("Eval set files or directories (searched for *.jsonl)."),
@@ -93,7 +95,9 @@ GOLD_DISCIPLINE_COMMANDS: tuple[Command, ...] = (
     ),
     Command(
         ("gold", "split"),
-        "Assign tune/holdout to records without a split, from a hash of the qid, in place.",
+        "Split the set into tune and holdout, in place: each type holds out --holdout of "
+        "its queries to within one query; records keep their split unless the quota "
+        "changes, the others are chosen by a hash of (seed, qid).",
         "evaltools.commands.gold_discipline:split",
         (
             paths_param("Eval set files or directories (searched for *.jsonl)."),

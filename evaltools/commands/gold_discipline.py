@@ -250,7 +250,7 @@ def sample(
 
 
 def _typed(per_type: dict[str, dict[str, int]]) -> list[tuple[str, dict[str, int]]]:
-    from evaltools.retrieval.annotate import type_key
+    from evaltools.retrieval.strata import type_key
 
     return sorted(per_type.items(), key=lambda item: type_key(item[0]))
 
@@ -259,7 +259,7 @@ def _typed(per_type: dict[str, dict[str, int]]) -> list[tuple[str, dict[str, int
 
 
 def split(*, paths: list[Path], holdout: float | None, seed: int, output_format: str) -> int:
-    from evaltools.retrieval.annotate import split_file
+    from evaltools.retrieval.holdout import split_set
 
     if holdout is None:
         holdout = _configured_holdout()
@@ -268,39 +268,41 @@ def split(*, paths: list[Path], holdout: float | None, seed: int, output_format:
     inputs = input_files(paths)
     count = len(inputs)
     files, problems = read_sets(inputs, need_gold=False)
-    results = [(f, split_file(f.raws, f.lines, holdout, seed)) for f in files]
-    problems.extend(d for _, r in results for d in r.diagnostics)
     if problems:
         return fail(problems, output_format, count)
-    per_type: dict[str, list[int]] = {}
-    assigned = 0
+    result = split_set(files, holdout, seed)
+    if result.diagnostics:
+        return fail(result.diagnostics, output_format, count)
     changed: list[str] = []
-    for jsonl, result in results:
-        if result.assigned:
-            atomic_write(jsonl.path, result.data)
-            changed.append(jsonl.display)
-        assigned += len(result.assigned)
-        for name, (records, held) in result.per_type.items():
-            entry = per_type.setdefault(name, [0, 0])
-            entry[0] += records
-            entry[1] += held
-    typed = _typed({n: {"records": r, "holdout": h} for n, (r, h) in per_type.items()})
+    for planned in result.files:
+        if planned.changed:
+            rewrite_input(planned.source.path, read=planned.source.data, data=planned.data)
+            changed.append(planned.source.display)
+    typed = [(n, {"records": r, "holdout": h}) for n, (r, h) in result.per_type.items()]
     summary: dict[str, object] = {
         "seed": seed,
         "holdout": holdout,
-        "assigned": assigned,
+        "assigned": result.assigned,
+        "moved": result.moved,
         "files_changed": changed,
         "per_type": dict(typed),
     }
     text = [
-        f"Assigned a split to {assigned} records in {len(changed)} of {count} files "
-        f"(seed {seed}, target holdout {percent(holdout)}); holdout share per type:"
+        f"Assigned a split to {result.assigned} records and moved {result.moved} between tune "
+        f"and holdout, in {len(changed)} of {count} files (seed {seed}, target holdout "
+        f"{percent(holdout)}); holdout per type:"
     ]
     for name, row in typed:
         held, records = row["holdout"], row["records"]
         text.append(f"  {name}: {held} of {records} ({percent(held / records)})")
     emit(output_format, summary, text)
     return 0
+
+
+def rewrite_input(path: Path, *, read: bytes, data: bytes) -> None:
+    """Replace an input file that was read as `read` with `data`: the one place where an
+    in-place rewrite of the gold discipline commands writes."""
+    atomic_write(path, data)  # the writer's lost-update check compares the file with `read`
 
 
 def _configured_holdout() -> float:
@@ -368,6 +370,6 @@ def mine(
 
 
 def _type_key(type_name: str) -> tuple[int, str]:
-    from evaltools.retrieval.annotate import type_key
+    from evaltools.retrieval.strata import type_key
 
     return type_key(type_name)

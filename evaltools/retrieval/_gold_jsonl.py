@@ -74,6 +74,11 @@ class JsonlFile:
     raws: list[bytes]
     lines: list[Line]
 
+    @property
+    def data(self) -> bytes:
+        """The file's bytes as they were read (the lines are all of them, line ends kept)."""
+        return b"".join(self.raws)
+
 
 def read_jsonl(path: Path, *, need_gold: bool) -> JsonlFile | list[Diagnostic]:
     """The file's records, or the diagnostics that say why it cannot be used."""

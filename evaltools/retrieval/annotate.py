@@ -1,16 +1,12 @@
 """The gold discipline: merging two annotators' grades, agreement, audit samples, holdout split.
 
 Everything here is a pure function of its input and a seed, so that re-running a command
-gives byte-identical output, and assignments that depend on chance depend on a hash of the
-record's identity instead of on its position, so that adding records never changes what was
-decided for the old ones.
+gives byte-identical output; what depends on chance depends on a hash of the record's
+identity instead of on its position (see strata.py). The holdout split is in holdout.py.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
-import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -18,6 +14,7 @@ from fractions import Fraction
 
 from evaltools.diagnostics import RULES, Diagnostic, Rule, Severity, make
 from evaltools.retrieval._gold_jsonl import GRADES, Line
+from evaltools.retrieval.strata import quotas, type_key, unit_hash
 
 DUPLICATE_QID = RULES.add(
     Rule(
@@ -45,26 +42,12 @@ INVALID_SPLIT = RULES.add(
         "split-invalid",
         Severity.ERROR,
         "A record's `split` is neither `tune` nor `holdout`.",
-        "`gold split` fills only records without a split and never overwrites one, so a wrong "
-        "value stays until someone fixes it by hand (or deletes the key to let split assign it).",
+        "`gold split` moves records only between `tune` and `holdout`, so it cannot tell what "
+        "another value meant: fix it by hand, or delete the key to let split assign one.",
     )
 )
 
-TYPE_ORDER = ("identifier", "intent", "mixed")
 SPLITS = ("tune", "holdout")
-
-
-def unit_hash(*parts: str) -> float:
-    """A deterministic, uniform number in [0, 1) from the parts (seed, qid, ...)."""
-    digest = hashlib.sha256("\x1f".join(parts).encode("utf-8")).digest()
-    return int.from_bytes(digest[:8], "big") / 2**64
-
-
-def type_key(type_name: str) -> tuple[int, str]:
-    """Strata in a fixed order: the three spec types first, then any others by name."""
-    if type_name in TYPE_ORDER:
-        return (TYPE_ORDER.index(type_name), "")
-    return (len(TYPE_ORDER), type_name)
 
 
 # --- agreement -------------------------------------------------------------------------------
@@ -277,29 +260,24 @@ class SampleResult:
     pairs: list[dict[str, object]]
     totals: Counter[str]
     sampled: Counter[str]
+    quotas: dict[str, int]
 
 
 def sample_pairs(lines: Sequence[Line], fraction: float, seed: int) -> SampleResult:
-    """A reproducible audit sample of gold pairs, stratified by type.
+    """A reproducible audit sample of gold pairs, stratified by the query's type.
 
-    A pair (qid, chunk ID) is in the sample when ``unit_hash(seed, qid, chunk_id) <
-    fraction``. Each pair's fate depends only on itself and the seed, so audits accumulate:
-    when the set grows, every pair sampled before is still sampled, and only the new pairs
-    in the sample need auditing. The price is that each type's sample is ``fraction`` of
-    its pairs only on average (binomial), not exactly; the command reports the achieved
-    share per type. Output is grouped by type (identifier, intent, mixed, others), then in
+    Each type contributes the floor or the ceiling of ``fraction`` of its pairs, and all
+    types together the rounded ``fraction`` of all pairs (`strata.quotas`), so a small type
+    is never left out by chance. Within a type the pairs with the lowest
+    ``unit_hash(seed, qid, chunk_id)`` are taken: a pair's rank depends on itself and the
+    seed only, so when the set grows a pair sampled before stays sampled unless a new pair
+    ranks ahead of it. Output is grouped by type (identifier, intent, mixed, others), then in
     input order.
     """
-    chosen: list[tuple[tuple[int, str], int, dict[str, object]]] = []
-    totals: Counter[str] = Counter()
-    sampled: Counter[str] = Counter()
-    for order, line in enumerate(lines):
-        type_name = line.type_name
+    by_type: dict[str, list[tuple[float, int, dict[str, object]]]] = {}
+    order = 0
+    for line in lines:
         for chunk_id, grade in line.gold().items():
-            totals[type_name] += 1
-            if unit_hash(str(seed), line.qid, chunk_id) >= fraction:
-                continue
-            sampled[type_name] += 1
             pair: dict[str, object] = {
                 "qid": line.qid,
                 "type": line.record.get("type"),
@@ -309,92 +287,16 @@ def sample_pairs(lines: Sequence[Line], fraction: float, seed: int) -> SampleRes
                 "file": line.path,
                 "line": line.number,
             }
-            chosen.append((type_key(type_name), order, pair))
+            rank = unit_hash(str(seed), line.qid, chunk_id)
+            by_type.setdefault(line.type_name, []).append((rank, order, pair))
+            order += 1
+    totals = Counter({name: len(pairs) for name, pairs in by_type.items()})
+    wanted = quotas(totals, fraction)
+    sampled: Counter[str] = Counter()
+    chosen: list[tuple[tuple[int, str], int, dict[str, object]]] = []
+    for name, pairs in by_type.items():
+        best = sorted(pairs, key=lambda item: (item[0], item[1]))[: wanted[name]]
+        sampled[name] = len(best)
+        chosen.extend((type_key(name), position, pair) for _, position, pair in best)
     chosen.sort(key=lambda item: (item[0], item[1]))
-    return SampleResult([pair for _, _, pair in chosen], totals, sampled)
-
-
-# --- holdout split ---------------------------------------------------------------------------
-
-
-def split_of(qid: str, holdout: float, seed: int) -> str:
-    """``holdout`` when ``unit_hash(seed, qid) < holdout``, else ``tune``.
-
-    Why a per-record threshold: the assignment is a function of the qid and the seed alone,
-    so adding queries (in any file, in any order, even on a fresh copy of the set without
-    any `split` written yet) never moves an old query between tune and holdout. Exact
-    per-type quotas would need to look at the other records of the type, and then adding
-    one record could move another. So stratification by type is approximate: since the hash
-    ignores the type, each type's holdout share is ``holdout`` on average (binomial: for a
-    type of 20 queries at 20% the standard deviation is 9 points, for 200 queries 3). The
-    type is left out of the hash on purpose: retyping a query does not move it either.
-    `gold split` reports the achieved share per type so that a skewed small type is seen.
-    """
-    return SPLITS[1] if unit_hash(str(seed), qid) < holdout else SPLITS[0]
-
-
-@dataclass
-class SplitResult:
-    data: bytes
-    assigned: list[tuple[Line, str]]
-    diagnostics: list[Diagnostic]
-    # type -> [records, holdout records], counting the split each record has after the run
-    per_type: dict[str, list[int]]
-
-
-def split_file(
-    raws: Sequence[bytes], lines: Sequence[Line], holdout: float, seed: int
-) -> SplitResult:
-    """Add `split` to the records lacking it; every other byte of the file stays as it was.
-
-    ``raws``: every line of the file with its line end; ``lines``: the records among them.
-    """
-    raw_lines = list(raws)
-    assigned: list[tuple[Line, str]] = []
-    problems: list[Diagnostic] = []
-    per_type: dict[str, list[int]] = {}
-    for line in lines:
-        current = line.record.get("split")
-        if "split" in line.record and current not in SPLITS:
-            problems.append(
-                make(
-                    INVALID_SPLIT,
-                    line.path,
-                    line.number,
-                    1,
-                    f"split of {line.qid!r} is {current!r}, not 'tune' or 'holdout': "
-                    "fix it, or delete the key to let `gold split` assign one",
-                    pointer="/split",
-                )
-            )
-            continue
-        if current is None:
-            current = split_of(line.qid, holdout, seed)
-            raw_lines[line.number - 1] = insert_key(line.raw, "split", current)
-            assigned.append((line, current))
-        counts = per_type.setdefault(line.type_name, [0, 0])
-        counts[0] += 1
-        counts[1] += current == SPLITS[1]
-    ordered = dict(sorted(per_type.items(), key=lambda item: type_key(item[0])))
-    return SplitResult(b"".join(raw_lines), assigned, problems, ordered)
-
-
-_COMPACT = re.compile(rb'":[^\s]')
-
-
-def insert_key(raw: bytes, key: str, value: str) -> bytes:
-    """Insert ``"key": "value"`` textually before the object's closing brace.
-
-    Everything else stays: key order, spacing (a space before the brace stays before it),
-    the line end. The separators follow the line: compact (``,"k":"v"``) when no key's
-    colon is followed by a space, else the ``json.dumps`` default (``, "k": "v"``).
-    """
-    body = raw.rstrip()
-    trailing = raw[len(body) :]
-    before = body[:-1].rstrip()
-    pad = body[len(before) : -1]
-    compact = _COMPACT.search(body) is not None and b'": ' not in body
-    item_sep, key_sep = (b",", b":") if compact else (b", ", b": ")
-    lead = b"" if before.endswith(b"{") else item_sep
-    pair = json.dumps(key).encode() + key_sep + json.dumps(value).encode()
-    return before + lead + pair + pad + b"}" + trailing
+    return SampleResult([pair for _, _, pair in chosen], totals, sampled, wanted)

@@ -92,3 +92,17 @@ def rewrite_gold_keys(line: str, replacements: Mapping[str, str]) -> str:
         position = token.end
     pieces.append(line[position:])
     return "".join(pieces)
+
+
+def replace_member_value(line: str, key: str, value: str) -> str:
+    """`line` with the value of the record's top-level `key` replaced by the JSON string
+    `value`; nothing else changes. Raises ValueError when the line is not an object holding
+    `key` (the last one counts, as for json.loads)."""
+    start = _skip(line, 0)
+    if line[start : start + 1] != "{":
+        raise ValueError("not a JSON object")
+    found = [value_start for name, _, _, value_start in _members(line, start) if name == key]
+    if not found:
+        raise ValueError(f"no `{key}` member")
+    _, value_end = _DECODER.raw_decode(line, found[-1])
+    return line[: found[-1]] + json.dumps(value, ensure_ascii=False) + line[value_end:]

@@ -13,7 +13,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from evaltools.retrieval.annotate import type_key, unit_hash
 from evaltools.retrieval.chunk_id import ChunkId
 from evaltools.retrieval.git import BlobReader
 from evaltools.retrieval.git_history import (
@@ -25,6 +24,7 @@ from evaltools.retrieval.git_history import (
 )
 from evaltools.retrieval.outline import Outline
 from evaltools.retrieval.spans import DefinitionLike, Span
+from evaltools.retrieval.strata import type_key, unit_hash
 
 SOURCE = "git_weak"
 STATUS = "draft"

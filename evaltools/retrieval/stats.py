@@ -16,6 +16,7 @@ from typing import Any
 from evaltools.diagnostics import RULES, Diagnostic, Rule, Severity, make
 from evaltools.fileio import UsageError
 from evaltools.retrieval.record import RecordLine
+from evaltools.retrieval.strata import exact_share, target_count
 
 RECORD_TYPES = ("identifier", "intent", "mixed")
 DEFAULT_MIX = {"identifier": 3.0, "intent": 5.0, "mixed": 2.0}
@@ -68,8 +69,10 @@ HOLDOUT_SHARE_DRIFT = RULES.add(
         "RG104",
         "holdout-share-drift",
         W,
-        "The holdout share is more than 10 points away from its target (20% by default).",
-        "Set the project's target with `holdout-share` under `[tool.evaltools.retrieval]`.",
+        "The holdout share is more than 10 points, and more than one query, away from its "
+        "target (20% by default).",
+        "`evaltools gold split` moves queries to meet the target per type. Set the project's "
+        "target with `holdout-share` under `[tool.evaltools.retrieval]`.",
     )
 )
 UNCOUNTED_LINES = RULES.add(
@@ -228,7 +231,8 @@ def warnings(stats: SetStats, targets: Targets, *, where: str) -> list[Diagnosti
 
 def _split_warnings(stats: SetStats, targets: Targets, where: str) -> list[Diagnostic]:
     share, target = stats.holdout_share, targets.holdout_share
-    if share == 0 and target > 0:
+    held, nearest = stats.splits["holdout"], target_count(target, stats.queries)
+    if held == 0 and nearest > 0:
         return [
             make(
                 NO_HOLDOUT,
@@ -239,15 +243,19 @@ def _split_warnings(stats: SetStats, targets: Targets, where: str) -> list[Diagn
                 '"holdout" and never tune on those (`evaltools gold split` assigns them)',
             )
         ]
-    if _beyond_tolerance(share, target):
+    # Within one query of the exact share is on target at any size: 1 of 3 queries is 33%,
+    # and no count is nearer to 20% of 3 (`gold split` makes exactly such splits).
+    within_one = abs(exact_share(target) * stats.queries - held) < 1
+    if not within_one and _beyond_tolerance(share, target):
         return [
             make(
                 HOLDOUT_SHARE_DRIFT,
                 where,
                 1,
                 1,
-                f"holdout is {share:.0%} of the queries, the target is {target:.0%}: move "
-                "queries between tune and holdout, or set holdout-share under "
+                f"holdout is {held} of {stats.queries} queries ({share:.0%}), the target is "
+                f"{target:.0%} ({nearest}): move queries between tune and holdout "
+                "(`evaltools gold split` does), or set holdout-share under "
                 "[tool.evaltools.retrieval]",
             )
         ]

@@ -1,0 +1,117 @@
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from evaltools.retrieval._gold_jsonl import JsonlFile, Line
+from evaltools.retrieval.gold_keys import replace_member_value
+from evaltools.retrieval.holdout import insert_key, split_set
+from evaltools.retrieval.strata import quotas, target_count
+
+
+def jsonl(*raws: bytes, path: str = "s.jsonl") -> JsonlFile:
+    records = []
+    for number, raw in enumerate(raws, start=1):
+        if raw.strip():
+            records.append(Line(path, number, raw, json.loads(raw)))
+    return JsonlFile(Path(path), path, list(raws), records)
+
+
+def typed(count: int, kinds: tuple[str, ...] = ("identifier", "intent", "mixed")) -> JsonlFile:
+    return jsonl(
+        *(
+            json.dumps({"qid": f"q{i}", "type": kinds[i % len(kinds)]}).encode() + b"\n"
+            for i in range(count)
+        )
+    )
+
+
+def test_split_inserts_the_key_and_keeps_every_other_byte() -> None:
+    raws = [
+        b'{"qid": "q1", "query": "a", "zzz": [1,  2]}\n',
+        b"\n",
+        b'{"qid":"q2","type":"mixed"}\n',
+        b'{"qid": "q3", "split": "holdout"}\n',
+        b'{"gold": {}, "qid": "q4" }   \n',
+        b'{"qid": "q5"}',
+    ]
+    source = jsonl(*raws)
+    result = split_set([source], 0.5, seed=1)
+    out = result.files[0].data.split(b"\n")
+    splits = {change.line.qid: change.after for change in result.changes}
+    assert set(splits) == {"q1", "q2", "q4", "q5"}
+    assert (
+        out[0]
+        == b'{"qid": "q1", "query": "a", "zzz": [1,  2], "split": "%s"}' % splits["q1"].encode()
+    )
+    assert out[1] == b""
+    assert out[2] == b'{"qid":"q2","type":"mixed","split":"%s"}' % splits["q2"].encode()
+    assert out[3] == raws[3].rstrip(b"\n")  # q3 kept its holdout: its type's quota is 2 of 4
+    assert out[4] == b'{"gold": {}, "qid": "q4", "split": "%s" }   ' % splits["q4"].encode()
+    assert out[5] == b'{"qid": "q5", "split": "%s"}' % splits["q5"].encode()  # no final newline
+    # once written, a second run has nothing to do
+    again = split_set([jsonl(*result.files[0].data.splitlines(keepends=True))], 0.5, seed=1)
+    assert again.changes == [] and not again.files[0].changed
+
+
+def test_insert_key_into_an_empty_object() -> None:
+    assert insert_key(b"{}\r\n", "split", "tune") == b'{"split": "tune"}\r\n'
+
+
+def test_a_move_rewrites_only_the_value_of_the_split_member() -> None:
+    line = (
+        '{"qid": "q1", "query": "\\"split\\": \\"tune\\"", "split" :  "tune" , "n": {"split": 1}}'
+    )
+    assert replace_member_value(line, "split", "holdout") == line.replace(
+        '"split" :  "tune" ,', '"split" :  "holdout" ,'
+    )
+    with pytest.raises(ValueError, match="no `split` member"):
+        replace_member_value('{"qid": "q"}', "split", "tune")
+
+
+def test_too_many_holdouts_move_to_tune_worst_ranked_first() -> None:
+    raws = [
+        json.dumps({"qid": f"q{i}", "type": "intent", "split": "holdout"}).encode() + b"\n"
+        for i in range(10)
+    ]
+    result = split_set([jsonl(*raws)], 0.2, seed=3)
+    assert result.per_type == {"intent": (10, 2)}
+    assert result.moved == 8 and result.assigned == 0
+    assert all(change.after == "tune" for change in result.changes)
+    kept = {f"q{i}" for i in range(10)} - {change.line.qid for change in result.changes}
+    # the two kept are the same whatever order the lines come in
+    shuffled = split_set([jsonl(*reversed(raws))], 0.2, seed=3)
+    assert kept == {f"q{i}" for i in range(10)} - {c.line.qid for c in shuffled.changes}
+
+
+def test_quotas_meet_every_type_within_one_and_the_total_exactly() -> None:
+    assert quotas({"identifier": 20, "intent": 20, "mixed": 20}, 0.1) == {
+        "identifier": 2,
+        "intent": 2,
+        "mixed": 2,
+    }
+    # 0.2 of 3, 3, 3 is 0.6 each and 1.8 in all: two types get one, in type order
+    assert quotas({"mixed": 3, "intent": 3, "identifier": 3}, 0.2) == {
+        "identifier": 1,
+        "intent": 1,
+        "mixed": 0,
+    }
+    assert target_count(0.1, 5) == 1  # a half rounds up, also where the float is below it
+    assert target_count(0.1, 15) == 2
+    assert target_count(0.2, 2) == 0
+
+
+@pytest.mark.parametrize("value", ["train", None, 3])
+def test_an_invalid_split_is_reported_and_nothing_planned(value: Any) -> None:
+    raw = json.dumps({"qid": "q1", "split": value}).encode() + b"\n"
+    result = split_set([jsonl(raw, b'{"qid": "q2"}\n')], 0.2, seed=1)
+    assert [d.code for d in result.diagnostics] == ["RG404"]
+    assert result.changes == [] and result.files == []
+
+
+def test_per_type_counts_after_the_run() -> None:
+    result = split_set([typed(40)], 0.2, seed=5)
+    assert result.per_type == {"identifier": (14, 3), "intent": (13, 3), "mixed": (13, 2)}
