@@ -334,6 +334,7 @@ def mine(
 
     if per_type is not None and per_type < 1:
         raise UsageError(f"--per-type must be at least 1; got {per_type}")
+    _check_path_prefix(path_prefix)
     from evaltools.retrieval.git import GitError
 
     check_output(output, force)
@@ -367,6 +368,26 @@ def mine(
     ]
     emit(output_format, summary, text)
     return 0
+
+
+def _check_path_prefix(prefix: str) -> None:
+    """The prefix must make every mined ID valid: it names folders, so it ends with `/`, and
+    prefix plus a file's path must pass the chunk-ID grammar (validate would refuse it)."""
+    if not prefix:
+        return
+    from evaltools.retrieval.chunk_id import ChunkIdError, parse_chunk_id
+
+    if not prefix.endswith("/"):
+        raise UsageError(
+            f"--path-prefix {json.dumps(prefix)} does not end with `/`: it names the folder "
+            f"the repository is in, e.g. {json.dumps(prefix + '/')}"
+        )
+    try:
+        parse_chunk_id(f"{prefix}FILE:1-1")
+    except ChunkIdError as exc:
+        raise UsageError(
+            f"--path-prefix {json.dumps(prefix)} makes invalid chunk IDs: {exc}"
+        ) from exc
 
 
 def _type_key(type_name: str) -> tuple[int, str]:
