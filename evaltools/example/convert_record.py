@@ -95,7 +95,7 @@ def convert_unit(unit: Unit, settings: Settings, stem: str | None = None) -> Con
     # The output keeps the reference's field order: spec fields, then the others as read.
     example = Example(spec, record.example.extra)
     if settings.to != "md" and record.markdown is not None:
-        layout = layout_to_json(record.markdown.hints, spec)
+        layout = layout_to_json(record.markdown.hints, spec, unit.stem)
         if layout is not None:
             example.extra = {**example.extra, LAYOUT_FIELD: layout}
     if settings.to == "md":

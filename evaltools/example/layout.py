@@ -23,10 +23,11 @@ def _default_blocks(history: str) -> list[tuple[bool, str]]:
     return default.history_blocks if default is not None else [(False, history)]
 
 
-def layout_to_json(hints: LayoutHints, spec: ExampleSpec) -> dict[str, Any] | None:
-    """The JSON value of the hints, or None when they are the default layout."""
+def layout_to_json(hints: LayoutHints, spec: ExampleSpec, stem: str) -> dict[str, Any] | None:
+    """The JSON value of the hints of a file named `stem`, or None for the default layout."""
     out: dict[str, Any] = {}
-    if hints.has_title:
+    # A title that differs from the stem is the example's name, not a layout choice.
+    if hints.has_title and spec.name == stem:
         out["title"] = True
     blocks = hints.history_blocks
     if blocks and blocks != _default_blocks(spec.edit_history):

@@ -132,7 +132,7 @@ def test_hints_that_do_not_fit_are_ignored(value: object) -> None:
 def test_markdown_form_of_a_record_with_hints_is_not_lossy(tmp_path: Path) -> None:
     spec = ExampleSpec(name="x", edit_history="A\nB\n", cursor_path="p", cursor_position="c\n")
     hints = LayoutHints(history_blocks=[(False, "A\n"), (False, "B\n")])
-    layout = layout_to_json(hints, spec)
+    layout = layout_to_json(hints, spec, "x")
     assert layout == {"history_blocks": [{"accepted": False, "chars": 2}] * 2}
     back = layout_from_json(layout, spec)
     assert back is not None and back.history_blocks == hints.history_blocks
@@ -162,5 +162,5 @@ def test_generated_layouts_survive_json(
     assert parsed.errors == [] and parsed.spec == spec
     assert parsed.hints.history_blocks == history_blocks
     assert parsed.hints.has_title is has_title
-    carried = layout_from_json(layout_to_json(parsed.hints, spec), spec)
+    carried = layout_from_json(layout_to_json(parsed.hints, spec, "gen"), spec)
     assert to_markdown(spec, stem="gen", hints=carried) == text
