@@ -14,7 +14,8 @@ import json
 from dataclasses import dataclass
 
 from evaltools.example.convert_sinks import spool
-from evaltools.example.markdown import read_markdown
+from evaltools.example.layout import LAYOUT_FIELD, layout_from_json, layout_to_json
+from evaltools.example.markdown import LayoutHints, read_markdown
 from evaltools.example.records import Record, RecordError, Unit, parse_unit
 from evaltools.example.render import default_hints, to_markdown
 from evaltools.example.roundtrip import differing_fields, front_matter_losses
@@ -93,6 +94,10 @@ def convert_unit(unit: Unit, settings: Settings, stem: str | None = None) -> Con
     out.losses = tuple(source_losses(record))
     # The output keeps the reference's field order: spec fields, then the others as read.
     example = Example(spec, record.example.extra)
+    if settings.to != "md" and record.markdown is not None:
+        layout = layout_to_json(record.markdown.hints, spec, unit.stem)
+        if layout is not None:
+            example.extra = {**example.extra, LAYOUT_FIELD: layout}
     if settings.to == "md":
         text, losses, unwritable = markdown_for(record, example, out.stem or None)
         out.losses += tuple(losses)
@@ -142,16 +147,18 @@ def markdown_for(
     """The Markdown text, what it cannot hold, and why it cannot be written at all (if so)."""
     spec = example.spec
     losses: list[Loss] = []
-    unmodelled = list(example.extra)
+    unmodelled = [name for name in example.extra if name != LAYOUT_FIELD]
     unmodelled += [name for name in NOT_IN_MARKDOWN if getattr(spec, name)]
     if unmodelled:
         fields = ", ".join(f"`{name}`" for name in unmodelled)
         losses.append(
             Loss(record.line, f"{fields} cannot be kept in Markdown", "convert to .jsonl instead")
         )
-    hints = (
-        record.markdown.hints if record.markdown is not None else default_hints(spec.edit_history)
-    )
+    if record.markdown is not None:
+        hints: LayoutHints | None = record.markdown.hints
+    else:
+        hints = layout_from_json(example.extra.get(LAYOUT_FIELD), spec)
+        hints = hints or default_hints(spec.edit_history)
     text = to_markdown(spec, stem=stem, hints=hints)
     problem = _read_back_problem(text, example, stem)
     if problem is not None and hints is not None:
