@@ -65,12 +65,10 @@ def test_the_writer_refuses_when_the_file_is_not_what_was_read(tmp_path: Path) -
 def test_check_fix_does_not_overwrite_an_edit_saved_while_it_worked(
     in_tmp: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from evaltools.commands import roundtrip
-
     path = in_tmp / "a.md"
     path.write_text(REFORMAT)
     edited = REFORMAT + "\n## Reasoning\n\nSaved by an editor meanwhile.\n"
-    real = roundtrip.check_roundtrip
+    from evaltools.example.roundtrip import check_roundtrip as real
 
     def check_then_edit(*args: object, **kwargs: object) -> object:
         result = real(*args, **kwargs)  # type: ignore[arg-type]
@@ -78,7 +76,7 @@ def test_check_fix_does_not_overwrite_an_edit_saved_while_it_worked(
         path.with_name("edit.tmp").replace(path)  # as an editor saves
         return result
 
-    monkeypatch.setattr(roundtrip, "check_roundtrip", check_then_edit)
+    monkeypatch.setattr("evaltools.commands.roundtrip.check_roundtrip", check_then_edit)
     assert main(["check", "--fix", "a.md"]) == 1
     out = capsys.readouterr().out
     assert (
@@ -144,9 +142,7 @@ def test_convert_writes_through_an_output_link_as_every_write_does(
     capsys.readouterr()
 
 
-def test_gold_outputs_write_through_links(
-    in_tmp: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_gold_outputs_write_through_links(in_tmp: Path, capsys: pytest.CaptureFixture[str]) -> None:
     (in_tmp / "set.jsonl").write_text(json.dumps(RECORD) + "\n")
     (in_tmp / "real.jsonl").write_text("old\n")
     (in_tmp / "link.jsonl").symlink_to("real.jsonl")

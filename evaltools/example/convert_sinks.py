@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import stat
 from pathlib import Path
 from typing import BinaryIO
 
@@ -171,6 +172,8 @@ class DirectorySink(Sink):
             elif os.path.islink(path):  # noqa: PTH114 (written through, as every write is)
                 atomic_write(Path(path), Path(spooled).read_bytes())
             else:
+                with contextlib.suppress(FileNotFoundError):  # a rewritten file keeps its mode
+                    os.chmod(spooled, stat.S_IMODE(os.stat(path).st_mode))  # noqa: PTH101, PTH116
                 os.replace(spooled, path)  # noqa: PTH105
                 return None
         except WriteError as exc:
