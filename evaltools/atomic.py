@@ -20,7 +20,6 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-import secrets
 import stat
 from pathlib import Path
 from types import TracebackType
@@ -94,7 +93,7 @@ def is_evaltools_temp(name: str) -> bool:
 def temp_prefix(directory: Path) -> str:
     """A prefix for spooled temporary files in `directory`: `{prefix}{n}.tmp` is recognised
     by `is_evaltools_temp` and, once this process is gone, removed as stale."""
-    return f"{directory}{os.sep}.evaltools-{os.getpid()}-{secrets.token_hex(4)}-"
+    return f"{directory}{os.sep}.evaltools-{os.getpid()}-{os.urandom(4).hex()}-"
 
 
 def atomic_write(path: Path, data: bytes, *, expect: bytes | None = None) -> None:
@@ -222,7 +221,7 @@ def _holds(path: Path, expect: bytes) -> bool:
 def _create(directory: Path, name: str) -> tuple[int, str]:
     # 0o666: the umask decides a new file's mode (mkstemp's 0o600 would leak into it).
     while True:
-        temp = directory / f".{name}.evaltools-{os.getpid()}-{secrets.token_hex(4)}.tmp"
+        temp = directory / f".{name}.evaltools-{os.getpid()}-{os.urandom(4).hex()}.tmp"
         try:
             return os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666), str(temp)
         except FileExistsError:  # pragma: no cover (2**32 names)
