@@ -1,4 +1,4 @@
-"""Finding files, reading them with their exact bytes, and writing atomically."""
+"""Finding files and reading them with their exact bytes (writing: `evaltools.atomic`)."""
 
 from __future__ import annotations
 
@@ -187,34 +187,3 @@ def check_paths_exist(paths: Iterable[Path]) -> None:
         if all(os.path.lexists(p) for p in missing):
             raise UsageError(f"broken symbolic link (its target is missing or loops): {names}")
         raise UsageError(f"no such file or directory: {names}")
-
-
-def atomic_write(path: Path, data: bytes) -> None:
-    """Write via a temporary file in the same directory and rename it into place.
-
-    A symbolic link is written through: its target gets the new bytes and the link stays
-    (renaming onto the link itself would replace it with a copy, leaving the target stale).
-    A device or FIFO (`-o /dev/null`) is written to directly: a rename would replace the
-    device node with a plain file.
-    """
-    path = real_path(path) if path.is_symlink() else path
-    if path.exists() and not path.is_file() and not path.is_dir():
-        with path.open("wb") as stream:
-            stream.write(data)
-        return
-    directory = path.parent if str(path.parent) else Path()
-    mode = path.stat().st_mode & 0o7777 if path.exists() else None
-    import tempfile  # not at the top: its imports cost every lint run a few ms
-
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        if mode is not None:
-            Path(tmp_name).chmod(mode)
-        Path(tmp_name).replace(path)
-    except BaseException:
-        Path(tmp_name).unlink(missing_ok=True)
-        raise

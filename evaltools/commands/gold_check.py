@@ -9,11 +9,11 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from evaltools.atomic import WriteError, atomic_write
 from evaltools.config import load_config
 from evaltools.diagnostics import Diagnostic, make
 from evaltools.fileio import (
     UsageError,
-    atomic_write,
     check_paths_exist,
     display_path,
     iter_files,
@@ -282,14 +282,12 @@ def _fix_file(set_file: SetFile, items: list[GoldItem]) -> None:
             new_raw[number] = _rewrite_line(line, replacements)
     if not new_raw:
         return
+    data = b"".join(new_raw.get(line.line, line.raw) for line in set_file.lines)
     try:
-        if set_file.path.read_bytes() != set_file.data:
-            raise OSError("the file changed while it was being checked: run the check again")
-        data = b"".join(new_raw.get(line.line, line.raw) for line in set_file.lines)
-        atomic_write(set_file.path, data)
-    except OSError as exc:
+        atomic_write(set_file.path, data, expect=set_file.data)
+    except WriteError as error:
         for item in items:
-            item.conflict = f"not rewritten: {exc.strerror or exc}"
+            item.conflict = f"not rewritten: {error.reason}"
         return
     for stale in by_line.values():
         for item in stale:

@@ -7,8 +7,9 @@ import sys
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+from evaltools.atomic import WriteError, atomic_write, remove_stale_temps, write_finding
 from evaltools.diagnostics import Diagnostic, worst_exit_code
-from evaltools.fileio import UsageError, atomic_write, check_paths_exist, iter_files
+from evaltools.fileio import UsageError, check_paths_exist, display_path, iter_files
 from evaltools.report import render
 from evaltools.retrieval._gold_jsonl import JsonlFile, read_jsonl
 
@@ -47,13 +48,27 @@ def _same_file(one: Path, other: Path) -> bool:
         return False
 
 
-def write_output(path: Path, data: bytes) -> None:
+def write_output(path: Path, data: bytes, *, expect: bytes | None = None) -> Diagnostic | None:
+    """Write one output (or rewrite an input read as `expect`); the finding if it failed."""
     if str(path) == "-":
         sys.stdout.flush()
         sys.stdout.buffer.write(data)
         sys.stdout.buffer.flush()
-    else:
-        atomic_write(path, data)
+        return None
+    try:
+        atomic_write(path, data, expect=expect)
+    except WriteError as error:
+        return write_finding(error, display_path(path))
+    return None
+
+
+def fail_writing(
+    problems: Sequence[Diagnostic], written: Sequence[str], output_format: str, files: int
+) -> int:
+    """Report the files that could not be written, after saying which ones were."""
+    for name in written:
+        sys.stderr.write(f"written: {name}\n")
+    return fail(problems, output_format, files)
 
 
 def input_files(paths: Sequence[Path]) -> list[Path]:
@@ -136,9 +151,14 @@ def merge(
     result = merge_annotations(files[0].lines, files[1].lines)
     if result.diagnostics:
         return fail(result.diagnostics, output_format, count)
-    write_output(output, dump_jsonl(result.merged))
+    outputs = [(output, dump_jsonl(result.merged))]
     if conflicts is not None:
-        write_output(conflicts, dump_jsonl(result.conflicts))
+        outputs.append((conflicts, dump_jsonl(result.conflicts)))
+    failed = [(path, write_output(path, data)) for path, data in outputs]
+    written = [str(path) for path, problem in failed if problem is None]
+    problems = [problem for _, problem in failed if problem is not None]
+    if problems:
+        return fail_writing(problems, written, output_format, count)
     agreement = result.agreement
     summary: dict[str, object] = {
         "output": str(output),
@@ -221,7 +241,9 @@ def sample(
     if problems:
         return fail(problems, output_format, count)
     result = sample_pairs([line for f in files for line in f.lines], fraction, seed)
-    write_output(output, dump_jsonl(result.pairs))
+    problem = write_output(output, dump_jsonl(result.pairs))
+    if problem is not None:
+        return fail_writing([problem], [], output_format, count)
     per_type = {
         name: {"pairs": total, "sampled": result.sampled[name]}
         for name, total in result.totals.items()
@@ -275,9 +297,15 @@ def split(*, paths: list[Path], holdout: float | None, seed: int, output_format:
         return fail(result.diagnostics, output_format, count)
     changed: list[str] = []
     for planned in result.files:
+        remove_stale_temps(planned.source.path.parent)  # a killed earlier split may have left some
         if planned.changed:
-            rewrite_input(planned.source.path, read=planned.source.data, data=planned.data)
+            problem = write_output(planned.source.path, planned.data, expect=planned.source.data)
+            if problem is not None:
+                problems.append(problem)
+                continue
             changed.append(planned.source.display)
+    if problems:
+        return fail_writing(problems, changed, output_format, count)
     typed = [(n, {"records": r, "holdout": h}) for n, (r, h) in result.per_type.items()]
     summary: dict[str, object] = {
         "seed": seed,
@@ -297,12 +325,6 @@ def split(*, paths: list[Path], holdout: float | None, seed: int, output_format:
         text.append(f"  {name}: {held} of {records} ({percent(held / records)})")
     emit(output_format, summary, text)
     return 0
-
-
-def rewrite_input(path: Path, *, read: bytes, data: bytes) -> None:
-    """Replace an input file that was read as `read` with `data`: the one place where an
-    in-place rewrite of the gold discipline commands writes."""
-    atomic_write(path, data)  # the writer's lost-update check compares the file with `read`
 
 
 def _configured_holdout() -> float:
@@ -345,7 +367,9 @@ def mine(
     chosen = result.candidates
     if per_type is not None:
         chosen = mining.review_sample(result.candidates, per_type, seed)
-    write_output(output, dump_jsonl(c.record() for c in chosen))
+    problem = write_output(output, dump_jsonl(c.record() for c in chosen))
+    if problem is not None:
+        return fail_writing([problem], [], output_format, 1)
     types = sorted({c.type for c in chosen}, key=_type_key)
     per_type_written = {t: sum(c.type == t for c in chosen) for t in types}
     dropped = {r: result.dropped[r] for r in mining.DROP_REASONS if result.dropped[r]}

@@ -6,7 +6,8 @@ import sys
 from pathlib import Path
 
 from evaltools import __version__
-from evaltools.fileio import UsageError, atomic_write, display_path
+from evaltools.atomic import WriteError, atomic_write
+from evaltools.fileio import UsageError, display_path
 from evaltools.precommit import ConfigEditError, add_evaltools, same_except_evaltools
 
 
@@ -15,6 +16,7 @@ def run(config_file: Path, rev: str | None, hooks: list[str]) -> int:
     shown = display_path(config_file)
     try:
         before = _read(config_file)
+        read = None if before is None else before.encode("utf-8")
         # The edit is made on LF text; a CRLF file gets its line endings back.
         crlf = before is not None and "\r\n" in before and "\n" not in before.replace("\r\n", "")
         if before is not None and crlf:
@@ -34,9 +36,10 @@ def run(config_file: Path, rev: str | None, hooks: list[str]) -> int:
         return 1
     text = edit.text.replace("\n", "\r\n") if crlf else edit.text
     try:
-        atomic_write(config_file, text.encode("utf-8"))
-    except OSError as exc:
-        raise UsageError(f"cannot write {shown}: {exc.strerror or exc}") from exc
+        atomic_write(config_file, text.encode("utf-8"), expect=read)
+    except WriteError as error:
+        sys.stdout.write(f"{shown}: not written: {error.reason}\n")
+        return 1
     what = {
         "created": f"created with evaltools {rev}",
         "added": f"added evaltools {rev}",

@@ -8,12 +8,12 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from evaltools.atomic import WriteError, atomic_write, remove_stale_temps, write_finding
 from evaltools.diagnostics import RULES, Diagnostic, Rule, Severity, make
 from evaltools.example.markdown import DropKind, Dropped, ParsedMarkdown
 from evaltools.example.roundtrip import RoundTrip, Verdict, check_roundtrip
 from evaltools.fileio import (
     TextFile,
-    atomic_write,
     check_paths_exist,
     iter_files,
     read_text_file,
@@ -136,10 +136,16 @@ def check_text(
                 tofile=f"{read.display} (canonical)",
             )
         )
+    if fix:
+        remove_stale_temps(path.parent)  # a killed earlier --fix may have left some
     if fix and result.verdict is Verdict.REFORMAT and result.unsafe is None:
         assert result.rendered is not None
-        atomic_write(path, result.rendered.encode("utf-8"))
-        out.fixed = True
+        try:
+            atomic_write(path, result.rendered.encode("utf-8"), expect=read.data)
+        except WriteError as error:
+            out.diagnostics.append(write_finding(error, read.display))
+        else:
+            out.fixed = True
     return out
 
 

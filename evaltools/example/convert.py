@@ -40,8 +40,10 @@ from evaltools.example.convert_sinks import (
     JsonlSink,
     SingleSink,
     Sink,
+    SinkFailed,
 )
 from evaltools.example.records import RecordError, Unit, iter_all_units
+from evaltools.fileio import display_path
 from evaltools.processes import pool_context
 
 CHUNK_SIZE = 256
@@ -137,6 +139,10 @@ def convert(
             # Stop the workers before the sink cleans up what they may still be writing.
             results.close()
         sink.commit()
+    except SinkFailed as failure:  # the one output file: none of it was written
+        on_finding(Finding(WRITE_FAILED, display_path(failure.path), 1, 1, str(failure)))
+        stats.refused += stats.written
+        stats.written = 0
     finally:
         sink.close()
     run.finish()

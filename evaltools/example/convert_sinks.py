@@ -1,10 +1,11 @@
 """Where a conversion writes: one JSONL file (or stdout), a directory of files, or one file.
 
 Every file appears whole or not at all: it is written under a temporary name in its
-own directory and renamed into place. For a directory, the workers write ("spool")
-each example's file under a temporary name, and the main process only renames it, in
-input order, once the name is settled; temporary files of a run share a prefix, so
-whatever an interrupted run leaves is removed at the end.
+own directory and renamed into place (`evaltools.atomic`). For a directory, the workers
+write ("spool") each example's file under a temporary name, and the main process only
+renames it, in input order, once the name is settled; temporary files of a run share a
+prefix, so whatever an interrupted run leaves is removed at the end (or, after a kill,
+by the next run writing there). An output that is a symbolic link is written through.
 
 Files of a directory are not fsync'ed one by one (that costs a journal commit per
 example, several times the conversion itself); the JSONL file, written once, is. An
@@ -15,11 +16,18 @@ from __future__ import annotations
 
 import contextlib
 import os
-import secrets
 import stat
 from pathlib import Path
 from typing import BinaryIO
 
+from evaltools.atomic import (
+    AtomicFile,
+    WriteError,
+    atomic_write,
+    is_stream,
+    remove_stale_temps,
+    temp_prefix,
+)
 from evaltools.fileio import UsageError, display_path
 
 EXISTS = "exists"
@@ -27,20 +35,15 @@ WRITE_FAILED = "write-failed"
 ONE_OUTPUT = "one-output"
 
 Problem = tuple[str, str]  # (finding kind, message)
-TEMP_PREFIX = ".evaltools-"
 TEMP_SUFFIX = ".tmp"
 
 
-def is_stream(path: Path) -> bool:
-    """An existing output that is neither a file nor a directory: a device such as
-    /dev/null, or a FIFO. It is written to directly: renaming a temporary file onto it
-    would replace the device node with a plain file (and needs no --force: nothing in it
-    can be lost)."""
-    try:
-        mode = path.stat().st_mode
-    except (OSError, ValueError):
-        return False
-    return not (stat.S_ISREG(mode) or stat.S_ISDIR(mode))
+class SinkFailed(Exception):
+    """The one output file cannot be written: the run stops, and nothing was written."""
+
+    def __init__(self, path: Path, reason: str) -> None:
+        super().__init__(f"cannot write {display_path(path)}: {reason}; nothing was written")
+        self.path = path
 
 
 def _exists_message(path: Path) -> str:
@@ -65,7 +68,7 @@ class Sink:
         raise NotImplementedError
 
     def commit(self) -> None:
-        """Make the output visible (after a complete run)."""
+        """Make the output visible (after a complete run); raises `SinkFailed`."""
 
     def close(self) -> None:
         """Release everything; without `commit` first, leave no output behind."""
@@ -85,14 +88,16 @@ class JsonlSink(Sink):
         self.force = force
         self.stream = path is not None and is_stream(path)
         self.handle: BinaryIO | None = None
-        self.tmp: Path | None = None
+        self.file: AtomicFile | None = None
 
     def refusal(self) -> tuple[str, str] | None:
         if self.path is not None and not self.force and not self.stream and self.path.exists():
             return display_path(self.path), _exists_message(self.path)
         return None
 
-    def _open(self) -> BinaryIO:
+    def _open(self) -> BinaryIO | AtomicFile:
+        if self.file is not None:
+            return self.file
         if self.handle is None:
             if self.path is None:
                 assert self.stdout is not None
@@ -101,33 +106,39 @@ class JsonlSink(Sink):
                 self.handle = self.path.open("wb")
             else:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
-                fd, tmp = _create(f"{self.path.parent}/{TEMP_PREFIX}")
-                self.handle, self.tmp = os.fdopen(fd, "wb", buffering=1 << 20), Path(tmp)
+                self.file = AtomicFile(self.path)
+                return self.file
         return self.handle
 
     def write(self, stem: str, text: str) -> Problem | None:
-        self._open().write(text.encode("utf-8"))
+        try:
+            self._open().write(text.encode("utf-8"))
+        except OSError as exc:  # WriteError included
+            raise SinkFailed(self._target(), _why(exc)) from exc
         return None
 
     def commit(self) -> None:
-        handle = self._open()
-        handle.flush()
-        if self.path is None or self.stream:
-            return
-        assert self.tmp is not None
-        os.fsync(handle.fileno())
-        handle.close()
-        if self.path.exists():
-            self.tmp.chmod(self.path.stat().st_mode & 0o7777)
-        self.tmp.replace(self.path)
-        self.tmp = None
+        try:
+            out = self._open()
+            if isinstance(out, AtomicFile):
+                out.commit()
+            else:
+                out.flush()
+        except WriteError as exc:
+            raise SinkFailed(self._target(), exc.reason) from exc
+        except OSError as exc:
+            raise SinkFailed(self._target(), _why(exc)) from exc
+
+    def _target(self) -> Path:
+        return Path("-") if self.path is None else self.path
 
     def close(self) -> None:
+        if self.file is not None:
+            self.file.discard()  # after `commit`: nothing left to remove
+            self.file = None
         if self.path is not None and self.handle is not None:
-            self.handle.close()
-        if self.tmp is not None:
-            self.tmp.unlink(missing_ok=True)
-            self.tmp = None
+            with contextlib.suppress(OSError):  # a device that cannot take the rest
+                self.handle.close()
 
 
 class DirectorySink(Sink):
@@ -142,13 +153,14 @@ class DirectorySink(Sink):
                 f"into a directory (name a directory, or a *{suffix} file for one example)"
             )
         directory.mkdir(parents=True, exist_ok=True)
+        remove_stale_temps(directory)  # from an earlier run that was killed
         self.directory = directory
         self.suffix = suffix
         self.force = force
-        self.prefix = f"{TEMP_PREFIX}{os.getpid()}-{secrets.token_hex(4)}-"
         # Everything is spooled (by the workers): `write` is never called.
         self.directory_name = f"{directory}{os.sep}"
-        self.spool = f"{self.directory_name}{self.prefix}"
+        self.spool = temp_prefix(directory)
+        self.prefix = self.spool[len(self.directory_name) :]
 
     def place(self, stem: str, spooled: str) -> Problem | None:
         # Strings and os functions: this runs once per example in the main process.
@@ -157,9 +169,15 @@ class DirectorySink(Sink):
         try:
             if not self.force and os.path.lexists(path):
                 problem = EXISTS, _exists_message(Path(path))
+            elif os.path.islink(path):  # noqa: PTH114 (written through, as every write is)
+                atomic_write(Path(path), Path(spooled).read_bytes())
             else:
+                with contextlib.suppress(FileNotFoundError):  # a rewritten file keeps its mode
+                    os.chmod(spooled, stat.S_IMODE(os.stat(path).st_mode))  # noqa: PTH101, PTH116
                 os.replace(spooled, path)  # noqa: PTH105
                 return None
+        except WriteError as exc:
+            problem = WRITE_FAILED, f"cannot write {display_path(Path(path))}: {exc.reason}"
         except (OSError, ValueError) as exc:
             problem = WRITE_FAILED, f"cannot write {display_path(Path(path))}: {_why(exc)}"
         with contextlib.suppress(OSError):
@@ -207,19 +225,18 @@ class SingleSink(Sink):
             self.stdout.flush()
             return None
         try:
-            if self.stream:
-                with self.path.open("wb") as stream:
-                    stream.write(data)
-                return None
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            spooled = spool(f"{self.path.parent}/{TEMP_PREFIX}", data)
-            Path(spooled).replace(self.path)
+            atomic_write(self.path, data)
+        except WriteError as exc:
+            return WRITE_FAILED, f"cannot write {target}: {exc.reason}"
         except OSError as exc:
             return WRITE_FAILED, f"cannot write {target}: {_why(exc)}"
         return None
 
 
 def _why(exc: BaseException) -> str:
+    if isinstance(exc, WriteError):
+        return exc.reason
     if isinstance(exc, OSError) and exc.strerror:
         return exc.strerror[:1].lower() + exc.strerror[1:]
     return str(exc)

@@ -433,5 +433,7 @@ def test_fix_does_not_write_a_file_that_changed(
 
     monkeypatch.setattr(gold_check, "_resolve", resolve_then_edit)
     assert main(["gold", "check", "evals", "--root", ".", "--fix"]) == 1
-    assert "not rewritten: the file changed while it was being checked" in capsys.readouterr().out
+    assert (
+        "not rewritten: file changed while evaltools was working on it" in capsys.readouterr().out
+    )
     assert path.read_text().endswith("}\n\n")
