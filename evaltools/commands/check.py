@@ -6,8 +6,6 @@ gold check. This is what CI and the default pre-commit hook run.
 
 from __future__ import annotations
 
-import itertools
-import json
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,27 +24,10 @@ class Plan:
 
 
 def is_retrieval_set(path: Path, configured: set[Path]) -> bool:
-    """A configured set, or a JSONL whose records have `qid` and `gold` (not examples).
+    """A configured set, or a JSONL that looks like one (see `looks_like_retrieval_set`)."""
+    from evaltools.retrieval.sniff import looks_like_retrieval_set
 
-    The first readable record decides, so one broken first line does not turn a retrieval
-    set into example records.
-    """
-    if real_path(path) in configured:
-        return True
-    if not path.is_file():
-        return False  # a FIFO would block; the example reader says what it is instead
-    try:
-        with path.open("rb") as handle:
-            for raw in itertools.islice(handle, 20):
-                try:
-                    record = json.loads(raw)
-                except (ValueError, RecursionError):
-                    continue
-                if isinstance(record, dict):
-                    return "qid" in record and "gold" in record
-    except OSError:
-        return False
-    return False
+    return real_path(path) in configured or looks_like_retrieval_set(path)
 
 
 def plan(paths: list[Path], config: Config) -> Plan:
