@@ -189,11 +189,17 @@ def _reject_unknown(table: Mapping[str, object], valid: tuple[str, ...]) -> None
             raise _Unknown(key, valid)
 
 
-def nearest(word: str, valid: tuple[str, ...] | list[str]) -> str:
-    """` (did you mean 'x'?)`, or the list of valid names when none is close."""
+def closest(word: str, valid: tuple[str, ...]) -> str | None:
+    """The valid name `word` most likely misspells, if any is close."""
     close = difflib.get_close_matches(word, valid, n=1, cutoff=0.6)
-    if close:
-        return f" (did you mean '{close[0]}'?)"
+    return close[0] if close else None
+
+
+def nearest(word: str, valid: tuple[str, ...]) -> str:
+    """` (did you mean 'x'?)`, or the list of valid names when none is close."""
+    close = closest(word, valid)
+    if close is not None:
+        return f" (did you mean '{close}'?)"
     return " (valid: " + ", ".join(f"'{v}'" for v in valid) + ")"
 
 

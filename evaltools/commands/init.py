@@ -35,14 +35,14 @@ def run(config_file: Path, rev: str | None, hooks: list[str], remote: str | None
 
 
 def _check_hooks(hooks: list[str]) -> None:
-    from evaltools.config import nearest
+    from evaltools.config import closest
     from evaltools.precommit_hooks import HOOK_IDS
 
     for hook in hooks:
         if hook not in HOOK_IDS:
-            valid = ", ".join(HOOK_IDS)
-            hint = nearest(hook, HOOK_IDS)
-            raise UsageError(f"unknown hook {hook!r}{hint}; the hooks are: {valid}")
+            close = closest(hook, HOOK_IDS)
+            hint = f" (did you mean {close!r}?)" if close else ""
+            raise UsageError(f"unknown hook {hook!r}{hint}; the hooks are: {', '.join(HOOK_IDS)}")
 
 
 def _edit_precommit(config_file: Path, request: Request) -> int:
