@@ -62,7 +62,7 @@ def _listed(root: Path) -> list[str]:
     )
 
 
-def _head(path: Path, size: int = 1 << 16) -> str:
+def _head(path: Path, size: int = 1 << 20) -> str:
     try:
         with path.open("rb") as handle:
             return handle.read(size).decode("utf-8", "replace")
