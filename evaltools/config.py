@@ -1,39 +1,294 @@
-"""`[tool.evaltools]` from pyproject.toml (searched upward), merged with flags by the commands."""
+"""`[tool.evaltools]` from pyproject.toml (searched upward): one validated model.
+
+Every key and its type is declared here, once. An unknown key or a value of the wrong
+type is a usage error (exit 2) at its line, naming the nearest valid key, as ruff does:
+a misspelt `[tool.evaltools.retreival]` must not pass as "nothing to check".
+"""
 
 from __future__ import annotations
 
+import difflib
+import json
+import re
 import sys
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from evaltools.fileio import UsageError
+from evaltools.fileio import UsageError, display_path
 
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover
     import tomli as tomllib
 
+TABLE = ("tool", "evaltools")
+_BARE = re.compile(r"[A-Za-z0-9_-]+")
+RECORD_TYPES = ("identifier", "intent", "mixed")
+
+
+@dataclass(frozen=True)
+class RetrievalConfig:
+    """`[tool.evaltools.retrieval]`; paths are resolved against the pyproject's folder."""
+
+    sets: tuple[Path, ...] = ()
+    root: Path | None = None
+    metas: Path | None = None
+    schema: Path | None = None
+    target_mix: Mapping[str, float] | None = None
+    holdout_share: float | None = None
+
+    @property
+    def targets(self) -> dict[str, object]:
+        """The configured targets in the form `Targets.from_config` takes."""
+        found: dict[str, object] = {}
+        if self.target_mix is not None:
+            found["target-mix"] = dict(self.target_mix)
+        if self.holdout_share is not None:
+            found["holdout-share"] = self.holdout_share
+        return found
+
 
 @dataclass(frozen=True)
 class Config:
-    """The raw table and where it came from; each command reads the keys it owns."""
-
     path: Path | None = None
-    table: dict[str, Any] = field(default_factory=dict)
+    paths: tuple[Path, ...] = ()
+    select: tuple[str, ...] | None = None
+    ignore: tuple[str, ...] = ()
+    per_file_ignores: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    respect_gitignore: bool = True
+    retrieval: RetrievalConfig = field(default_factory=RetrievalConfig)
 
     @property
     def root(self) -> Path:
         return self.path.parent if self.path is not None else Path.cwd()
 
-    def get(self, key: str, default: Any = None) -> Any:
-        return self.table.get(key, default)
+    @property
+    def rules(self) -> dict[str, object]:
+        """The rule selection keys that are set, in the form `selection_from` takes."""
+        found: dict[str, object] = {"ignore": self.ignore}
+        if self.select is not None:
+            found["select"] = self.select
+        if self.per_file_ignores:
+            found["per-file-ignores"] = dict(self.per_file_ignores)
+        return found
 
-    def section(self, name: str) -> dict[str, Any]:
-        value = self.table.get(name, {})
-        if not isinstance(value, dict):
-            raise UsageError(f"{self.path}: [tool.evaltools.{name}] must be a table")
+
+class _Invalid(Exception):
+    """A value of the wrong type or range: `message` says what the key must be."""
+
+    def __init__(self, message: str, path: tuple[str, ...] = ()) -> None:
+        super().__init__(message)
+        self.path = path  # below the key being checked, when the fault is deeper
+
+
+Check = Callable[[object], Any]
+
+
+def _strings(example: str) -> Check:
+    def check(value: object) -> tuple[str, ...]:
+        if isinstance(value, list) and all(isinstance(v, str) for v in value):
+            return tuple(value)
+        raise _Invalid(f"must be a list of paths (strings), e.g. {example}")
+
+    return check
+
+
+def _codes(value: object) -> tuple[str, ...]:
+    # A comma-separated string is accepted too, as on the command line.
+    if isinstance(value, str):
+        return tuple(v.strip() for v in value.split(",") if v.strip())
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return tuple(value)
+    raise _Invalid('must be a list of rule codes, prefixes or names, e.g. ["EP205"]')
+
+
+def _string(value: object) -> str:
+    if isinstance(value, str):
         return value
+    raise _Invalid('must be a path (a string, relative to pyproject.toml), e.g. "."')
+
+
+def _boolean(value: object) -> bool:
+    if isinstance(value, bool):
+        return value
+    raise _Invalid("must be true or false")
+
+
+def _number(value: object) -> float | None:
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return float(value)
+    return None
+
+
+def _share(value: object) -> float:
+    # Strictly inside: `gold split` cannot make no holdout, `gold stats` cannot target all.
+    number = _number(value)
+    if number is None or not 0 < number < 1:
+        raise _Invalid("must be a number between 0 and 1, e.g. 0.2")
+    return number
+
+
+def _per_file_ignores(value: object) -> dict[str, tuple[str, ...]]:
+    if not isinstance(value, dict):
+        raise _Invalid('must be a table of glob = [codes], e.g. { "evals/old/*.md" = ["EP108"] }')
+    out: dict[str, tuple[str, ...]] = {}
+    for glob, codes in value.items():
+        try:
+            out[glob] = _codes(codes)
+        except _Invalid as exc:
+            raise _Invalid(str(exc), (glob,)) from None
+    return out
+
+
+def _target_mix(value: object) -> dict[str, float]:
+    if not isinstance(value, dict):
+        raise _Invalid("must be a table, e.g. { identifier = 3, intent = 5, mixed = 2 }")
+    _reject_unknown(value, RECORD_TYPES)
+    out: dict[str, float] = {}
+    for kind, weight in value.items():
+        number = _number(weight)
+        if number is None or number < 0:
+            raise _Invalid("must be a non-negative number", (kind,))
+        out[kind] = number
+    if not sum(out.values()) > 0:
+        raise _Invalid("must not be all zeros")
+    return out
+
+
+RETRIEVAL: dict[str, Check] = {
+    "sets": _strings('sets = ["evals/retrieval.jsonl"]'),
+    "root": _string,
+    "metas": _string,
+    "schema": _string,
+    "target-mix": _target_mix,
+    "holdout-share": _share,
+}
+
+TOP: dict[str, Check] = {
+    "paths": _strings('paths = ["evals"]'),
+    "select": _codes,
+    "ignore": _codes,
+    "per-file-ignores": _per_file_ignores,
+    "respect-gitignore": _boolean,
+    "retrieval": lambda value: value,  # a table of its own, checked against RETRIEVAL
+}
+
+
+class _Unknown(Exception):
+    def __init__(self, key: str, valid: tuple[str, ...]) -> None:
+        super().__init__(key)
+        self.key = key
+        self.valid = valid
+
+
+def _reject_unknown(table: Mapping[str, object], valid: tuple[str, ...]) -> None:
+    for key in table:
+        if key not in valid:
+            raise _Unknown(key, valid)
+
+
+def closest(word: str, valid: tuple[str, ...]) -> str | None:
+    """The valid name `word` most likely misspells, if any is close."""
+    close = difflib.get_close_matches(word, valid, n=1, cutoff=0.6)
+    return close[0] if close else None
+
+
+def nearest(word: str, valid: tuple[str, ...]) -> str:
+    """` (did you mean 'x'?)`, or the list of valid names when none is close."""
+    close = closest(word, valid)
+    if close is not None:
+        return f" (did you mean '{close}'?)"
+    return " (valid: " + ", ".join(f"'{v}'" for v in valid) + ")"
+
+
+def _dotted(path: tuple[str, ...]) -> str:
+    """A key path as TOML writes it: bare where it can be, quoted where it must."""
+    return ".".join(k if _BARE.fullmatch(k) else json.dumps(k, ensure_ascii=False) for k in path)
+
+
+def _header(path: tuple[str, ...]) -> str:
+    return "[" + _dotted(path) + "]"
+
+
+class _Validator:
+    def __init__(self, path: Path, text: str) -> None:
+        self.path = path
+        self.text = text
+        self._lines: Any = None
+
+    def fail(self, where: tuple[str, ...], message: str) -> UsageError:
+        from evaltools.toml_lines import KeyLines
+
+        if self._lines is None:
+            self._lines = KeyLines(self.text)
+        line = self._lines.line(where)
+        return UsageError(f"{display_path(self.path)}:{line}: {message}")
+
+    def table(
+        self, where: tuple[str, ...], value: object, schema: Mapping[str, Check]
+    ) -> dict[str, Any]:
+        if not isinstance(value, dict):
+            raise self.fail(where, f"{_header(where)} must be a table")
+        out: dict[str, Any] = {}
+        for key, item in value.items():
+            if key not in schema:
+                raise self.fail(
+                    (*where, key),
+                    f"unknown key '{key}' in {_header(where)}{nearest(key, tuple(schema))}",
+                )
+            try:
+                out[key] = schema[key](item)
+            except _Invalid as exc:
+                inner = (key, *exc.path)
+                raise self.fail(
+                    (*where, *inner), f"{_header(where)} {_dotted(inner)} {exc}"
+                ) from None
+            except _Unknown as exc:
+                inner = (*where, key)
+                raise self.fail(
+                    (*inner, exc.key),
+                    f"unknown key '{exc.key}' in {_header(inner)}{nearest(exc.key, exc.valid)}",
+                ) from None
+        return out
+
+
+def parse_config(path: Path, text: str) -> Config:
+    """The model of `text` (the contents of `path`); a UsageError at the first fault."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise UsageError(f"cannot read configuration {display_path(path)}: {exc}") from exc
+    tool = data.get("tool", {})
+    checker = _Validator(path, text)
+    if not isinstance(tool, dict):
+        raise checker.fail(("tool",), "`tool` must be a table ([tool.evaltools] lives in it)")
+    if "evaltools" not in tool:
+        return Config(path)
+    top = checker.table(TABLE, tool["evaltools"], TOP)
+    retrieval = checker.table((*TABLE, "retrieval"), top.get("retrieval", {}), RETRIEVAL)
+    base = path.parent
+
+    def at(value: str | None) -> Path | None:
+        return None if value is None else base / value
+
+    return Config(
+        path,
+        paths=tuple(base / p for p in top.get("paths", ())),
+        select=top.get("select"),
+        ignore=top.get("ignore", ()),
+        per_file_ignores=top.get("per-file-ignores", {}),
+        respect_gitignore=top.get("respect-gitignore", True),
+        retrieval=RetrievalConfig(
+            sets=tuple(base / s for s in retrieval.get("sets", ())),
+            root=at(retrieval.get("root")),
+            metas=at(retrieval.get("metas")),
+            schema=at(retrieval.get("schema")),
+            target_mix=retrieval.get("target-mix"),
+            holdout_share=retrieval.get("holdout-share"),
+        ),
+    )
 
 
 def find_pyproject(start: Path) -> Path | None:
@@ -52,13 +307,7 @@ def load_config(explicit: Path | None = None, start: Path | None = None) -> Conf
     if not path.is_file():  # a directory, a missing file, or a FIFO that would block
         raise UsageError(f"cannot read configuration {path}: not a file")
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
         raise UsageError(f"cannot read configuration {path}: {exc}") from exc
-    tool = data.get("tool", {})
-    if not isinstance(tool, dict):
-        raise UsageError(f"{path}: `tool` must be a table ([tool.evaltools] lives in it)")
-    table = tool.get("evaltools", {})
-    if not isinstance(table, dict):
-        raise UsageError(f"{path}: [tool.evaltools] must be a table")
-    return Config(path, table)
+    return parse_config(path, text)

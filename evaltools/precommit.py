@@ -2,15 +2,20 @@
 
 ruamel.yaml reads the file (so invalid YAML is refused and positions are known), but
 the change is spliced into the text: a full re-dump would re-indent sequences and
-rewrite flow collections, and users review this file line by line.
+rewrite flow collections, and users review this file line by line. Every value written
+goes through `yaml_scalar`, so it reads back as exactly the string given.
 """
 
 from __future__ import annotations
 
 import io
+import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
+
+from evaltools.fileio import UsageError
+from evaltools.precommit_hooks import BY_ID, HOOK_IDS, LOCAL_LANGUAGE, hook_fields, yaml_scalar
 
 REPO_URL = "https://github.com/evaltools/evaltools"
 DEFAULT_HOOKS = ("evaltools-check",)
@@ -24,10 +29,19 @@ class ConfigEditError(ValueError):
 
 
 @dataclass(frozen=True)
+class Request:
+    """What to add: hooks asked for by id, and the remote form's URL and rev if wanted."""
+
+    hooks: tuple[str, ...] = ()
+    remote: str | None = None
+    rev: str | None = None
+
+
+@dataclass(frozen=True)
 class Edit:
     text: str
     action: str  # "created", "added", "updated", "unchanged"
-    old_rev: str | None = None
+    changes: list[str] = field(default_factory=list)  # what "updated" changed, for people
 
 
 def _load(text: str) -> Any:
@@ -43,18 +57,45 @@ def _load(text: str) -> Any:
         raise ConfigEditError(f"not valid YAML: {exc.problem or exc}", line, column) from exc
 
 
-def _block(indent: str, rev: str, hooks: tuple[str, ...], item_indent: str) -> str:
+def _hook_lines(hook_id: str, local: bool, dash: str, key_indent: str) -> list[str]:
+    """One item of a `hooks:` list: the full definition for a local entry, else its id."""
+    fields = hook_fields(BY_ID[hook_id], LOCAL_LANGUAGE, describe=False)[: None if local else 1]
+    first, *rest = (f"{key}: {value}" for key, value in fields)
+    return [dash + first, *(key_indent + line for line in rest)]
+
+
+def _block(indent: str, request: Request, item_indent: str) -> str:
     dash = "-" + " " * max(len(item_indent) - 1, 1)
-    lines = [f"{indent}{dash}repo: {REPO_URL}", f"{indent}{item_indent}rev: {rev}"]
-    lines.append(f"{indent}{item_indent}hooks:")
-    lines += [f"{indent}{item_indent}  - id: {hook}" for hook in hooks]
+    hooks = request.hooks or DEFAULT_HOOKS
+    inner = indent + item_indent
+    if request.remote is None:
+        lines = [f"{indent}{dash}repo: local", f"{inner}hooks:"]
+    else:
+        lines = [f"{indent}{dash}repo: {yaml_scalar(request.remote)}"]
+        lines += [f"{inner}rev: {yaml_scalar(request.rev or '')}", f"{inner}hooks:"]
+    for hook_id in hooks:
+        lines += _hook_lines(hook_id, request.remote is None, f"{inner}  - ", f"{inner}    ")
     return "\n".join(lines) + "\n"
 
 
-def add_evaltools(text: str | None, rev: str, hooks: tuple[str, ...] = DEFAULT_HOOKS) -> Edit:
+def is_evaltools_entry(entry: object) -> bool:
+    """Our repository's URL, or any entry (local or a fork) that runs one of our hooks."""
+    if not isinstance(entry, dict):
+        return False
+    if str(entry.get("repo", "")).rstrip("/") == REPO_URL:
+        return True
+    hooks = entry.get("hooks")
+    return isinstance(hooks, list) and any(
+        isinstance(h, dict) and h.get("id") in HOOK_IDS for h in hooks
+    )
+
+
+def add_evaltools(text: str | None, request: Request) -> Edit:
+    if request.rev is not None and request.remote is None:
+        _refuse_a_new_entry_without_remote(text)
     if text is None or not text.strip():
         header = "# See https://pre-commit.com for more information\nrepos:\n"
-        return Edit(header + _block("  ", rev, hooks, "  "), "created")
+        return Edit(header + _block("  ", request, "  "), "created")
     data = _load(text)
     if not isinstance(data, dict) or "repos" not in data:
         raise ConfigEditError("the file has no top-level `repos:` list")
@@ -62,30 +103,111 @@ def add_evaltools(text: str | None, rev: str, hooks: tuple[str, ...] = DEFAULT_H
     if repos is None or not hasattr(repos, "lc"):
         raise ConfigEditError("`repos:` must be a list")
     for index, entry in enumerate(repos):
-        if isinstance(entry, dict) and str(entry.get("repo", "")).rstrip("/") == REPO_URL:
-            return _update_rev(text, repos, index, entry, rev)
-    return _append(text, data, repos, rev, hooks)
+        if is_evaltools_entry(entry):
+            return _update(text, index, request)
+    return _append(text, data, repos, request)
 
 
-def _update_rev(text: str, repos: Any, index: int, entry: Any, rev: str) -> Edit:
-    old = str(entry.get("rev", ""))
-    if old == rev:
-        return Edit(text, "unchanged", old)
-    if "rev" not in entry:
+def _refuse_a_new_entry_without_remote(text: str | None) -> None:
+    """`--rev` alone may move an existing remote entry; a new entry needs its URL too."""
+    repos = _load(text).get("repos") if text and text.strip() else None
+    if not isinstance(repos, list) or not any(
+        is_evaltools_entry(e) and e.get("repo") != "local" for e in repos
+    ):
+        raise UsageError(
+            "--rev pins a remote entry: give --remote URL too (without both, init writes a "
+            "`repo: local` entry that runs the installed evaltools)"
+        )
+
+
+def _entry(text: str, index: int) -> tuple[Any, Any]:
+    repos = _load(text)["repos"]
+    return repos, repos[index]
+
+
+def _update(text: str, index: int, request: Request) -> Edit:
+    """Add the hooks asked for that are missing, then move the URL and rev if asked."""
+    changes: list[str] = []
+    repos, entry = _entry(text, index)
+    local = str(entry.get("repo", "")) == "local"
+    if local and (request.remote is not None or request.rev is not None):
+        raise ConfigEditError(
+            "the evaltools entry is `repo: local` (it runs the installed evaltools and has no "
+            "rev): remove it first to switch to the remote form",
+            repos.lc.item(index)[0] + 1,
+        )
+    present = {h.get("id") for h in entry.get("hooks") or [] if isinstance(h, dict)}
+    missing = [h for h in request.hooks if h not in present]
+    if missing:
+        text = _add_hooks(text, index, missing, local=local)
+        changes.append("added " + ", ".join(missing))
+    for key, wanted in (("repo", request.remote), ("rev", request.rev)):
+        if wanted is None:
+            continue
+        old = str(_entry(text, index)[1].get(key, ""))
+        if (old.rstrip("/") == wanted.rstrip("/")) if key == "repo" else old == wanted:
+            continue
+        text = _replace_value(text, index, key, wanted)
+        changes.append(f"{key} {old} -> {wanted}")
+    return Edit(text, "updated" if changes else "unchanged", changes)
+
+
+def _add_hooks(text: str, index: int, ids: list[str], *, local: bool) -> str:
+    repos, entry = _entry(text, index)
+    hooks: Any = entry.get("hooks")
+    entry_line = repos.lc.item(index)[0] + 1
+    if not isinstance(hooks, list) or not hooks or not hasattr(hooks, "lc"):
+        raise ConfigEditError("the evaltools entry has no `hooks:` list to add to", entry_line)
+    sequence: Any = hooks  # ruamel's CommentedSeq, whose attributes mypy does not know
+    if sequence.fa.flow_style():
+        line, column = entry.lc.value("hooks")
+        raise ConfigEditError(
+            "the evaltools entry's `hooks:` is written in flow style ([...]): add "
+            + ", ".join(ids)
+            + " by hand",
+            line + 1,
+            column + 1,
+        )
+    lines = text.split("\n")
+    item_line, item_column = hooks.lc.item(0)
+    first: Any = hooks[0]
+    has_id = isinstance(first, dict) and "id" in first
+    key_column: int = first.lc.key("id")[1] if has_id else item_column + 2
+    dash_column = lines[item_line].rfind("-", 0, key_column)
+    dash_column = item_column if dash_column < 0 else dash_column
+    dash = " " * dash_column + "-" + " " * (key_column - dash_column - 1)
+    new: list[str] = []
+    for hook_id in ids:
+        new += _hook_lines(hook_id, local, dash, " " * key_column)
+    end = _end_of_sequence(lines, hooks, dash_column)
+    lines[end:end] = new
+    return "\n".join(lines)
+
+
+def _replace_value(text: str, index: int, key: str, new: str) -> str:
+    repos, entry = _entry(text, index)
+    if key not in entry:
         line = repos.lc.item(index)[0] + 1
-        raise ConfigEditError("the evaltools entry has no `rev:`: add one by hand", line)
-    line, column = entry.lc.value("rev")
+        raise ConfigEditError(f"the evaltools entry has no `{key}:`: add one by hand", line)
+    old = str(entry[key])
+    line, column = entry.lc.value(key)
     lines = text.split("\n")
     current = lines[line]
     match = re.compile(r"(['\"]?)" + re.escape(old) + r"\1").match(current, column)
     if match is None:
-        raise ConfigEditError("cannot find the `rev:` value to update", line + 1, column + 1)
+        raise ConfigEditError(f"cannot find the `{key}:` value to update", line + 1, column + 1)
     quote = match.group(1)
-    lines[line] = current[:column] + f"{quote}{rev}{quote}" + current[match.end() :]
-    return Edit("\n".join(lines), "updated", old)
+    if quote == "'":  # keep the file's quoting; each form has its own escapes
+        value = "'" + new.replace("'", "''") + "'"
+    elif quote == '"':
+        value = json.dumps(new, ensure_ascii=False)
+    else:
+        value = yaml_scalar(new)
+    lines[line] = current[:column] + value + current[match.end() :]
+    return "\n".join(lines)
 
 
-def _append(text: str, data: Any, repos: Any, rev: str, hooks: tuple[str, ...]) -> Edit:
+def _append(text: str, data: Any, repos: Any, request: Request) -> Edit:
     lines = text.split("\n")
     if len(repos) == 0 or repos.fa.flow_style():
         if len(repos) != 0:
@@ -97,7 +219,7 @@ def _append(text: str, data: Any, repos: Any, rev: str, hooks: tuple[str, ...]) 
             )
         key_line, _ = data.lc.key("repos")
         lines[key_line] = re.sub(r"\[\s*\]", "", lines[key_line]).rstrip()
-        block = _block("  ", rev, hooks, "  ")
+        block = _block("  ", request, "  ")
         lines.insert(key_line + 1, block.rstrip("\n"))
         return Edit("\n".join(lines), "added")
     item_line, item_column = repos.lc.item(0)
@@ -109,13 +231,13 @@ def _append(text: str, data: Any, repos: Any, rev: str, hooks: tuple[str, ...]) 
     indent = " " * dash
     item_indent = " " * (key_column - dash)
     end = _end_of_sequence(lines, repos, dash)
-    lines.insert(end, _block(indent, rev, hooks, item_indent).rstrip("\n"))
+    lines.insert(end, _block(indent, request, item_indent).rstrip("\n"))
     return Edit("\n".join(lines), "added")
 
 
-def _end_of_sequence(lines: list[str], repos: Any, dash_column: int) -> int:
-    """The line after the last line that belongs to the last entry of `repos`."""
-    last_line: int = repos.lc.item(len(repos) - 1)[0]
+def _end_of_sequence(lines: list[str], items: Any, dash_column: int) -> int:
+    """The line after the last line that belongs to the last item of `items`."""
+    last_line: int = items.lc.item(len(items) - 1)[0]
     end = last_line + 1
     while end < len(lines):
         line = lines[end]
@@ -145,7 +267,7 @@ def same_except_evaltools(before: str | None, after: str) -> bool:
 def _others(config: dict[str, Any]) -> list[Any]:
     """The repos entries that are not evaltools'."""
     repos = config.get("repos") or []
-    return [r for r in repos if str(r.get("repo", "")).rstrip("/") != REPO_URL]
+    return [r for r in repos if not is_evaltools_entry(r)]
 
 
 def _plain(value: Any) -> Any:

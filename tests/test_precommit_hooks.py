@@ -13,6 +13,7 @@ import pytest
 from tests.conftest import CORPUS
 
 ROOT = Path(__file__).resolve().parents[1]
+PROJECT_FILES = (".pre-commit-config.yaml", "pyproject.toml")
 GIT = ["git", "-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"]
 
 
@@ -135,3 +136,59 @@ def test_jsonl_hooks_only_see_jsonl(project: Path, hooks_repo: Path, pre_commit_
     result = try_repo(project, hooks_repo, pre_commit_home, "evaltools-validate")
     assert result.returncode == 1
     assert "evals/set.jsonl:1:" in result.stdout and "grade 4 is out of range" in result.stdout
+
+
+def _offline_env(home: Path) -> dict[str, str]:
+    """This venv's evaltools first on PATH, and every network route closed."""
+    bin_dir = str(Path(sys.executable).parent)
+    dead = "http://127.0.0.1:9"
+    return {
+        **os.environ,
+        "PATH": bin_dir + os.pathsep + os.environ.get("PATH", ""),
+        "PRE_COMMIT_HOME": str(home),
+        "PRE_COMMIT_COLOR": "never",
+        "http_proxy": dead,
+        "https_proxy": dead,
+        "HTTP_PROXY": dead,
+        "HTTPS_PROXY": dead,
+        "PIP_NO_INDEX": "1",
+        "GIT_ALLOW_PROTOCOL": "file",
+    }
+
+
+def _run_in(project: Path, env: dict[str, str], *argv: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        list(argv), cwd=project, env=env, capture_output=True, text=True, timeout=900, check=False
+    )
+
+
+def test_init_gives_a_setup_that_works_on_the_spot_offline(
+    project: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    env = _offline_env(tmp_path_factory.mktemp("pre-commit-home-init"))
+    shutil.copyfile(CORPUS / "flask--add-import-statement.md", project / "evals" / "flask--a.md")
+    (project / "src").mkdir()
+    (project / "src" / "a.py").write_text("def f():\n    return 1\n")
+    record = '{"qid": "q1", "query": "where is f", "type": "intent", "gold": {"src/a.py:1-2:f": 3}}'
+    (project / "evals" / "retrieval.jsonl").write_text(record + "\n")
+    evaltools = str(Path(sys.executable).parent / "evaltools")
+
+    done = _run_in(project, env, evaltools, "init")
+    assert (done.returncode, done.stderr) == (0, ""), done.stdout + done.stderr
+    written = {name: (project / name).read_bytes() for name in PROJECT_FILES}
+    again = _run_in(project, env, evaltools, "init")
+    assert again.returncode == 0
+    assert {name: (project / name).read_bytes() for name in PROJECT_FILES} == written
+
+    _git(project, "add", "-A")
+    result = _run_in(project, env, sys.executable, "-m", "pre_commit", "run", "--all-files")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "evaltools check" in result.stdout and "Passed" in result.stdout
+    assert "deprecat" not in (result.stdout + result.stderr).lower()
+
+    (project / "evals" / "repo--broken.md").write_text("## Cursor Position\n\n```a.py\nx\n```\n")
+    _git(project, "add", "-A")
+    result = _run_in(project, env, sys.executable, "-m", "pre_commit", "run", "--all-files")
+    assert result.returncode == 1
+    assert "evaltools check" in result.stdout and "Failed" in result.stdout
+    assert "evals/repo--broken.md:1:1: EP001 [error]" in result.stdout

@@ -209,7 +209,9 @@ EXAMPLE_COMMANDS: tuple[Command, ...] = (
     ),
     Command(
         ("init",),
-        "Add evaltools' hook to .pre-commit-config.yaml, keeping its comments and layout.",
+        "Set up pre-commit: a local evaltools hook in .pre-commit-config.yaml (keeping its "
+        "comments and layout) and [tool.evaltools] in pyproject.toml from what the repository "
+        "holds.",
         "evaltools.commands.init:run",
         (
             Param(
@@ -219,13 +221,25 @@ EXAMPLE_COMMANDS: tuple[Command, ...] = (
                 default=Path(".pre-commit-config.yaml"),
                 help="The pre-commit configuration to edit (created if missing).",
             ),
-            Param("rev", ("--rev",), help="The revision to pin (default: this version's tag)."),
+            Param(
+                "rev",
+                ("--rev",),
+                help="With --remote: the tag or commit to pin (moves an existing remote entry).",
+            ),
             Param(
                 "hooks",
                 ("--hook",),
                 multiple=True,
-                help="Hook ids to add to a new entry (default: evaltools-check).",
+                help="Hook ids to write, or to add to the existing entry (default: "
+                "evaltools-check).",
                 metavar="ID",
+            ),
+            Param(
+                "remote",
+                ("--remote",),
+                help="Write the `repo: URL` form (needs --rev) instead of a local entry that "
+                "runs the installed evaltools.",
+                metavar="URL",
             ),
         ),
     ),

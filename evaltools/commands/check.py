@@ -6,8 +6,6 @@ gold check. This is what CI and the default pre-commit hook run.
 
 from __future__ import annotations
 
-import itertools
-import json
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,43 +23,18 @@ class Plan:
     retrieval_sets: list[Path] = field(default_factory=list)
 
 
-def _strings(config: Config, table: dict[str, object], key: str, where: str) -> list[Path]:
-    value = table.get(key, [])
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise UsageError(f"{config.path}: [{where}] `{key}` must be a list of paths")
-    return [config.root / v for v in value]
-
-
 def is_retrieval_set(path: Path, configured: set[Path]) -> bool:
-    """A configured set, or a JSONL whose records have `qid` and `gold` (not examples).
+    """A configured set, or a JSONL that looks like one (see `looks_like_retrieval_set`)."""
+    from evaltools.retrieval.sniff import looks_like_retrieval_set
 
-    The first readable record decides, so one broken first line does not turn a retrieval
-    set into example records.
-    """
-    if real_path(path) in configured:
-        return True
-    if not path.is_file():
-        return False  # a FIFO would block; the example reader says what it is instead
-    try:
-        with path.open("rb") as handle:
-            for raw in itertools.islice(handle, 20):
-                try:
-                    record = json.loads(raw)
-                except (ValueError, RecursionError):
-                    continue
-                if isinstance(record, dict):
-                    return "qid" in record and "gold" in record
-    except OSError:
-        return False
-    return False
+    return real_path(path) in configured or looks_like_retrieval_set(path)
 
 
 def plan(paths: list[Path], config: Config) -> Plan:
     out = Plan()
-    retrieval = config.section("retrieval")
     if not paths:
-        configured = _strings(config, config.table, "paths", "tool.evaltools")
-        sets = _strings(config, retrieval, "sets", "tool.evaltools.retrieval")
+        configured = list(config.paths)
+        sets = list(config.retrieval.sets)
         if not configured and not sets:
             raise UsageError(
                 "nothing to check: pass paths, or set `paths` in [tool.evaltools] and `sets` "
@@ -72,7 +45,7 @@ def plan(paths: list[Path], config: Config) -> Plan:
         out.retrieval_sets = list(iter_files(sets, (".jsonl",)))
         return out
     check_paths_exist(paths)
-    known = {real_path(p) for p in _strings(config, retrieval, "sets", "tool.evaltools.retrieval")}
+    known = {real_path(p) for p in config.retrieval.sets}
     for path in iter_files(paths, (".md", ".jsonl")):
         if path.suffix == ".jsonl" and is_retrieval_set(path, known):
             out.retrieval_sets.append(path)
@@ -118,10 +91,7 @@ def _retrieval(
     from evaltools.commands.retrieval import check_files, schema_text_for, worker_count
 
     # Everything comes from this configuration (it may be `--config`, not the cwd's).
-    section = config.section("retrieval")
-    root, metas, schema = (
-        _configured_path(config, section, key) for key in ("root", "metas", "schema")
-    )
+    root, metas, schema = config.retrieval.root, config.retrieval.metas, config.retrieval.schema
     found: list[Diagnostic] = []
     for chunk in check_files(work.retrieval_sets, schema_text_for(schema), worker_count(None)):
         found.extend(chunk)
@@ -137,15 +107,6 @@ def _retrieval(
     return found, None
 
 
-def _configured_path(config: Config, section: dict[str, object], key: str) -> Path | None:
-    value = section.get(key)
-    if value is None:
-        return None
-    if not isinstance(value, str):
-        raise UsageError(f"{config.path}: [tool.evaltools.retrieval] `{key}` must be a path")
-    return config.root / value
-
-
 def run(paths: list[Path], output_format: str, fix: bool, config: Path | None) -> int:
     # Only the rules of what always runs; retrieval rules load with the retrieval half, and
     # selectors of families not loaded are accepted as they are (start-up matters here).
@@ -153,7 +114,7 @@ def run(paths: list[Path], output_format: str, fix: bool, config: Path | None) -
     import evaltools.example.lint  # noqa: F401
 
     settings = load_config(config)
-    selection = selection_from(settings.table, None, None)
+    selection = selection_from(settings.rules, None, None)
     work = plan(paths, settings)
     fixed: list[str] = []
     diagnostics = _examples(work, fix, fixed)

@@ -136,17 +136,9 @@ def run(
 def _configured(root: Path | None, metas: Path | None) -> tuple[Path | None, Path | None]:
     """Flags first, then `[tool.evaltools.retrieval]` (paths relative to its pyproject)."""
     if root is None or metas is None:
-        config = load_config()
-        section = config.section("retrieval")
-        for key in ("root", "metas"):
-            if key in section and not isinstance(section[key], str):
-                raise UsageError(
-                    f"{config.path}: [tool.evaltools.retrieval] {key} must be a string"
-                )
-        if root is None and "root" in section:
-            root = config.root / section["root"]
-        if metas is None and "metas" in section:
-            metas = config.root / section["metas"]
+        configured = load_config().retrieval
+        root = root if root is not None else configured.root
+        metas = metas if metas is not None else configured.metas
     if root is None and metas is None:
         raise UsageError(
             "gold check needs --root DIR (the code the gold IDs point into) or --metas FILE, "

@@ -332,7 +332,7 @@ def _configured_holdout() -> float:
     from evaltools.config import load_config
     from evaltools.retrieval.stats import Targets
 
-    share = Targets.from_config(load_config().section("retrieval")).holdout_share
+    share = Targets.from_config(load_config().retrieval.targets).holdout_share
     _check_share("[tool.evaltools.retrieval] holdout-share", share)
     return share
 

@@ -1,18 +1,52 @@
-"""`evaltools init`: add evaltools' hook to `.pre-commit-config.yaml`, keeping everything else."""
+"""`evaltools init`: a pre-commit setup that works on the spot, offline.
+
+It adds a `repo: local` entry running the installed evaltools to `.pre-commit-config.yaml`
+(or, with `--remote URL --rev REV`, the `repo:` form), and creates or completes
+`[tool.evaltools]` in the pyproject.toml next to it from the examples and retrieval sets
+the repository holds. What is there is kept: comments, layout, keys already set.
+"""
 
 from __future__ import annotations
 
+import shutil
 import sys
 from pathlib import Path
 
-from evaltools import __version__
 from evaltools.atomic import WriteError, atomic_write
 from evaltools.fileio import UsageError, display_path
-from evaltools.precommit import ConfigEditError, add_evaltools, same_except_evaltools
+from evaltools.precommit import ConfigEditError, Request, add_evaltools, same_except_evaltools
 
 
-def run(config_file: Path, rev: str | None, hooks: list[str]) -> int:
-    rev = rev or f"v{__version__}"
+def run(config_file: Path, rev: str | None, hooks: list[str], remote: str | None = None) -> int:
+    _check_hooks(hooks)
+    for flag, value in (("--rev", rev), ("--remote", remote)):
+        if value is not None and (not value.strip() or any(c in value for c in "\r\n")):
+            raise UsageError(f"{flag} must be one non-empty line")
+    if remote is not None and rev is None:
+        raise UsageError("--remote needs --rev: the tag or commit of that repository to pin")
+    request = Request(tuple(dict.fromkeys(hooks)), remote, rev)
+    code = _edit_precommit(config_file, request)
+    if code != 0:
+        return code
+    _complete_pyproject(config_file.parent / "pyproject.toml")
+    if remote is None:
+        _warn_unless_on_path()
+    sys.stdout.write("run `pre-commit install` to run the hooks on each commit\n")
+    return 0
+
+
+def _check_hooks(hooks: list[str]) -> None:
+    from evaltools.config import closest
+    from evaltools.precommit_hooks import HOOK_IDS
+
+    for hook in hooks:
+        if hook not in HOOK_IDS:
+            close = closest(hook, HOOK_IDS)
+            hint = f" (did you mean {close!r}?)" if close else ""
+            raise UsageError(f"unknown hook {hook!r}{hint}; the hooks are: {', '.join(HOOK_IDS)}")
+
+
+def _edit_precommit(config_file: Path, request: Request) -> int:
     shown = display_path(config_file)
     try:
         before = _read(config_file)
@@ -21,12 +55,12 @@ def run(config_file: Path, rev: str | None, hooks: list[str]) -> int:
         crlf = before is not None and "\r\n" in before and "\n" not in before.replace("\r\n", "")
         if before is not None and crlf:
             before = before.replace("\r\n", "\n")
-        edit = add_evaltools(before, rev, tuple(hooks) or ("evaltools-check",))
+        edit = add_evaltools(before, request)
     except ConfigEditError as exc:
         sys.stdout.write(f"{shown}:{exc.line}:{exc.column}: {exc} (file left unchanged)\n")
         return 1
     if edit.action == "unchanged":
-        sys.stdout.write(f"{shown}: evaltools is already at {rev}; nothing to do\n")
+        sys.stdout.write(f"{shown}: the evaltools entry is already there; nothing to do\n")
         return 0
     if not same_except_evaltools(before, edit.text):
         sys.stdout.write(
@@ -35,18 +69,89 @@ def run(config_file: Path, rev: str | None, hooks: list[str]) -> int:
         )
         return 1
     text = edit.text.replace("\n", "\r\n") if crlf else edit.text
-    try:
-        atomic_write(config_file, text.encode("utf-8"), expect=read)
-    except WriteError as error:
-        sys.stdout.write(f"{shown}: not written: {error.reason}\n")
+    if not _write(config_file, text, expect=read):
         return 1
+    form = "local" if request.remote is None else f"{request.remote} at {request.rev}"
+    hooks = ", ".join(request.hooks or ("evaltools-check",))
     what = {
-        "created": f"created with evaltools {rev}",
-        "added": f"added evaltools {rev}",
-        "updated": f"updated evaltools from {edit.old_rev} to {rev}",
+        "created": f"created with evaltools ({form}; hooks: {hooks})",
+        "added": f"added evaltools ({form}; hooks: {hooks})",
+        "updated": "updated the evaltools entry: " + "; ".join(edit.changes),
     }[edit.action]
-    sys.stdout.write(f"{shown}: {what}; run `pre-commit install` to enable the hooks\n")
+    sys.stdout.write(f"{shown}: {what}\n")
     return 0
+
+
+def _complete_pyproject(pyproject: Path) -> None:
+    from evaltools.config_setup import complete, discover
+
+    shown = display_path(pyproject)
+    if pyproject.exists() and not pyproject.is_file():
+        raise UsageError(f"{shown} is not a regular file")
+    try:
+        read = pyproject.read_bytes() if pyproject.exists() else None
+        text = None if read is None else read.decode("utf-8")
+        result = complete(text, discover(pyproject.parent))
+    except (UnicodeDecodeError, ValueError) as exc:  # tomllib's errors are ValueErrors
+        sys.stdout.write(f"{shown}: cannot read it ({exc}); [tool.evaltools] not written\n")
+        return
+    if result.refused is not None:
+        sys.stdout.write(
+            f"{shown}: left unchanged: {result.refused}; see the README for [tool.evaltools]\n"
+        )
+    elif result.text is None:
+        sys.stdout.write(f"{shown}: [tool.evaltools] already set; nothing to add\n")
+    elif not _write(pyproject, result.text, expect=read):
+        return
+    elif result.added == ["a commented template"]:
+        sys.stdout.write(
+            f"{shown}: found no example files or retrieval sets; wrote a commented "
+            "[tool.evaltools] template to fill in (until then `evaltools check` has nothing "
+            "to check)\n"
+        )
+    else:
+        sys.stdout.write(f"{shown}: added " + ", ".join(result.added) + "\n")
+
+
+def _warn_unless_on_path() -> None:
+    """The local hook runs `evaltools` from PATH: say so when that is not this one."""
+    found = shutil.which("evaltools")
+    here = Path(sys.executable).parent
+    if found is None:
+        sys.stderr.write(
+            "evaltools init: warning: no `evaltools` on PATH, so the hook cannot run it: "
+            f"add {here.as_posix()} to PATH or install evaltools where pre-commit runs\n"
+        )
+    elif not _same_install(Path(found)):
+        sys.stderr.write(
+            f"evaltools init: warning: the hook will run {found}, not the evaltools running "
+            f"init (in {here.as_posix()})\n"
+        )
+
+
+def _same_install(script: Path) -> bool:
+    """Whether the `evaltools` script found runs with this interpreter's environment."""
+    here = Path(sys.executable).absolute().parent
+    try:
+        with script.open("rb") as handle:
+            first = handle.readline(1024)
+    except OSError:
+        return False
+    if first.startswith(b"#!") and first[2:].split():
+        # Compared unresolved: two venvs of one Python share the resolved interpreter.
+        interpreter = Path(first[2:].split()[0].decode("utf-8", "replace"))
+        return interpreter.absolute().parent == here
+    return script.absolute().parent == here  # a launcher without a shebang (Windows)
+
+
+def _write(path: Path, text: str, *, expect: bytes | None) -> bool:
+    """Write `text` over what was read as `expect`; say why not and return False if it fails."""
+    try:
+        atomic_write(path, text.encode("utf-8"), expect=expect)
+    except WriteError as error:
+        sys.stdout.write(f"{display_path(path)}: not written: {error.reason}\n")
+        return False
+    return True
 
 
 def _read(config_file: Path) -> str | None:

@@ -67,12 +67,9 @@ def _lint_records(path: Path) -> list[Diagnostic]:
 def configured_paths(config: Config, paths: list[Path]) -> list[Path]:
     if paths:
         return paths
-    configured = config.get("paths")
-    if not configured:
+    if not config.paths:
         raise UsageError("no paths given and no `paths` in [tool.evaltools]")
-    if not isinstance(configured, list) or not all(isinstance(p, str) for p in configured):
-        raise UsageError("[tool.evaltools] `paths` must be a list of strings")
-    return [config.root / p for p in configured]
+    return list(config.paths)
 
 
 def worker_count(jobs: int) -> int:
@@ -137,7 +134,7 @@ def run(
 
     workers = worker_count(jobs)
     settings = load_config(config)
-    selection = selection_from(settings.table, select, ignore)
+    selection = selection_from(settings.rules, select, ignore)
     targets = configured_paths(settings, paths)
     check_paths_exist(targets)
     diagnostics, files = collect(targets, selection, root=settings.root, workers=workers)

@@ -65,13 +65,10 @@ def schema_text_for(schema: Path | None) -> str | None:
     from evaltools.retrieval.schema import is_default_schema, load_schema
 
     if schema is None:
-        config = load_config()
-        configured = config.section("retrieval").get("schema")
+        configured = load_config().retrieval.schema
         if configured is None:
             return None
-        if not isinstance(configured, str):
-            raise UsageError(f"{config.path}: [tool.evaltools.retrieval] schema must be a path")
-        schema = config.root / configured
+        schema = configured
     if not schema.is_file():
         raise UsageError(f"no such schema file: {schema.as_posix()}")
     loaded = load_schema(schema)
@@ -181,7 +178,7 @@ def gold_stats(paths: list[Path], output_format: str) -> int:
     from evaltools.retrieval.validate import plan_file
 
     check_paths_exist(paths)
-    targets = Targets.from_config(load_config().section("retrieval"))
+    targets = Targets.from_config(load_config().retrieval.targets)
     stats = SetStats()
     found: list[Diagnostic] = []
     for path in jsonl_files(paths):

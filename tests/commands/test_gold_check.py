@@ -336,7 +336,9 @@ def test_configuration_gives_root_and_metas(
     assert "RG004" in capsys.readouterr().out
     (workspace / "pyproject.toml").write_text("[tool.evaltools.retrieval]\nroot = 3\n")
     assert main(["gold", "check", "set.jsonl"]) == 2
-    assert "root must be a string" in capsys.readouterr().err
+    assert "pyproject.toml:2: [tool.evaltools.retrieval] root must be a path" in (
+        capsys.readouterr().err
+    )
 
 
 @pytest.mark.parametrize(

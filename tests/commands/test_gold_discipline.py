@@ -368,7 +368,10 @@ def test_split_takes_its_default_share_from_the_configuration(
     assert "target holdout 30.0%" in capsys.readouterr().out
     (tmp_path / "pyproject.toml").write_text("[tool.evaltools.retrieval]\nholdout-share = 0\n")
     assert main(["gold", "split", str(configured), "--seed", "4"]) == 2
-    assert "holdout-share must be a share in (0, 1]" in capsys.readouterr().err
+    assert capsys.readouterr().err == (
+        "evaltools gold split: error: pyproject.toml:2: [tool.evaltools.retrieval] "
+        "holdout-share must be a number between 0 and 1, e.g. 0.2\n"
+    )
 
 
 def test_mine_explains_what_git_would_not(

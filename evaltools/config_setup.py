@@ -1,0 +1,211 @@
+"""`[tool.evaltools]` for a repository that has none (or an incomplete one), from what is in it.
+
+Example folders are found by sniffing Markdown files (TOML front matter and a
+`## Cursor Position` heading), retrieval sets by their first record (`qid` and `gold`).
+Keys already set are never touched, and the new text is added to pyproject.toml as text,
+so its comments and layout stay; the result is re-read to prove it means the old
+configuration plus the new keys and nothing else.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from evaltools.fileio import iter_files
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+_FRONT_MATTER = re.compile(r"\A\ufeff?\+\+\+[ \t]*\r?\n")
+_CURSOR_HEADING = re.compile(r"^#{1,6}[ \t]+cursor position[ \t]*$", re.IGNORECASE | re.MULTILINE)
+TEMPLATE_MARK = "# [tool.evaltools]"
+TEMPLATE = f"""
+# evaltools init found no example files or retrieval sets; fill in and uncomment:
+{TEMPLATE_MARK}
+# paths = ["evals"]                    # folders of edit-prediction examples (*.md)
+#
+# [tool.evaltools.retrieval]
+# sets = ["evals/retrieval.jsonl"]     # retrieval eval sets (*.jsonl)
+# root = "."                           # what gold chunk paths are relative to
+"""
+
+
+@dataclass
+class Found:
+    examples: list[str] = field(default_factory=list)  # folders (or files) of examples
+    sets: list[str] = field(default_factory=list)
+
+    def __bool__(self) -> bool:
+        return bool(self.examples or self.sets)
+
+
+def _listed(root: Path) -> list[str]:
+    """The repository's files (tracked or not ignored), relative POSIX paths."""
+    try:
+        done = subprocess.run(
+            ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+            cwd=root,
+            capture_output=True,
+            check=True,
+        )
+    except (OSError, subprocess.CalledProcessError):  # not a git repository: walk it
+        return [p.relative_to(root).as_posix() for p in iter_files([root], (".md", ".jsonl"))]
+    return sorted(
+        {raw.decode("utf-8", "surrogateescape") for raw in done.stdout.split(b"\0") if raw}
+    )
+
+
+def _head(path: Path, size: int = 1 << 20) -> str:
+    try:
+        with path.open("rb") as handle:
+            return handle.read(size).decode("utf-8", "replace")
+    except OSError:
+        return ""
+
+
+def is_example(path: Path) -> bool:
+    text = _head(path)
+    return bool(_FRONT_MATTER.match(text) and _CURSOR_HEADING.search(text))
+
+
+def is_retrieval_set(path: Path) -> bool:
+    from evaltools.retrieval.sniff import looks_like_retrieval_set
+
+    return looks_like_retrieval_set(path)
+
+
+def _widest_folders(examples: list[str], markdown: list[str]) -> list[str]:
+    """The highest folder above each example holding no other Markdown (else the file)."""
+    others = [PurePosixPath(m) for m in markdown if m not in set(examples)]
+    chosen: set[str] = set()
+    for name in examples:
+        best = name
+        for folder in PurePosixPath(name).parents:
+            if any(folder == PurePosixPath(".") or folder in o.parents for o in others):
+                break
+            best = folder.as_posix()
+        chosen.add(best)
+    return sorted(chosen)
+
+
+def discover(root: Path) -> Found:
+    files = [f for f in _listed(root) if (root / f).is_file()]
+    markdown = [f for f in files if f.endswith(".md")]
+    examples = [f for f in markdown if is_example(root / f)]
+    sets = [f for f in files if f.endswith(".jsonl") and is_retrieval_set(root / f)]
+    return Found(_widest_folders(examples, markdown), sets)
+
+
+@dataclass(frozen=True)
+class Completion:
+    text: str | None  # the new pyproject.toml, None when nothing changes
+    added: list[str]  # the keys added, as `[table] key`
+    refused: str | None = None  # why the file could not be completed safely
+
+
+def _wanted(found: Found) -> dict[str, dict[str, Any]]:
+    top: dict[str, Any] = {"paths": found.examples} if found.examples else {}
+    retrieval: dict[str, Any] = {"sets": found.sets, "root": "."} if found.sets else {}
+    return {"": top, "retrieval": retrieval}
+
+
+def complete(text: str | None, found: Found) -> Completion:
+    """`text` (a pyproject.toml, None if there is none) with what `found` adds."""
+    import tomli_w
+
+    data = tomllib.loads(text) if text else {}
+    tool = data.get("tool", {})
+    current = tool.get("evaltools") if isinstance(tool, dict) else None
+    if current is None:
+        if not found:
+            if text is not None and TEMPLATE_MARK in text:
+                return Completion(None, [])
+            return Completion(_joined(text, TEMPLATE), ["a commented template"])
+        wanted = _wanted(found)
+        table = {
+            **wanted[""],
+            **({"retrieval": wanted["retrieval"]} if wanted["retrieval"] else {}),
+        }
+        added = _names(wanted)
+        return Completion(_joined(text, tomli_w.dumps({"tool": {"evaltools": table}})), added)
+    if not isinstance(current, dict) or text is None:
+        return Completion(None, [], "[tool.evaltools] is not a table")
+    return _complete_existing(text, data, current, found)
+
+
+def _names(wanted: dict[str, dict[str, Any]]) -> list[str]:
+    return [
+        f"[tool.evaltools{'.' + table if table else ''}] {key}"
+        for table, keys in wanted.items()
+        for key in keys
+    ]
+
+
+def _joined(text: str | None, addition: str) -> str:
+    if not text:
+        return addition.lstrip("\n")
+    return text.rstrip("\n") + "\n\n" + addition.lstrip("\n")
+
+
+def _complete_existing(
+    text: str, data: dict[str, Any], current: dict[str, Any], found: Found
+) -> Completion:
+    import tomli_w
+
+    retrieval = current.get("retrieval", {})
+    wanted = _wanted(found)
+    missing = {
+        "": {k: v for k, v in wanted[""].items() if k not in current},
+        "retrieval": {
+            k: v
+            for k, v in wanted["retrieval"].items()
+            if isinstance(retrieval, dict) and k not in retrieval and "metas" not in retrieval
+        },
+    }
+    if not any(missing.values()):
+        return Completion(None, [])
+    new = text
+    for table, keys in missing.items():
+        if not keys:
+            continue
+        header = "tool.evaltools" + (f".{table}" if table else "")
+        lines = tomli_w.dumps(keys)
+        # Right under its header, or as a new table at the end; the re-read below refuses
+        # what TOML would not allow (a table written inline cannot be extended).
+        at = _header_end(new, header)
+        new = (
+            new[:at] + lines + new[at:] if at is not None else _joined(new, f"[{header}]\n{lines}")
+        )
+    expected = _merged(data, missing)
+    try:
+        same = tomllib.loads(new) == expected
+    except tomllib.TOMLDecodeError:
+        same = False
+    if not same:
+        return Completion(None, [], "the table is written in a form init cannot extend")
+    return Completion(new, _names(missing))
+
+
+def _header_end(text: str, header: str) -> int | None:
+    """The offset just after the line `[header]`, where new keys can go."""
+    parts = r"\s*\.\s*".join(re.escape(p) for p in header.split("."))
+    match = re.search(rf"^[ \t]*\[\s*{parts}\s*\][ \t]*(#[^\n]*)?\r?\n", text, re.MULTILINE)
+    return match.end() if match else None
+
+
+def _merged(data: dict[str, Any], missing: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    import copy
+
+    out = copy.deepcopy(data)
+    table = out["tool"]["evaltools"]
+    table.update(missing[""])
+    if missing["retrieval"]:
+        table.setdefault("retrieval", {}).update(missing["retrieval"])
+    return out

@@ -1,0 +1,131 @@
+"""The pre-commit hooks evaltools offers: one list, rendered two ways.
+
+`.pre-commit-hooks.yaml` (what a `repo: <url>` entry installs) is generated from it
+(`python -m evaltools.precommit_hooks > .pre-commit-hooks.yaml`; a test keeps the file
+in step), and `evaltools init` writes the same hooks as a `repo: local` entry that runs
+the evaltools already installed, so the setup works offline on the spot.
+"""
+
+from __future__ import annotations
+
+import io
+import sys
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Hook:
+    id: str
+    name: str
+    description: str
+    entry: str
+    files: str
+    pass_filenames: bool = True
+
+
+HOOKS: tuple[Hook, ...] = (
+    Hook(
+        "evaltools-check",
+        "evaltools check",
+        "Everything [tool.evaltools] asks for (lint, round-trip, validate, gold check).",
+        "evaltools check",
+        r"\.(md|json|jsonl|py|pyi|js|jsx|mjs|ts|tsx|go|rs|java)$",
+        pass_filenames=False,
+    ),
+    Hook(
+        "evaltools-lint",
+        "evaltools lint",
+        "Lint edit-prediction examples in Markdown.",
+        "evaltools lint",
+        r"\.md$",
+    ),
+    Hook(
+        "evaltools-roundtrip",
+        "evaltools roundtrip",
+        "Check that each example file round-trips byte for byte.",
+        "evaltools roundtrip",
+        r"\.md$",
+    ),
+    Hook(
+        "evaltools-roundtrip-fix",
+        "evaltools roundtrip --fix",
+        "Rewrite examples whose layout differs from the canonical form.",
+        "evaltools roundtrip --fix",
+        r"\.md$",
+    ),
+    Hook(
+        "evaltools-validate",
+        "evaltools validate",
+        "Validate retrieval eval records against the schema.",
+        "evaltools validate",
+        r"\.jsonl$",
+    ),
+    Hook(
+        "evaltools-gold-check",
+        "evaltools gold check",
+        "Check that every gold chunk ID of the retrieval sets still resolves.",
+        "evaltools gold check",
+        r"\.jsonl$",
+    ),
+)
+HOOK_IDS = tuple(hook.id for hook in HOOKS)
+BY_ID = {hook.id: hook for hook in HOOKS}
+
+# The hooks file pins what its `repo:` form builds with; a local entry runs what is on
+# PATH. `system` (not 4.4's alias `unsupported`) is what every pre-commit from 3.0 on
+# accepts without a warning.
+REMOTE_LANGUAGE = "python"
+LOCAL_LANGUAGE = "system"
+MINIMUM_PRE_COMMIT = "3.0.0"
+
+
+def yaml_scalar(value: str) -> str:
+    """`value` as a YAML scalar that reads back as this very string, quoted where needed.
+
+    Dumped as YAML 1.1, the version pre-commit's loader speaks, so `yes` or `1:20` are
+    quoted too; 1.2 loaders read the result the same way.
+    """
+    from ruamel.yaml import YAML
+
+    yaml = YAML(typ="safe", pure=True)
+    yaml.width = 1 << 30  # never fold
+    yaml.default_flow_style = False
+    yaml.version = (1, 1)
+    out = io.StringIO()
+    yaml.dump({"k": value}, out)
+    line = next(line for line in out.getvalue().splitlines() if line.startswith("k: "))
+    return line[len("k: ") :]
+
+
+def hook_fields(hook: Hook, language: str, *, describe: bool = True) -> list[tuple[str, str]]:
+    """The hook's keys in the order both renderings write them, values as YAML."""
+    fields = [("id", hook.id), ("name", hook.name)]
+    if describe:
+        fields.append(("description", hook.description))
+    fields += [("entry", hook.entry), ("language", language)]
+    rendered = [(key, yaml_scalar(value)) for key, value in fields]
+    if not hook.pass_filenames:
+        rendered.append(("pass_filenames", "false"))
+    rendered.append(("files", yaml_scalar(hook.files)))
+    return rendered
+
+
+def hooks_yaml() -> str:
+    """The text of `.pre-commit-hooks.yaml`."""
+    lines = [
+        "# Hooks offered by evaltools. They work offline, on the files pre-commit passes.",
+        "# Generated from evaltools/precommit_hooks.py: `python -m evaltools.precommit_hooks`.",
+        "# Narrow `files:` in your own .pre-commit-config.yaml to where your evals live,",
+        "# e.g. `files: ^evals/` (`evaltools init` writes the `evaltools-check` hook, which",
+        "# reads the paths from [tool.evaltools] itself).",
+    ]
+    for hook in HOOKS:
+        fields = [*hook_fields(hook, REMOTE_LANGUAGE)]
+        fields.append(("minimum_pre_commit_version", yaml_scalar(MINIMUM_PRE_COMMIT)))
+        lines.append(f"- {fields[0][0]}: {fields[0][1]}")
+        lines += [f"  {key}: {value}" for key, value in fields[1:]]
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":  # pragma: no cover (the test compares the output instead)
+    sys.stdout.write(hooks_yaml())

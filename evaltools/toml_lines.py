@@ -1,0 +1,168 @@
+"""The line of each key of a TOML document, by its full dotted path.
+
+tomllib gives values but no positions; a configuration error should point at its line.
+This scanner runs only on text tomllib has accepted, so it can be lenient: it follows
+table headers, dotted and quoted keys, inline tables, arrays and the four string forms
+(whose contents may look like keys), and records where each path is first written.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+
+Key = tuple[str, ...]
+
+_BARE = re.compile(r"[A-Za-z0-9_-]+")
+_ESCAPE = re.compile(r"\\(u[0-9A-Fa-f]{4}|U[0-9A-Fa-f]{8}|.)")
+_SCALAR = re.compile(r"[^,\]}\n#]*")
+_SIMPLE_ESCAPES = {"b": "\b", "t": "\t", "n": "\n", "f": "\f", "r": "\r", '"': '"', "\\": "\\"}
+
+
+class KeyLines:
+    """`line(path)`: the line of `path`, else of its nearest written ancestor, else 1."""
+
+    def __init__(self, text: str) -> None:
+        self._explicit: dict[Key, int] = {}
+        self._implicit: dict[Key, int] = {}
+        _Scanner(text, self).run()
+
+    def record(self, path: Key, line: int) -> None:
+        self._explicit.setdefault(path, line)
+        for cut in range(1, len(path)):  # a dotted key or header also defines its parents
+            self._implicit.setdefault(path[:cut], line)
+
+    def line(self, path: Key) -> int:
+        for cut in range(len(path), 0, -1):
+            found = self._explicit.get(path[:cut], self._implicit.get(path[:cut]))
+            if found is not None:
+                return found
+        return 1
+
+
+def _unescape(body: str) -> str:
+    def one(match: re.Match[str]) -> str:
+        code = match.group(1)
+        if code[0] in "uU":
+            return chr(int(code[1:], 16))
+        return _SIMPLE_ESCAPES.get(code, code)
+
+    return _ESCAPE.sub(one, body)
+
+
+class _Scanner:
+    def __init__(self, text: str, out: KeyLines) -> None:
+        self.text = text
+        self.i = 0
+        self.out = out
+        self._starts = [0] + [m.end() for m in re.finditer("\n", text)]
+
+    def _line(self, offset: int) -> int:
+        return bisect.bisect_right(self._starts, offset)
+
+    def _peek(self, ahead: int = 0) -> str:
+        at = self.i + ahead
+        return self.text[at] if at < len(self.text) else ""
+
+    def _skip(self, newlines: bool) -> None:
+        """Blanks, comments and (inside arrays, between statements) line breaks."""
+        while self.i < len(self.text):
+            char = self.text[self.i]
+            if char in " \t" or (newlines and char in "\r\n"):
+                self.i += 1
+            elif char == "#":
+                end = self.text.find("\n", self.i)
+                self.i = len(self.text) if end < 0 else end
+            else:
+                return
+
+    def run(self) -> None:
+        table: Key = ()
+        while True:
+            self._skip(newlines=True)
+            if self.i >= len(self.text):
+                return
+            start = self.i
+            if self._peek() == "[":
+                self.i += 2 if self._peek(1) == "[" else 1
+                table = self._key()
+                self._skip(newlines=False)
+                self.i += 2 if self.text.startswith("]]", self.i) else 1
+                self.out.record(table, self._line(start))
+            else:
+                self._pair(table)
+
+    def _pair(self, prefix: Key) -> None:
+        start = self.i
+        path = prefix + self._key()
+        self._skip(newlines=False)
+        self.i += 1  # "="
+        self.out.record(path, self._line(start))
+        self._value(path)
+
+    def _key(self) -> Key:
+        parts: list[str] = []
+        while True:
+            self._skip(newlines=False)
+            char = self._peek()
+            if char in "\"'":
+                parts.append(self._string())
+            else:
+                match = _BARE.match(self.text, self.i)
+                end = match.end() if match else self.i + 1
+                parts.append(self.text[self.i : end])
+                self.i = end
+            self._skip(newlines=False)
+            if self._peek() != ".":
+                return tuple(parts)
+            self.i += 1
+
+    def _value(self, path: Key) -> None:
+        self._skip(newlines=False)
+        char = self._peek()
+        if char in "\"'":
+            self._string()
+        elif char == "[":
+            self.i += 1
+            while True:
+                self._skip(newlines=True)
+                if self._peek() in ("]", ""):
+                    self.i += 1
+                    return
+                self._value(path)
+                self._skip(newlines=True)
+                if self._peek() == ",":
+                    self.i += 1
+        elif char == "{":
+            self.i += 1
+            while True:
+                self._skip(newlines=True)
+                if self._peek() in ("}", ""):
+                    self.i += 1
+                    return
+                self._pair(path)
+                self._skip(newlines=True)
+                if self._peek() == ",":
+                    self.i += 1
+        else:  # number, boolean, date: up to the next delimiter (a date may hold a space)
+            match = _SCALAR.match(self.text, self.i)
+            self.i = match.end() if match and match.end() > self.i else self.i + 1
+
+    def _string(self) -> str:
+        """Skip a string of any of the four forms; the value matters only for quoted keys."""
+        text, start = self.text, self.i
+        quote = text[start]
+        if text.startswith(quote * 3, start):
+            self.i = start + 3
+            while self.i < len(text) and not text.startswith(quote * 3, self.i):
+                self.i += 2 if quote == '"' and text[self.i] == "\\" else 1
+            self.i += 3
+            while self._peek() == quote:  # up to two quotes may end the content
+                self.i += 1
+            return ""
+        self.i = start + 1
+        while self.i < len(text) and text[self.i] != quote:
+            self.i += 2 if quote == '"' and text[self.i] == "\\" else 1
+        body = text[start + 1 : self.i]
+        self.i += 1
+        return _unescape(body) if quote == '"' else body

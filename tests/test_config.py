@@ -1,0 +1,190 @@
+"""`[tool.evaltools]` is one validated model: unknown keys and wrong types exit 2 at their line."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from evaltools.__main__ import main
+from evaltools.toml_lines import KeyLines
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+
+def _check(in_tmp: Path, capsys: pytest.CaptureFixture[str], text: str) -> tuple[int, str]:
+    (in_tmp / "pyproject.toml").write_text(text)
+    (in_tmp / "evals").mkdir(exist_ok=True)
+    code = main(["check"])
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    return code, captured.err
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (
+            '[project]\nname = "x"\n\n[tool.evaltools]\npaths = ["evals"]\nselct = ["EP1"]\n',
+            "pyproject.toml:6: unknown key 'selct' in [tool.evaltools] (did you mean 'select'?)",
+        ),
+        (
+            '[tool.evaltools]\npaths = ["evals"]\n\n[tool.evaltools.retreival]\nsets = ["s"]\n',
+            "pyproject.toml:4: unknown key 'retreival' in [tool.evaltools] "
+            "(did you mean 'retrieval'?)",
+        ),
+        (
+            '[tool.evaltools]\npaths = ["evals"]\n[tool.evaltools.retrieval]\nroot = "."\n'
+            'sest = ["s.jsonl"]\n',
+            "pyproject.toml:5: unknown key 'sest' in [tool.evaltools.retrieval] "
+            "(did you mean 'sets'?)",
+        ),
+        (
+            '[tool.evaltools]\npaths = ["evals"]\n[tool.evaltools.retrieval]\n'
+            "target-mix = { identifier = 3, intnt = 5 }\n",
+            "pyproject.toml:4: unknown key 'intnt' in [tool.evaltools.retrieval.target-mix] "
+            "(did you mean 'intent'?)",
+        ),
+        (
+            '[tool.evaltools]\npaths = ["evals"]\n[tool.evaltools.retrieval.target-mix]\n'
+            "identifier = 3\n\nidentifer = 2\n",
+            "pyproject.toml:6: unknown key 'identifer' in [tool.evaltools.retrieval.target-mix] "
+            "(did you mean 'identifier'?)",
+        ),
+        (
+            '[tool.evaltools]\npaths = ["evals"]\nfrobnicate = true\n',
+            "pyproject.toml:3: unknown key 'frobnicate' in [tool.evaltools] (valid: 'paths', "
+            "'select', 'ignore', 'per-file-ignores', 'respect-gitignore', 'retrieval')",
+        ),
+    ],
+)
+def test_an_unknown_key_in_any_table_is_exit_2_at_its_line_with_the_nearest_name(
+    in_tmp: Path, capsys: pytest.CaptureFixture[str], text: str, message: str
+) -> None:
+    code, err = _check(in_tmp, capsys, text)
+    assert (code, err) == (2, f"evaltools check: error: {message}\n")
+
+
+@pytest.mark.parametrize(
+    ("text", "line"),
+    [
+        # dotted keys, under the table and from the parent table
+        ('[tool.evaltools]\npaths = ["evals"]\nretrieval.sets = []\nretrieval.rot = "."\n', 4),
+        ('[tool]\nevaltools.paths = ["evals"]\n\nevaltools.retrieval.rot = "."\n', 4),
+        # an inline table
+        ('[tool.evaltools]\npaths = ["evals"]\nretrieval = { sets = [], rot = "." }\n', 3),
+        # a key-like line inside a multi-line string or array is not a key
+        (
+            '[tool.other]\ntext = """\nrot = 1\n"""\n[tool.evaltools]\npaths = [\n  "evals",\n'
+            ']\n"retrieval" . rot = "."\n',
+            9,
+        ),
+    ],
+)
+def test_the_line_is_found_for_dotted_keys_inline_tables_and_around_strings(
+    in_tmp: Path, capsys: pytest.CaptureFixture[str], text: str, line: int
+) -> None:
+    code, err = _check(in_tmp, capsys, text)
+    assert code == 2
+    assert err == (
+        f"evaltools check: error: pyproject.toml:{line}: unknown key 'rot' in "
+        "[tool.evaltools.retrieval] (did you mean 'root'?)\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (
+            '[tool.evaltools]\n\npaths = "evals"\n',
+            '3: [tool.evaltools] paths must be a list of paths (strings), e.g. paths = ["evals"]',
+        ),
+        (
+            '[tool.evaltools]\npaths = ["evals"]\nrespect-gitignore = "no"\n',
+            "3: [tool.evaltools] respect-gitignore must be true or false",
+        ),
+        (
+            '[tool.evaltools]\npaths = ["evals"]\nignore = [1]\n',
+            "3: [tool.evaltools] ignore must be a list of rule codes, prefixes or names, e.g. "
+            '["EP205"]',
+        ),
+        (
+            '[tool.evaltools]\npaths = ["evals"]\n[tool.evaltools.per-file-ignores]\n'
+            '"a/*.md" = ["EP1"]\n"b.c" = 3\n',
+            '5: [tool.evaltools] per-file-ignores."b.c" must be a list of rule codes, prefixes '
+            'or names, e.g. ["EP205"]',
+        ),
+        (
+            '[tool.evaltools]\npaths = ["evals"]\nretrieval = 3\n',
+            "3: [tool.evaltools.retrieval] must be a table",
+        ),
+        (
+            '[tool.evaltools.retrieval]\nsets = ["s.jsonl"]\nmetas = false\n',
+            "3: [tool.evaltools.retrieval] metas must be a path (a string, relative to "
+            'pyproject.toml), e.g. "."',
+        ),
+        (
+            "[tool.evaltools.retrieval]\nholdout-share = 1\n",
+            "2: [tool.evaltools.retrieval] holdout-share must be a number between 0 and 1, "
+            "e.g. 0.2",
+        ),
+        (
+            '[tool.evaltools.retrieval]\nsets = ["s.jsonl"]\ntarget-mix = { intent = true }\n',
+            "3: [tool.evaltools.retrieval] target-mix.intent must be a non-negative number",
+        ),
+    ],
+)
+def test_a_wrong_type_is_exit_2_at_its_line(
+    in_tmp: Path, capsys: pytest.CaptureFixture[str], text: str, message: str
+) -> None:
+    code, err = _check(in_tmp, capsys, text)
+    assert (code, err) == (2, f"evaltools check: error: pyproject.toml:{message}\n")
+
+
+def test_every_command_reads_the_same_model(
+    in_tmp: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (in_tmp / "pyproject.toml").write_text('[tool.evaltools.retrieval]\nroot = "."\nmeta = "m"\n')
+    (in_tmp / "set.jsonl").write_text("")
+    expected = (
+        "pyproject.toml:3: unknown key 'meta' in [tool.evaltools.retrieval] "
+        "(did you mean 'metas'?)\n"
+    )
+    for argv in (["lint", "x.md"], ["validate", "set.jsonl"], ["gold", "check", "set.jsonl"]):
+        assert main(argv) == 2
+        assert capsys.readouterr().err == f"evaltools {' '.join(argv[:-1])}: error: {expected}"
+
+
+def test_a_valid_configuration_still_passes(
+    in_tmp: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text = (
+        '[tool.evaltools]\npaths = ["evals"]\nignore = "EP205, EP108"\nrespect-gitignore = false\n'
+        'per-file-ignores = { "evals/old/*.md" = ["EP108"] }\n'
+        '[tool.evaltools.retrieval]\nsets = []\nroot = "."\nmetas = "m.jsonl"\n'
+        'schema = "s.json"\ntarget-mix = { identifier = 1, intent = 1, mixed = 0 }\n'
+        "holdout-share = 0.25\n"
+    )
+    (in_tmp / "pyproject.toml").write_text(text)
+    (in_tmp / "evals").mkdir()
+    assert main(["check"]) == 0
+    assert capsys.readouterr().out == "All checks passed: 0 files.\n"
+
+
+def test_key_lines_follow_quoted_keys_and_headers_first_written() -> None:
+    text = (
+        "# [tool.evaltools]\n[a.'b.c']\nx = 'a\\'  # y = 1\n"
+        '[a]\n"q\\u0041" = 1\n[[arr]]\nk = """x""""\nz = 2\n'
+    )
+    assert tomllib.loads(text)["arr"] == [{"k": 'x"', "z": 2}]  # the text is valid TOML
+    lines = KeyLines(text)
+    assert lines.line(("a", "b.c", "x")) == 3
+    assert lines.line(("a", "b.c", "y")) == 2  # not written (a comment): its table's line
+    assert lines.line(("a",)) == 4
+    assert lines.line(("a", "qA")) == 5
+    assert lines.line(("arr", "z")) == 8
+    assert lines.line(("missing",)) == 1
