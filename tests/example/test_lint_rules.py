@@ -109,6 +109,18 @@ CASES = [
     ),
     Case("EP110", lambda s: s[: s.rindex("```")], 29),
     Case("EP111", sub("## Cursor Position\n", "## Cursor Position\n\n### the file\n"), 20),
+    Case(
+        "EP112",
+        sub(
+            "## Cursor Position",
+            "## Recently Opened Files\n\n```\nsrc/a.py\tten\n```\n\n## Cursor Position",
+        ),
+        21,
+        passing=sub(
+            "## Cursor Position",
+            "## Recently Opened Files\n\n```\nsrc/a.py\t10\n```\n\n## Cursor Position",
+        ),
+    ),
     Case("EP201", sub("#         ^[CURSOR_POSITION]\n", ""), 21),
     Case("EP202", sub("#         ^[CURSOR_POSITION]", "#  [CURSOR_POSITION]"), 23),
     Case(

@@ -136,6 +136,12 @@ DROPPED_HEADING = _rule(
     W,
     "An H3/H4 heading, or a heading with inline markup, does not survive a rewrite.",
 )
+BAD_FILE_POSITION = _rule(
+    "EP112",
+    "bad-file-position",
+    W,
+    "Text after the last tab of a recent-file line is not a position the reference can read.",
+)
 
 # Cursor
 MISSING_CURSOR_MARKER = _rule(
@@ -200,7 +206,7 @@ PATCH_OUTSIDE_EXCERPT = _rule(
 UNPARSABLE_HUNK_HEADER = _rule(
     "EP303",
     "unparsable-hunk-header",
-    W,
+    E,
     "An `@@` line does not parse; the reference treats it as garbage and ignores the "
     "rest of that file's diff.",
 )
