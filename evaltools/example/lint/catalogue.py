@@ -252,6 +252,12 @@ GARBAGE_IN_HUNK = _rule(
     W,
     "A line inside a hunk is not a diff line; the reference ignores the rest of that file's diff.",
 )
+TOO_COSTLY_TO_ALIGN = _rule(
+    "EP311",
+    "patch-too-costly-to-check",
+    W,
+    "A patch matches the cursor excerpt at too many places to check it within lint's budget.",
+)
 
 # Metadata
 BAD_REPOSITORY_URL = _rule(
