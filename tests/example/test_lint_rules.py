@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from evaltools.diagnostics import RULES
+from evaltools.catalogue import RULES
 from evaltools.example.lint import lint_markdown, lint_spec
 from evaltools.example.markdown import from_markdown
 from evaltools.example.spec import ExampleSpec
