@@ -1,8 +1,5 @@
-"""The lint rules for edit-prediction examples: codes, names, severities, documentation.
-
-Errors are what makes the reference fail or silently lose data; warnings are what it
-tolerates but is probably wrong; info is off unless selected.
-"""
+"""Names for the lint rules, as the checks report them; their data and documentation live
+in the one rule catalogue (evaltools/catalogue/example_*.py)."""
 
 from __future__ import annotations
 
