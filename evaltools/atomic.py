@@ -25,26 +25,11 @@ from pathlib import Path
 from types import TracebackType
 from typing import BinaryIO
 
-from evaltools.diagnostics import RULES, Diagnostic, Rule, Severity, make
+from evaltools.catalogue import rule
+from evaltools.diagnostics import Diagnostic, make
 
-WRITE_FAILED = RULES.add(
-    Rule(
-        "IO020",
-        "write-failed",
-        Severity.ERROR,
-        "A file could not be written (a full disk, a read-only file system, no permission).",
-        "The file keeps its old bytes; free space or fix the permission and run again.",
-    )
-)
-FILE_CHANGED = RULES.add(
-    Rule(
-        "IO021",
-        "file-changed",
-        Severity.ERROR,
-        "The file changed while evaltools was working on it, so it was not rewritten.",
-        "Writing would have lost the change saved meanwhile; run the command again.",
-    )
-)
+WRITE_FAILED = rule("IO020")
+FILE_CHANGED = rule("IO021")
 
 # Matches every temporary file evaltools makes: `.{name}.evaltools-{pid}-{random}.tmp`
 # (a rewrite) and `.evaltools-{pid}-{random}-{n}.tmp` (conversion output being spooled).

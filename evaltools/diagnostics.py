@@ -1,10 +1,11 @@
-"""Diagnostics as plain data, and the registry of rules that produce them."""
+"""Diagnostics as plain data, and the shape of a rule (the rules are in evaltools.catalogue)."""
 
 from __future__ import annotations
 
 import enum
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from typing import NamedTuple
 
 
 class Severity(str, enum.Enum):
@@ -13,15 +14,27 @@ class Severity(str, enum.Enum):
     INFO = "info"
 
 
-@dataclass(frozen=True)
-class Rule:
+class Rule(NamedTuple):
+    """One entry of the rule catalogue (evaltools/catalogue): plain data, built once."""
+
     code: str
     name: str
     severity: Severity
     summary: str
-    doc: str = ""
-    # Off unless selected explicitly (like ruff's preview/info rules).
+    what: str = ""  # what it checks, beyond the summary
+    why: str = ""  # why it matters
+    failing: str = ""  # an input that the rule reports
+    fixed: str = ""  # the same input, fixed
+    # Off unless selected by code or name (like ruff's preview rules).
     default_enabled: bool = True
+
+    @property
+    def family(self) -> str:
+        return self.code[:2]
+
+    @property
+    def doc(self) -> str:
+        return f"{self.what} {self.why}".strip()
 
 
 @dataclass(frozen=True)
@@ -51,31 +64,6 @@ class Diagnostic:
         if self.pointer is not None:
             out["pointer"] = self.pointer
         return out
-
-
-@dataclass
-class RuleRegistry:
-    rules: dict[str, Rule] = field(default_factory=dict)
-
-    def add(self, rule: Rule) -> Rule:
-        if rule.code in self.rules:
-            raise ValueError(f"duplicate rule code {rule.code}")
-        self.rules[rule.code] = rule
-        return rule
-
-    def get(self, code_or_name: str) -> Rule | None:
-        if code_or_name in self.rules:
-            return self.rules[code_or_name]
-        for rule in self.rules.values():
-            if rule.name == code_or_name:
-                return rule
-        return None
-
-    def all(self) -> list[Rule]:
-        return sorted(self.rules.values(), key=lambda r: r.code)
-
-
-RULES = RuleRegistry()
 
 
 def make(

@@ -7,43 +7,20 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from evaltools.diagnostics import RULES, Diagnostic, Rule, Severity, make
+from evaltools.catalogue import rule
+from evaltools.diagnostics import Diagnostic, make
 
 # Hand-written eval examples are a few KiB; anything this large is a mistake
 # (a log or a build artefact committed under the eval folder).
 MAX_TEXT_FILE_BYTES = 8 * 1024 * 1024
 
-NOT_UTF8 = RULES.add(Rule("IO001", "not-utf8", Severity.ERROR, "The file is not valid UTF-8."))
-BYTE_ORDER_MARK = RULES.add(
-    Rule(
-        "IO002",
-        "byte-order-mark",
-        Severity.ERROR,
-        "The file starts with a UTF-8 byte order mark.",
-        "The reference recognises front matter only at byte 0, so a BOM silently "
-        "drops `repository_url` and `revision`.",
-    )
-)
-CRLF_LINE_ENDINGS = RULES.add(
-    Rule(
-        "IO003",
-        "crlf-line-endings",
-        Severity.ERROR,
-        "The file uses CRLF line endings.",
-        "The reference looks for `+++\\n`; with CRLF the front matter is ignored and "
-        "code blocks are normalised to LF, so the file cannot round-trip.",
-    )
-)
-EMPTY_FILE = RULES.add(Rule("IO004", "empty-file", Severity.ERROR, "The file is empty."))
-BINARY_FILE = RULES.add(
-    Rule("IO005", "binary-file", Severity.ERROR, "The file contains NUL bytes.")
-)
-FILE_TOO_LARGE = RULES.add(
-    Rule("IO006", "file-too-large", Severity.ERROR, "The file is larger than an example can be.")
-)
-NOT_A_FILE = RULES.add(
-    Rule("IO007", "not-a-file", Severity.ERROR, "The path is not a regular file.")
-)
+NOT_UTF8 = rule("IO001")
+BYTE_ORDER_MARK = rule("IO002")
+CRLF_LINE_ENDINGS = rule("IO003")
+EMPTY_FILE = rule("IO004")
+BINARY_FILE = rule("IO005")
+FILE_TOO_LARGE = rule("IO006")
+NOT_A_FILE = rule("IO007")
 
 
 class UsageError(Exception):

@@ -7,7 +7,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
-from evaltools.diagnostics import RULES, Diagnostic
+from evaltools.catalogue import RULES
+from evaltools.diagnostics import Diagnostic
 from evaltools.fileio import UsageError, real_path
 
 
@@ -69,21 +70,17 @@ def _codes(value: object, key: str) -> tuple[str, ...]:
     raise UsageError(f"[tool.evaltools] `{key}` must be a list of rule codes")
 
 
-# Rule families: one configuration serves every command, and each command loads only its
-# own rules, so a selector of a family that is not loaded cannot be checked here.
-RULE_FAMILIES = ("IO", "EP", "RT", "CV", "RV", "RG")
-
-
-def _is_known(selector: str) -> bool:
-    rules = RULES.all()
-    if selector == "ALL" or any(selector in (r.code, r.name) for r in rules):
-        return True
-    if any(r.code.startswith(selector) for r in rules):
-        return True
-    family = next((f for f in RULE_FAMILIES if selector.startswith(f)), None)
-    if family is not None:
-        return not any(r.code.startswith(family) for r in rules)
-    return any(f.startswith(selector) for f in RULE_FAMILIES)
+def check_selectors(selectors: Iterable[str], where: str) -> None:
+    """Every selector names a rule, a code prefix or ALL, for every family alike."""
+    for selector in selectors:
+        if RULES.is_selector(selector):
+            continue
+        near = RULES.nearest(selector)
+        hint = f"did you mean {near!r}? " if near else ""
+        raise UsageError(
+            f"unknown rule selector {selector!r} in {where}: {hint}"
+            "(`evaltools rule` lists the rules)"
+        )
 
 
 def selection_from(
@@ -100,9 +97,8 @@ def selection_from(
     if not isinstance(raw, Mapping):
         raise UsageError("[tool.evaltools] `per-file-ignores` must be a table of glob = [codes]")
     per_file = {str(k): _codes(v, f"per-file-ignores.{k}") for k, v in raw.items()}
-    for selector in (chosen or ()) + ignored:
-        if not _is_known(selector):
-            raise UsageError(
-                f"unknown rule selector {selector!r}: `evaltools rule` lists the rules"
-            )
+    check_selectors(chosen or (), "select")
+    check_selectors(ignored, "ignore")
+    for pattern, codes in per_file.items():
+        check_selectors(codes, f"per-file-ignores {pattern!r}")
     return RuleSelection(chosen, ignored, per_file)

@@ -10,79 +10,26 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
 
-from evaltools.diagnostics import RULES, Diagnostic, Rule, Severity, make
+from evaltools.catalogue import rule
+from evaltools.diagnostics import Diagnostic, Rule, Severity, make
 from evaltools.example import convert as conv
 from evaltools.example import records
 from evaltools.fileio import UsageError, check_paths_exist
 
-
-def _rule(code: str, name: str, severity: Severity, summary: str, doc: str = "") -> Rule:
-    return RULES.add(Rule(code, name, severity, summary, doc))
-
-
-E, W = Severity.ERROR, Severity.WARNING
 RULES_BY_KIND: dict[str, Rule] = {
-    records.BAD_JSON: _rule("CV001", "invalid-json", E, "A record is not valid JSON."),
-    records.BAD_SPEC: _rule(
-        "CV002",
-        "invalid-example",
-        E,
-        "A JSON record is not an example: a required field is missing or has the wrong type.",
-    ),
-    records.BAD_MARKDOWN: _rule(
-        "CV003", "unreadable-markdown", E, "The reference cannot read the Markdown example."
-    ),
-    records.BLANK_LINE: _rule(
-        "CV004",
-        "blank-jsonl-line",
-        E,
-        "A JSONL file has a blank line.",
-        "The reference reads every line as one example and stops at a blank one.",
-    ),
-    records.UNKNOWN_EXTENSION: _rule(
-        "CV005",
-        "unknown-extension",
-        E,
-        "A source is not named .md, .json or .jsonl, so its form is unknown.",
-    ),
-    records.BAD_FILE: _rule("CV006", "unreadable-source", E, "A source file cannot be read."),
-    conv.LOSSY: _rule(
-        "CV007",
-        "lossy-conversion",
-        E,
-        "The target form cannot hold all of the example, so it was not converted.",
-        "Runtime fields (`prompt`, `predictions`, `score`, ...), `telemetry`, "
-        "`human_feedback` and `rating` have no place in Markdown, and content of a "
-        "Markdown file outside the model reaches no form. `--allow-lossy` converts anyway.",
-    ),
-    conv.LOSSY_ALLOWED: _rule(
-        "CV008",
-        "lossy-conversion-allowed",
-        W,
-        "Part of the example was dropped, as --allow-lossy allows.",
-    ),
-    conv.UNWRITABLE: _rule(
-        "CV009",
-        "unwritable-example",
-        E,
-        "The Markdown written for the example would not read back, so it was not written.",
-    ),
-    conv.EXISTS: _rule(
-        "CV010", "output-exists", E, "The output file exists; --force overwrites it."
-    ),
-    conv.COLLISION: _rule(
-        "CV011",
-        "name-collision",
-        W,
-        "Two examples map to the same file name; the later one gets a -2, -3, ... suffix.",
-    ),
-    conv.WRITE_FAILED: _rule("CV012", "write-failed", E, "An output file cannot be written."),
-    conv.ONE_OUTPUT: _rule(
-        "CV013",
-        "several-examples-for-one-file",
-        E,
-        "Several examples were selected for a single output file.",
-    ),
+    records.BAD_JSON: rule("CV001"),
+    records.BAD_SPEC: rule("CV002"),
+    records.BAD_MARKDOWN: rule("CV003"),
+    records.BLANK_LINE: rule("CV004"),
+    records.UNKNOWN_EXTENSION: rule("CV005"),
+    records.BAD_FILE: rule("CV006"),
+    conv.LOSSY: rule("CV007"),
+    conv.LOSSY_ALLOWED: rule("CV008"),
+    conv.UNWRITABLE: rule("CV009"),
+    conv.EXISTS: rule("CV010"),
+    conv.COLLISION: rule("CV011"),
+    conv.WRITE_FAILED: rule("CV012"),
+    conv.ONE_OUTPUT: rule("CV013"),
 }
 
 

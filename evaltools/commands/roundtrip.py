@@ -9,7 +9,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from evaltools.atomic import WriteError, atomic_write, remove_stale_temps, write_finding
-from evaltools.diagnostics import RULES, Diagnostic, Rule, Severity, make
+from evaltools.catalogue import rule
+from evaltools.diagnostics import Diagnostic, make
 from evaltools.example.markdown import DropKind, Dropped, ParsedMarkdown
 from evaltools.example.roundtrip import RoundTrip, Verdict, check_roundtrip
 from evaltools.fileio import (
@@ -19,33 +20,9 @@ from evaltools.fileio import (
     read_text_file,
 )
 
-NOT_CANONICAL = RULES.add(
-    Rule(
-        "RT001",
-        "not-canonical",
-        Severity.ERROR,
-        "The file does not round-trip: only its layout differs from the canonical form.",
-        "`evaltools roundtrip --fix` rewrites it (after checking that the new text parses "
-        "to the same example and is stable).",
-    )
-)
-LOSSY_CONTENT = RULES.add(
-    Rule(
-        "RT002",
-        "lossy-content",
-        Severity.ERROR,
-        "Content in the file never reaches the example and would vanish on any rewrite.",
-        "Move descriptions under `## Reasoning`, fix misspelt headings, or delete the content.",
-    )
-)
-NOT_READABLE = RULES.add(
-    Rule(
-        "RT003",
-        "unreadable-example",
-        Severity.ERROR,
-        "The reference cannot read the file at all, so it cannot round-trip.",
-    )
-)
+NOT_CANONICAL = rule("RT001")
+LOSSY_CONTENT = rule("RT002")
+NOT_READABLE = rule("RT003")
 
 
 @dataclass

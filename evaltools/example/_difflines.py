@@ -66,6 +66,9 @@ def parse_u32(text: str) -> int | None:
     digits = text[1:] if text.startswith("+") else text
     if not digits or not all("0" <= c <= "9" for c in digits):
         return None
+    # Past ten significant digits it overflows anyway; int() on thousands of digits raises.
+    if len(digits.lstrip("0")) > 10:
+        return None
     value = int(digits)
     return value if value <= _U32_MAX else None
 

@@ -117,7 +117,7 @@ class ParsedDiff:
 class _EditBuf:
     start: int
     end: int
-    text: str
+    parts: list[str]  # joined once when the hunk is emitted: `+=` on a str is quadratic
 
 
 @dataclass
@@ -171,7 +171,7 @@ class _Parser:
             hunk = Hunk(
                 path=path,
                 context=from_bytes(bytes(self.context)),
-                edits=tuple(Edit(e.start, e.end, e.text) for e in self.edits),
+                edits=tuple(Edit(e.start, e.end, "".join(e.parts)) for e in self.edits),
                 start_line=self.pending_start,
                 header=self.header,
                 header_line=self.header_line,
@@ -221,12 +221,12 @@ class _Parser:
             if last is not None and last.end == here:
                 last.end = end
             else:
-                self.edits.append(_EditBuf(here, end, ""))
+                self.edits.append(_EditBuf(here, end, []))
         elif dl.kind is LineKind.ADDITION:
             if last is not None and last.end == here:
-                last.text += dl.text + "\n"
+                last.parts.append(dl.text + "\n")
             else:
-                self.edits.append(_EditBuf(here, here, dl.text + "\n"))
+                self.edits.append(_EditBuf(here, here, [dl.text + "\n"]))
         if dl.kind is not LineKind.ADDITION:
             self.context += to_bytes(dl.text) + b"\n"
         self.last_op = dl.kind
@@ -240,7 +240,8 @@ class _Parser:
         # What is popped is always a `\n` (or nothing): the context and the edit texts only grow
         # by whole lines, and this runs once per hunk. An addition or deletion always left an edit.
         if self.last_op is LineKind.ADDITION:
-            self.edits[-1].text = self.edits[-1].text[:-1]
+            parts = self.edits[-1].parts
+            parts[-1] = parts[-1][:-1]
         elif self.last_op is LineKind.DELETION:
             del self.context[-1:]
             self.edits[-1].end -= 1

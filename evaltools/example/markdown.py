@@ -128,8 +128,19 @@ def parse_path_list(text: str) -> list[RecentFile]:
         if not tab:
             out.append(RecentFile(line))
             continue
-        out.append(RecentFile(path, int(tail) if tail.isascii() and tail.isdigit() else None))
+        out.append(RecentFile(path, parse_position(tail)))
     return out
+
+
+_USIZE_MAX = 2**64 - 1
+
+
+def parse_position(text: str) -> int | None:
+    """A Rust `usize` as the reference reads a recent file's position; None if it cannot."""
+    if not (text.isascii() and text.isdigit()) or len(text.lstrip("0")) > 20:
+        return None  # int() of thousands of digits raises; past 20 digits it overflows anyway
+    value = int(text)
+    return value if value <= _USIZE_MAX else None
 
 
 class _SectionMachine:

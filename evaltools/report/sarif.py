@@ -9,7 +9,8 @@ from typing import TextIO
 from urllib.parse import quote
 
 from evaltools import __version__
-from evaltools.diagnostics import RULES, Diagnostic, Severity
+from evaltools.catalogue import RULES
+from evaltools.diagnostics import Diagnostic, Severity
 from evaltools.fileio import real_path
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -47,15 +48,19 @@ def build(diagnostics: Sequence[Diagnostic], root: Path) -> dict[str, object]:
         name = rule.name if rule else code
         text = rule.summary if rule else code
         level = _LEVEL[rule.severity] if rule else "warning"
-        rules.append(
-            {
-                "id": code,
-                "name": name,
-                "shortDescription": {"text": text},
-                "fullDescription": {"text": (rule.doc or text) if rule else text},
-                "defaultConfiguration": {"level": level},
-            }
-        )
+        entry: dict[str, object] = {
+            "id": code,
+            "name": name,
+            "shortDescription": {"text": text},
+            "fullDescription": {"text": (rule.doc or text) if rule else text},
+            "defaultConfiguration": {"level": level, "enabled": rule.default_enabled}
+            if rule
+            else {"level": level},
+        }
+        if rule is not None:
+            entry["help"] = {"text": f"{rule.summary} Run `evaltools rule {code}` for examples."}
+            entry["properties"] = {"tags": [rule.family]}
+        rules.append(entry)
     results = [
         {
             "ruleId": d.code,

@@ -12,23 +12,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from evaltools.diagnostics import RULES, Diagnostic, Rule, Severity, make
+from evaltools.catalogue import rule
+from evaltools.diagnostics import Diagnostic, make
 from evaltools.fileio import BYTE_ORDER_MARK, NOT_A_FILE, NOT_UTF8, display_path
 from evaltools.retrieval.record import RecordLine, iter_record_lines
 from evaltools.retrieval.record_rules import DUPLICATE_KEY, INVALID_JSON
 
-UNUSABLE_RECORD = RULES.add(
-    Rule(
-        "RG401",
-        "gold-record-unusable",
-        Severity.ERROR,
-        "A record that the gold discipline commands cannot use.",
-        "`gold merge`, `gold sample` and `gold split` need every record to be a JSON object "
-        "with a non-empty string `qid`; merge and sample also need `gold` to map chunk IDs "
-        "to integer grades 1-3. Nothing is written while such a line exists, so no record "
-        "is silently left out. `evaltools validate` explains the full record format.",
-    )
-)
+UNUSABLE_RECORD = rule("RG401")
 
 GRADES = (1, 2, 3)
 _PROBLEM_RULES = {"not-utf8": NOT_UTF8, "byte-order-mark": BYTE_ORDER_MARK}

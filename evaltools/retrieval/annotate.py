@@ -12,40 +12,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from evaltools.diagnostics import RULES, Diagnostic, Rule, Severity, make
+from evaltools.catalogue import rule
+from evaltools.diagnostics import Diagnostic, make
 from evaltools.retrieval._gold_jsonl import GRADES, Line
 from evaltools.retrieval.strata import quotas, type_key, unit_hash
 
-DUPLICATE_QID = RULES.add(
-    Rule(
-        "RG402",
-        "merge-duplicate-qid",
-        Severity.ERROR,
-        "An annotator's file holds the same qid twice.",
-        "`gold merge` pairs the two files' records by qid, so each qid must occur once per "
-        "file: merge or rename the duplicates first.",
-    )
-)
-QUERY_DIFFERS = RULES.add(
-    Rule(
-        "RG403",
-        "merge-query-differs",
-        Severity.ERROR,
-        "The two annotators graded different query texts under the same qid.",
-        "Grades of two different queries cannot be compared: give both annotators the same "
-        "query text (or different qids) and merge again.",
-    )
-)
-INVALID_SPLIT = RULES.add(
-    Rule(
-        "RG404",
-        "split-invalid",
-        Severity.ERROR,
-        "A record's `split` is neither `tune` nor `holdout`.",
-        "`gold split` moves records only between `tune` and `holdout`, so it cannot tell what "
-        "another value meant: fix it by hand, or delete the key to let split assign one.",
-    )
-)
+DUPLICATE_QID = rule("RG402")
+QUERY_DIFFERS = rule("RG403")
+INVALID_SPLIT = rule("RG404")
 
 SPLITS = ("tune", "holdout")
 

@@ -5,22 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from evaltools.diagnostics import RULES, Diagnostic, Rule, Severity, make
+from evaltools.catalogue import rule
+from evaltools.diagnostics import Diagnostic, make
 from evaltools.fileio import read_text_file
 from evaltools.retrieval.chunk_id import ChunkIdError, parse_chunk_id
 from evaltools.retrieval.record import LineProblem, parse_line
 
-INVALID_METAS_LINE = RULES.add(
-    Rule(
-        "RG007",
-        "invalid-metas-line",
-        Severity.ERROR,
-        "A line of the index's chunk list (metas.jsonl) is not a chunk.",
-        "Every line of the file given with `--metas` must be a JSON object with a string "
-        "`chunk_id`, and ideally `path`, `start_line`, `end_line` and `symbol`. A line that "
-        "is not one is a chunk the gold check cannot see, so it is reported, not skipped.",
-    )
-)
+INVALID_METAS_LINE = rule("RG007")
 
 
 @dataclass(frozen=True)

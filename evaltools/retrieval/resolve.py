@@ -12,7 +12,7 @@ import enum
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from evaltools.diagnostics import RULES, Rule, Severity
+from evaltools.catalogue import rule
 from evaltools.retrieval.chunk_id import ChunkId, parse_chunk_id
 from evaltools.retrieval.lookup import Entry, FileEntries, Lookup
 
@@ -32,82 +32,13 @@ class Status(str, enum.Enum):
         return self in (Status.MOVED, Status.RENAMED_FILE)
 
 
-GOLD_MOVED = RULES.add(
-    Rule(
-        "RG001",
-        "gold-moved",
-        Severity.ERROR,
-        "A gold chunk ID's symbol is still in its file, at other lines.",
-        "The ID's span is stale: the definition it names was found, once, at other lines of "
-        "the same file. `evaltools gold check --fix` rewrites the span in place.",
-    )
-)
-GOLD_FILE_RENAMED = RULES.add(
-    Rule(
-        "RG002",
-        "gold-file-renamed",
-        Severity.ERROR,
-        "A gold chunk ID's file was renamed, and its symbol is in the renamed file.",
-        "git's rename detection (in the history, or uncommitted in the work tree) says the "
-        "file became another, and the definition was found there once. `--fix` rewrites "
-        "the path and the span.",
-    )
-)
-GOLD_MISSING_SYMBOL = RULES.add(
-    Rule(
-        "RG003",
-        "gold-missing-symbol",
-        Severity.ERROR,
-        "A gold chunk ID's file holds no definition of its symbol.",
-        "The symbol was renamed, moved to another file, or deleted. Nothing is rewritten: a "
-        "person chooses among the candidates (similar names in the file, the same name "
-        "elsewhere) or drops the gold ID. An unresolved gold ID fails the check, because an "
-        "evaluation that skipped it would quietly change every metric.",
-    )
-)
-GOLD_MISSING_FILE = RULES.add(
-    Rule(
-        "RG004",
-        "gold-missing-file",
-        Severity.ERROR,
-        "A gold chunk ID's file does not exist and git records no rename of it.",
-        "Candidates are files with the same name and definitions of the same symbol "
-        "elsewhere; a person chooses, or drops the gold ID.",
-    )
-)
-GOLD_AMBIGUOUS = RULES.add(
-    Rule(
-        "RG005",
-        "gold-ambiguous",
-        Severity.ERROR,
-        "Several definitions fit a gold chunk ID whose span matches none of them.",
-        "Two definitions share the qualified name (overloads, conditional definitions, a "
-        "file renamed into two). A person picks one; the candidates list them all.",
-    )
-)
-INVALID_CHUNK_ID = RULES.add(
-    Rule(
-        "RG006",
-        "invalid-chunk-id",
-        Severity.ERROR,
-        "A gold key is not a chunk ID (`path:start-end:symbol`) relative to the root.",
-        "The span is the last `:<digits>-<digits>` followed by `:` or the end; lines are "
-        "1-based and inclusive; the path is a POSIX path relative to the root (parts joined "
-        "by `/`, none empty, `.` or `..`; no `\\` or control character). The same IDs are "
-        "RV008 in `evaltools validate`. The other gold IDs of the set are still checked.",
-    )
-)
-UNREADABLE_RECORD = RULES.add(
-    Rule(
-        "RG008",
-        "gold-record-unreadable",
-        Severity.ERROR,
-        "A line of an eval set holds no gold IDs the check can read.",
-        "The line is not UTF-8 or not a JSON object, or its `gold` is not a non-empty object. "
-        "Its gold IDs, if any, cannot be checked, so the check fails rather than skip them; "
-        "`evaltools validate` explains the record format.",
-    )
-)
+GOLD_MOVED = rule("RG001")
+GOLD_FILE_RENAMED = rule("RG002")
+GOLD_MISSING_SYMBOL = rule("RG003")
+GOLD_MISSING_FILE = rule("RG004")
+GOLD_AMBIGUOUS = rule("RG005")
+INVALID_CHUNK_ID = rule("RG006")
+UNREADABLE_RECORD = rule("RG008")
 RULE_OF_STATUS = {
     Status.MOVED: GOLD_MOVED,
     Status.RENAMED_FILE: GOLD_FILE_RENAMED,

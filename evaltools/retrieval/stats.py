@@ -13,7 +13,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from evaltools.diagnostics import RULES, Diagnostic, Rule, Severity, make
+from evaltools.catalogue import rule
+from evaltools.diagnostics import Diagnostic, make
 from evaltools.fileio import UsageError
 from evaltools.retrieval.record import RecordLine
 from evaltools.retrieval.strata import exact_share, target_count
@@ -33,57 +34,11 @@ def _beyond_tolerance(share: float, target: float) -> bool:
 NONE = "(none)"
 OTHER = "(other)"
 
-W = Severity.WARNING
-SMALL_SET = RULES.add(
-    Rule(
-        "RG101",
-        "small-set",
-        W,
-        "The set has fewer than 30 queries.",
-        "Under 30 queries the confidence interval of a metric is too wide to tell a 2-point "
-        "improvement from noise. Start with 50-100; past about 200 each query adds little.",
-    )
-)
-NO_HOLDOUT = RULES.add(
-    Rule(
-        "RG102",
-        "no-holdout",
-        W,
-        'No query has `"split": "holdout"`.',
-        "Keep about 20% of the queries as holdout, never used for tuning: a gain on the tuning "
-        "part that the holdout does not show is overfitting.",
-    )
-)
-TYPE_MIX_DRIFT = RULES.add(
-    Rule(
-        "RG103",
-        "type-mix-drift",
-        W,
-        "A query type's share is more than 10 points away from the target mix.",
-        "The mix should follow the query logs; with no logs, identifier:intent:mixed = 3:5:2. "
-        "Set the project's target with `target-mix` under `[tool.evaltools.retrieval]`.",
-    )
-)
-HOLDOUT_SHARE_DRIFT = RULES.add(
-    Rule(
-        "RG104",
-        "holdout-share-drift",
-        W,
-        "The holdout share is more than 10 points, and more than one query, away from its "
-        "target (20% by default).",
-        "`evaltools gold split` moves queries to meet the target per type. Set the project's "
-        "target with `holdout-share` under `[tool.evaltools.retrieval]`.",
-    )
-)
-UNCOUNTED_LINES = RULES.add(
-    Rule(
-        "RG105",
-        "uncounted-lines",
-        W,
-        "Some lines are not records (blank, not JSON, not an object) and were not counted.",
-        "`evaltools validate` says what is wrong with each of them.",
-    )
-)
+SMALL_SET = rule("RG101")
+NO_HOLDOUT = rule("RG102")
+TYPE_MIX_DRIFT = rule("RG103")
+HOLDOUT_SHARE_DRIFT = rule("RG104")
+UNCOUNTED_LINES = rule("RG105")
 
 
 @dataclass(frozen=True)

@@ -143,7 +143,9 @@ def test_sarif_rule_ids_are_the_codes_and_stable(
     results = json.loads(first)["runs"][0]["results"]
     assert [rule["id"] for rule in driver["rules"]] == ["EP104", "EP107", "EP108", "EP403"]
     assert driver["rules"][0]["name"] == "unknown-section"
-    assert driver["rules"][0]["defaultConfiguration"] == {"level": "error"}
+    assert driver["rules"][0]["defaultConfiguration"] == {"level": "error", "enabled": True}
+    assert driver["rules"][0]["fullDescription"]["text"].startswith("Headings are matched")
+    assert driver["rules"][0]["properties"] == {"tags": ["EP"]}
     for result in results:
         assert driver["rules"][result["ruleIndex"]]["id"] == result["ruleId"]
     assert [(r["ruleId"], r["level"]) for r in results] == [

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
 
 from evaltools.__main__ import main
-from evaltools.commands import rules
-from evaltools.diagnostics import RULES
+from evaltools.catalogue import RULES
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "rules.md"
@@ -27,45 +27,55 @@ def test_docs_rules_md_is_the_generated_document(capsys: pytest.CaptureFixture[s
     )
 
 
-def test_the_document_has_a_title_an_intro_and_one_row_per_rule(
+def test_the_document_has_a_title_an_intro_a_table_and_a_section_per_rule(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     text = rule_output(["--format", "markdown"], capsys)
-    title, intro, table = text.split("\n\n", 2)
+    title, intro, rest = text.split("\n\n", 2)
+    table, sections = rest.split("\n## Every rule\n\n", 1)
     assert title == "# Rules"
     assert "\n" not in intro
     rows = table.splitlines()[2:]
-    assert [row.split(" | ")[0] for row in rows] == [f"| `{r.code}`" for r in RULES.all()]
+    assert [row.split(" | ")[0] for row in rows] == [
+        f"| [`{r.code}`](#{r.code.lower()})" for r in RULES.all()
+    ]
     for row in rows:  # a pipe inside a cell would add columns
         assert row.replace("\\|", "").count("|") == 5
     assert "`<\\|user_cursor\\|>`" in table
-    assert "| `EP305` | `hunk-count-mismatch` | info (off by default) |" in table
-
-
-def test_every_module_that_registers_rules_is_loaded() -> None:
-    package = ROOT / "evaltools"
-    registering = {
-        ".".join(path.relative_to(ROOT).with_suffix("").parts)
-        for path in package.rglob("*.py")
-        if "RULES.add(" in path.read_text(encoding="utf-8") and path.name != "diagnostics.py"
-    }
-    assert registering
-    for module in registering:
-        assert any(module == m or module.startswith(m + ".") for m in rules.RULE_MODULES), module
-    for module in rules.RULE_MODULES:
-        assert any(r == module or r.startswith(module + ".") for r in registering), module
+    assert "| `hunk-count-mismatch` | info (off by default) |" in table
+    headings = re.findall(r"^### ([A-Z]{2}\d{3})$", sections, flags=re.MULTILINE)
+    assert headings == [r.code for r in RULES.all()]
+    # An example holding ``` is fenced with four backticks.
+    assert "````text\n+++" in sections
 
 
 def test_one_rule_by_code_or_name(capsys: pytest.CaptureFixture[str]) -> None:
-    out = rule_output(["EP104"], capsys)
-    assert out.startswith(
-        "EP104 (unknown-section) [error]\n\n"
-        "A code block sits under a heading the format does not know; the reference drops it.\n\n"
-        "Headings are matched case-insensitively"
+    out = rule_output(["EP201"], capsys)
+    summary = "The cursor excerpt has no `[CURSOR_POSITION]` marker line and no `<|user_cursor|>`."
+    assert out.startswith(f"EP201 (missing-cursor-marker) [error, on by default]\n\n{summary}\n\n")
+    assert out.count(summary) == 1
+    assert "\nWhat it checks: " in out
+    assert "\nWhy it matters: " in out
+    assert "\nFailing:\n\n    +++\n" in out
+    assert "\nFixed:\n\n    +++\n" in out
+    assert rule_output(["missing-cursor-marker"], capsys) == out
+    off = rule_output(["EP305"], capsys)
+    assert off.startswith(
+        "EP305 (hunk-count-mismatch) [info, off by default] (select it with `--select EP305`)"
     )
-    assert rule_output(["unknown-section"], capsys) == out
-    io = rule_output(["IO001"], capsys)
-    assert io == "IO001 (not-utf8) [error]\n\nThe file is not valid UTF-8.\n"
+
+
+def test_a_prefix_lists_its_rules(capsys: pytest.CaptureFixture[str]) -> None:
+    lines = rule_output(["EP2"], capsys).splitlines()
+    assert [line.split()[0] for line in lines] == [
+        r.code for r in RULES.all() if r.code.startswith("EP2")
+    ]
+    assert len(lines) == 7
+    listed = rule_output([], capsys).splitlines()
+    assert next(line for line in listed if line.startswith("EP305 ")).split()[2:4] == [
+        "info,",
+        "off",
+    ]
 
 
 def test_the_list_has_one_line_per_rule(capsys: pytest.CaptureFixture[str]) -> None:
@@ -82,28 +92,27 @@ def test_the_list_has_one_line_per_rule(capsys: pytest.CaptureFixture[str]) -> N
 
 def test_json_and_markdown_for_one_rule(capsys: pytest.CaptureFixture[str]) -> None:
     items = json.loads(rule_output(["EP305", "--format", "json"], capsys))
-    assert items == [
-        {
-            "code": "EP305",
-            "name": "hunk-count-mismatch",
-            "severity": "info",
-            "summary": items[0]["summary"],
-            "doc": items[0]["doc"],
-            "default_enabled": False,
-        }
-    ]
+    assert items[0]["code"] == "EP305"
+    assert items[0]["name"] == "hunk-count-mismatch"
+    assert items[0]["family"] == "EP"
+    assert items[0]["severity"] == "info"
+    assert items[0]["default_enabled"] is False
+    assert items[0]["failing"]
+    assert items[0]["fixed"]
     everything = json.loads(rule_output(["--format", "json"], capsys))
     assert [item["code"] for item in everything] == [r.code for r in RULES.all()]
     table = rule_output(["EP104", "--format", "markdown"], capsys).splitlines()
     assert table[0] == "| code | name | severity | what it checks |"
-    assert table[2].startswith("| `EP104` | `unknown-section` | error | ")
-    assert len(table) == 3
+    assert table[2].startswith("| [`EP104`](#ep104) | `unknown-section` | error | ")
+    assert table[4] == "### EP104"
 
 
-def test_an_unknown_rule_exits_two(capsys: pytest.CaptureFixture[str]) -> None:
+def test_an_unknown_rule_exits_two_and_names_the_nearest(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     assert main(["rule", "EP999"]) == 2
     captured = capsys.readouterr()
     assert captured.out == ""
-    assert captured.err == (
-        "evaltools rule: error: unknown rule 'EP999': `evaltools rule` lists them all\n"
-    )
+    assert captured.err.startswith("evaltools rule: error: unknown rule 'EP999': did you mean ")
+    assert main(["rule", "gold-movd"]) == 2
+    assert "did you mean 'gold-moved'?" in capsys.readouterr().err

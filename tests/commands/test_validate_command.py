@@ -422,7 +422,9 @@ def test_a_repeated_qid_on_a_bad_record_is_reported_too(
 def test_the_rules_are_documented(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["rule", "RV003"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("RV003 (duplicate-key) [error]\n\nA key occurs twice in one JSON object.")
+    assert out.startswith(
+        "RV003 (duplicate-key) [error, on by default]\n\nA key occurs twice in one JSON object."
+    )
     assert main(["rule", "--format", "json"]) == 0
     codes = {r["code"] for r in json.loads(capsys.readouterr().out)}
     assert {f"RV{n:03}" for n in range(1, 13)} <= codes

@@ -10,6 +10,7 @@ from evaltools.example.lint.context import LintContext
 from evaltools.example.lint.cursor_checks import check_cursor
 from evaltools.example.lint.metadata import check_file_name, check_metadata
 from evaltools.example.lint.patch_checks import check_diffs, check_patches_apply
+from evaltools.example.lint.recent_files import check_recent_files
 from evaltools.example.lint.structure import (
     check_blocks,
     check_dropped,
@@ -26,6 +27,7 @@ MARKDOWN_CHECKS: tuple[Check, ...] = (
     check_reference_failures,
     check_blocks,
     check_dropped,
+    check_recent_files,
 )
 SPEC_CHECKS: tuple[Check, ...] = (
     check_metadata,

@@ -170,9 +170,21 @@ def check_patches_apply(ctx: LintContext) -> None:
         if not hunks:
             continue
         fits = fit_hunks(hunks, cursor.excerpt)
+        window = cursor.excerpt.split("\n")
         for fit in fits:
             if fit.fit is Fit.CONTRADICTS and fit.placement is not None:
-                _report_contradiction(ctx, source, fit.hunk, fit.placement.start, cursor.excerpt)
+                _report_contradiction(ctx, source, fit.hunk, fit.placement.start, window)
+        gave_up = next((f for f in fits if f.fit is Fit.GAVE_UP), None)
+        if gave_up is not None:
+            ctx.at_field(
+                r.TOO_COSTLY_TO_ALIGN,
+                source,
+                gave_up.hunk.line,
+                1,
+                "this hunk and the ones after it match the cursor excerpt at too many places "
+                "to compare them all, so they were not checked against it: shorten the "
+                "excerpt or the patch",
+            )
         if all(f.fit in (Fit.OUTSIDE, Fit.UNCHECKED) for f in fits) and any(
             f.fit is Fit.OUTSIDE for f in fits
         ):
@@ -187,9 +199,8 @@ def check_patches_apply(ctx: LintContext) -> None:
 
 
 def _report_contradiction(
-    ctx: LintContext, source: FieldSource, hunk: Hunk, start: int, excerpt: str
+    ctx: LintContext, source: FieldSource, hunk: Hunk, start: int, window: list[str]
 ) -> None:
-    window = excerpt.split("\n")
     old = hunk.old_lines
     for index, line in enumerate(old):
         at = start + index

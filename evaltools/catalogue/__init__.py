@@ -1,0 +1,79 @@
+"""Every rule of evaltools as plain data: one table, from which `evaltools rule`,
+docs/rules.md, selector validation and SARIF rule metadata are all generated.
+
+Importing it builds one small tuple per rule and nothing else, so the lint hook's
+start-up stays light.
+"""
+
+from __future__ import annotations
+
+from evaltools.catalogue import (
+    convert_rules,
+    example_diffs,
+    example_document,
+    io_rules,
+    retrieval_gold,
+    retrieval_records,
+)
+from evaltools.diagnostics import Rule
+
+FAMILIES = {
+    "IO": "file problems (every command)",
+    "EP": "edit-prediction examples (`evaltools lint`)",
+    "RT": "round trip (`evaltools roundtrip`)",
+    "CV": "conversion (`evaltools convert`)",
+    "RV": "retrieval records (`evaltools validate`)",
+    "RG": "gold checks and discipline (`evaltools gold ...`)",
+}
+
+
+class Catalogue:
+    def __init__(self, rules: tuple[Rule, ...]) -> None:
+        self.rules = {r.code: r for r in rules}
+        # Two families share a name (invalid-json: CV001, RV001; invalid-chunk-id: RV008,
+        # RG006): a selector by name selects both, a lookup gives the lower code.
+        self.by_name: dict[str, Rule] = {}
+        for r in sorted(rules, key=lambda r: r.code):
+            self.by_name.setdefault(r.name, r)
+        if len(self.rules) != len(rules):
+            raise ValueError("duplicate rule code in the catalogue")
+
+    def get(self, code_or_name: str) -> Rule | None:
+        return self.rules.get(code_or_name) or self.by_name.get(code_or_name)
+
+    def all(self) -> list[Rule]:
+        return sorted(self.rules.values(), key=lambda r: r.code)
+
+    def with_prefix(self, prefix: str) -> list[Rule]:
+        return [r for r in self.all() if r.code.startswith(prefix)]
+
+    def is_selector(self, selector: str) -> bool:
+        """ALL, a code, a name, or a prefix of at least one code."""
+        if selector == "ALL" or self.get(selector) is not None:
+            return True
+        return bool(selector) and any(code.startswith(selector) for code in self.rules)
+
+    def nearest(self, selector: str) -> str | None:
+        import difflib  # only for an error message
+
+        words = [*self.rules, *self.by_name]
+        prefixes = {code[:n] for code in self.rules for n in (2, 3)}
+        found = difflib.get_close_matches(selector, [*words, *prefixes], n=1, cutoff=0.5)
+        if not found and selector.upper() != selector and self.is_selector(selector.upper()):
+            return selector.upper()
+        return found[0] if found else None
+
+
+RULES = Catalogue(
+    io_rules.RULES
+    + example_document.RULES
+    + example_diffs.RULES
+    + convert_rules.RULES
+    + retrieval_records.RULES
+    + retrieval_gold.RULES
+)
+
+
+def rule(code: str) -> Rule:
+    """The catalogue's rule `code` (a KeyError at import names a code that is not there)."""
+    return RULES.rules[code]

@@ -1,0 +1,111 @@
+"""IO: problems with a file itself, found before any command reads its content."""
+
+from __future__ import annotations
+
+from evaltools.diagnostics import Rule, Severity
+
+E = Severity.ERROR
+
+RULES = (
+    Rule(
+        "IO001",
+        "not-utf8",
+        E,
+        "The file is not valid UTF-8.",
+        "Reports the first byte sequence that does not decode as UTF-8, at its line and column.",
+        "Examples, eval sets and the reference all read text as UTF-8; a Latin-1 or UTF-16 "
+        "file cannot be parsed, and a lossy decode would change what the model is scored on.",
+        "caf\\xe9 = 1   (byte 0xE9 alone: Latin-1 `é`)",
+        "café = 1   (saved as UTF-8: bytes 0xC3 0xA9)",
+    ),
+    Rule(
+        "IO002",
+        "byte-order-mark",
+        E,
+        "The file starts with a UTF-8 byte order mark.",
+        "Reports bytes EF BB BF at the very start of the file.",
+        "The reference recognises front matter only at byte 0, so a BOM silently drops "
+        "`repository_url` and `revision`; JSON readers reject it outright.",
+        "\\ufeff+++\nrepository_url = ...",
+        "+++\nrepository_url = ...   (save without BOM)",
+    ),
+    Rule(
+        "IO003",
+        "crlf-line-endings",
+        E,
+        "The file uses CRLF line endings.",
+        "Reports the first line that ends in `\\r\\n`.",
+        "The reference looks for `+++\\n`; with CRLF the front matter is ignored and code "
+        "blocks are normalised to LF, so the file cannot round-trip.",
+        "+++\\r\\nrepository_url = ...\\r\\n",
+        "+++\\nrepository_url = ...\\n   (`git config core.autocrlf false`, re-save as LF)",
+    ),
+    Rule(
+        "IO004",
+        "empty-file",
+        E,
+        "The file is empty.",
+        "Reports a file of zero bytes among the inputs.",
+        "An empty example or eval set is almost always a failed export or a placeholder; "
+        "counting it as clean would hide that the data is missing.",
+        "(a 0-byte `zed--rename.md`)",
+        "(the example's content, or delete the file)",
+    ),
+    Rule(
+        "IO005",
+        "binary-file",
+        E,
+        "The file contains NUL bytes.",
+        "Reports the first NUL byte of a file given as text.",
+        "A NUL byte means a binary file (an image, an archive, a database) was committed "
+        "where text belongs; parsing it would only produce noise.",
+        "PK\\x03\\x04\\x00... (a zip archive named `set.jsonl`)",
+        "(the text file it should have been)",
+    ),
+    Rule(
+        "IO006",
+        "file-too-large",
+        E,
+        "The file is larger than an example can be.",
+        "Reports a file above 8 MiB, without reading it.",
+        "Hand-written eval examples are a few KiB; anything this large is a log or a build "
+        "artefact committed under the eval folder, and reading it would stall a hook.",
+        "evals/debug-dump.md   (120 MB)",
+        "(delete it, or move it out of the eval folder)",
+    ),
+    Rule(
+        "IO007",
+        "not-a-file",
+        E,
+        "The path is not a regular file.",
+        "Reports a path that is a FIFO, a device or a socket, or a broken symbolic link.",
+        "Reading a FIFO or a device blocks forever or never ends, and a broken link is a "
+        "file that is missing: either way the path cannot be checked.",
+        "evals/latest.md -> /tmp/gone.md   (a dangling symlink)",
+        "evals/latest.md   (a regular file, or a link to one)",
+    ),
+    Rule(
+        "IO020",
+        "file-not-written",
+        E,
+        "A file could not be written (a full disk, a read-only file system, no permission).",
+        "Reports an output or a rewritten input that could not be written, with the reason the "
+        "system gave; the run goes on with the other files.",
+        "The file keeps its old bytes (writes are atomic: a temporary file, then a rename), so "
+        "nothing is half-written; the finding says which files were not, so none is assumed "
+        "done.",
+        "evals/a.md:1:1: IO020 No space left on device; the file was left unchanged",
+        "(free space or fix the permission, then run the command again)",
+    ),
+    Rule(
+        "IO021",
+        "file-changed",
+        E,
+        "The file changed while evaltools was working on it, so it was not rewritten.",
+        "Re-reads a file right before replacing it and compares it with what the command read.",
+        "Writing would replace an edit saved meanwhile (an editor, another tool, a second run) "
+        "with a rewrite of the older content: a lost update.",
+        "evals/a.md:1:1: IO021 file changed while evaltools was working on it",
+        "(run the command again: it starts from the file as it is now)",
+    ),
+)

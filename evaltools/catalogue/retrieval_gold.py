@@ -1,0 +1,212 @@
+"""RG: gold checks against the code (`gold check`), set statistics (`gold stats`) and the
+discipline commands (`gold merge`, `gold sample`, `gold split`)."""
+
+from __future__ import annotations
+
+from evaltools.diagnostics import Rule, Severity
+
+E, W = Severity.ERROR, Severity.WARNING
+
+RULES = (
+    Rule(
+        "RG001",
+        "gold-moved",
+        E,
+        "A gold chunk ID's symbol is still in its file, at other lines.",
+        "Looks the symbol up in the file at the revision checked; reports when it is found "
+        "once, at lines other than the ID's span.",
+        "The ID's span is stale, so a retriever returning the right chunk scores as wrong. "
+        "`evaltools gold check --fix` rewrites the span in place.",
+        '"gold": {"net/retry.py:10-42:retry": 3}   (retry now at lines 14-46)',
+        '"gold": {"net/retry.py:14-46:retry": 3}',
+    ),
+    Rule(
+        "RG002",
+        "gold-file-renamed",
+        E,
+        "A gold chunk ID's file was renamed, and its symbol is in the renamed file.",
+        "git's rename detection (in the history, or uncommitted in the work tree) says the "
+        "file became another, and the definition was found there once.",
+        "The ID names a file that no longer exists. `--fix` rewrites the path and the span.",
+        '"gold": {"net/retry.py:10-42:retry": 3}   (git mv net/retry.py net/backoff.py)',
+        '"gold": {"net/backoff.py:10-42:retry": 3}',
+    ),
+    Rule(
+        "RG003",
+        "gold-missing-symbol",
+        E,
+        "A gold chunk ID's file holds no definition of its symbol.",
+        "The symbol was renamed, moved to another file, or deleted; candidates (similar "
+        "names in the file, the same name elsewhere) are listed.",
+        "Nothing is rewritten: a person chooses or drops the gold ID. An unresolved gold ID "
+        "fails the check, because an evaluation that skipped it would quietly change every "
+        "metric.",
+        '"gold": {"net/retry.py:10-42:retry": 3}   (def retry renamed to def retry_call)',
+        '"gold": {"net/retry.py:10-42:retry_call": 3}',
+    ),
+    Rule(
+        "RG004",
+        "gold-missing-file",
+        E,
+        "A gold chunk ID's file does not exist and git records no rename of it.",
+        "Candidates are files with the same name and definitions of the same symbol elsewhere.",
+        "The ID can never match a retrieved chunk; a person chooses a candidate, or drops "
+        "the gold ID.",
+        '"gold": {"net/old_retry.py:10-42:retry": 3}   (file deleted)',
+        '"gold": {"net/retry.py:10-42:retry": 3}',
+    ),
+    Rule(
+        "RG005",
+        "gold-ambiguous",
+        E,
+        "Several definitions fit a gold chunk ID whose span matches none of them.",
+        "Two definitions share the qualified name (overloads, conditional definitions, a "
+        "file renamed into two); the candidates list them all.",
+        "Choosing one automatically could point the gold at the wrong code; a person picks.",
+        '"gold": {"io.py:5-9:read": 3}   (two `def read` at lines 12 and 30)',
+        '"gold": {"io.py:12-16:read": 3}',
+    ),
+    Rule(
+        "RG006",
+        "invalid-chunk-id",
+        E,
+        "A gold key is not a chunk ID (`path:start-end:symbol`) relative to the root.",
+        "The span is the last `:<digits>-<digits>` followed by `:` or the end; lines are "
+        "1-based and inclusive; the path is a POSIX path relative to the root (parts joined "
+        "by `/`, none empty, `.` or `..`; no `\\` or control character). The same IDs are "
+        "RV008 in `evaltools validate`.",
+        "Such a key cannot be looked up; the other gold IDs of the set are still checked.",
+        '"gold": {"../net/retry.py:10-42:retry": 3}',
+        '"gold": {"net/retry.py:10-42:retry": 3}',
+    ),
+    Rule(
+        "RG007",
+        "invalid-metas-line",
+        E,
+        "A line of the index's chunk list (metas.jsonl) is not a chunk.",
+        "Every line of the file given with `--metas` must be a JSON object with a string "
+        "`chunk_id`, and ideally `path`, `start_line`, `end_line` and `symbol`.",
+        "A line that is not one is a chunk the gold check cannot see, so it is reported, not "
+        "skipped.",
+        '{"id": "net/retry.py:10-42:retry"}',
+        '{"chunk_id": "net/retry.py:10-42:retry", "path": "net/retry.py", "start_line": 10, '
+        '"end_line": 42, "symbol": "retry"}',
+    ),
+    Rule(
+        "RG008",
+        "gold-record-unreadable",
+        E,
+        "A line of an eval set holds no gold IDs the check can read.",
+        "The line is not UTF-8 or not a JSON object, or its `gold` is not a non-empty object.",
+        "Its gold IDs, if any, cannot be checked, so the check fails rather than skip them; "
+        "`evaltools validate` explains the record format.",
+        '{"qid": "q1", "gold": []}',
+        '{"qid": "q1", "gold": {"net/retry.py:10-42:retry": 3}}',
+    ),
+    Rule(
+        "RG101",
+        "small-set",
+        W,
+        "The set has fewer than 30 queries.",
+        "Counts the records of the set.",
+        "Under 30 queries the confidence interval of a metric is too wide to tell a 2-point "
+        "improvement from noise. Start with 50-100; past about 200 each query adds little.",
+        "(a set of 12 queries)",
+        "(a set of 60 queries)",
+    ),
+    Rule(
+        "RG102",
+        "no-holdout",
+        W,
+        'No query has `"split": "holdout"`.',
+        "Counts the records whose `split` is `holdout`.",
+        "Keep about 20% of the queries as holdout, never used for tuning: a gain on the "
+        "tuning part that the holdout does not show is overfitting. `gold split` assigns it.",
+        '{"qid": "q1", ..., "split": "tune"}   (every record)',
+        '{"qid": "q9", ..., "split": "holdout"}   (about one record in five)',
+    ),
+    Rule(
+        "RG103",
+        "type-mix-drift",
+        W,
+        "A query type's share is more than 10 points away from the target mix.",
+        "Compares the shares of `identifier`, `intent` and `mixed` queries with the target.",
+        "The mix should follow the query logs; with no logs, identifier:intent:mixed = 3:5:2. "
+        "Set the project's target with `target-mix` under `[tool.evaltools.retrieval]`.",
+        "(90% identifier queries)",
+        "(30% identifier, 50% intent, 20% mixed)",
+    ),
+    Rule(
+        "RG104",
+        "holdout-share-drift",
+        W,
+        "The holdout share is more than 10 points, and more than one query, away from its "
+        "target (20% by default).",
+        "Compares the share of `holdout` records with the target; a set too small to come "
+        "closer than one query is not flagged.",
+        "Too small a holdout cannot catch overfitting; too large a one leaves little to tune "
+        "on. Set the project's target with `holdout-share` under `[tool.evaltools.retrieval]`.",
+        "(45% of the records are holdout)",
+        "(20% of the records are holdout)",
+    ),
+    Rule(
+        "RG105",
+        "uncounted-lines",
+        W,
+        "Some lines are not records (blank, not JSON, not an object) and were not counted.",
+        "Counts the lines `gold stats` had to skip.",
+        "The figures describe fewer queries than the file holds; `evaltools validate` says "
+        "what is wrong with each of them.",
+        '{"qid": "q1", ...}\n\n{"qid": "q2", ...',
+        '{"qid": "q1", ...}\n{"qid": "q2", ...}',
+    ),
+    Rule(
+        "RG401",
+        "gold-record-unusable",
+        E,
+        "A record that the gold discipline commands cannot use.",
+        "`gold merge`, `gold sample` and `gold split` need every record to be a JSON object "
+        "with a non-empty string `qid`; merge and sample also need `gold` to map chunk IDs "
+        "to integer grades 1-3.",
+        "Nothing is written while such a line exists, so no record is silently left out. "
+        "`evaltools validate` explains the full record format.",
+        '{"query": "where is the retry loop", "gold": {}}',
+        '{"qid": "q1", "query": "where is the retry loop", '
+        '"gold": {"net/retry.py:10-42:retry": 3}}',
+    ),
+    Rule(
+        "RG402",
+        "merge-duplicate-qid",
+        E,
+        "An annotator's file holds the same qid twice.",
+        "Checks each input of `gold merge` for repeated qids.",
+        "`gold merge` pairs the two files' records by qid, so each qid must occur once per "
+        "file: merge or rename the duplicates first.",
+        '{"qid": "q1", ...}\n{"qid": "q1", ...}   (in ana.jsonl)',
+        '{"qid": "q1", ...}\n{"qid": "q2", ...}',
+    ),
+    Rule(
+        "RG403",
+        "merge-query-differs",
+        E,
+        "The two annotators graded different query texts under the same qid.",
+        "Compares the `query` of the two records `gold merge` pairs.",
+        "Grades of two different queries cannot be compared: give both annotators the same "
+        "query text (or different qids) and merge again.",
+        'ana.jsonl: {"qid": "q1", "query": "retry loop", ...}\n'
+        'ben.jsonl: {"qid": "q1", "query": "backoff", ...}',
+        'ana.jsonl: {"qid": "q1", "query": "retry loop", ...}\n'
+        'ben.jsonl: {"qid": "q1", "query": "retry loop", ...}',
+    ),
+    Rule(
+        "RG404",
+        "split-invalid",
+        E,
+        "A record's `split` is neither `tune` nor `holdout`.",
+        "Checks `split` in the input of `gold split`.",
+        "`gold split` moves records only between `tune` and `holdout`, so it cannot tell what "
+        "another value meant: fix it by hand, or delete the key to let split assign one.",
+        '{"qid": "q1", ..., "split": "test"}',
+        '{"qid": "q1", ..., "split": "holdout"}',
+    ),
+)

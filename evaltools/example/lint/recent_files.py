@@ -1,0 +1,31 @@
+"""Rules over `## Recently Opened Files` / `## Recently Viewed Files` blocks."""
+
+from __future__ import annotations
+
+from evaltools.example.document import WHITESPACE
+from evaltools.example.lint import catalogue as r
+from evaltools.example.lint.context import LintContext
+from evaltools.example.markdown import parse_position
+
+RECENT_SECTIONS = ("Recently Opened Files", "Recently Viewed Files")
+
+
+def check_recent_files(ctx: LintContext) -> None:
+    assert ctx.parsed is not None
+    for block in ctx.parsed.blocks:
+        if block.section not in RECENT_SECTIONS or not block.used:
+            continue
+        for index, raw in enumerate(block.text.split("\n")):
+            line = raw.strip(WHITESPACE)
+            tab = line.rfind("\t")
+            if tab < 0 or parse_position(line[tab + 1 :]) is not None:
+                continue
+            shown = line[tab + 1 :][:20]
+            ctx.report(
+                r.BAD_FILE_POSITION,
+                block.line + 1 + index,
+                raw.rfind("\t") + 2,
+                f"`{shown}` after the tab is not a line position the reference can read "
+                "(an unsigned integer below 2^64): it drops that text; fix the number or "
+                "remove the tab",
+            )
