@@ -111,6 +111,7 @@ def _item_json(item: GoldItem) -> dict[str, object]:
         "status": result.status.value,
         "new_chunk_id": result.new_chunk_id,
         "candidates": list(result.candidates),
+        "caveat": result.caveat,
     }
 
 

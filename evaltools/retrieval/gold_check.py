@@ -260,5 +260,7 @@ def _message(item: GoldItem, result: Resolution) -> str:
         return f"{gold} is stale ({result.detail}): {fix}"
     if result.status is Status.AMBIGUOUS:
         return f"{gold} is ambiguous ({result.detail}): rewrite it to the one meant, e.g. {shown}"
+    if result.caveat:  # the history to decide from is missing: get it before editing
+        return f"{gold} does not resolve ({result.detail}), but {result.caveat}"
     hint = f"replace it with one of {shown}" if shown else "replace it with what it became"
     return f"{gold} does not resolve ({result.detail}): {hint}, or remove it"

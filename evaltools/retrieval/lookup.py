@@ -49,6 +49,9 @@ class Lookup(Protocol):
     def renamed(self, path: str, since: str | None) -> list[str]:
         """Existing paths that git rename evidence says `path` became."""
 
+    def history_gap(self, path: str, since: str | None) -> str | None:
+        """Why the rename evidence for `path` may be incomplete (a shallow clone), or None."""
+
     def paths(self) -> list[str]:
         """Every path entries can be looked up for."""
 
@@ -101,6 +104,9 @@ class TreeLookup:
 
     def renamed(self, path: str, since: str | None) -> list[str]:
         return self.tree.renamed(path, since)
+
+    def history_gap(self, path: str, since: str | None) -> str | None:
+        return self.tree.history_gap(path, since)
 
     def paths(self) -> list[str]:
         return self.tree.files()
@@ -175,6 +181,9 @@ class MetasLookup:
         if self.tree is None:
             return []
         return [p for p in self.tree.renamed(path, since) if self.index.chunks(p) is not None]
+
+    def history_gap(self, path: str, since: str | None) -> str | None:
+        return None if self.tree is None else self.tree.history_gap(path, since)
 
     def paths(self) -> list[str]:
         return sorted(self.index.by_path)

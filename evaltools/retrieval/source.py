@@ -12,6 +12,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from evaltools.fileio import display_path
 from evaltools.retrieval import git
 from evaltools.retrieval.closing import Closing
 
@@ -49,6 +50,7 @@ class CodeTree(Closing):
         self._tracked: dict[Path, frozenset[str]] = {}
         self._renames: dict[tuple[Path, str | None], list[git.Rename]] = {}
         self._files: list[str] | None = None
+        self._shallow: dict[Path, bool] = {}
         top = git.toplevel(root) if root.is_dir() else None
         self._root_mount: RepoMount | None = None
         if top is not None:
@@ -138,11 +140,36 @@ class CodeTree(Closing):
                 found.append(new_id)
         return found
 
+    def history_gap(self, id_path: str, since: str | None) -> str | None:
+        """Why git's history may not tell what became of `id_path`: its repository is a
+        shallow clone, and the range searched (from `since`, when the clone has it) is cut."""
+        mount = self.mount(id_path)
+        if mount is None or not self._is_shallow(mount.top):
+            return None
+        since_commit = git.resolve_commit(mount.top, since) if since else None
+        target = self._commit(mount) if self.rev is not None else "HEAD"
+        if since_commit is not None and git.is_ancestor(mount.top, since_commit, target):
+            return None  # every commit since the verified revision is in the clone
+        return (
+            f"the repository {display_path(mount.top)} is a shallow clone, whose history may "
+            f"hold what became of {id_path}: {git.FETCH_HISTORY}"
+        )
+
+    def _is_shallow(self, top: Path) -> bool:
+        if top not in self._shallow:
+            self._shallow[top] = git.is_shallow(top)
+        return self._shallow[top]
+
     def _commit(self, mount: RepoMount) -> str:
         commit = self._commits.get(mount.top)
         if commit is None:
             assert self.rev is not None
             commit = git.resolve_commit(mount.top, self.rev)
+            if commit is None and self._is_shallow(mount.top):
+                raise git.GitError(
+                    f"{self.rev!r} names no commit in {mount.top}, a shallow clone: the "
+                    f"revision may be older than its history; {git.FETCH_HISTORY}"
+                )
             if commit is None:
                 raise git.GitError(f"{self.rev!r} names no commit in {mount.top}")
             self._commits[mount.top] = commit

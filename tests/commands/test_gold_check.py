@@ -113,6 +113,7 @@ def test_every_status_in_json(workspace: Path, capsys: pytest.CaptureFixture[str
         "status": "moved",
         "new_chunk_id": "demo_repo/auth/session.py:6-8:kill_session",
         "candidates": [],
+        "caveat": None,
     }
     assert by_id(items) == {
         "demo_repo/auth/session.py:4-6:kill_session": (
