@@ -143,6 +143,18 @@ def list_files(repo: Path, rev: str | None) -> list[str]:
     return [os.fsdecode(p) for p in out.split(b"\0") if p]
 
 
+def list_links(repo: Path, rev: str) -> list[str]:
+    """Paths tracked at `rev` as symbolic links (mode 120000): their blob is the link's
+    target, a path, not the content of a file."""
+    out = run_git(repo, "ls-tree", "-r", "-z", "--end-of-options", rev)
+    links: list[str] = []
+    for entry in out.split(b"\0"):
+        meta, _, path = entry.partition(b"\t")
+        if meta.startswith(b"120000 "):
+            links.append(os.fsdecode(path))
+    return links
+
+
 class BlobReader(Closing):
     """Blobs through one `git cat-file --batch` process, by object name: a blob id, or
     `rev:path`. A name that names no blob (missing, a tree, or holding a newline, which
