@@ -146,8 +146,9 @@ _NOT_CODE = frozenset({"comment"})
 
 
 def _python_rows(node: Node) -> tuple[int, int]:
-    """The node's first line, and the last line of its last token that is code."""
-    start = node.start_point.row + 1
+    """The first line (of the first decorator), and the last line of its last token that is
+    code."""
+    start = _lost_decorators_row(node, node.start_point.row) + 1
     last: Node = node
     while last.child_count:
         child: Node | None = last.child(last.child_count - 1)
@@ -159,6 +160,35 @@ def _python_rows(node: Node) -> tuple[int, int]:
     end_row, end_column = last.end_point.row, last.end_point.column
     end = end_row if end_column == 0 and end_row + 1 > start else end_row + 1
     return start, max(start, end)
+
+
+def _lost_decorators_row(node: Node, row: int) -> int:
+    """The row of the first decorator of `node`, which starts at `row`, counting decorators
+    tree-sitter-python left out of it.
+
+    A comment at column 0 between an indented decorator and its `def` (Python ignores it)
+    makes the grammar lose the decorator into an ERROR node before the definition, or, at
+    the start of a class body, before the body's block.
+    """
+    current = node
+    while True:
+        sibling = current.prev_sibling
+        if sibling is None:
+            parent = current.parent
+            if parent is None or parent.type != "block" or parent.start_byte != current.start_byte:
+                return row
+            current = parent
+        elif sibling.type == "comment":
+            current = sibling
+        elif sibling.type == "decorator" or (
+            sibling.type == "ERROR"
+            and sibling.named_child_count
+            and all(c.type in ("decorator", "comment") for c in sibling.named_children)
+        ):
+            row = sibling.start_point.row
+            current = sibling
+        else:
+            return row
 
 
 def _text(node: Node) -> str:

@@ -7,9 +7,14 @@ ended a method followed by a comment one line later, and the file's gold IDs mov
 
 from __future__ import annotations
 
+import ast
+import random
 import subprocess
 import sys
 import textwrap
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from evaltools.retrieval.symbols import find_definitions
 
@@ -93,3 +98,86 @@ def test_the_span_convention_on_the_tricky_cases() -> None:
         ("Outer.Inner.deep", 19, 22),
         ("at_the_end", 25, 26),
     ]
+
+
+def test_a_column_0_comment_between_decorator_and_def_keeps_the_decorator() -> None:
+    # Python ignores the comment; tree-sitter-python loses the decorator into an error node.
+    source = """\
+    class Service:
+        @first
+    # column 0
+        @second
+    # column 0 again
+        def run(self):
+            pass
+
+        def stop(self):
+            x = 0
+            @inner
+    # column 0
+
+            def nested():
+                pass
+    """
+    assert spans(source) == [
+        ("Service", 1, 15),
+        ("Service.run", 2, 7),
+        ("Service.stop", 9, 15),
+        ("Service.stop.nested", 11, 15),
+    ]
+
+
+def _module(rng: random.Random, depth: int, indent: str, out: list[str]) -> None:
+    """Definitions, decorators, blocks and comments (at column 0, at the block's indent,
+    deeper), blank lines, strings and brackets over several lines."""
+    for _ in range(rng.randint(1, 3)):
+        _noise(rng, indent, out)
+        kind = rng.random()
+        if depth and kind < 0.5:
+            for _ in range(rng.randint(0, 2)):
+                out.append(f"{indent}@decorator{rng.randint(0, 2)}")
+                _noise(rng, indent, out)
+            out.append(indent + rng.choice(["def f():", "class C:", "async def g(a):"]))
+            _module(rng, depth - 1, indent + "    ", out)
+        elif depth and kind < 0.6:
+            out.append(f"{indent}if x:")
+            _module(rng, depth - 1, indent + "    ", out)
+        elif kind < 0.7:
+            out.extend([f'{indent}s = """text', "more text", '"""'])
+        elif kind < 0.8:
+            out.extend([f"{indent}y = (1,", "# a comment in brackets", f"{indent}    2)"])
+        else:
+            out.append(f"{indent}x = 1  # a comment after code")
+    _noise(rng, indent, out)
+
+
+def _noise(rng: random.Random, indent: str, out: list[str]) -> None:
+    for _ in range(rng.choice([0, 0, 1, 2])):
+        out.append(rng.choice(["", "   ", "# column 0", f"{indent}# c", f"{indent}        # c"]))
+
+
+def _ast_spans(source: bytes) -> list[tuple[str, int, int]]:
+    """The convention as `ast` states it: first decorator to the last line of code."""
+    found: list[tuple[str, int, int]] = []
+
+    def walk(node: ast.AST, prefix: str) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                start = min([child.lineno] + [d.lineno for d in child.decorator_list])
+                found.append((prefix + child.name, start, child.end_lineno or child.lineno))
+                walk(child, f"{prefix}{child.name}.")
+            elif isinstance(child, ast.stmt):
+                walk(child, prefix)
+
+    walk(ast.parse(source), "")
+    return sorted(found, key=lambda d: (d[1], -d[2]))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.randoms(use_true_random=False), st.sampled_from(["\n", "", "\n\n"]))
+def test_spans_are_where_the_code_starts_and_ends(rng: random.Random, end: str) -> None:
+    """On code every Python since 3.8 parses, the one parser agrees with `ast` of this one."""
+    out: list[str] = []
+    _module(rng, 3, "", out)
+    source = ("\n".join(out) + end).encode()
+    assert [tuple(d) for d in find_definitions("m.py", source)] == _ast_spans(source)
