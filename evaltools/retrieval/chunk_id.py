@@ -23,6 +23,10 @@ _ID = re.compile(r"(.+):([0-9]+)-([0-9]+)(?::(.*))?", re.DOTALL)
 # name; a newline would end a request to `git cat-file --batch`).
 _BAD_PATH = re.compile(r"[\x00-\x1f\x7f\\]|\A/|/\Z|//|(?:\A|/)\.\.?(?:/|\Z)")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+# Line numbers have at most this many significant digits (below a billion lines): more is a
+# typo, and `int` refuses strings past 4,300 digits, which must be a finding, not a crash.
+# The schema's `chunkId` pattern bounds the span the same way.
+MAX_LINE_DIGITS = 9
 
 
 def _clean_path(path: str) -> bool:
@@ -48,6 +52,7 @@ class ChunkIdError(ValueError):
         "empty-symbol",
         "zero-start",
         "reversed-span",
+        "huge-line",
         "other",
     )
 
@@ -105,7 +110,7 @@ def parse_chunk_id(text: str) -> ChunkId:
             "drop the `:`",
             "empty-symbol",
         )
-    start, end = int(start_text), int(end_text)
+    start, end = _line(text, start_text), _line(text, end_text)
     if start < 1:
         raise ChunkIdError(
             f"chunk ID {_quote(text)} starts at line {start}: lines are 1-based, start at 1 "
@@ -119,6 +124,18 @@ def parse_chunk_id(text: str) -> ChunkId:
             "reversed-span",
         )
     return ChunkId(path, start, end, symbol)
+
+
+def _line(text: str, digits: str) -> int:
+    significant = digits.lstrip("0")
+    if len(significant) > MAX_LINE_DIGITS:
+        shown = _quote(text if len(text) <= 80 else f"{text[:60]}...{text[-12:]}")
+        raise ChunkIdError(
+            f"chunk ID {shown} has a line number of {len(significant)} digits, more than any "
+            f"file has lines (at most {MAX_LINE_DIGITS} digits): write the definition's span",
+            "huge-line",
+        )
+    return int(significant or "0")
 
 
 def _path_fault(path: str, bad: re.Match[str]) -> str:
@@ -140,5 +157,8 @@ def is_valid_chunk_id(text: str) -> bool:
     if match is None:
         return False
     path, start_text, end_text, symbol = match.groups()
-    start = int(start_text)
-    return symbol != "" and 1 <= start <= int(end_text) and _clean_path(path)
+    start_text, end_text = start_text.lstrip("0"), end_text.lstrip("0")
+    if len(start_text) > MAX_LINE_DIGITS or len(end_text) > MAX_LINE_DIGITS:
+        return False
+    start = int(start_text or "0")
+    return symbol != "" and 1 <= start <= int(end_text or "0") and _clean_path(path)

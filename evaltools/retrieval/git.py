@@ -108,6 +108,32 @@ def resolve_commit(repo: Path, rev: str) -> str | None:
     return out.decode("ascii").strip() or None
 
 
+# What to do when a clone's history is too short for a verdict.
+FETCH_HISTORY = (
+    "fetch the full history (`git fetch --unshallow`; in CI, `fetch-depth: 0` for "
+    "actions/checkout) and check again"
+)
+
+
+def is_shallow(repo: Path) -> bool:
+    """The repository is a shallow clone (`git clone --depth`): its history stops at the
+    commits listed in `.git/shallow`, so renames and revisions before them are unknown."""
+    try:
+        out = run_git(repo, "rev-parse", "--is-shallow-repository")
+    except GitError:
+        return False
+    return out.strip() == b"true"
+
+
+def is_ancestor(repo: Path, ancestor: str, descendant: str) -> bool:
+    """`ancestor` is reachable from `descendant` through the commits the repository has."""
+    try:
+        run_git(repo, "merge-base", "--is-ancestor", ancestor, descendant)
+    except GitError:
+        return False
+    return True
+
+
 def list_files(repo: Path, rev: str | None) -> list[str]:
     """Paths (POSIX, repository-relative) tracked at `rev`, or in the index for the work tree."""
     if rev is None:
@@ -115,6 +141,18 @@ def list_files(repo: Path, rev: str | None) -> list[str]:
     else:
         out = run_git(repo, "ls-tree", "-r", "-z", "--name-only", "--end-of-options", rev)
     return [os.fsdecode(p) for p in out.split(b"\0") if p]
+
+
+def list_links(repo: Path, rev: str) -> list[str]:
+    """Paths tracked at `rev` as symbolic links (mode 120000): their blob is the link's
+    target, a path, not the content of a file."""
+    out = run_git(repo, "ls-tree", "-r", "-z", "--end-of-options", rev)
+    links: list[str] = []
+    for entry in out.split(b"\0"):
+        meta, _, path = entry.partition(b"\t")
+        if meta.startswith(b"120000 "):
+            links.append(os.fsdecode(path))
+    return links
 
 
 class BlobReader(Closing):

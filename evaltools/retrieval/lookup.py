@@ -49,6 +49,9 @@ class Lookup(Protocol):
     def renamed(self, path: str, since: str | None) -> list[str]:
         """Existing paths that git rename evidence says `path` became."""
 
+    def history_gap(self, path: str, since: str | None) -> str | None:
+        """Why the rename evidence for `path` may be incomplete (a shallow clone), or None."""
+
     def paths(self) -> list[str]:
         """Every path entries can be looked up for."""
 
@@ -76,15 +79,28 @@ class TreeLookup:
         self.tree = tree
         self.pool = pool
         self._cache: dict[str, FileEntries | None] = {}
+        self._outside: dict[str, str | None] = {}
 
     def known(self, chunk_id: str) -> bool:
         return False
 
     def absent(self, path: str) -> str:
-        return f"{path} does not exist and git records no rename of it"
+        return self.outside(path) or f"{path} does not exist and git records no rename of it"
+
+    def outside(self, path: str) -> str | None:
+        """Why `path` names no file below the root (a link out of it): then it has no
+        entries, no renames, and is never a candidate."""
+        if path not in self._outside:
+            self._outside[path] = self.tree.outside(path)
+        return self._outside[path]
 
     def load(self, paths: Collection[str]) -> None:
-        todo = sorted(set(paths).difference(self._cache))
+        todo = []
+        for path in sorted(set(paths).difference(self._cache)):
+            if self.outside(path):
+                self._cache[path] = None
+            else:
+                todo.append(path)
         if not todo:
             return
         if self.tree.from_git:
@@ -100,7 +116,10 @@ class TreeLookup:
         return self._cache[path]
 
     def renamed(self, path: str, since: str | None) -> list[str]:
-        return self.tree.renamed(path, since)
+        return [] if self.outside(path) else self.tree.renamed(path, since)
+
+    def history_gap(self, path: str, since: str | None) -> str | None:
+        return None if self.outside(path) else self.tree.history_gap(path, since)
 
     def paths(self) -> list[str]:
         return self.tree.files()
@@ -108,7 +127,7 @@ class TreeLookup:
     def holding(self, leaves: Collection[str]) -> list[tuple[str, Entry]]:
         needles = [leaf.encode("utf-8") for leaf in leaves]
         files = [p for p in self.tree.files() if is_supported(p)][:MAX_SCAN_FILES]
-        unparsed = [p for p in files if p not in self._cache]
+        unparsed = [p for p in files if p not in self._cache and not self.outside(p)]
         # Reading is cheap and parsing is not: parse only files that hold one of the names.
         hits = [
             (path, data)
@@ -175,6 +194,9 @@ class MetasLookup:
         if self.tree is None:
             return []
         return [p for p in self.tree.renamed(path, since) if self.index.chunks(p) is not None]
+
+    def history_gap(self, path: str, since: str | None) -> str | None:
+        return None if self.tree is None else self.tree.history_gap(path, since)
 
     def paths(self) -> list[str]:
         return sorted(self.index.by_path)

@@ -7,6 +7,7 @@ Everything else is left to a person, with candidates.
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import enum
 from collections.abc import Iterable, Sequence
@@ -62,6 +63,8 @@ class Resolution:
     new_chunk_id: str | None = None
     candidates: tuple[str, ...] = ()
     detail: str = ""  # what was found, for the message
+    # Why the verdict may be wrong: it rests on git history that the clone does not have.
+    caveat: str | None = None
 
 
 def resolve_all(refs: Iterable[GoldRef], lookup: Lookup) -> dict[GoldRef, Resolution]:
@@ -83,7 +86,8 @@ def resolve_all(refs: Iterable[GoldRef], lookup: Lookup) -> dict[GoldRef, Resolu
     targets = {ref: lookup.renamed(cid.path, ref.revision) for ref, cid in gone.items()}
     lookup.load({path for paths in targets.values() for path in paths})
     for ref, cid in gone.items():
-        results[ref] = match_renamed(cid, targets[ref], lookup)
+        caveat = lookup.history_gap(cid.path, ref.revision)
+        results[ref] = dataclasses.replace(match_renamed(cid, targets[ref], lookup), caveat=caveat)
     add_candidates(ids, results, lookup)
     return results
 
@@ -207,8 +211,8 @@ def add_candidates(
         else:
             tiers = _symbol_tiers(cid, cid.symbol, local, elsewhere.get(_leaf(cid.symbol), []))
         ranked = dict.fromkeys(c for tier in tiers for c in tier if c != ref.chunk_id)
-        results[ref] = Resolution(
-            result.status, None, tuple(list(ranked)[:MAX_CANDIDATES]), result.detail
+        results[ref] = dataclasses.replace(
+            result, new_chunk_id=None, candidates=tuple(list(ranked)[:MAX_CANDIDATES])
         )
 
 

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from evaltools.fileio import display_path
 from evaltools.retrieval import git
 from evaltools.retrieval.closing import Closing
 
@@ -49,6 +50,10 @@ class CodeTree(Closing):
         self._tracked: dict[Path, frozenset[str]] = {}
         self._renames: dict[tuple[Path, str | None], list[git.Rename]] = {}
         self._files: list[str] | None = None
+        self._shallow: dict[Path, bool] = {}
+        self._links: dict[Path, frozenset[str]] = {}
+        self._folders_below: dict[str, bool] = {}  # folder -> it resolves below the root
+        self._real_root = os.path.realpath(root)
         top = git.toplevel(root) if root.is_dir() else None
         self._root_mount: RepoMount | None = None
         if top is not None:
@@ -138,11 +143,93 @@ class CodeTree(Closing):
                 found.append(new_id)
         return found
 
+    def outside(self, id_path: str) -> str | None:
+        """Why `id_path` does not name a file below the root, or None when it does.
+
+        A symbolic link may lead out of the root (`link -> ../elsewhere`, or to an absolute
+        path): gold IDs must not resolve through it, nor candidates come from there. From
+        git, links are not followed at all: a tracked link is not the file it points to.
+        """
+        mount = self.mount(id_path)
+        if mount is not None and mount.id_prefix and not self._folder_below_root(mount.top):
+            return self._escape(id_path, mount.id_prefix.rstrip("/"))
+        if self.rev is None:
+            local = self.local_path(id_path)
+            if not self._folder_below_root(local.parent):
+                return self._escape(id_path, id_path.rpartition("/")[0])
+            # os.path: False, not OSError, for a name too long for the file system
+            if os.path.islink(local) and not self._below_root(local):  # noqa: PTH114
+                return self._escape(id_path, id_path)
+            return None
+        if mount is not None and mount.to_repo(id_path) in self._links_at_rev(mount):
+            return (
+                f"{id_path} is a symbolic link at {self.rev}, not a file: name the file it "
+                "points to, if that is below the root"
+            )
+        return None
+
+    def _below_root(self, path: Path) -> bool:
+        real = os.path.realpath(path)
+        return real == self._real_root or real.startswith(self._real_root.rstrip(os.sep) + os.sep)
+
+    def _folder_below_root(self, folder: Path) -> bool:
+        key = str(folder)
+        if key not in self._folders_below:
+            self._folders_below[key] = self._below_root(folder)
+        return self._folders_below[key]
+
+    def _escape(self, id_path: str, within: str) -> str:
+        """The sentence for `id_path`, which leads out of the root through a link in `within`."""
+        parts = within.split("/")
+        for depth in range(1, len(parts) + 1):
+            link = self.root.joinpath(*parts[:depth])
+            if link.is_symlink():
+                shown = "/".join(parts[:depth])
+                target = link.readlink().as_posix()
+                return (
+                    f"{id_path} leads outside the root through the symbolic link {shown} -> "
+                    f"{target}: gold IDs name files below the root"
+                )
+        return f"{id_path} leads outside the root: gold IDs name files below the root"
+
+    def _links_at_rev(self, mount: RepoMount) -> frozenset[str]:
+        links = self._links.get(mount.top)
+        if links is None:
+            links = self._links[mount.top] = frozenset(
+                git.list_links(mount.top, self._commit(mount))
+            )
+        return links
+
+    def history_gap(self, id_path: str, since: str | None) -> str | None:
+        """Why git's history may not tell what became of `id_path`: its repository is a
+        shallow clone, and the range searched (from `since`, when the clone has it) is cut."""
+        mount = self.mount(id_path)
+        if mount is None or not self._is_shallow(mount.top):
+            return None
+        since_commit = git.resolve_commit(mount.top, since) if since else None
+        target = self._commit(mount) if self.rev is not None else "HEAD"
+        if since_commit is not None and git.is_ancestor(mount.top, since_commit, target):
+            return None  # every commit since the verified revision is in the clone
+        return (
+            f"the repository {display_path(mount.top)} is a shallow clone, whose history may "
+            f"hold what became of {id_path}: {git.FETCH_HISTORY}"
+        )
+
+    def _is_shallow(self, top: Path) -> bool:
+        if top not in self._shallow:
+            self._shallow[top] = git.is_shallow(top)
+        return self._shallow[top]
+
     def _commit(self, mount: RepoMount) -> str:
         commit = self._commits.get(mount.top)
         if commit is None:
             assert self.rev is not None
             commit = git.resolve_commit(mount.top, self.rev)
+            if commit is None and self._is_shallow(mount.top):
+                raise git.GitError(
+                    f"{self.rev!r} names no commit in {mount.top}, a shallow clone: the "
+                    f"revision may be older than its history; {git.FETCH_HISTORY}"
+                )
             if commit is None:
                 raise git.GitError(f"{self.rev!r} names no commit in {mount.top}")
             self._commits[mount.top] = commit

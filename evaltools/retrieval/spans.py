@@ -9,11 +9,23 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 # (source_start, source_length, target_start, target_length) as in `@@ -s,l +s,l @@`;
 # a zero-length side's start is the line after which lines were inserted or deleted.
 Hunk = tuple[int, int, int, int]
+
+
+class Definition(NamedTuple):
+    """One definition: `Outer.Inner.fn`, lines `start`..`end` (1-based, inclusive)."""
+
+    name: str
+    start: int
+    end: int
+
+    @property
+    def leaf(self) -> str:
+        return self.name.rpartition(".")[2]
 
 
 class DefinitionLike(Protocol):

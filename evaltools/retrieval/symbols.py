@@ -1,18 +1,29 @@
 """Definitions in a source file: dotted qualified names and 1-based inclusive spans.
 
-Python is parsed with `ast` (decorators belong to the span); every other language with
-tree-sitter grammar wheels, imported only when a file of that language is first parsed.
+One parser per language, whatever Python runs the tool: tree-sitter grammar wheels, Python
+included (`ast` parses only the syntax of the running interpreter, so a file with a
+`type X = int` line used to go to another parser, with other spans, under Python 3.11).
+The span conventions are in docs/spans.md. The grammar is imported only when a file of
+its language is first parsed.
 """
 
 from __future__ import annotations
 
-import ast
-import sys
-from typing import Any, NamedTuple
+from evaltools.retrieval.spans import Definition
 
-PYTHON_SUFFIXES = (".py", ".pyi")
+__all__ = [
+    "SUPPORTED_SUFFIXES",
+    "Definition",
+    "UnsupportedLanguage",
+    "find_definitions",
+    "is_supported",
+    "suffix_of",
+]
+
 # Extension -> tree-sitter grammar key (see evaltools.retrieval.ts_symbols.GRAMMARS).
-TREE_SITTER_SUFFIXES = {
+GRAMMAR_OF_SUFFIX = {
+    ".py": "python",
+    ".pyi": "python",
     ".js": "javascript",
     ".jsx": "javascript",
     ".mjs": "javascript",
@@ -25,19 +36,7 @@ TREE_SITTER_SUFFIXES = {
     ".rs": "rust",
     ".java": "java",
 }
-SUPPORTED_SUFFIXES = (*PYTHON_SUFFIXES, *TREE_SITTER_SUFFIXES)
-
-
-class Definition(NamedTuple):
-    """One definition: `Outer.Inner.fn`, lines `start`..`end` (1-based, inclusive)."""
-
-    name: str
-    start: int
-    end: int
-
-    @property
-    def leaf(self) -> str:
-        return self.name.rpartition(".")[2]
+SUPPORTED_SUFFIXES = tuple(GRAMMAR_OF_SUFFIX)
 
 
 class UnsupportedLanguage(ValueError):
@@ -51,7 +50,7 @@ def suffix_of(path: str) -> str:
 
 
 def is_supported(path: str) -> bool:
-    return suffix_of(path) in SUPPORTED_SUFFIXES
+    return suffix_of(path) in GRAMMAR_OF_SUFFIX
 
 
 def find_definitions(path: str, source: bytes) -> list[Definition]:
@@ -60,9 +59,7 @@ def find_definitions(path: str, source: bytes) -> list[Definition]:
     Raises UnsupportedLanguage for an extension no grammar covers.
     """
     suffix = suffix_of(path)
-    if suffix in PYTHON_SUFFIXES:
-        return python_definitions(source)
-    grammar = TREE_SITTER_SUFFIXES.get(suffix)
+    grammar = GRAMMAR_OF_SUFFIX.get(suffix)
     if grammar is None:
         supported = " ".join(SUPPORTED_SUFFIXES)
         raise UnsupportedLanguage(
@@ -71,53 +68,3 @@ def find_definitions(path: str, source: bytes) -> list[Definition]:
     from evaltools.retrieval import ts_symbols
 
     return ts_symbols.definitions(grammar, source)
-
-
-_DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
-# Statements whose bodies can hold definitions of the enclosing scope, and those bodies'
-# fields. Looked up by exact type: every statement of every function passes here.
-_BODIES: dict[type, tuple[str, ...]] = {
-    ast.If: ("body", "orelse"),
-    ast.For: ("body", "orelse"),
-    ast.AsyncFor: ("body", "orelse"),
-    ast.While: ("body", "orelse"),
-    ast.With: ("body",),
-    ast.AsyncWith: ("body",),
-    ast.Try: ("body", "handlers", "orelse", "finalbody"),
-    ast.ExceptHandler: ("body",),
-    ast.Match: ("cases",),
-    ast.match_case: ("body",),
-}
-if sys.version_info >= (3, 11):
-    _BODIES[ast.TryStar] = ("body", "handlers", "orelse", "finalbody")
-
-
-def python_definitions(source: bytes) -> list[Definition]:
-    try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError, RecursionError):
-        # Code the running interpreter cannot compile (newer or older syntax, a stray
-        # NUL, nesting too deep for its parser) still has definitions: tree-sitter
-        # recovers from errors, ast does not.
-        from evaltools.retrieval import ts_symbols
-
-        return ts_symbols.definitions("python", source)
-    found: list[Definition] = []
-    _walk_python(tree.body, "", found)
-    found.sort(key=lambda d: (d.start, -d.end))
-    return found
-
-
-def _walk_python(body: list[Any], prefix: str, found: list[Definition]) -> None:
-    for node in body:
-        if isinstance(node, _DEFINITIONS):
-            name = prefix + node.name
-            start = node.lineno
-            for decorator in node.decorator_list:
-                start = min(start, decorator.lineno)
-            found.append(Definition(name, start, node.end_lineno or node.lineno))
-            _walk_python(node.body, name + ".", found)
-            continue
-        # Definitions under `if`/`try`/`with`/loops/`match` keep the enclosing scope.
-        for field in _BODIES.get(type(node), ()):
-            _walk_python(getattr(node, field), prefix, found)

@@ -1,7 +1,6 @@
 """Definitions through tree-sitter: one query per grammar, names qualified by nesting.
 
-Imported only when a non-Python file (or Python that `ast` rejects) is parsed. Each
-Parser and Query is built once per process.
+Imported only when a source file is parsed. Each Parser and Query is built once per process.
 """
 
 from __future__ import annotations
@@ -12,7 +11,7 @@ from typing import Any
 
 from tree_sitter import Language, Node, Parser, Query, QueryCursor
 
-from evaltools.retrieval.symbols import Definition
+from evaltools.retrieval.spans import Definition
 
 # grammar key -> (module, function returning the language pointer)
 GRAMMARS: dict[str, tuple[str, str]] = {
@@ -101,6 +100,7 @@ def _load(grammar: str) -> tuple[Parser, QueryCursor]:
 def definitions(grammar: str, source: bytes) -> list[Definition]:
     parser, cursor = _load(grammar)
     tree = parser.parse(source)
+    rows = _python_rows if grammar == "python" else _rows
     items: list[_Item] = []
     for _, captures in cursor.matches(tree.root_node):
         if "scope" in captures:
@@ -113,7 +113,7 @@ def definitions(grammar: str, source: bytes) -> list[Definition]:
         if "receiver" in captures:
             receiver = _receiver_type(captures["receiver"][0])
             name = f"{receiver}.{name}" if receiver else name
-        items.append((node.start_byte, node.end_byte, *_rows(node), name, True))
+        items.append((node.start_byte, node.end_byte, *rows(node), name, True))
     return _qualify(items)
 
 
@@ -137,6 +137,58 @@ def _rows(node: Node) -> tuple[int, int]:
     # A node that swallows its final newline ends at column 0 of the next row.
     end = end_row if end_column == 0 and end_row + 1 > start else end_row + 1
     return start, end
+
+
+# Python blocks end by indentation, and tree-sitter counts comments indented like the body
+# as part of it; the span ends with the last line of code instead (as `ast` has it), so
+# a comment after a method does not move its ID.
+_NOT_CODE = frozenset({"comment"})
+
+
+def _python_rows(node: Node) -> tuple[int, int]:
+    """The first line (of the first decorator), and the last line of its last token that is
+    code."""
+    start = _lost_decorators_row(node, node.start_point.row) + 1
+    last: Node = node
+    while last.child_count:
+        child: Node | None = last.child(last.child_count - 1)
+        while child is not None and (child.type in _NOT_CODE or child.start_byte == child.end_byte):
+            child = child.prev_sibling  # zero width: a token error recovery made up
+        if child is None:
+            break
+        last = child
+    end_row, end_column = last.end_point.row, last.end_point.column
+    end = end_row if end_column == 0 and end_row + 1 > start else end_row + 1
+    return start, max(start, end)
+
+
+def _lost_decorators_row(node: Node, row: int) -> int:
+    """The row of the first decorator of `node`, which starts at `row`, counting decorators
+    tree-sitter-python left out of it.
+
+    A comment at column 0 between an indented decorator and its `def` (Python ignores it)
+    makes the grammar lose the decorator into an ERROR node before the definition, or, at
+    the start of a class body, before the body's block.
+    """
+    current = node
+    while True:
+        sibling = current.prev_sibling
+        if sibling is None:
+            parent = current.parent
+            if parent is None or parent.type != "block" or parent.start_byte != current.start_byte:
+                return row
+            current = parent
+        elif sibling.type == "comment":
+            current = sibling
+        elif sibling.type == "decorator" or (
+            sibling.type == "ERROR"
+            and sibling.named_child_count
+            and all(c.type in ("decorator", "comment") for c in sibling.named_children)
+        ):
+            row = sibling.start_point.row
+            current = sibling
+        else:
+            return row
 
 
 def _text(node: Node) -> str:

@@ -1,0 +1,266 @@
+"""`gold check` as a service: read eval sets, resolve every gold ID, repair what is safe.
+
+It prints nothing: it returns the gold items with their resolutions and the diagnostics, and
+the command (`evaltools.commands.gold_check`) reports them.
+"""
+
+from __future__ import annotations
+
+import io
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from evaltools.diagnostics import Diagnostic, make
+from evaltools.fileio import (
+    NOT_A_FILE,
+    UsageError,
+    check_paths_exist,
+    display_path,
+    iter_files,
+    real_path,
+)
+from evaltools.retrieval.chunk_id import ChunkIdError, parse_chunk_id
+from evaltools.retrieval.gold_keys import gold_key_tokens
+from evaltools.retrieval.parsing import worker_count
+from evaltools.retrieval.record import RecordLine, iter_record_lines
+from evaltools.retrieval.repair import KeyRepair, repair_file
+from evaltools.retrieval.resolve import (
+    INVALID_CHUNK_ID,
+    RULE_OF_STATUS,
+    UNREADABLE_RECORD,
+    GoldRef,
+    Resolution,
+    Status,
+)
+
+STDIN = "-"
+STDIN_DISPLAY = "<stdin>"
+
+
+@dataclass
+class SetFile:
+    path: Path
+    display: str
+    data: bytes
+    lines: list[RecordLine] = field(default_factory=list)
+    _columns: dict[int, dict[str, int]] = field(default_factory=dict)
+
+    def column(self, line: RecordLine, key: str) -> int:
+        """The column of `key`'s token in the line; scanned only for lines that report."""
+        columns = self._columns.get(line.line)
+        if columns is None:
+            columns = self._columns[line.line] = {}
+            try:
+                for token in gold_key_tokens(line.text):
+                    columns.setdefault(token.key, line.column(token.start))
+            except ValueError:  # pragma: no cover - json parsed it, so the scanner does too
+                pass
+        return columns.get(key, 1)
+
+
+@dataclass
+class GoldItem:
+    """One gold ID where it is written: the file and the record's line."""
+
+    file: SetFile
+    line: RecordLine
+    qid: str | None
+    ref: GoldRef
+    result: Resolution | None = None
+    fixed: bool = False
+    conflict: str | None = None  # why a repair was not written
+
+    @property
+    def column(self) -> int:
+        return self.file.column(self.line, self.ref.chunk_id)
+
+
+@dataclass
+class GoldCheck:
+    files: list[SetFile]
+    items: list[GoldItem]
+    problems: list[Diagnostic]
+    diagnostics: list[Diagnostic]
+
+
+def check_gold(
+    paths: list[Path],
+    *,
+    root: Path | None,
+    rev: str | None,
+    metas: Path | None,
+    fix: bool,
+    jobs: int | None = None,
+) -> GoldCheck:
+    """Resolve (and with `fix`, repair) every gold ID of the sets against `root` (at `rev`)
+    or the index's `metas`."""
+    check_paths_exist(paths)
+    if fix and any(str(p) == STDIN for p in paths):
+        raise UsageError("--fix rewrites files in place: it cannot take - (stdin)")
+    workers = worker_count(jobs)
+    problems: list[Diagnostic] = []
+    files: list[SetFile] = []
+    items: list[GoldItem] = []
+    # A file named twice (`evals evals/set.jsonl`) is checked, and fixed, once.
+    unique = {real_path(p): p for p in iter_files(paths, (".jsonl",))}
+    for path in unique.values():
+        set_file = _read_set(path, problems)
+        if set_file is not None:
+            files.append(set_file)
+            items.extend(_gold_items(set_file, problems))
+    _resolve(items, root=root, rev=rev, metas_path=metas, jobs=workers, problems=problems)
+    if fix:
+        by_file: dict[int, list[GoldItem]] = {}
+        for item in items:
+            by_file.setdefault(id(item.file), []).append(item)
+        for set_file in files:
+            _fix_file(set_file, by_file.get(id(set_file), []))
+    diagnostics = problems + [d for i in items if (d := _diagnostic(i)) is not None]
+    return GoldCheck(files, items, problems, diagnostics)
+
+
+def _read_set(path: Path, problems: list[Diagnostic]) -> SetFile | None:
+    if str(path) == STDIN:
+        data = sys.stdin.buffer.read()
+        return SetFile(path, STDIN_DISPLAY, data, list(iter_record_lines(io.BytesIO(data))))
+    shown = display_path(path)
+    if path.exists() and not path.is_file() and not path.is_dir():
+        # A FIFO (or device) would block the run on reading it.
+        message = "is not a regular file: pass .jsonl files"
+        problems.append(make(NOT_A_FILE, shown, 1, 1, message))
+        return None
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        problems.append(make(NOT_A_FILE, shown, 1, 1, f"cannot read the file: {exc.strerror}"))
+        return None
+    return SetFile(path, shown, data, list(iter_record_lines(io.BytesIO(data))))
+
+
+def _gold_items(set_file: SetFile, problems: list[Diagnostic]) -> list[GoldItem]:
+    items: list[GoldItem] = []
+    for line in set_file.lines:
+        record = line.record
+        if record is None:
+            if line.problems and line.problems[-1].kind == "blank":
+                continue  # holds no gold ID; `validate` reports the blank line
+            reason = line.problems[-1].message if line.problems else "line is not a JSON object"
+            problems.append(
+                make(UNREADABLE_RECORD, set_file.display, line.line, _problem_column(line), reason)
+            )
+            continue
+        items.extend(_items_of(set_file, line, record, problems))
+    return items
+
+
+def _problem_column(line: RecordLine) -> int:
+    return line.problems[-1].column if line.problems else 1
+
+
+def _items_of(
+    set_file: SetFile, line: RecordLine, record: dict[str, object], problems: list[Diagnostic]
+) -> list[GoldItem]:
+    gold = record.get("gold")
+    qid = record.get("qid")
+    qid_text = qid if isinstance(qid, str) else None
+    if not isinstance(gold, dict) or not gold:
+        message = "record has no non-empty `gold` object: add its graded chunk IDs"
+        problems.append(make(UNREADABLE_RECORD, set_file.display, line.line, 1, message))
+        return []
+    revision = record.get("revision")
+    since = revision if isinstance(revision, str) and revision else None
+    items: list[GoldItem] = []
+    for key in gold:
+        try:
+            parse_chunk_id(key)
+        except ChunkIdError as exc:
+            column = set_file.column(line, key)
+            problems.append(make(INVALID_CHUNK_ID, set_file.display, line.line, column, str(exc)))
+            continue
+        items.append(GoldItem(set_file, line, qid_text, GoldRef(key, since)))
+    return items
+
+
+def _resolve(
+    items: list[GoldItem],
+    *,
+    root: Path | None,
+    rev: str | None,
+    metas_path: Path | None,
+    jobs: int,
+    problems: list[Diagnostic],
+) -> None:
+    from evaltools.retrieval.git import GitError
+    from evaltools.retrieval.lookup import Lookup, MetasLookup, TreeLookup
+    from evaltools.retrieval.metas import read_metas
+    from evaltools.retrieval.parsing import ParsePool
+    from evaltools.retrieval.resolve import resolve_all
+    from evaltools.retrieval.source import CodeTree
+
+    if rev is not None and root is None:
+        raise UsageError("--rev needs --root: the repository the revision is in")
+    refs = list(dict.fromkeys(i.ref for i in items))
+    tree: CodeTree | None = None
+    try:
+        tree = CodeTree(root, rev) if root is not None else None
+        # The pool is closed before the tree: forked workers inherit the pipes of the
+        # tree's git cat-file processes, which see end-of-input only once all are closed.
+        with ParsePool(jobs) as pool:
+            lookup: Lookup
+            if metas_path is not None:
+                index, metas_problems = read_metas(metas_path)
+                problems.extend(metas_problems)
+                lookup = MetasLookup(index, tree)
+            else:
+                assert tree is not None
+                lookup = TreeLookup(tree, pool)
+            results = resolve_all(refs, lookup)
+    except GitError as exc:
+        raise UsageError(str(exc)) from exc
+    finally:
+        if tree is not None:
+            tree.close()
+    for item in items:
+        item.result = results[item.ref]
+
+
+def _fix_file(set_file: SetFile, items: list[GoldItem]) -> None:
+    """Rewrite the repairable keys of one file in place (see `repair.repair_file`)."""
+    wanted: dict[KeyRepair, GoldItem] = {}
+    for item in items:
+        result = item.result
+        if result is not None and result.status.repairable and result.new_chunk_id:
+            wanted[KeyRepair(item.line.line, item.ref.chunk_id, result.new_chunk_id)] = item
+    if not wanted:
+        return
+    outcome = repair_file(set_file.path, set_file.data, set_file.lines, wanted)
+    for repair, why in outcome.items():
+        item = wanted[repair]
+        item.conflict = why
+        item.fixed = why is None
+
+
+def _diagnostic(item: GoldItem) -> Diagnostic | None:
+    result = item.result
+    if result is None or result.status is Status.OK or item.fixed:
+        return None
+    rule = RULE_OF_STATUS[result.status]
+    return make(rule, item.file.display, item.line.line, item.column, _message(item, result))
+
+
+def _message(item: GoldItem, result: Resolution) -> str:
+    gold = f"gold `{item.ref.chunk_id}`" + (f" of {item.qid}" if item.qid else "")
+    shown = ", ".join(f"`{c}`" for c in result.candidates[:3])
+    if result.status.repairable:
+        fix = (
+            item.conflict
+            or f"run `evaltools gold check --fix` to rewrite it to `{result.new_chunk_id}`"
+        )
+        return f"{gold} is stale ({result.detail}): {fix}"
+    if result.status is Status.AMBIGUOUS:
+        return f"{gold} is ambiguous ({result.detail}): rewrite it to the one meant, e.g. {shown}"
+    if result.caveat:  # the history to decide from is missing: get it before editing
+        return f"{gold} does not resolve ({result.detail}), but {result.caveat}"
+    hint = f"replace it with one of {shown}" if shown else "replace it with what it became"
+    return f"{gold} does not resolve ({result.detail}): {hint}, or remove it"
