@@ -13,7 +13,7 @@ from typing import TextIO
 from evaltools.diagnostics import RULES, Diagnostic, Rule, Severity, make
 from evaltools.example import convert as conv
 from evaltools.example import records
-from evaltools.fileio import UsageError, check_paths_exist
+from evaltools.fileio import UsageError, check_paths_exist, discover
 
 
 def _rule(code: str, name: str, severity: Severity, summary: str, doc: str = "") -> Rule:
@@ -127,6 +127,7 @@ def run(
     allow_lossy: bool,
     force: bool,
     output_format: str,
+    no_respect_gitignore: bool = False,
 ) -> int:
     if offset < 0 or (limit is not None and limit < 0):
         raise UsageError("--offset and --limit must not be negative")
@@ -137,6 +138,14 @@ def run(
         _refuse_output_among_sources(output, paths)
     if sum(str(p) == "-" for p in paths) > 1:
         raise UsageError("stdin (-) can be read only once")
+    # The listing is taken before anything is written, so no output is read back.
+    sources = discover(
+        paths,
+        records.SUFFIXES,
+        respect_gitignore=not no_respect_gitignore,
+        exclude=None if str(output) == "-" else output,
+        what="examples",
+    )
     options = conv.Options(
         to=to,
         output=output,
@@ -163,7 +172,7 @@ def run(
 
     progress = Progress(sys.stderr)
     stats = conv.convert(
-        paths, options, on_finding, progress.update, stdout=sys.stdout.buffer, stdin=None
+        sources, options, on_finding, progress.update, stdout=sys.stdout.buffer, stdin=None
     )
     progress.clear()
     if output_format == "json":

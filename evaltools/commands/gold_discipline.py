@@ -8,7 +8,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from evaltools.diagnostics import Diagnostic, worst_exit_code
-from evaltools.fileio import UsageError, atomic_write, check_paths_exist, iter_files
+from evaltools.fileio import UsageError, atomic_write, check_paths_exist, discover
 from evaltools.report import render
 from evaltools.retrieval._gold_jsonl import JsonlFile, read_jsonl
 
@@ -61,10 +61,7 @@ def input_files(paths: Sequence[Path]) -> list[Path]:
     if any(str(path) == "-" for path in paths):
         raise UsageError("- (stdin) is not supported here: name the .jsonl files")
     check_paths_exist(paths)
-    files = list(iter_files(paths, (".jsonl",)))
-    if not files:
-        raise UsageError("no .jsonl files found in " + ", ".join(p.as_posix() for p in paths))
-    return files
+    return discover(paths, (".jsonl",), what="eval sets")
 
 
 def read_sets(

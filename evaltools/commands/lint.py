@@ -12,8 +12,8 @@ from evaltools.fileio import (
     NOT_A_FILE,
     UsageError,
     check_paths_exist,
+    discover,
     display_path,
-    iter_files,
     read_text_file,
     real_path,
 )
@@ -110,9 +110,20 @@ def _config_relative(path: Path, resolved_root: Path) -> str:
 
 
 def collect(
-    paths: list[Path], selection: RuleSelection, *, root: Path | None = None, workers: int = 1
+    paths: list[Path],
+    selection: RuleSelection,
+    *,
+    root: Path | None = None,
+    workers: int = 1,
+    respect_gitignore: bool = True,
 ) -> tuple[list[Diagnostic], int]:
-    files = list(iter_files(paths, SUFFIXES[:1]))
+    files = discover(
+        paths,
+        SUFFIXES[:1],
+        respect_gitignore=respect_gitignore,
+        what="example files",
+        hint="name .json/.jsonl files directly",
+    )
     # Only per-file-ignores look at the path: resolve it only for them, and only once.
     base = root.resolve() if root is not None and selection.per_file_ignores else None
     diagnostics: list[Diagnostic] = []
@@ -132,6 +143,7 @@ def run(
     config: Path | None,
     *,
     jobs: int = 0,
+    no_respect_gitignore: bool = False,
 ) -> int:
     import evaltools.example.lint  # noqa: F401  (registers the rules that selectors name)
 
@@ -140,7 +152,13 @@ def run(
     selection = selection_from(settings.table, select, ignore)
     targets = configured_paths(settings, paths)
     check_paths_exist(targets)
-    diagnostics, files = collect(targets, selection, root=settings.root, workers=workers)
+    diagnostics, files = collect(
+        targets,
+        selection,
+        root=settings.root,
+        workers=workers,
+        respect_gitignore=not no_respect_gitignore,
+    )
     from evaltools.report import render
 
     render(output_format, diagnostics, sys.stdout, files_checked=files)

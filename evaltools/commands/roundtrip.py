@@ -15,7 +15,7 @@ from evaltools.fileio import (
     TextFile,
     atomic_write,
     check_paths_exist,
-    iter_files,
+    discover,
     read_text_file,
 )
 
@@ -144,13 +144,19 @@ def check_text(
 
 
 def run(
-    paths: list[Path], fix: bool, diff: bool, strict_reference: bool, output_format: str
+    paths: list[Path],
+    fix: bool,
+    diff: bool,
+    strict_reference: bool,
+    output_format: str,
+    *,
+    no_respect_gitignore: bool = False,
 ) -> int:
     check_paths_exist(paths)
-    results = [
-        check_file(p, fix=fix, diff=diff, strict_reference=strict_reference)
-        for p in iter_files(paths, (".md",))
-    ]
+    files = discover(
+        paths, (".md",), respect_gitignore=not no_respect_gitignore, what="example files"
+    )
+    results = [check_file(p, fix=fix, diff=diff, strict_reference=strict_reference) for p in files]
     if output_format == "json":
         _print_json(results)
     else:

@@ -24,7 +24,13 @@ from evaltools.diagnostics import Diagnostic
 from evaltools.example import strict_json
 from evaltools.example.markdown import ParsedMarkdown, read_markdown
 from evaltools.example.spec import Example, SpecError, example_from_json_dict
-from evaltools.fileio import MAX_TEXT_FILE_BYTES, check_text_bytes, display_path, line_col_of_offset
+from evaltools.fileio import (
+    MAX_TEXT_FILE_BYTES,
+    check_text_bytes,
+    display_path,
+    line_col_of_offset,
+    walk_files,
+)
 
 STDIN = "-"
 STDIN_DISPLAY = "<stdin>"
@@ -85,58 +91,33 @@ class Record:
     errors: list[RecordError] = field(default_factory=list)
 
 
-# Directories never searched (besides hidden ones): environments and caches.
-SKIPPED_DIRECTORIES = frozenset({"venv", "node_modules", "__pycache__"})
-
-
 def iter_all_units(
-    paths: Iterable[Path], *, exclude: Path | None = None, stdin: BinaryIO | None = None
+    paths: Iterable[Path],
+    *,
+    exclude: Path | None = None,
+    stdin: BinaryIO | None = None,
+    respect_gitignore: bool = True,
 ) -> Iterator[Unit]:
     """The units of every source, in order: files as given, `-` (JSONL on stdin), and
-    directories searched recursively (sorted) for `*.md`, `*.json` and `*.jsonl`.
+    directories searched (by `fileio.walk_files`, sorted) for `*.md`, `*.json`, `*.jsonl`.
 
-    Hidden files and directories inside a searched directory are skipped (editor settings
-    such as `.zed/settings.json` are not examples), and so is `exclude` (the output of a
-    conversion, which may live below a source directory and grow while it is searched).
+    A searched directory's listing skips what every command skips (hidden files such as
+    `.zed/settings.json` are not examples), and `exclude` (the output of a conversion,
+    which may live below a source directory and grow while it is searched).
     """
-    excluded = os.path.realpath(exclude) if exclude is not None else None
     for path in paths:
         if str(path) != STDIN and path.is_dir():
-            yield from _directory_units(path, excluded)
+            names, _ = walk_files(
+                path, SUFFIXES, respect_gitignore=respect_gitignore, exclude=exclude
+            )
+            shown_root = display_path(path)
+            prefix = "" if shown_root == "." else f"{shown_root}/"
+            for name in names:
+                suffix = name[name.rfind(".") :]
+                file = f"{path}{os.sep}{name}"
+                yield from _file_units(file, prefix + name, name.rsplit("/", 1)[-1], suffix)
         else:
             yield from iter_units(path, stdin)
-
-
-def _directory_units(root: Path, excluded: str | None) -> Iterator[Unit]:
-    # Strings, not Path objects, and one realpath per directory: this runs once per file
-    # in the main process of a conversion, where it must stay cheap.
-    shown_root = display_path(root)
-    if excluded is not None and os.path.realpath(root) == excluded:
-        # Converting a directory into itself: its listing is taken before anything is
-        # written, so the outputs are not read back; only outputs below it would be.
-        excluded = None
-    for dirpath, dirnames, filenames in os.walk(root):
-        dirnames[:] = sorted(
-            d for d in dirnames if not d.startswith(".") and d not in SKIPPED_DIRECTORIES
-        )
-        real = os.path.realpath(dirpath) if excluded is not None else ""
-        if excluded is not None and _is_within(real, excluded):
-            dirnames[:] = []
-            continue
-        relative = os.path.relpath(dirpath, root)
-        shown_dir = shown_root if relative == "." else f"{shown_root}/{Path(relative).as_posix()}"
-        prefix = "" if shown_dir == "." else f"{shown_dir}/"
-        for name in sorted(filenames):
-            suffix = name[name.rfind(".") :] if "." in name else ""
-            if name.startswith(".") or suffix not in SUFFIXES:
-                continue
-            if excluded is not None and f"{real}{os.sep}{name}" == excluded:
-                continue
-            yield from _file_units(f"{dirpath}{os.sep}{name}", prefix + name, name, suffix)
-
-
-def _is_within(path: str, root: str) -> bool:
-    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
 
 
 def iter_units(path: Path, stdin: BinaryIO | None = None) -> Iterator[Unit]:

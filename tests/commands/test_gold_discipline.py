@@ -239,7 +239,7 @@ def test_sample_usage(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
     assert main(["gold", "sample", str(tmp_path / "empty"), "--seed", "1"]) == 2
     (tmp_path / "empty").mkdir()
     assert main(["gold", "sample", str(tmp_path / "empty"), "--seed", "1"]) == 2
-    assert "no .jsonl files" in capsys.readouterr().err
+    assert "no eval sets (*.jsonl) under" in capsys.readouterr().err
 
 
 # --- split -----------------------------------------------------------------------------------
