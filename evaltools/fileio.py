@@ -209,7 +209,7 @@ def _nothing_found(
     what: str, suffixes: tuple[str, ...], searched: list[Path], others: int, hint: str
 ) -> str:
     patterns = ", ".join(f"*{s}" for s in suffixes)
-    where = ", ".join(f"{p.as_posix().rstrip('/')}/" for p in searched) or "the given paths"
+    where = ", ".join(f"{display_path(p).rstrip('/')}/" for p in searched) or "the given paths"
     notes = []
     if others:
         notes.append(f"{others} {'file' if others == 1 else 'files'} with other suffixes")
