@@ -2,22 +2,13 @@
 
 from __future__ import annotations
 
+from evaltools import jsonio
 from evaltools.diagnostics import RULES, Rule, Severity
 
 E = Severity.ERROR
 
-INVALID_JSON = RULES.add(
-    Rule(
-        "RV001",
-        "invalid-json",
-        E,
-        "The line is not one valid JSON value.",
-        "Each line of a JSONL file is one complete JSON object. Common causes: a record "
-        "pretty-printed over several lines, two records on one line, a trailing comma, "
-        "single quotes, or NaN/Infinity (which Python's json writes and accepts, but JSON "
-        "does not have). The column points at the first character the parser could not take.",
-    )
-)
+# Invalid JSON is one rule for both halves (IO008, in the one strict JSON module).
+INVALID_JSON = jsonio.INVALID_JSON
 BLANK_LINE = RULES.add(
     Rule(
         "RV002",
