@@ -191,7 +191,9 @@ def _syntax(text: str, exc: json.JSONDecodeError) -> JsonError:
             "there is more text after the end of the JSON value: a JSONL line holds one "
             "record, a .json file one value"
         )
-    elif exc.pos >= len(stripped) and stripped.lstrip(_WHITESPACE).startswith(("{", "[")):
+    elif exc.msg.startswith("Unterminated string") or (
+        exc.pos >= len(stripped) and stripped.lstrip(_WHITESPACE).startswith(("{", "["))
+    ):
         message = (
             f"the JSON value ends before it is closed ({reason}): was it cut short, or "
             "pretty-printed over several lines of a JSONL file?"

@@ -14,6 +14,7 @@ from evaltools.diagnostics import RULES, Diagnostic, Rule, Severity, make
 from evaltools.example import convert as conv
 from evaltools.example import records
 from evaltools.fileio import UsageError, check_paths_exist, discover
+from evaltools.jsonio import INVALID_JSON
 
 
 def _rule(code: str, name: str, severity: Severity, summary: str, doc: str = "") -> Rule:
@@ -22,7 +23,8 @@ def _rule(code: str, name: str, severity: Severity, summary: str, doc: str = "")
 
 E, W = Severity.ERROR, Severity.WARNING
 RULES_BY_KIND: dict[str, Rule] = {
-    records.BAD_JSON: _rule("CV001", "invalid-json", E, "A record is not valid JSON."),
+    # One rule for invalid JSON in every command (evaltools.jsonio); CV001 is retired.
+    records.BAD_JSON: INVALID_JSON,
     records.BAD_SPEC: _rule(
         "CV002",
         "invalid-example",

@@ -39,7 +39,8 @@ def lint_path(path: Path) -> list[Diagnostic]:
 
 def _lint_records(path: Path) -> list[Diagnostic]:
     from evaltools.example.lint import catalogue, lint_spec
-    from evaltools.example.records import BAD_FILE, iter_records
+    from evaltools.example.records import BAD_FILE, BAD_JSON, iter_records
+    from evaltools.jsonio import INVALID_JSON
 
     out: list[Diagnostic] = []
     for record in iter_records(path):
@@ -48,7 +49,9 @@ def _lint_records(path: Path) -> list[Diagnostic]:
                 out.append(error.diagnostic)
                 continue
             # A file that cannot be read is reported as for a `.md` (IO007), not as a record.
-            rule = NOT_A_FILE if error.kind == BAD_FILE else catalogue.BAD_RECORD
+            rule = {BAD_FILE: NOT_A_FILE, BAD_JSON: INVALID_JSON}.get(
+                error.kind, catalogue.BAD_RECORD
+            )
             out.append(
                 make(
                     rule,

@@ -13,6 +13,7 @@ from evaltools.fileio import UsageError
 # list against the sources, so that a new rule module cannot be left out of the docs).
 RULE_MODULES = (
     "evaltools.fileio",
+    "evaltools.jsonio",
     "evaltools.example.lint",
     "evaltools.commands.roundtrip",
     "evaltools.commands.convert",

@@ -11,7 +11,6 @@ Default names are the reference CLI's: `.json`/`.md` take the file stem, `.jsonl
 
 from __future__ import annotations
 
-import json
 import os
 import stat
 import sys
@@ -20,8 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO
 
+from evaltools import jsonio
 from evaltools.diagnostics import Diagnostic
-from evaltools.example import strict_json
 from evaltools.example.markdown import ParsedMarkdown, read_markdown
 from evaltools.example.spec import Example, SpecError, example_from_json_dict
 from evaltools.fileio import (
@@ -246,16 +245,11 @@ def _parse_json_unit(unit: Unit, data: bytes, record: Record) -> None:
         )
         return
     try:
-        value = strict_json.loads(text)
-    except json.JSONDecodeError as exc:
-        record.errors.append(_json_error(unit, text, exc))
-        return
-    except strict_json.StrictJsonError as exc:
-        record.errors.append(RecordError(BAD_JSON, unit.path, unit.line, 1, str(exc)))
-        return
-    except RecursionError:
-        message = "not valid JSON here: nested too deeply to be an example"
-        record.errors.append(RecordError(BAD_JSON, unit.path, unit.line, 1, message))
+        value = jsonio.loads(text)
+    except jsonio.JsonError as exc:
+        line, column = exc.line_column(text)
+        where = unit.line + line - 1
+        record.errors.append(RecordError(BAD_JSON, unit.path, where, column, exc.message))
         return
     try:
         example = example_from_json_dict(value)
@@ -267,22 +261,6 @@ def _parse_json_unit(unit: Unit, data: bytes, record: Record) -> None:
     if not example.spec.name:
         example.spec.name = f"{unit.stem}-{unit.index}" if jsonl else unit.stem
     record.example = example
-
-
-def _json_error(unit: Unit, text: str, exc: json.JSONDecodeError) -> RecordError:
-    jsonl = unit.form == "jsonl"
-    if jsonl and exc.msg.startswith("Extra data"):
-        fix = "one line must hold exactly one JSON object"
-    elif jsonl and not text.endswith("\n"):
-        # Only the last line of a file lacks its newline: a write that was cut short.
-        fix = "the last line is incomplete (truncated?): complete or delete it"
-    else:
-        fix = "fix the JSON syntax"
-    line, column = unit.line + exc.lineno - 1, exc.colno
-    if jsonl and exc.lineno > 1:
-        # The decoder ran past the line's own newline: the record ends early on its line.
-        line, column = unit.line, len(text.rstrip("\r\n")) + 1
-    return RecordError(BAD_JSON, unit.path, line, column, f"not valid JSON: {exc.msg}: {fix}")
 
 
 def iter_records(path: Path, stdin: BinaryIO | None = None) -> Iterator[Record]:

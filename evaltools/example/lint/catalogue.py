@@ -270,5 +270,5 @@ BAD_RECORD = _rule(
     "EP501",
     "invalid-record",
     E,
-    "A JSON record is not a valid example (bad JSON, a missing field, a wrong type).",
+    "A JSON record is not a valid example (a missing field, a wrong type).",
 )
