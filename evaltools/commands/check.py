@@ -7,11 +7,11 @@ gold check. This is what CI and the default pre-commit hook run.
 from __future__ import annotations
 
 import itertools
-import json
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from evaltools import jsonio
 from evaltools.config import Config, load_config
 from evaltools.diagnostics import Diagnostic, worst_exit_code
 from evaltools.fileio import UsageError, check_paths_exist, discover, read_text_file, real_path
@@ -46,8 +46,8 @@ def is_retrieval_set(path: Path, configured: set[Path]) -> bool:
         with path.open("rb") as handle:
             for raw in itertools.islice(handle, 20):
                 try:
-                    record = json.loads(raw)
-                except (ValueError, RecursionError):
+                    record = jsonio.loads(raw.decode("utf-8"))
+                except (ValueError, RecursionError):  # UnicodeDecodeError is a ValueError
                     continue
                 if isinstance(record, dict):
                     return "qid" in record and "gold" in record

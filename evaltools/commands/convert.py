@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 import time
@@ -10,6 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
 
+from evaltools import jsonio
 from evaltools.diagnostics import RULES, Diagnostic, Rule, Severity, make
 from evaltools.example import convert as conv
 from evaltools.example import records
@@ -219,7 +219,7 @@ def _print_json(
         "notes": stats.notes,
         "findings": [d.to_json() for d in found],
     }
-    out.write(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
+    out.write(jsonio.dumps(report, indent=2) + "\n")
 
 
 class Progress:

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+from evaltools import jsonio
 from evaltools.diagnostics import Diagnostic, worst_exit_code
 from evaltools.fileio import UsageError, atomic_write, check_paths_exist, discover
 from evaltools.report import render
@@ -14,9 +14,7 @@ from evaltools.retrieval._gold_jsonl import JsonlFile, read_jsonl
 
 
 def dump_jsonl(records: Iterable[object]) -> bytes:
-    return b"".join(
-        json.dumps(record, ensure_ascii=False).encode("utf-8") + b"\n" for record in records
-    )
+    return b"".join(jsonio.dumps(record).encode("utf-8") + b"\n" for record in records)
 
 
 def check_output(
@@ -94,7 +92,7 @@ def emit(output_format: str, summary: dict[str, object], text: Iterable[str]) ->
     itself goes to stdout, so that `-o -` stays clean."""
     stream = sys.stderr if summary.get("output") == "-" else sys.stdout
     if output_format == "json":
-        stream.write(json.dumps(summary, ensure_ascii=False, indent=2) + "\n")
+        stream.write(jsonio.dumps(summary, indent=2) + "\n")
         return
     for line in text:
         stream.write(line + "\n")

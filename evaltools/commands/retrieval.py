@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from collections import Counter
 from collections.abc import Iterator, Sequence
@@ -10,6 +9,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
+from evaltools import jsonio
 from evaltools.config import load_config
 from evaltools.diagnostics import Diagnostic, Severity, make, worst_exit_code
 from evaltools.fileio import UsageError, check_paths_exist, discover, display_path, real_path
@@ -78,7 +78,7 @@ def schema_text_for(schema: Path | None) -> str | None:
         raise UsageError(f"no such schema file: {schema.as_posix()}")
     loaded = load_schema(schema)
     # The same schema as ours (a copy, say) is proven equivalent to the fast check.
-    return None if is_default_schema(loaded) else json.dumps(loaded)
+    return None if is_default_schema(loaded) else jsonio.dumps(loaded, ensure_ascii=True)
 
 
 def jsonl_files(paths: Sequence[Path], *, respect_gitignore: bool = True) -> list[Path]:
@@ -209,7 +209,7 @@ def gold_stats(paths: list[Path], output_format: str) -> int:
     if output_format == "json":
         data = to_json(stats, targets)
         data["warnings"] = [d.to_json() for d in found]
-        sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+        sys.stdout.write(jsonio.dumps(data, indent=2) + "\n")
     else:
         if output_format == "text":
             sys.stdout.write(stats_table(to_json(stats, targets)))

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import difflib
-import json
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from evaltools import jsonio
 from evaltools.diagnostics import RULES, Diagnostic, Rule, Severity, make
 from evaltools.example.markdown import DropKind, Dropped, ParsedMarkdown
 from evaltools.example.roundtrip import RoundTrip, Verdict, check_roundtrip
@@ -177,7 +177,7 @@ def _print_json(results: list[FileResult]) -> None:
         if r.diff:
             item["diff"] = r.diff
         items.append(item)
-    sys.stdout.write(json.dumps(items, indent=2, ensure_ascii=False) + "\n")
+    sys.stdout.write(jsonio.dumps(items, indent=2) + "\n")
 
 
 def _print_text(results: list[FileResult], *, fix: bool) -> None:

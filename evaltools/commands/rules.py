@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import importlib
-import json
 import sys
 
+from evaltools import jsonio
 from evaltools.diagnostics import RULES, Rule
 from evaltools.fileio import UsageError
 
@@ -85,7 +85,9 @@ def run(code: str | None, output_format: str) -> int:
             raise UsageError(f"unknown rule {code!r}: `evaltools rule` lists them all")
         rules = [rule]
     if output_format == "json":
-        sys.stdout.write(json.dumps([_rule_json(r) for r in rules], indent=2) + "\n")
+        sys.stdout.write(
+            jsonio.dumps([_rule_json(r) for r in rules], indent=2, ensure_ascii=True) + "\n"
+        )
     elif output_format == "markdown":
         sys.stdout.write(markdown_table(rules) if code is not None else markdown_document(rules))
     elif code is not None:

@@ -10,9 +10,9 @@ is read back and compared with the spec, and any difference is a loss.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 
+from evaltools import jsonio
 from evaltools.example.convert_sinks import spool
 from evaltools.example.markdown import read_markdown
 from evaltools.example.records import Record, RecordError, Unit, parse_unit
@@ -98,7 +98,7 @@ def convert_unit(unit: Unit, settings: Settings, stem: str | None = None) -> Con
         out.losses += tuple(losses)
         out.unwritable = unwritable
     elif settings.to == "json":
-        text = json.dumps(example_to_json_dict(example), ensure_ascii=False, indent=2) + "\n"
+        text = jsonio.dumps(example_to_json_dict(example), indent=2) + "\n"
     else:
         text = dumps_example(example) + "\n"
     if out.unwritable is None and (settings.allow_lossy or not out.losses):

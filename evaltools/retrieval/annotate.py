@@ -9,13 +9,13 @@ decided for the old ones.
 from __future__ import annotations
 
 import hashlib
-import json
 import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from evaltools import jsonio
 from evaltools.diagnostics import RULES, Diagnostic, Rule, Severity, make
 from evaltools.retrieval._gold_jsonl import GRADES, Line
 
@@ -396,5 +396,6 @@ def insert_key(raw: bytes, key: str, value: str) -> bytes:
     compact = _COMPACT.search(body) is not None and b'": ' not in body
     item_sep, key_sep = (b",", b":") if compact else (b", ", b": ")
     lead = b"" if before.endswith(b"{") else item_sep
-    pair = json.dumps(key).encode() + key_sep + json.dumps(value).encode()
+    pair = jsonio.dumps(key, ensure_ascii=True).encode() + key_sep
+    pair += jsonio.dumps(value, ensure_ascii=True).encode()
     return before + lead + pair + pad + b"}" + trailing
