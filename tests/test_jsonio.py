@@ -110,7 +110,7 @@ def test_a_huge_integer_in_a_retrieval_record_is_a_finding_at_its_line(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.chdir(tmp_path)
-    huge = '{"qid": "q2", "query": "y", "type": "intent", "gold": {"b.py:1-2": %s}}' % HUGE
+    huge = '{"qid": "q2", "query": "y", "type": "intent", "gold": {"b.py:1-2": ' + HUGE + "}}"
     later = '{"qid": "q1", "query": "z", "type": "intent", "gold": {"c.py:1-2": 3}}'
     Path("set.jsonl").write_text("\n".join([RETRIEVAL % 1, huge, later]) + "\n")
     assert main(["validate", "set.jsonl", "--format", "json"]) == 1

@@ -10,92 +10,10 @@ from pathlib import Path
 from typing import TextIO
 
 from evaltools import jsonio
-from evaltools.diagnostics import RULES, Diagnostic, Rule, Severity, make
+from evaltools.diagnostics import Diagnostic, Severity
 from evaltools.example import convert as conv
 from evaltools.example import records
 from evaltools.fileio import UsageError, check_paths_exist, discover
-from evaltools.jsonio import INVALID_JSON
-
-
-def _rule(code: str, name: str, severity: Severity, summary: str, doc: str = "") -> Rule:
-    return RULES.add(Rule(code, name, severity, summary, doc))
-
-
-E, W = Severity.ERROR, Severity.WARNING
-RULES_BY_KIND: dict[str, Rule] = {
-    # One rule for invalid JSON in every command (evaltools.jsonio); CV001 is retired.
-    records.BAD_JSON: INVALID_JSON,
-    records.BAD_SPEC: _rule(
-        "CV002",
-        "invalid-example",
-        E,
-        "A JSON record is not an example: a required field is missing or has the wrong type.",
-    ),
-    records.BAD_MARKDOWN: _rule(
-        "CV003", "unreadable-markdown", E, "The reference cannot read the Markdown example."
-    ),
-    records.BLANK_LINE: _rule(
-        "CV004",
-        "blank-jsonl-line",
-        E,
-        "A JSONL file has a blank line.",
-        "The reference reads every line as one example and stops at a blank one.",
-    ),
-    records.UNKNOWN_EXTENSION: _rule(
-        "CV005",
-        "unknown-extension",
-        E,
-        "A source is not named .md, .json or .jsonl, so its form is unknown.",
-    ),
-    records.BAD_FILE: _rule("CV006", "unreadable-source", E, "A source file cannot be read."),
-    conv.LOSSY: _rule(
-        "CV007",
-        "lossy-conversion",
-        E,
-        "The target form cannot hold all of the example, so it was not converted.",
-        "Runtime fields (`prompt`, `predictions`, `score`, ...), `telemetry`, "
-        "`human_feedback` and `rating` have no place in Markdown, and content of a "
-        "Markdown file outside the model reaches no form. `--allow-lossy` converts anyway.",
-    ),
-    conv.LOSSY_ALLOWED: _rule(
-        "CV008",
-        "lossy-conversion-allowed",
-        W,
-        "Part of the example was dropped, as --allow-lossy allows.",
-    ),
-    conv.UNWRITABLE: _rule(
-        "CV009",
-        "unwritable-example",
-        E,
-        "The Markdown written for the example would not read back, so it was not written.",
-    ),
-    conv.EXISTS: _rule(
-        "CV010", "output-exists", E, "The output file exists; --force overwrites it."
-    ),
-    conv.COLLISION: _rule(
-        "CV011",
-        "name-collision",
-        W,
-        "Two examples map to the same file name; the later one gets a -2, -3, ... suffix.",
-    ),
-    conv.WRITE_FAILED: _rule("CV012", "write-failed", E, "An output file cannot be written."),
-    conv.ONE_OUTPUT: _rule(
-        "CV013",
-        "several-examples-for-one-file",
-        E,
-        "Several examples were selected for a single output file.",
-    ),
-}
-
-
-def to_diagnostic(finding: conv.Finding) -> Diagnostic:
-    error = finding.error
-    if error is not None and error.diagnostic is not None:
-        return error.diagnostic
-    rule = RULES_BY_KIND[finding.kind]
-    return make(
-        rule, finding.path, finding.line, finding.column, finding.message, pointer=finding.pointer
-    )
 
 
 def default_jobs() -> int:
@@ -163,8 +81,7 @@ def run(
     report_stream = sys.stderr if str(output) == "-" else sys.stdout
     found: list[Diagnostic] = []
 
-    def on_finding(finding: conv.Finding) -> None:
-        diagnostic = to_diagnostic(finding)
+    def on_finding(diagnostic: Diagnostic) -> None:
         found.append(diagnostic)
         if output_format == "text":
             from evaltools.report.text import format_line

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from evaltools.config import Config, load_config
-from evaltools.diagnostics import Diagnostic, make, worst_exit_code
+from evaltools.diagnostics import Diagnostic, Rule, make, worst_exit_code
 from evaltools.fileio import (
     NOT_A_FILE,
     UsageError,
@@ -40,31 +40,26 @@ def lint_path(path: Path) -> list[Diagnostic]:
 def _lint_records(path: Path) -> list[Diagnostic]:
     from evaltools.example.lint import catalogue, lint_spec
     from evaltools.example.records import BAD_FILE, BAD_JSON, iter_records
-    from evaltools.jsonio import INVALID_JSON
 
     out: list[Diagnostic] = []
     for record in iter_records(path):
         for error in record.errors:
-            if error.diagnostic is not None:
-                out.append(error.diagnostic)
-                continue
-            # A file that cannot be read is reported as for a `.md` (IO007), not as a record.
-            rule = {BAD_FILE: NOT_A_FILE, BAD_JSON: INVALID_JSON}.get(
-                error.kind, catalogue.BAD_RECORD
-            )
-            out.append(
-                make(
-                    rule,
-                    error.path,
-                    error.line,
-                    error.column,
-                    error.message,
-                    pointer=error.pointer,
-                )
-            )
+            # Lint names what the reader found by its own rules: a file that cannot be read
+            # as for a `.md` (IO007), a unit that is no example as EP501. Invalid JSON and
+            # file-level problems (IO00x) keep their rule.
+            if error.code == BAD_FILE:
+                out.append(_as(NOT_A_FILE, error))
+            elif error.code != BAD_JSON and not error.code.startswith("IO"):
+                out.append(_as(catalogue.BAD_RECORD, error))
+            else:
+                out.append(error)
         if record.example is not None:
             out.extend(lint_spec(record.example.spec, record.path, record.line))
     return out
+
+
+def _as(rule: Rule, found: Diagnostic) -> Diagnostic:
+    return make(rule, found.path, found.line, found.column, found.message, pointer=found.pointer)
 
 
 def configured_paths(config: Config, paths: list[Path]) -> list[Path]:

@@ -13,9 +13,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from evaltools import jsonio
+from evaltools.diagnostics import Diagnostic
 from evaltools.example.convert_sinks import spool
 from evaltools.example.markdown import read_markdown
-from evaltools.example.records import Record, RecordError, Unit, parse_unit
+from evaltools.example.records import Record, Unit, parse_unit
 from evaltools.example.render import default_hints, to_markdown
 from evaltools.example.roundtrip import differing_fields, front_matter_losses
 from evaltools.example.spec import (
@@ -68,7 +69,7 @@ class Converted:
     text: str | None = None  # the output, unless spooled or refused
     spooled: str | None = None  # the temporary file holding the output
     # Tuples, not lists: results cross process boundaries, and empty tuples pickle cheaply.
-    errors: tuple[RecordError, ...] = ()
+    errors: tuple[Diagnostic, ...] = ()
     losses: tuple[Loss, ...] = ()
     unwritable: str | None = None  # the output could not be read back: never written
     size: int = 0  # bytes of the source

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from evaltools import jsonio
-from evaltools.diagnostics import Diagnostic
+from evaltools.diagnostics import RULES, Diagnostic, Rule, Severity, make
 from evaltools.example.markdown import ParsedMarkdown, read_markdown
 from evaltools.example.spec import Example, SpecError, example_from_json_dict
 from evaltools.fileio import (
@@ -35,27 +35,49 @@ STDIN = "-"
 STDIN_DISPLAY = "<stdin>"
 SUFFIXES = (".md", ".json", ".jsonl")
 
-# Kinds of `RecordError`, for callers that map them to their own rule codes.
-BAD_JSON = "json"
-BAD_SPEC = "spec"
-BAD_MARKDOWN = "markdown"
-BLANK_LINE = "blank-line"
-UNKNOWN_EXTENSION = "extension"
-BAD_FILE = "file"
+E = Severity.ERROR
+# Why a unit is not an example: the reader's rules (convert reports them as they are; lint
+# reports a record as EP501 and an unreadable file as IO007). Invalid JSON is IO008 in
+# every command (evaltools.jsonio).
+INVALID_EXAMPLE = RULES.add(
+    Rule(
+        "CV002",
+        "invalid-example",
+        E,
+        "A JSON record is not an example: a required field is missing or has the wrong type.",
+    )
+)
+UNREADABLE_MARKDOWN = RULES.add(
+    Rule("CV003", "unreadable-markdown", E, "The reference cannot read the Markdown example.")
+)
+BLANK_JSONL_LINE = RULES.add(
+    Rule(
+        "CV004",
+        "blank-jsonl-line",
+        E,
+        "A JSONL file has a blank line.",
+        "The reference reads every line as one example and stops at a blank one.",
+    )
+)
+UNKNOWN_SUFFIX = RULES.add(
+    Rule(
+        "CV005",
+        "unknown-extension",
+        E,
+        "A source is not named .md, .json or .jsonl, so its form is unknown.",
+    )
+)
+UNREADABLE_SOURCE = RULES.add(
+    Rule("CV006", "unreadable-source", E, "A source file cannot be read.")
+)
 
-
-@dataclass(frozen=True)
-class RecordError:
-    """Why a unit of a source is not an example, and where (1-based line and column)."""
-
-    kind: str
-    path: str
-    line: int
-    column: int
-    message: str
-    pointer: str | None = None
-    # Set for file-level problems of a Markdown file that `fileio` reports (BOM, CRLF, ...).
-    diagnostic: Diagnostic | None = None
+# The codes of the reader's findings, for callers that report some under rules of their own.
+BAD_JSON = jsonio.INVALID_JSON.code
+BAD_SPEC = INVALID_EXAMPLE.code
+BAD_MARKDOWN = UNREADABLE_MARKDOWN.code
+BLANK_LINE = BLANK_JSONL_LINE.code
+UNKNOWN_EXTENSION = UNKNOWN_SUFFIX.code
+BAD_FILE = UNREADABLE_SOURCE.code
 
 
 @dataclass(frozen=True)
@@ -73,7 +95,7 @@ class Unit:
     stem: str  # the source's file stem, for default names
     data: bytes | None = None  # a JSONL line; None for a file still to read
     file: str | None = None  # the file to read, for whole-file units
-    error: RecordError | None = None
+    error: Diagnostic | None = None
 
 
 @dataclass
@@ -87,7 +109,7 @@ class Record:
     example: Example | None = None
     markdown: ParsedMarkdown | None = None  # for `.md` sources: hints, dropped content
     size: int = 0  # bytes read
-    errors: list[RecordError] = field(default_factory=list)
+    errors: list[Diagnostic] = field(default_factory=list)
 
 
 def iter_all_units(
@@ -131,7 +153,7 @@ def iter_units(path: Path, stdin: BinaryIO | None = None) -> Iterator[Unit]:
             f"cannot tell the form of {path.name!r} from its extension: "
             "name it .md, .json or .jsonl (or pass - for JSONL on stdin)"
         )
-        yield _error_unit(shown, stem, RecordError(UNKNOWN_EXTENSION, shown, 1, 1, message))
+        yield _error_unit(shown, stem, make(UNKNOWN_SUFFIX, shown, 1, 1, message))
         return
     yield from _file_units(str(path), shown, path.name, path.suffix)
 
@@ -145,12 +167,12 @@ def _file_units(file: str, shown: str, name: str, suffix: str) -> Iterator[Unit]
         # Non-blocking, as in `_read`: a FIFO named *.jsonl must not hang the run.
         fd = os.open(file, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as exc:
-        yield _error_unit(shown, stem, RecordError(BAD_FILE, shown, 1, 1, _cannot_read(exc)))
+        yield _error_unit(shown, stem, make(UNREADABLE_SOURCE, shown, 1, 1, _cannot_read(exc)))
         return
     with os.fdopen(fd, "rb") as handle:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             message = "is not a regular file (a device, socket or FIFO)"
-            yield _error_unit(shown, stem, RecordError(BAD_FILE, shown, 1, 1, message))
+            yield _error_unit(shown, stem, make(UNREADABLE_SOURCE, shown, 1, 1, message))
             return
         yield from _jsonl_units(handle, shown, stem)
 
@@ -159,7 +181,7 @@ def _cannot_read(exc: OSError) -> str:
     return f"cannot read the file: {(exc.strerror or str(exc)).lower()}"
 
 
-def _error_unit(shown: str, stem: str, error: RecordError) -> Unit:
+def _error_unit(shown: str, stem: str, error: Diagnostic) -> Unit:
     return Unit("", shown, error.line, 0, stem, error=error)
 
 
@@ -189,7 +211,7 @@ def parse_unit(unit: Unit) -> Record:
 def _read(unit: Unit, record: Record) -> bytes | None:
     """A whole file's bytes, or None with the reason in `record.errors`."""
     assert unit.file is not None
-    message = None
+    message = ""
     try:
         # Non-blocking, so that a FIFO named like an example cannot hang the run.
         fd = os.open(unit.file, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
@@ -207,23 +229,19 @@ def _read(unit: Unit, record: Record) -> bytes | None:
                 )
             else:
                 return handle.read()
-    record.errors.append(RecordError(BAD_FILE, unit.path, 1, 1, message))
+    record.errors.append(make(UNREADABLE_SOURCE, unit.path, 1, 1, message))
     return None
 
 
 def _parse_markdown_unit(unit: Unit, data: bytes, record: Record) -> None:
     problem = check_text_bytes(unit.path, data)
     if problem is not None:
-        record.errors.append(
-            RecordError(
-                BAD_FILE, unit.path, problem.line, problem.column, problem.message, None, problem
-            )
-        )
+        record.errors.append(problem)  # the file-level finding itself (BOM, CRLF, ...)
         return
     parsed = read_markdown(data.decode("utf-8"), unit.stem)
     record.markdown = parsed
     record.errors.extend(
-        RecordError(BAD_MARKDOWN, unit.path, e.line, 1, str(e)) for e in parsed.errors
+        make(UNREADABLE_MARKDOWN, unit.path, e.line, 1, str(e)) for e in parsed.errors
     )
     if not parsed.errors:
         record.example = Example(parsed.spec)
@@ -233,7 +251,7 @@ def _parse_json_unit(unit: Unit, data: bytes, record: Record) -> None:
     jsonl = unit.form == "jsonl"
     if jsonl and not data.strip():
         message = "blank line: JSONL holds one example per line; delete the line"
-        record.errors.append(RecordError(BLANK_LINE, unit.path, unit.line, 1, message))
+        record.errors.append(make(BLANK_JSONL_LINE, unit.path, unit.line, 1, message))
         return
     try:
         text = data.decode("utf-8")
@@ -241,7 +259,7 @@ def _parse_json_unit(unit: Unit, data: bytes, record: Record) -> None:
         line, column = line_col_of_offset(data, exc.start)
         message = f"byte 0x{data[exc.start]:02x} is not valid UTF-8: re-encode the file as UTF-8"
         record.errors.append(
-            RecordError(BAD_JSON, unit.path, unit.line + line - 1, column, message)
+            make(jsonio.INVALID_JSON, unit.path, unit.line + line - 1, column, message)
         )
         return
     try:
@@ -249,13 +267,13 @@ def _parse_json_unit(unit: Unit, data: bytes, record: Record) -> None:
     except jsonio.JsonError as exc:
         line, column = exc.line_column(text)
         where = unit.line + line - 1
-        record.errors.append(RecordError(BAD_JSON, unit.path, where, column, exc.message))
+        record.errors.append(make(jsonio.INVALID_JSON, unit.path, where, column, exc.message))
         return
     try:
         example = example_from_json_dict(value)
     except SpecError as exc:
         record.errors.append(
-            RecordError(BAD_SPEC, unit.path, unit.line, 1, f"{exc}", exc.pointer or None)
+            make(INVALID_EXAMPLE, unit.path, unit.line, 1, f"{exc}", pointer=exc.pointer or None)
         )
         return
     if not example.spec.name:

@@ -65,7 +65,7 @@ def test_markdown_that_the_reference_cannot_read_is_located(tmp_path: Path) -> N
     [record] = _all(path)
     assert record.example is None
     expected = read_markdown(text).errors[0].line
-    assert [(e.kind, e.line) for e in record.errors] == [(BAD_MARKDOWN, expected)]
+    assert [(e.code, e.line) for e in record.errors] == [(BAD_MARKDOWN, expected)]
     assert "cursor position" in record.errors[0].message.lower()
 
 
@@ -74,8 +74,7 @@ def test_markdown_with_crlf_is_a_file_error_with_the_io_diagnostic(tmp_path: Pat
     path.write_bytes(b"+++\r\nrepository_url = 1\r\n")
     [record] = _all(path)
     [error] = record.errors
-    assert error.kind == BAD_FILE
-    assert error.diagnostic is not None and error.diagnostic.code == "IO003"
+    assert (error.code, error.line) == ("IO003", 1)
 
 
 def test_json_file_default_name_is_the_stem_and_extras_are_kept(tmp_path: Path) -> None:
@@ -94,7 +93,7 @@ def test_json_file_errors_carry_line_and_column(tmp_path: Path) -> None:
     path.write_text('{\n  "name": "x",\n  oops\n}\n')
     [record] = _all(path)
     [error] = record.errors
-    assert (error.kind, error.line, error.column) == (BAD_JSON, 3, 3)
+    assert (error.code, error.line, error.column) == (BAD_JSON, 3, 3)
     assert error.message.startswith("not valid JSON (expecting property name")
 
 
@@ -125,7 +124,7 @@ def test_jsonl_names_lines_and_errors(tmp_path: Path) -> None:
     names = [r.example.spec.name if r.example else None for r in out]
     assert names[:2] == ["set-0", "kept"]
     assert "nested too deeply" in out[9].errors[0].message
-    kinds = [[(e.kind, e.column) for e in r.errors] for r in out]
+    kinds = [[(e.code, e.column) for e in r.errors] for r in out]
     assert kinds[2] == [(BLANK_LINE, 1)]
     assert kinds[3] == [(BAD_JSON, 15)]
     assert kinds[4] == [(BAD_SPEC, 1)] and out[4].errors[0].pointer == "/cursor_path"
@@ -143,7 +142,7 @@ def test_jsonl_invalid_utf8_is_located(tmp_path: Path) -> None:
     out = _all(path)
     assert out[0].example is not None
     [error] = out[1].errors
-    assert (error.kind, error.line, error.column) == (BAD_JSON, 2, 14)
+    assert (error.code, error.line, error.column) == (BAD_JSON, 2, 14)
     assert "0xe9" in error.message
 
 
@@ -159,7 +158,7 @@ def test_unknown_extension_is_a_located_error(tmp_path: Path) -> None:
     path.write_text("hello")
     [record] = _all(path)
     [error] = record.errors
-    assert error.kind == UNKNOWN_EXTENSION and error.line == 1
+    assert error.code == UNKNOWN_EXTENSION and error.line == 1
     assert "'notes.txt'" in error.message and ".jsonl" in error.message
 
 
@@ -169,7 +168,7 @@ def test_unreadable_sources_are_located_errors(
     fifo = tmp_path / "pipe.md"
     os.mkfifo(fifo)
     [record] = _all(fifo)
-    assert record.errors[0].kind == BAD_FILE
+    assert record.errors[0].code == BAD_FILE
     assert "not a regular file" in record.errors[0].message
     gone = tmp_path / "gone.jsonl"
     [record] = _all(gone)
@@ -250,7 +249,7 @@ def test_json_the_reference_refuses_is_a_located_error(
     # The column points at what is refused: the repeated key, the number, the escape.
     at = {"key ": line.rfind('"name"'), "numb": line.find("1e400"), "NaN ": line.find("NaN")}
     column = at.get(message[:4], line.find("\\u")) + 1
-    assert (error.kind, error.line, error.column) == (BAD_JSON, 2, column)
+    assert (error.code, error.line, error.column) == (BAD_JSON, 2, column)
     assert message in error.message
 
 
@@ -265,5 +264,5 @@ def test_a_fifo_named_jsonl_is_a_located_error(tmp_path: Path) -> None:
     fifo = tmp_path / "pipe.jsonl"
     os.mkfifo(fifo)
     [record] = _all(fifo)
-    assert record.errors[0].kind == BAD_FILE
+    assert record.errors[0].code == BAD_FILE
     assert record.errors[0].message == "is not a regular file (a device, socket or FIFO)"
