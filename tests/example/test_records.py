@@ -266,3 +266,18 @@ def test_a_fifo_named_jsonl_is_a_located_error(tmp_path: Path) -> None:
     [record] = _all(fifo)
     assert record.errors[0].code == BAD_FILE
     assert record.errors[0].message == "is not a regular file (a device, socket or FIFO)"
+
+
+def test_the_reader_and_the_converter_report_one_location_type(tmp_path: Path) -> None:
+    """Issue 19: no RecordError, no Finding, no `kind` strings: a finding is a Diagnostic."""
+    from evaltools.diagnostics import Diagnostic
+    from evaltools.example.convert import Options, convert
+
+    path = tmp_path / "set.jsonl"
+    path.write_text(LINE + "\n\n{oops\n")
+    errors = [e for r in _all(path) for e in r.errors]
+    assert all(isinstance(e, Diagnostic) for e in errors)
+    assert [(e.line, e.column, e.code) for e in errors] == [(2, 1, "CV004"), (3, 2, "IO008")]
+    found: list[object] = []
+    convert([path], Options("jsonl", tmp_path / "out.jsonl"), found.append)
+    assert found == errors
