@@ -10,13 +10,12 @@ configuration plus the new keys and nothing else.
 from __future__ import annotations
 
 import re
-import subprocess
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from evaltools.fileio import iter_files
+from evaltools.fileio import walk_files
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -47,19 +46,8 @@ class Found:
 
 
 def _listed(root: Path) -> list[str]:
-    """The repository's files (tracked or not ignored), relative POSIX paths."""
-    try:
-        done = subprocess.run(
-            ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-            cwd=root,
-            capture_output=True,
-            check=True,
-        )
-    except (OSError, subprocess.CalledProcessError):  # not a git repository: walk it
-        return [p.relative_to(root).as_posix() for p in iter_files([root], (".md", ".jsonl"))]
-    return sorted(
-        {raw.decode("utf-8", "surrogateescape") for raw in done.stdout.split(b"\0") if raw}
-    )
+    """The repository's candidate files (not ignored by git), relative POSIX paths."""
+    return walk_files(root, (".md", ".jsonl"))[0]
 
 
 def _head(path: Path, size: int = 1 << 20) -> str:

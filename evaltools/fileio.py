@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -136,24 +136,132 @@ def check_text_bytes(shown: str, data: bytes) -> Diagnostic | None:
     return None
 
 
-def iter_files(paths: Iterable[Path], suffixes: tuple[str, ...]) -> Iterator[Path]:
-    """Files named directly are yielded as given; directories are searched recursively."""
+# Never searched: version control and tool folders that are not hidden (hidden folders,
+# `.git`, `.svn`, `.venv`, `.tox`, editor settings, are all skipped by their dot).
+SKIPPED_DIRECTORIES = frozenset({"venv", "node_modules", "__pycache__"})
+
+
+class NothingFound(UsageError):
+    """A search found no file to work on: an error, never a pass over nothing."""
+
+
+def discover(
+    paths: Iterable[Path],
+    suffixes: tuple[str, ...],
+    *,
+    respect_gitignore: bool = True,
+    exclude: Path | None = None,
+    what: str = "files",
+    hint: str = "",
+) -> list[Path]:
+    """The files a command sees: paths named directly as given (whatever their name, and
+    `-`), and for each directory the files below it ending in one of `suffixes`, sorted.
+
+    One skip policy for every command: hidden files and folders (`.git`, `.svn`, `.venv`,
+    `.drafts`, ...), `venv`, `node_modules` and `__pycache__` are never entered, and files
+    git ignores are left out (as ruff and black do) unless `respect_gitignore` is False.
+    A file named directly is always included, and nothing below `exclude` (a command's
+    output, which may live below a source directory) is searched. No file at all is a
+    `NothingFound` error naming what was searched (`what`, `hint`: for its message).
+    """
+    found: list[Path] = []
+    searched: list[Path] = []
+    others = 0
     for path in paths:
-        if path.is_dir() and path.suffix not in suffixes:
-            yield from _walk(path, suffixes)
+        if str(path) != "-" and path.is_dir() and path.suffix not in suffixes:
+            searched.append(path)
+            matching, other = walk_files(
+                path, suffixes, respect_gitignore=respect_gitignore, exclude=exclude
+            )
+            found.extend(path / name for name in matching)
+            others += other
         else:
-            yield path
+            found.append(path)
+    if not found:
+        raise NothingFound(_nothing_found(what, suffixes, searched, others, hint))
+    return found
 
 
-_SKIP_DIRS = {".git", ".hg", ".venv", "venv", "node_modules", "__pycache__", ".tox", ".mypy_cache"}
+def _nothing_found(
+    what: str, suffixes: tuple[str, ...], searched: list[Path], others: int, hint: str
+) -> str:
+    patterns = ", ".join(f"*{s}" for s in suffixes)
+    where = ", ".join(f"{display_path(p).rstrip('/')}/" for p in searched) or "the given paths"
+    notes = []
+    if others:
+        notes.append(f"{others} {'file' if others == 1 else 'files'} with other suffixes")
+    if hint:
+        notes.append(hint)
+    tail = f" ({'; '.join(notes)})" if notes else ""
+    return f"no {what} ({patterns}) under {where}{tail}"
 
 
-def _walk(root: Path, suffixes: tuple[str, ...]) -> Iterator[Path]:
+def walk_files(
+    root: Path,
+    suffixes: tuple[str, ...] | None,
+    *,
+    respect_gitignore: bool = True,
+    exclude: Path | None = None,
+) -> tuple[list[str], int]:
+    """The files below `root` (POSIX paths relative to it, sorted) ending in one of
+    `suffixes` (any file for None), by the skip policy of `discover`; and how many other
+    files it skipped for their suffix."""
+    excluded = os.path.realpath(exclude) if exclude is not None else None
+    if excluded is not None and os.path.realpath(root) == excluded:
+        # Converting a directory into itself: the listing is taken before anything is
+        # written, so the outputs are not read back; only outputs below it would be.
+        excluded = None
+    matching: list[str] = []
+    others = 0
     for dirpath, dirnames, filenames in os.walk(root):
-        dirnames[:] = sorted(d for d in dirnames if d not in _SKIP_DIRS)
+        dirnames[:] = sorted(
+            d for d in dirnames if not d.startswith(".") and d not in SKIPPED_DIRECTORIES
+        )
+        # One realpath per directory, not per file: a conversion may list millions.
+        real = os.path.realpath(dirpath) if excluded is not None else ""
+        if excluded is not None and _is_within(real, excluded):
+            dirnames[:] = []
+            continue
+        relative = os.path.relpath(dirpath, root)
+        prefix = "" if relative == "." else Path(relative).as_posix() + "/"
         for name in sorted(filenames):
-            if name.endswith(suffixes):
-                yield Path(dirpath, name)
+            if name.startswith("."):
+                continue
+            if excluded is not None and f"{real}{os.sep}{name}" == excluded:
+                continue
+            if suffixes is None or name.endswith(suffixes):
+                matching.append(prefix + name)
+            else:
+                others += 1
+    if respect_gitignore and matching:
+        ignored = git_ignored(root, matching)
+        matching = [name for name in matching if name not in ignored]
+    return matching, others
+
+
+def _is_within(path: str, root: str) -> bool:
+    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
+
+
+def git_ignored(root: Path, names: list[str]) -> frozenset[str]:
+    """Which of `names` (relative to the directory `root`) git ignores: one `git
+    check-ignore` for all of them. Outside a work tree, or without git, none."""
+    import subprocess  # not at the top: the lint hook names files and never walks
+
+    try:
+        done = subprocess.run(
+            ["git", "-C", str(root), "check-ignore", "--stdin", "-z"],
+            input="\0".join(names).encode("utf-8", "surrogateescape") + b"\0",
+            capture_output=True,
+            check=False,
+        )
+    except OSError:  # no git at all
+        return frozenset()
+    if done.returncode != 0:  # 1: nothing ignored; 128: not a work tree
+        return frozenset()
+    return frozenset(
+        item.decode("utf-8", "surrogateescape") for item in done.stdout.split(b"\0") if item
+    )
 
 
 def check_paths_exist(paths: Iterable[Path]) -> None:

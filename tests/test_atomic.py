@@ -22,7 +22,7 @@ from evaltools.atomic import (
     is_evaltools_temp,
     remove_stale_temps,
 )
-from evaltools.fileio import iter_files
+from evaltools.fileio import discover
 from tests.conftest import CORPUS
 
 REFORMAT = (CORPUS / "flask--add-import-statement.md").read_text().replace("\n\n", "\n\n\n", 1)
@@ -164,7 +164,7 @@ def test_temporary_file_names_are_recognised_and_ignored_by_discovery_and_git(
     assert not any(is_evaltools_temp(n) for n in ("a.md", ".a.md.tmp", "evaltools-1-a.tmp"))
     for name in [*names, "a.md"]:
         (tmp_path / name).write_text("x")
-    assert [p.name for p in iter_files([tmp_path], (".md",))] == ["a.md"]
+    assert [p.name for p in discover([tmp_path], (".md",))] == ["a.md"]
     subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
     (tmp_path / ".gitignore").write_text(GITIGNORE_PATTERN + "\n")
     status = subprocess.run(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import sys
 from pathlib import Path
 
@@ -9,6 +10,7 @@ import pytest
 
 from evaltools.__main__ import main
 from evaltools.toml_lines import KeyLines
+from tests.conftest import CORPUS
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -171,8 +173,9 @@ def test_a_valid_configuration_still_passes(
     )
     (in_tmp / "pyproject.toml").write_text(text)
     (in_tmp / "evals").mkdir()
+    shutil.copy(CORPUS / "codex-acp--add-derive.md", in_tmp / "evals")
     assert main(["check"]) == 0
-    assert capsys.readouterr().out == "All checks passed: 0 files.\n"
+    assert capsys.readouterr().out == "All checks passed: 1 file.\n"
 
 
 def test_key_lines_follow_quoted_keys_and_headers_first_written() -> None:

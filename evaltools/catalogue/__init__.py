@@ -30,7 +30,7 @@ FAMILIES = {
 class Catalogue:
     def __init__(self, rules: tuple[Rule, ...]) -> None:
         self.rules = {r.code: r for r in rules}
-        # Two families share a name (invalid-json: CV001, RV001; invalid-chunk-id: RV008,
+        # Two families share a name (invalid-chunk-id: RV008,
         # RG006): a selector by name selects both, a lookup gives the lower code.
         self.by_name: dict[str, Rule] = {}
         for r in sorted(rules, key=lambda r: r.code):

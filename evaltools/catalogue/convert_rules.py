@@ -43,17 +43,6 @@ RULES = (
         "### Deep heading\n...",
     ),
     Rule(
-        "CV001",
-        "invalid-json",
-        E,
-        "A record is not valid JSON.",
-        "Reports the line and column where a `.json` file or a `.jsonl` line stops being JSON.",
-        "The record cannot be converted; the other records still are, and nothing is "
-        "written for this one.",
-        '{"name": "rename", }',
-        '{"name": "rename"}',
-    ),
-    Rule(
         "CV002",
         "invalid-example",
         E,

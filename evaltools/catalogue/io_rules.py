@@ -108,4 +108,19 @@ RULES = (
         "evals/a.md:1:1: IO021 file changed while evaltools was working on it",
         "(run the command again: it starts from the file as it is now)",
     ),
+    Rule(
+        "IO008",
+        "invalid-json",
+        E,
+        "The text is not valid JSON, or JSON other readers refuse.",
+        "Reports where a `.json` file or a `.jsonl` line stops being strict JSON, at its line "
+        "and column: the same code in lint, convert, validate and the gold commands.",
+        "A record that does not parse silently drops out of every run. Common causes: a record "
+        "pretty-printed over several lines, two records on one line, a trailing comma, single "
+        "quotes, NaN/Infinity or a number too large for a float (Python's json reads and "
+        "writes them, JSON has no such numbers), an integer of more than 4,300 digits, a lone "
+        "UTF-16 surrogate escape.",
+        '{"qid": "q1", "query": "x", "gold": {"a.py:1-2:f": 3},}',
+        '{"qid": "q1", "query": "x", "gold": {"a.py:1-2:f": 3}}',
+    ),
 )

@@ -12,20 +12,6 @@ GOOD = (
 
 RULES = (
     Rule(
-        "RV001",
-        "invalid-json",
-        E,
-        "The line is not one valid JSON value.",
-        "Each line of a JSONL file is one complete JSON object. The column points at the "
-        "first character the parser could not take.",
-        "A line that does not parse is a query that silently drops out of every metric. "
-        "Common causes: a record pretty-printed over several lines, two records on one line, "
-        "a trailing comma, single quotes, or NaN/Infinity (which Python's json writes and "
-        "accepts, but JSON does not have).",
-        GOOD.replace("}}", "},}"),
-        GOOD,
-    ),
-    Rule(
         "RV002",
         "blank-line",
         E,

@@ -53,6 +53,15 @@ def paths_param(help_text: str, *, required: bool = True) -> Param:
     )
 
 
+# Every command that searches directories takes it (discovery is fileio.discover).
+NO_GITIGNORE = Param(
+    "no_respect_gitignore",
+    ("--no-respect-gitignore",),
+    kind=bool,
+    default=False,
+    help="Search directories without leaving out the files .gitignore ignores.",
+)
+
 _CONFIG = Param(
     "config", ("--config",), kind=Path, help="The pyproject.toml to read [tool.evaltools] from."
 )
@@ -92,6 +101,7 @@ EXAMPLE_COMMANDS: tuple[Command, ...] = (
                 help="Worker processes for more than 50 files (0: every core; 1: none).",
                 metavar="N",
             ),
+            NO_GITIGNORE,
         ),
     ),
     Command(
@@ -111,6 +121,7 @@ EXAMPLE_COMMANDS: tuple[Command, ...] = (
                 "fence, trailing blank line).",
             ),
             format_param(choices=("text", "json")),
+            NO_GITIGNORE,
         ),
     ),
     Command(
@@ -183,6 +194,7 @@ EXAMPLE_COMMANDS: tuple[Command, ...] = (
                 help="Overwrite existing output files.",
             ),
             format_param(choices=("text", "json")),
+            NO_GITIGNORE,
         ),
     ),
     Command(
@@ -205,6 +217,7 @@ EXAMPLE_COMMANDS: tuple[Command, ...] = (
                 help="Apply the safe fixes: canonical layout, moved gold IDs.",
             ),
             _CONFIG,
+            NO_GITIGNORE,
         ),
     ),
     Command(

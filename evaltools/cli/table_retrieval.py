@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from evaltools.cli.table import Command, Param, format_param, paths_param
+from evaltools.cli.table import NO_GITIGNORE, Command, Param, format_param, paths_param
 
 COMMANDS: tuple[Command, ...] = ()
 
@@ -206,6 +206,7 @@ VALIDATE_COMMANDS: tuple[Command, ...] = (
                 help="Worker processes for big files (default: all cores).",
                 metavar="N",
             ),
+            NO_GITIGNORE,
         ),
     ),
     Command(

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from evaltools.config import Config, load_config
 from evaltools.diagnostics import Diagnostic, worst_exit_code
-from evaltools.fileio import UsageError, check_paths_exist, iter_files, read_text_file, real_path
+from evaltools.fileio import UsageError, check_paths_exist, discover, read_text_file, real_path
 from evaltools.selection import selection_from
 
 
@@ -30,8 +30,9 @@ def is_retrieval_set(path: Path, configured: set[Path]) -> bool:
     return real_path(path) in configured or looks_like_retrieval_set(path)
 
 
-def plan(paths: list[Path], config: Config) -> Plan:
+def plan(paths: list[Path], config: Config, *, respect_gitignore: bool = True) -> Plan:
     out = Plan()
+    ignore = respect_gitignore and config.respect_gitignore
     if not paths:
         configured = list(config.paths)
         sets = list(config.retrieval.sets)
@@ -41,12 +42,18 @@ def plan(paths: list[Path], config: Config) -> Plan:
                 "in [tool.evaltools.retrieval]"
             )
         check_paths_exist(configured + sets)
-        out.examples = list(iter_files(configured, (".md",)))
-        out.retrieval_sets = list(iter_files(sets, (".jsonl",)))
+        if configured:
+            out.examples = discover(
+                configured, (".md",), respect_gitignore=ignore, what="example files"
+            )
+        if sets:
+            out.retrieval_sets = discover(
+                sets, (".jsonl",), respect_gitignore=ignore, what="eval sets"
+            )
         return out
     check_paths_exist(paths)
     known = {real_path(p) for p in config.retrieval.sets}
-    for path in iter_files(paths, (".md", ".jsonl")):
+    for path in discover(paths, (".md", ".jsonl"), respect_gitignore=ignore, what="files"):
         if path.suffix == ".jsonl" and is_retrieval_set(path, known):
             out.retrieval_sets.append(path)
         elif path.suffix in (".json", ".jsonl"):
@@ -107,7 +114,14 @@ def _retrieval(
     return found, None
 
 
-def run(paths: list[Path], output_format: str, fix: bool, config: Path | None) -> int:
+def run(
+    paths: list[Path],
+    output_format: str,
+    fix: bool,
+    config: Path | None,
+    *,
+    no_respect_gitignore: bool = False,
+) -> int:
     # Only the rules of what always runs; retrieval rules load with the retrieval half, and
     # selectors of families not loaded are accepted as they are (start-up matters here).
     import evaltools.commands.roundtrip
@@ -115,7 +129,7 @@ def run(paths: list[Path], output_format: str, fix: bool, config: Path | None) -
 
     settings = load_config(config)
     selection = selection_from(settings.rules, None, None)
-    work = plan(paths, settings)
+    work = plan(paths, settings, respect_gitignore=not no_respect_gitignore)
     fixed: list[str] = []
     diagnostics = _examples(work, fix, fixed)
     found, note = _retrieval(work, settings, fix, fixed)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 import time
@@ -10,37 +9,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
 
-from evaltools.catalogue import rule
-from evaltools.diagnostics import Diagnostic, Rule, Severity, make
+from evaltools import jsonio
+from evaltools.diagnostics import Diagnostic, Severity
 from evaltools.example import convert as conv
 from evaltools.example import records
-from evaltools.fileio import UsageError, check_paths_exist
-
-RULES_BY_KIND: dict[str, Rule] = {
-    records.BAD_JSON: rule("CV001"),
-    records.BAD_SPEC: rule("CV002"),
-    records.BAD_MARKDOWN: rule("CV003"),
-    records.BLANK_LINE: rule("CV004"),
-    records.UNKNOWN_EXTENSION: rule("CV005"),
-    records.BAD_FILE: rule("CV006"),
-    conv.LOSSY: rule("CV007"),
-    conv.LOSSY_ALLOWED: rule("CV008"),
-    conv.UNWRITABLE: rule("CV009"),
-    conv.EXISTS: rule("CV010"),
-    conv.COLLISION: rule("CV011"),
-    conv.WRITE_FAILED: rule("CV012"),
-    conv.ONE_OUTPUT: rule("CV013"),
-}
-
-
-def to_diagnostic(finding: conv.Finding) -> Diagnostic:
-    error = finding.error
-    if error is not None and error.diagnostic is not None:
-        return error.diagnostic
-    rule = RULES_BY_KIND[finding.kind]
-    return make(
-        rule, finding.path, finding.line, finding.column, finding.message, pointer=finding.pointer
-    )
+from evaltools.fileio import UsageError, check_paths_exist, discover
 
 
 def default_jobs() -> int:
@@ -74,6 +47,7 @@ def run(
     allow_lossy: bool,
     force: bool,
     output_format: str,
+    no_respect_gitignore: bool = False,
 ) -> int:
     if offset < 0 or (limit is not None and limit < 0):
         raise UsageError("--offset and --limit must not be negative")
@@ -84,6 +58,14 @@ def run(
         _refuse_output_among_sources(output, paths)
     if sum(str(p) == "-" for p in paths) > 1:
         raise UsageError("stdin (-) can be read only once")
+    # The listing is taken before anything is written, so no output is read back.
+    sources = discover(
+        paths,
+        records.SUFFIXES,
+        respect_gitignore=not no_respect_gitignore,
+        exclude=None if str(output) == "-" else output,
+        what="examples",
+    )
     options = conv.Options(
         to=to,
         output=output,
@@ -99,8 +81,7 @@ def run(
     report_stream = sys.stderr if str(output) == "-" else sys.stdout
     found: list[Diagnostic] = []
 
-    def on_finding(finding: conv.Finding) -> None:
-        diagnostic = to_diagnostic(finding)
+    def on_finding(diagnostic: Diagnostic) -> None:
         found.append(diagnostic)
         if output_format == "text":
             from evaltools.report.text import format_line
@@ -110,7 +91,7 @@ def run(
 
     progress = Progress(sys.stderr)
     stats = conv.convert(
-        paths, options, on_finding, progress.update, stdout=sys.stdout.buffer, stdin=None
+        sources, options, on_finding, progress.update, stdout=sys.stdout.buffer, stdin=None
     )
     progress.clear()
     if output_format == "json":
@@ -155,7 +136,7 @@ def _print_json(
         "notes": stats.notes,
         "findings": [d.to_json() for d in found],
     }
-    out.write(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
+    out.write(jsonio.dumps(report, indent=2) + "\n")
 
 
 class Progress:

@@ -6,11 +6,11 @@ results go out as text, JSON, or a report format.
 
 from __future__ import annotations
 
-import json
 import sys
 from collections import Counter
 from pathlib import Path
 
+from evaltools import jsonio
 from evaltools.config import load_config
 from evaltools.diagnostics import Diagnostic
 from evaltools.fileio import UsageError
@@ -76,7 +76,7 @@ def _report(
         from evaltools.report.text import format_line
 
         # One object a line: readable, greppable, and fast for 10,000 IDs.
-        objects = ",\n".join("  " + json.dumps(_item_json(i), ensure_ascii=False) for i in items)
+        objects = ",\n".join("  " + jsonio.dumps(_item_json(i)) for i in items)
         sys.stdout.write(f"[\n{objects}\n]\n" if items else "[]\n")
         for problem in sorted(problems, key=Diagnostic.sort_key):
             sys.stderr.write(format_line(problem) + "\n")

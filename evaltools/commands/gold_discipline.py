@@ -2,22 +2,20 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+from evaltools import jsonio
 from evaltools.atomic import WriteError, atomic_write, remove_stale_temps, write_finding
 from evaltools.diagnostics import Diagnostic, worst_exit_code
-from evaltools.fileio import UsageError, check_paths_exist, display_path, iter_files
+from evaltools.fileio import UsageError, check_paths_exist, discover, display_path
 from evaltools.report import render
 from evaltools.retrieval._gold_jsonl import JsonlFile, read_jsonl
 
 
 def dump_jsonl(records: Iterable[object]) -> bytes:
-    return b"".join(
-        json.dumps(record, ensure_ascii=False).encode("utf-8") + b"\n" for record in records
-    )
+    return b"".join(jsonio.dumps(record).encode("utf-8") + b"\n" for record in records)
 
 
 def check_output(
@@ -76,10 +74,7 @@ def input_files(paths: Sequence[Path]) -> list[Path]:
     if any(str(path) == "-" for path in paths):
         raise UsageError("- (stdin) is not supported here: name the .jsonl files")
     check_paths_exist(paths)
-    files = list(iter_files(paths, (".jsonl",)))
-    if not files:
-        raise UsageError("no .jsonl files found in " + ", ".join(p.as_posix() for p in paths))
-    return files
+    return discover(paths, (".jsonl",), what="eval sets")
 
 
 def read_sets(
@@ -112,7 +107,7 @@ def emit(output_format: str, summary: dict[str, object], text: Iterable[str]) ->
     itself goes to stdout, so that `-o -` stays clean."""
     stream = sys.stderr if summary.get("output") == "-" else sys.stdout
     if output_format == "json":
-        stream.write(json.dumps(summary, ensure_ascii=False, indent=2) + "\n")
+        stream.write(jsonio.dumps(summary, indent=2) + "\n")
         return
     for line in text:
         stream.write(line + "\n")
@@ -403,14 +398,14 @@ def _check_path_prefix(prefix: str) -> None:
 
     if not prefix.endswith("/"):
         raise UsageError(
-            f"--path-prefix {json.dumps(prefix)} does not end with `/`: it names the folder "
-            f"the repository is in, e.g. {json.dumps(prefix + '/')}"
+            f"--path-prefix {jsonio.dumps(prefix)} does not end with `/`: it names the folder "
+            f"the repository is in, e.g. {jsonio.dumps(prefix + '/')}"
         )
     try:
         parse_chunk_id(f"{prefix}FILE:1-1")
     except ChunkIdError as exc:
         raise UsageError(
-            f"--path-prefix {json.dumps(prefix)} makes invalid chunk IDs: {exc}"
+            f"--path-prefix {jsonio.dumps(prefix)} makes invalid chunk IDs: {exc}"
         ) from exc
 
 

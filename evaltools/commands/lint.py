@@ -7,13 +7,13 @@ import sys
 from pathlib import Path
 
 from evaltools.config import Config, load_config
-from evaltools.diagnostics import Diagnostic, make, worst_exit_code
+from evaltools.diagnostics import Diagnostic, Rule, make, worst_exit_code
 from evaltools.fileio import (
     NOT_A_FILE,
     UsageError,
     check_paths_exist,
+    discover,
     display_path,
-    iter_files,
     read_text_file,
     real_path,
 )
@@ -39,29 +39,27 @@ def lint_path(path: Path) -> list[Diagnostic]:
 
 def _lint_records(path: Path) -> list[Diagnostic]:
     from evaltools.example.lint import catalogue, lint_spec
-    from evaltools.example.records import BAD_FILE, iter_records
+    from evaltools.example.records import BAD_FILE, BAD_JSON, iter_records
 
     out: list[Diagnostic] = []
     for record in iter_records(path):
         for error in record.errors:
-            if error.diagnostic is not None:
-                out.append(error.diagnostic)
-                continue
-            # A file that cannot be read is reported as for a `.md` (IO007), not as a record.
-            rule = NOT_A_FILE if error.kind == BAD_FILE else catalogue.BAD_RECORD
-            out.append(
-                make(
-                    rule,
-                    error.path,
-                    error.line,
-                    error.column,
-                    error.message,
-                    pointer=error.pointer,
-                )
-            )
+            # Lint names what the reader found by its own rules: a file that cannot be read
+            # as for a `.md` (IO007), a unit that is no example as EP501. Invalid JSON and
+            # file-level problems (IO00x) keep their rule.
+            if error.code == BAD_FILE:
+                out.append(_as(NOT_A_FILE, error))
+            elif error.code != BAD_JSON and not error.code.startswith("IO"):
+                out.append(_as(catalogue.BAD_RECORD, error))
+            else:
+                out.append(error)
         if record.example is not None:
             out.extend(lint_spec(record.example.spec, record.path, record.line))
     return out
+
+
+def _as(rule: Rule, found: Diagnostic) -> Diagnostic:
+    return make(rule, found.path, found.line, found.column, found.message, pointer=found.pointer)
 
 
 def configured_paths(config: Config, paths: list[Path]) -> list[Path]:
@@ -107,9 +105,20 @@ def _config_relative(path: Path, resolved_root: Path) -> str:
 
 
 def collect(
-    paths: list[Path], selection: RuleSelection, *, root: Path | None = None, workers: int = 1
+    paths: list[Path],
+    selection: RuleSelection,
+    *,
+    root: Path | None = None,
+    workers: int = 1,
+    respect_gitignore: bool = True,
 ) -> tuple[list[Diagnostic], int]:
-    files = list(iter_files(paths, SUFFIXES[:1]))
+    files = discover(
+        paths,
+        SUFFIXES[:1],
+        respect_gitignore=respect_gitignore,
+        what="example files",
+        hint="name .json/.jsonl files directly",
+    )
     # Only per-file-ignores look at the path: resolve it only for them, and only once.
     base = root.resolve() if root is not None and selection.per_file_ignores else None
     diagnostics: list[Diagnostic] = []
@@ -129,6 +138,7 @@ def run(
     config: Path | None,
     *,
     jobs: int = 0,
+    no_respect_gitignore: bool = False,
 ) -> int:
     import evaltools.example.lint  # noqa: F401  (registers the rules that selectors name)
 
@@ -137,7 +147,13 @@ def run(
     selection = selection_from(settings.rules, select, ignore)
     targets = configured_paths(settings, paths)
     check_paths_exist(targets)
-    diagnostics, files = collect(targets, selection, root=settings.root, workers=workers)
+    diagnostics, files = collect(
+        targets,
+        selection,
+        root=settings.root,
+        workers=workers,
+        respect_gitignore=not no_respect_gitignore,
+    )
     from evaltools.report import render
 
     render(output_format, diagnostics, sys.stdout, files_checked=files)

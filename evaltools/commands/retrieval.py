@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from collections import Counter
 from collections.abc import Iterator, Sequence
@@ -10,9 +9,10 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
+from evaltools import jsonio
 from evaltools.config import load_config
 from evaltools.diagnostics import Diagnostic, Severity, make, worst_exit_code
-from evaltools.fileio import UsageError, check_paths_exist, display_path, iter_files, real_path
+from evaltools.fileio import UsageError, check_paths_exist, discover, display_path, real_path
 from evaltools.report import render
 from evaltools.retrieval.parsing import worker_count
 
@@ -42,6 +42,8 @@ def validate(
     output_format: str,
     max_errors: int | None,
     jobs: int | None,
+    *,
+    no_respect_gitignore: bool = False,
 ) -> int:
     from evaltools.retrieval.validate import checker_for
 
@@ -52,7 +54,7 @@ def validate(
     schema_text = schema_text_for(schema)
     if schema_text is not None:
         checker_for(schema_text)  # compile it here: workers forked later inherit it
-    files = jsonl_files(paths)
+    files = jsonl_files(paths, respect_gitignore=not no_respect_gitignore)
     shown = _Shown(max_errors)
     for found in check_files(files, schema_text, workers):
         shown.extend(found)
@@ -73,13 +75,14 @@ def schema_text_for(schema: Path | None) -> str | None:
         raise UsageError(f"no such schema file: {schema.as_posix()}")
     loaded = load_schema(schema)
     # The same schema as ours (a copy, say) is proven equivalent to the fast check.
-    return None if is_default_schema(loaded) else json.dumps(loaded)
+    return None if is_default_schema(loaded) else jsonio.dumps(loaded, ensure_ascii=True)
 
 
-def jsonl_files(paths: Sequence[Path]) -> list[Path]:
+def jsonl_files(paths: Sequence[Path], *, respect_gitignore: bool = True) -> list[Path]:
     """Named files as given, directories searched for *.jsonl; each file once, sorted."""
     unique: dict[str, Path] = {}
-    for path in iter_files(paths, (".jsonl",)):
+    found = discover(paths, (".jsonl",), respect_gitignore=respect_gitignore, what="eval sets")
+    for path in found:
         key = "-" if path == STDIN else str(real_path(path))
         unique.setdefault(key, path)
     return sorted(unique.values(), key=lambda p: (p == STDIN, display_path(p)))
@@ -203,7 +206,7 @@ def gold_stats(paths: list[Path], output_format: str) -> int:
     if output_format == "json":
         data = to_json(stats, targets)
         data["warnings"] = [d.to_json() for d in found]
-        sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+        sys.stdout.write(jsonio.dumps(data, indent=2) + "\n")
     else:
         if output_format == "text":
             sys.stdout.write(stats_table(to_json(stats, targets)))

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import difflib
-import json
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from evaltools import jsonio
 from evaltools.atomic import WriteError, atomic_write, remove_stale_temps, write_finding
 from evaltools.catalogue import rule
 from evaltools.diagnostics import Diagnostic, make
@@ -16,7 +16,7 @@ from evaltools.example.roundtrip import RoundTrip, Verdict, check_roundtrip
 from evaltools.fileio import (
     TextFile,
     check_paths_exist,
-    iter_files,
+    discover,
     read_text_file,
 )
 
@@ -127,13 +127,19 @@ def check_text(
 
 
 def run(
-    paths: list[Path], fix: bool, diff: bool, strict_reference: bool, output_format: str
+    paths: list[Path],
+    fix: bool,
+    diff: bool,
+    strict_reference: bool,
+    output_format: str,
+    *,
+    no_respect_gitignore: bool = False,
 ) -> int:
     check_paths_exist(paths)
-    results = [
-        check_file(p, fix=fix, diff=diff, strict_reference=strict_reference)
-        for p in iter_files(paths, (".md",))
-    ]
+    files = discover(
+        paths, (".md",), respect_gitignore=not no_respect_gitignore, what="example files"
+    )
+    results = [check_file(p, fix=fix, diff=diff, strict_reference=strict_reference) for p in files]
     if output_format == "json":
         _print_json(results)
     else:
@@ -154,7 +160,7 @@ def _print_json(results: list[FileResult]) -> None:
         if r.diff:
             item["diff"] = r.diff
         items.append(item)
-    sys.stdout.write(json.dumps(items, indent=2, ensure_ascii=False) + "\n")
+    sys.stdout.write(jsonio.dumps(items, indent=2) + "\n")
 
 
 def _print_text(results: list[FileResult], *, fix: bool) -> None:

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import json
 import re
 import sys
 
+from evaltools import jsonio
 from evaltools.catalogue import FAMILIES, RULES
 from evaltools.diagnostics import Rule
 from evaltools.fileio import UsageError
@@ -123,7 +123,9 @@ def run(code: str | None, output_format: str) -> int:
     rules = chosen_rules(code)
     single = code is not None and RULES.get(code) is not None
     if output_format == "json":
-        sys.stdout.write(json.dumps([_rule_json(r) for r in rules], indent=2) + "\n")
+        sys.stdout.write(
+            jsonio.dumps([_rule_json(r) for r in rules], indent=2, ensure_ascii=True) + "\n"
+        )
     elif output_format == "markdown":
         if code is None:
             sys.stdout.write(markdown_document(rules))

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO
 
+from evaltools.diagnostics import Diagnostic, make
 from evaltools.example.convert_record import (
     FILTERED,
     MALFORMED,
@@ -32,9 +33,15 @@ from evaltools.example.convert_record import (
     Settings,
     convert_unit,
 )
+from evaltools.example.convert_rules import (
+    COLLISION,
+    LOSSY,
+    LOSSY_ALLOWED,
+    RULE_OF_KIND,
+    UNWRITABLE,
+)
 from evaltools.example.convert_sinks import (
     EXISTS,
-    ONE_OUTPUT,
     WRITE_FAILED,
     DirectorySink,
     JsonlSink,
@@ -42,20 +49,12 @@ from evaltools.example.convert_sinks import (
     Sink,
     SinkFailed,
 )
-from evaltools.example.records import RecordError, Unit, iter_all_units
+from evaltools.example.records import Unit, iter_all_units
 from evaltools.fileio import display_path
 from evaltools.processes import pool_context
 
 CHUNK_SIZE = 256
 IN_FLIGHT_PER_JOB = 3
-
-# `Finding.kind`, besides the `records` error kinds (json, spec, markdown, ...).
-LOSSY = "lossy"  # refused: the output cannot hold all of the record
-LOSSY_ALLOWED = "lossy-allowed"  # written anyway (--allow-lossy)
-UNWRITABLE = "unwritable"  # the written form would not read back: never written
-COLLISION = "collision"
-# From the sinks: EXISTS (an output file exists, no --force), WRITE_FAILED, ONE_OUTPUT
-# (several examples for a single output file).
 
 
 @dataclass(frozen=True)
@@ -72,17 +71,6 @@ class Options:
     chunk_size: int = CHUNK_SIZE
 
 
-@dataclass(frozen=True)
-class Finding:
-    kind: str
-    path: str
-    line: int
-    column: int
-    message: str
-    pointer: str | None = None
-    error: RecordError | None = None  # the reader's error, for malformed records
-
-
 @dataclass
 class Stats:
     read: int = 0  # units read from the sources
@@ -97,9 +85,9 @@ class Stats:
     notes: list[str] = field(default_factory=list)
 
 
-__all__ = ["EXISTS", "ONE_OUTPUT", "WRITE_FAILED", "Finding", "Options", "Stats", "convert"]
+__all__ = ["Options", "Stats", "convert"]
 
-OnFinding = Callable[[Finding], None]
+OnFinding = Callable[[Diagnostic], None]
 OnProgress = Callable[[Stats], None]
 
 
@@ -119,7 +107,7 @@ def convert(
     sink = open_sink(options, stdout)
     refusal = sink.refusal()
     if refusal is not None:
-        on_finding(Finding(EXISTS, refusal[0], 1, 1, refusal[1]))
+        on_finding(make(RULE_OF_KIND[EXISTS], refusal[0], 1, 1, refusal[1]))
         return stats
     settings = Settings(
         options.to, options.name, options.repo, options.allow_lossy, sink.stem, sink.spool
@@ -140,7 +128,7 @@ def convert(
             results.close()
         sink.commit()
     except SinkFailed as failure:  # the one output file: none of it was written
-        on_finding(Finding(WRITE_FAILED, display_path(failure.path), 1, 1, str(failure)))
+        on_finding(make(RULE_OF_KIND[WRITE_FAILED], display_path(failure.path), 1, 1, str(failure)))
         stats.refused += stats.written
         stats.written = 0
     finally:
@@ -257,17 +245,7 @@ class _Run:
     def malformed(self, result: Converted) -> None:
         self.stats.malformed += 1
         for error in result.errors:
-            self.report(
-                Finding(
-                    error.kind,
-                    error.path,
-                    error.line,
-                    error.column,
-                    error.message,
-                    error.pointer,
-                    error,
-                )
-            )
+            self.report(error)
 
     def selected(self, unit: Unit, result: Converted) -> None:
         stem = result.stem
@@ -276,8 +254,8 @@ class _Run:
             if stem != result.stem:
                 self.stats.renamed += 1
                 self.report(
-                    Finding(
-                        COLLISION,
+                    make(
+                        RULE_OF_KIND[COLLISION],
                         result.path,
                         result.line,
                         1,
@@ -310,16 +288,16 @@ class _Run:
         for loss in result.losses:
             if self.options.allow_lossy:
                 message = f"{loss.message}; written without it (--allow-lossy)"
-                self.report(Finding(LOSSY_ALLOWED, result.path, loss.line, 1, message))
+                self.report(make(RULE_OF_KIND[LOSSY_ALLOWED], result.path, loss.line, 1, message))
             else:
                 message = (
                     f"{loss.message}: not converted ({loss.fix}, or pass --allow-lossy to drop it)"
                 )
-                self.report(Finding(LOSSY, result.path, loss.line, 1, message))
+                self.report(make(RULE_OF_KIND[LOSSY], result.path, loss.line, 1, message))
 
     def refuse(self, kind: str, result: Converted, message: str) -> None:
         self.stats.refused += 1
-        self.report(Finding(kind, result.path, result.line, 1, message))
+        self.report(make(RULE_OF_KIND[kind], result.path, result.line, 1, message))
 
     def finish(self) -> None:
         offset = self.options.offset

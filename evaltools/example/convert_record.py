@@ -10,13 +10,14 @@ is read back and compared with the spec, and any difference is a loss.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 
+from evaltools import jsonio
+from evaltools.diagnostics import Diagnostic
 from evaltools.example.convert_sinks import spool
 from evaltools.example.layout import LAYOUT_FIELD, layout_from_json, layout_to_json
 from evaltools.example.markdown import LayoutHints, read_markdown
-from evaltools.example.records import Record, RecordError, Unit, parse_unit
+from evaltools.example.records import Record, Unit, parse_unit
 from evaltools.example.render import default_hints, to_markdown
 from evaltools.example.roundtrip import differing_fields, front_matter_losses
 from evaltools.example.spec import (
@@ -69,7 +70,7 @@ class Converted:
     text: str | None = None  # the output, unless spooled or refused
     spooled: str | None = None  # the temporary file holding the output
     # Tuples, not lists: results cross process boundaries, and empty tuples pickle cheaply.
-    errors: tuple[RecordError, ...] = ()
+    errors: tuple[Diagnostic, ...] = ()
     losses: tuple[Loss, ...] = ()
     unwritable: str | None = None  # the output could not be read back: never written
     size: int = 0  # bytes of the source
@@ -103,7 +104,7 @@ def convert_unit(unit: Unit, settings: Settings, stem: str | None = None) -> Con
         out.losses += tuple(losses)
         out.unwritable = unwritable
     elif settings.to == "json":
-        text = json.dumps(example_to_json_dict(example), ensure_ascii=False, indent=2) + "\n"
+        text = jsonio.dumps(example_to_json_dict(example), indent=2) + "\n"
     else:
         text = dumps_example(example) + "\n"
     if out.unwritable is None and (settings.allow_lossy or not out.losses):

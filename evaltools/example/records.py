@@ -11,7 +11,6 @@ Default names are the reference CLI's: `.json`/`.md` take the file stem, `.jsonl
 
 from __future__ import annotations
 
-import json
 import os
 import stat
 import sys
@@ -20,37 +19,39 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO
 
-from evaltools.diagnostics import Diagnostic
-from evaltools.example import strict_json
+from evaltools import jsonio
+from evaltools.catalogue import rule
+from evaltools.diagnostics import Diagnostic, make
 from evaltools.example.markdown import ParsedMarkdown, read_markdown
 from evaltools.example.spec import Example, SpecError, example_from_json_dict
-from evaltools.fileio import MAX_TEXT_FILE_BYTES, check_text_bytes, display_path, line_col_of_offset
+from evaltools.fileio import (
+    MAX_TEXT_FILE_BYTES,
+    check_text_bytes,
+    display_path,
+    line_col_of_offset,
+    walk_files,
+)
 
 STDIN = "-"
 STDIN_DISPLAY = "<stdin>"
 SUFFIXES = (".md", ".json", ".jsonl")
 
-# Kinds of `RecordError`, for callers that map them to their own rule codes.
-BAD_JSON = "json"
-BAD_SPEC = "spec"
-BAD_MARKDOWN = "markdown"
-BLANK_LINE = "blank-line"
-UNKNOWN_EXTENSION = "extension"
-BAD_FILE = "file"
+# Why a unit is not an example: the reader's rules (convert reports them as they are; lint
+# reports a record as EP501 and an unreadable file as IO007). Invalid JSON is IO008 in
+# every command (evaltools.jsonio).
+INVALID_EXAMPLE = rule("CV002")
+UNREADABLE_MARKDOWN = rule("CV003")
+BLANK_JSONL_LINE = rule("CV004")
+UNKNOWN_SUFFIX = rule("CV005")
+UNREADABLE_SOURCE = rule("CV006")
 
-
-@dataclass(frozen=True)
-class RecordError:
-    """Why a unit of a source is not an example, and where (1-based line and column)."""
-
-    kind: str
-    path: str
-    line: int
-    column: int
-    message: str
-    pointer: str | None = None
-    # Set for file-level problems of a Markdown file that `fileio` reports (BOM, CRLF, ...).
-    diagnostic: Diagnostic | None = None
+# The codes of the reader's findings, for callers that report some under rules of their own.
+BAD_JSON = jsonio.INVALID_JSON.code
+BAD_SPEC = INVALID_EXAMPLE.code
+BAD_MARKDOWN = UNREADABLE_MARKDOWN.code
+BLANK_LINE = BLANK_JSONL_LINE.code
+UNKNOWN_EXTENSION = UNKNOWN_SUFFIX.code
+BAD_FILE = UNREADABLE_SOURCE.code
 
 
 @dataclass(frozen=True)
@@ -68,7 +69,7 @@ class Unit:
     stem: str  # the source's file stem, for default names
     data: bytes | None = None  # a JSONL line; None for a file still to read
     file: str | None = None  # the file to read, for whole-file units
-    error: RecordError | None = None
+    error: Diagnostic | None = None
 
 
 @dataclass
@@ -82,61 +83,36 @@ class Record:
     example: Example | None = None
     markdown: ParsedMarkdown | None = None  # for `.md` sources: hints, dropped content
     size: int = 0  # bytes read
-    errors: list[RecordError] = field(default_factory=list)
-
-
-# Directories never searched (besides hidden ones): environments and caches.
-SKIPPED_DIRECTORIES = frozenset({"venv", "node_modules", "__pycache__"})
+    errors: list[Diagnostic] = field(default_factory=list)
 
 
 def iter_all_units(
-    paths: Iterable[Path], *, exclude: Path | None = None, stdin: BinaryIO | None = None
+    paths: Iterable[Path],
+    *,
+    exclude: Path | None = None,
+    stdin: BinaryIO | None = None,
+    respect_gitignore: bool = True,
 ) -> Iterator[Unit]:
     """The units of every source, in order: files as given, `-` (JSONL on stdin), and
-    directories searched recursively (sorted) for `*.md`, `*.json` and `*.jsonl`.
+    directories searched (by `fileio.walk_files`, sorted) for `*.md`, `*.json`, `*.jsonl`.
 
-    Hidden files and directories inside a searched directory are skipped (editor settings
-    such as `.zed/settings.json` are not examples), and so is `exclude` (the output of a
-    conversion, which may live below a source directory and grow while it is searched).
+    A searched directory's listing skips what every command skips (hidden files such as
+    `.zed/settings.json` are not examples), and `exclude` (the output of a conversion,
+    which may live below a source directory and grow while it is searched).
     """
-    excluded = os.path.realpath(exclude) if exclude is not None else None
     for path in paths:
         if str(path) != STDIN and path.is_dir():
-            yield from _directory_units(path, excluded)
+            names, _ = walk_files(
+                path, SUFFIXES, respect_gitignore=respect_gitignore, exclude=exclude
+            )
+            shown_root = display_path(path)
+            prefix = "" if shown_root == "." else f"{shown_root}/"
+            for name in names:
+                suffix = name[name.rfind(".") :]
+                file = f"{path}{os.sep}{name}"
+                yield from _file_units(file, prefix + name, name.rsplit("/", 1)[-1], suffix)
         else:
             yield from iter_units(path, stdin)
-
-
-def _directory_units(root: Path, excluded: str | None) -> Iterator[Unit]:
-    # Strings, not Path objects, and one realpath per directory: this runs once per file
-    # in the main process of a conversion, where it must stay cheap.
-    shown_root = display_path(root)
-    if excluded is not None and os.path.realpath(root) == excluded:
-        # Converting a directory into itself: its listing is taken before anything is
-        # written, so the outputs are not read back; only outputs below it would be.
-        excluded = None
-    for dirpath, dirnames, filenames in os.walk(root):
-        dirnames[:] = sorted(
-            d for d in dirnames if not d.startswith(".") and d not in SKIPPED_DIRECTORIES
-        )
-        real = os.path.realpath(dirpath) if excluded is not None else ""
-        if excluded is not None and _is_within(real, excluded):
-            dirnames[:] = []
-            continue
-        relative = os.path.relpath(dirpath, root)
-        shown_dir = shown_root if relative == "." else f"{shown_root}/{Path(relative).as_posix()}"
-        prefix = "" if shown_dir == "." else f"{shown_dir}/"
-        for name in sorted(filenames):
-            suffix = name[name.rfind(".") :] if "." in name else ""
-            if name.startswith(".") or suffix not in SUFFIXES:
-                continue
-            if excluded is not None and f"{real}{os.sep}{name}" == excluded:
-                continue
-            yield from _file_units(f"{dirpath}{os.sep}{name}", prefix + name, name, suffix)
-
-
-def _is_within(path: str, root: str) -> bool:
-    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
 
 
 def iter_units(path: Path, stdin: BinaryIO | None = None) -> Iterator[Unit]:
@@ -151,7 +127,7 @@ def iter_units(path: Path, stdin: BinaryIO | None = None) -> Iterator[Unit]:
             f"cannot tell the form of {path.name!r} from its extension: "
             "name it .md, .json or .jsonl (or pass - for JSONL on stdin)"
         )
-        yield _error_unit(shown, stem, RecordError(UNKNOWN_EXTENSION, shown, 1, 1, message))
+        yield _error_unit(shown, stem, make(UNKNOWN_SUFFIX, shown, 1, 1, message))
         return
     yield from _file_units(str(path), shown, path.name, path.suffix)
 
@@ -165,12 +141,12 @@ def _file_units(file: str, shown: str, name: str, suffix: str) -> Iterator[Unit]
         # Non-blocking, as in `_read`: a FIFO named *.jsonl must not hang the run.
         fd = os.open(file, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as exc:
-        yield _error_unit(shown, stem, RecordError(BAD_FILE, shown, 1, 1, _cannot_read(exc)))
+        yield _error_unit(shown, stem, make(UNREADABLE_SOURCE, shown, 1, 1, _cannot_read(exc)))
         return
     with os.fdopen(fd, "rb") as handle:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             message = "is not a regular file (a device, socket or FIFO)"
-            yield _error_unit(shown, stem, RecordError(BAD_FILE, shown, 1, 1, message))
+            yield _error_unit(shown, stem, make(UNREADABLE_SOURCE, shown, 1, 1, message))
             return
         yield from _jsonl_units(handle, shown, stem)
 
@@ -179,7 +155,7 @@ def _cannot_read(exc: OSError) -> str:
     return f"cannot read the file: {(exc.strerror or str(exc)).lower()}"
 
 
-def _error_unit(shown: str, stem: str, error: RecordError) -> Unit:
+def _error_unit(shown: str, stem: str, error: Diagnostic) -> Unit:
     return Unit("", shown, error.line, 0, stem, error=error)
 
 
@@ -209,7 +185,7 @@ def parse_unit(unit: Unit) -> Record:
 def _read(unit: Unit, record: Record) -> bytes | None:
     """A whole file's bytes, or None with the reason in `record.errors`."""
     assert unit.file is not None
-    message = None
+    message = ""
     try:
         # Non-blocking, so that a FIFO named like an example cannot hang the run.
         fd = os.open(unit.file, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
@@ -227,23 +203,19 @@ def _read(unit: Unit, record: Record) -> bytes | None:
                 )
             else:
                 return handle.read()
-    record.errors.append(RecordError(BAD_FILE, unit.path, 1, 1, message))
+    record.errors.append(make(UNREADABLE_SOURCE, unit.path, 1, 1, message))
     return None
 
 
 def _parse_markdown_unit(unit: Unit, data: bytes, record: Record) -> None:
     problem = check_text_bytes(unit.path, data)
     if problem is not None:
-        record.errors.append(
-            RecordError(
-                BAD_FILE, unit.path, problem.line, problem.column, problem.message, None, problem
-            )
-        )
+        record.errors.append(problem)  # the file-level finding itself (BOM, CRLF, ...)
         return
     parsed = read_markdown(data.decode("utf-8"), unit.stem)
     record.markdown = parsed
     record.errors.extend(
-        RecordError(BAD_MARKDOWN, unit.path, e.line, 1, str(e)) for e in parsed.errors
+        make(UNREADABLE_MARKDOWN, unit.path, e.line, 1, str(e)) for e in parsed.errors
     )
     if not parsed.errors:
         record.example = Example(parsed.spec)
@@ -253,7 +225,7 @@ def _parse_json_unit(unit: Unit, data: bytes, record: Record) -> None:
     jsonl = unit.form == "jsonl"
     if jsonl and not data.strip():
         message = "blank line: JSONL holds one example per line; delete the line"
-        record.errors.append(RecordError(BLANK_LINE, unit.path, unit.line, 1, message))
+        record.errors.append(make(BLANK_JSONL_LINE, unit.path, unit.line, 1, message))
         return
     try:
         text = data.decode("utf-8")
@@ -261,47 +233,26 @@ def _parse_json_unit(unit: Unit, data: bytes, record: Record) -> None:
         line, column = line_col_of_offset(data, exc.start)
         message = f"byte 0x{data[exc.start]:02x} is not valid UTF-8: re-encode the file as UTF-8"
         record.errors.append(
-            RecordError(BAD_JSON, unit.path, unit.line + line - 1, column, message)
+            make(jsonio.INVALID_JSON, unit.path, unit.line + line - 1, column, message)
         )
         return
     try:
-        value = strict_json.loads(text)
-    except json.JSONDecodeError as exc:
-        record.errors.append(_json_error(unit, text, exc))
-        return
-    except strict_json.StrictJsonError as exc:
-        record.errors.append(RecordError(BAD_JSON, unit.path, unit.line, 1, str(exc)))
-        return
-    except RecursionError:
-        message = "not valid JSON here: nested too deeply to be an example"
-        record.errors.append(RecordError(BAD_JSON, unit.path, unit.line, 1, message))
+        value = jsonio.loads(text)
+    except jsonio.JsonError as exc:
+        line, column = exc.line_column(text)
+        where = unit.line + line - 1
+        record.errors.append(make(jsonio.INVALID_JSON, unit.path, where, column, exc.message))
         return
     try:
         example = example_from_json_dict(value)
     except SpecError as exc:
         record.errors.append(
-            RecordError(BAD_SPEC, unit.path, unit.line, 1, f"{exc}", exc.pointer or None)
+            make(INVALID_EXAMPLE, unit.path, unit.line, 1, f"{exc}", pointer=exc.pointer or None)
         )
         return
     if not example.spec.name:
         example.spec.name = f"{unit.stem}-{unit.index}" if jsonl else unit.stem
     record.example = example
-
-
-def _json_error(unit: Unit, text: str, exc: json.JSONDecodeError) -> RecordError:
-    jsonl = unit.form == "jsonl"
-    if jsonl and exc.msg.startswith("Extra data"):
-        fix = "one line must hold exactly one JSON object"
-    elif jsonl and not text.endswith("\n"):
-        # Only the last line of a file lacks its newline: a write that was cut short.
-        fix = "the last line is incomplete (truncated?): complete or delete it"
-    else:
-        fix = "fix the JSON syntax"
-    line, column = unit.line + exc.lineno - 1, exc.colno
-    if jsonl and exc.lineno > 1:
-        # The decoder ran past the line's own newline: the record ends early on its line.
-        line, column = unit.line, len(text.rstrip("\r\n")) + 1
-    return RecordError(BAD_JSON, unit.path, line, column, f"not valid JSON: {exc.msg}: {fix}")
 
 
 def iter_records(path: Path, stdin: BinaryIO | None = None) -> Iterator[Record]:

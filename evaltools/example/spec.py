@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from typing import Any
 
+from evaltools import jsonio
+
 RATINGS = ("Positive", "Negative")
 TELEMETRY_FIELDS = ("request_id", "device_id", "time", "rejection_reason", "was_shown")
 
@@ -139,9 +141,8 @@ def example_to_json_dict(example: Example) -> dict[str, Any]:
 
 def dumps_example(example: Example) -> str:
     """One JSONL line as the reference writes it (serde_json compact, non-ASCII raw)."""
-    import json  # not at the top: linting Markdown never needs it
 
-    return json.dumps(example_to_json_dict(example), ensure_ascii=False, separators=(",", ":"))
+    return jsonio.dumps(example_to_json_dict(example), compact=True)
 
 
 def _expect(value: Any, kind: type | tuple[type, ...], pointer: str, what: str) -> Any:

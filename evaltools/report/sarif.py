@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 from urllib.parse import quote
 
-from evaltools import __version__
+from evaltools import __version__, jsonio
 from evaltools.catalogue import RULES
 from evaltools.diagnostics import Diagnostic, Severity
 from evaltools.fileio import real_path
@@ -99,5 +98,7 @@ def build(diagnostics: Sequence[Diagnostic], root: Path) -> dict[str, object]:
 
 
 def render(diagnostics: Sequence[Diagnostic], out: TextIO) -> None:
-    json.dump(build(diagnostics, repository_root(Path.cwd())), out, indent=2)
+    out.write(
+        jsonio.dumps(build(diagnostics, repository_root(Path.cwd())), indent=2, ensure_ascii=True)
+    )
     out.write("\n")

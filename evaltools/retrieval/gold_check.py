@@ -16,8 +16,8 @@ from evaltools.fileio import (
     NOT_A_FILE,
     UsageError,
     check_paths_exist,
+    discover,
     display_path,
-    iter_files,
     real_path,
 )
 from evaltools.retrieval.chunk_id import ChunkIdError, parse_chunk_id
@@ -103,7 +103,7 @@ def check_gold(
     files: list[SetFile] = []
     items: list[GoldItem] = []
     # A file named twice (`evals evals/set.jsonl`) is checked, and fixed, once.
-    unique = {real_path(p): p for p in iter_files(paths, (".jsonl",))}
+    unique = {real_path(p): p for p in discover(paths, (".jsonl",), what="eval sets")}
     for path in unique.values():
         set_file = _read_set(path, problems)
         if set_file is not None:

@@ -10,6 +10,8 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from evaltools import jsonio
+
 _WHITESPACE = " \t\n\r"
 _DECODER = json.JSONDecoder()
 
@@ -76,7 +78,7 @@ def gold_key_tokens(line: str) -> list[KeyToken]:
 def encode_key(new_key: str, old_token: str) -> str:
     """The new key as a JSON string, escaped the way the old token was (\\u or raw UTF-8)."""
     escaped = old_token.isascii() and "\\u" in old_token
-    return json.dumps(new_key, ensure_ascii=escaped)
+    return jsonio.dumps(new_key, ensure_ascii=escaped)
 
 
 def rewrite_gold_keys(line: str, replacements: Mapping[str, str]) -> str:

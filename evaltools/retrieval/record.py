@@ -8,52 +8,15 @@ constant: one line at a time.
 
 from __future__ import annotations
 
-import json
-import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from evaltools.retrieval.locate import locate
+from evaltools import jsonio
 
 BOM = "\ufeff"
 _JSON_WHITESPACE = " \t\r\n"
-
-
-class _DuplicateKeys(Exception):
-    """An object repeats a key; `args[0]` is the first key repeated."""
-
-
-def _unique_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    obj = dict(pairs)
-    if len(obj) != len(pairs):
-        raise _DuplicateKeys(_first_repeated(pairs))
-    return obj
-
-
-def _first_repeated(pairs: list[tuple[str, Any]]) -> str:
-    seen: set[str] = set()
-    for key, _ in pairs:
-        if key in seen:
-            return key
-        seen.add(key)
-    return ""  # pragma: no cover - only called when a key repeats
-
-
-class _NotJsonConstant(ValueError):
-    pass
-
-
-def _reject_constant(name: str) -> Any:
-    raise _NotJsonConstant(name)
-
-
-_STRICT = json.JSONDecoder(object_pairs_hook=_unique_pairs, parse_constant=_reject_constant)
-_LAST_WINS = json.JSONDecoder(parse_constant=_reject_constant)
-# `decode` = skip whitespace + `scan_once` + check the rest; calling the C scanner directly
-# saves that Python-level work on the common line (no leading blank), about a fifth of the cost.
-_scan_once: Callable[[str, int], tuple[Any, int]] = _STRICT.scan_once  # type: ignore[attr-defined]
 
 
 @dataclass(frozen=True)
@@ -138,61 +101,23 @@ def parse_line(raw: bytes, line: int, *, at_file_start: bool | None = None) -> R
         )
         return RecordLine(line, raw, problems=(*problems, blank), bom=shift == 1)
     try:
-        value, duplicates = _loads(text)
-    except (ValueError, RecursionError) as exc:
-        invalid = _invalid_json(text, exc, shift)
+        decoded = jsonio.decode(text, keep_repeated=True)
+    except jsonio.JsonError as exc:
+        _, column = exc.line_column(text)
+        invalid = LineProblem("invalid-json", column + shift, exc.message)
         return RecordLine(line, raw, problems=(*problems, invalid), bom=shift == 1)
-    if has_lone_surrogate(text, value):
-        lone = LineProblem(
-            "invalid-json",
-            _lone_surrogate_offset(text) + 1 + shift,
-            "string holds a lone UTF-16 surrogate escape (\\ud800-\\udfff without its "
-            "pair): it is no character, and no tool can write it back as UTF-8; fix the escape",
-        )
-        return RecordLine(line, raw, problems=(*problems, lone), bom=shift == 1)
-    return RecordLine(line, raw, value, True, duplicates, problems, shift == 1)
-
-
-def has_lone_surrogate(text: str, value: Any) -> bool:
-    """Whether `value`, parsed from `text`, holds a string with an unpaired surrogate
-    (valid JSON syntax, but refused by serde_json, and fatal to any UTF-8 writer)."""
-    # Only a `\u` escape can make one: the text itself is valid UTF-8.
-    if "\\u" not in text:
-        return False
-    try:
-        json.dumps(value, ensure_ascii=False).encode()
-    except UnicodeEncodeError:
-        return True
-    return False
-
-
-_HIGH = r"\\u[dD][89abAB][0-9a-fA-F]{2}"
-_LOW = r"\\u[dD][c-fC-F][0-9a-fA-F]{2}"
-_LONE_SURROGATE = re.compile(rf"{_HIGH}(?!{_LOW})|(?<!{_HIGH}){_LOW}")
-
-
-def _lone_surrogate_offset(text: str) -> int:
-    found = _LONE_SURROGATE.search(text)
-    return found.start() if found is not None else 0
+    duplicates = decoded.repeated_key is not None
+    return RecordLine(line, raw, decoded.value, True, duplicates, problems, shift == 1)
 
 
 def strict_loads(text: str) -> Any:
     """A whole JSON document (a schema file, say) read by the rules of a record line.
 
-    ValueError, with a reason a person can act on, for what JSON parsers disagree on:
-    a repeated key, NaN or Infinity, a lone surrogate escape, nesting too deep to read.
+    ValueError (`jsonio.JsonError`), with a reason a person can act on, for what JSON
+    parsers disagree on: a repeated key, NaN or Infinity, a lone surrogate escape, nesting
+    too deep to read.
     """
-    try:
-        value = _STRICT.decode(text)
-    except _DuplicateKeys as exc:
-        raise ValueError(f"key {json.dumps(exc.args[0])} occurs twice in one object") from None
-    except _NotJsonConstant as exc:
-        raise ValueError(f"{exc} is not JSON: write a number or null") from None
-    except RecursionError:
-        raise ValueError("it is nested too deeply to read") from None
-    if has_lone_surrogate(text, value):
-        raise ValueError("a string holds a lone UTF-16 surrogate escape (\\ud800-\\udfff)")
-    return value
+    return jsonio.loads(text)
 
 
 NEEDS_FULL_PARSE: Any = object()
@@ -204,76 +129,14 @@ def quick_value(raw: bytes) -> Any:
     loops: no RecordLine is built, and nothing is done twice on the common line."""
     try:
         text = raw.decode()
-        value, end = _scan_once(text, 0)
-    except (UnicodeDecodeError, StopIteration, _DuplicateKeys, ValueError, RecursionError):
+        value, end = jsonio.scan_once(text, 0)
+    except Exception:  # whatever it is, `parse_line` reads and explains it
         return NEEDS_FULL_PARSE
     if end != len(text) and text[end:].strip(_JSON_WHITESPACE):
         return NEEDS_FULL_PARSE
-    if has_lone_surrogate(text, value):
+    if jsonio.has_lone_surrogate(text, value):
         return NEEDS_FULL_PARSE
     return value
-
-
-def _loads(text: str) -> tuple[Any, bool]:
-    try:
-        try:
-            value, end = _scan_once(text, 0)
-        except StopIteration:
-            return _STRICT.decode(text), False
-        if end != len(text) and text[end:].strip(_JSON_WHITESPACE):
-            return _STRICT.decode(text), False  # raises "Extra data"
-        return value, False
-    except _DuplicateKeys:
-        return _LAST_WINS.decode(text), True
-
-
-def _invalid_json(text: str, exc: BaseException, shift: int) -> LineProblem:
-    if isinstance(exc, RecursionError):
-        return LineProblem(
-            "invalid-json", 1 + shift, "record is nested too deeply to read: flatten it"
-        )
-    if isinstance(exc, _NotJsonConstant):
-        return LineProblem(
-            "invalid-json",
-            _constant_offset(text) + 1 + shift,
-            f"{exc} is not JSON (Python's json accepts it, other readers do not): "
-            "write a number or null",
-        )
-    if not isinstance(exc, json.JSONDecodeError):
-        return LineProblem("invalid-json", 1 + shift, f"record cannot be read ({exc}): fix it")
-    column = exc.pos + 1 + shift
-    if text.startswith(BOM):
-        return LineProblem(
-            "invalid-json",
-            column,
-            "line starts with a byte order mark (were two files joined?): delete it",
-        )
-    reason = exc.msg[0].lower() + exc.msg[1:]
-    stripped = text.rstrip(_JSON_WHITESPACE)
-    if exc.msg == "Extra data":
-        message = "there is more text after the end of the record: put each record on its own line"
-    elif exc.pos >= len(stripped) and stripped.lstrip(_JSON_WHITESPACE).startswith(("{", "[")):
-        message = (
-            f"the record ends before it is closed ({reason}): a JSONL record must be on one "
-            "line (was the file pretty-printed?)"
-        )
-    else:
-        message = f"line is not valid JSON ({reason}): fix the syntax at this column"
-    return LineProblem("invalid-json", column, message)
-
-
-def _constant_offset(text: str) -> int:
-    try:
-        json.loads(text)
-    except (ValueError, RecursionError):
-        return 0  # a syntax error too: no offsets to trust, point at the start
-    located = locate(text)
-    offsets = [
-        at
-        for at in located.values.values()
-        if text.startswith(("NaN", "Infinity", "-Infinity"), at)
-    ]
-    return min(offsets, default=0)
 
 
 def iter_record_lines(

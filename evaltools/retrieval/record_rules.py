@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from evaltools import jsonio
 from evaltools.catalogue import rule
 
-INVALID_JSON = rule("RV001")
+# Invalid JSON is one rule for both halves (IO008, in the one strict JSON module).
+INVALID_JSON = jsonio.INVALID_JSON
 BLANK_LINE = rule("RV002")
 DUPLICATE_KEY = rule("RV003")
 DUPLICATE_QID = rule("RV004")

@@ -9,13 +9,13 @@ suite holds the two to the same answers (tests/retrieval/test_fast_check_agrees.
 from __future__ import annotations
 
 import functools
-import json
 import re
 from collections.abc import Iterator
 from importlib import resources
 from pathlib import Path
 from typing import Any, Protocol
 
+from evaltools import jsonio
 from evaltools.fileio import UsageError
 from evaltools.retrieval.chunk_id import is_valid_chunk_id
 from evaltools.retrieval.record import strict_loads
@@ -41,7 +41,7 @@ def default_schema_text() -> str:
 
 
 def default_schema() -> dict[str, Any]:
-    schema: dict[str, Any] = json.loads(default_schema_text())
+    schema: dict[str, Any] = jsonio.loads(default_schema_text())
     return schema
 
 

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import itertools
-import json
 from pathlib import Path
+
+from evaltools import jsonio
 
 
 def looks_like_retrieval_set(path: Path) -> bool:
@@ -19,8 +20,8 @@ def looks_like_retrieval_set(path: Path) -> bool:
         with path.open("rb") as handle:
             for raw in itertools.islice(handle, 20):
                 try:
-                    record = json.loads(raw)
-                except (ValueError, RecursionError):
+                    record = jsonio.loads(raw.decode("utf-8"))
+                except (ValueError, RecursionError):  # UnicodeDecodeError is a ValueError
                     continue
                 if isinstance(record, dict):
                     return "qid" in record and "gold" in record

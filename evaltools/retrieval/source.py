@@ -12,13 +12,9 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from evaltools.fileio import display_path
+from evaltools.fileio import display_path, walk_files
 from evaltools.retrieval import git
 from evaltools.retrieval.closing import Closing
-
-SKIP_DIRS = frozenset(
-    {".git", ".hg", ".svn", ".venv", "venv", "node_modules", "__pycache__", ".tox", ".mypy_cache"}
-)
 
 
 @dataclass(frozen=True)
@@ -266,10 +262,5 @@ class CodeTree(Closing):
         return [self.mount(f"{name}/x") for name in children]
 
     def _walk(self) -> list[str]:
-        found: list[str] = []
-        for dirpath, dirnames, filenames in os.walk(self.root):
-            dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS)
-            base = Path(dirpath).relative_to(self.root).as_posix()
-            prefix = "" if base == "." else base + "/"
-            found.extend(prefix + name for name in sorted(filenames))
-        return found
+        # The skip policy of every command (hidden and tool folders, .gitignore).
+        return walk_files(self.root, None)[0]

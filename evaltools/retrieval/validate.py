@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from evaltools import jsonio
 from evaltools.diagnostics import Diagnostic, make
 from evaltools.fileio import BYTE_ORDER_MARK, EMPTY_FILE, NOT_A_FILE, NOT_UTF8, display_path
 from evaltools.retrieval.explain import Problem, beyond_schema, explain
@@ -68,7 +69,9 @@ class Checker:
 
     def validator(self) -> Validator:
         if self._validator is None:
-            schema = default_schema() if self.schema_text is None else json.loads(self.schema_text)
+            schema = (
+                default_schema() if self.schema_text is None else jsonio.loads(self.schema_text)
+            )
             self._validator = build_validator(schema)
         return self._validator
 

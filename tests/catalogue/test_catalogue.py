@@ -26,9 +26,9 @@ def test_codes_and_names_are_unique_and_stable() -> None:
     rules = RULES.all()
     assert len({r.code for r in rules}) == len(rules)
     shared = {r.name for r in rules if [s.name for s in rules].count(r.name) > 1}
-    assert shared == {"invalid-json", "invalid-chunk-id"}  # CV001/RV001, RV008/RG006
+    assert shared == {"invalid-chunk-id"}  # RV008/RG006
     assert RULES.get("EP104") == RULES.get("unknown-section")
-    assert RULES.get("invalid-json") == RULES.get("CV001")
+    assert RULES.get("invalid-json") == RULES.get("IO008")
     assert {r.family for r in rules} == {"IO", "EP", "RT", "CV", "RV", "RG"}
 
 

@@ -83,7 +83,7 @@ def test_explicit_paths_sort_sets_from_example_records(
     records.write_text(dumps_example(Example(spec)) + "\n{broken\n")
     assert main(["check", "examples.jsonl", "evals/retrieval.jsonl"]) == 1
     out = capsys.readouterr().out
-    assert "examples.jsonl:2:2: EP501 [error]" in out
+    assert "examples.jsonl:2:2: IO008 [error]" in out
     assert "retrieval.jsonl" not in out
     assert out.endswith("Found 1 error in 2 files.\n")
 
@@ -124,7 +124,7 @@ def test_a_jsonl_too_deep_to_read_is_a_finding_not_a_crash(
     (in_tmp / "deep.jsonl").write_text("[" * 100_000 + "\n")
     assert main(["check", "deep.jsonl"]) == 1
     out, err = capsys.readouterr()
-    assert out.startswith("deep.jsonl:1:1: EP501 [error] not valid JSON here: nested too deeply")
+    assert out.startswith("deep.jsonl:1:1: IO008 [error] the JSON value is nested too deeply")
     assert err == ""
 
 
@@ -157,5 +157,5 @@ def test_a_configured_set_with_a_broken_first_line_is_still_a_set(
     sets.write_text("{broken\n" + sets.read_text())
     assert main(["check", "evals/retrieval.jsonl"]) == 1
     out = capsys.readouterr().out
-    assert "evals/retrieval.jsonl:1:2: RV" in out
+    assert "evals/retrieval.jsonl:1:2: IO008" in out
     assert "EP501" not in out

@@ -69,7 +69,6 @@ def test_gold_check_reports_it_and_checks_the_rest(
 
 def test_check_reports_it(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
     (project / "pyproject.toml").write_text(
-        '[tool.evaltools]\npaths = ["evals"]\n\n'
         '[tool.evaltools.retrieval]\nsets = ["evals/retrieval.jsonl"]\nroot = "."\n'
     )
     assert main(["check", "--format", "json"]) == 1

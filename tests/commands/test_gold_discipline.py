@@ -171,7 +171,7 @@ def test_merge_refuses_bad_input_and_writes_nothing(
     assert main(["gold", "merge", str(good), str(bad), "-o", str(out)]) == 1
     text = capsys.readouterr().out
     assert "b.jsonl:1:1: RG401 [error]" in text
-    assert "b.jsonl:2:1: RV001 [error]" in text
+    assert "b.jsonl:2:1: IO008 [error]" in text
     assert "b.jsonl:3:1: RG401" in text and "b.jsonl:4:1: RG401" in text
     assert not out.exists()
     other = write_jsonl(tmp_path / "c.jsonl", {**rec("q1", {"a": 3}), "query": "else"})
@@ -248,7 +248,7 @@ def test_sample_usage(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
     assert main(["gold", "sample", str(tmp_path / "empty"), "--seed", "1"]) == 2
     (tmp_path / "empty").mkdir()
     assert main(["gold", "sample", str(tmp_path / "empty"), "--seed", "1"]) == 2
-    assert "no .jsonl files" in capsys.readouterr().err
+    assert "no eval sets (*.jsonl) under" in capsys.readouterr().err
 
 
 # --- split -----------------------------------------------------------------------------------

@@ -232,10 +232,11 @@ def test_empty_files_missing_paths_and_stdin(
 
 
 def test_a_folder_without_sets(in_tmp: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # Nothing to count is an error, not a small set (issue 11): say what was searched.
     (in_tmp / "evals").mkdir()
-    code, data = stats(capsys, "evals")
-    assert code == 0
-    assert [(w["path"], w["code"]) for w in data["warnings"]] == [("evals", "RG101")]
+    assert main(["gold", "stats", "evals"]) == 2
+    err = capsys.readouterr().err
+    assert err == "evaltools gold stats: error: no eval sets (*.jsonl) under evals/\n"
 
 
 def test_the_text_table_of_an_empty_set(in_tmp: Path, capsys: pytest.CaptureFixture[str]) -> None:

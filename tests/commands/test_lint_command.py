@@ -252,10 +252,10 @@ def test_json_and_jsonl_files_hold_specs(in_tmp: Path, capsys: pytest.CaptureFix
     assert main(["lint", "set.jsonl", "one.json", "--format", "json"]) == 1
     found = json.loads(capsys.readouterr().out)
     assert [(d["path"], d["line"], d["column"], d["code"], d.get("pointer")) for d in found] == [
-        ("set.jsonl", 2, 26, "EP501", None),
+        ("set.jsonl", 2, 26, "IO008", None),
         ("set.jsonl", 3, 1, "EP107", "/expected_patches"),
     ]
-    assert "Expecting ',' delimiter" in found[0]["message"]
+    assert "expecting ',' delimiter" in found[0]["message"]
 
 
 def test_a_bad_jsonl_line_is_reported_at_its_line_and_column(
@@ -264,7 +264,7 @@ def test_a_bad_jsonl_line_is_reported_at_its_line_and_column(
     put(in_tmp / "set.jsonl", _record() + "\n" + '{"name": 1,}\n' + _record(revision="main"))
     assert main(["lint", "set.jsonl"]) == 1
     out = capsys.readouterr().out.splitlines()
-    assert out[0].startswith("set.jsonl:2:12: EP501 [error] not valid JSON")
+    assert out[0].startswith("set.jsonl:2:12: IO008 [error] not valid JSON")
     assert out[1].startswith("set.jsonl:3:1: EP402 [warning] revision 'main'")
     assert out[1].endswith("(at /revision)")
     assert out[2] == "Found 1 error, 1 warning in 1 file."

@@ -170,11 +170,11 @@ BAD_CASES: list[tuple[str, str | int, str, str | None, str]] = [
     (
         '{"qid": "q001", "query": "x", "type": "intent", "gold": {',
         58,  # just past the end of the line
-        "RV001",
+        "IO008",
         None,
-        "the record ends before it is closed",
+        "the JSON value ends before it is closed",
     ),
-    ('{"qid": "q001",, "query": "x"}', ', "query"', "RV001", None, "not valid JSON"),
+    ('{"qid": "q001",, "query": "x"}', ', "query"', "IO008", None, "not valid JSON"),
 ]
 
 
@@ -427,5 +427,6 @@ def test_the_rules_are_documented(capsys: pytest.CaptureFixture[str]) -> None:
     )
     assert main(["rule", "--format", "json"]) == 0
     codes = {r["code"] for r in json.loads(capsys.readouterr().out)}
-    assert {f"RV{n:03}" for n in range(1, 13)} <= codes
+    assert {f"RV{n:03}" for n in range(2, 13)} <= codes
+    assert "IO008" in codes  # invalid JSON: one rule for every command
     assert {f"RG{n}" for n in range(101, 106)} <= codes

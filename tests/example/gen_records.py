@@ -7,7 +7,8 @@ import functools
 from pathlib import Path
 from typing import Any
 
-from evaltools.example.convert import Finding, Options, Stats, convert
+from evaltools.diagnostics import Diagnostic
+from evaltools.example.convert import Options, Stats, convert
 from evaltools.example.markdown import read_markdown
 from evaltools.example.spec import Example, ExampleSpec, dumps_example
 from tests.conftest import corpus_files
@@ -42,11 +43,13 @@ def write_jsonl(path: Path, count: int) -> list[str]:
     return lines
 
 
-def run(sources: list[Path], to: str, output: Path, **options: Any) -> tuple[Stats, list[Finding]]:
-    found: list[Finding] = []
+def run(
+    sources: list[Path], to: str, output: Path, **options: Any
+) -> tuple[Stats, list[Diagnostic]]:
+    found: list[Diagnostic] = []
     stats = convert(sources, Options(to, output, **options), found.append)
     return stats, found
 
 
-def kinds(found: list[Finding]) -> list[str]:
-    return [f.kind for f in found]
+def kinds(found: list[Diagnostic]) -> list[str]:
+    return [f.code for f in found]

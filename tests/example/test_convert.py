@@ -9,8 +9,9 @@ from typing import Any
 
 import pytest
 
+from evaltools.diagnostics import Diagnostic
 from evaltools.example import convert_sinks
-from evaltools.example.convert import Finding, Options, convert
+from evaltools.example.convert import Options, convert
 from evaltools.example.markdown import read_markdown
 from evaltools.example.spec import Example, dumps_example
 from evaltools.fileio import UsageError
@@ -34,13 +35,13 @@ def test_ten_thousand_records_to_a_directory_and_back(tmp_path: Path) -> None:
     source = tmp_path / "set.jsonl"
     source.write_text("".join(lines))
     stats, found = run([source], "md", tmp_path / "md", jobs=2)
-    assert [(f.kind, f.line) for f in found] == [
-        ("collision", 4001),
-        ("lossy", 6001),
-        ("json", 10_000),
+    assert [(f.code, f.line) for f in found] == [
+        ("CV011", 4001),
+        ("CV007", 6001),
+        ("IO008", 10_000),
     ]
     assert "`predictions` cannot be kept in Markdown" in found[1].message
-    assert "truncated" in found[2].message
+    assert "was it cut short" in found[2].message
     assert (stats.read, stats.written, stats.refused, stats.malformed) == (10_000, 9_998, 1, 1)
     assert stats.bytes_read == source.stat().st_size
     names = sorted(p.name for p in (tmp_path / "md").iterdir())
@@ -103,7 +104,7 @@ def test_name_collisions_get_numbered_suffixes_in_input_order(tmp_path: Path) ->
     assert sorted(p.name for p in (tmp_path / "md").iterdir()) == sorted(
         ["same.md", "same-2.md", "Same-3.md", "same-2-2.md", "a-b.md", "a-b-2.md", "same-4.md"]
     )
-    assert kinds(found) == ["collision"] * 5
+    assert kinds(found) == ["CV011"] * 5
     assert [f.line for f in found] == [2, 3, 4, 6, 7]
     assert "written as Same-3.md" in found[1].message
     assert stats.renamed == 5
@@ -127,7 +128,7 @@ def test_malformed_records_are_reported_and_the_rest_converts(tmp_path: Path) ->
     source = tmp_path / "set.jsonl"
     source.write_text("".join(lines))
     stats, found = run([source], "md", tmp_path / "md")
-    assert [(f.kind, f.line) for f in found] == [("spec", 4), ("blank-line", 11), ("json", 30)]
+    assert [(f.code, f.line) for f in found] == [("CV002", 4), ("CV004", 11), ("IO008", 30)]
     assert found[0].pointer == "/revision"
     assert all(f.path == source.as_posix() for f in found)
     assert (stats.malformed, stats.written) == (3, 27)
@@ -142,12 +143,12 @@ def test_extra_fields_refuse_md_but_survive_json_and_jsonl(tmp_path: Path) -> No
     source = tmp_path / "extra.jsonl"
     source.write_text(line)
     stats, found = run([source], "md", tmp_path / "md")
-    assert kinds(found) == ["lossy"] and stats.refused == 1
+    assert kinds(found) == ["CV007"] and stats.refused == 1
     assert "`prompt`, `score`, `rating` cannot be kept in Markdown" in found[0].message
     assert "--allow-lossy" in found[0].message
     assert not list((tmp_path / "md").iterdir())
     stats, found = run([source], "md", tmp_path / "md", allow_lossy=True)
-    assert kinds(found) == ["lossy-allowed"] and stats.written == 1
+    assert kinds(found) == ["CV008"] and stats.written == 1
     stats, found = run([source], "jsonl", tmp_path / "same.jsonl")
     assert found == [] and (tmp_path / "same.jsonl").read_text() == line
     stats, found = run([source], "json", tmp_path / "json")
@@ -178,14 +179,14 @@ def test_existing_outputs_are_refused_without_force(tmp_path: Path) -> None:
     first = tmp_path / "md" / f"{gen_records.spec(0).name}.md"
     first.write_text("mine")
     stats, found = run([source], "md", tmp_path / "md")
-    assert kinds(found) == ["exists"] * 3 and stats.refused == 3
+    assert kinds(found) == ["CV010"] * 3 and stats.refused == 3
     assert first.read_text() == "mine"
     stats, found = run([source], "md", tmp_path / "md", force=True)
     assert found == [] and first.read_text() != "mine"
     out = tmp_path / "out.jsonl"
     out.write_text("keep")
     stats, found = run([source], "jsonl", out)
-    assert kinds(found) == ["exists"] and out.read_text() == "keep" and stats.read == 0
+    assert kinds(found) == ["CV010"] and out.read_text() == "keep" and stats.read == 0
     run([source], "jsonl", out, force=True)
     assert out.read_text() == source.read_text()
     assert not list(tmp_path.rglob(".evaltools-*"))
@@ -198,7 +199,7 @@ def test_parallel_run_gives_the_same_output(tmp_path: Path) -> None:
     source.write_text("".join(lines))
     _, serial = run([source], "md", tmp_path / "one", jobs=1, chunk_size=16)
     stats, parallel = run([source], "md", tmp_path / "two", jobs=2, chunk_size=16)
-    assert serial == parallel and kinds(parallel) == ["json"]
+    assert serial == parallel and kinds(parallel) == ["IO008"]
     assert stats.written == 199
     for path in (tmp_path / "one").iterdir():
         assert (tmp_path / "two" / path.name).read_bytes() == path.read_bytes()
@@ -217,7 +218,7 @@ def test_single_file_and_stdout_outputs(tmp_path: Path) -> None:
     text = (tmp_path / "one.md").read_text()
     assert read_markdown(text, "one").spec.name == gen_records.spec(0).name
     stats, found = run([source], "json", tmp_path / "x" / "one.json")
-    assert kinds(found) == ["one-output"] and stats.written == 1
+    assert kinds(found) == ["CV013"] and stats.written == 1
     stdout = io.BytesIO()
     found = []
     convert([source], Options("md", Path("-"), offset=1), found.append, stdout=stdout)
@@ -237,7 +238,7 @@ def test_unwritable_file_names_are_reported(tmp_path: Path) -> None:
     source = tmp_path / "names.jsonl"
     source.write_text(json.dumps(data) + "\n" + json.dumps(long) + "\n")
     _, found = run([source], "md", tmp_path / "md")
-    assert kinds(found) == ["write-failed", "write-failed"]
+    assert kinds(found) == ["CV012", "CV012"]
     assert "cannot write" in found[1].message and "too long" in found[1].message
     assert not list((tmp_path / "md").iterdir())
 
@@ -248,7 +249,7 @@ def test_an_interrupted_run_leaves_no_output(tmp_path: Path) -> None:
     lines[30] = "{\n"
     source.write_text("".join(lines))
 
-    def stop(finding: Finding) -> None:
+    def stop(finding: Diagnostic) -> None:
         raise KeyboardInterrupt
 
     for to, out in (("jsonl", tmp_path / "o.jsonl"), ("md", tmp_path / "md")):
@@ -277,10 +278,10 @@ def test_failures_while_spooling_and_single_outputs(
     gen_records.write_jsonl(source, 1)
     (tmp_path / "one.md").write_text("mine")
     stats, found = run([source], "md", tmp_path / "one.md")
-    assert kinds(found) == ["exists"] and stats.read == 0
+    assert kinds(found) == ["CV010"] and stats.read == 0
     (tmp_path / "blocker").write_text("x")
     stats, found = run([source], "md", tmp_path / "blocker" / "one.md")
-    assert kinds(found) == ["write-failed"] and "cannot write" in found[0].message
+    assert kinds(found) == ["CV012"] and "cannot write" in found[0].message
 
     def full(fd: int, data: object) -> int:
         raise OSError(28, "No space left on device")

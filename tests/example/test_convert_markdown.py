@@ -37,13 +37,13 @@ LOSSY = ("vscode--log-object-property.md", "zed--change-match-arm.md")
 def test_corpus_md_to_jsonl_to_md(tmp_path: Path) -> None:
     stats, found = run([CORPUS], "jsonl", tmp_path / "all.jsonl")
     assert sorted(Path(f.path).name for f in found) == sorted(LOSSY)
-    assert all(f.kind == "lossy" and f.line == 6 for f in found)
+    assert all(f.code == "CV007" and f.line == 6 for f in found)
     assert all("line 6" in f.message and "## Reasoning" in f.message for f in found)
     assert stats.refused == 2
     stats, found = run(
         [CORPUS, ALT_CORPUS], "jsonl", tmp_path / "all.jsonl", allow_lossy=True, force=True
     )
-    assert kinds(found) == ["lossy-allowed"] * 2 and stats.written == 18
+    assert kinds(found) == ["CV008"] * 2 and stats.written == 18
     stats, found = run([tmp_path / "all.jsonl"], "md", tmp_path / "md")
     assert found == [] and stats.written == 18
     for path in corpus_files():
@@ -82,7 +82,7 @@ def test_what_the_markdown_form_cannot_carry_is_refused(tmp_path: Path) -> None:
     source = tmp_path / "bad.jsonl"
     source.write_text("".join(json.dumps(d) + "\n" for d in bad))
     stats, found = run([source], "md", tmp_path / "md", allow_lossy=True)
-    assert kinds(found) == ["lossy-allowed", "unwritable", "lossy-allowed"]
+    assert kinds(found) == ["CV008", "CV009", "CV008"]
     assert "`reasoning` would not survive the Markdown form" in found[0].message
     assert "would not read back" in found[1].message
     assert "`human_feedback` cannot be kept" in found[2].message
@@ -134,9 +134,9 @@ def test_a_directory_converts_into_itself(tmp_path: Path) -> None:
     evals = tmp_path / "evals"
     shutil.copytree(CORPUS, evals)
     stats, found = run([evals], "md", evals)
-    assert sorted(kinds(found)) == ["exists"] * 13 + ["lossy"] * 2
+    assert sorted(kinds(found)) == ["CV007"] * 2 + ["CV010"] * 13
     stats, found = run([evals], "md", evals, force=True)
-    assert kinds(found) == ["lossy"] * 2 and stats.written == 13
+    assert kinds(found) == ["CV007"] * 2 and stats.written == 13
     assert sorted(p.name for p in evals.iterdir()) == sorted(p.name for p in corpus_files())
     for path in corpus_files():
         if path.name in EXACT or path.name in LOSSY:

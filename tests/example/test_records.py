@@ -65,7 +65,7 @@ def test_markdown_that_the_reference_cannot_read_is_located(tmp_path: Path) -> N
     [record] = _all(path)
     assert record.example is None
     expected = read_markdown(text).errors[0].line
-    assert [(e.kind, e.line) for e in record.errors] == [(BAD_MARKDOWN, expected)]
+    assert [(e.code, e.line) for e in record.errors] == [(BAD_MARKDOWN, expected)]
     assert "cursor position" in record.errors[0].message.lower()
 
 
@@ -74,8 +74,7 @@ def test_markdown_with_crlf_is_a_file_error_with_the_io_diagnostic(tmp_path: Pat
     path.write_bytes(b"+++\r\nrepository_url = 1\r\n")
     [record] = _all(path)
     [error] = record.errors
-    assert error.kind == BAD_FILE
-    assert error.diagnostic is not None and error.diagnostic.code == "IO003"
+    assert (error.code, error.line) == ("IO003", 1)
 
 
 def test_json_file_default_name_is_the_stem_and_extras_are_kept(tmp_path: Path) -> None:
@@ -94,8 +93,8 @@ def test_json_file_errors_carry_line_and_column(tmp_path: Path) -> None:
     path.write_text('{\n  "name": "x",\n  oops\n}\n')
     [record] = _all(path)
     [error] = record.errors
-    assert (error.kind, error.line, error.column) == (BAD_JSON, 3, 3)
-    assert error.message.startswith("not valid JSON: Expecting property name")
+    assert (error.code, error.line, error.column) == (BAD_JSON, 3, 3)
+    assert error.message.startswith("not valid JSON (expecting property name")
 
 
 def test_jsonl_names_lines_and_errors(tmp_path: Path) -> None:
@@ -125,15 +124,15 @@ def test_jsonl_names_lines_and_errors(tmp_path: Path) -> None:
     names = [r.example.spec.name if r.example else None for r in out]
     assert names[:2] == ["set-0", "kept"]
     assert "nested too deeply" in out[9].errors[0].message
-    kinds = [[(e.kind, e.column) for e in r.errors] for r in out]
+    kinds = [[(e.code, e.column) for e in r.errors] for r in out]
     assert kinds[2] == [(BLANK_LINE, 1)]
     assert kinds[3] == [(BAD_JSON, 15)]
     assert kinds[4] == [(BAD_SPEC, 1)] and out[4].errors[0].pointer == "/cursor_path"
     assert out[5].errors[0].pointer == "/expected_patches/0"
     assert kinds[6] == [(BAD_SPEC, 1)] and out[6].errors[0].pointer is None
-    assert "one line must hold exactly one JSON object" in out[7].errors[0].message
-    assert "NaN is not valid JSON" in out[8].errors[0].message
-    assert "truncated" in out[10].errors[0].message
+    assert "a JSONL line holds one record" in out[7].errors[0].message
+    assert "NaN is not JSON" in out[8].errors[0].message
+    assert "was it cut short" in out[10].errors[0].message
     assert all(r.errors[0].path == r.path for r in out if r.errors)
 
 
@@ -143,7 +142,7 @@ def test_jsonl_invalid_utf8_is_located(tmp_path: Path) -> None:
     out = _all(path)
     assert out[0].example is not None
     [error] = out[1].errors
-    assert (error.kind, error.line, error.column) == (BAD_JSON, 2, 14)
+    assert (error.code, error.line, error.column) == (BAD_JSON, 2, 14)
     assert "0xe9" in error.message
 
 
@@ -159,7 +158,7 @@ def test_unknown_extension_is_a_located_error(tmp_path: Path) -> None:
     path.write_text("hello")
     [record] = _all(path)
     [error] = record.errors
-    assert error.kind == UNKNOWN_EXTENSION and error.line == 1
+    assert error.code == UNKNOWN_EXTENSION and error.line == 1
     assert "'notes.txt'" in error.message and ".jsonl" in error.message
 
 
@@ -169,7 +168,7 @@ def test_unreadable_sources_are_located_errors(
     fifo = tmp_path / "pipe.md"
     os.mkfifo(fifo)
     [record] = _all(fifo)
-    assert record.errors[0].kind == BAD_FILE
+    assert record.errors[0].code == BAD_FILE
     assert "not a regular file" in record.errors[0].message
     gone = tmp_path / "gone.jsonl"
     [record] = _all(gone)
@@ -233,10 +232,10 @@ def test_a_record_cut_off_mid_line_is_located_on_its_own_line(tmp_path: Path) ->
         (LINE[:-1] + ', "name": "other"}', 'key "name" occurs twice in one object'),
         # Read as infinity, it would be written back as the non-JSON `Infinity`.
         (LINE[:-1] + ', "score": 1e400}', "number 1e400 is too large for a 64-bit float"),
-        (LINE[:-1] + ', "score": NaN}', "NaN is not valid JSON"),
+        (LINE[:-1] + ', "score": NaN}', "NaN is not JSON"),
         # No UTF-8 form: writing the example back would fail.
-        (LINE.replace('"src/a.py"', '"src/\\ud800.py"', 1), "string at /cursor_path holds a lone"),
-        (LINE[:-1] + ', "n": {"\\udc00": 1}}', "string at /n/\\udc00 holds a lone UTF-16"),
+        (LINE.replace('"src/a.py"', '"src/\\ud800.py"', 1), "string holds a lone"),
+        (LINE[:-1] + ', "n": {"\\udc00": 1}}', "string holds a lone UTF-16"),
     ],
 )
 def test_json_the_reference_refuses_is_a_located_error(
@@ -247,7 +246,10 @@ def test_json_the_reference_refuses_is_a_located_error(
     first, second = _all(path)
     assert first.example is not None and not first.errors
     [error] = second.errors
-    assert (error.kind, error.line, error.column) == (BAD_JSON, 2, 1)
+    # The column points at what is refused: the repeated key, the number, the escape.
+    at = {"key ": line.rfind('"name"'), "numb": line.find("1e400"), "NaN ": line.find("NaN")}
+    column = at.get(message[:4], line.find("\\u")) + 1
+    assert (error.code, error.line, error.column) == (BAD_JSON, 2, column)
     assert message in error.message
 
 
@@ -262,5 +264,20 @@ def test_a_fifo_named_jsonl_is_a_located_error(tmp_path: Path) -> None:
     fifo = tmp_path / "pipe.jsonl"
     os.mkfifo(fifo)
     [record] = _all(fifo)
-    assert record.errors[0].kind == BAD_FILE
+    assert record.errors[0].code == BAD_FILE
     assert record.errors[0].message == "is not a regular file (a device, socket or FIFO)"
+
+
+def test_the_reader_and_the_converter_report_one_location_type(tmp_path: Path) -> None:
+    """Issue 19: no RecordError, no Finding, no `kind` strings: a finding is a Diagnostic."""
+    from evaltools.diagnostics import Diagnostic
+    from evaltools.example.convert import Options, convert
+
+    path = tmp_path / "set.jsonl"
+    path.write_text(LINE + "\n\n{oops\n")
+    errors = [e for r in _all(path) for e in r.errors]
+    assert all(isinstance(e, Diagnostic) for e in errors)
+    assert [(e.line, e.column, e.code) for e in errors] == [(2, 1, "CV004"), (3, 2, "IO008")]
+    found: list[object] = []
+    convert([path], Options("jsonl", tmp_path / "out.jsonl"), found.append)
+    assert found == errors

@@ -61,9 +61,10 @@ def test_duplicate_keys_are_flagged_and_the_last_value_kept() -> None:
         (b"{'a': 1}", 2, "not valid JSON"),
         (b'{"a": NaN}', 7, "NaN is not JSON"),
         (b'{"a": [1, -Infinity]}', 11, "-Infinity is not JSON"),
-        (b'{"a": NaN, "b": }', 1, "NaN is not JSON"),
+        (b'{"a": NaN, "b": }', 7, "NaN is not JSON"),
         (b"[" * 100_000, 1, "nested too deeply"),
-        (b"1" * 5000, 1, "cannot be read"),
+        (b"1" * 5000, 1, "integer of 5,000 digits"),
+        (b'{"a": 1e400}', 7, "too large for a 64-bit float"),
     ],
 )
 def test_unparsable_lines_say_where_and_why(raw: bytes, column: int, words: str) -> None:
@@ -214,11 +215,11 @@ def test_a_surrogate_pair_is_one_character() -> None:
     ("text", "reason"),
     [
         ('{"a": {"b": 1, "c": 2, "b": 3}}', 'key "b" occurs twice in one object'),
-        ("[1, NaN]", "NaN is not JSON: write a number or null"),
+        ("[1, NaN]", "NaN is not JSON .*: write a number or null"),
         ('{"x": -Infinity}', "-Infinity is not JSON"),
         ('["\\ud800"]', "lone UTF-16 surrogate"),
         ("[" * 100_000, "nested too deeply"),
-        ("{", "Expecting property name"),
+        ("{", "expecting property name"),
     ],
 )
 def test_strict_loads_says_what_readers_disagree_on(text: str, reason: str) -> None:

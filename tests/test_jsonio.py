@@ -1,0 +1,126 @@
+"""One strict JSON reader and writer for both halves (issue 19, issue 11 point 9) and huge
+integers as findings (issue 12 point 3), through the real CLI."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from evaltools import jsonio
+from evaltools.__main__ import main
+from tests.example import gen_records
+
+RETRIEVAL = '{"qid": "q%d", "query": "find the session", "type": "intent", "gold": {"a.py:1-2": 3}}'
+HUGE = "9" * 5000
+
+
+def _example_lines(count: int) -> list[str]:
+    return [line.rstrip("\n") for line in gen_records.jsonl_lines(count)]
+
+
+def _findings(capsys: pytest.CaptureFixture[str], argv: list[str]) -> tuple[int, list[str]]:
+    code = main(argv)
+    captured = capsys.readouterr()
+    lines = (captured.out + captured.err).splitlines()
+    return code, [line for line in lines if ": IO008 " in line or "internal error" in line]
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        '{"qid": "q2", "query": "x",, "gold": {}}',  # a syntax error
+        '{"qid": "q2", "score": 1e400}',  # a float overflowing to infinity
+        '{"qid": "q2", "score": NaN}',
+        '{"qid": "q2", "qid": "q3"}',  # a repeated key
+    ],
+)
+def test_one_malformed_line_gets_one_code_and_wording_everywhere(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], bad: str
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    examples = _example_lines(2)
+    Path("examples.jsonl").write_text("\n".join([examples[0], bad, examples[1]]) + "\n")
+    Path("set.jsonl").write_text("\n".join([RETRIEVAL % 1, bad, RETRIEVAL % 3]) + "\n")
+    if "qid" in bad and bad.count('"qid"') == 2:
+        # validate reports a repeated key as its own rule (RV003), keeping the record.
+        assert main(["lint", "examples.jsonl"]) == 1
+        assert ': IO008 [error] key "qid" occurs twice' in capsys.readouterr().out
+        return
+    seen = {
+        "lint": _findings(capsys, ["lint", "examples.jsonl"]),
+        "convert": _findings(capsys, ["convert", "examples.jsonl", "--to", "jsonl", "-o", "o"]),
+        "validate": _findings(capsys, ["validate", "set.jsonl"]),
+    }
+    assert {command: code for command, (code, _) in seen.items()} == dict.fromkeys(seen, 1)
+    # The same line, the same code, column and words; only the file name differs.
+    shown = {command: [f.split(":", 1)[1] for f in found] for command, (_, found) in seen.items()}
+    assert len(shown["lint"]) == 1
+    assert shown["lint"] == shown["convert"] == shown["validate"]
+    assert shown["lint"][0].startswith("2:")
+
+
+def test_gold_merge_refuses_a_number_too_large_for_a_float(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    good = '{"qid": "q1", "query": "x", "type": "intent", "gold": {"a.py:1-2": 3}}\n'
+    huge = '{"qid": "q2", "query": "y", "type": "intent", "gold": {"b.py:1-2": 3}, "w": 1e400}\n'
+    first = tmp_path / "ann.jsonl"
+    second = tmp_path / "bob.jsonl"
+    first.write_text(good + huge)
+    second.write_text(good + huge)
+    out = tmp_path / "merged.jsonl"
+    assert main(["gold", "merge", str(first), str(second), "-o", str(out)]) == 1
+    text = capsys.readouterr().out
+    assert f"{first.as_posix()}:2:" in text
+    assert "IO008 [error] number 1e400 is too large for a 64-bit float" in text
+    assert not out.exists()
+
+
+def test_a_huge_integer_in_an_example_is_a_finding_at_its_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    good = _example_lines(3)
+    spec = json.loads(good[1])
+    huge = json.dumps(spec)[:-1] + f', "score": {HUGE}}}'
+    # A later record with its own problem: the run goes on past the huge one.
+    missing = json.loads(good[2])
+    del missing["cursor_path"]
+    Path("set.jsonl").write_text("\n".join([good[0], huge, json.dumps(missing)]) + "\n")
+    column = huge.index(HUGE) + 1
+    message = f"set.jsonl:2:{column}: IO008 [error] integer of 5,000 digits is longer than"
+
+    assert main(["lint", "set.jsonl"]) == 1
+    out = capsys.readouterr().out
+    assert message in out
+    assert "set.jsonl:3:1: EP501 [error]" in out
+    assert "internal error" not in out
+
+    assert main(["convert", "set.jsonl", "--to", "jsonl", "-o", "out.jsonl"]) == 1
+    out = capsys.readouterr().out
+    assert message in out
+    assert "set.jsonl:3:1: CV002 [error]" in out
+    assert "1 written, 2 malformed" in out
+    assert Path("out.jsonl").read_text().count("\n") == 1
+
+
+def test_a_huge_integer_in_a_retrieval_record_is_a_finding_at_its_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    huge = '{"qid": "q2", "query": "y", "type": "intent", "gold": {"b.py:1-2": ' + HUGE + "}}"
+    later = '{"qid": "q1", "query": "z", "type": "intent", "gold": {"c.py:1-2": 3}}'
+    Path("set.jsonl").write_text("\n".join([RETRIEVAL % 1, huge, later]) + "\n")
+    assert main(["validate", "set.jsonl", "--format", "json"]) == 1
+    found = json.loads(capsys.readouterr().out)
+    assert [(f["line"], f["code"]) for f in found] == [(2, "IO008"), (3, "RV004")]
+    assert found[0]["column"] == huge.index(HUGE) + 1
+    assert found[0]["message"].startswith("integer of 5,000 digits is longer than readers")
+
+
+def test_the_writer_never_writes_nan_or_infinity() -> None:
+    with pytest.raises(ValueError, match="not JSON compliant"):
+        jsonio.dumps({"score": float("inf")})
+    assert jsonio.dumps({"a": "é", "b": [1, 2]}, compact=True) == '{"a":"é","b":[1,2]}'
