@@ -15,6 +15,7 @@ from pathlib import Path
 from evaltools.config import Config, load_config
 from evaltools.diagnostics import Diagnostic, worst_exit_code
 from evaltools.fileio import UsageError, check_paths_exist, iter_files, read_text_file, real_path
+from evaltools.processes import check_jobs
 from evaltools.selection import selection_from
 
 
@@ -110,12 +111,12 @@ def _examples(work: Plan, fix: bool, fixed: list[str]) -> list[Diagnostic]:
 
 
 def _retrieval(
-    work: Plan, config: Config, fix: bool, fixed: list[str]
+    work: Plan, config: Config, fix: bool, fixed: list[str], jobs: int | None = None
 ) -> tuple[list[Diagnostic], str | None]:
     if not work.retrieval_sets:
         return [], None
     from evaltools.commands import gold_check
-    from evaltools.commands.retrieval import check_files, schema_text_for, worker_count
+    from evaltools.commands.retrieval import check_files, schema_text_for
 
     # Everything comes from this configuration (it may be `--config`, not the cwd's).
     section = config.section("retrieval")
@@ -123,11 +124,13 @@ def _retrieval(
         _configured_path(config, section, key) for key in ("root", "metas", "schema")
     )
     found: list[Diagnostic] = []
-    for chunk in check_files(work.retrieval_sets, schema_text_for(schema), worker_count(None)):
+    for chunk in check_files(work.retrieval_sets, schema_text_for(schema), jobs):
         found.extend(chunk)
     if root is None and metas is None:
         return found, "gold check skipped: set `root` in [tool.evaltools.retrieval]"
-    gold = gold_check.collect(work.retrieval_sets, root=root, rev=None, metas=metas, fix=fix)
+    gold = gold_check.collect(
+        work.retrieval_sets, root=root, rev=None, metas=metas, fix=fix, jobs=jobs
+    )
     found.extend(gold.diagnostics)
     fixed.extend(
         f"{item.file.display}:{item.line.line}: gold ID of {item.qid} repaired"
@@ -146,18 +149,21 @@ def _configured_path(config: Config, section: dict[str, object], key: str) -> Pa
     return config.root / value
 
 
-def run(paths: list[Path], output_format: str, fix: bool, config: Path | None) -> int:
+def run(
+    paths: list[Path], output_format: str, fix: bool, config: Path | None, jobs: int | None = None
+) -> int:
     # Only the rules of what always runs; retrieval rules load with the retrieval half, and
     # selectors of families not loaded are accepted as they are (start-up matters here).
     import evaltools.commands.roundtrip
     import evaltools.example.lint  # noqa: F401
 
+    check_jobs(jobs)
     settings = load_config(config)
     selection = selection_from(settings.table, None, None)
     work = plan(paths, settings)
     fixed: list[str] = []
     diagnostics = _examples(work, fix, fixed)
-    found, note = _retrieval(work, settings, fix, fixed)
+    found, note = _retrieval(work, settings, fix, fixed, jobs)
     diagnostics = selection.filter(diagnostics + found, settings.root)
     files = len(work.examples) + len(work.example_records) + len(work.retrieval_sets)
     from evaltools.report import render
