@@ -63,13 +63,15 @@ def stop_pool(pool: ProcessPoolExecutor) -> None:
     """Drop the queued work and end the workers now, not after their current batch."""
     # The executor has no public way to end its workers before Python 3.14.
     handles = list((getattr(pool, "_processes", None) or {}).values())
-    pool.shutdown(wait=False, cancel_futures=True)
     for process in handles:
         with contextlib.suppress(Exception):
             process.kill()
     for process in handles:
         with contextlib.suppress(Exception):
             process.join(timeout=5)
+    # Dead workers first: the executor's thread then sees a broken pool and ends, so that
+    # the exit of the command does not wait for it.
+    pool.shutdown(wait=True, cancel_futures=True)
 
 
 @contextlib.contextmanager
