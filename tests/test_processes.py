@@ -100,16 +100,16 @@ def test_lint_of_one_file_starts_no_worker_machinery(tmp_path: Path) -> None:
 
 def _session(sid: int) -> list[int]:
     found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
             continue
         try:
-            stat = Path(f"/proc/{entry}/stat").read_text()
+            stat = (entry / "stat").read_text()
         except OSError:
             continue
         fields = stat[stat.rindex(")") + 2 :].split()
         if fields[0] != "Z" and int(fields[3]) == sid:  # state, ppid, pgrp, session
-            found.append(int(entry))
+            found.append(int(entry.name))
     return found
 
 

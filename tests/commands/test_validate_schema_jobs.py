@@ -179,7 +179,7 @@ def test_workers_find_exactly_what_one_process_finds(
     plan = validate_module.plan_file(in_tmp / "a.jsonl", jobs=2, schema_text=None)
     assert isinstance(plan, validate_module.FilePlan) and len(plan.tasks) > 20
     pools: list[int] = []
-    real_map = command.parallel_map
+    real_map = command.parallel_map  # type: ignore[attr-defined]
 
     def spy(func: Any, tasks: list[validate_module.ChunkTask], *, workers: int) -> Any:
         pools.append(workers)
