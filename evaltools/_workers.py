@@ -62,6 +62,14 @@ def start_pool(workers: int, module: str | None) -> ProcessPoolExecutor:
 def stop_pool(pool: ProcessPoolExecutor) -> None:
     """Drop the queued work and end the workers now, not after their current batch."""
     # The executor has no public way to end its workers before Python 3.14.
+    kill_workers(pool)
+    # Dead workers first: the executor's thread then sees a broken pool and ends, so that
+    # the exit of the command does not wait for it.
+    pool.shutdown(wait=True, cancel_futures=True)
+
+
+def kill_workers(pool: object) -> None:
+    """SIGKILL every worker of `pool` and reap it."""
     handles = list((getattr(pool, "_processes", None) or {}).values())
     for process in handles:
         with contextlib.suppress(Exception):
@@ -69,9 +77,6 @@ def stop_pool(pool: ProcessPoolExecutor) -> None:
     for process in handles:
         with contextlib.suppress(Exception):
             process.join(timeout=5)
-    # Dead workers first: the executor's thread then sees a broken pool and ends, so that
-    # the exit of the command does not wait for it.
-    pool.shutdown(wait=True, cancel_futures=True)
 
 
 @contextlib.contextmanager

@@ -12,6 +12,7 @@ none, spawn. See `evaltools._workers` for how workers die with the command and s
 
 from __future__ import annotations
 
+import functools
 import itertools
 import os
 import signal
@@ -123,7 +124,7 @@ def parallel_map(
 
     pool = _workers.start_pool(workers, _module_of(func))
     pending: deque[Future[list[_R]]] = deque()
-    previous = _on_sigterm(_raise_exit)
+    previous = _on_sigterm(functools.partial(_terminated, pool))
     try:
         for chunk in _batches(iter(items), batch):
             pending.append(pool.submit(_run_batch, func, chunk))
@@ -155,9 +156,15 @@ def _run_batch(func: Callable[[_T], _R], chunk: list[_T]) -> list[_R]:
     return [func(item) for item in chunk]
 
 
-def _raise_exit(signum: int, frame: object) -> None:
-    """SIGTERM unwinds like Ctrl-C would: the workers are stopped, temporary files go."""
-    raise SystemExit(128 + signum)
+def _terminated(pool: object, signum: int, frame: object) -> None:
+    """SIGTERM: the workers end at once, then the command dies of the signal as it would
+    without workers. Unwinding instead (raising here) could stop the main thread inside
+    the executor, holding a lock that shutting it down then waits for: a hang."""
+    from evaltools import _workers
+
+    _workers.kill_workers(pool)
+    signal.signal(signum, signal.SIG_DFL)
+    os.kill(os.getpid(), signum)
 
 
 def _on_sigterm(handler: Any) -> Any:
