@@ -63,9 +63,9 @@ def stop_pool(pool: ProcessPoolExecutor) -> None:
     """Drop the queued work and end the workers now, not after their current batch."""
     # The executor has no public way to end its workers before Python 3.14.
     kill_workers(pool)
-    # Dead workers first: the executor's thread then sees a broken pool and ends, so that
-    # the exit of the command does not wait for it.
-    pool.shutdown(wait=True, cancel_futures=True)
+    # Dead workers first: the executor's thread then sees a broken pool and ends. No
+    # waiting here: an interrupted main thread may hold a lock that the executor needs.
+    pool.shutdown(wait=False, cancel_futures=True)
 
 
 def kill_workers(pool: object) -> None:

@@ -125,6 +125,7 @@ def parallel_map(
     pool = _workers.start_pool(workers, _module_of(func))
     pending: deque[Future[list[_R]]] = deque()
     previous = _on_sigterm(functools.partial(_terminated, pool))
+    previous_int = _on_signal(signal.SIGINT, functools.partial(_interrupted, pool))
     try:
         for chunk in _batches(iter(items), batch):
             pending.append(pool.submit(_run_batch, func, chunk))
@@ -139,6 +140,7 @@ def parallel_map(
         pool.shutdown(wait=True)
     finally:
         _on_sigterm(previous)
+        _on_signal(signal.SIGINT, previous_int)
 
 
 def _module_of(func: Callable[..., object]) -> str | None:
@@ -167,13 +169,25 @@ def _terminated(pool: object, signum: int, frame: object) -> None:
     os.kill(os.getpid(), signum)
 
 
+def _interrupted(pool: object, signum: int, frame: object) -> None:
+    """Ctrl-C: the workers end first, so that nothing can wait for them while unwinding."""
+    from evaltools import _workers
+
+    _workers.kill_workers(pool)
+    raise KeyboardInterrupt
+
+
 def _on_sigterm(handler: Any) -> Any:
-    """Install `handler` for SIGTERM (main thread only); the previous one, or None."""
+    return _on_signal(signal.SIGTERM, handler)
+
+
+def _on_signal(signum: int, handler: Any) -> Any:
+    """Install `handler` for `signum` (main thread only); the previous one, or None."""
     import threading
 
     if handler is None or threading.current_thread() is not threading.main_thread():
         return None
-    return signal.signal(signal.SIGTERM, handler)
+    return signal.signal(signum, handler)
 
 
 def pool_context() -> BaseContext:
