@@ -118,7 +118,7 @@ def run_cli(args: list[str]) -> Run:
         raise SystemExit(f"evaltools {' '.join(args)} failed:\n{done.stdout}{done.stderr}")
     last = done.stderr.strip().splitlines()[-1].split()
     main_kb, worker_kb, main_cpu, worker_cpu = (float(x) for x in last[1:])
-    jobs = int(args[args.index("--jobs") + 1])
+    jobs = int(args[args.index("--jobs") + 1]) if "--jobs" in args else 0
     return Run(seconds, main_kb / 1024, worker_kb / 1024, main_cpu, worker_cpu, jobs)
 
 
@@ -136,7 +136,11 @@ def line(label: str, *, count: int, megabytes: float, run: Run, floor: Floor, ba
     `critical path` = max(main CPU, worker CPU / jobs): the wall time on idle cores,
     when nothing waits for I/O.
     """
-    critical = max(run.main_cpu, run.worker_cpu / run.jobs) if run.worker_cpu else run.main_cpu
+    critical = (
+        max(run.main_cpu, run.worker_cpu / run.jobs)
+        if run.worker_cpu and run.jobs
+        else run.main_cpu
+    )
     base_critical = base.main_cpu + base.worker_cpu
     rss = f"{run.main_rss_mb:.0f} MB" + (
         f" + workers {run.worker_rss_mb:.0f} MB each" if run.worker_rss_mb else ""
@@ -197,9 +201,27 @@ def measure(work: Path, count: int, jobs: list[int]) -> None:
         print(line(label, count=count, megabytes=megabytes, run=run, floor=floor, base=first))
         if back.read_bytes() != source.read_bytes():
             raise SystemExit("md -> jsonl did not reproduce the input byte for byte")
+    default_against_one_job(work, source)
     fresh(work / "md")
     run = run_cli(["convert", str(small), "--to", "md", "-o", str(work / "md"), "--jobs", "1"])
     print(f"peak RSS with a tenth of the input (jsonl -> md, --jobs 1): {run.main_rss_mb:.0f} MB")
+
+
+def default_against_one_job(work: Path, source: Path) -> None:
+    """The default (no --jobs) against --jobs 1, interleaved (default, 1, default, 1) so
+    that load from elsewhere on the machine hits both alike; the ratio of the best runs."""
+    for to, out in (("md", work / "md"), ("jsonl", work / "again.jsonl")):
+        times: dict[str, list[float]] = {"default": [], "--jobs 1": []}
+        for _ in range(2):
+            for label, extra in (("default", []), ("--jobs 1", ["--jobs", "1"])):
+                fresh(out)
+                args = ["convert", str(source), "--to", to, "-o", str(out), *extra]
+                times[label].append(run_cli(args).seconds)
+        best = {label: min(seconds) for label, seconds in times.items()}
+        print(
+            f"jsonl -> {to}: default {best['default']:.2f} s, --jobs 1 {best['--jobs 1']:.2f} s: "
+            f"default / --jobs 1 = {best['default'] / best['--jobs 1']:.2f} (best of 2 each)"
+        )
 
 
 if __name__ == "__main__":

@@ -33,7 +33,8 @@ from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
-from evaltools.retrieval.parsing import parse_source, worker_count
+from evaltools.processes import available_cores
+from evaltools.retrieval.parsing import parse_source
 
 VERBS = ("handle", "retry", "cache", "parse", "validate", "render", "load", "store", "sync")
 NOUNS = ("session", "token", "upload", "user", "config", "report", "index", "query", "batch")
@@ -315,7 +316,7 @@ def measure(root: Path, eval_set: Path, gold: list[str], repeats: int) -> None:
     t_check = best(repeats, lambda: run_check(work_tree, root, statuses, cpu_check))
     at_rev = check_command(root, eval_set, "--rev", "HEAD")
     t_rev = best(repeats, lambda: run_check(at_rev, root, statuses, cpu_rev))
-    print(f"{len(existing)} referenced files, {megabytes:.1f} MB, {worker_count(None)} CPUs")
+    print(f"{len(existing)} referenced files, {megabytes:.1f} MB, {available_cores()} CPUs")
     print(f"statuses: {dict(sorted(statuses.items()))}")
     print(f"{'floor (read each referenced file once)':40} {t_floor:8.3f}s")
     label = "parse floor (read + parse, 1 process)"

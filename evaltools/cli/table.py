@@ -66,6 +66,16 @@ _CONFIG = Param(
     "config", ("--config",), kind=Path, help="The pyproject.toml to read [tool.evaltools] from."
 )
 
+# The same --jobs on every bulk command (its policy: evaltools.processes.worker_count).
+JOBS = Param(
+    "jobs",
+    ("--jobs", "-j"),
+    kind=int,
+    help="Worker processes: 0 is every core, 1 runs in this process; default: as many as "
+    "the input is worth (none for a small one).",
+    metavar="N",
+)
+
 EXAMPLE_COMMANDS: tuple[Command, ...] = (
     Command(
         ("lint",),
@@ -93,14 +103,7 @@ EXAMPLE_COMMANDS: tuple[Command, ...] = (
                 metavar="CODE",
             ),
             _CONFIG,
-            Param(
-                "jobs",
-                ("--jobs",),
-                kind=int,
-                default=0,
-                help="Worker processes for more than 50 files (0: every core; 1: none).",
-                metavar="N",
-            ),
+            JOBS,
             NO_GITIGNORE,
         ),
     ),
@@ -121,6 +124,7 @@ EXAMPLE_COMMANDS: tuple[Command, ...] = (
                 "fence, trailing blank line).",
             ),
             format_param(choices=("text", "json")),
+            JOBS,
             NO_GITIGNORE,
         ),
     ),
@@ -171,13 +175,7 @@ EXAMPLE_COMMANDS: tuple[Command, ...] = (
                 metavar="N",
             ),
             Param("limit", ("--limit",), kind=int, help="Convert at most N examples.", metavar="N"),
-            Param(
-                "jobs",
-                ("--jobs",),
-                kind=int,
-                help="Worker processes (default and 0: the number of CPUs).",
-                metavar="N",
-            ),
+            JOBS,
             Param(
                 "allow_lossy",
                 ("--allow-lossy",),
@@ -217,6 +215,7 @@ EXAMPLE_COMMANDS: tuple[Command, ...] = (
                 help="Apply the safe fixes: canonical layout, moved gold IDs.",
             ),
             _CONFIG,
+            JOBS,
             NO_GITIGNORE,
         ),
     ),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from evaltools.cli.table import NO_GITIGNORE, Command, Param, format_param, paths_param
+from evaltools.cli.table import JOBS, NO_GITIGNORE, Command, Param, format_param, paths_param
 
 COMMANDS: tuple[Command, ...] = ()
 
@@ -158,13 +158,7 @@ GOLD_CHECK = Command(
             default=False,
             help="Rewrite moved and renamed_file IDs in place; never applies a guess.",
         ),
-        Param(
-            "jobs",
-            ("--jobs", "-j"),
-            kind=int,
-            help="Processes that parse source files (default: the CPUs available).",
-            metavar="N",
-        ),
+        JOBS,
         format_param(),
     ),
 )
@@ -199,13 +193,7 @@ VALIDATE_COMMANDS: tuple[Command, ...] = (
                 help="Print at most N findings and say how many were left out.",
                 metavar="N",
             ),
-            Param(
-                "jobs",
-                ("--jobs", "-j"),
-                kind=int,
-                help="Worker processes for big files (default: all cores).",
-                metavar="N",
-            ),
+            JOBS,
             NO_GITIGNORE,
         ),
     ),

@@ -13,6 +13,7 @@ from pathlib import Path
 from evaltools.config import Config, load_config
 from evaltools.diagnostics import Diagnostic, worst_exit_code
 from evaltools.fileio import UsageError, check_paths_exist, discover, read_text_file, real_path
+from evaltools.processes import check_jobs
 from evaltools.selection import selection_from
 
 
@@ -90,21 +91,23 @@ def _examples(work: Plan, fix: bool, fixed: list[str]) -> list[Diagnostic]:
 
 
 def _retrieval(
-    work: Plan, config: Config, fix: bool, fixed: list[str]
+    work: Plan, config: Config, fix: bool, fixed: list[str], jobs: int | None = None
 ) -> tuple[list[Diagnostic], str | None]:
     if not work.retrieval_sets:
         return [], None
     from evaltools.commands import gold_check
-    from evaltools.commands.retrieval import check_files, schema_text_for, worker_count
+    from evaltools.commands.retrieval import check_files, schema_text_for
 
     # Everything comes from this configuration (it may be `--config`, not the cwd's).
     root, metas, schema = config.retrieval.root, config.retrieval.metas, config.retrieval.schema
     found: list[Diagnostic] = []
-    for chunk in check_files(work.retrieval_sets, schema_text_for(schema), worker_count(None)):
+    for chunk in check_files(work.retrieval_sets, schema_text_for(schema), jobs):
         found.extend(chunk)
     if root is None and metas is None:
         return found, "gold check skipped: set `root` in [tool.evaltools.retrieval]"
-    gold = gold_check.collect(work.retrieval_sets, root=root, rev=None, metas=metas, fix=fix)
+    gold = gold_check.collect(
+        work.retrieval_sets, root=root, rev=None, metas=metas, fix=fix, jobs=jobs
+    )
     found.extend(gold.diagnostics)
     fixed.extend(
         f"{item.file.display}:{item.line.line}: gold ID of {item.qid} repaired"
@@ -119,6 +122,7 @@ def run(
     output_format: str,
     fix: bool,
     config: Path | None,
+    jobs: int | None = None,
     *,
     no_respect_gitignore: bool = False,
 ) -> int:
@@ -127,12 +131,13 @@ def run(
     import evaltools.commands.roundtrip
     import evaltools.example.lint  # noqa: F401
 
+    check_jobs(jobs)
     settings = load_config(config)
     selection = selection_from(settings.rules, None, None)
     work = plan(paths, settings, respect_gitignore=not no_respect_gitignore)
     fixed: list[str] = []
     diagnostics = _examples(work, fix, fixed)
-    found, note = _retrieval(work, settings, fix, fixed)
+    found, note = _retrieval(work, settings, fix, fixed, jobs)
     diagnostics = selection.filter(diagnostics + found, settings.root)
     files = len(work.examples) + len(work.example_records) + len(work.retrieval_sets)
     from evaltools.report import render

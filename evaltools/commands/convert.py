@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import os
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
 
@@ -14,12 +11,8 @@ from evaltools.diagnostics import Diagnostic, Severity
 from evaltools.example import convert as conv
 from evaltools.example import records
 from evaltools.fileio import UsageError, check_paths_exist, discover
-
-
-def default_jobs() -> int:
-    if hasattr(os, "sched_getaffinity"):
-        return max(1, len(os.sched_getaffinity(0)))
-    return max(1, os.cpu_count() or 1)  # pragma: no cover (platforms without affinity)
+from evaltools.processes import check_jobs
+from evaltools.report.progress import Progress
 
 
 def _refuse_output_among_sources(output: Path, paths: list[Path]) -> None:
@@ -51,8 +44,7 @@ def run(
 ) -> int:
     if offset < 0 or (limit is not None and limit < 0):
         raise UsageError("--offset and --limit must not be negative")
-    if jobs is not None and jobs < 0:
-        raise UsageError("--jobs must be 0 (all cores) or more")
+    check_jobs(jobs)
     check_paths_exist(paths)
     if to != "md":  # Markdown goes to a directory; the sink says so for a file
         _refuse_output_among_sources(output, paths)
@@ -73,7 +65,7 @@ def run(
         repo=repo,
         offset=offset,
         limit=limit,
-        jobs=jobs or default_jobs(),
+        jobs=jobs,
         allow_lossy=allow_lossy,
         force=force,
     )
@@ -90,8 +82,12 @@ def run(
             report_stream.write(format_line(diagnostic) + "\n")
 
     progress = Progress(sys.stderr)
+
+    def on_progress(stats: conv.Stats) -> None:
+        progress.update(stats.read, lambda rate: _progress_line(stats, rate))
+
     stats = conv.convert(
-        sources, options, on_finding, progress.update, stdout=sys.stdout.buffer, stdin=None
+        sources, options, on_finding, on_progress, stdout=sys.stdout.buffer, stdin=None
     )
     progress.clear()
     if output_format == "json":
@@ -99,6 +95,13 @@ def run(
     else:
         _print_summary(report_stream, options, stats)
     return 1 if any(d.severity is Severity.ERROR for d in found) else 0
+
+
+def _progress_line(stats: conv.Stats, rate: float) -> str:
+    return (
+        f"{stats.read:,} records read, {stats.written:,} written "
+        f"({stats.bytes_read / 1e6:,.1f} MB, {rate:,.0f} records/s)"
+    )
 
 
 def _print_summary(out: TextIO, options: conv.Options, stats: conv.Stats) -> None:
@@ -137,51 +140,3 @@ def _print_json(
         "findings": [d.to_json() for d in found],
     }
     out.write(jsonio.dumps(report, indent=2) + "\n")
-
-
-class Progress:
-    """A one-line counter on a terminal's stderr, only for runs long enough to need one."""
-
-    AFTER_SECONDS = 2.0
-    AFTER_RECORDS = 1000
-    EVERY_SECONDS = 0.2
-
-    def __init__(self, stream: TextIO, clock: Callable[[], float] = time.monotonic) -> None:
-        self.stream = stream
-        self.clock = clock
-        self.enabled = _isatty(stream)
-        self.start = clock()
-        self.last = 0.0
-        self.shown = False
-
-    def update(self, stats: conv.Stats) -> None:
-        if not self.enabled:
-            return
-        now = self.clock()
-        elapsed = now - self.start
-        if not self.shown and elapsed < self.AFTER_SECONDS and stats.read <= self.AFTER_RECORDS:
-            return
-        if self.shown and now - self.last < self.EVERY_SECONDS:
-            return
-        self.last = now
-        self.shown = True
-        rate = stats.read / elapsed if elapsed > 0 else 0.0
-        megabytes = stats.bytes_read / 1e6
-        self.stream.write(
-            f"\r{stats.read:,} records read, {stats.written:,} written "
-            f"({megabytes:,.1f} MB, {rate:,.0f} records/s)\x1b[K"
-        )
-        self.stream.flush()
-
-    def clear(self) -> None:
-        if self.shown:
-            self.stream.write("\r\x1b[K")
-            self.stream.flush()
-            self.shown = False
-
-
-def _isatty(stream: TextIO) -> bool:
-    try:
-        return stream.isatty()
-    except (AttributeError, ValueError):
-        return False

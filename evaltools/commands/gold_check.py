@@ -14,6 +14,7 @@ from evaltools import jsonio
 from evaltools.config import load_config
 from evaltools.diagnostics import Diagnostic
 from evaltools.fileio import UsageError
+from evaltools.processes import check_jobs
 from evaltools.retrieval.gold_check import GoldCheck, GoldItem, check_gold
 from evaltools.retrieval.resolve import Resolution, Status
 
@@ -29,6 +30,7 @@ def collect(
 ) -> GoldCheck:
     """Resolve (and with `fix`, repair) every gold ID of the sets; print nothing."""
     root, metas = _configured(root, metas)
+    check_jobs(jobs)
     return check_gold(paths, root=root, rev=rev, metas=metas, fix=fix, jobs=jobs)
 
 

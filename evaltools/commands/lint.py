@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import os
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 from evaltools.config import Config, load_config
@@ -17,13 +17,15 @@ from evaltools.fileio import (
     read_text_file,
     real_path,
 )
+from evaltools.processes import Cost, check_jobs, input_size, parallel_map, worker_count
+from evaltools.report.progress import Progress
 from evaltools.selection import RuleSelection, selection_from
 
 SUFFIXES = (".md", ".json", ".jsonl")
 
-# Up to this many files are linted in this process whatever --jobs says: starting worker
-# processes costs more than linting a commit's worth of examples (the pre-commit hook).
-IN_PROCESS_MAX_FILES = 50
+# One core's cost of linting (benchmarks/bench_lint.py, `--jobs 1`); the caller only
+# gathers the findings.
+LINT_COST = Cost(per_item=2e-4, per_byte=1.5e-7, parent=0.05)
 
 
 def lint_path(path: Path) -> list[Diagnostic]:
@@ -70,30 +72,19 @@ def configured_paths(config: Config, paths: list[Path]) -> list[Path]:
     return list(config.paths)
 
 
-def worker_count(jobs: int) -> int:
-    """--jobs: 0 means every core this process may use."""
-    if jobs < 0:
-        raise UsageError("--jobs must be 0 (every core) or more")
-    if jobs:
-        return jobs
-    if hasattr(os, "sched_getaffinity"):
-        return max(1, len(os.sched_getaffinity(0)))
-    return max(1, os.cpu_count() or 1)  # pragma: no cover (platforms without affinity)
-
-
-def lint_files(files: list[Path], workers: int) -> list[list[Diagnostic]]:
-    """The findings of each file, in the order of `files`."""
-    workers = min(workers, len(files))
-    if workers <= 1 or len(files) <= IN_PROCESS_MAX_FILES:
-        return [lint_path(path) for path in files]
-    from concurrent.futures import ProcessPoolExecutor
-
-    # A few chunks per worker: few enough that pickling stays cheap, enough to balance.
-    chunksize = max(1, len(files) // (workers * 4))
-    from evaltools.processes import pool_context
-
-    with ProcessPoolExecutor(max_workers=workers, mp_context=pool_context()) as pool:
-        return list(pool.map(lint_path, files, chunksize=chunksize))
+def lint_files(files: list[Path], jobs: int | None) -> Iterator[list[Diagnostic]]:
+    """The findings of each file, in the order of `files`, as they come."""
+    size = input_size(files, LINT_COST, items=len(files))
+    workers = worker_count(jobs, items=len(files), size=size, cost=LINT_COST)
+    # A few batches per worker: few enough that pickling stays cheap, enough to balance.
+    batch = max(1, min(64, len(files) // (workers * 8)))
+    progress = Progress()
+    try:
+        for done, found in enumerate(parallel_map(lint_path, files, workers=workers, batch=batch)):
+            yield found
+            progress.count(done + 1, "files")
+    finally:
+        progress.clear()
 
 
 def _config_relative(path: Path, resolved_root: Path) -> str:
@@ -109,7 +100,7 @@ def collect(
     selection: RuleSelection,
     *,
     root: Path | None = None,
-    workers: int = 1,
+    jobs: int | None = 1,
     respect_gitignore: bool = True,
 ) -> tuple[list[Diagnostic], int]:
     files = discover(
@@ -122,7 +113,7 @@ def collect(
     # Only per-file-ignores look at the path: resolve it only for them, and only once.
     base = root.resolve() if root is not None and selection.per_file_ignores else None
     diagnostics: list[Diagnostic] = []
-    for path, found in zip(files, lint_files(files, workers), strict=True):
+    for path, found in zip(files, lint_files(files, jobs), strict=True):
         if not found:
             continue
         where = _config_relative(path, base) if base is not None else found[0].path
@@ -137,12 +128,12 @@ def run(
     ignore: list[str],
     config: Path | None,
     *,
-    jobs: int = 0,
+    jobs: int | None = None,
     no_respect_gitignore: bool = False,
 ) -> int:
     import evaltools.example.lint  # noqa: F401  (registers the rules that selectors name)
 
-    workers = worker_count(jobs)
+    check_jobs(jobs)
     settings = load_config(config)
     selection = selection_from(settings.rules, select, ignore)
     targets = configured_paths(settings, paths)
@@ -151,7 +142,7 @@ def run(
         targets,
         selection,
         root=settings.root,
-        workers=workers,
+        jobs=jobs,
         respect_gitignore=not no_respect_gitignore,
     )
     from evaltools.report import render

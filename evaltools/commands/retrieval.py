@@ -5,35 +5,32 @@ from __future__ import annotations
 import sys
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import Any, TextIO
 
 from evaltools import jsonio
 from evaltools.config import load_config
 from evaltools.diagnostics import Diagnostic, Severity, make, worst_exit_code
 from evaltools.fileio import UsageError, check_paths_exist, discover, display_path, real_path
+from evaltools.processes import Cost, available_cores, check_jobs, parallel_map, worker_count
 from evaltools.report import render
-from evaltools.retrieval.parsing import worker_count
-
-if TYPE_CHECKING:
-    from evaltools.retrieval.validate import ChunkResult, ChunkTask
+from evaltools.report.progress import Progress
 
 __all__ = [
-    "PARALLEL_MIN_BYTES",
     "STDIN",
+    "VALIDATE_COST",
     "check_files",
     "gold_stats",
     "jsonl_files",
     "schema_text_for",
     "stats_table",
     "validate",
-    "worker_count",  # the retrieval side's one (evaltools.retrieval.parsing), for `check`
 ]
 
 STDIN = Path("-")
-# Below this much input a worker pool costs more (start-up, transfer) than it saves.
-PARALLEL_MIN_BYTES = 4 << 20
+# One core's cost of checking records (benchmarks/bench_validate.py, `--jobs 1`); workers
+# return only findings, so the caller's share is small.
+VALIDATE_COST = Cost(per_byte=1e-7, parent=0.05)
 
 
 def validate(
@@ -49,15 +46,18 @@ def validate(
 
     if max_errors is not None and max_errors < 0:
         raise UsageError("--max-errors must be 0 or more")
-    workers = worker_count(jobs)
+    check_jobs(jobs)
     check_paths_exist(paths)
     schema_text = schema_text_for(schema)
     if schema_text is not None:
         checker_for(schema_text)  # compile it here: workers forked later inherit it
     files = jsonl_files(paths, respect_gitignore=not no_respect_gitignore)
     shown = _Shown(max_errors)
-    for found in check_files(files, schema_text, workers):
+    progress = Progress()
+    for done, found in enumerate(check_files(files, schema_text, jobs)):
         shown.extend(found)
+        progress.count(done + 1, "parts")
+    progress.clear()
     shown.write(output_format, sys.stdout, len(files))
     return 1 if shown.counts[Severity.ERROR] else 0
 
@@ -89,26 +89,30 @@ def jsonl_files(paths: Sequence[Path], *, respect_gitignore: bool = True) -> lis
 
 
 def check_files(
-    files: list[Path], schema_text: str | None, workers: int
+    files: list[Path], schema_text: str | None, jobs: int | None
 ) -> Iterator[list[Diagnostic]]:
     """The findings of each file, chunk by chunk, in file order (what `evaltools check`
-    can reuse: `jsonl_files`, `schema_text_for` and `worker_count` give the arguments)."""
+    can reuse: `jsonl_files` and `schema_text_for` give the arguments; `jobs` is --jobs)."""
     from evaltools.retrieval.validate import (
         FileCheck,
         FilePlan,
+        check_chunk,
         check_lines,
         checker_for,
         plan_file,
     )
 
+    # Planned for every core (chunks only): how many of them pay is known after.
+    cores = 1 if jobs == 1 else available_cores()
     plans = [
-        path if path == STDIN else plan_file(path, jobs=workers, schema_text=schema_text)
+        path if path == STDIN else plan_file(path, jobs=cores, schema_text=schema_text)
         for path in files
     ]
     tasks = [task for plan in plans if isinstance(plan, FilePlan) for task in plan.tasks]
     size = sum(plan.size for plan in plans if isinstance(plan, FilePlan))
-    parallel = workers > 1 and len(tasks) > 1 and size >= PARALLEL_MIN_BYTES
-    with _results(tasks, workers if parallel else 1) as results:
+    workers = worker_count(jobs, items=len(tasks), size=size, cost=VALIDATE_COST)
+    results = parallel_map(check_chunk, tasks, workers=workers)
+    try:
         for plan in plans:
             if isinstance(plan, Diagnostic):
                 yield [plan]
@@ -119,19 +123,8 @@ def check_files(
             else:
                 lines = check_lines(sys.stdin.buffer, "<stdin>", checker_for(schema_text))
                 yield FileCheck("<stdin>").add(lines)
-
-
-@contextmanager
-def _results(tasks: list[ChunkTask], workers: int) -> Iterator[Iterator[ChunkResult]]:
-    from evaltools.retrieval.validate import check_chunk
-
-    if workers <= 1:
-        yield map(check_chunk, tasks)
-        return
-    from evaltools.processes import pool_context  # only for big inputs (hook start-up)
-
-    with pool_context().Pool(min(workers, len(tasks))) as pool:
-        yield pool.imap(check_chunk, tasks)
+    finally:
+        results.close()
 
 
 class _Shown:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import functools
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,6 +20,8 @@ from evaltools.fileio import (
     discover,
     read_text_file,
 )
+from evaltools.processes import Cost, check_jobs, input_size, parallel_map, worker_count
+from evaltools.report.progress import Progress
 
 NOT_CANONICAL = rule("RT001")
 LOSSY_CONTENT = rule("RT002")
@@ -126,20 +129,35 @@ def check_text(
     return out
 
 
-def run(
+# One core's cost of a round trip (benchmarks/bench_roundtrip.py, in process).
+ROUNDTRIP_COST = Cost(per_item=2e-4, per_byte=2e-7, parent=0.05)
+
+
+def run(  # noqa: PLR0917 (the table's parameters, by name or position)
     paths: list[Path],
     fix: bool,
     diff: bool,
     strict_reference: bool,
     output_format: str,
+    jobs: int | None = None,
     *,
     no_respect_gitignore: bool = False,
 ) -> int:
+    check_jobs(jobs)
     check_paths_exist(paths)
     files = discover(
         paths, (".md",), respect_gitignore=not no_respect_gitignore, what="example files"
     )
-    results = [check_file(p, fix=fix, diff=diff, strict_reference=strict_reference) for p in files]
+    size = input_size(files, ROUNDTRIP_COST, items=len(files))
+    workers = worker_count(jobs, items=len(files), size=size, cost=ROUNDTRIP_COST)
+    check = functools.partial(check_file, fix=fix, diff=diff, strict_reference=strict_reference)
+    batch = max(1, min(64, len(files) // (workers * 8)))
+    results: list[FileResult] = []
+    progress = Progress()
+    for result in parallel_map(check, files, workers=workers, batch=batch):
+        results.append(result)
+        progress.count(len(results), "files")
+    progress.clear()
     if output_format == "json":
         _print_json(results)
     else:

@@ -16,10 +16,10 @@ Nothing here prints: findings and progress go to the callbacks the caller gives.
 from __future__ import annotations
 
 import contextlib
+import functools
 import itertools
 from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator
-from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO
@@ -51,10 +51,20 @@ from evaltools.example.convert_sinks import (
 )
 from evaltools.example.records import Unit, iter_all_units
 from evaltools.fileio import display_path
-from evaltools.processes import pool_context
+from evaltools.processes import Cost, input_size, parallel_map, worker_count
 
 CHUNK_SIZE = 256
-IN_FLIGHT_PER_JOB = 3
+
+# One core's cost of converting, by target (benchmarks/bench_convert.py, `--jobs 1` over
+# its input): Markdown is rendered and read back, JSON only serialized. The caller reads,
+# cuts, names and writes (a file per example for md and json): its share of the wall time.
+# Measured on 2 cores, workers never paid for JSON targets (3x slower on 64 MB), so the
+# default keeps them in process.
+COSTS = {
+    "md": Cost(per_byte=2.3e-7, parent=0.5),
+    "json": Cost(per_byte=4.5e-8, parent=1.0),
+    "jsonl": Cost(per_byte=4.5e-8, parent=1.0),
+}
 
 
 @dataclass(frozen=True)
@@ -65,7 +75,7 @@ class Options:
     repo: str | None = None
     offset: int = 0
     limit: int | None = None
-    jobs: int = 1
+    jobs: int | None = 1  # --jobs; None: as many as the input is worth
     allow_lossy: bool = False
     force: bool = False
     chunk_size: int = CHUNK_SIZE
@@ -115,7 +125,7 @@ def convert(
     run = _Run(options, settings, sink, stats, on_finding)
     exclude = None if str(options.output) == "-" else options.output
     units = iter_all_units(sources, exclude=exclude, stdin=stdin)
-    results = _results(units, options, settings)
+    results = _results(units, options, settings, _workers(sources, options))
     try:
         try:
             for chunk, converted in results:
@@ -155,51 +165,43 @@ def _chunks(units: Iterator[Unit], size: int) -> Iterator[list[Unit]]:
         yield chunk
 
 
+def _workers(sources: Iterable[Path], options: Options) -> int:
+    if options.jobs == 1:
+        return 1
+    cost = COSTS[options.to]
+    files = [p for p in sources if str(p) != "-"]
+    size = input_size(files, cost)
+    # Chunks are the work items; stdin's size is unknown, so it counts for nothing here.
+    chunks = max(2, size // (options.chunk_size * 1024))
+    return worker_count(options.jobs, items=chunks, size=size, cost=cost)
+
+
 def _results(
-    units: Iterator[Unit], options: Options, settings: Settings
+    units: Iterator[Unit], options: Options, settings: Settings, workers: int
 ) -> Generator[tuple[list[Unit], list[Converted]], None, None]:
     """Each chunk of units with its results, in input order, with bounded work in flight."""
     chunks = _chunks(units, options.chunk_size)
     head = list(itertools.islice(chunks, 2))
-    if options.jobs <= 1 or len(head) < 2:
-        # One chunk is not worth starting processes for.
-        for chunk in itertools.chain(head, chunks):
-            yield chunk, convert_chunk(chunk, settings)
-        return
-    with _process_pool(options.jobs, settings) as pool:
-        pending: deque[tuple[list[Unit], Future[list[Converted]]]] = deque()
-        for chunk in itertools.chain(head, chunks):
-            pending.append((chunk, pool.submit(_worker_chunk, chunk)))
-            if len(pending) >= options.jobs * IN_FLIGHT_PER_JOB:
-                done, result = pending.popleft()
-                yield done, result.result()
-        while pending:
-            done, result = pending.popleft()
-            yield done, result.result()
+    if len(head) < 2:
+        workers = 1  # one chunk is not worth starting processes for
+    sent: deque[list[Unit]] = deque()
 
+    def send(chunks: Iterable[list[Unit]]) -> Iterator[list[Unit]]:
+        for chunk in chunks:
+            sent.append(chunk)
+            yield chunk
 
-def _process_pool(jobs: int, settings: Settings) -> ProcessPoolExecutor:
-    """Clean workers (see `evaltools.processes`); an executor reports a dead one, not hang."""
-    return ProcessPoolExecutor(
-        max_workers=jobs, mp_context=pool_context(), initializer=_init_worker, initargs=(settings,)
-    )
+    convert = functools.partial(convert_chunk, settings=settings)
+    results = parallel_map(convert, send(itertools.chain(head, chunks)), workers=workers)
+    try:
+        for converted in results:
+            yield sent.popleft(), converted
+    finally:
+        results.close()
 
 
 def convert_chunk(chunk: list[Unit], settings: Settings) -> list[Converted]:
     return [convert_unit(unit, settings) for unit in chunk]
-
-
-_WORKER_SETTINGS: Settings | None = None
-
-
-def _init_worker(settings: Settings) -> None:  # pragma: no cover (runs in a child process)
-    global _WORKER_SETTINGS  # noqa: PLW0603 (a pool worker's per-process state)
-    _WORKER_SETTINGS = settings
-
-
-def _worker_chunk(chunk: list[Unit]) -> list[Converted]:  # pragma: no cover (child process)
-    assert _WORKER_SETTINGS is not None
-    return convert_chunk(chunk, _WORKER_SETTINGS)
 
 
 class _Run:

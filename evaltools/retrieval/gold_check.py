@@ -22,7 +22,6 @@ from evaltools.fileio import (
 )
 from evaltools.retrieval.chunk_id import ChunkIdError, parse_chunk_id
 from evaltools.retrieval.gold_keys import gold_key_tokens
-from evaltools.retrieval.parsing import worker_count
 from evaltools.retrieval.record import RecordLine, iter_record_lines
 from evaltools.retrieval.repair import KeyRepair, repair_file
 from evaltools.retrieval.resolve import (
@@ -98,7 +97,6 @@ def check_gold(
     check_paths_exist(paths)
     if fix and any(str(p) == STDIN for p in paths):
         raise UsageError("--fix rewrites files in place: it cannot take - (stdin)")
-    workers = worker_count(jobs)
     problems: list[Diagnostic] = []
     files: list[SetFile] = []
     items: list[GoldItem] = []
@@ -109,7 +107,7 @@ def check_gold(
         if set_file is not None:
             files.append(set_file)
             items.extend(_gold_items(set_file, problems))
-    _resolve(items, root=root, rev=rev, metas_path=metas, jobs=workers, problems=problems)
+    _resolve(items, root=root, rev=rev, metas_path=metas, jobs=jobs, problems=problems)
     if fix:
         by_file: dict[int, list[GoldItem]] = {}
         for item in items:
@@ -188,13 +186,13 @@ def _resolve(
     root: Path | None,
     rev: str | None,
     metas_path: Path | None,
-    jobs: int,
+    jobs: int | None,
     problems: list[Diagnostic],
 ) -> None:
     from evaltools.retrieval.git import GitError
     from evaltools.retrieval.lookup import Lookup, MetasLookup, TreeLookup
     from evaltools.retrieval.metas import read_metas
-    from evaltools.retrieval.parsing import ParsePool
+    from evaltools.retrieval.parsing import FileParser
     from evaltools.retrieval.resolve import resolve_all
     from evaltools.retrieval.source import CodeTree
 
@@ -204,9 +202,7 @@ def _resolve(
     tree: CodeTree | None = None
     try:
         tree = CodeTree(root, rev) if root is not None else None
-        # The pool is closed before the tree: forked workers inherit the pipes of the
-        # tree's git cat-file processes, which see end-of-input only once all are closed.
-        with ParsePool(jobs) as pool:
+        with FileParser(jobs) as pool:
             lookup: Lookup
             if metas_path is not None:
                 index, metas_problems = read_metas(metas_path)

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import NamedTuple, Protocol
 
 from evaltools.retrieval.metas import MetasIndex
-from evaltools.retrieval.parsing import ParsedFile, ParsePool
+from evaltools.retrieval.parsing import FileParser, ParsedFile
 from evaltools.retrieval.source import CodeTree
 from evaltools.retrieval.symbols import is_supported
 
@@ -75,7 +75,7 @@ def _entries(path: str, parsed: ParsedFile | None) -> FileEntries | None:
 class TreeLookup:
     """Definitions parsed from a code tree, each file once."""
 
-    def __init__(self, tree: CodeTree, pool: ParsePool) -> None:
+    def __init__(self, tree: CodeTree, pool: FileParser) -> None:
         self.tree = tree
         self.pool = pool
         self._cache: dict[str, FileEntries | None] = {}

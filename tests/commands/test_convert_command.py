@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 
 from evaltools.__main__ import main
-from evaltools.commands.convert import Progress
+from evaltools.commands.convert import _progress_line
 from evaltools.example.convert import Stats
+from evaltools.report.progress import Progress
 from tests.conftest import CORPUS
 from tests.example import gen_records
 
@@ -97,7 +98,7 @@ def test_stdin_to_stdout_keeps_the_report_off_stdout(
     ("argv", "message"),
     [
         (["--offset", "-1"], "must not be negative"),
-        (["--jobs", "-1"], "--jobs must be 0 (all cores) or more"),
+        (["--jobs", "-1"], "--jobs must be 0 (every core), 1 (no worker processes) or more"),
         (["--to", "jsonl", "-o", "set.jsonl", "--force"], "is also a source"),
         (["missing.md"], "no such file or directory: missing.md"),
         (["-", "-"], "stdin (-) can be read only once"),
@@ -129,23 +130,27 @@ class _Terminal(io.StringIO):
         return True
 
 
-def test_progress_shows_only_on_a_terminal_for_long_runs() -> None:
+def test_progress_shows_only_on_a_terminal_for_long_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("CI", raising=False)
     now = [0.0]
     screen = _Terminal()
     progress = Progress(screen, clock=lambda: now[0])
-    progress.update(Stats(read=10))
+    progress.update((s := Stats(read=10)).read, lambda rate: _progress_line(s, rate))
     assert screen.getvalue() == ""  # short so far
     now[0] = 3.0
-    progress.update(Stats(read=300, written=290, bytes_read=3_000_000))
+    progress.update(
+        (s := Stats(read=300, written=290, bytes_read=3_000_000)).read,
+        lambda rate: _progress_line(s, rate),
+    )
     assert screen.getvalue() == "\r300 records read, 290 written (3.0 MB, 100 records/s)\x1b[K"
     now[0] = 3.1
-    progress.update(Stats(read=400))
+    progress.update((s := Stats(read=400)).read, lambda rate: _progress_line(s, rate))
     assert screen.getvalue().count("\r") == 1  # throttled
     progress.clear()
     assert screen.getvalue().endswith("\r\x1b[K")
     quiet = io.StringIO()
     progress = Progress(quiet, clock=lambda: now[0])
-    progress.update(Stats(read=5000))
+    progress.update((s := Stats(read=5000)).read, lambda rate: _progress_line(s, rate))
     progress.clear()
     assert quiet.getvalue() == ""
     closed = io.StringIO()

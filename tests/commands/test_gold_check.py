@@ -349,7 +349,10 @@ def test_configuration_gives_root_and_metas(
         (["--root", "missing"], "--root missing is not a directory"),
         (["--root", ".", "--metas", "missing.jsonl"], "--metas missing.jsonl is not a file"),
         (["--metas", "m.jsonl", "--rev", "HEAD"], "--rev needs --root"),
-        (["--root", ".", "--jobs", "-1"], "--jobs must be 0 (every core) or more; got -1"),
+        (
+            ["--root", ".", "--jobs", "-1"],
+            "--jobs must be 0 (every core), 1 (no worker processes) or more; got -1",
+        ),
     ],
 )
 def test_usage_errors(

@@ -98,7 +98,7 @@ def test_an_error_exits_one_and_is_counted(
         (["lint", "ok.md", "--ignore", "no-such-rule"], "unknown rule selector 'no-such-rule'"),
         (["lint"], "no paths given and no `paths` in [tool.evaltools]"),
         (["lint", "ok.md", "--config", "nowhere.toml"], "cannot read configuration"),
-        (["lint", "ok.md", "--jobs", "-1"], "--jobs must be 0"),
+        (["lint", "ok.md", "--jobs", "-1"], "--jobs must be 0 (every core)"),
     ],
 )
 def test_usage_errors_exit_two_with_one_line(
@@ -294,29 +294,26 @@ def _many(root: Path, count: int) -> list[Path]:
 def test_jobs_gives_the_same_findings_in_the_same_order(
     in_tmp: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    _many(in_tmp / "evals", lint.IN_PROCESS_MAX_FILES + 11)
+    _many(in_tmp / "evals", 61)
     assert main(["lint", "evals", "--jobs", "1"]) == 0
     serial = capsys.readouterr().out
-    assert serial.endswith(f"in {lint.IN_PROCESS_MAX_FILES + 11} files.\n")
+    assert serial.endswith("in 61 files.\n")
     assert serial.count(": EP") > 10
     assert main(["lint", "evals", "--jobs", "2"]) == 0
     assert capsys.readouterr().out == serial
-    assert main(["lint", "evals"]) == 0  # 0: every core
+    assert main(["lint", "evals"]) == 0  # as many as the input is worth
+    assert capsys.readouterr().out == serial
+    assert main(["lint", "evals", "-j", "0"]) == 0  # every core
     assert capsys.readouterr().out == serial
 
 
 def test_lint_files_in_a_pool_keeps_the_order_of_the_files(in_tmp: Path) -> None:
-    files = _many(in_tmp, lint.IN_PROCESS_MAX_FILES + 3)[::-1]
+    files = _many(in_tmp, 53)[::-1]
     expected = [lint.lint_path(path) for path in files]
-    assert lint.lint_files(files, 2) == expected
+    assert list(lint.lint_files(files, 2)) == expected
     assert [found[0].path for found in expected if found] == [
         f.relative_to(in_tmp).as_posix() for f, found in zip(files, expected, strict=True) if found
     ]
-
-
-def test_worker_count() -> None:
-    assert lint.worker_count(3) == 3
-    assert lint.worker_count(0) >= 1
 
 
 # --- the real process ------------------------------------------------------------------------

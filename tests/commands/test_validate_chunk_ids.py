@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from evaltools.__main__ import main
-from evaltools.retrieval.parsing import worker_count
+from evaltools.processes import worker_count
+from evaltools.retrieval.parsing import PARSE_COST
 
 GOOD = {"qid": "q1", "query": "log out", "type": "intent", "gold": {"a/b.py:1-2:f": 3}}
 # What `gold check` cannot resolve below the root: `validate` must not pass them either.
@@ -49,7 +50,8 @@ def test_jobs_zero_is_every_core_and_a_negative_count_is_refused(
     assert capsys.readouterr().out == "All checks passed: 1 file.\n"
     assert main(["validate", "set.jsonl", "--jobs", "-2"]) == 2
     assert capsys.readouterr().err == (
-        "evaltools validate: error: --jobs must be 0 (every core) or more; got -2\n"
+        "evaltools validate: error: --jobs must be 0 (every core), 1 (no worker processes) "
+        "or more; got -2\n"
     )
 
 
@@ -57,10 +59,10 @@ def test_worker_count() -> None:
     import os
 
     cores = len(os.sched_getaffinity(0))
-    assert worker_count(None) == worker_count(0) == cores
-    assert worker_count(3) == 3
+    assert worker_count(0, items=1000, cost=PARSE_COST) == cores
+    assert worker_count(3, items=1000, cost=PARSE_COST) == 3
     with pytest.raises(Exception, match="--jobs must be 0"):
-        worker_count(-1)
+        worker_count(-1, items=1000, cost=PARSE_COST)
 
 
 @pytest.mark.parametrize(

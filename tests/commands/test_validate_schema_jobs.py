@@ -168,7 +168,6 @@ def small_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
     """Chunks of a few lines and a pool for any size, so a small file exercises the workers."""
     monkeypatch.setattr(validate_module, "MIN_CHUNK_BYTES", 1500)
     monkeypatch.setattr(validate_module, "MAX_CHUNK_BYTES", 1500)
-    monkeypatch.setattr(command, "PARALLEL_MIN_BYTES", 0)
 
 
 @pytest.mark.usefixtures("small_chunks")
@@ -180,13 +179,13 @@ def test_workers_find_exactly_what_one_process_finds(
     plan = validate_module.plan_file(in_tmp / "a.jsonl", jobs=2, schema_text=None)
     assert isinstance(plan, validate_module.FilePlan) and len(plan.tasks) > 20
     pools: list[int] = []
-    real_results = command._results
+    real_map = command.parallel_map  # type: ignore[attr-defined]
 
-    def spy(tasks: list[validate_module.ChunkTask], workers: int) -> Any:
+    def spy(func: Any, tasks: list[validate_module.ChunkTask], *, workers: int) -> Any:
         pools.append(workers)
-        return real_results(tasks, workers)
+        return real_map(func, tasks, workers=workers)
 
-    monkeypatch.setattr(command, "_results", spy)
+    monkeypatch.setattr(command, "parallel_map", spy)
     one = run_json(capsys, "a.jsonl", "b.jsonl", "--jobs", "1")
     two = run_json(capsys, "a.jsonl", "b.jsonl", "--jobs", "2")
     assert pools == [1, 2]

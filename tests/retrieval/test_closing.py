@@ -8,7 +8,6 @@ import pytest
 
 from evaltools.retrieval.closing import Closing
 from evaltools.retrieval.git import BlobReader
-from evaltools.retrieval.parsing import ParsePool
 from evaltools.retrieval.source import CodeTree
 from tests.retrieval.gitrepo import GitRepo
 
@@ -30,9 +29,5 @@ def test_one_base_class_closes_them_all(tmp_path: Path) -> None:
         (started,) = tree._readers.values()
         raise Boom
     assert started._proc.poll() is not None and not tree._readers
-    with pytest.raises(Boom), ParsePool(2) as pool:
-        pool.start()
-        raise Boom
-    assert pool._pool is None
-    assert all(isinstance(r, Closing) for r in (reader, tree, pool))
-    assert all("__exit__" not in vars(type(r)) for r in (reader, tree, pool))
+    assert all(isinstance(r, Closing) for r in (reader, tree))
+    assert all("__exit__" not in vars(type(r)) for r in (reader, tree))

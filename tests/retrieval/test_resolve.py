@@ -9,7 +9,7 @@ from evaltools.retrieval.chunk_id import ChunkIdError, parse_chunk_id
 from evaltools.retrieval.git import GitError
 from evaltools.retrieval.lookup import MetasLookup, TreeLookup
 from evaltools.retrieval.metas import MetaChunk, MetasIndex, chunk_from_line, read_metas
-from evaltools.retrieval.parsing import ParsePool
+from evaltools.retrieval.parsing import FileParser
 from evaltools.retrieval.resolve import (
     GoldRef,
     Resolution,
@@ -24,7 +24,7 @@ from tests.retrieval.gitrepo import SESSION_PY, GitRepo
 def resolve(
     root: Path, *ids: str, rev: str | None = None, revision: str | None = None, jobs: int = 1
 ) -> dict[str, Resolution]:
-    with CodeTree(root, rev) as tree, ParsePool(jobs, min_parallel=1) as pool:
+    with CodeTree(root, rev) as tree, FileParser(jobs) as pool:
         results = resolve_all([GoldRef(i, revision) for i in ids], TreeLookup(tree, pool))
     return {ref.chunk_id: result for ref, result in results.items()}
 

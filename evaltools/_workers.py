@@ -1,0 +1,140 @@
+"""Worker processes that die with the command and never hold its output.
+
+A command killed by SIGKILL or SIGTERM must not leave its forkserver, resource tracker or
+workers behind: they would hold the caller's stdout and stderr, and a caller waiting for
+end-of-output (CI, `subprocess.run(capture_output=True)`) would hang. So:
+
+* the helpers multiprocessing starts (the forkserver, the resource tracker) start with
+  /dev/null as stdout and stderr, and the workers fork from the forkserver with the same;
+* the forkserver and every worker ask Linux to kill them when their parent dies
+  (PR_SET_PDEATHSIG), and exit at once if it is already gone;
+* workers ignore SIGINT: a terminal's Ctrl-C reaches the whole process group, and only the
+  command should answer it, with one line (not one traceback per worker).
+
+This module is imported by the forkserver at its start (its preload), where it guards
+the forkserver itself; see `_guard_forkserver`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import sys
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from evaltools.processes import pool_context
+
+if TYPE_CHECKING:
+    from concurrent.futures import ProcessPoolExecutor
+
+# The forkserver finds here the pid of the command that started it (its parent).
+_PARENT_ENV = "EVALTOOLS_WORKERS_PARENT"
+_PR_SET_PDEATHSIG = 1
+# Set in the forkserver: the pid its workers must see as their parent.
+_forkserver_pid: int | None = None
+
+
+def start_pool(workers: int, module: str | None) -> ProcessPoolExecutor:
+    """An executor (it reports a dead worker instead of hanging, as a Pool can) whose
+    forkserver has imported `module` once, so that each worker need not."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    context = pool_context()
+    if context.get_start_method() == "forkserver":
+        preload = ["evaltools._workers"] + ([module] if module else [])
+        context.set_forkserver_preload(preload)
+        with _quiet_stdio():
+            os.environ[_PARENT_ENV] = str(os.getpid())
+            from multiprocessing import forkserver, resource_tracker
+
+            resource_tracker.ensure_running()
+            forkserver.ensure_running()
+    return ProcessPoolExecutor(
+        max_workers=workers,
+        mp_context=context,
+        initializer=_start_worker,
+        initargs=(os.getpid(),),
+    )
+
+
+def stop_pool(pool: ProcessPoolExecutor) -> None:
+    """Drop the queued work and end the workers now, not after their current batch."""
+    # The executor has no public way to end its workers before Python 3.14.
+    kill_workers(pool)
+    # Dead workers first: the executor's thread then sees a broken pool and ends. No
+    # waiting here: an interrupted main thread may hold a lock that the executor needs.
+    pool.shutdown(wait=False, cancel_futures=True)
+
+
+def kill_workers(pool: object) -> None:
+    """SIGKILL every worker of `pool` and reap it."""
+    handles = list((getattr(pool, "_processes", None) or {}).values())
+    for process in handles:
+        with contextlib.suppress(Exception):
+            process.kill()
+    for process in handles:
+        with contextlib.suppress(Exception):
+            process.join(timeout=5)
+
+
+@contextlib.contextmanager
+def _quiet_stdio() -> Iterator[None]:
+    """Fds 1 and 2 are /dev/null while helper processes start (they inherit them)."""
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):
+            stream.flush()
+    try:
+        saved = [os.dup(1), os.dup(2)]
+    except OSError:  # no stdout or stderr to protect
+        yield
+        return
+    null = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(null, 1)
+        os.dup2(null, 2)
+        yield
+    finally:
+        os.dup2(saved[0], 1)
+        os.dup2(saved[1], 2)
+        for fd in (null, *saved):
+            os.close(fd)
+
+
+def _die_with_parent(parent: int) -> None:
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        with contextlib.suppress(OSError, AttributeError):
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != parent:  # it died before the request above took effect
+        os._exit(1)
+
+
+def _silence() -> None:
+    null = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1, 2):
+        with contextlib.suppress(OSError):
+            os.dup2(null, fd)
+    os.close(null)
+
+
+def _start_worker(command_pid: int) -> None:  # pragma: no cover (runs in a worker)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _silence()
+    # Forked from the forkserver (which dies with the command), else spawned by it.
+    _die_with_parent(_forkserver_pid or command_pid)
+
+
+def _guard_forkserver() -> None:  # pragma: no cover (runs in the forkserver)
+    global _forkserver_pid  # noqa: PLW0603 (the forkserver's own state, inherited by workers)
+    parent = os.environ.get(_PARENT_ENV)
+    if parent is None or not parent.isdigit() or int(parent) != os.getppid():
+        return  # imported by the command itself, not by its forkserver
+    _forkserver_pid = os.getpid()
+    _die_with_parent(int(parent))
+
+
+_guard_forkserver()

@@ -1,0 +1,197 @@
+"""One --jobs policy for every bulk command; workers that die with the command and keep
+quiet; progress on a terminal only. Real processes and signals."""
+
+from __future__ import annotations
+
+import os
+import pty
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from evaltools.__main__ import main
+from evaltools.processes import Cost, available_cores, parallel_map, worker_count
+from tests.conftest import CORPUS
+
+BAD_JOBS = "--jobs must be 0 (every core), 1 (no worker processes) or more; got -1"
+
+
+def _examples(root: Path, count: int) -> Path:
+    sources = sorted(CORPUS.glob("*.md"))
+    root.mkdir(parents=True, exist_ok=True)
+    for i in range(count):
+        shutil.copyfile(
+            sources[i % len(sources)], root / f"{i:05}-{sources[i % len(sources)].name}"
+        )
+    return root
+
+
+def _workspace(tmp: Path) -> None:
+    _examples(tmp / "ex", 2)
+    (tmp / "set.jsonl").write_text(
+        '{"qid": "q1", "query": "q", "type": "intent", "gold": {"a.py:1-1:f": 3}}\n'
+    )
+    (tmp / "a.py").write_text("def f():\n    pass\n")
+
+
+BULK = {
+    "lint": ["lint", "ex"],
+    "roundtrip": ["roundtrip", "ex"],
+    "convert": ["convert", "ex", "--to", "jsonl", "-o", "out.jsonl"],
+    "validate": ["validate", "set.jsonl"],
+    "check": ["check", "ex"],
+    "gold check": ["gold", "check", "set.jsonl", "--root", "."],
+}
+
+
+@pytest.mark.parametrize("command", BULK)
+def test_every_bulk_command_takes_the_same_jobs(
+    in_tmp: Path, capsys: pytest.CaptureFixture[str], command: str
+) -> None:
+    _workspace(in_tmp)
+    for jobs in (["--jobs", "1"], ["-j", "0"], ["-j", "2"]):
+        assert main([*BULK[command], *jobs]) in (0, 1), jobs
+        Path("out.jsonl").unlink(missing_ok=True)
+        capsys.readouterr()
+    assert main([*BULK[command], "--jobs", "-1"]) == 2
+    assert capsys.readouterr().err == f"evaltools {command}: error: {BAD_JOBS}\n"
+
+
+def test_worker_count_policy() -> None:
+    cost = Cost(per_byte=1e-7, parent=0.1)
+    cores = available_cores()
+    assert worker_count(1, items=10_000, size=10**9, cost=cost) == 1
+    assert worker_count(0, items=10_000, cost=cost) == cores
+    assert worker_count(5, items=3, cost=cost) == 3  # never more workers than items
+    # The default: a small input stays in process; a big one uses at most every core.
+    assert worker_count(None, items=20, size=100_000, cost=cost) == 1
+    assert 1 <= worker_count(None, items=10_000, size=10**9, cost=cost) <= cores
+    # Work that stays in the caller gains nothing from workers.
+    assert worker_count(None, items=10_000, size=10**9, cost=Cost(per_byte=1e-7, parent=1)) == 1
+
+
+def test_parallel_map_keeps_the_order_and_streams() -> None:
+    items = list(range(200))
+    assert list(parallel_map(str, items, workers=2, batch=7)) == [str(i) for i in items]
+    endless = parallel_map(str, iter(range(10**12)), workers=2, batch=3)
+    assert [next(endless) for _ in range(5)] == ["0", "1", "2", "3", "4"]
+    endless.close()  # bounded: stops without reading the rest
+
+
+def test_lint_of_one_file_starts_no_worker_machinery(tmp_path: Path) -> None:
+    one = _examples(tmp_path / "ex", 1)
+    code = (
+        "import sys\nfrom evaltools.__main__ import main\nmain(['lint', sys.argv[1]])\n"
+        "print(sorted(m for m in ('multiprocessing', 'concurrent.futures') if m in sys.modules))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(one)], capture_output=True, text=True, check=False
+    )
+    assert done.stdout.strip().endswith("[]"), done.stdout + done.stderr
+
+
+# --- signals --------------------------------------------------------------------------------
+
+
+def _session(sid: int) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        fields = stat[stat.rindex(")") + 2 :].split()
+        if fields[0] != "Z" and int(fields[3]) == sid:  # state, ppid, pgrp, session
+            found.append(int(entry.name))
+    return found
+
+
+def _busy(tmp: Path, command: str) -> subprocess.Popen[bytes]:
+    src = _examples(tmp / "src", 1500)
+    argv = {
+        "convert": ["convert", str(src), "--to", "jsonl", "-o", str(tmp / "out.jsonl")],
+        "lint": ["lint", str(src)],
+    }[command]
+    env = {k: v for k, v in os.environ.items() if k != "CI"}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "evaltools", *argv, "--jobs", "2"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+        env=env,
+    )
+    deadline = time.monotonic() + 60
+    while len(_session(proc.pid)) < 4:  # the command, forkserver, tracker and a worker
+        assert proc.poll() is None, proc.communicate()
+        assert time.monotonic() < deadline, "no workers started"
+        time.sleep(0.05)
+    return proc
+
+
+def _gone(sid: int) -> list[int]:
+    deadline = time.monotonic() + 10
+    while (left := _session(sid)) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    return left
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+@pytest.mark.parametrize("command", ["convert", "lint"])
+@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM])
+def test_killing_the_command_ends_its_workers(
+    tmp_path: Path, command: str, sig: signal.Signals
+) -> None:
+    proc = _busy(tmp_path, command)
+    os.kill(proc.pid, sig)  # the command only, as CI or a supervisor does
+    proc.communicate(timeout=10)  # its pipes are released
+    assert proc.returncode in (-sig, 128 + sig)
+    assert _gone(proc.pid) == []
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+@pytest.mark.parametrize("command", ["convert", "lint"])
+def test_ctrl_c_exits_130_with_one_line(tmp_path: Path, command: str) -> None:
+    proc = _busy(tmp_path, command)
+    os.killpg(proc.pid, signal.SIGINT)  # as a terminal does: the whole group
+    _, err = proc.communicate(timeout=10)
+    assert proc.returncode == 130
+    assert err.decode() == "evaltools: interrupted\n"
+    assert _gone(proc.pid) == []
+
+
+# --- progress -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("command", ["lint", "roundtrip"])
+def test_progress_on_a_terminal_and_never_in_a_pipe(tmp_path: Path, command: str) -> None:
+    src = _examples(tmp_path / "src", 1100)  # past the 1000 items that call for a line
+    argv = [sys.executable, "-m", "evaltools", command, str(src), "--jobs", "1"]
+    env = {k: v for k, v in os.environ.items() if k != "CI"}
+    master, slave = pty.openpty()
+    try:
+        done = subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=slave, env=env, check=False)
+        os.close(slave)
+        shown = b""
+        while True:
+            try:
+                data = os.read(master, 65536)
+            except OSError:
+                break
+            if not data:
+                break
+            shown += data
+    finally:
+        os.close(master)
+    assert done.returncode in (0, 1)
+    assert b"files checked" in shown
+    piped = subprocess.run(argv, capture_output=True, env=env, check=False)
+    assert b"files checked" not in piped.stderr
+    in_ci = subprocess.run(argv, capture_output=True, env={**env, "CI": "true"}, check=False)
+    assert b"files checked" not in in_ci.stderr
