@@ -209,4 +209,27 @@ RULES = (
         '{"qid": "q1", ..., "split": "test"}',
         '{"qid": "q1", ..., "split": "holdout"}',
     ),
+    Rule(
+        "RG501",
+        "run-unreadable-line",
+        E,
+        "A line of a retriever's run given to `gold eval` cannot be read.",
+        "TREC lines need 6 fields (qid Q0 docid rank score tag) with a numeric score; JSONL "
+        'lines need a `qid` and `results` ({"id", "score"} objects) or a ranked `ids` list.',
+        "A result that is silently skipped changes the metrics; `gold eval` refuses the run "
+        "(exit 1) until the line is fixed.",
+        "q1 Q0 auth/session.py:3-8:kill_session 1 high run1",
+        "q1 Q0 auth/session.py:3-8:kill_session 1 12.5 run1",
+    ),
+    Rule(
+        "RG502",
+        "run-duplicate-result",
+        E,
+        "A run lists the same document twice for one query.",
+        "Checks every (qid, chunk ID) pair of the run given to `gold eval`.",
+        "Tools disagree on which copy counts (pytrec_eval keeps the last, trec_eval refuses), "
+        "so the metrics would depend on the tool: remove the repeat.",
+        "q1 Q0 a.py:1-4:f 1 9.0 run1\nq1 Q0 a.py:1-4:f 2 8.0 run1",
+        "q1 Q0 a.py:1-4:f 1 9.0 run1",
+    ),
 )

@@ -211,3 +211,47 @@ VALIDATE_COMMANDS: tuple[Command, ...] = (
 )
 
 COMMANDS += VALIDATE_COMMANDS
+
+
+# --- gold eval (evaltools.commands.gold_eval) -----------------------------------------------
+
+GOLD_EVAL = Command(
+    ("gold", "eval"),
+    "Score retriever runs (TREC or JSONL) against the set at --k: nDCG, recall, MRR, hit "
+    "rate overall, by type, by split, with bootstrap intervals; every query counts, and "
+    "stale gold IDs refuse the evaluation.",
+    "evaltools.commands.gold_eval:run",
+    (
+        Param("runs", kind=Path, multiple=True, required=True, help="Run files.", metavar="RUN"),
+        Param("set_path", ("--set",), kind=Path, help="The eval set (JSONL).", metavar="SET"),
+        Param(
+            "baseline",
+            ("--baseline",),
+            kind=Path,
+            help="Compare each run with this one (paired randomization test).",
+            metavar="RUN",
+        ),
+        Param("k", ("--k",), kind=int, default=10, help="Cut-off rank.", metavar="K"),
+        Param("seed", ("--seed",), kind=int, default=0, help="Seed of the bootstrap and test."),
+        Param("root", ("--root",), kind=Path, help="As in gold check.", metavar="DIR"),
+        Param("rev", ("--rev",), help="As in gold check.", metavar="REV"),
+        Param("metas", ("--metas",), kind=Path, help="As in gold check.", metavar="FILE"),
+        Param(
+            "allow_stale",
+            ("--allow-stale",),
+            kind=bool,
+            default=False,
+            help="Score even when gold IDs do not resolve (the queries are listed).",
+        ),
+        Param(
+            "history",
+            ("--history",),
+            kind=Path,
+            help="Append one JSON line per run (metrics, set digest, git revision).",
+            metavar="FILE",
+        ),
+        format_param(choices=("text", "json", "markdown")),
+    ),
+)
+
+COMMANDS += (GOLD_EVAL,)

@@ -1,0 +1,97 @@
+"""`evaltools gold eval RUN... --set SET [--baseline RUN] [--k 10]`.
+
+The set's gold IDs are checked first by the gold check service (a stale ID refuses the
+evaluation unless --allow-stale), then each run is scored by `retrieval.evaluate` and
+reported as text, JSON or Markdown.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from evaltools import jsonio
+from evaltools.commands.gold_check import collect
+from evaltools.config import load_config
+from evaltools.diagnostics import Diagnostic
+from evaltools.fileio import UsageError
+from evaltools.retrieval.gold_check import GoldCheck
+from evaltools.retrieval.resolve import Status
+
+
+def run(
+    *,
+    runs: list[Path],
+    set_path: Path | None,
+    baseline: Path | None,
+    k: int,
+    seed: int,
+    root: Path | None,
+    rev: str | None,
+    metas: Path | None,
+    allow_stale: bool,
+    history: Path | None,
+    output_format: str,
+) -> int:
+    from evaltools.report.text import format_line
+    from evaltools.retrieval.evaluate import evaluate, queries_of
+    from evaltools.retrieval.resampling import MissingExtra
+    from evaltools.retrieval.runs import read_run
+
+    if k < 1:
+        raise UsageError(f"--k must be at least 1, not {k}")
+    checked = collect([_set_path(set_path)], root=root, rev=rev, metas=metas, fix=False)
+    stale = _stale_qids(checked)
+    if checked.diagnostics and not allow_stale:
+        for diagnostic in sorted(checked.diagnostics, key=Diagnostic.sort_key):
+            sys.stderr.write(format_line(diagnostic) + "\n")
+        sys.stderr.write(
+            f"gold eval: {len(checked.diagnostics)} gold ID problem(s) in "
+            f"{len(stale)} queries ({', '.join(stale)}): scoring would skip them silently; "
+            "fix them (`evaltools gold check --fix`) or pass --allow-stale\n"
+        )
+        return 1
+    queries = queries_of(line.record for f in checked.files for line in f.lines if line.record)
+    loaded = [read_run(p) for p in runs]
+    base = read_run(baseline) if baseline is not None else None
+    problems = [d for r in [*loaded, *([base] if base else [])] for d in r.problems]
+    if problems:
+        for diagnostic in sorted(problems, key=Diagnostic.sort_key):
+            sys.stderr.write(format_line(diagnostic) + "\n")
+        return 1
+    try:
+        results = [evaluate(queries, r, k=k, seed=seed, baseline=base) for r in loaded]
+    except MissingExtra as exc:
+        raise UsageError(str(exc)) from exc
+    from evaltools.commands import gold_eval_report as report
+
+    if history is not None:
+        report.append_history(history, results, checked, rev)
+    if output_format == "json":
+        objects = [report.as_json(r, stale) for r in results]
+        sys.stdout.write(jsonio.dumps(objects[0] if len(objects) == 1 else objects) + "\n")
+    elif output_format == "markdown":
+        sys.stdout.write("\n".join(report.as_markdown(r, stale) for r in results))
+    else:
+        sys.stdout.write("\n".join(report.as_text(r, stale) for r in results))
+    return 0
+
+
+def _set_path(set_path: Path | None) -> Path:
+    if set_path is not None:
+        return set_path
+    sets = load_config().retrieval.sets
+    if len(sets) != 1:
+        raise UsageError(
+            "gold eval needs the eval set: pass --set FILE (or one `sets` entry in "
+            "[tool.evaltools.retrieval])"
+        )
+    return sets[0]
+
+
+def _stale_qids(checked: GoldCheck) -> list[str]:
+    found: dict[str, None] = {}
+    for item in checked.items:
+        if item.result is not None and item.result.status is not Status.OK and item.qid:
+            found[item.qid] = None
+    return list(found)

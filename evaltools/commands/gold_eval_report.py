@@ -1,0 +1,211 @@
+"""`gold eval`'s output: text table, JSON, Markdown (for a pull-request comment), history."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+from typing import Any
+
+from evaltools import jsonio
+from evaltools.atomic import WriteError, atomic_write
+from evaltools.fileio import UsageError, display_path
+from evaltools.retrieval.evaluate import (
+    ALL,
+    SIGNIFICANCE,
+    SMALL_GROUP,
+    Evaluation,
+    Group,
+)
+from evaltools.retrieval.gold_check import GoldCheck
+from evaltools.retrieval.metrics import METRICS
+from evaltools.retrieval.resampling import BOOTSTRAP_RESAMPLES, PERMUTATIONS
+
+_OVERFIT = (
+    "nDCG improves significantly on tune but not on holdout: the overfitting signal; "
+    "trust the holdout"
+)
+
+
+def _rounded(x: float) -> float:
+    return round(x, 6)
+
+
+def _group_json(group: Group) -> dict[str, Any]:
+    return {
+        "type": group.type,
+        "split": group.split,
+        "n": len(group.members),
+        "metrics": {m: _rounded(group.means[m]) for m in METRICS},
+        "ci": {m: [_rounded(lo), _rounded(hi)] for m, (lo, hi) in group.ci.items()},
+        "too_small": group.small,
+    }
+
+
+def as_json(result: Evaluation, stale: list[str]) -> dict[str, Any]:
+    comparison: dict[str, Any] | None = None
+    if result.baseline is not None:
+        comparison = {
+            "baseline": result.baseline,
+            "test": f"paired randomization, {PERMUTATIONS} sign flips, seed {result.seed}",
+            "baseline_missing": result.baseline_missing,
+            "groups": [
+                {
+                    "type": d.type,
+                    "split": d.split,
+                    "n": d.n,
+                    "diff": {m: _rounded(v) for m, v in d.diff.items()},
+                    "p": {m: _rounded(v) for m, v in d.p.items()},
+                }
+                for d in result.comparison
+            ],
+            "overfitting": result.overfitting,
+        }
+    return {
+        "run": result.run,
+        "k": result.k,
+        "ci": f"95% percentile bootstrap, {BOOTSTRAP_RESAMPLES} resamples, seed {result.seed}",
+        "groups": [_group_json(g) for g in result.groups],
+        "missing": result.missing,
+        "unknown": result.unknown,
+        "stale": stale,
+        "comparison": comparison,
+    }
+
+
+def _rows(result: Evaluation) -> list[list[str]]:
+    rows = []
+    for group in result.groups:
+        cells = [group.type, group.split, str(len(group.members))]
+        for metric in METRICS:
+            lo, hi = group.ci.get(metric, (0.0, 0.0))
+            cells.append(f"{group.means[metric]:.3f} [{lo:.3f}, {hi:.3f}]")
+        cells.append(f"under {SMALL_GROUP}" if group.small else "")
+        rows.append(cells)
+    return rows
+
+
+_HEADER = ["type", "split", "n", *(f"{m}@k" for m in METRICS), "note"]
+
+
+def _notes(result: Evaluation, stale: list[str]) -> list[str]:
+    notes = [
+        f"k = {result.k}; 95% bootstrap intervals ({BOOTSTRAP_RESAMPLES} resamples, seed "
+        f"{result.seed}); a group under {SMALL_GROUP} queries cannot separate 2 points."
+    ]
+    if result.missing:
+        notes.append(
+            f"{len(result.missing)} queries have no results and score 0: "
+            + ", ".join(result.missing)
+        )
+    if result.unknown:
+        notes.append(
+            f"{len(result.unknown)} qids of the run are not in the set (ignored): "
+            + ", ".join(result.unknown)
+        )
+    if stale:
+        notes.append(f"scored with stale gold IDs (--allow-stale): {', '.join(stale)}")
+    return notes
+
+
+def _comparison_rows(result: Evaluation) -> list[list[str]]:
+    rows = []
+    for d in result.comparison:
+        cells = [d.type, d.split, str(d.n)]
+        for metric in METRICS:
+            mark = "*" if d.p[metric] < SIGNIFICANCE else ""
+            cells.append(f"{d.diff[metric]:+.3f} (p={d.p[metric]:.3f}){mark}")
+        rows.append(cells)
+    return rows
+
+
+def as_text(result: Evaluation, stale: list[str]) -> str:
+    out = [f"run {result.run}"]
+    out += _table(_HEADER, _rows(result))
+    out += _notes(result, stale)
+    if result.baseline is not None:
+        out.append(f"run - baseline {result.baseline} (* p < {SIGNIFICANCE}):")
+        out += _table(_HEADER[:-1], _comparison_rows(result))
+        if result.overfitting:
+            out.append(f"warning: {_OVERFIT}")
+    return "\n".join(out) + "\n"
+
+
+def _table(header: list[str], rows: list[list[str]]) -> list[str]:
+    widths = [max(len(r[c]) for r in [header, *rows]) for c in range(len(header))]
+    return [
+        "  ".join(cell.ljust(w) for cell, w in zip(r, widths, strict=True)).rstrip()
+        for r in [header, *rows]
+    ]
+
+
+def as_markdown(result: Evaluation, stale: list[str]) -> str:
+    out = [f"### gold eval: `{result.run}`", ""]
+    out += _markdown_table(_HEADER, _rows(result))
+    out += [""] + [f"- {note}" for note in _notes(result, stale)]
+    if result.baseline is not None:
+        out += ["", f"**run − baseline `{result.baseline}`** (* p < {SIGNIFICANCE})", ""]
+        out += _markdown_table(_HEADER[:-1], _comparison_rows(result))
+        if result.overfitting:
+            out += ["", f"> **Warning**: {_OVERFIT}"]
+    return "\n".join(out) + "\n"
+
+
+def _markdown_table(header: list[str], rows: list[list[str]]) -> list[str]:
+    def line(cells: list[str]) -> str:
+        return "| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |"
+
+    return [line(header), line(["---"] * len(header)), *(line(r) for r in rows)]
+
+
+def append_history(
+    history: Path, results: list[Evaluation], checked: GoldCheck, rev: str | None
+) -> None:
+    """One JSON line per run: its overall and per-group metrics, the set's digest and the
+    git revision, so a series of evaluations can be followed."""
+    digest = hashlib.sha256(b"".join(f.data for f in checked.files)).hexdigest()
+    revision = rev or _head(checked)
+    lines = "".join(
+        jsonio.dumps(
+            {
+                "run": r.run,
+                "k": r.k,
+                "set_digest": digest,
+                "revision": revision,
+                "groups": [
+                    {
+                        "type": g.type,
+                        "split": g.split,
+                        "n": len(g.members),
+                        "metrics": {m: _rounded(g.means[m]) for m in METRICS},
+                    }
+                    for g in r.groups
+                    if ALL in (g.type, g.split)
+                ],
+            },
+            compact=True,
+        )
+        + "\n"
+        for r in results
+    )
+    try:
+        old = history.read_bytes() if history.exists() else b""
+    except OSError as exc:
+        raise UsageError(f"cannot read --history {display_path(history)}: {exc.strerror}") from exc
+    # A last line without its newline (an interrupted editor save) still ends a line.
+    joint = b"\n" if old and not old.endswith(b"\n") else b""
+    try:
+        atomic_write(history, old + joint + lines.encode(), expect=old if old else None)
+    except WriteError as exc:
+        raise UsageError(f"cannot write --history {display_path(history)}: {exc}") from exc
+
+
+def _head(checked: GoldCheck) -> str | None:
+    from evaltools.retrieval.git import GitError, run_git
+
+    if not checked.files:
+        return None
+    try:
+        out = run_git(checked.files[0].path.resolve().parent, "rev-parse", "HEAD")
+    except GitError:
+        return None
+    return out.decode().strip() or None

@@ -1,0 +1,170 @@
+"""Scoring a run against an eval set: every query of the set counts, by type and split.
+
+A query the run has no results for scores 0 (and is listed): averaging only over the queries
+a run answered, as trec_eval, pytrec_eval and BEIR do, lets a retriever that fails on the
+hard queries score higher. Results for qids the set does not have are listed and ignored.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from evaltools.retrieval.metrics import METRICS, score_query
+from evaltools.retrieval.resampling import bootstrap_ci, paired_randomization
+from evaltools.retrieval.runs import Run
+
+ALL = "all"
+UNSPLIT = "unsplit"
+# Below this many queries a 95% interval is too wide to tell a 2-point change.
+SMALL_GROUP = 30
+SIGNIFICANCE = 0.05
+
+
+@dataclass(frozen=True)
+class Query:
+    qid: str
+    type: str
+    split: str
+    gold: Mapping[str, float]
+
+
+@dataclass
+class Group:
+    type: str
+    split: str
+    members: list[int]  # indexes into the set's queries
+    means: dict[str, float] = field(default_factory=dict)
+    ci: dict[str, tuple[float, float]] = field(default_factory=dict)
+
+    @property
+    def small(self) -> bool:
+        return len(self.members) < SMALL_GROUP
+
+
+@dataclass(frozen=True)
+class Difference:
+    type: str
+    split: str
+    n: int
+    diff: dict[str, float]
+    p: dict[str, float]
+
+
+@dataclass
+class Evaluation:
+    run: str
+    k: int
+    seed: int
+    groups: list[Group]
+    missing: list[str]
+    unknown: list[str]
+    scores: list[tuple[float, ...]]
+    baseline: str | None = None
+    comparison: list[Difference] = field(default_factory=list)
+    baseline_missing: list[str] = field(default_factory=list)
+
+    @property
+    def overfitting(self) -> bool:
+        """nDCG improves significantly on tune and not on holdout."""
+        by_split = {d.split: d for d in self.comparison if d.type == ALL}
+        tune, holdout = by_split.get("tune"), by_split.get("holdout")
+        if tune is None or holdout is None:
+            return False
+        better = tune.diff["ndcg"] > 0 and tune.p["ndcg"] < SIGNIFICANCE
+        held = holdout.diff["ndcg"] > 0 and holdout.p["ndcg"] < SIGNIFICANCE
+        return better and not held
+
+
+def queries_of(records: Iterable[Mapping[str, Any]]) -> list[Query]:
+    """The set's queries from its records, the first record of a qid winning (`validate`
+    reports repeats)."""
+    found: dict[str, Query] = {}
+    for record in records:
+        qid, gold = record.get("qid"), record.get("gold")
+        if not isinstance(qid, str) or not isinstance(gold, dict) or qid in found:
+            continue
+        grades = {
+            cid: float(g)
+            for cid, g in gold.items()
+            if isinstance(g, (int, float)) and not isinstance(g, bool)
+        }
+        kind = record.get("type")
+        split = record.get("split")
+        found[qid] = Query(
+            qid,
+            kind if isinstance(kind, str) else "untyped",
+            split if isinstance(split, str) else UNSPLIT,
+            grades,
+        )
+    return list(found.values())
+
+
+def _scores(queries: Sequence[Query], run: Run, k: int) -> list[tuple[float, ...]]:
+    return [score_query(run.ranked.get(q.qid, ()), q.gold, k) for q in queries]
+
+
+def _groups(queries: Sequence[Query]) -> list[Group]:
+    keyed: dict[tuple[str, str], list[int]] = {}
+    for index, q in enumerate(queries):
+        for key in ((ALL, ALL), (q.type, ALL), (ALL, q.split), (q.type, q.split)):
+            keyed.setdefault(key, []).append(index)
+    order = sorted(keyed, key=lambda t: (t[0] != ALL, t[1] != ALL, t[0], t[1]))
+    if not queries:
+        order = [(ALL, ALL)]
+    return [Group(t, s, keyed.get((t, s), [])) for t, s in order]
+
+
+def evaluate(
+    queries: Sequence[Query], run: Run, *, k: int, seed: int, baseline: Run | None = None
+) -> Evaluation:
+    scores = _scores(queries, run, k)
+    known = {q.qid for q in queries}
+    groups = _groups(queries)
+    for group in groups:
+        rows = [scores[i] for i in group.members]
+        for column, metric in enumerate(METRICS):
+            total = sum(r[column] for r in rows)
+            group.means[metric] = total / len(rows) if rows else 0.0
+        group.ci = dict(zip(METRICS, bootstrap_ci(rows, seed), strict=False))
+    result = Evaluation(
+        run.name,
+        k,
+        seed,
+        groups,
+        missing=[q.qid for q in queries if q.qid not in run.ranked],
+        unknown=sorted(qid for qid in run.ranked if qid not in known),
+        scores=scores,
+    )
+    if baseline is not None:
+        result.baseline = baseline.name
+        result.baseline_missing = [q.qid for q in queries if q.qid not in baseline.ranked]
+        result.comparison = _compare(groups, scores, _scores(queries, baseline, k), seed)
+    return result
+
+
+def _compare(
+    groups: Sequence[Group],
+    scores: Sequence[tuple[float, ...]],
+    base: Sequence[tuple[float, ...]],
+    seed: int,
+) -> list[Difference]:
+    found: list[Difference] = []
+    for group in groups:
+        diffs = [
+            tuple(a - b for a, b in zip(scores[i], base[i], strict=True)) for i in group.members
+        ]
+        n = len(diffs)
+        means = [sum(d[c] for d in diffs) / n if n else 0.0 for c in range(len(METRICS))]
+        pvalues = paired_randomization(diffs, seed) if diffs else [1.0] * len(METRICS)
+        found.append(
+            Difference(
+                group.type,
+                group.split,
+                n,
+                dict(zip(METRICS, means, strict=True)),
+                dict(zip(METRICS, pvalues, strict=True)),
+            )
+        )
+    return found
