@@ -13,9 +13,8 @@ from pathlib import Path
 from evaltools import jsonio
 from evaltools.config import load_config
 from evaltools.diagnostics import Diagnostic
-from evaltools.fileio import UsageError
 from evaltools.processes import check_jobs
-from evaltools.retrieval.gold_check import GoldCheck, GoldItem, check_gold
+from evaltools.retrieval.gold_check import GoldCheck, GoldItem, check_gold, gold_sources
 from evaltools.retrieval.resolve import Resolution, Status
 
 
@@ -29,7 +28,8 @@ def collect(
     jobs: int | None = None,
 ) -> GoldCheck:
     """Resolve (and with `fix`, repair) every gold ID of the sets; print nothing."""
-    root, metas = _configured(root, metas)
+    configured = load_config().retrieval
+    root, metas = gold_sources(root, metas, configured.root, configured.metas)
     check_jobs(jobs)
     return check_gold(paths, root=root, rev=rev, metas=metas, fix=fix, jobs=jobs)
 
@@ -47,24 +47,6 @@ def run(
     found = collect(paths, root=root, rev=rev, metas=metas, fix=fix, jobs=jobs)
     _report(output_format, found.items, found.diagnostics, found.problems, len(found.files))
     return 1 if found.diagnostics else 0
-
-
-def _configured(root: Path | None, metas: Path | None) -> tuple[Path | None, Path | None]:
-    """Flags first, then `[tool.evaltools.retrieval]` (paths relative to its pyproject)."""
-    if root is None or metas is None:
-        configured = load_config().retrieval
-        root = root if root is not None else configured.root
-        metas = metas if metas is not None else configured.metas
-    if root is None and metas is None:
-        raise UsageError(
-            "gold check needs --root DIR (the code the gold IDs point into) or --metas FILE, "
-            "or `root` in [tool.evaltools.retrieval]"
-        )
-    if root is not None and not root.is_dir():
-        raise UsageError(f"--root {root.as_posix()} is not a directory")
-    if metas is not None and not metas.is_file():
-        raise UsageError(f"--metas {metas.as_posix()} is not a file")
-    return root, metas
 
 
 def _report(

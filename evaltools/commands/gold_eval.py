@@ -11,11 +11,10 @@ import sys
 from pathlib import Path
 
 from evaltools import jsonio
-from evaltools.commands.gold_check import collect
 from evaltools.config import load_config
 from evaltools.diagnostics import Diagnostic
 from evaltools.fileio import UsageError
-from evaltools.retrieval.gold_check import GoldCheck
+from evaltools.retrieval.gold_check import GoldCheck, check_gold, gold_sources
 from evaltools.retrieval.resolve import Status
 
 
@@ -40,7 +39,9 @@ def run(
 
     if k < 1:
         raise UsageError(f"--k must be at least 1, not {k}")
-    checked = collect([_set_path(set_path)], root=root, rev=rev, metas=metas, fix=False)
+    configured = load_config().retrieval
+    root, metas = gold_sources(root, metas, configured.root, configured.metas)
+    checked = check_gold([_set_path(set_path)], root=root, rev=rev, metas=metas, fix=False)
     stale = _stale_qids(checked)
     if checked.diagnostics and not allow_stale:
         for diagnostic in sorted(checked.diagnostics, key=Diagnostic.sort_key):

@@ -83,6 +83,27 @@ class GoldCheck:
     diagnostics: list[Diagnostic]
 
 
+def gold_sources(
+    root: Path | None,
+    metas: Path | None,
+    default_root: Path | None,
+    default_metas: Path | None,
+) -> tuple[Path | None, Path | None]:
+    """What the gold IDs resolve against: the flags first, then the configured defaults."""
+    root = root if root is not None else default_root
+    metas = metas if metas is not None else default_metas
+    if root is None and metas is None:
+        raise UsageError(
+            "gold check needs --root DIR (the code the gold IDs point into) or --metas FILE, "
+            "or `root` in [tool.evaltools.retrieval]"
+        )
+    if root is not None and not root.is_dir():
+        raise UsageError(f"--root {root.as_posix()} is not a directory")
+    if metas is not None and not metas.is_file():
+        raise UsageError(f"--metas {metas.as_posix()} is not a file")
+    return root, metas
+
+
 def check_gold(
     paths: list[Path],
     *,
