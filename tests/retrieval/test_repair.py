@@ -68,7 +68,7 @@ def test_the_command_only_reports_and_one_place_writes() -> None:
     command = PACKAGE / "commands" / "gold_check.py"
     assert _calls(command, "atomic_write") == 0
     assert "rewrite_gold_keys" not in command.read_text(encoding="utf-8")
-    writers = [p.name for p in (PACKAGE / "retrieval").glob("*.py") if _calls(p, "atomic_write")]
+    writers = [p.name for p in (PACKAGE / "retrieval").rglob("*.py") if _calls(p, "atomic_write")]
     assert writers == ["repair.py"]
     assert _calls(PACKAGE / "retrieval" / "repair.py", "atomic_write") == 1
 
