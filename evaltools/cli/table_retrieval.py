@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from evaltools.cli.table import Command, Param, format_param, paths_param
+from evaltools.cli import targets
+from evaltools.cli.params import Command, Param, format_param, paths_param
 
 COMMANDS: tuple[Command, ...] = ()
 
@@ -20,11 +21,28 @@ GOLD_DISCIPLINE_COMMANDS: tuple[Command, ...] = (
         ("gold", "mine"),
         "Weak-label candidate records from git history: commit subject as query, the "
         "definitions the commit changed as gold (source git_weak, status draft).",
-        "evaltools.commands.gold_discipline:mine",
+        targets.gold_mine,
         (
-            Param("repo", ("--repo",), kind=Path, required=True, help="The code repository."),
-            Param("since", ("--since",), help="Only commits after DATE (as git log --since)."),
-            Param("rev_range", ("--rev-range",), help="Commits in A..B (default: HEAD)."),
+            Param(
+                "repo",
+                ("--repo",),
+                kind=Path,
+                required=True,
+                help="The code repository.",
+                metavar="DIR",
+            ),
+            Param(
+                "since",
+                ("--since",),
+                help="Only commits after DATE (as git log --since).",
+                metavar="DATE",
+            ),
+            Param(
+                "rev_range",
+                ("--rev-range",),
+                help="Commits in A..B (default: HEAD).",
+                metavar="A..B",
+            ),
             Param(
                 "per_type",
                 ("--per-type",),
@@ -32,15 +50,25 @@ GOLD_DISCIPLINE_COMMANDS: tuple[Command, ...] = (
                 help="Write a review sample of at most N candidates per guessed type.",
                 metavar="N",
             ),
-            Param("seed", ("--seed",), kind=int, default=0, help="Seed of --per-type."),
+            Param(
+                "seed", ("--seed",), kind=int, default=0, help="Seed of --per-type.", metavar="N"
+            ),
             Param(
                 "path_prefix",
                 ("--path-prefix",),
                 default="",
                 help="Prefix for chunk ID paths, when gold is checked from the repository's "
                 "parent folder (e.g. 'demo_repo/').",
+                metavar="PREFIX",
             ),
-            Param("output", ("-o", "--output"), kind=Path, required=True, help="Output JSONL."),
+            Param(
+                "output",
+                ("-o", "--output"),
+                kind=Path,
+                required=True,
+                help="Output JSONL.",
+                metavar="FILE",
+            ),
             _FORCE,
             _OUTPUT_FORMAT,
         ),
@@ -49,18 +77,26 @@ GOLD_DISCIPLINE_COMMANDS: tuple[Command, ...] = (
         ("gold", "merge"),
         "Merge two annotators' grades: same grade accepted, one level apart to arbitration, "
         "two or more apart the query is ambiguous; prints the agreement.",
-        "evaltools.commands.gold_discipline:merge",
+        targets.gold_merge,
         (
             Param("first", kind=Path, required=True, help="First annotator's JSONL.", metavar="A"),
             Param(
                 "second", kind=Path, required=True, help="Second annotator's JSONL.", metavar="B"
             ),
-            Param("output", ("-o", "--output"), kind=Path, required=True, help="Merged JSONL."),
+            Param(
+                "output",
+                ("-o", "--output"),
+                kind=Path,
+                required=True,
+                help="Merged JSONL.",
+                metavar="FILE",
+            ),
             Param(
                 "conflicts",
                 ("--conflicts",),
                 kind=Path,
                 help="Write what needs a person (arbitration, ambiguous, one-sided) here.",
+                metavar="FILE",
             ),
             _FORCE,
             _OUTPUT_FORMAT,
@@ -69,7 +105,7 @@ GOLD_DISCIPLINE_COMMANDS: tuple[Command, ...] = (
     Command(
         ("gold", "sample"),
         "A reproducible audit sample of gold pairs, stratified by type.",
-        "evaltools.commands.gold_discipline:sample",
+        targets.gold_sample,
         (
             paths_param("Eval set files or directories (searched for *.jsonl)."),
             Param(
@@ -78,6 +114,7 @@ GOLD_DISCIPLINE_COMMANDS: tuple[Command, ...] = (
                 kind=float,
                 default=0.1,
                 help="Share of gold pairs to sample.",
+                metavar="SHARE",
             ),
             _SEED,
             Param(
@@ -86,6 +123,7 @@ GOLD_DISCIPLINE_COMMANDS: tuple[Command, ...] = (
                 kind=Path,
                 default=Path("-"),
                 help="Sample JSONL ('-': stdout, the default).",
+                metavar="FILE",
             ),
             _FORCE,
             _OUTPUT_FORMAT,
@@ -94,7 +132,7 @@ GOLD_DISCIPLINE_COMMANDS: tuple[Command, ...] = (
     Command(
         ("gold", "split"),
         "Assign tune/holdout to records without a split, from a hash of the qid, in place.",
-        "evaltools.commands.gold_discipline:split",
+        targets.gold_split,
         (
             paths_param("Eval set files or directories (searched for *.jsonl)."),
             Param(
@@ -103,6 +141,7 @@ GOLD_DISCIPLINE_COMMANDS: tuple[Command, ...] = (
                 kind=float,
                 help="Share of queries to hold out (default: holdout-share of "
                 "tool.evaltools.retrieval in pyproject.toml, else 0.2).",
+                metavar="SHARE",
             ),
             _SEED,
             _OUTPUT_FORMAT,
@@ -119,7 +158,7 @@ GOLD_CHECK = Command(
     ("gold", "check"),
     "Resolve every gold chunk ID against the code (work tree or --rev) or the index's "
     "metas.jsonl; --fix rewrites only the IDs that moved or whose file git saw renamed.",
-    "evaltools.commands.gold_check:run",
+    targets.gold_check,
     (
         paths_param(
             "Eval set files or directories (searched for *.jsonl); '-' is stdin (not with --fix)."
@@ -175,7 +214,7 @@ VALIDATE_COMMANDS: tuple[Command, ...] = (
         ("validate",),
         "Validate retrieval eval records (.jsonl) against the record schema, plus what a "
         "schema cannot express: duplicate qids and keys, grades like 3.0, start > end.",
-        "evaltools.commands.retrieval:validate",
+        targets.validate,
         (
             paths_param("Eval set files or directories (searched for *.jsonl); '-' is stdin."),
             Param(
@@ -209,7 +248,7 @@ VALIDATE_COMMANDS: tuple[Command, ...] = (
         "Size, type mix, split, sources and grades of a retrieval eval set, against its "
         "targets: 3:5:2 mix, 20% holdout, 30+ queries, or target-mix and holdout-share of "
         "tool.evaltools.retrieval in pyproject.toml.",
-        "evaltools.commands.retrieval:gold_stats",
+        targets.gold_stats,
         (
             paths_param("Eval set files or directories (searched for *.jsonl); '-' is stdin."),
             format_param(),
@@ -218,3 +257,14 @@ VALIDATE_COMMANDS: tuple[Command, ...] = (
 )
 
 COMMANDS += VALIDATE_COMMANDS
+
+
+GROUP_HELP: dict[str, str] = {
+    "gold": "The gold discipline of a retrieval eval set: every query's gold chunk IDs "
+    "must resolve in the code, grades come from two annotators, and a held-out split "
+    "stays untouched while tuning. check: resolve every gold chunk ID (and repair the "
+    "ones that moved); stats: size, type mix, split and grades against the targets; "
+    "mine: weak-label candidates from git history; merge: combine two annotators' "
+    "grades; sample: a reproducible audit sample; split: assign tune/holdout by a hash "
+    "of the qid.",
+}
