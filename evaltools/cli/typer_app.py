@@ -39,9 +39,15 @@ def _annotation(param: Param) -> Any:
 
 
 def _plain(text: str) -> str:
-    """Help text shown as written: Typer renders it as Rich markup, where `[tool.evaltools]`
-    would be a style tag, and vanish."""
+    """Help text shown as written: as Rich markup, `[tool.evaltools]` is a style tag."""
     return text.replace("[", "\\[")
+
+
+def usage_name(param: Param) -> str:
+    """How the usage line shows a positional parameter: `PATH...`, `[PATH]...`, `[CODE]`."""
+    name = param.metavar or param.name.upper()
+    name = name if param.required else f"[{name}]"
+    return name + "..." if param.multiple else name
 
 
 def _default(param: Param) -> Any:
@@ -59,6 +65,7 @@ def _info(param: Param) -> Any:
     if param.metavar:
         extra["metavar"] = param.metavar
     if param.positional:
+        extra["metavar"] = usage_name(param)
         return typer.Argument(_default(param), **extra)
     return typer.Option(_default(param), *param.flags, **extra)
 
@@ -113,6 +120,8 @@ def build_app() -> typer.Typer:
         no_args_is_help=True,
         add_completion=True,
         pretty_exceptions_enable=False,
+        # The same in every Typer version (their defaults differ); `_plain` escapes.
+        rich_markup_mode="rich",
         # `-h` too, as the executor has it.
         context_settings={"help_option_names": ["-h", "--help"]},
     )
@@ -131,7 +140,7 @@ def build_app() -> typer.Typer:
 
     sub_apps: dict[str, typer.Typer] = {}
     for name, description in groups().items():
-        sub_apps[name] = typer.Typer(no_args_is_help=True, help=_plain(description))
+        sub_apps[name] = typer.Typer(no_args_is_help=True, help=description, rich_markup_mode=None)
         app.add_typer(sub_apps[name], name=name)
     for command in all_commands():
         target = sub_apps[command.path[0]] if len(command.path) > 1 else app
@@ -140,13 +149,13 @@ def build_app() -> typer.Typer:
 
 
 def build_command() -> Any:
-    """The click command of the app, its parameters shown by their metavar alone."""
+    """The click command of the app, its parameters shown as declared."""
     command = typer.main.get_command(build_app())
-    _show_arguments_plainly(command)
+    _show_as_declared(command, ())
     return command
 
 
-def _show_arguments_plainly(command: Any) -> None:
+def _show_as_declared(command: Any, path: tuple[str, ...]) -> None:
     make_help_option = command.get_help_option
 
     def help_option(ctx: Any) -> Any:
@@ -156,15 +165,21 @@ def _show_arguments_plainly(command: Any) -> None:
         return option
 
     command.get_help_option = help_option
-    # Recent Typer shows a parameter's Python type (`<list[Path]>`) beside it and a
-    # required one as `{PATH}...` in the usage line; older ones show the metavar.
+    declared = {p.name: p for c in all_commands() if c.path == path for p in c.params}
     for param in command.params:
         if getattr(param, "is_flag", False):
             param.metavar = ""  # not `<bool>`
-        if hasattr(param, "_usage_display_name") and param.metavar:
-            usage = param.metavar if param.required else f"[{param.metavar}]"
-            usage += "..." if param.nargs != 1 else ""
-            param._usage_display_name = lambda usage=usage: usage
-            param.display_type_rich = lambda ctx: None
-    for sub in getattr(command, "commands", {}).values():
-        _show_arguments_plainly(sub)
+        if param.name in declared and declared[param.name].positional:
+            _show_argument(param, declared[param.name])
+    for name, sub in getattr(command, "commands", {}).items():
+        _show_as_declared(sub, (*path, name))
+
+
+def _show_argument(param: Any, declared: Param) -> None:
+    # Typer up to 0.20 loses an argument's help under click >= 8.3 (click's __init__
+    # resets it); recent Typer shows its Python type (`<list[Path]>`) and decorates the
+    # metavar in the usage line (`{PATH}...`).
+    param.help = _plain(declared.help)
+    if hasattr(param, "_usage_display_name"):
+        param._usage_display_name = lambda: usage_name(declared)
+        param.display_type_rich = lambda ctx: None

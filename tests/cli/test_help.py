@@ -6,9 +6,22 @@ from __future__ import annotations
 import pytest
 
 from evaltools.__main__ import main
+from evaltools.cli.params import Command
 from evaltools.cli.table import all_commands, groups
+from evaltools.cli.typer_app import usage_name
 
-LEAKED = ("<bool>", "list[", "Path]", "typing.", "Optional", "{PATH}", "<path>", "<int>", "<float>")
+LEAKED = (
+    "\\[",
+    "<bool>",
+    "list[",
+    "Path]",
+    "typing.",
+    "Optional",
+    "{PATH}",
+    "<path>",
+    "<int>",
+    "<float>",
+)
 
 PAGES = [[], *([name] for name in groups()), *(list(c.path) for c in all_commands())]
 
@@ -23,6 +36,16 @@ def test_every_help_renders_without_python_type_names(
     assert f"Usage: evaltools {' '.join(words)}".strip() in " ".join(shown.split())
     for leak in LEAKED:
         assert leak not in shown, leak
+
+
+@pytest.mark.parametrize("command", all_commands(), ids=lambda c: c.name)
+def test_every_parameter_is_described(capsys: pytest.CaptureFixture[str], command: Command) -> None:
+    assert main([*command.path, "--help"]) == 0
+    shown = " ".join(capsys.readouterr().out.replace("│", " ").split())
+    for param in command.params:
+        assert " ".join(param.help.split()[:4]) in shown, param.name
+        if param.positional:
+            assert usage_name(param) in shown
 
 
 def test_flags_are_switches_not_pairs(capsys: pytest.CaptureFixture[str]) -> None:

@@ -46,10 +46,16 @@ def _click_command(command: Command) -> tuple[Any, Any]:
 
 
 def _normal(param: Param | None, value: object) -> object:
-    if isinstance(value, enum.Enum):
-        value = value.value
+    """A value as the command receives it: Typer turns click's strings into the
+    annotated types (Path, Enum) only on the way into the callback."""
     if param is not None and param.multiple:
-        return [_normal(None, v) for v in value or ()]  # type: ignore[attr-defined]
+        return [_one(param, v) for v in value or ()]  # type: ignore[attr-defined]
+    return _one(param, value)
+
+
+def _one(param: Param | None, value: object) -> object:
+    if isinstance(value, enum.Enum):
+        return value.value
     if param is not None and param.kind is Path and isinstance(value, str):
         return Path(value)
     return value
