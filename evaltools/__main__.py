@@ -70,15 +70,16 @@ def _unknown_command(args: list[str]) -> str | None:
     """What is wrong with argv that names no command, or None for what Typer serves
     (help for no arguments, a bare group or --help, shell completion)."""
     from evaltools.cli import table
+    from evaltools.cli.params import HELP_FLAGS
 
-    if not args or args[0] in table.HELP_FLAGS or args[0] in table.COMPLETION_FLAGS:
+    if not args or args[0] in HELP_FLAGS or args[0] in table.COMPLETION_FLAGS:
         return None
     if args[0].startswith("-"):
         return f"no such option: {args[0]}"
     groups = table.groups()
     if args[0] not in groups:
         return f"no such command: {args[0]!r}"
-    if len(args) == 1 or args[1] in table.HELP_FLAGS:
+    if len(args) == 1 or args[1] in HELP_FLAGS:
         return None
     if args[1].startswith("-"):
         return f"no such option: {args[1]}"

@@ -18,9 +18,6 @@ class Arguments:
     def __init__(self, values: Mapping[str, object]) -> None:
         self._values = dict(values)
 
-    def as_dict(self) -> dict[str, object]:
-        return dict(self._values)
-
     def _get(self, name: str, kind: type[_T]) -> _T:
         value = self._values[name]
         if not isinstance(value, kind):

@@ -13,6 +13,9 @@ if TYPE_CHECKING:
     from evaltools.cli.arguments import Arguments
 
 
+HELP_FLAGS = ("-h", "--help")
+
+
 @dataclass(frozen=True)
 class Param:
     name: str

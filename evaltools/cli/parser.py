@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from evaltools.cli.params import Command, Param
+from evaltools.cli.params import HELP_FLAGS, Command, Param
 
 DEBUG = Param(
     "debug", ("--debug",), kind=bool, default=False, help="Show tracebacks of internal errors."
@@ -22,7 +22,7 @@ DEBUG = Param(
 VERSION = Param(
     "version", ("--version",), kind=bool, default=False, help="Show the version and exit."
 )
-HELP = Param("help", ("-h", "--help"), kind=bool, default=False, help="Show this message and exit.")
+HELP = Param("help", HELP_FLAGS, kind=bool, default=False, help="Show this message and exit.")
 EAGER = (HELP, VERSION)
 
 

@@ -217,7 +217,6 @@ def all_commands() -> tuple[Command, ...]:
     return EXAMPLE_COMMANDS + table_retrieval.COMMANDS
 
 
-HELP_FLAGS = ("-h", "--help")
 COMPLETION_FLAGS = ("--install-completion", "--show-completion")
 
 

@@ -76,3 +76,14 @@ def test_version_on_a_command(capsys: pytest.CaptureFixture[str]) -> None:
 
     assert main(["convert", "--version"]) == 0
     assert capsys.readouterr().out == f"evaltools {__version__}\n"
+
+
+def test_shell_completion_is_answered_from_the_typer_app(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # What the bash script of `evaltools --install-completion` runs on <TAB>.
+    monkeypatch.setenv("_EVALTOOLS_COMPLETE", "complete_bash")
+    monkeypatch.setenv("COMP_WORDS", "evaltools lint --format ")
+    monkeypatch.setenv("COMP_CWORD", "3")
+    assert main([]) == 0
+    assert capsys.readouterr().out.split() == ["text", "json", "github", "sarif"]
