@@ -1,66 +1,96 @@
 """`evaltools` and `python -m evaltools`.
 
-Commands run through the lean argparse front end; Typer (about 100 ms of imports)
-is loaded only to render help and shell completion, or for anything argparse does
-not recognise, so that the pre-commit hooks start fast.
+Commands run through the lean executor (`evaltools.cli.parser`, click's rules on the
+declarations of `evaltools.cli.table`); Typer (about 100 ms of imports) is loaded only
+to render help and shell completion, so that the pre-commit hooks start fast.
 """
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Sequence
+
+# Set by the completion scripts Typer installs: then Typer answers.
+_COMPLETE_VAR = "_EVALTOOLS_COMPLETE"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
+    try:
+        return _dispatch(args)
+    except KeyboardInterrupt:
+        from evaltools.cli.run import interrupted
+
+        return interrupted()
+
+
+def _dispatch(args: list[str]) -> int:
     if args in (["--version"], ["-V"]):
         from evaltools import __version__
 
         sys.stdout.write(f"evaltools {__version__}\n")
         return 0
+    if os.environ.get(_COMPLETE_VAR):
+        return typer_main(args)
     from evaltools.cli import table
 
     found = table.find(args)
-    if found is not None and not table.HELP_FLAGS.intersection(found[1]):
-        from evaltools.cli import fast
-
-        try:
-            return fast.run(*found)
-        except SystemExit as exc:
-            return exc.code if isinstance(exc.code, int) else 2
-    if found is None and not table.HELP_FLAGS.intersection(args):
+    if found is None:
         unknown = _unknown_command(args)
-        if unknown is not None:
-            # As the argparse front end words it: one line, and where help is.
-            sys.stderr.write(f"evaltools: error: {unknown}\nTry 'evaltools --help' for help.\n")
-            return 2
-    return typer_main(args)
+        if unknown is None:
+            return typer_main(args)
+        # As the commands' own parser words it: one line, and where help is.
+        return _usage_error("evaltools", unknown)
+    command, rest = found
+    from evaltools.cli import parser
+    from evaltools.cli.arguments import Arguments
+    from evaltools.cli.run import invoke
+
+    try:
+        parsed = parser.parse(command, rest)
+    except parser.ArgvError as exc:
+        return _usage_error(f"evaltools {command.name}", str(exc))
+    if parsed.eager == "help":
+        return typer_main(args)
+    if parsed.eager == "version":
+        from evaltools import __version__
+
+        sys.stdout.write(f"evaltools {__version__}\n")
+        return 0
+    return invoke(command, Arguments(parsed.values), debug=parsed.debug)
+
+
+def _usage_error(prog: str, message: str) -> int:
+    sys.stderr.write(f"{prog}: error: {message}; try '{prog} --help'\n")
+    return 2
 
 
 def _unknown_command(args: list[str]) -> str | None:
     """What is wrong with argv that names no command, or None for what Typer serves
-    (help for no arguments or a bare group, --version, shell completion)."""
+    (help for no arguments, a bare group or --help, shell completion)."""
     from evaltools.cli import table
+    from evaltools.cli.params import HELP_FLAGS
 
-    if not args or args[0] in ("--version", "-V"):
+    if not args or args[0] in HELP_FLAGS or args[0] in table.COMPLETION_FLAGS:
         return None
     if args[0].startswith("-"):
         return f"no such option: {args[0]}"
-    commands = table.all_commands()
-    if args[0] not in {c.path[0] for c in commands}:
+    groups = table.groups()
+    if args[0] not in groups:
         return f"no such command: {args[0]!r}"
-    if args[0] in table.groups() and len(args) > 1:
-        if args[1].startswith("-"):
-            return f"no such option: {args[1]}"
-        return f"no such command: '{args[0]} {args[1]}'"
-    return None
+    if len(args) == 1 or args[1] in HELP_FLAGS:
+        return None
+    if args[1].startswith("-"):
+        return f"no such option: {args[1]}"
+    return f"no such command: '{args[0]} {args[1]}'"
 
 
 def typer_main(args: list[str]) -> int:
-    from evaltools.cli.typer_app import build_app
+    from evaltools.cli.typer_app import build_command
 
     try:
-        build_app()(args, prog_name="evaltools", standalone_mode=True)
+        build_command().main(args, prog_name="evaltools", standalone_mode=True)
     except SystemExit as exc:
         return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
     return 0

@@ -19,11 +19,11 @@ from evaltools.__main__ import main
 def test_an_unknown_command_or_option_is_a_one_line_usage_error(
     capsys: pytest.CaptureFixture[str], argv: list[str], message: str
 ) -> None:
-    # As the commands' own parser words it: the error, then where help is; no Rich panel.
+    # As the commands' own parser words it: one line, the error and where help is.
     assert main(argv) == 2
     captured = capsys.readouterr()
     assert captured.out == ""
-    assert captured.err == f"evaltools: error: {message}\nTry 'evaltools --help' for help.\n"
+    assert captured.err == f"evaltools: error: {message}; try 'evaltools --help'\n"
 
 
 @pytest.mark.parametrize("flag", ["-h", "--help"])

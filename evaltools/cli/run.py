@@ -1,37 +1,37 @@
-"""Calling a command's implementation, with the exit-code contract around it."""
+"""Running one command: the parsed arguments in, the exit code out, with the exit-code
+contract around it (usage error 2, internal error 2, Ctrl-C 130, closed pipe)."""
 
 from __future__ import annotations
 
-import importlib
+import os
 import sys
-from collections.abc import Callable, Mapping
+from typing import Any, TextIO, cast
 
-from evaltools.cli.table import Command
+from evaltools.cli.arguments import Arguments
+from evaltools.cli.params import Command
 from evaltools.fileio import UsageError
 
+INTERRUPTED = 130
+# Output cut short before the command could say how it ended: not a success.
+PIPE_CLOSED = 1
 
-def _multiple(command: Command, name: str) -> bool:
-    return any(p.name == name and p.multiple for p in command.params)
 
-
-def invoke(command: Command, arguments: Mapping[str, object], *, debug: bool = False) -> int:
-    # Both front ends leave a repeatable option that was never given as None.
-    given = {
-        name: [] if value is None and _multiple(command, name) else value
-        for name, value in arguments.items()
-    }
-    module_name, func_name = command.target.split(":")
-    func: Callable[..., int] = getattr(importlib.import_module(module_name), func_name)
+def invoke(command: Command, arguments: Arguments, *, debug: bool = False) -> int:
+    guard = PipeGuard(sys.stdout)
+    sys.stdout = cast(TextIO, guard)
     try:
-        return func(**given)
+        code = command.target(arguments)
+        guard.flush()
+        return code
     except UsageError as exc:
         sys.stderr.write(f"evaltools {command.name}: error: {exc}\n")
         return 2
     except KeyboardInterrupt:
-        sys.stderr.write("evaltools: interrupted\n")
-        return 130
+        return interrupted()
     except BrokenPipeError:
-        return 0
+        # Written past the guard (to stdout's binary buffer): the findings are unknown.
+        silence(guard.wrapped)
+        return PIPE_CLOSED
     except Exception as exc:
         if debug:
             import traceback
@@ -42,3 +42,54 @@ def invoke(command: Command, arguments: Mapping[str, object], *, debug: bool = F
             "(run with --debug for a traceback)\n"
         )
         return 2
+    finally:
+        sys.stdout = guard.wrapped
+
+
+def interrupted() -> int:
+    sys.stderr.write("evaltools: interrupted\n")
+    return INTERRUPTED
+
+
+def silence(stream: TextIO) -> None:
+    """Point the stream's file descriptor at devnull, so that the flush at interpreter
+    exit does not raise a second BrokenPipeError (as the Python docs on SIGPIPE advise)."""
+    try:
+        fd = stream.fileno()
+    except (OSError, ValueError):
+        return
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, fd)
+    os.close(devnull)
+
+
+class PipeGuard:
+    """stdout that, once its reader has gone (`evaltools check | head -1`), drops the
+    rest of the output instead of raising, so that the command still finishes and
+    returns the exit code its findings give."""
+
+    def __init__(self, wrapped: TextIO) -> None:
+        self.wrapped = wrapped
+        self.closed_pipe = False
+
+    def write(self, text: str) -> int:
+        if not self.closed_pipe:
+            try:
+                self.wrapped.write(text)
+            except BrokenPipeError:
+                self._closed()
+        return len(text)
+
+    def flush(self) -> None:
+        if not self.closed_pipe:
+            try:
+                self.wrapped.flush()
+            except BrokenPipeError:
+                self._closed()
+
+    def _closed(self) -> None:
+        self.closed_pipe = True
+        silence(self.wrapped)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.wrapped, name)

@@ -2,56 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 
-from evaltools.report import FORMATS
-
-
-@dataclass(frozen=True)
-class Param:
-    name: str
-    flags: tuple[str, ...] = ()  # empty: positional
-    kind: type = str
-    default: object = None
-    help: str = ""
-    multiple: bool = False
-    required: bool = False
-    choices: tuple[str, ...] | None = None
-    metavar: str | None = None
-
-    @property
-    def positional(self) -> bool:
-        return not self.flags
-
-
-@dataclass(frozen=True)
-class Command:
-    path: tuple[str, ...]
-    help: str
-    target: str  # "module:function", imported only when the command runs
-    params: tuple[Param, ...]
-
-    @property
-    def name(self) -> str:
-        return " ".join(self.path)
-
-
-def format_param(default: str = "text", choices: tuple[str, ...] = FORMATS) -> Param:
-    return Param(
-        "output_format",
-        ("--format",),
-        default=default,
-        choices=choices,
-        help="Output format.",
-    )
-
-
-def paths_param(help_text: str, *, required: bool = True) -> Param:
-    return Param(
-        "paths", kind=Path, multiple=True, required=required, help=help_text, metavar="PATH"
-    )
-
+from evaltools.cli import targets
+from evaltools.cli.params import Command, Param, format_param, paths_param
 
 # Every command that searches directories takes it (discovery is fileio.discover).
 NO_GITIGNORE = Param(
@@ -63,7 +17,11 @@ NO_GITIGNORE = Param(
 )
 
 _CONFIG = Param(
-    "config", ("--config",), kind=Path, help="The pyproject.toml to read [tool.evaltools] from."
+    "config",
+    ("--config",),
+    kind=Path,
+    help="The pyproject.toml to read [tool.evaltools] from.",
+    metavar="FILE",
 )
 
 # The same --jobs on every bulk command (its policy: evaltools.processes.worker_count).
@@ -80,7 +38,7 @@ EXAMPLE_COMMANDS: tuple[Command, ...] = (
     Command(
         ("lint",),
         "Lint edit-prediction examples (.md; .json/.jsonl named directly).",
-        "evaltools.commands.lint:run",
+        targets.lint,
         (
             paths_param(
                 "Example files or directories (searched for *.md); default: `paths` of "
@@ -110,7 +68,7 @@ EXAMPLE_COMMANDS: tuple[Command, ...] = (
     Command(
         ("roundtrip",),
         "Check that to_markdown(from_markdown(x)) reproduces each example file byte for byte.",
-        "evaltools.commands.roundtrip:run",
+        targets.roundtrip,
         (
             paths_param("Example files or directories (searched for *.md)."),
             Param("fix", ("--fix",), kind=bool, default=False, help="Rewrite `reformat` files."),
@@ -135,7 +93,7 @@ EXAMPLE_COMMANDS: tuple[Command, ...] = (
         "keep their input order; --name and --repo (substrings) select, then --offset "
         "skips, then --limit stops (the reference sorts by repository first; this does "
         "not). A conversion that would drop data is refused unless --allow-lossy.",
-        "evaltools.commands.convert:run",
+        targets.convert,
         (
             paths_param("Example files, directories, or - for JSONL on stdin."),
             Param(
@@ -199,7 +157,7 @@ EXAMPLE_COMMANDS: tuple[Command, ...] = (
         ("check",),
         "Everything [tool.evaltools] asks for: lint and round-trip on the example files, "
         "validate and gold check on the retrieval sets. What CI and the default hook run.",
-        "evaltools.commands.check:run",
+        targets.check,
         (
             paths_param(
                 "Files or directories; default: `paths` of [tool.evaltools] and `sets` of "
@@ -224,7 +182,7 @@ EXAMPLE_COMMANDS: tuple[Command, ...] = (
         "Set up pre-commit: a local evaltools hook in .pre-commit-config.yaml (keeping its "
         "comments and layout) and [tool.evaltools] in pyproject.toml from what the repository "
         "holds.",
-        "evaltools.commands.init:run",
+        targets.init,
         (
             Param(
                 "config_file",
@@ -232,11 +190,13 @@ EXAMPLE_COMMANDS: tuple[Command, ...] = (
                 kind=Path,
                 default=Path(".pre-commit-config.yaml"),
                 help="The pre-commit configuration to edit (created if missing).",
+                metavar="FILE",
             ),
             Param(
                 "rev",
                 ("--rev",),
                 help="With --remote: the tag or commit to pin (moves an existing remote entry).",
+                metavar="REV",
             ),
             Param(
                 "hooks",
@@ -258,7 +218,7 @@ EXAMPLE_COMMANDS: tuple[Command, ...] = (
     Command(
         ("rule",),
         "Explain a rule, or list every rule.",
-        "evaltools.commands.rules:run",
+        targets.rule,
         (
             Param("code", help="Rule code or name; omit to list all.", metavar="CODE"),
             Param(
@@ -279,7 +239,7 @@ def all_commands() -> tuple[Command, ...]:
     return EXAMPLE_COMMANDS + table_retrieval.COMMANDS
 
 
-HELP_FLAGS = frozenset({"-h", "--help", "--install-completion", "--show-completion"})
+COMPLETION_FLAGS = ("--install-completion", "--show-completion")
 
 
 def find(argv: list[str]) -> tuple[Command, list[str]] | None:
@@ -297,5 +257,9 @@ def find(argv: list[str]) -> tuple[Command, list[str]] | None:
     return None
 
 
-def groups() -> list[str]:
-    return sorted({c.path[0] for c in all_commands() if len(c.path) > 1})
+def groups() -> dict[str, str]:
+    """Each command group and its description."""
+    from evaltools.cli import table_retrieval
+
+    names = sorted({c.path[0] for c in all_commands() if len(c.path) > 1})
+    return {name: table_retrieval.GROUP_HELP[name] for name in names}

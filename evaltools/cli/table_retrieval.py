@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from evaltools.cli.table import JOBS, NO_GITIGNORE, Command, Param, format_param, paths_param
+from evaltools.cli import targets
+from evaltools.cli.params import Command, Param, format_param, paths_param
+from evaltools.cli.table import JOBS, NO_GITIGNORE
 
 COMMANDS: tuple[Command, ...] = ()
 
@@ -20,11 +22,28 @@ GOLD_DISCIPLINE_COMMANDS: tuple[Command, ...] = (
         ("gold", "mine"),
         "Weak-label candidate records from git history: commit subject as query, the "
         "definitions the commit changed as gold (source git_weak, status draft).",
-        "evaltools.commands.gold_discipline:mine",
+        targets.gold_mine,
         (
-            Param("repo", ("--repo",), kind=Path, required=True, help="The code repository."),
-            Param("since", ("--since",), help="Only commits after DATE (as git log --since)."),
-            Param("rev_range", ("--rev-range",), help="Commits in A..B (default: HEAD)."),
+            Param(
+                "repo",
+                ("--repo",),
+                kind=Path,
+                required=True,
+                help="The code repository.",
+                metavar="DIR",
+            ),
+            Param(
+                "since",
+                ("--since",),
+                help="Only commits after DATE (as git log --since).",
+                metavar="DATE",
+            ),
+            Param(
+                "rev_range",
+                ("--rev-range",),
+                help="Commits in A..B (default: HEAD).",
+                metavar="A..B",
+            ),
             Param(
                 "per_type",
                 ("--per-type",),
@@ -32,15 +51,25 @@ GOLD_DISCIPLINE_COMMANDS: tuple[Command, ...] = (
                 help="Write a review sample of at most N candidates per guessed type.",
                 metavar="N",
             ),
-            Param("seed", ("--seed",), kind=int, default=0, help="Seed of --per-type."),
+            Param(
+                "seed", ("--seed",), kind=int, default=0, help="Seed of --per-type.", metavar="N"
+            ),
             Param(
                 "path_prefix",
                 ("--path-prefix",),
                 default="",
                 help="Prefix for chunk ID paths, when gold is checked from the repository's "
                 "parent folder (e.g. 'demo_repo/').",
+                metavar="PREFIX",
             ),
-            Param("output", ("-o", "--output"), kind=Path, required=True, help="Output JSONL."),
+            Param(
+                "output",
+                ("-o", "--output"),
+                kind=Path,
+                required=True,
+                help="Output JSONL.",
+                metavar="FILE",
+            ),
             _FORCE,
             _OUTPUT_FORMAT,
         ),
@@ -49,18 +78,26 @@ GOLD_DISCIPLINE_COMMANDS: tuple[Command, ...] = (
         ("gold", "merge"),
         "Merge two annotators' grades: same grade accepted, one level apart to arbitration, "
         "two or more apart the query is ambiguous; prints the agreement.",
-        "evaltools.commands.gold_discipline:merge",
+        targets.gold_merge,
         (
             Param("first", kind=Path, required=True, help="First annotator's JSONL.", metavar="A"),
             Param(
                 "second", kind=Path, required=True, help="Second annotator's JSONL.", metavar="B"
             ),
-            Param("output", ("-o", "--output"), kind=Path, required=True, help="Merged JSONL."),
+            Param(
+                "output",
+                ("-o", "--output"),
+                kind=Path,
+                required=True,
+                help="Merged JSONL.",
+                metavar="FILE",
+            ),
             Param(
                 "conflicts",
                 ("--conflicts",),
                 kind=Path,
                 help="Write what needs a person (arbitration, ambiguous, one-sided) here.",
+                metavar="FILE",
             ),
             _FORCE,
             _OUTPUT_FORMAT,
@@ -71,7 +108,7 @@ GOLD_DISCIPLINE_COMMANDS: tuple[Command, ...] = (
         "A reproducible audit sample of gold pairs, stratified by query type: each type "
         "gives --fraction of its pairs to within one pair, chosen by a hash of "
         "(seed, qid, chunk ID).",
-        "evaltools.commands.gold_discipline:sample",
+        targets.gold_sample,
         (
             paths_param("Eval set files or directories (searched for *.jsonl)."),
             Param(
@@ -80,6 +117,7 @@ GOLD_DISCIPLINE_COMMANDS: tuple[Command, ...] = (
                 kind=float,
                 default=0.1,
                 help="Share of gold pairs to sample.",
+                metavar="SHARE",
             ),
             _SEED,
             Param(
@@ -88,6 +126,7 @@ GOLD_DISCIPLINE_COMMANDS: tuple[Command, ...] = (
                 kind=Path,
                 default=Path("-"),
                 help="Sample JSONL ('-': stdout, the default).",
+                metavar="FILE",
             ),
             _FORCE,
             _OUTPUT_FORMAT,
@@ -98,7 +137,7 @@ GOLD_DISCIPLINE_COMMANDS: tuple[Command, ...] = (
         "Split the set into tune and holdout, in place: each type holds out --holdout of "
         "its queries to within one query; records keep their split unless the quota "
         "changes, the others are chosen by a hash of (seed, qid).",
-        "evaltools.commands.gold_discipline:split",
+        targets.gold_split,
         (
             paths_param("Eval set files or directories (searched for *.jsonl)."),
             Param(
@@ -107,6 +146,7 @@ GOLD_DISCIPLINE_COMMANDS: tuple[Command, ...] = (
                 kind=float,
                 help="Share of queries to hold out (default: holdout-share of "
                 "tool.evaltools.retrieval in pyproject.toml, else 0.2).",
+                metavar="SHARE",
             ),
             _SEED,
             _OUTPUT_FORMAT,
@@ -123,7 +163,7 @@ GOLD_CHECK = Command(
     ("gold", "check"),
     "Resolve every gold chunk ID against the code (work tree or --rev) or the index's "
     "metas.jsonl; --fix rewrites only the IDs that moved or whose file git saw renamed.",
-    "evaltools.commands.gold_check:run",
+    targets.gold_check,
     (
         paths_param(
             "Eval set files or directories (searched for *.jsonl); '-' is stdin (not with --fix)."
@@ -173,7 +213,7 @@ VALIDATE_COMMANDS: tuple[Command, ...] = (
         ("validate",),
         "Validate retrieval eval records (.jsonl) against the record schema, plus what a "
         "schema cannot express: duplicate qids and keys, grades like 3.0, start > end.",
-        "evaltools.commands.retrieval:validate",
+        targets.validate,
         (
             paths_param("Eval set files or directories (searched for *.jsonl); '-' is stdin."),
             Param(
@@ -202,7 +242,7 @@ VALIDATE_COMMANDS: tuple[Command, ...] = (
         "Size, type mix, split, sources and grades of a retrieval eval set, against its "
         "targets: 3:5:2 mix, 20% holdout, 30+ queries, or target-mix and holdout-share of "
         "tool.evaltools.retrieval in pyproject.toml.",
-        "evaltools.commands.retrieval:gold_stats",
+        targets.gold_stats,
         (
             paths_param("Eval set files or directories (searched for *.jsonl); '-' is stdin."),
             format_param(),
@@ -220,7 +260,7 @@ GOLD_EVAL = Command(
     "Score retriever runs (TREC or JSONL) against the set at --k: nDCG, recall, MRR, hit "
     "rate overall, by type, by split, with bootstrap intervals; every query counts, and "
     "stale gold IDs refuse the evaluation.",
-    "evaltools.commands.gold_eval:run",
+    targets.gold_eval,
     (
         Param("runs", kind=Path, multiple=True, required=True, help="Run files.", metavar="RUN"),
         Param("set_path", ("--set",), kind=Path, help="The eval set (JSONL).", metavar="SET"),
@@ -232,7 +272,14 @@ GOLD_EVAL = Command(
             metavar="RUN",
         ),
         Param("k", ("--k",), kind=int, default=10, help="Cut-off rank.", metavar="K"),
-        Param("seed", ("--seed",), kind=int, default=0, help="Seed of the bootstrap and test."),
+        Param(
+            "seed",
+            ("--seed",),
+            kind=int,
+            default=0,
+            help="Seed of the bootstrap and test.",
+            metavar="N",
+        ),
         Param("root", ("--root",), kind=Path, help="As in gold check.", metavar="DIR"),
         Param("rev", ("--rev",), help="As in gold check.", metavar="REV"),
         Param("metas", ("--metas",), kind=Path, help="As in gold check.", metavar="FILE"),
@@ -255,3 +302,13 @@ GOLD_EVAL = Command(
 )
 
 COMMANDS += (GOLD_EVAL,)
+
+GROUP_HELP: dict[str, str] = {
+    "gold": "The gold discipline of a retrieval eval set: every query's gold chunk IDs "
+    "must resolve in the code, grades come from two annotators, and a held-out split "
+    "stays untouched while tuning. check: resolve every gold chunk ID (and repair the "
+    "ones that moved); stats: size, type mix, split and grades against the targets; "
+    "mine: weak-label candidates from git history; merge: combine two annotators' "
+    "grades; sample: a reproducible audit sample; split: hold out a share of each query type; "
+    "eval: score a retriever's runs against the set.",
+}

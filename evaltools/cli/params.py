@@ -1,0 +1,67 @@
+"""The shape of a command declaration: what `table.py` and `table_retrieval.py` fill in."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from evaltools.report import FORMATS
+
+if TYPE_CHECKING:
+    from evaltools.cli.arguments import Arguments
+
+
+HELP_FLAGS = ("-h", "--help")
+
+
+@dataclass(frozen=True)
+class Param:
+    name: str
+    flags: tuple[str, ...] = ()  # empty: positional
+    kind: type = str
+    default: object = None
+    help: str = ""
+    multiple: bool = False
+    required: bool = False
+    choices: tuple[str, ...] | None = None
+    metavar: str | None = None
+
+    @property
+    def positional(self) -> bool:
+        return not self.flags
+
+    @property
+    def is_flag(self) -> bool:
+        """A bool option is a plain switch (`--fix`), never `--fix/--no-fix`."""
+        return self.kind is bool
+
+
+@dataclass(frozen=True)
+class Command:
+    path: tuple[str, ...]
+    help: str
+    # A function of `evaltools.cli.targets`: it imports the implementation when called.
+    target: Callable[[Arguments], int]
+    params: tuple[Param, ...]
+
+    @property
+    def name(self) -> str:
+        return " ".join(self.path)
+
+
+def format_param(default: str = "text", choices: tuple[str, ...] = FORMATS) -> Param:
+    return Param(
+        "output_format",
+        ("--format",),
+        default=default,
+        choices=choices,
+        help="Output format.",
+    )
+
+
+def paths_param(help_text: str, *, required: bool = True) -> Param:
+    return Param(
+        "paths", kind=Path, multiple=True, required=required, help=help_text, metavar="PATH"
+    )

@@ -1,0 +1,188 @@
+"""What each command runs: one function per command, importing its implementation only
+when called (start-up of the pre-commit hooks), and reading every argument by type so
+that mypy checks the call against the implementation's signature."""
+
+from __future__ import annotations
+
+from evaltools.cli.arguments import Arguments
+
+
+def lint(a: Arguments) -> int:
+    from evaltools.commands.lint import run
+
+    return run(
+        paths=a.paths("paths"),
+        output_format=a.text("output_format"),
+        select=a.texts("select"),
+        ignore=a.texts("ignore"),
+        config=a.optional_path("config"),
+        jobs=a.optional_integer("jobs"),
+        no_respect_gitignore=a.flag("no_respect_gitignore"),
+    )
+
+
+def roundtrip(a: Arguments) -> int:
+    from evaltools.commands.roundtrip import run
+
+    return run(
+        paths=a.paths("paths"),
+        fix=a.flag("fix"),
+        diff=a.flag("diff"),
+        strict_reference=a.flag("strict_reference"),
+        output_format=a.text("output_format"),
+        jobs=a.optional_integer("jobs"),
+        no_respect_gitignore=a.flag("no_respect_gitignore"),
+    )
+
+
+def convert(a: Arguments) -> int:
+    from evaltools.commands.convert import run
+
+    return run(
+        paths=a.paths("paths"),
+        to=a.text("to"),
+        output=a.path("output"),
+        name=a.optional_text("name"),
+        repo=a.optional_text("repo"),
+        offset=a.integer("offset"),
+        limit=a.optional_integer("limit"),
+        jobs=a.optional_integer("jobs"),
+        allow_lossy=a.flag("allow_lossy"),
+        force=a.flag("force"),
+        output_format=a.text("output_format"),
+        no_respect_gitignore=a.flag("no_respect_gitignore"),
+    )
+
+
+def check(a: Arguments) -> int:
+    from evaltools.commands.check import run
+
+    return run(
+        paths=a.paths("paths"),
+        output_format=a.text("output_format"),
+        fix=a.flag("fix"),
+        config=a.optional_path("config"),
+        jobs=a.optional_integer("jobs"),
+        no_respect_gitignore=a.flag("no_respect_gitignore"),
+    )
+
+
+def init(a: Arguments) -> int:
+    from evaltools.commands.init import run
+
+    return run(
+        config_file=a.path("config_file"),
+        rev=a.optional_text("rev"),
+        hooks=a.texts("hooks"),
+        remote=a.optional_text("remote"),
+    )
+
+
+def rule(a: Arguments) -> int:
+    from evaltools.commands.rules import run
+
+    return run(code=a.optional_text("code"), output_format=a.text("output_format"))
+
+
+def validate(a: Arguments) -> int:
+    from evaltools.commands.retrieval import validate
+
+    return validate(
+        paths=a.paths("paths"),
+        schema=a.optional_path("schema"),
+        output_format=a.text("output_format"),
+        max_errors=a.optional_integer("max_errors"),
+        jobs=a.optional_integer("jobs"),
+        no_respect_gitignore=a.flag("no_respect_gitignore"),
+    )
+
+
+def gold_stats(a: Arguments) -> int:
+    from evaltools.commands.retrieval import gold_stats
+
+    return gold_stats(paths=a.paths("paths"), output_format=a.text("output_format"))
+
+
+def gold_check(a: Arguments) -> int:
+    from evaltools.commands.gold_check import run
+
+    return run(
+        paths=a.paths("paths"),
+        root=a.optional_path("root"),
+        rev=a.optional_text("rev"),
+        metas=a.optional_path("metas"),
+        fix=a.flag("fix"),
+        jobs=a.optional_integer("jobs"),
+        output_format=a.text("output_format"),
+    )
+
+
+def gold_mine(a: Arguments) -> int:
+    from evaltools.commands.gold_discipline import mine
+
+    return mine(
+        repo=a.path("repo"),
+        since=a.optional_text("since"),
+        rev_range=a.optional_text("rev_range"),
+        per_type=a.optional_integer("per_type"),
+        seed=a.integer("seed"),
+        path_prefix=a.text("path_prefix"),
+        output=a.path("output"),
+        force=a.flag("force"),
+        output_format=a.text("output_format"),
+    )
+
+
+def gold_merge(a: Arguments) -> int:
+    from evaltools.commands.gold_discipline import merge
+
+    return merge(
+        first=a.path("first"),
+        second=a.path("second"),
+        output=a.path("output"),
+        conflicts=a.optional_path("conflicts"),
+        force=a.flag("force"),
+        output_format=a.text("output_format"),
+    )
+
+
+def gold_sample(a: Arguments) -> int:
+    from evaltools.commands.gold_discipline import sample
+
+    return sample(
+        paths=a.paths("paths"),
+        fraction=a.number("fraction"),
+        seed=a.integer("seed"),
+        output=a.path("output"),
+        force=a.flag("force"),
+        output_format=a.text("output_format"),
+    )
+
+
+def gold_split(a: Arguments) -> int:
+    from evaltools.commands.gold_discipline import split
+
+    return split(
+        paths=a.paths("paths"),
+        holdout=a.optional_number("holdout"),
+        seed=a.integer("seed"),
+        output_format=a.text("output_format"),
+    )
+
+
+def gold_eval(a: Arguments) -> int:
+    from evaltools.commands.gold_eval import run
+
+    return run(
+        runs=a.paths("runs"),
+        set_path=a.optional_path("set_path"),
+        baseline=a.optional_path("baseline"),
+        k=a.integer("k"),
+        seed=a.integer("seed"),
+        root=a.optional_path("root"),
+        rev=a.optional_text("rev"),
+        metas=a.optional_path("metas"),
+        allow_stale=a.flag("allow_stale"),
+        history=a.optional_path("history"),
+        output_format=a.text("output_format"),
+    )
