@@ -188,8 +188,28 @@ def _syntax(text: str, exc: json.JSONDecodeError) -> JsonError:
         )
         return JsonError(message, min(exc.pos, len(stripped)))
     else:
+        comma = _trailing_comma(text, exc.pos)
+        if comma is not None:
+            closer = "object" if text[comma + 1 :].lstrip(_WHITESPACE)[:1] == "}" else "array"
+            return JsonError(
+                f"not valid JSON (a trailing comma before the end of the {closer}): delete it",
+                comma,
+            )
         message = f"not valid JSON ({reason}): fix the syntax at this column"
     return JsonError(message, exc.pos)
+
+
+def _trailing_comma(text: str, pos: int) -> int | None:
+    """The offset of a comma that only a closing bracket follows: Python 3.13's decoder
+    reports it at the comma, older ones at the bracket; both are told at the comma."""
+    if text[pos : pos + 1] == ",":
+        after = pos + 1
+    else:
+        before = text[:pos].rstrip(_WHITESPACE)
+        if not before.endswith(","):
+            return None
+        pos, after = len(before) - 1, pos
+    return pos if text[after:].lstrip(_WHITESPACE)[:1] in ("}", "]") else None
 
 
 # Tokens found outside strings: a string is skipped whole, so `"NaN"` is no match.

@@ -264,7 +264,10 @@ def test_a_bad_jsonl_line_is_reported_at_its_line_and_column(
     put(in_tmp / "set.jsonl", _record() + "\n" + '{"name": 1,}\n' + _record(revision="main"))
     assert main(["lint", "set.jsonl"]) == 1
     out = capsys.readouterr().out.splitlines()
-    assert out[0].startswith("set.jsonl:2:12: IO008 [error] not valid JSON")
+    assert out[0] == (
+        "set.jsonl:2:11: IO008 [error] not valid JSON (a trailing comma before the end of "
+        "the object): delete it"
+    )
     assert out[1].startswith("set.jsonl:3:1: EP402 [warning] revision 'main'")
     assert out[1].endswith("(at /revision)")
     assert out[2] == "Found 1 error, 1 warning in 1 file."
