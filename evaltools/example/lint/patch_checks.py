@@ -18,6 +18,7 @@ from evaltools.example.udiff import (
 )
 
 PATCH_FIELDS = ("expected_patch", "rejected_patch")
+_CHECKED = frozenset({LineKind.GARBAGE, LineKind.OLD_PATH, LineKind.NEW_PATH})
 
 
 def _parsed(ctx: LintContext, source: FieldSource) -> tuple[ParsedDiff, ExtractedPatch | None]:
@@ -71,9 +72,11 @@ def check_diffs(ctx: LintContext) -> None:
 def _check_lines(
     ctx: LintContext, source: FieldSource, parsed: ParsedDiff, lines: list[str]
 ) -> None:
-    kinds = {n: line.kind for n, line in zip(parsed.line_numbers, parsed.lines, strict=True)}
+    numbered = list(zip(parsed.line_numbers, parsed.lines, strict=True))
+    kinds = {n: line.kind for n, line in numbered}
     ignored = set(parsed.ignored_lines)
-    for number, diff_line in zip(parsed.line_numbers, parsed.lines, strict=True):
+    # Only garbage and file headers can be findings here; body lines are most of a diff.
+    for number, diff_line in [(n, line) for n, line in numbered if line.kind in _CHECKED]:
         text = lines[number]
         if diff_line.kind is LineKind.GARBAGE and text.startswith("@@"):
             ctx.at_field(
