@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from itertools import groupby, repeat
 from typing import Literal, NamedTuple
 
@@ -21,8 +21,9 @@ DEV_NULL = "/dev/null"
 _BODY = (LineKind.CONTEXT, LineKind.DELETION, LineKind.ADDITION)
 
 
-@dataclass(frozen=True)
-class Edit:
+# Value types here are named tuples, not frozen dataclasses: each dataclass costs about a
+# millisecond at import, on the path of the lint hook.
+class Edit(NamedTuple):
     """Replace bytes `start:end` of the hunk's context with `text`."""
 
     start: int
@@ -74,8 +75,7 @@ class Hunk:
         return tuple(ln for ln in self.lines if ln.kind is not LineKind.DELETION)
 
 
-@dataclass(frozen=True)
-class FilePatch:
+class FilePatch(NamedTuple):
     """A `---` header and what followed it, up to the line that ended it (`ended_at`, None at
     end of input): the next `---` header or a garbage line (`ended_by_garbage`)."""
 
@@ -98,8 +98,7 @@ class FilePatch:
         return self.new_path if moved else None
 
 
-@dataclass(frozen=True)
-class ParsedDiff:
+class ParsedDiff(NamedTuple):
     """`lines[i]` classifies diff line `line_numbers[i]`. `ignored_lines` are body lines (context,
     ±, `\\ No newline`) that belong to no file: before the first `---` or after garbage."""
 
@@ -113,19 +112,23 @@ class ParsedDiff:
         return tuple(h for f in self.files for h in f.hunks)
 
 
-@dataclass
 class _EditBuf:
-    start: int
-    end: int
-    parts: list[str]  # joined once when the hunk is emitted: `+=` on a str is quadratic
+    __slots__ = ("end", "parts", "start")
+
+    def __init__(self, start: int, end: int, parts: list[str]) -> None:
+        self.start = start
+        self.end = end
+        self.parts = parts  # joined once when the hunk is emitted: `+=` on a str is quadratic
 
 
-@dataclass
 class _OpenFile:
-    old_path: str
-    line: int
-    new_path: str = ""
-    hunks: list[Hunk] = field(default_factory=list)
+    __slots__ = ("hunks", "line", "new_path", "old_path")
+
+    def __init__(self, old_path: str, line: int) -> None:
+        self.old_path = old_path
+        self.line = line
+        self.new_path = ""
+        self.hunks: list[Hunk] = []
 
 
 class _Parser:
@@ -295,8 +298,7 @@ def parse_diff(diff: str, line_map: Sequence[int] | None = None) -> ParsedDiff:
     )
 
 
-@dataclass(frozen=True)
-class HeaderCountCheck:
+class HeaderCountCheck(NamedTuple):
     """Counts an `@@ -A,B +C,D @@` header declares against the lines its hunk holds."""
 
     line: int

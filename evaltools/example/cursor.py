@@ -7,9 +7,8 @@ byte counts and lines are split on `\\n` only, as in the reference.
 from __future__ import annotations
 
 from bisect import bisect_left
-from dataclasses import dataclass, replace
 from itertools import accumulate
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from evaltools.example._difflines import (
     CURSOR_POSITION_MARKER,
@@ -60,8 +59,9 @@ class CursorError(ValueError):
         self.line = line
 
 
-@dataclass(frozen=True)
-class CursorLocation:
+# Value types here are named tuples, not frozen dataclasses: each dataclass costs about a
+# millisecond at import, on the path of the lint hook.
+class CursorLocation(NamedTuple):
     """Everything about a cursor marker a linter may want.
 
     `marker_line` is the 0-based line of the marker in the block and `marker_column` the byte
@@ -193,14 +193,13 @@ def _with_canonical(loc: CursorLocation, excerpt: bytes, marker: bytes) -> Curso
     less = marker.find(b"<") if less < 0 else less
     prefix = from_bytes(marker[start:less]).rstrip("".join(RUST_WHITESPACE))
     if loc.past_end_of_excerpt or loc.inside_multibyte:
-        return replace(loc, lt_canonical=False)
+        return loc._replace(lt_canonical=False)
     line_start = excerpt.rfind(b"\n", 0, loc.offset) + 1
     _, line_end = _line_bounds(excerpt, line_start)
     expected = _marker_for(excerpt[line_start : line_end + 1], loc.offset - line_start, prefix)
     after = excerpt.count(b"\n", 0, line_start)
     canonical = after == loc.cursor_line and loc.has_line_above and expected == marker
-    return replace(
-        loc,
+    return loc._replace(
         canonical_marker=from_bytes(expected),
         canonical_after_line=after,
         lt_canonical=canonical,
@@ -247,8 +246,7 @@ def format_cursor_excerpt(excerpt: str, offset: int, comment_prefix: str) -> str
 # --- cursor markers inside expected patches (reference section 7) ---------------------------
 
 
-@dataclass(frozen=True)
-class PatchCursorMarker:
+class PatchCursorMarker(NamedTuple):
     """A `#...[CURSOR_POSITION]` line of a patch (0-based `line`). `column`/`offset` are what it
     sets; both None when it has neither `^` nor `<` (the reference drops it silently)."""
 
@@ -257,8 +255,7 @@ class PatchCursorMarker:
     offset: int | None
 
 
-@dataclass(frozen=True)
-class ExtractedPatch:
+class ExtractedPatch(NamedTuple):
     """A patch without its marker lines. The cursor `offset` counts bytes of context and added
     lines from the first such line, across hunks; the last marker wins. Line `i` of `clean`
     (split as `rust_lines`) is line `line_map[i]` of the original patch."""
