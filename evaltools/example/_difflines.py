@@ -165,6 +165,10 @@ def _parse_hunk_header(rest: str) -> DiffLine | None:
     return DiffLine(LineKind.HUNK_HEADER, "", HunkLocation(old[0], old[1], new[0], new[1]))
 
 
+# `tuple.__new__(DiffLine, fields)` builds a named tuple without its Python-level `__new__`.
+_new_line = tuple.__new__
+_HUNK_HEADER = LineKind.HUNK_HEADER
+
 # `--- a/path` with no quote or backslash in it: what `parse_header_path` would make of it.
 _SIMPLE_FILE_HEADER = re.compile(r'(?:---|\+\+\+)[ \t\n\x0c\r]+([^ \t\n\x0c\r"\\]+)[^"\\]*')
 _FILE_HEADERS = {"---": (LineKind.OLD_PATH, "a/"), "+++": (LineKind.NEW_PATH, "b/")}
@@ -189,7 +193,8 @@ def classify_line(line: str) -> DiffLine:
             kind, prefix = _FILE_HEADERS[line[:3]]
             if simple is not None:
                 path = simple[1]
-                return DiffLine(kind, path[len(prefix) :] if path.startswith(prefix) else path)
+                path = path[len(prefix) :] if path.startswith(prefix) else path
+                return _new_line(DiffLine, (kind, path, None))
             header = _eat_required_whitespace(line[3:])
             if header is not None:
                 return DiffLine(kind, parse_header_path(prefix, header))
@@ -200,13 +205,13 @@ def classify_line(line: str) -> DiffLine:
         common = _COMMON_HUNK_HEADER.match(line)
         if common is not None:
             a, b, c, d = common.groups()
-            location = HunkLocation(
+            numbers = (
                 max(int(a) - 1, 0),
                 1 if b is None else int(b),
                 max(int(c) - 1, 0),
                 1 if d is None else int(d),
             )
-            return DiffLine(LineKind.HUNK_HEADER, "", location)
+            return _new_line(DiffLine, (_HUNK_HEADER, "", _new_line(HunkLocation, numbers)))
         rest = _eat_required_whitespace(line[2:])
         if rest is not None:
             return _parse_hunk_header(rest) or DiffLine(LineKind.GARBAGE, line)
@@ -223,25 +228,23 @@ def is_cursor_marker_line(line: str, classified: DiffLine | None = None) -> bool
 
 # What the first character alone decides; `---`, `+++`, `@@`, `\\` and garbage need the rules.
 _BY_FIRST = {"": LineKind.CONTEXT, " ": LineKind.CONTEXT, "+": LineKind.ADDITION}
-_BODY_FIRSTS = frozenset({"", " ", "+", "-"})
-_HEADER_OF = {"-": "---", "+": "+++"}
+# Where a line needs the rules: a first character other than ` `, `+`, `-` (an empty line is
+# context), or a `---`/`+++` that may be a file header.
+_NEEDS_RULES = re.compile(r"^(?:---|\+\+\+|[^ +\-\n])", re.MULTILINE)
 
 
 def classify_lines(lines: list[str]) -> list[DiffLine]:
     """`[classify_line(line) for line in lines]`, built in bulk: body lines are told apart by
-    their first character, and only the rare others go through `classify_line`."""
-    firsts = [line[:1] for line in lines]
-    kinds = [_BY_FIRST.get(first, LineKind.DELETION) for first in firsts]
+    their first character, and only the rare others, found by one search over the block, go
+    through `classify_line`."""
+    kinds = list(map(_BY_FIRST.get, [line[:1] for line in lines], repeat(LineKind.DELETION)))
     texts = [line[1:] for line in lines]
     out: list[DiffLine] = list(map(_new_line, repeat(DiffLine), zip(kinds, texts, repeat(None))))
-    for index in [
-        i
-        for i, first in enumerate(firsts)
-        if first not in _BODY_FIRSTS or lines[i][:3] == _HEADER_OF.get(first)
-    ]:
+    block = "\n".join(lines)
+    index = previous = 0
+    for found in _NEEDS_RULES.finditer(block):
+        at = found.start()
+        index += block.count("\n", previous, at)
+        previous = at
         out[index] = classify_line(lines[index])
     return out
-
-
-# `tuple.__new__(DiffLine, fields)` builds a named tuple without a Python-level call.
-_new_line = tuple.__new__
