@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import enum
 import re
-from dataclasses import dataclass
+from itertools import repeat
+from typing import NamedTuple
 
 # Rust `char::is_whitespace` (the Unicode White_Space property). Python's `str.isspace` also
 # accepts U+001C..U+001F, which Rust does not.
@@ -50,6 +51,8 @@ def rust_lines(text: str) -> list[str]:
     terminated = len(parts) - 1
     if parts[-1] == "":
         parts.pop()
+    if "\r" not in text:
+        return parts
     return [p[:-1] if i < terminated and p.endswith("\r") else p for i, p in enumerate(parts)]
 
 
@@ -84,9 +87,10 @@ class LineKind(enum.Enum):
     GARBAGE = "garbage"
 
 
-@dataclass(frozen=True)
-class HunkLocation:
+class HunkLocation(NamedTuple):
     """Parsed `@@ -A,B +C,D @@`: starts are 0-based (saturating), counts as written (default 1)."""
+
+    # A named tuple, not a frozen dataclass: it is built for every `@@` line, four times cheaper.
 
     old_start: int
     old_count: int
@@ -94,12 +98,12 @@ class HunkLocation:
     new_count: int
 
 
-@dataclass(frozen=True)
-class DiffLine:
+class DiffLine(NamedTuple):
     """One classified line. `text` is the body content for context/deletion/addition lines, the
     parsed path for `---`/`+++` headers, the whole line for garbage, "" otherwise. `location` is
     set for hunk headers with numbers (None for `@@ ... @@`)."""
 
+    # A named tuple, not a dataclass: a diff has one per line, and tuples are built in bulk.
     kind: LineKind
     text: str = ""
     location: HunkLocation | None = None
@@ -161,30 +165,58 @@ def _parse_hunk_header(rest: str) -> DiffLine | None:
     return DiffLine(LineKind.HUNK_HEADER, "", HunkLocation(old[0], old[1], new[0], new[1]))
 
 
+# `tuple.__new__(DiffLine, fields)` builds a named tuple without its Python-level `__new__`.
+_new_line = tuple.__new__
+_HUNK_HEADER = LineKind.HUNK_HEADER
+
+# `--- a/path` with no quote or backslash in it: what `parse_header_path` would make of it.
+_SIMPLE_FILE_HEADER = re.compile(r'(?:---|\+\+\+)[ \t\n\x0c\r]+([^ \t\n\x0c\r"\\]+)[^"\\]*')
+_FILE_HEADERS = {"---": (LineKind.OLD_PATH, "a/"), "+++": (LineKind.NEW_PATH, "b/")}
+
+# `@@ -A,B +C,D @@` as diff tools write it, numbers too short to overflow a u32: what
+# `_parse_hunk_header` would make of it, without its token-by-token work.
+_COMMON_HUNK_HEADER = re.compile(
+    r"@@ -([0-9]{1,9})(?:,([0-9]{1,9}))? \+([0-9]{1,9})(?:,([0-9]{1,9}))?(?: |$)"
+)
+
+
 def classify_line(line: str) -> DiffLine:
-    """Classify one line (no line terminator); the first matching rule wins."""
-    if line.startswith("\\ No newline"):
-        return DiffLine(LineKind.NO_NEWLINE)
-    for marker, kind, prefix in (
-        ("---", LineKind.OLD_PATH, "a/"),
-        ("+++", LineKind.NEW_PATH, "b/"),
-    ):
-        if line.startswith(marker):
+    """Classify one line (no line terminator); the first matching rule wins.
+
+    The rules in order: `\\ No newline`; `---` and `+++` then whitespace (file headers); `@@`
+    then whitespace (a hunk header, garbage if unreadable); `-`; empty or ` `; `+`; else
+    garbage. The first character decides which of them can match."""
+    first = line[:1]
+    if first in "-+" and first:
+        if line.startswith("---" if first == "-" else "+++"):
+            simple = _SIMPLE_FILE_HEADER.fullmatch(line)
+            kind, prefix = _FILE_HEADERS[line[:3]]
+            if simple is not None:
+                path = simple[1]
+                path = path[len(prefix) :] if path.startswith(prefix) else path
+                return _new_line(DiffLine, (kind, path, None))
             header = _eat_required_whitespace(line[3:])
             if header is not None:
                 return DiffLine(kind, parse_header_path(prefix, header))
+        return DiffLine(LineKind.DELETION if first == "-" else LineKind.ADDITION, line[1:])
+    if first in " ":  # a space, or an empty line
+        return DiffLine(LineKind.CONTEXT, line[1:])
     if line.startswith("@@"):
+        common = _COMMON_HUNK_HEADER.match(line)
+        if common is not None:
+            a, b, c, d = common.groups()
+            numbers = (
+                max(int(a) - 1, 0),
+                1 if b is None else int(b),
+                max(int(c) - 1, 0),
+                1 if d is None else int(d),
+            )
+            return _new_line(DiffLine, (_HUNK_HEADER, "", _new_line(HunkLocation, numbers)))
         rest = _eat_required_whitespace(line[2:])
         if rest is not None:
             return _parse_hunk_header(rest) or DiffLine(LineKind.GARBAGE, line)
-    if line.startswith("-"):
-        return DiffLine(LineKind.DELETION, line[1:])
-    if not line:
-        return DiffLine(LineKind.CONTEXT, "")
-    if line.startswith(" "):
-        return DiffLine(LineKind.CONTEXT, line[1:])
-    if line.startswith("+"):
-        return DiffLine(LineKind.ADDITION, line[1:])
+    elif line.startswith("\\ No newline"):
+        return DiffLine(LineKind.NO_NEWLINE)
     return DiffLine(LineKind.GARBAGE, line)
 
 
@@ -192,3 +224,27 @@ def is_cursor_marker_line(line: str, classified: DiffLine | None = None) -> bool
     """A patch line that carries the expected cursor: garbage, starts with `#`, has the marker."""
     kind = (classified or classify_line(line)).kind
     return kind is LineKind.GARBAGE and line.startswith("#") and CURSOR_POSITION_MARKER in line
+
+
+# What the first character alone decides; `---`, `+++`, `@@`, `\\` and garbage need the rules.
+_BY_FIRST = {"": LineKind.CONTEXT, " ": LineKind.CONTEXT, "+": LineKind.ADDITION}
+# Where a line needs the rules: a first character other than ` `, `+`, `-` (an empty line is
+# context), or a `---`/`+++` that may be a file header.
+_NEEDS_RULES = re.compile(r"^(?:---|\+\+\+|[^ +\-\n])", re.MULTILINE)
+
+
+def classify_lines(lines: list[str]) -> list[DiffLine]:
+    """`[classify_line(line) for line in lines]`, built in bulk: body lines are told apart by
+    their first character, and only the rare others, found by one search over the block, go
+    through `classify_line`."""
+    kinds = list(map(_BY_FIRST.get, [line[:1] for line in lines], repeat(LineKind.DELETION)))
+    texts = [line[1:] for line in lines]
+    out: list[DiffLine] = list(map(_new_line, repeat(DiffLine), zip(kinds, texts, repeat(None))))
+    block = "\n".join(lines)
+    index = previous = 0
+    for found in _NEEDS_RULES.finditer(block):
+        at = found.start()
+        index += block.count("\n", previous, at)
+        previous = at
+        out[index] = classify_line(lines[index])
+    return out

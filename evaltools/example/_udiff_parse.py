@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
-from typing import Literal
+from dataclasses import dataclass
+from itertools import groupby, repeat
+from typing import Literal, NamedTuple
 
 from evaltools.example._difflines import (
     DiffLine,
     HunkLocation,
     LineKind,
-    byte_len,
-    classify_line,
+    classify_lines,
     from_bytes,
     rust_lines,
     to_bytes,
@@ -21,8 +21,9 @@ DEV_NULL = "/dev/null"
 _BODY = (LineKind.CONTEXT, LineKind.DELETION, LineKind.ADDITION)
 
 
-@dataclass(frozen=True)
-class Edit:
+# Value types here are named tuples, not frozen dataclasses: each dataclass costs about a
+# millisecond at import, on the path of the lint hook.
+class Edit(NamedTuple):
     """Replace bytes `start:end` of the hunk's context with `text`."""
 
     start: int
@@ -30,8 +31,8 @@ class Edit:
     text: str
 
 
-@dataclass(frozen=True)
-class HunkLine:
+class HunkLine(NamedTuple):
+    # A named tuple, not a dataclass: a diff has one per body line, built in bulk.
     kind: LineKind  # CONTEXT, DELETION or ADDITION
     text: str
     line: int
@@ -74,8 +75,7 @@ class Hunk:
         return tuple(ln for ln in self.lines if ln.kind is not LineKind.DELETION)
 
 
-@dataclass(frozen=True)
-class FilePatch:
+class FilePatch(NamedTuple):
     """A `---` header and what followed it, up to the line that ended it (`ended_at`, None at
     end of input): the next `---` header or a garbage line (`ended_by_garbage`)."""
 
@@ -98,8 +98,7 @@ class FilePatch:
         return self.new_path if moved else None
 
 
-@dataclass(frozen=True)
-class ParsedDiff:
+class ParsedDiff(NamedTuple):
     """`lines[i]` classifies diff line `line_numbers[i]`. `ignored_lines` are body lines (context,
     ±, `\\ No newline`) that belong to no file: before the first `---` or after garbage."""
 
@@ -113,32 +112,34 @@ class ParsedDiff:
         return tuple(h for f in self.files for h in f.hunks)
 
 
-@dataclass
 class _EditBuf:
-    start: int
-    end: int
-    parts: list[str]  # joined once when the hunk is emitted: `+=` on a str is quadratic
+    __slots__ = ("end", "parts", "start")
+
+    def __init__(self, start: int, end: int, parts: list[str]) -> None:
+        self.start = start
+        self.end = end
+        self.parts = parts  # joined once when the hunk is emitted: `+=` on a str is quadratic
 
 
-@dataclass
 class _OpenFile:
-    old_path: str
-    line: int
-    new_path: str = ""
-    hunks: list[Hunk] = field(default_factory=list)
+    __slots__ = ("hunks", "line", "new_path", "old_path")
 
-
-@dataclass(frozen=True)
-class _FileEnd:
-    file: _OpenFile
-    at: int | None
-    by_garbage: bool
+    def __init__(self, old_path: str, line: int) -> None:
+        self.old_path = old_path
+        self.line = line
+        self.new_path = ""
+        self.hunks: list[Hunk] = []
 
 
 class _Parser:
-    """The reference's DiffParser state machine, fed one classified line at a time."""
+    """The reference's DiffParser state machine, fed whole runs of body lines at a time (a run
+    is consecutive context, deletion and addition lines) and the rare other lines one by one."""
 
-    def __init__(self) -> None:
+    def __init__(self, lines: list[DiffLine], numbers: list[int]) -> None:
+        self.lines = lines
+        self.numbers = numbers
+        self.files: list[FilePatch] = []
+        self.ignored: list[int] = []
         self.file: _OpenFile | None = None
         self.context = bytearray()
         self.edits: list[_EditBuf] = []
@@ -149,23 +150,43 @@ class _Parser:
         self.header_line: int | None = None
         self.header: HunkLocation | None = None
 
-    def feed(self, index: int, dl: DiffLine) -> list[Hunk | _FileEnd]:
-        out: list[Hunk | _FileEnd] = []
-        if dl.kind in (LineKind.OLD_PATH, LineKind.GARBAGE):
-            self._flush(out)
-            self._end_file(out, index, dl.kind is LineKind.GARBAGE)
-        elif dl.kind is LineKind.HUNK_HEADER:
-            self._flush(out)
-        self._process(index, dl)
-        return out
+    def run(self) -> None:
+        lines = self.lines
+        others = [i for i, dl in enumerate(lines) if dl.kind not in _BODY]
+        start = 0
+        for index in others:
+            if start < index:
+                self._body_run(start, index)
+            self._other(index, lines[index])
+            start = index + 1
+        if start < len(lines):
+            self._body_run(start, len(lines))
+        self._flush()
+        self._end_file(None, False)
 
-    def finish(self) -> list[Hunk | _FileEnd]:
-        out: list[Hunk | _FileEnd] = []
-        self._flush(out)
-        self._end_file(out, None, False)
-        return out
+    def _other(self, index: int, dl: DiffLine) -> None:
+        kind, number = dl.kind, self.numbers[index]
+        if kind is LineKind.OLD_PATH or kind is LineKind.GARBAGE:
+            self._flush()
+            self._end_file(number, kind is LineKind.GARBAGE)
+            if kind is LineKind.OLD_PATH:
+                self.file = _OpenFile(dl.text, number)
+                self.header_line = self.header = None
+        elif kind is LineKind.HUNK_HEADER:
+            self._flush()
+            if dl.location is not None:
+                self.pending_start = dl.location.old_start
+            if self.file is not None:
+                self.header_line, self.header = number, dl.location
+        elif kind is LineKind.NEW_PATH:
+            if self.file is not None:
+                self.file.new_path = dl.text
+        else:  # NO_NEWLINE
+            if self.file is None:
+                self.ignored.append(number)
+            self._no_newline()
 
-    def _flush(self, out: list[Hunk | _FileEnd]) -> None:
+    def _flush(self) -> None:
         if self.file is not None and (self.context or self.edits):
             path = self.file.new_path if self.file.old_path == DEV_NULL else self.file.old_path
             hunk = Hunk(
@@ -178,7 +199,6 @@ class _Parser:
                 lines=tuple(self.body),
             )
             self.file.hunks.append(hunk)
-            out.append(hunk)
             self.context, self.edits = bytearray(), []
             self.pending_start = None
             self.processed_no_newline = False
@@ -188,49 +208,50 @@ class _Parser:
         # body lines (which left nothing in the context) starts again.
         self.body = []
 
-    def _end_file(self, out: list[Hunk | _FileEnd], at: int | None, by_garbage: bool) -> None:
-        if self.file is not None:
-            out.append(_FileEnd(self.file, at, by_garbage))
+    def _end_file(self, at: int | None, by_garbage: bool) -> None:
+        f = self.file
+        if f is not None:
+            self.files.append(
+                FilePatch(f.old_path, f.new_path, f.line, tuple(f.hunks), at, by_garbage)
+            )
             self.file = None
             self.header_line = self.header = None
 
-    def _process(self, index: int, dl: DiffLine) -> None:
-        kind = dl.kind
-        if kind is LineKind.OLD_PATH:
-            self.file = _OpenFile(dl.text, index)
-            self.header_line = self.header = None
-        elif kind is LineKind.NEW_PATH:
-            if self.file is not None:
-                self.file.new_path = dl.text
-        elif kind is LineKind.HUNK_HEADER:
-            if dl.location is not None:
-                self.pending_start = dl.location.old_start
-            if self.file is not None:
-                self.header_line, self.header = index, dl.location
-        elif kind in _BODY:
-            if self.file is not None:
-                self._body_line(index, dl)
-        elif kind is LineKind.NO_NEWLINE:
-            self._no_newline()
+    def _body_run(self, start: int, stop: int) -> None:
+        numbers = self.numbers[start:stop]
+        if self.file is None:
+            self.ignored.extend(numbers)
+            return
+        run = self.lines[start:stop]
+        kinds = [dl.kind for dl in run]
+        texts = [dl.text for dl in run]
+        self.body.extend(map(_new_tuple, repeat(HunkLine), zip(kinds, texts, numbers, strict=True)))
+        at = 0
+        for kind, group in groupby(kinds):
+            size = len(list(group))
+            self._same_kind(kind, texts[at : at + size])
+            at += size
+        self.last_op = kinds[-1]
 
-    def _body_line(self, index: int, dl: DiffLine) -> None:
+    def _same_kind(self, kind: LineKind, texts: list[str]) -> None:
+        """Consecutive lines of one kind: what `_body_line` did line by line, for all at once."""
         here = len(self.context)
         last = self.edits[-1] if self.edits else None
-        if dl.kind is LineKind.DELETION:
-            end = here + byte_len(dl.text) + 1
+        joined = "\n".join(texts) + "\n"
+        if kind is LineKind.ADDITION:
+            if last is not None and last.end == here:
+                last.parts.append(joined)
+            else:
+                self.edits.append(_EditBuf(here, here, [joined]))
+            return
+        data = to_bytes(joined)
+        if kind is LineKind.DELETION:
+            end = here + len(data)
             if last is not None and last.end == here:
                 last.end = end
             else:
                 self.edits.append(_EditBuf(here, end, []))
-        elif dl.kind is LineKind.ADDITION:
-            if last is not None and last.end == here:
-                last.parts.append(dl.text + "\n")
-            else:
-                self.edits.append(_EditBuf(here, here, [dl.text + "\n"]))
-        if dl.kind is not LineKind.ADDITION:
-            self.context += to_bytes(dl.text) + b"\n"
-        self.last_op = dl.kind
-        self.body.append(HunkLine(dl.kind, dl.text, index))
+        self.context += data
 
     def _no_newline(self) -> None:
         # Only the first marker of a hunk counts; the flag is reset only when a hunk is emitted.
@@ -249,48 +270,35 @@ class _Parser:
             del self.context[-1:]
 
 
-def _numbered(diff: str, line_map: Sequence[int] | None) -> Iterator[tuple[int, DiffLine]]:
-    for i, raw in enumerate(rust_lines(diff)):
-        yield (line_map[i] if line_map is not None else i), classify_line(raw)
+# `tuple.__new__(HunkLine, fields)` builds a named tuple without a Python-level call.
+_new_tuple = tuple.__new__
+
+
+def _parse(diff: str, line_map: Sequence[int] | None) -> _Parser:
+    lines = classify_lines(rust_lines(diff))
+    count = len(lines)
+    numbers = list(range(count)) if line_map is None else [line_map[i] for i in range(count)]
+    parser = _Parser(lines, numbers)
+    parser.run()
+    return parser
 
 
 def iter_hunks(diff: str, line_map: Sequence[int] | None = None) -> Iterator[Hunk]:
     """The hunks the reference would apply, in order (file paths are ignored when applying)."""
-    parser = _Parser()
-    for number, dl in _numbered(diff, line_map):
-        yield from (ev for ev in parser.feed(number, dl) if isinstance(ev, Hunk))
-    yield from (ev for ev in parser.finish() if isinstance(ev, Hunk))
+    for file in _parse(diff, line_map).files:
+        yield from file.hunks
 
 
 def parse_diff(diff: str, line_map: Sequence[int] | None = None) -> ParsedDiff:
     """Parse a whole diff. `line_map[i]`, when given, is the line number to report for line `i`
     (used to parse a patch with its cursor-marker lines removed, in the patch's own numbering)."""
-    lines: list[DiffLine] = []
-    numbers: list[int] = []
-    files: list[FilePatch] = []
-    ignored: list[int] = []
-
-    def collect(events: list[Hunk | _FileEnd]) -> None:
-        for ev in events:
-            if isinstance(ev, _FileEnd):
-                f = ev.file
-                files.append(
-                    FilePatch(f.old_path, f.new_path, f.line, tuple(f.hunks), ev.at, ev.by_garbage)
-                )
-
-    parser = _Parser()
-    for number, dl in _numbered(diff, line_map):
-        collect(parser.feed(number, dl))
-        lines.append(dl)
-        numbers.append(number)
-        if parser.file is None and (dl.kind in _BODY or dl.kind is LineKind.NO_NEWLINE):
-            ignored.append(number)
-    collect(parser.finish())
-    return ParsedDiff(tuple(lines), tuple(numbers), tuple(files), tuple(ignored))
+    parser = _parse(diff, line_map)
+    return ParsedDiff(
+        tuple(parser.lines), tuple(parser.numbers), tuple(parser.files), tuple(parser.ignored)
+    )
 
 
-@dataclass(frozen=True)
-class HeaderCountCheck:
+class HeaderCountCheck(NamedTuple):
     """Counts an `@@ -A,B +C,D @@` header declares against the lines its hunk holds."""
 
     line: int

@@ -6,8 +6,9 @@ byte counts and lines are split on `\\n` only, as in the reference.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from typing import Literal
+from bisect import bisect_left
+from itertools import accumulate
+from typing import Literal, NamedTuple
 
 from evaltools.example._difflines import (
     CURSOR_POSITION_MARKER,
@@ -15,6 +16,7 @@ from evaltools.example._difflines import (
     LineKind,
     byte_len,
     classify_line,
+    classify_lines,
     from_bytes,
     is_cursor_marker_line,
     rust_lines,
@@ -57,8 +59,9 @@ class CursorError(ValueError):
         self.line = line
 
 
-@dataclass(frozen=True)
-class CursorLocation:
+# Value types here are named tuples, not frozen dataclasses: each dataclass costs about a
+# millisecond at import, on the path of the lint hook.
+class CursorLocation(NamedTuple):
     """Everything about a cursor marker a linter may want.
 
     `marker_line` is the 0-based line of the marker in the block and `marker_column` the byte
@@ -190,14 +193,13 @@ def _with_canonical(loc: CursorLocation, excerpt: bytes, marker: bytes) -> Curso
     less = marker.find(b"<") if less < 0 else less
     prefix = from_bytes(marker[start:less]).rstrip("".join(RUST_WHITESPACE))
     if loc.past_end_of_excerpt or loc.inside_multibyte:
-        return replace(loc, lt_canonical=False)
+        return loc._replace(lt_canonical=False)
     line_start = excerpt.rfind(b"\n", 0, loc.offset) + 1
     _, line_end = _line_bounds(excerpt, line_start)
     expected = _marker_for(excerpt[line_start : line_end + 1], loc.offset - line_start, prefix)
     after = excerpt.count(b"\n", 0, line_start)
     canonical = after == loc.cursor_line and loc.has_line_above and expected == marker
-    return replace(
-        loc,
+    return loc._replace(
         canonical_marker=from_bytes(expected),
         canonical_after_line=after,
         lt_canonical=canonical,
@@ -244,8 +246,7 @@ def format_cursor_excerpt(excerpt: str, offset: int, comment_prefix: str) -> str
 # --- cursor markers inside expected patches (reference section 7) ---------------------------
 
 
-@dataclass(frozen=True)
-class PatchCursorMarker:
+class PatchCursorMarker(NamedTuple):
     """A `#...[CURSOR_POSITION]` line of a patch (0-based `line`). `column`/`offset` are what it
     sets; both None when it has neither `^` nor `<` (the reference drops it silently)."""
 
@@ -254,8 +255,7 @@ class PatchCursorMarker:
     offset: int | None
 
 
-@dataclass(frozen=True)
-class ExtractedPatch:
+class ExtractedPatch(NamedTuple):
     """A patch without its marker lines. The cursor `offset` counts bytes of context and added
     lines from the first such line, across hunks; the last marker wins. Line `i` of `clean`
     (split as `rust_lines`) is line `line_map[i]` of the original patch."""
@@ -289,34 +289,54 @@ class _Joiner:
 
 def extract_patch_cursor(patch: str) -> ExtractedPatch:
     """The reference's `extract_cursor_from_patch`, keeping where everything came from."""
-    out = _Joiner()
-    kept: list[int] = []
-    markers: list[PatchCursorMarker] = []
-    offset: int | None = None
-    line_start = prev_start = 0
-    for index, line in enumerate(rust_lines(patch)):
-        classified = classify_line(line)
-        if is_cursor_marker_line(line, classified):
-            raw = to_bytes(line)
-            caret = raw.find(b"^")
-            if caret < 0 and b"<" in raw:
-                caret = 0
-            if caret < 0:
-                markers.append(PatchCursorMarker(index, None, None))
-                continue
-            column = max(caret - 1, 0)  # the `#` stands in for the `+`/` ` column
-            offset = prev_start + column
-            markers.append(PatchCursorMarker(index, column, offset))
-            continue
-        if out.add(line):
-            kept.append(index)
-        if classified.kind in (LineKind.ADDITION, LineKind.CONTEXT):
-            prev_start = line_start
-            line_start += byte_len(classified.text) + 1
-    clean = out.finish(patch)
+    lines = rust_lines(patch)
+    # A marker line is garbage (so not indented) starting with `#`: `is_cursor_marker_line`.
+    at = (
+        [i for i, line in enumerate(lines) if line[:1] == "#" and CURSOR_POSITION_MARKER in line]
+        if CURSOR_POSITION_MARKER in patch
+        else []
+    )
+    markers, offset = _patch_markers(lines, at) if at else ((), None)
+    skip = set(at)
+    kept = [i for i in range(len(lines)) if i not in skip] if skip else list(range(len(lines)))
+    # The reference joins kept lines once something non-empty was written: leading empty
+    # lines vanish.
+    first = next((k for k, i in enumerate(kept) if lines[i]), len(kept))
+    kept = kept[first:]
+    text = "\n".join([lines[i] for i in kept])
+    clean = text + "\n" if patch.endswith("\n") and text else text
     # A last empty line without a final newline does not survive the join.
     line_map = tuple(kept[: len(rust_lines(clean))])
-    return ExtractedPatch(clean, offset, tuple(markers), line_map)
+    return ExtractedPatch(clean, offset, markers, line_map)
+
+
+def _patch_markers(
+    lines: list[str], at: list[int]
+) -> tuple[tuple[PatchCursorMarker, ...], int | None]:
+    """The markers at lines `at`; the offset counts added and context lines before each."""
+    classified = classify_lines(lines)
+    counted = [
+        i
+        for i, c in enumerate(classified)
+        if c.kind is LineKind.ADDITION or c.kind is LineKind.CONTEXT
+    ]
+    sizes = [len(to_bytes(classified[i].text)) + 1 for i in counted]
+    starts = list(accumulate(sizes, initial=0))  # `starts[k]`: where line `counted[k]` starts
+    markers: list[PatchCursorMarker] = []
+    offset: int | None = None
+    for index in at:
+        raw = to_bytes(lines[index])
+        caret = raw.find(b"^")
+        if caret < 0 and b"<" in raw:
+            caret = 0
+        if caret < 0:
+            markers.append(PatchCursorMarker(index, None, None))
+            continue
+        column = max(caret - 1, 0)  # the `#` stands in for the `+`/` ` column
+        before = bisect_left(counted, index) - 1  # the last counted line above the marker
+        offset = (starts[before] if before >= 0 else 0) + column
+        markers.append(PatchCursorMarker(index, column, offset))
+    return tuple(markers), offset
 
 
 def extract_cursor_from_patch(patch: str) -> tuple[str, int | None]:

@@ -58,14 +58,14 @@ class _LineIndex:
     """Byte offset to 1-based line, counting forward from the last answer (events come in order)."""
 
     def __init__(self, data: bytes, first_line: int) -> None:
-        self._data = data
+        self.data = data
         self._offset = 0
         self._line = first_line
 
     def line(self, offset: int) -> int:
         if offset < self._offset:
-            self._offset, self._line = 0, self._line - self._data.count(b"\n", 0, self._offset)
-        self._line += self._data.count(b"\n", self._offset, offset)
+            self._offset, self._line = 0, self._line - self.data.count(b"\n", 0, self._offset)
+        self._line += self.data.count(b"\n", self._offset, offset)
         self._offset = offset
         return self._line
 
@@ -149,7 +149,7 @@ class _SectionMachine:
     def __init__(self, spec: ExampleSpec, body: str, lines: _LineIndex) -> None:
         self.spec = spec
         self.body = body
-        self.body_bytes = body.encode("utf-8")
+        self.body_bytes = lines.data  # the body, encoded once
         self.lines = lines
         self.buffer: list[str] = []
         self.section = START
@@ -167,12 +167,27 @@ class _SectionMachine:
         self.headings: list[Heading] = []
         self.dropped: list[Dropped] = []
         self.errors: list[MarkdownError] = []
-        self.last_line = lines.line(len(self.body_bytes))
+
+    @property
+    def last_line(self) -> int:
+        return self.lines.line(len(self.body_bytes))
 
     def run(self) -> None:
         import pyromark
 
+        buffer, start, end = self.buffer, self.start, self.end
+        # Text, Start and End are nearly all the events: dispatched here, without `event`.
         for event, span in pyromark.events_with_range(self.body, merge_text=True):
+            if type(event) is dict:
+                if "Text" in event:
+                    buffer.append(event["Text"])
+                    continue
+                if "Start" in event:
+                    start(event["Start"], span["start"], span["end"])
+                    continue
+                if "End" in event:
+                    end(event["End"], span["start"], span["end"])
+                    continue
             self.event(event, span["start"], span["end"])
         self.close_reasoning(len(self.body_bytes))
         if "]:" in self.body:
@@ -233,10 +248,10 @@ class _SectionMachine:
 
     def end(self, tag: Any, start: int, end: int) -> None:
         self.depth -= 1
-        if isinstance(tag, dict) and "Heading" in tag:
-            self.end_heading(int(tag["Heading"][1]), start, end)
-        elif tag == "CodeBlock":
+        if tag == "CodeBlock":
             self.end_code_block(start, end)
+        elif isinstance(tag, dict) and "Heading" in tag:
+            self.end_heading(int(tag["Heading"][1]), start, end)
         if self.depth == 0 and self.top is not None:
             kind, _ = self.top
             self.top = None

@@ -18,6 +18,8 @@ from evaltools.example.udiff import (
 )
 
 PATCH_FIELDS = ("expected_patch", "rejected_patch")
+# A tuple, not a set: `in` then compares by identity, where a set calls Enum's Python `__hash__`.
+_CHECKED = (LineKind.GARBAGE, LineKind.OLD_PATH, LineKind.NEW_PATH)
 
 
 def _parsed(ctx: LintContext, source: FieldSource) -> tuple[ParsedDiff, ExtractedPatch | None]:
@@ -71,9 +73,15 @@ def check_diffs(ctx: LintContext) -> None:
 def _check_lines(
     ctx: LintContext, source: FieldSource, parsed: ParsedDiff, lines: list[str]
 ) -> None:
-    kinds = {n: line.kind for n, line in zip(parsed.line_numbers, parsed.lines, strict=True)}
+    kinds = dict(zip(parsed.line_numbers, [line.kind for line in parsed.lines], strict=True))
     ignored = set(parsed.ignored_lines)
-    for number, diff_line in zip(parsed.line_numbers, parsed.lines, strict=True):
+    # Only garbage and file headers can be findings here; body lines are most of a diff.
+    checked = [
+        (n, line)
+        for n, line in zip(parsed.line_numbers, parsed.lines, strict=True)
+        if line.kind in _CHECKED
+    ]
+    for number, diff_line in checked:
         text = lines[number]
         if diff_line.kind is LineKind.GARBAGE and text.startswith("@@"):
             ctx.at_field(
