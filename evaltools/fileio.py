@@ -36,14 +36,15 @@ class TextFile:
 
 
 def display_path(path: Path) -> str:
-    """Paths relative to the working directory when below it, as linters print them.
+    """Paths relative to the working directory (`../evals/x.md` from a subdirectory), one
+    rule for every output format, whichever way the path was named.
 
     Symbolic links are not followed: a finding is shown under the name it was found by
     (and a link loop is a path like any other, not an error)."""
     try:
         # abspath: absolute and normalised without following links (Path has no such call)
-        return Path(os.path.abspath(path)).relative_to(Path.cwd()).as_posix()  # noqa: PTH100
-    except ValueError:
+        return Path(os.path.relpath(os.path.abspath(path))).as_posix()  # noqa: PTH100
+    except ValueError:  # another drive on Windows
         return path.as_posix()
 
 

@@ -39,7 +39,7 @@ def prose(path: Path) -> Path:
 
 
 def broken(path: Path) -> Path:
-    """Expected patches under a misspelt heading: EP107 at line 6, EP104 at lines 42 and 60."""
+    """Expected patches under a misspelt heading: one EP104, at the heading (line 40)."""
     text = CLEAN.read_text(encoding="utf-8").replace("## Expected Patch\n", "## Expected Patchs\n")
     return put(path, text)
 
@@ -78,16 +78,14 @@ def test_an_error_exits_one_and_is_counted(
     assert main(["lint", "evals"]) == 1
     out = capsys.readouterr().out.splitlines()
     assert [line.split(" [")[0] for line in out[:-1]] == [
-        "evals/repo--broken.md:6:1: EP107",
-        "evals/repo--broken.md:42:1: EP104",
-        "evals/repo--broken.md:60:1: EP104",
+        "evals/repo--broken.md:40:1: EP104",
         "evals/zed--change-match-arm.md:6:1: EP108",
     ]
-    assert out[1].endswith(
-        "EP104 [error] code block under unknown heading `## Expected Patchs` is dropped: "
+    assert out[0].endswith(
+        "EP104 [error] unknown heading `## Expected Patchs`: its 2 code blocks are dropped; "
         "did you mean `## Expected Patch`?"
     )
-    assert out[-1] == "Found 3 errors, 1 warning in 3 files."
+    assert out[-1] == "Found 1 error, 1 warning in 3 files."
 
 
 @pytest.mark.parametrize(

@@ -28,7 +28,7 @@ def copy(source: Path, target: Path) -> Path:
 
 
 def with_errors(target: Path) -> Path:
-    """EP403 (warning, unless well named) at line 1, EP107 at line 6, EP104 at line 63."""
+    """EP403 (warning, unless well named) at line 1, EP104 at the heading, line 61."""
     text = ERRORS.read_text(encoding="utf-8").replace("## Expected Patch\n", "## Expected Patchs\n")
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(text, encoding="utf-8")
@@ -57,8 +57,7 @@ def test_json_has_the_keys_cli_md_fixes(in_tmp: Path, capsys: pytest.CaptureFixt
         (d["path"], d["line"], d["column"], d["code"], d["name"], d["severity"]) for d in found
     ] == [
         ("evals/Bad.md", 1, 1, "EP403", "bad-file-name", "warning"),
-        ("evals/Bad.md", 6, 1, "EP107", "no-expected-patch", "error"),
-        ("evals/Bad.md", 63, 1, "EP104", "unknown-section", "error"),
+        ("evals/Bad.md", 61, 1, "EP104", "unknown-section", "error"),
         ("evals/zed--change-match-arm.md", 6, 1, "EP108", "prose-outside-sections", "warning"),
     ]
 
@@ -141,7 +140,7 @@ def test_sarif_rule_ids_are_the_codes_and_stable(
     assert lint_output(["repo", "--format", "sarif"], capsys, 1) == first
     driver: dict[str, Any] = json.loads(first)["runs"][0]["tool"]["driver"]
     results = json.loads(first)["runs"][0]["results"]
-    assert [rule["id"] for rule in driver["rules"]] == ["EP104", "EP107", "EP108", "EP403"]
+    assert [rule["id"] for rule in driver["rules"]] == ["EP104", "EP108", "EP403"]
     assert driver["rules"][0]["name"] == "unknown-section"
     assert driver["rules"][0]["defaultConfiguration"] == {"level": "error", "enabled": True}
     assert driver["rules"][0]["fullDescription"]["text"].startswith("Headings are matched")
@@ -150,7 +149,6 @@ def test_sarif_rule_ids_are_the_codes_and_stable(
         assert driver["rules"][result["ruleIndex"]]["id"] == result["ruleId"]
     assert [(r["ruleId"], r["level"]) for r in results] == [
         ("EP403", "warning"),
-        ("EP107", "error"),
         ("EP104", "error"),
         ("EP108", "warning"),
     ]
