@@ -47,10 +47,10 @@ def check_runaway_fences(ctx: LintContext) -> None:
         if swallowed:
             names = " and ".join(f"'{text}' ({line})" for line, text in swallowed[:3])
             more = f" and {len(swallowed) - 3} more" if len(swallowed) > 3 else ""
-            fix = f"close it with `{block.fence}` before line {swallowed[0][0]}"
+            fix = f"close it with a {block.fence} line before line {swallowed[0][0]}"
             message = f"{where} and swallows {names}{more}: {fix}"
         else:
-            message = f"{where}: close it with `{block.fence}`"
+            message = f"{where}: close it with a {block.fence} line"
         ctx.report_cause(r.UNCLOSED_FENCE, block.line, 1, message)
 
 
