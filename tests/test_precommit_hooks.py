@@ -206,8 +206,10 @@ def test_a_hook_run_prints_findings_and_one_line_per_failing_batch(
     _git(project, "add", "-A")
     env = {**os.environ, "PRE_COMMIT_HOME": str(pre_commit_home), "PRE_COMMIT_COLOR": "never"}
     result = subprocess.run(
-        [sys.executable, "-m", "pre_commit", "try-repo", "--verbose", str(hooks_repo)]
-        + ["evaltools-lint", "--files", *names],
+        [
+            *(sys.executable, "-m", "pre_commit", "try-repo", "--verbose", str(hooks_repo)),
+            *("evaltools-lint", "--files", *names),
+        ],
         cwd=project,
         env=env,
         capture_output=True,

@@ -96,10 +96,15 @@ def unexplained(roundtrip: list[Diagnostic], linted: list[Diagnostic]) -> list[D
     A document error (EP0xx/EP1xx) misreads the file, so every round-trip difference follows
     from it; otherwise a lint finding on the same line names the same mistake, better.
     """
+    own = [d for d in roundtrip if d.code.startswith("RT")]  # a failed write always shows
+    others = [d for d in roundtrip if not d.code.startswith("RT")]
     if any(d.severity is Severity.ERROR and d.code.startswith(("EP0", "EP1")) for d in linted):
-        return []
-    lines = {d.line for d in linted if d.severity is not Severity.INFO}
-    return [d for d in roundtrip if d.line not in lines]
+        return others
+    # The file name (EP4xx) is reported at line 1 and explains no layout there.
+    lines = {
+        d.line for d in linted if d.severity is not Severity.INFO and not d.code.startswith("EP4")
+    }
+    return [d for d in own if d.line not in lines] + others
 
 
 def _retrieval(

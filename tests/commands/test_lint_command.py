@@ -172,10 +172,12 @@ def test_configured_paths_are_used_without_arguments(
     monkeypatch.chdir(in_tmp / "tools")  # found upward; paths are relative to its directory
     assert main(["lint"]) == 1
     out = capsys.readouterr().out
-    assert f"{in_tmp}/evals/zed--change-match-arm.md:{PROSE_LINE}" in out
-    assert f"{in_tmp}/more/one.md:6:1: EP107" in out
+    # Shown relative to the working directory, as from anywhere else.
+    lines = out.splitlines()
+    assert any(line.startswith(f"../evals/zed--change-match-arm.md:{PROSE_LINE}") for line in lines)
+    assert any(line.startswith("../more/one.md:40:1: EP104") for line in lines)
     assert "not-listed" not in out
-    assert out.endswith("Found 3 errors, 2 warnings in 2 files.\n")  # one.md: EP403
+    assert out.endswith("Found 1 error, 2 warnings in 2 files.\n")  # one.md: EP403
 
 
 def test_select_and_ignore_from_the_configuration(
