@@ -36,15 +36,22 @@ class TextFile:
 
 
 def display_path(path: Path) -> str:
-    """Paths relative to the working directory when below it, as linters print them.
+    """Paths relative to the working directory (`../evals/x.md` from a subdirectory), one
+    rule for every output format, whichever way the path was named; absolute when the two
+    share nothing below the file system's root (a `../../../../` path helps nobody).
 
     Symbolic links are not followed: a finding is shown under the name it was found by
     (and a link loop is a path like any other, not an error)."""
+    # abspath: absolute and normalised without following links (Path has no such call)
+    absolute = os.path.abspath(path)  # noqa: PTH100
+    cwd = os.getcwd()  # noqa: PTH109
     try:
-        # abspath: absolute and normalised without following links (Path has no such call)
-        return Path(os.path.abspath(path)).relative_to(Path.cwd()).as_posix()  # noqa: PTH100
-    except ValueError:
-        return path.as_posix()
+        shared = os.path.commonpath([absolute, cwd])
+    except ValueError:  # another drive on Windows
+        return Path(absolute).as_posix()
+    if Path(shared) == Path(shared).parent:
+        return Path(absolute).as_posix()
+    return Path(os.path.relpath(absolute, cwd)).as_posix()
 
 
 def real_path(path: Path) -> Path:

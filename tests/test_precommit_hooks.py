@@ -192,3 +192,32 @@ def test_init_gives_a_setup_that_works_on_the_spot_offline(
     assert result.returncode == 1
     assert "evaltools check" in result.stdout and "Failed" in result.stdout
     assert "evals/repo--broken.md:1:1: EP001 [error]" in result.stdout
+
+
+def test_a_hook_run_prints_findings_and_one_line_per_failing_batch(
+    project: Path, hooks_repo: Path, pre_commit_home: Path
+) -> None:
+    """pre-commit splits the files into batches; a clean batch must say nothing."""
+    clean = [p for p in sorted(CORPUS.glob("*.md")) if not p.name.startswith(("vscode", "zed"))]
+    for source in clean:
+        shutil.copyfile(source, project / "evals" / source.name)
+    (project / "evals" / "repo--broken.md").write_text("## Cursor Position\n\n```a.py\nx\n```\n")
+    names = [f"evals/{p.name}" for p in clean] + ["evals/repo--broken.md"]
+    _git(project, "add", "-A")
+    env = {**os.environ, "PRE_COMMIT_HOME": str(pre_commit_home), "PRE_COMMIT_COLOR": "never"}
+    result = subprocess.run(
+        [
+            *(sys.executable, "-m", "pre_commit", "try-repo", "--verbose", str(hooks_repo)),
+            *("evaltools-lint", "--files", *names),
+        ],
+        cwd=project,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=900,
+        check=False,
+    )
+    assert result.returncode == 1, result.stdout
+    assert "All checks passed" not in result.stdout
+    assert result.stdout.count("Found ") == 1, result.stdout
+    assert "evals/repo--broken.md:4:1: EP201 [error]" in result.stdout

@@ -227,6 +227,27 @@ RULES = (
         f"{FM}## Reasoning\n\nWhy: the cursor sits on the renamed variable.\n\n{CURSOR}",
     ),
     Rule(
+        "EP113",
+        "indented-fence",
+        W,
+        "A fence indented by 1-3 spaces strips as many spaces from every line of its block.",
+        "Reports an indented opening fence when some line of its block starts with a space, "
+        "and names the first line that reads differently from how it looks.",
+        "CommonMark removes the fence's indentation from each content line, so the code the "
+        "model sees is not the code in the file; a rewrite would un-indent the fence and make "
+        "the change visible.",
+        FM
+        + CURSOR.replace("```src/app.py\nx = 1\n", "  ```src/app.py\nif x:\n    x = 1\n")
+        + "\n"
+        + PATCH,
+        FM
+        + CURSOR.replace("```src/app.py\nx = 1\n", "```src/app.py\nif x:\n    x = 1\n")
+        + "\n"
+        + PATCH.replace("-x = 1\n+x = 2\n", " if x:\n-    x = 1\n+    x = 2\n").replace(
+            "-1,1 +1,1", "-1,2 +1,2"
+        ),
+    ),
+    Rule(
         "EP112",
         "bad-file-position",
         W,

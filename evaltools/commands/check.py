@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from evaltools.config import Config, load_config
-from evaltools.diagnostics import Diagnostic, worst_exit_code
+from evaltools.diagnostics import Diagnostic, Severity, worst_exit_code
 from evaltools.fileio import UsageError, check_paths_exist, discover, read_text_file, real_path
 from evaltools.processes import check_jobs
 from evaltools.selection import selection_from
@@ -79,15 +79,33 @@ def _examples(work: Plan, fix: bool, fixed: list[str]) -> list[Diagnostic]:
         # One read and one parse serve both lint and the round trip.
         stem = path.name.removesuffix(".md")
         parsed = read_markdown(read.text, stem)
-        found.extend(lint_markdown(read.text, read.display, stem, parsed))
+        linted = lint_markdown(read.text, read.display, stem, parsed)
+        found.extend(linted)
         result = check_text(read, fix=fix, diff=False, strict_reference=False, parsed=parsed)
         if result.fixed:
             fixed.append(f"{result.path}: rewritten in canonical layout")
         elif result.status != "invalid":  # lint has said why the reference cannot read it
-            found.extend(result.diagnostics)
+            found.extend(unexplained(result.diagnostics, linted))
     for path in work.example_records:
         found.extend(lint_path(path))
     return found
+
+
+def unexplained(roundtrip: list[Diagnostic], linted: list[Diagnostic]) -> list[Diagnostic]:
+    """The round trip's findings that lint has not already reported as their cause.
+
+    A document error (EP0xx/EP1xx) misreads the file, so every round-trip difference follows
+    from it; otherwise a lint finding on the same line names the same mistake, better.
+    """
+    own = [d for d in roundtrip if d.code.startswith("RT")]  # a failed write always shows
+    others = [d for d in roundtrip if not d.code.startswith("RT")]
+    if any(d.severity is Severity.ERROR and d.code.startswith(("EP0", "EP1")) for d in linted):
+        return others
+    # The file name (EP4xx) is reported at line 1 and explains no layout there.
+    lines = {
+        d.line for d in linted if d.severity is not Severity.INFO and not d.code.startswith("EP4")
+    }
+    return [d for d in own if d.line not in lines] + others
 
 
 def _retrieval(

@@ -39,7 +39,7 @@ class FileResult:
 
 
 _HINTS = {
-    DropKind.TEXT: "move it under a `## Reasoning` heading to keep it",
+    DropKind.TEXT: "move it into `## Reasoning` (right after the front matter) to keep it",
     DropKind.UNKNOWN_HEADING: "use one of the known section headings, or `## Reasoning` for notes",
     DropKind.STRAY_CODE: "put it under the section it belongs to",
     DropKind.OVERRIDDEN: "keep one block: the reference uses only the last",
@@ -52,15 +52,19 @@ def _hint(dropped: Dropped) -> str:
     if dropped.kind is DropKind.FRONT_MATTER:
         if dropped.detail.startswith("front matter the reference cannot read"):
             return "fix it, so that the reference reads it"
-        return "delete it, or move it under `## Reasoning`"
-    return _HINTS.get(dropped.kind, "delete it, or move it under `## Reasoning`")
+        if dropped.detail.startswith("unknown front matter keys"):
+            return "remove it, or record it as an entry of `tags`"
+        return "delete it, or move it into `## Reasoning` (right after the front matter)"
+    return _HINTS.get(
+        dropped.kind, "delete it, or move it into `## Reasoning` (right after the front matter)"
+    )
 
 
 def _span(first: int, last: int) -> str:
     return f" (lines {first}-{last})" if last > first else ""
 
 
-def _diagnostics(shown: str, result: RoundTrip) -> list[Diagnostic]:
+def _diagnostics(shown: str, result: RoundTrip, strict_reference: bool = False) -> list[Diagnostic]:
     if result.verdict is Verdict.INVALID:
         return [make(NOT_READABLE, shown, e.line, 1, f"{e}") for e in result.errors]
     if result.verdict is Verdict.LOSSY:
@@ -75,7 +79,8 @@ def _diagnostics(shown: str, result: RoundTrip) -> list[Diagnostic]:
             for d in result.dropped
         ]
     if result.verdict is Verdict.REFORMAT:
-        message = "layout differs from the canonical form here: run `evaltools roundtrip --fix`"
+        fix = "--strict-reference --fix" if strict_reference else "--fix"
+        message = f"layout differs from the canonical form here: run `evaltools roundtrip {fix}`"
         if result.unsafe:
             message = f"layout differs, but the canonical form cannot be trusted: {result.unsafe}"
         return [make(NOT_CANONICAL, shown, result.first_difference or 1, 1, message)]
@@ -105,7 +110,7 @@ def check_text(
         read.display,
         result.verdict.value,
         result.first_difference,
-        _diagnostics(read.display, result),
+        _diagnostics(read.display, result, strict_reference),
     )
     if diff and result.rendered is not None and result.rendered != read.text:
         out.diff = "".join(
@@ -182,7 +187,7 @@ def _print_json(results: list[FileResult]) -> None:
 
 
 def _print_text(results: list[FileResult], *, fix: bool) -> None:
-    from evaltools.report.text import format_line
+    from evaltools.report.text import format_line, under_pre_commit
 
     counts: dict[str, int] = {}
     for r in results:
@@ -200,4 +205,6 @@ def _print_text(results: list[FileResult], *, fix: bool) -> None:
     fixed = sum(r.fixed for r in results)
     tail = f" ({fixed} fixed)" if fixed else ""
     noun = "file" if len(results) == 1 else "files"
+    if under_pre_commit() and counts.get("exact", 0) == len(results):
+        return  # a clean batch of a hook run says nothing
     sys.stdout.write(f"{len(results)} {noun}: {', '.join(parts) or 'none'}{tail}.\n")

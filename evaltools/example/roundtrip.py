@@ -6,6 +6,7 @@ import enum
 from dataclasses import dataclass, field
 
 from evaltools.example.markdown import (
+    CodeBlock,
     DropKind,
     Dropped,
     MarkdownError,
@@ -92,8 +93,43 @@ def check_roundtrip(
     dropped = sorted(parsed.dropped + front_matter_losses(parsed), key=lambda d: d.line)
     verdict = Verdict.LOSSY if dropped else Verdict.REFORMAT
     result = RoundTrip(verdict, text, rendered, first_differing_line(text, rendered), dropped)
-    result.unsafe = stability_problem(parsed.spec, rendered, stem, strict_reference)
+    result.unsafe = indented_fence_problem(parsed, text) or stability_problem(
+        parsed.spec, rendered, stem, strict_reference
+    )
     return result
+
+
+def fence_indent_change(lines: list[str], block: CodeBlock) -> tuple[int, int, str] | None:
+    """(fence indentation, file line, text) of the first line of a block that the fence's
+    indentation makes read differently from how it looks; None if none does.
+
+    `lines` are the file's lines; CommonMark strips the opening fence's indentation (up to
+    three spaces) from every content line.
+    """
+    opening = lines[block.line - 1] if block.line <= len(lines) else ""
+    indent = len(opening) - len(opening.lstrip(" "))
+    if not block.fenced or not 0 < indent < 4:
+        return None
+    last = min(block.end_line - 1 if block.closed else block.end_line, len(lines))
+    for number in range(block.line + 1, last + 1):
+        text = lines[number - 1]
+        if text.startswith(" ") and text.strip():
+            return indent, number, text
+    return None
+
+
+def indented_fence_problem(parsed: ParsedMarkdown, text: str) -> str | None:
+    """An indented fence: un-indenting it would change code lines a person can see."""
+    lines = text.split("\n")
+    for block in parsed.blocks:
+        change = fence_indent_change(lines, block)
+        if change is not None:
+            return (
+                f"the fence at line {block.line} is indented, so its lines read with "
+                f"{change[0]} fewer leading spaces than they show (line {change[1]}): "
+                "fix the indentation by hand"
+            )
+    return None
 
 
 def stability_problem(

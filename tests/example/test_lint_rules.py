@@ -86,7 +86,7 @@ CASES = [
     Case("EP101", sub("## Cursor Position", "##### Note\n\n## Cursor Position"), 18),
     Case("EP102", sub("## Cursor Position", "text\n\n    indented\n\n## Cursor Position"), 20),
     Case("EP103", sub("```src/app.py", "```"), 20),
-    Case("EP104", sub("## Expected Patch", "## Expected Patches"), 29),
+    Case("EP104", sub("## Expected Patch", "## Expected Patches"), 27),
     Case(
         "EP105",
         sub("## Expected Patch", "```other.py\nx\n# ^[CURSOR_POSITION]\n```\n\n## Expected Patch"),
@@ -176,6 +176,7 @@ CASES = [
     Case("EP308", sub("+    return 1\n", "+    return 1\n# [CURSOR_POSITION]\n"), 37),
     Case("EP309", lambda s: s + "\n```diff\n```\n", 39),
     Case("EP310", sub('     print("hello")\n-    return 0', 'print("hello")\n-    return 0'), 34),
+    Case("EP113", sub("```src/app.py", "  ```src/app.py"), 20),
     Case("EP401", sub("https://github.com/o/r", "https://github.com/o/r/"), 2),
     Case("EP402", sub("0123456789abcdef0123456789abcdef01234567", "HEAD"), 3),
     Case("EP403", lambda s: s, 1, name="Change_Return.md"),

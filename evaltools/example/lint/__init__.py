@@ -6,6 +6,12 @@ from collections.abc import Callable
 
 from evaltools.diagnostics import Diagnostic
 from evaltools.example.lint import catalogue as catalogue
+from evaltools.example.lint.causes import (
+    check_indented_fences,
+    check_runaway_fences,
+    check_section_levels,
+    keep_causes,
+)
 from evaltools.example.lint.context import LintContext
 from evaltools.example.lint.cursor_checks import check_cursor
 from evaltools.example.lint.metadata import check_file_name, check_metadata
@@ -25,6 +31,9 @@ Check = Callable[[LintContext], None]
 MARKDOWN_CHECKS: tuple[Check, ...] = (
     check_front_matter,
     check_reference_failures,
+    check_runaway_fences,
+    check_indented_fences,
+    check_section_levels,
     check_blocks,
     check_dropped,
     check_recent_files,
@@ -46,7 +55,7 @@ def lint_markdown(
     ctx = LintContext(path=path, spec=parsed.spec, parsed=parsed, source=text, stem=stem)
     for check in MARKDOWN_CHECKS + SPEC_CHECKS:
         check(ctx)
-    return ctx.diagnostics
+    return keep_causes(ctx)
 
 
 def lint_spec(spec: ExampleSpec, path: str, line: int) -> list[Diagnostic]:

@@ -37,6 +37,8 @@ class LintContext:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     # What several rules derive from the same input (the cursor, parsed patches), computed once.
     cache: dict[str, Any] = field(default_factory=dict)
+    # Findings of mistakes that misplace what follows them (see lint/causes.py).
+    causes: list[Diagnostic] = field(default_factory=list)
 
     def report(
         self, rule: Rule, line: int, column: int, message: str, pointer: str | None = None
@@ -46,6 +48,11 @@ class LintContext:
         else:
             pointer = None
         self.diagnostics.append(make(rule, self.path, line, column, message, pointer=pointer))
+
+    def report_cause(self, rule: Rule, line: int, column: int, message: str) -> None:
+        """Report a mistake whose consequences later findings would only repeat."""
+        self.report(rule, line, column, message)
+        self.causes.append(self.diagnostics[-1])
 
     def at_field(
         self, rule: Rule, source: FieldSource, index: int, column: int, message: str

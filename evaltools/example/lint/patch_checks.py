@@ -75,6 +75,7 @@ def _check_lines(
 ) -> None:
     kinds = dict(zip(parsed.line_numbers, [line.kind for line in parsed.lines], strict=True))
     ignored = set(parsed.ignored_lines)
+    headless = False
     # Only garbage and file headers can be findings here; body lines are most of a diff.
     checked = [
         (n, line)
@@ -103,10 +104,20 @@ def _check_lines(
             )
         elif diff_line.kind is LineKind.OLD_PATH and kinds.get(number + 1) is not LineKind.NEW_PATH:
             _header_lookalike(ctx, source, number, "-- ", "deleted")
+        elif diff_line.kind is LineKind.NEW_PATH and number == 0 and text.startswith("+++ "):
+            headless = True  # the `--- a/path` line is missing: one finding, not two
+            ctx.at_field(
+                r.DIFF_LINE_LOOKS_LIKE_HEADER,
+                source,
+                number,
+                1,
+                "`+++` file header without the `--- a/path` line before it: the reference "
+                "reads it as an added line; add `--- a/path` above it",
+            )
         elif diff_line.kind is LineKind.NEW_PATH and kinds.get(number - 1) is not LineKind.OLD_PATH:
             _header_lookalike(ctx, source, number, "++ ", "added")
     first_ignored = min(ignored, default=None)
-    if first_ignored is not None and not parsed.files:
+    if first_ignored is not None and not parsed.files and not headless:
         ctx.at_field(
             r.GARBAGE_IN_HUNK,
             source,
@@ -218,7 +229,26 @@ def _report_contradiction(
                 source,
                 line.line,
                 1,
-                f"hunk line {line.text.strip()[:50]!r} does not match excerpt line {at + 1} "
-                f"({window[at].strip()[:50]!r}): copy the context exactly (whitespace counts)",
+                _mismatch_message(line.text, window[at], at + 1),
             )
             return
+
+
+def _mismatch_message(hunk_line: str, excerpt_line: str, number: int) -> str:
+    """Name the difference when it is invisible: trailing blanks, tabs, carriage returns."""
+    shown, wanted = _visible(hunk_line[:60]), _visible(excerpt_line[:60])
+    head = f"hunk line {shown!r} does not match excerpt line {number} ({wanted!r})"
+    if hunk_line.rstrip(" \t\r") == excerpt_line.rstrip(" \t\r"):
+        return f"{head}: they differ only in trailing whitespace; make the ends match"
+    if hunk_line.replace("\t", " ").split() == excerpt_line.replace("\t", " ").split():
+        return f"{head}: they differ only in tabs against spaces; copy the indentation exactly"
+    return f"{head}: copy the context exactly (whitespace counts)"
+
+
+def _visible(text: str) -> str:
+    """Tabs as `→`, a carriage return as `␍`, trailing spaces as `·` (the text itself if none)."""
+    if not any(c in text for c in "\t\r") and not text.endswith(" "):
+        return text.strip()
+    body = text.rstrip(" ")
+    shown = body.replace("\t", "→").replace("\r", "␍") + "·" * (len(text) - len(body))
+    return shown.strip(" ")

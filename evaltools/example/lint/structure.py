@@ -38,7 +38,7 @@ def check_front_matter(ctx: LintContext) -> None:
             )
         return
     if not front.closed:
-        ctx.report(
+        ctx.report_cause(
             r.UNCLOSED_FRONT_MATTER, 1, 1, "front matter is never closed: add a `+++` line after it"
         )
         return
@@ -53,14 +53,15 @@ def check_front_matter(ctx: LintContext) -> None:
             line,
             1,
             f"front matter key `{key}` is not part of the format and is lost on any rewrite: "
-            "remove it or move it into `tags`",
+            "remove it, or record it as an entry of `tags`",
         )
     if front.comment_line:
         ctx.report(
             r.FRONT_MATTER_COMMENT,
             front.comment_line,
             1,
-            "front matter comment is lost on any rewrite: move the note under `## Reasoning`",
+            "front matter comment is lost on any rewrite: move the note into `## Reasoning` "
+            "(right after the front matter)",
         )
 
 
@@ -77,7 +78,7 @@ def check_reference_failures(ctx: LintContext) -> None:
                 f"{message[-2:].upper()} heading makes the reference fail: use H3 or H4",
             )
         elif message.startswith("Unexpected indented codeblock"):
-            ctx.report(
+            ctx.report_cause(
                 r.INDENTED_CODE_BLOCK,
                 error.line,
                 1,
@@ -109,18 +110,16 @@ def check_reference_failures(ctx: LintContext) -> None:
 def check_blocks(ctx: LintContext) -> None:
     assert ctx.parsed is not None
     for block in ctx.parsed.blocks:
-        if block.fenced and not block.closed:
+        if block.fenced and block.closed:  # unclosed: see causes.check_runaway_fences
+            _check_closed_early(ctx, block)
+        if block.section == START:
             ctx.report(
-                r.UNCLOSED_FENCE,
+                r.UNKNOWN_SECTION,
                 block.line,
                 1,
-                f"fence `{block.fence}` is never closed and swallows the rest of the file: "
-                f"close it with `{block.fence}`",
+                "code block before any section heading is ignored: put it under a section",
             )
-        elif block.fenced:
-            _check_closed_early(ctx, block)
-        if block.section in (START, OTHER):
-            ctx.report(r.UNKNOWN_SECTION, block.line, 1, _unknown_section_message(ctx, block))
+    _check_unknown_headings(ctx)
     if not ctx.spec.expected_patches:
         line = next(
             (h.line for h in ctx.parsed.headings if h.section == "Expected Patch"),
@@ -132,6 +131,29 @@ def check_blocks(ctx: LintContext) -> None:
             1,
             "no expected patch: add a fenced ```diff block under `## Expected Patch`",
         )
+
+
+def _check_unknown_headings(ctx: LintContext) -> None:
+    """One finding per unknown `## heading` that holds code, at the heading."""
+    assert ctx.parsed is not None
+    headings = [h for h in ctx.parsed.headings if h.level == 2]
+    for heading in headings:
+        if heading.section != OTHER:
+            continue
+        later = [h.line for h in headings if h.line > heading.line]
+        end = min(later, default=ctx.source.count("\n") + 2)
+        blocks = [b for b in ctx.parsed.blocks if heading.line < b.line < end]
+        if not blocks:
+            continue  # prose only: reported as text outside the sections
+        count = f"its {len(blocks)} code blocks are" if len(blocks) > 1 else "its code block is"
+        meant = _close_section(heading.title)
+        hint = f"did you mean `## {meant}`?" if meant else "use a known section heading"
+        message = f"unknown heading `## {heading.title}`: {count} dropped; {hint}"
+        if meant is not None and not any(b.section == meant for b in ctx.parsed.blocks):
+            # The misspelt section is missing: that is what its own rule would report.
+            ctx.report_cause(r.UNKNOWN_SECTION, heading.line, 1, message)
+        else:
+            ctx.report(r.UNKNOWN_SECTION, heading.line, 1, message)
 
 
 def _check_closed_early(ctx: LintContext, block: CodeBlock) -> None:
@@ -149,19 +171,11 @@ def _check_closed_early(ctx: LintContext, block: CodeBlock) -> None:
     )
 
 
-def _unknown_section_message(ctx: LintContext, block: CodeBlock) -> str:
-    assert ctx.parsed is not None
-    if block.section == START:
-        return "code block before any section heading is ignored: put it under a section"
-    heading = next(
-        (h for h in reversed(ctx.parsed.headings) if h.level == 2 and h.line < block.line), None
-    )
-    title = heading.title if heading else ""
+def _close_section(title: str) -> str | None:
     import difflib  # only for this message, so not on every lint run's start-up
 
     close = difflib.get_close_matches(title, KNOWN_HEADINGS, n=1, cutoff=0.6)
-    hint = f": did you mean `## {close[0]}`?" if close else ": use a known section heading"
-    return f"code block under unknown heading `## {title}` is dropped{hint}"
+    return close[0] if close else None
 
 
 def check_dropped(ctx: LintContext) -> None:
@@ -199,7 +213,7 @@ def _report_dropped(ctx: LintContext, dropped: Dropped) -> None:
             dropped.line,
             1,
             f"{dropped.describe()}{where} never reaches the example and is lost on any "
-            "rewrite: move it under `## Reasoning`",
+            "rewrite: move it into `## Reasoning` (right after the front matter)",
         )
 
 

@@ -1,0 +1,130 @@
+"""Mistakes that make the reader misplace everything after them, and what follows from them.
+
+An unclosed fence, an indented fence or a section heading at the wrong level changes which
+section every later block lands in. Each later rule would then report a true but
+misleading finding; ruff's bar is one mistake, one finding, at its line. So these rules
+name the cause, and `keep_causes` drops what follows from it.
+"""
+
+from __future__ import annotations
+
+import re
+
+from evaltools.diagnostics import Diagnostic
+from evaltools.example.lint import catalogue as r
+from evaltools.example.lint.context import LintContext
+from evaltools.example.markdown import SECTIONS, CodeBlock
+from evaltools.example.roundtrip import fence_indent_change
+
+_SECTION_TITLES = {*SECTIONS, "reasoning"}
+_HEADING = re.compile(r" {0,3}(#{1,6})[ \t]+(.*?)[ \t#]*$")
+# Rules whose finding is independent of where blocks land: kept next to a cause.
+_INDEPENDENT = ("EP0", "EP4")
+
+
+def section_heading(line: str) -> str | None:
+    """The title of a line that is a heading naming a known section, else None."""
+    match = _HEADING.fullmatch(line.rstrip("\r"))
+    if match is None or match.group(2).lower() not in _SECTION_TITLES:
+        return None
+    return match.group(2)
+
+
+def check_runaway_fences(ctx: LintContext) -> None:
+    """A fence that is never closed, or closed only after it swallowed a section or a block."""
+    assert ctx.parsed is not None
+    for block in ctx.parsed.blocks:
+        if not block.fenced:
+            continue
+        swallowed = _swallowed(ctx, block)
+        if block.closed and not swallowed:
+            continue
+        where = f"the block opened at {block.line}:1"
+        if block.closed:
+            where += f" is closed only at line {block.end_line}"
+        else:
+            where += " runs to the end of the file"
+        if swallowed:
+            names = " and ".join(f"'{text}' ({line})" for line, text in swallowed[:3])
+            more = f" and {len(swallowed) - 3} more" if len(swallowed) > 3 else ""
+            fix = f"close it with a {block.fence} line before line {swallowed[0][0]}"
+            message = f"{where} and swallows {names}{more}: {fix}"
+        else:
+            message = f"{where}: close it with a {block.fence} line"
+        ctx.report_cause(r.UNCLOSED_FENCE, block.line, 1, message)
+
+
+def _swallowed(ctx: LintContext, block: CodeBlock) -> list[tuple[int, str]]:
+    """Section headings and opening fences with an info string inside the block's content."""
+    out = []
+    last = block.end_line if not block.closed else block.end_line - 1
+    for number in range(block.line + 1, last + 1):
+        text = ctx.source_line(number).rstrip("\r")
+        title = section_heading(text)
+        if title is not None or _opens_block(text, block.fence):
+            out.append((number, text.strip()))
+    return out
+
+
+def _opens_block(text: str, fence: str) -> bool:
+    stripped = text.lstrip(" ")
+    if len(text) - len(stripped) > 3 or not stripped.startswith(fence):
+        return False
+    info = stripped.lstrip(fence[0]).strip()
+    return bool(info) and not (fence[0] == "`" and "`" in info)
+
+
+def check_indented_fences(ctx: LintContext) -> None:
+    """A fence indented by 1-3 spaces: the reader strips as much from every content line."""
+    assert ctx.parsed is not None
+    if "lines" not in ctx.cache:
+        ctx.source_line(1)
+    lines: list[str] = ctx.cache["lines"]
+    for block in ctx.parsed.blocks:
+        change = fence_indent_change(lines, block)
+        if change is None:
+            continue  # nothing reads differently: the round trip reports the layout
+        indent, number, text = change
+        before = len(text) - len(text.lstrip(" "))
+        after = max(0, before - indent)
+        ctx.report_cause(
+            r.INDENTED_FENCE,
+            block.line,
+            1,
+            f"fence indented by {indent} space{'s' if indent > 1 else ''}: the reader strips "
+            f"as many from every line of the block, so line {number} reads "
+            f"{text.strip()[:50]!r} with {after} leading space{'s' if after != 1 else ''}, "
+            f"not {before}: remove the indentation before the fence",
+        )
+
+
+def check_section_levels(ctx: LintContext) -> None:
+    """`### Cursor Position`: a section name at a level that is not a section."""
+    assert ctx.parsed is not None
+    for heading in ctx.parsed.headings:
+        if heading.level in (2, 1) or heading.level > 4:
+            continue
+        if heading.title.lower() not in _SECTION_TITLES:
+            continue
+        marks = "#" * heading.level
+        ctx.report_cause(
+            r.DROPPED_HEADING,
+            heading.line,
+            1,
+            f"`{marks} {heading.title}` is not a section: sections are H2 headings, so what "
+            f"follows lands in the section before it; write `## {heading.title}`",
+        )
+
+
+# A finding that makes others meaningless: a second cursor marker stays in the excerpt as
+# text, so every patch compared with the excerpt seems not to match it.
+_MAKES_MOOT = {"EP207": ("EP301", "EP302")}
+
+
+def keep_causes(ctx: LintContext) -> list[Diagnostic]:
+    """The findings, with what follows from the first misplacing mistake left out."""
+    if not ctx.causes:
+        moot = {code for d in ctx.diagnostics for code in _MAKES_MOOT.get(d.code, ())}
+        return [d for d in ctx.diagnostics if d.code not in moot]
+    first = min(ctx.causes, key=Diagnostic.sort_key)
+    return [d for d in ctx.diagnostics if d is first or d.code.startswith(_INDEPENDENT)]
