@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from evaltools.cli.table import NO_GITIGNORE, Command, Param, format_param, paths_param
+from evaltools.cli.table import NO_CACHE, NO_GITIGNORE, Command, Param, format_param, paths_param
 
 COMMANDS: tuple[Command, ...] = ()
 
@@ -166,6 +166,7 @@ GOLD_CHECK = Command(
             metavar="N",
         ),
         format_param(),
+        NO_CACHE,
     ),
 )
 
