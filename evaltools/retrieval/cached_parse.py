@@ -8,6 +8,7 @@ uncached way, so that it reports as it always did.
 
 from __future__ import annotations
 
+import os
 import stat
 import time
 from collections.abc import Iterable, Mapping
@@ -34,10 +35,12 @@ def load_work_tree(
     racy_after = time.time_ns() - RACY_SECONDS * 1_000_000_000
     uncached: list[str] = []
     signatures: dict[str, tuple[str, str, bool]] = {}  # path -> (file, signature, storable)
+    # os.path, not pathlib: this runs for every file, and a warm run does little else.
+    root = os.path.abspath(tree.root)  # noqa: PTH100
     for path in paths:
-        local = str(tree.local_path(path).absolute())
+        local = os.path.join(root, path)  # noqa: PTH118
         try:
-            st = Path(local).stat() if grammar_of(path) is not None else None
+            st = os.stat(local) if grammar_of(path) is not None else None  # noqa: PTH116
         except OSError:
             st = None
         if st is None or not stat.S_ISREG(st.st_mode):

@@ -31,6 +31,7 @@ import hashlib
 import json
 import os
 import sqlite3
+import sys
 import zlib
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -88,21 +89,39 @@ _TAGS: dict[str, str] = {}
 
 
 def version_tag(grammar: str) -> str:
-    """A short digest of everything besides the content that decides a file's definitions."""
+    """A short digest of everything besides the content that decides a file's definitions:
+    the span conventions, the grammar, and the installed tree-sitter and grammar packages."""
     tag = _TAGS.get(grammar)
     if tag is None:
-        from importlib import metadata
-
-        module = GRAMMARS[grammar][0]
         parts = [f"spans {SPANS_VERSION}", f"grammar {grammar}"]
-        for distribution in ("tree-sitter", module.replace("_", "-")):
-            try:
-                parts.append(f"{distribution} {metadata.version(distribution)}")
-            except metadata.PackageNotFoundError:
-                parts.append(f"{distribution} ?")
-        text = "|".join(parts).encode()
+        parts += [_installed("tree_sitter"), _installed(GRAMMARS[grammar][0])]
+        text = "\n".join(parts).encode()
         tag = _TAGS[grammar] = hashlib.blake2b(text, digest_size=8).hexdigest()
     return tag
+
+
+def _installed(module: str) -> str:
+    """What identifies the installed package `module`: its dist-info folder (name and
+    version) and its compiled files (name, size, time), found without importing it, which
+    would cost a warm run more than its lookups (importlib.metadata costs as much)."""
+    for entry in sys.path:
+        folder = Path(entry or ".") / module
+        if not (folder / "__init__.py").is_file():
+            continue
+        found = [str(folder)]
+        prefix = module.lower() + "-"
+        with contextlib.suppress(OSError):
+            found += sorted(
+                name
+                for name in (item.name for item in folder.parent.iterdir())
+                if name.lower().startswith(prefix) and name.endswith(".dist-info")
+            )
+            for item in sorted(os.scandir(folder), key=lambda item: item.name):
+                if item.name.endswith((".so", ".pyd", ".dylib")):
+                    st = item.stat()
+                    found.append(f"{item.name} {st.st_size} {st.st_mtime_ns}")
+        return " ".join(found)
+    return f"{module} not found"
 
 
 def entry_key(grammar: str, oid: str) -> str:
