@@ -38,9 +38,10 @@ from pathlib import Path
 from typing import Any
 
 from evaltools.retrieval.closing import Closing
+from evaltools.retrieval.grammars import GRAMMARS
 from evaltools.retrieval.parsing import ParsedFile
 from evaltools.retrieval.spans import Definition
-from evaltools.retrieval.symbols import GRAMMARS, SPANS_VERSION
+from evaltools.retrieval.symbols import SPANS_VERSION
 
 CACHE_DIR_ENV = "EVALTOOLS_CACHE_DIR"
 FOLDER_NAME = ".evaltools_cache"
@@ -253,12 +254,10 @@ class DefinitionCache(Closing):
     def _make_folder(self) -> None:
         self.folder.mkdir(parents=True, exist_ok=True)
         for name, content in ((".gitignore", GITIGNORE), ("CACHEDIR.TAG", CACHEDIR_TAG)):
-            path = self.folder / name
-            if not path.exists():
-                from evaltools.atomic import WriteError, atomic_write
-
-                with contextlib.suppress(WriteError):
-                    atomic_write(path, content)
+            # Created, never rewritten: exclusive creation lets one of two concurrent runs
+            # write it, and a failure only leaves the folder without it.
+            with contextlib.suppress(OSError), (self.folder / name).open("xb") as out:
+                out.write(content)
 
     def _open(self) -> sqlite3.Connection:
         db = sqlite3.connect(self.folder / DB_NAME, timeout=BUSY_SECONDS, isolation_level=None)

@@ -22,17 +22,6 @@ __all__ = [
     "suffix_of",
 ]
 
-# Grammar key -> (module, function returning the language pointer)
-GRAMMARS: dict[str, tuple[str, str]] = {
-    "python": ("tree_sitter_python", "language"),
-    "javascript": ("tree_sitter_javascript", "language"),
-    "typescript": ("tree_sitter_typescript", "language_typescript"),
-    "tsx": ("tree_sitter_typescript", "language_tsx"),
-    "go": ("tree_sitter_go", "language"),
-    "rust": ("tree_sitter_rust", "language"),
-    "java": ("tree_sitter_java", "language"),
-}
-
 # Extension -> tree-sitter grammar key.
 GRAMMAR_OF_SUFFIX = {
     ".py": "python",

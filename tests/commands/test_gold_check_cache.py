@@ -13,6 +13,7 @@ import pytest
 from evaltools.__main__ import main
 from evaltools.retrieval import cached_parse, definition_cache, parsing
 from evaltools.retrieval.definition_cache import DB_NAME, FOLDER_NAME
+from evaltools.retrieval.symbols import SPANS_VERSION
 from tests.retrieval.gitrepo import SESSION_PY, GitRepo
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -267,7 +268,7 @@ def test_a_new_parser_version_invalidates_the_entries(
     parsed = counting_parses(monkeypatch)
     gold_check(capsys, "set.jsonl", "--root", "code")
     assert parsed == []
-    monkeypatch.setattr(definition_cache, "SPANS_VERSION", definition_cache.SPANS_VERSION + 1)
+    monkeypatch.setattr(definition_cache, "SPANS_VERSION", SPANS_VERSION + 1)
     monkeypatch.setattr(definition_cache, "_TAGS", {})
     assert gold_check(capsys, "set.jsonl", "--root", "code") == expected
     assert len(parsed) >= 4
