@@ -8,15 +8,15 @@ IDs point at their definitions, then a refactor commit: lines inserted above def
 (moved), files renamed with `git mv` (renamed_file), functions renamed (missing_symbol)
 and files deleted (missing_file). Then times, in the same run, best of --repeats:
 
-  floor        read every referenced file once (the brief's floor), one process
-  parse floor  read and parse every referenced file once, one process (for context)
-  check        `python -m evaltools gold check` on the work tree, all CPUs, JSON output
-  check --rev  the same against `--rev HEAD` (blobs through git cat-file --batch)
+  read floor    read every referenced file once, one process
+  bare parse    read and parse, one process, exactly the files the check parsed (its
+                cache's stat rows): referenced files, rename targets, candidate files
+  cold cache    `python -m evaltools gold check` (JSON output, all CPUs), cache emptied
+  warm cache    the same again on the unchanged tree
+  --rev HEAD    both again against `--rev HEAD` (blob ids from git ls-tree)
 
-Wall times need an otherwise idle machine; the CPU seconds of each check (all of its
-processes) show its total work even when other jobs compete for the cores.
-
-Target: check within 3x of the floor, using both cores.
+Each run is a fresh interpreter: its start-up and imports count. Wall times need an
+otherwise idle machine. Targets (issue 14): warm <= 3x read floor, cold <= 1.3x bare parse.
 """
 
 from __future__ import annotations
