@@ -16,6 +16,16 @@ NO_GITIGNORE = Param(
     help="Search directories without leaving out the files .gitignore ignores.",
 )
 
+# `gold check` and `check`: parsed definitions are kept in .evaltools_cache/ (or
+# EVALTOOLS_CACHE_DIR) unless this is given.
+NO_CACHE = Param(
+    "no_cache",
+    ("--no-cache",),
+    kind=bool,
+    default=False,
+    help="Parse every file again and keep nothing in .evaltools_cache/ (or EVALTOOLS_CACHE_DIR).",
+)
+
 _CONFIG = Param(
     "config",
     ("--config",),
@@ -175,6 +185,7 @@ EXAMPLE_COMMANDS: tuple[Command, ...] = (
             _CONFIG,
             JOBS,
             NO_GITIGNORE,
+            NO_CACHE,
         ),
     ),
     Command(

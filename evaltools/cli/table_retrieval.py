@@ -6,7 +6,7 @@ from pathlib import Path
 
 from evaltools.cli import targets
 from evaltools.cli.params import Command, Param, format_param, paths_param
-from evaltools.cli.table import JOBS, NO_GITIGNORE
+from evaltools.cli.table import JOBS, NO_CACHE, NO_GITIGNORE
 
 COMMANDS: tuple[Command, ...] = ()
 
@@ -200,6 +200,7 @@ GOLD_CHECK = Command(
         ),
         JOBS,
         format_param(),
+        NO_CACHE,
     ),
 )
 

@@ -64,6 +64,7 @@ def check(a: Arguments) -> int:
         config=a.optional_path("config"),
         jobs=a.optional_integer("jobs"),
         no_respect_gitignore=a.flag("no_respect_gitignore"),
+        no_cache=a.flag("no_cache"),
     )
 
 
@@ -114,6 +115,7 @@ def gold_check(a: Arguments) -> int:
         fix=a.flag("fix"),
         jobs=a.optional_integer("jobs"),
         output_format=a.text("output_format"),
+        no_cache=a.flag("no_cache"),
     )
 
 

@@ -109,12 +109,19 @@ def unexplained(roundtrip: list[Diagnostic], linted: list[Diagnostic]) -> list[D
 
 
 def _retrieval(
-    work: Plan, config: Config, fix: bool, fixed: list[str], jobs: int | None = None
+    work: Plan,
+    config: Config,
+    fix: bool,
+    fixed: list[str],
+    jobs: int | None = None,
+    *,
+    no_cache: bool = False,
 ) -> tuple[list[Diagnostic], str | None]:
     if not work.retrieval_sets:
         return [], None
     from evaltools.commands import gold_check
     from evaltools.commands.retrieval import check_files, schema_text_for
+    from evaltools.retrieval.definition_cache import cache_folder
 
     # Everything comes from this configuration (it may be `--config`, not the cwd's).
     root, metas, schema = config.retrieval.root, config.retrieval.metas, config.retrieval.schema
@@ -123,8 +130,15 @@ def _retrieval(
         found.extend(chunk)
     if root is None and metas is None:
         return found, "gold check skipped: set `root` in [tool.evaltools.retrieval]"
+    cache_dir = None if no_cache else cache_folder(config.root)
     gold = gold_check.collect(
-        work.retrieval_sets, root=root, rev=None, metas=metas, fix=fix, jobs=jobs
+        work.retrieval_sets,
+        root=root,
+        rev=None,
+        metas=metas,
+        fix=fix,
+        jobs=jobs,
+        cache_dir=cache_dir,
     )
     found.extend(gold.diagnostics)
     fixed.extend(
@@ -143,6 +157,7 @@ def run(
     jobs: int | None = None,
     *,
     no_respect_gitignore: bool = False,
+    no_cache: bool = False,
 ) -> int:
     # Only the rules of what always runs; retrieval rules load with the retrieval half, and
     # selectors of families not loaded are accepted as they are (start-up matters here).
@@ -155,7 +170,7 @@ def run(
     work = plan(paths, settings, respect_gitignore=not no_respect_gitignore)
     fixed: list[str] = []
     diagnostics = _examples(work, fix, fixed)
-    found, note = _retrieval(work, settings, fix, fixed, jobs)
+    found, note = _retrieval(work, settings, fix, fixed, jobs, no_cache=no_cache)
     diagnostics = selection.filter(diagnostics + found, settings.root)
     files = len(work.examples) + len(work.example_records) + len(work.retrieval_sets)
     from evaltools.report import render

@@ -14,6 +14,7 @@ from evaltools import jsonio
 from evaltools.config import load_config
 from evaltools.diagnostics import Diagnostic
 from evaltools.processes import check_jobs
+from evaltools.retrieval.definition_cache import cache_folder
 from evaltools.retrieval.gold_check import GoldCheck, GoldItem, check_gold, gold_sources
 from evaltools.retrieval.resolve import Resolution, Status
 
@@ -26,12 +27,16 @@ def collect(
     metas: Path | None,
     fix: bool,
     jobs: int | None = None,
+    cache_dir: Path | None = None,
 ) -> GoldCheck:
-    """Resolve (and with `fix`, repair) every gold ID of the sets; print nothing."""
+    """Resolve (and with `fix`, repair) every gold ID of the sets; print nothing.
+    `cache_dir`: where parsed definitions are kept (`definition_cache`); None: nowhere."""
     configured = load_config().retrieval
     root, metas = gold_sources(root, metas, configured.root, configured.metas)
     check_jobs(jobs)
-    return check_gold(paths, root=root, rev=rev, metas=metas, fix=fix, jobs=jobs)
+    return check_gold(
+        paths, root=root, rev=rev, metas=metas, fix=fix, jobs=jobs, cache_dir=cache_dir
+    )
 
 
 def run(
@@ -43,8 +48,10 @@ def run(
     fix: bool,
     output_format: str,
     jobs: int | None = None,
+    no_cache: bool = False,
 ) -> int:
-    found = collect(paths, root=root, rev=rev, metas=metas, fix=fix, jobs=jobs)
+    cache_dir = None if no_cache else cache_folder(load_config().root)
+    found = collect(paths, root=root, rev=rev, metas=metas, fix=fix, jobs=jobs, cache_dir=cache_dir)
     _report(output_format, found.items, found.diagnostics, found.problems, len(found.files))
     return 1 if found.diagnostics else 0
 

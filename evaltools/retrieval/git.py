@@ -155,6 +155,19 @@ def list_links(repo: Path, rev: str) -> list[str]:
     return links
 
 
+def blob_ids(repo: Path, rev: str) -> dict[str, str]:
+    """Path -> blob id of the regular files tracked at `rev` (not links, not submodules):
+    the content's name, so what was computed from a blob can be kept under it."""
+    out = run_git(repo, "ls-tree", "-r", "-z", "--end-of-options", rev)
+    found: dict[str, str] = {}
+    for entry in out.split(b"\0"):
+        meta, _, path = entry.partition(b"\t")
+        mode, kind, oid = [*meta.split(b" "), b"", b""][:3]
+        if kind == b"blob" and mode in (b"100644", b"100755"):
+            found[os.fsdecode(path)] = oid.decode("ascii")
+    return found
+
+
 class BlobReader(Closing):
     """Blobs through one `git cat-file --batch` process, by object name: a blob id, or
     `rev:path`. A name that names no blob (missing, a tree, or holding a newline, which

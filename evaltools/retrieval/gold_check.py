@@ -112,9 +112,10 @@ def check_gold(
     metas: Path | None,
     fix: bool,
     jobs: int | None = None,
+    cache_dir: Path | None = None,
 ) -> GoldCheck:
     """Resolve (and with `fix`, repair) every gold ID of the sets against `root` (at `rev`)
-    or the index's `metas`."""
+    or the index's `metas`; definitions parsed are kept in `cache_dir` (None: no cache)."""
     check_paths_exist(paths)
     if fix and any(str(p) == STDIN for p in paths):
         raise UsageError("--fix rewrites files in place: it cannot take - (stdin)")
@@ -128,7 +129,15 @@ def check_gold(
         if set_file is not None:
             files.append(set_file)
             items.extend(_gold_items(set_file, problems))
-    _resolve(items, root=root, rev=rev, metas_path=metas, jobs=jobs, problems=problems)
+    _resolve(
+        items,
+        root=root,
+        rev=rev,
+        metas_path=metas,
+        jobs=jobs,
+        problems=problems,
+        cache_dir=cache_dir,
+    )
     if fix:
         by_file: dict[int, list[GoldItem]] = {}
         for item in items:
@@ -209,7 +218,9 @@ def _resolve(
     metas_path: Path | None,
     jobs: int | None,
     problems: list[Diagnostic],
+    cache_dir: Path | None,
 ) -> None:
+    from evaltools.retrieval.definition_cache import DefinitionCache
     from evaltools.retrieval.git import GitError
     from evaltools.retrieval.lookup import Lookup, MetasLookup, TreeLookup
     from evaltools.retrieval.metas import read_metas
@@ -221,6 +232,7 @@ def _resolve(
         raise UsageError("--rev needs --root: the repository the revision is in")
     refs = list(dict.fromkeys(i.ref for i in items))
     tree: CodeTree | None = None
+    cache = DefinitionCache(cache_dir) if cache_dir is not None else None
     try:
         tree = CodeTree(root, rev) if root is not None else None
         with FileParser(jobs) as pool:
@@ -231,11 +243,13 @@ def _resolve(
                 lookup = MetasLookup(index, tree)
             else:
                 assert tree is not None
-                lookup = TreeLookup(tree, pool)
+                lookup = TreeLookup(tree, pool, cache)
             results = resolve_all(refs, lookup)
     except GitError as exc:
         raise UsageError(str(exc)) from exc
     finally:
+        if cache is not None:
+            cache.close()
         if tree is not None:
             tree.close()
     for item in items:

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass
-from typing import NamedTuple, Protocol
+from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 from evaltools.retrieval.metas import MetasIndex
 from evaltools.retrieval.parsing import FileParser, ParsedFile
 from evaltools.retrieval.source import CodeTree
 from evaltools.retrieval.symbols import is_supported
+
+if TYPE_CHECKING:
+    from evaltools.retrieval.definition_cache import DefinitionCache
 
 # A missing file or symbol triggers a scan of the tree for files holding it; past this
 # many files the scan would cost more than the candidates are worth.
@@ -73,11 +76,15 @@ def _entries(path: str, parsed: ParsedFile | None) -> FileEntries | None:
 
 
 class TreeLookup:
-    """Definitions parsed from a code tree, each file once."""
+    """Definitions parsed from a code tree, each file once; with a `cache`, parsed files
+    are looked up in it first (see `definition_cache`)."""
 
-    def __init__(self, tree: CodeTree, pool: FileParser) -> None:
+    def __init__(
+        self, tree: CodeTree, pool: FileParser, cache: DefinitionCache | None = None
+    ) -> None:
         self.tree = tree
         self.pool = pool
+        self.cache = cache
         self._cache: dict[str, FileEntries | None] = {}
         self._outside: dict[str, str | None] = {}
 
@@ -103,7 +110,14 @@ class TreeLookup:
                 todo.append(path)
         if not todo:
             return
-        if self.tree.from_git:
+        if self.cache is not None:
+            from evaltools.retrieval import cached_parse
+
+            load = cached_parse.load_at_rev if self.tree.from_git else cached_parse.load_work_tree
+            results: Iterable[tuple[str, ParsedFile | None]] = load(
+                self.cache, self.pool, self.tree, todo
+            )
+        elif self.tree.from_git:
             results = self.pool.map_blobs(self.tree.read_blobs(todo), len(todo))
         else:
             results = self.pool.map_paths([(p, str(self.tree.local_path(p))) for p in todo])
@@ -134,7 +148,7 @@ class TreeLookup:
             for path, data in self._read(unparsed)
             if data is not None and any(needle in data for needle in needles)
         ]
-        for path, parsed in self.pool.map_blobs(hits, len(hits)):
+        for path, parsed in self._parse_read(hits):
             self._cache[path] = _entries(path, parsed)
         found: list[tuple[str, Entry]] = []
         for path in files:
@@ -142,6 +156,14 @@ class TreeLookup:
             if entries is not None:
                 found.extend((path, e) for e in entries.entries if e.leaf in leaves)
         return found
+
+    def _parse_read(self, hits: list[tuple[str, bytes]]) -> Iterable[tuple[str, ParsedFile | None]]:
+        if self.cache is None:
+            return self.pool.map_blobs(hits, len(hits))
+        from evaltools.retrieval.cached_parse import parse_read
+
+        oids = self.tree.blob_ids(p for p, _ in hits) if self.tree.from_git else None
+        return parse_read(self.cache, self.pool, hits, oids)
 
     def _read(self, paths: list[str]) -> Iterable[tuple[str, bytes | None]]:
         if self.tree.from_git:

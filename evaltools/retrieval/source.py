@@ -44,6 +44,7 @@ class CodeTree(Closing):
         self._commits: dict[Path, str] = {}
         self._readers: dict[Path, git.BlobReader] = {}
         self._tracked: dict[Path, frozenset[str]] = {}
+        self._blob_ids: dict[Path, dict[str, str]] = {}
         self._renames: dict[tuple[Path, str | None], list[git.Rename]] = {}
         self._files: list[str] | None = None
         self._shallow: dict[Path, bool] = {}
@@ -111,6 +112,22 @@ class CodeTree(Closing):
             repo_paths = {mount.to_repo(p): p for p in wanted}
             for repo_path, data in reader.read_many(commit, repo_paths):
                 yield repo_paths[repo_path], data
+
+    def blob_ids(self, id_paths: Iterable[str]) -> dict[str, str]:
+        """Blob ids at `rev` of those of `id_paths` that are regular files there."""
+        assert self.rev is not None
+        found: dict[str, str] = {}
+        for id_path in id_paths:
+            mount = self.mount(id_path)
+            if mount is None:
+                continue
+            ids = self._blob_ids.get(mount.top)
+            if ids is None:
+                ids = self._blob_ids[mount.top] = git.blob_ids(mount.top, self._commit(mount))
+            oid = ids.get(mount.to_repo(id_path))
+            if oid is not None:
+                found[id_path] = oid
+        return found
 
     def files(self) -> list[str]:
         """Every file an ID could name: walked from disk, or tracked at `rev`."""

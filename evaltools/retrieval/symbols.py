@@ -12,15 +12,17 @@ from __future__ import annotations
 from evaltools.retrieval.spans import Definition
 
 __all__ = [
+    "SPANS_VERSION",
     "SUPPORTED_SUFFIXES",
     "Definition",
     "UnsupportedLanguage",
     "find_definitions",
+    "grammar_of",
     "is_supported",
     "suffix_of",
 ]
 
-# Extension -> tree-sitter grammar key (see evaltools.retrieval.ts_symbols.GRAMMARS).
+# Extension -> tree-sitter grammar key.
 GRAMMAR_OF_SUFFIX = {
     ".py": "python",
     ".pyi": "python",
@@ -38,6 +40,11 @@ GRAMMAR_OF_SUFFIX = {
 }
 SUPPORTED_SUFFIXES = tuple(GRAMMAR_OF_SUFFIX)
 
+# The version of the span conventions (docs/spans.md) that `ts_symbols` implements: bump it
+# whenever a change there can give a file other definitions, so that cached ones (keyed
+# by it, see `definition_cache`) are recomputed.
+SPANS_VERSION = 1
+
 
 class UnsupportedLanguage(ValueError):
     pass
@@ -51,6 +58,11 @@ def suffix_of(path: str) -> str:
 
 def is_supported(path: str) -> bool:
     return suffix_of(path) in GRAMMAR_OF_SUFFIX
+
+
+def grammar_of(path: str) -> str | None:
+    """The grammar key that parses `path`, None for an unsupported extension."""
+    return GRAMMAR_OF_SUFFIX.get(suffix_of(path))
 
 
 def find_definitions(path: str, source: bytes) -> list[Definition]:

@@ -11,18 +11,8 @@ from typing import Any
 
 from tree_sitter import Language, Node, Parser, Query, QueryCursor
 
+from evaltools.retrieval.grammars import GRAMMARS
 from evaltools.retrieval.spans import Definition
-
-# grammar key -> (module, function returning the language pointer)
-GRAMMARS: dict[str, tuple[str, str]] = {
-    "python": ("tree_sitter_python", "language"),
-    "javascript": ("tree_sitter_javascript", "language"),
-    "typescript": ("tree_sitter_typescript", "language_typescript"),
-    "tsx": ("tree_sitter_typescript", "language_tsx"),
-    "go": ("tree_sitter_go", "language"),
-    "rust": ("tree_sitter_rust", "language"),
-    "java": ("tree_sitter_java", "language"),
-}
 
 # `@def` is the definition node, `@name` its name. `@scope` (with `@impl_type`) qualifies
 # what is nested in it without being a definition itself: Rust `impl` blocks.
