@@ -62,3 +62,40 @@ def load_config(explicit: Path | None = None, start: Path | None = None) -> Conf
     if not isinstance(table, dict):
         raise UsageError(f"{path}: [tool.evaltools] must be a table")
     return Config(path, table)
+
+
+@dataclass(frozen=True)
+class DupesSettings:
+    """`dupes = true`, or a `[tool.evaltools.dupes]` table (`enabled`, `threshold`)."""
+
+    enabled: bool = False
+    threshold: float = 0.5  # Zed's `ep --max-duplicates` Jaccard
+
+
+_DUPES_KEYS = ("enabled", "threshold")
+
+
+def dupes_settings(config: Config) -> DupesSettings:
+    value = config.get("dupes", False)
+    where = f"{config.path}: [tool.evaltools]"
+    if isinstance(value, bool):
+        return DupesSettings(enabled=value)
+    if not isinstance(value, dict):
+        raise UsageError(f"{where} `dupes` must be true, false or a table with `threshold`")
+    unknown = sorted(set(value) - set(_DUPES_KEYS))
+    if unknown:
+        raise UsageError(
+            f"{where.removesuffix(']')}.dupes] has no key {unknown[0]!r}: the keys are "
+            + ", ".join(_DUPES_KEYS)
+        )
+    enabled = value.get("enabled", True)
+    threshold = value.get("threshold", DupesSettings.threshold)
+    if not isinstance(enabled, bool):
+        raise UsageError(f"{where.removesuffix(']')}.dupes] `enabled` must be true or false")
+    if isinstance(threshold, bool) or not isinstance(threshold, (int, float)):
+        raise UsageError(f"{where.removesuffix(']')}.dupes] `threshold` must be a number")
+    if not 0.0 < threshold <= 1.0:
+        raise UsageError(
+            f"{where.removesuffix(']')}.dupes] `threshold` must be above 0 and at most 1"
+        )
+    return DupesSettings(enabled, float(threshold))

@@ -208,6 +208,41 @@ EXAMPLE_COMMANDS: tuple[Command, ...] = (
         ),
     ),
     Command(
+        ("dupes",),
+        "Exact and near-duplicate examples or retrieval queries, and leakage between "
+        "holdout and tune; with --against, only pairs across the two sets.",
+        "evaltools.commands.dupes:run",
+        (
+            paths_param("Example files, retrieval sets (.jsonl), or directories."),
+            Param(
+                "against",
+                ("--against",),
+                kind=Path,
+                multiple=True,
+                help="Compare PATHs with this set only (e.g. a new batch against the "
+                "existing set); repeatable.",
+                metavar="PATH",
+            ),
+            Param(
+                "threshold",
+                ("--threshold",),
+                kind=float,
+                help="Estimated Jaccard similarity that makes a near-duplicate (default: "
+                "threshold of [tool.evaltools.dupes], else 0.5).",
+                metavar="X",
+            ),
+            format_param(),
+            _CONFIG,
+            Param(
+                "jobs",
+                ("--jobs",),
+                kind=int,
+                help="Worker processes that read examples (default and 0: every core).",
+                metavar="N",
+            ),
+        ),
+    ),
+    Command(
         ("init",),
         "Add evaltools' hook to .pre-commit-config.yaml, keeping its comments and layout.",
         "evaltools.commands.init:run",

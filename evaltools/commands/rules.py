@@ -23,6 +23,7 @@ RULE_MODULES = (
     "evaltools.retrieval.resolve",
     "evaltools.retrieval.stats",
     "evaltools.retrieval._gold_jsonl",
+    "evaltools.pairs",
 )
 
 DOC_TITLE = "# Rules"

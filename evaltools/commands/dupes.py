@@ -1,0 +1,114 @@
+"""`evaltools dupes`: examples or queries that count twice, and holdout leakage.
+
+Edit-prediction examples (.md, .json, .jsonl) and retrieval sets (.jsonl with `qid` and
+`gold`) are told apart as `evaltools check` does, and each half is compared on its own.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from evaltools.config import Config, dupes_settings, load_config
+from evaltools.diagnostics import Diagnostic, worst_exit_code
+from evaltools.fileio import UsageError, check_paths_exist, iter_files, real_path
+from evaltools.pairs import Pair
+
+SUFFIXES = (".md", ".json", ".jsonl")
+
+
+@dataclass
+class Found:
+    pairs: list[Pair] = field(default_factory=list)
+    problems: list[Diagnostic] = field(default_factory=list)
+    files: int = 0
+
+    def diagnostics(self) -> list[Diagnostic]:
+        return [pair.to_diagnostic() for pair in self.pairs] + self.problems
+
+
+def _sorted_inputs(paths: list[Path], config: Config) -> tuple[list[Path], list[Path]]:
+    """(example files, retrieval set files) below `paths`."""
+    from evaltools.commands.check import is_retrieval_set
+
+    sets = config.section("retrieval").get("sets", [])
+    known = {real_path(config.root / s) for s in sets if isinstance(s, str)}
+    examples: list[Path] = []
+    retrieval: list[Path] = []
+    for path in iter_files(paths, SUFFIXES):
+        if path.suffix == ".jsonl" and is_retrieval_set(path, known):
+            retrieval.append(path)
+        else:
+            examples.append(path)
+    return examples, retrieval
+
+
+def collect(
+    paths: list[Path], against: list[Path], threshold: float, config: Config, workers: int = 1
+) -> Found:
+    """Pairs within `paths`, or, with `against`, between `against` (the reference) and
+    `paths` only."""
+    found = Found()
+    mine = _sorted_inputs(paths, config)
+    theirs = _sorted_inputs(against, config) if against else ([], [])
+    found.files = len(mine[0]) + len(mine[1]) + len(theirs[0]) + len(theirs[1])
+    if mine[0] or theirs[0]:
+        from evaltools.example import dupes as example_dupes
+
+        reference, problems = example_dupes.read_fingerprints(theirs[0], workers)
+        compared, more = example_dupes.read_fingerprints(mine[0], workers)
+        found.problems += problems + more
+        across = len(reference) if against else None
+        found.pairs += example_dupes.find_pairs(reference + compared, threshold, across=across)
+    if mine[1] or theirs[1]:
+        from evaltools.retrieval import dupes as retrieval_dupes
+
+        queries, problems = retrieval_dupes.read_prints(theirs[1])
+        more_queries, more = retrieval_dupes.read_prints(mine[1])
+        found.problems += problems + more
+        across = len(queries) if against else None
+        found.pairs += retrieval_dupes.find_pairs(queries + more_queries, threshold, across=across)
+    return found
+
+
+def _workers(jobs: int | None) -> int:
+    if jobs is not None and jobs < 0:
+        raise UsageError("--jobs must be 0 (every core) or more")
+    from evaltools.commands.lint import worker_count
+
+    return worker_count(jobs or 0)
+
+
+def run(
+    paths: list[Path],
+    against: list[Path],
+    threshold: float | None,
+    output_format: str,
+    *,
+    config: Path | None = None,
+    jobs: int | None = None,
+) -> int:
+    settings = load_config(config)
+    configured = dupes_settings(settings)
+    if threshold is None:
+        threshold = configured.threshold
+    if not 0.0 < threshold <= 1.0:
+        raise UsageError(f"--threshold must be above 0 and at most 1, not {threshold}")
+    check_paths_exist([*paths, *against])
+    found = collect(paths, against, threshold, settings, _workers(jobs))
+    if output_format == "json":
+        from evaltools.report import pairs_json
+        from evaltools.report.text import format_line
+
+        pairs_json.render(found.pairs, sys.stdout)
+
+        for problem in found.problems:  # the list holds pairs only; problems go beside it
+            sys.stderr.write(format_line(problem) + "\n")
+        diagnostics = found.diagnostics()
+    else:
+        from evaltools.report import render
+
+        diagnostics = found.diagnostics()
+        render(output_format, diagnostics, sys.stdout, files_checked=found.files)
+    return worst_exit_code(diagnostics)

@@ -1,0 +1,193 @@
+"""Duplicate and near-duplicate edit-prediction examples in a set, or across two sets.
+
+Exact: the parsed content is equal (names, tags and other metadata aside), whatever form
+or layout each was written in. Near: MinHash over the 5-token shingles of the cursor
+excerpt and the expected patches together reaches the threshold.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from evaltools.diagnostics import Diagnostic, make
+from evaltools.example.cursor import INLINE_CURSOR_MARKER
+from evaltools.example.records import BAD_FILE, Record, Unit, iter_all_units, parse_unit
+from evaltools.example.spec import ExampleSpec
+from evaltools.fileio import NOT_A_FILE
+from evaltools.minhash import (
+    LshIndex,
+    Signature,
+    shingles,
+    signature,
+    similarity,
+    token_ids,
+)
+from evaltools.pairs import DUPLICATE_EXAMPLE, NEAR_DUPLICATE_EXAMPLE, Item, Pair
+
+EXCERPT = "cursor excerpt"
+PATCHES = "expected patches"
+_MARKERS = ("[CURSOR_POSITION]", INLINE_CURSOR_MARKER)
+
+
+@dataclass(frozen=True)
+class Fingerprint:
+    """What the comparison needs of one example, small enough to send between processes."""
+
+    item: Item
+    key: bytes  # digest of the content that makes two examples the same edit
+    excerpt: Signature | None
+    patches: Signature | None
+    whole: Signature | None
+
+
+def content_key(spec: ExampleSpec) -> bytes:
+    # Expected patches are alternatives: their order carries no meaning.
+    content = [
+        spec.repository_url,
+        spec.revision,
+        spec.uncommitted_diff,
+        spec.cursor_path,
+        spec.cursor_position,
+        spec.edit_history,
+        sorted(spec.expected_patches),
+        spec.rejected_patch,
+    ]
+    return hashlib.blake2b(json.dumps(content).encode(), digest_size=16).digest()
+
+
+def _without_markers(text: str) -> str:
+    for marker in _MARKERS:
+        text = text.replace(marker, "")
+    return text
+
+
+def fingerprint(spec: ExampleSpec, item: Item) -> Fingerprint:
+    excerpt = shingles(token_ids(_without_markers(spec.cursor_position)))
+    patches: set[int] = set()
+    for patch in spec.expected_patches:
+        patches |= shingles(token_ids(_without_markers(patch)))
+    return Fingerprint(
+        item,
+        content_key(spec),
+        signature(excerpt),
+        signature(patches),
+        signature(excerpt | patches),
+    )
+
+
+def fingerprint_unit(unit: Unit) -> Fingerprint | list[Diagnostic]:
+    """One example read, parsed and fingerprinted (what a worker process does)."""
+    record = parse_unit(unit)
+    if record.example is None:
+        return _record_errors(record)
+    spec = record.example.spec
+    return fingerprint(spec, Item(record.path, record.line, spec.name))
+
+
+def _record_errors(record: Record) -> list[Diagnostic]:
+    from evaltools.example.lint.catalogue import BAD_RECORD
+
+    out = []
+    for error in record.errors:
+        if error.diagnostic is not None:
+            out.append(error.diagnostic)
+            continue
+        rule = NOT_A_FILE if error.kind == BAD_FILE else BAD_RECORD
+        message = f"{error.message} (not compared for duplicates)"
+        out.append(make(rule, error.path, error.line, error.column, message, pointer=error.pointer))
+    return out
+
+
+def read_fingerprints(
+    paths: Iterable[Path], workers: int = 1
+) -> tuple[list[Fingerprint], list[Diagnostic]]:
+    """Every example of `paths` (files, or directories searched for .md/.json/.jsonl), in
+    input order whatever the number of worker processes."""
+    units = list(iter_all_units(paths))
+    if workers > 1 and len(units) > 200:
+        from concurrent.futures import ProcessPoolExecutor
+
+        from evaltools.processes import pool_context
+
+        chunksize = max(1, len(units) // (workers * 8))
+        with ProcessPoolExecutor(workers, mp_context=pool_context()) as pool:
+            results = list(pool.map(fingerprint_unit, units, chunksize=chunksize))
+    else:
+        results = [fingerprint_unit(unit) for unit in units]
+    found: list[Fingerprint] = []
+    problems: list[Diagnostic] = []
+    for result in results:
+        if isinstance(result, Fingerprint):
+            found.append(result)
+        else:
+            problems.extend(result)
+    return found, problems
+
+
+def find_pairs(
+    prints: Sequence[Fingerprint], threshold: float, *, across: int | None = None
+) -> list[Pair]:
+    """Exact and near pairs among `prints`; with `across`, only pairs of one item before
+    position `across` (the reference set) and one from it on (the set compared with it)."""
+    found: list[tuple[int, int, Pair]] = []
+    members = _representatives(prints, across)
+    for position, earlier in _exact_pairs(prints, across):
+        found.append((earlier, position, _exact(prints[earlier], prints[position])))
+    index = LshIndex(threshold)
+    for position in members:
+        sig = prints[position].whole
+        if sig is not None:
+            index.add(position, sig)
+    for i, j in index.candidates(across):
+        value = similarity(prints[i].whole, prints[j].whole)
+        if value < threshold:
+            continue
+        for other in members[j] if across is not None else (j,):
+            found.append((i, other, _near(prints[i], prints[other], value, threshold)))
+    return [pair for _, _, pair in sorted(found, key=lambda t: (t[0], t[1]))]
+
+
+def _exact_pairs(prints: Sequence[Fingerprint], across: int | None) -> list[tuple[int, int]]:
+    """(position, the earlier position it repeats), for the pairs to report."""
+    first: dict[bytes, int] = {}
+    out = []
+    for position, current in enumerate(prints):
+        earlier = first.setdefault(current.key, position)
+        if earlier != position and (across is None or earlier < across <= position):
+            out.append((position, earlier))
+    return out
+
+
+def _representatives(prints: Sequence[Fingerprint], across: int | None) -> dict[int, list[int]]:
+    """The first of each group of equal items, with the group's members that near pairs
+    stand for: across two sets, a near pair holds for each copy in the compared set."""
+    groups: dict[tuple[bool, bytes], int] = {}
+    members: dict[int, list[int]] = {}
+    reference = set()
+    for position, current in enumerate(prints):
+        compared = across is not None and position >= across
+        if compared and current.key in reference:
+            continue  # an exact pair already
+        if not compared:
+            reference.add(current.key)
+        head = groups.setdefault((compared, current.key), position)
+        members.setdefault(head, []).append(position)
+    return members
+
+
+def _exact(a: Fingerprint, b: Fingerprint) -> Pair:
+    parts = ((EXCERPT, 1.0), (PATCHES, 1.0))
+    return Pair("exact", a.item, b.item, 1.0, DUPLICATE_EXAMPLE, parts)
+
+
+def _near(a: Fingerprint, b: Fingerprint, value: float, threshold: float) -> Pair:
+    parts = [
+        (EXCERPT, similarity(a.excerpt, b.excerpt)),
+        (PATCHES, similarity(a.patches, b.patches)),
+    ]
+    alike = tuple(part for part in parts if part[1] >= threshold) or tuple(parts)
+    return Pair("near", a.item, b.item, value, NEAR_DUPLICATE_EXAMPLE, alike)
