@@ -126,13 +126,18 @@ def _equal_pairs(
         if value is None:
             continue
         seen = firsts.setdefault(value, {})
+        if across is not None and position < across:
+            # The reference set: recorded, never paired within itself.
+            seen.setdefault("", position)
+            seen.setdefault(current.split or "-", position)
+            continue
         opposite = _OPPOSITE.get(current.split or "")
         partner = seen.get(opposite) if opposite is not None else None
         if partner is None:
             partner = seen.get("")
         if partner is not None:
             out.append((partner, position))
-        if across is None or position < across:
+        if across is None:
             seen.setdefault("", position)
             seen.setdefault(current.split or "-", position)
     return out
@@ -141,7 +146,7 @@ def _equal_pairs(
 def _pair(a: QueryPrint, b: QueryPrint, alike: dict[str, float], same_query: bool) -> Pair:
     parts = tuple(sorted(alike.items()))
     value = max(alike.values())
-    if _OPPOSITE.get(a.split or "") == b.split:
+    if a.split in _OPPOSITE and _OPPOSITE[a.split] == b.split:
         return Pair("leak", a.item, b.item, value, HOLDOUT_LEAK, parts)
     if same_query:
         return Pair("exact", a.item, b.item, value, DUPLICATE_QUERY, parts)
