@@ -137,6 +137,21 @@ def _retrieval(
     return found, None
 
 
+def _dupes(work: Plan, config: Config) -> list[Diagnostic]:
+    """`evaltools dupes` over the same files, when [tool.evaltools] enables it."""
+    from evaltools.config import dupes_settings
+
+    settings = dupes_settings(config)
+    if not settings.enabled:
+        return []
+    from evaltools.commands.dupes import compare
+
+    examples = work.examples + work.example_records
+    found = compare((examples, work.retrieval_sets), None, settings.threshold)
+    # Files that cannot be read are lint's and validate's to report, not twice.
+    return [pair.to_diagnostic() for pair in found.pairs]
+
+
 def _configured_path(config: Config, section: dict[str, object], key: str) -> Path | None:
     value = section.get(key)
     if value is None:
@@ -158,6 +173,7 @@ def run(paths: list[Path], output_format: str, fix: bool, config: Path | None) -
     fixed: list[str] = []
     diagnostics = _examples(work, fix, fixed)
     found, note = _retrieval(work, settings, fix, fixed)
+    found += _dupes(work, settings)
     diagnostics = selection.filter(diagnostics + found, settings.root)
     files = len(work.examples) + len(work.example_records) + len(work.retrieval_sets)
     from evaltools.report import render

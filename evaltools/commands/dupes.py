@@ -49,25 +49,37 @@ def collect(
 ) -> Found:
     """Pairs within `paths`, or, with `against`, between `against` (the reference) and
     `paths` only."""
-    found = Found()
     mine = _sorted_inputs(paths, config)
-    theirs = _sorted_inputs(against, config) if against else ([], [])
-    found.files = len(mine[0]) + len(mine[1]) + len(theirs[0]) + len(theirs[1])
-    if mine[0] or theirs[0]:
+    theirs = _sorted_inputs(against, config) if against else None
+    return compare(mine, theirs, threshold, workers)
+
+
+def compare(
+    mine: tuple[list[Path], list[Path]],
+    theirs: tuple[list[Path], list[Path]] | None,
+    threshold: float,
+    workers: int = 1,
+) -> Found:
+    """Pairs among (example files, retrieval set files) `mine`, or only between `theirs`
+    and `mine` when `theirs` is given."""
+    found = Found()
+    reference = theirs if theirs is not None else ([], [])
+    found.files = sum(map(len, (*mine, *reference)))
+    if mine[0] or reference[0]:
         from evaltools.example import dupes as example_dupes
 
-        reference, problems = example_dupes.read_fingerprints(theirs[0], workers)
-        compared, more = example_dupes.read_fingerprints(mine[0], workers)
+        before, problems = example_dupes.read_fingerprints(reference[0], workers)
+        after, more = example_dupes.read_fingerprints(mine[0], workers)
         found.problems += problems + more
-        across = len(reference) if against else None
-        found.pairs += example_dupes.find_pairs(reference + compared, threshold, across=across)
-    if mine[1] or theirs[1]:
+        across = len(before) if theirs is not None else None
+        found.pairs += example_dupes.find_pairs(before + after, threshold, across=across)
+    if mine[1] or reference[1]:
         from evaltools.retrieval import dupes as retrieval_dupes
 
-        queries, problems = retrieval_dupes.read_prints(theirs[1])
+        queries, problems = retrieval_dupes.read_prints(reference[1])
         more_queries, more = retrieval_dupes.read_prints(mine[1])
         found.problems += problems + more
-        across = len(queries) if against else None
+        across = len(queries) if theirs is not None else None
         found.pairs += retrieval_dupes.find_pairs(queries + more_queries, threshold, across=across)
     return found
 

@@ -149,3 +149,20 @@ def test_jsonl_examples_same_pairs_with_any_jobs(
     exact = [p for p in _ids(runs[0][1]) if p[0] == "exact"]
     assert exact == [("exact", f"ex{i - 1}", f"ex{i}") for i in range(1, 240, 40)]
     assert runs[0][1][0]["b"]["line"] == 2
+
+
+def test_check_runs_dupes_when_configured(in_tmp: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    shutil.copy(SOURCE, in_tmp / "a.md")
+    shutil.copy(SOURCE, in_tmp / "b.md")
+    (in_tmp / "pyproject.toml").write_text('[tool.evaltools]\npaths = ["."]\n')
+    main(["check", "--format", "json"])
+    assert not [d for d in json.loads(capsys.readouterr().out) if d["code"].startswith("DU")]
+    (in_tmp / "pyproject.toml").write_text('[tool.evaltools]\npaths = ["."]\ndupes = true\n')
+    assert main(["check", "--format", "json"]) == 1
+    found = json.loads(capsys.readouterr().out)
+    assert [(d["code"], d["path"]) for d in found if d["code"].startswith("DU")] == [
+        ("DU001", "b.md")
+    ]
+    (in_tmp / "pyproject.toml").write_text('[tool.evaltools]\npaths = ["."]\ndupes = "yes"\n')
+    assert main(["check"]) == 2
+    assert "`dupes` must be true, false or a table" in capsys.readouterr().err
