@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 import zlib
+from array import array
 from collections.abc import Iterable, Iterator, Sequence
 from functools import lru_cache
 from operator import eq
@@ -30,13 +31,19 @@ _VALUE_MASK = (1 << _BIN_SHIFT) - 1
 _BIN_MASK = NUM_PERM - 1
 _TOKEN = re.compile(r"\w+|[^\w\s]")
 
-Signature = tuple[int, ...]
+# 128 unsigned 32-bit values, packed: a tuple of Python ints would cost ~5 KB per signature.
+Signature = bytes
+_WORD = "I"  # 4 bytes on every platform CPython supports
+_GOLDEN = 0x9E3779B1
+_MAX_CACHED_TOKENS = 1 << 20
 
 
 class _TokenIds(dict[str, int]):
     """Token -> CRC-32, computed once per distinct token (tokens repeat a lot)."""
 
     def __missing__(self, token: str) -> int:
+        if len(self) >= _MAX_CACHED_TOKENS:
+            self.clear()  # values are a pure function of the token: forgetting is safe
         value = self[token] = zlib.crc32(token.encode("utf-8", "surrogatepass"))
         return value
 
@@ -71,7 +78,7 @@ def signature(hashes: Iterable[int]) -> Signature | None:
     # Descending order: the last write to a bin is its smallest hash.
     first = {(h >> _BIN_SHIFT) & _BIN_MASK: h & _VALUE_MASK for h in ordered}
     if len(first) == NUM_PERM:
-        return tuple(first[b] for b in range(NUM_PERM))
+        return array(_WORD, [first[b] & 0xFFFFFFFF for b in range(NUM_PERM)]).tobytes()
     # An empty bin borrows from the next filled one to its right, tagged with the distance,
     # so that two sets agree on it exactly when they agree on the donor.
     out = [0] * NUM_PERM
@@ -79,15 +86,15 @@ def signature(hashes: Iterable[int]) -> Signature | None:
         distance = 0
         while (b + distance) % NUM_PERM not in first:
             distance += 1
-        out[b] = first[(b + distance) % NUM_PERM] | (distance << _BIN_SHIFT)
-    return tuple(out)
+        out[b] = (first[(b + distance) % NUM_PERM] + distance * _GOLDEN) & 0xFFFFFFFF
+    return array(_WORD, out).tobytes()
 
 
 def similarity(a: Signature | None, b: Signature | None) -> float:
     """Estimated Jaccard similarity of the two sets (0 when either is empty)."""
     if a is None or b is None:
         return 0.0
-    matches: int = sum(map(eq, a, b))
+    matches: int = sum(map(eq, memoryview(a).cast("I"), memoryview(b).cast("I")))
     return matches / NUM_PERM
 
 
@@ -116,9 +123,9 @@ class LshIndex:
         self._buckets: dict[tuple[int, Signature], list[int]] = {}
 
     def add(self, position: int, sig: Signature) -> None:
-        rows = self.rows
+        width = self.rows * array(_WORD).itemsize
         for band in range(self.bands):
-            key = (band, sig[band * rows : (band + 1) * rows])
+            key = (band, sig[band * width : (band + 1) * width])
             self._buckets.setdefault(key, []).append(position)
 
     def candidates(self, across: int | None = None) -> Iterator[tuple[int, int]]:
