@@ -8,14 +8,20 @@ excerpt and the expected patches together reaches the threshold.
 from __future__ import annotations
 
 import hashlib
-import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from evaltools.diagnostics import Diagnostic, make
 from evaltools.example.cursor import INLINE_CURSOR_MARKER
-from evaltools.example.records import BAD_FILE, Record, Unit, iter_all_units, parse_unit
+from evaltools.example.records import (
+    BAD_FILE,
+    Record,
+    Unit,
+    iter_all_units,
+    iter_units,
+    parse_unit,
+)
 from evaltools.example.spec import ExampleSpec
 from evaltools.fileio import NOT_A_FILE
 from evaltools.minhash import (
@@ -26,7 +32,8 @@ from evaltools.minhash import (
     similarity,
     token_ids,
 )
-from evaltools.pairs import DUPLICATE_EXAMPLE, NEAR_DUPLICATE_EXAMPLE, Item, Pair
+from evaltools.pairs import DUPLICATE_EXAMPLE, Item, Pair
+from evaltools.pairs import NEAR_DUPLICATE_EXAMPLE as NEAR
 
 EXCERPT = "cursor excerpt"
 PATCHES = "expected patches"
@@ -39,24 +46,33 @@ class Fingerprint:
 
     item: Item
     key: bytes  # digest of the content that makes two examples the same edit
-    excerpt: Signature | None
-    patches: Signature | None
-    whole: Signature | None
+    whole: Signature | None  # of the excerpt's and the patches' shingles together
+    # Where to read the example again: the parts of a near pair are compared exactly then,
+    # which costs less than a signature per part for every example.
+    source: str
+    index: int
 
 
 def content_key(spec: ExampleSpec) -> bytes:
     # Expected patches are alternatives: their order carries no meaning.
-    content = [
+    digest = hashlib.blake2b(digest_size=16)
+    rejected = "\x01" if spec.rejected_patch is None else spec.rejected_patch
+    fields = (
         spec.repository_url,
         spec.revision,
         spec.uncommitted_diff,
         spec.cursor_path,
         spec.cursor_position,
         spec.edit_history,
-        sorted(spec.expected_patches),
-        spec.rejected_patch,
-    ]
-    return hashlib.blake2b(json.dumps(content).encode(), digest_size=16).digest()
+        rejected,
+        str(len(spec.expected_patches)),
+        *sorted(spec.expected_patches),
+    )
+    for value in fields:
+        # Length-prefixed: no choice of separator can make two field lists collide.
+        data = value.encode("utf-8", "surrogatepass")
+        digest.update(len(data).to_bytes(8, "little") + data)
+    return digest.digest()
 
 
 def _without_markers(text: str) -> str:
@@ -65,18 +81,18 @@ def _without_markers(text: str) -> str:
     return text
 
 
-def fingerprint(spec: ExampleSpec, item: Item) -> Fingerprint:
+def part_shingles(spec: ExampleSpec) -> tuple[set[int], set[int]]:
+    """The shingles of the cursor excerpt, and of the expected patches (in any order)."""
     excerpt = shingles(token_ids(_without_markers(spec.cursor_position)))
     patches: set[int] = set()
     for patch in spec.expected_patches:
         patches |= shingles(token_ids(_without_markers(patch)))
-    return Fingerprint(
-        item,
-        content_key(spec),
-        signature(excerpt),
-        signature(patches),
-        signature(excerpt | patches),
-    )
+    return excerpt, patches
+
+
+def fingerprint(spec: ExampleSpec, item: Item, source: str = "", index: int = 0) -> Fingerprint:
+    excerpt, patches = part_shingles(spec)
+    return Fingerprint(item, content_key(spec), signature(excerpt | patches), source, index)
 
 
 def fingerprint_unit(unit: Unit) -> Fingerprint | list[Diagnostic]:
@@ -85,7 +101,23 @@ def fingerprint_unit(unit: Unit) -> Fingerprint | list[Diagnostic]:
     if record.example is None:
         return _record_errors(record)
     spec = record.example.spec
-    return fingerprint(spec, Item(record.path, record.line, spec.name))
+    return fingerprint(spec, Item(record.path, record.line, spec.name), unit.path, unit.index)
+
+
+def _reload(prints: Sequence[Fingerprint], positions: Iterable[int]) -> dict[int, ExampleSpec]:
+    """The examples at `positions`, read again: one pass over each file that holds any."""
+    wanted: dict[str, dict[int, int]] = {}
+    for position in positions:
+        wanted.setdefault(prints[position].source, {})[prints[position].index] = position
+    specs: dict[int, ExampleSpec] = {}
+    for source, indexes in wanted.items():
+        for unit in iter_units(Path(source)):
+            at = indexes.get(unit.index)
+            if at is not None:
+                example = parse_unit(unit).example
+                if example is not None:  # unchanged since the first read, as a rule
+                    specs[at] = example.spec
+    return specs
 
 
 def _record_errors(record: Record) -> list[Diagnostic]:
@@ -142,12 +174,15 @@ def find_pairs(
         sig = prints[position].whole
         if sig is not None:
             index.add(position, sig)
+    near: list[tuple[int, int, float]] = []
     for i, j in index.candidates(across):
         value = similarity(prints[i].whole, prints[j].whole)
-        if value < threshold:
-            continue
-        for other in members[j] if across is not None else (j,):
-            found.append((i, other, _near(prints[i], prints[other], value, threshold)))
+        if value >= threshold:
+            near += [(i, other, value) for other in (members[j] if across is not None else (j,))]
+    specs = _reload(prints, {p for i, j, _ in near for p in (i, j)})
+    for i, j, value in near:
+        parts = _parts(specs.get(i), specs.get(j), threshold)
+        found.append((i, j, Pair("near", prints[i].item, prints[j].item, value, NEAR, parts)))
     return [pair for _, _, pair in sorted(found, key=lambda t: (t[0], t[1]))]
 
 
@@ -184,10 +219,18 @@ def _exact(a: Fingerprint, b: Fingerprint) -> Pair:
     return Pair("exact", a.item, b.item, 1.0, DUPLICATE_EXAMPLE, parts)
 
 
-def _near(a: Fingerprint, b: Fingerprint, value: float, threshold: float) -> Pair:
+def _parts(
+    a: ExampleSpec | None, b: ExampleSpec | None, threshold: float
+) -> tuple[tuple[str, float], ...]:
+    """The parts alike (exact Jaccard similarity at least `threshold`), or all of them."""
+    if a is None or b is None:
+        return ()
     parts = [
-        (EXCERPT, similarity(a.excerpt, b.excerpt)),
-        (PATCHES, similarity(a.patches, b.patches)),
+        (name, _jaccard(x, y))
+        for name, x, y in zip((EXCERPT, PATCHES), part_shingles(a), part_shingles(b), strict=True)
     ]
-    alike = tuple(part for part in parts if part[1] >= threshold) or tuple(parts)
-    return Pair("near", a.item, b.item, value, NEAR_DUPLICATE_EXAMPLE, alike)
+    return tuple(part for part in parts if part[1] >= threshold) or tuple(parts)
+
+
+def _jaccard(a: set[int], b: set[int]) -> float:
+    return len(a & b) / len(a | b) if a or b else 1.0

@@ -102,7 +102,7 @@ def test_text_output_names_both_and_the_parts(
     assert main(["dupes", "."]) == 0
     out = capsys.readouterr().out
     assert "b.md:1:1: DU002 [warning] 'b' is a near-duplicate of a.md:1 ('a')" in out
-    assert "alike: cursor excerpt" in out
+    assert "alike: expected patches 1.00" in out  # `rv` is only in the excerpt
 
 
 def test_threshold_option_and_config(in_tmp: Path, capsys: pytest.CaptureFixture[str]) -> None:
