@@ -36,6 +36,8 @@ _PACKED = struct.Struct(f"{NUM_PERM}q")
 EMPTY = -(1 << 63)  # an empty bin of a sparse signature (hash() gives 64-bit values)
 # XORed into a borrowed value, by distance: signed 64-bit values stay signed 64-bit.
 _TAGS = tuple((d * 0x9E3779B97F4A7C15) % (1 << 64) - (1 << 63) for d in range(NUM_PERM))
+# The tags of a run of n empty bins, left to right: distances n, n - 1, ..., 1.
+_RUNS = tuple(_TAGS[n:0:-1] for n in range(NUM_PERM))
 _MAX_CACHED_TOKENS = 1 << 20
 
 Bins = dict[int, int]  # bin -> the smallest hash that fell into it
@@ -106,16 +108,16 @@ def signature(hashes: Iterable[int] | Bins, *, dense: bool = True) -> Signature 
     if len(first) == NUM_PERM or not dense:
         return _pack(map(first.get, _BINS, repeat(EMPTY)))
     values: list[int | None] = list(map(first.get, _BINS))
-    start = next(i for i, v in enumerate(values) if v is not None)
-    donor, distance = 0, 0
-    for step in range(NUM_PERM):  # leftwards from a filled bin, round the circle
-        i = start - step
-        value = values[i]
-        if value is None:
-            distance += 1
-            values[i] = donor ^ _TAGS[distance]
-        else:
-            donor, distance = value, 0
+    filled = sorted(b + NUM_PERM // 2 for b in first)
+    previous = filled[-1] - NUM_PERM  # the last filled bin, one turn to the left
+    for position in filled:
+        donor = values[position]
+        assert donor is not None
+        # Negative positions wrap round: the run left of the first filled bin is the end.
+        run = range(previous + 1, position)
+        for empty, tag in zip(run, _RUNS[len(run)], strict=True):
+            values[empty] = donor ^ tag
+        previous = position
     return _PACKED.pack(*values)
 
 
