@@ -166,3 +166,18 @@ def test_check_runs_dupes_when_configured(in_tmp: Path, capsys: pytest.CaptureFi
     (in_tmp / "pyproject.toml").write_text('[tool.evaltools]\npaths = ["."]\ndupes = "yes"\n')
     assert main(["check"]) == 2
     assert "`dupes` must be true, false or a table" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("fmt", ["github", "sarif"])
+def test_other_formats_carry_the_pairs(
+    fmt: str, in_tmp: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    shutil.copy(SOURCE, in_tmp / "a.md")
+    shutil.copy(SOURCE, in_tmp / "b.md")
+    assert main(["dupes", ".", "--format", fmt]) == 1
+    out = capsys.readouterr().out
+    if fmt == "github":
+        assert out.startswith("::error file=b.md,line=1,col=1,title=DU001")
+    else:
+        results = json.loads(out)["runs"][0]["results"]
+        assert [r["ruleId"] for r in results] == ["DU001"]
