@@ -213,7 +213,10 @@ EXAMPLE_COMMANDS: tuple[Command, ...] = (
         "holdout and tune; with --against, only pairs across the two sets.",
         "evaltools.commands.dupes:run",
         (
-            paths_param("Example files, retrieval sets (.jsonl), or directories."),
+            paths_param(
+                "Example files (.md, .json, .jsonl), retrieval sets (.jsonl), or directories "
+                "(searched for *.md and *.jsonl)."
+            ),
             Param(
                 "against",
                 ("--against",),

@@ -15,7 +15,9 @@ from evaltools.diagnostics import Diagnostic, worst_exit_code
 from evaltools.fileio import UsageError, check_paths_exist, iter_files, real_path
 from evaltools.pairs import Pair
 
-SUFFIXES = (".md", ".json", ".jsonl")
+# Searched for in directories, as `check` does (a .json there is as often editor settings
+# as an example); a .json named directly is read as an example.
+SUFFIXES = (".md", ".jsonl")
 
 
 @dataclass

@@ -57,7 +57,7 @@ def test_same_spec_under_another_name_and_form_is_exact(
     spec = _spec_copy("renamed")
     spec.expected_patches.reverse()
     (in_tmp / "renamed.json").write_text(dumps_example(Example(spec)))
-    rc, pairs = _dupes(capsys, ".")
+    rc, pairs = _dupes(capsys, "original.md", "unrelated.md", "renamed.json")
     assert rc == 1
     assert _ids(pairs) == [("exact", "original", "renamed")]
     assert pairs[0]["similarity"] == 1.0
