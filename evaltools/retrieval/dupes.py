@@ -145,7 +145,7 @@ def _equal_pairs(
 
 def _pair(a: QueryPrint, b: QueryPrint, alike: dict[str, float], same_query: bool) -> Pair:
     parts = tuple(sorted(alike.items()))
-    value = max(alike.values())
+    value = alike.get(QUERY, 1.0)  # the queries' similarity; 1 for a shared gold set only
     if a.split in _OPPOSITE and _OPPOSITE[a.split] == b.split:
         return Pair("leak", a.item, b.item, value, HOLDOUT_LEAK, parts)
     if same_query:
