@@ -14,7 +14,7 @@ import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from evaltools.fileio import UsageError, display_path
 
@@ -50,6 +50,13 @@ class RetrievalConfig:
         return found
 
 
+class DupesSettings(NamedTuple):
+    """`dupes = true`, or a `[tool.evaltools.dupes]` table (`enabled`, `threshold`)."""
+
+    enabled: bool = False
+    threshold: float = 0.5  # Zed's `ep --max-duplicates` Jaccard
+
+
 @dataclass(frozen=True)
 class Config:
     path: Path | None = None
@@ -59,6 +66,7 @@ class Config:
     per_file_ignores: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     respect_gitignore: bool = True
     retrieval: RetrievalConfig = field(default_factory=RetrievalConfig)
+    dupes: DupesSettings = field(default_factory=DupesSettings)
 
     @property
     def root(self) -> Path:
@@ -157,6 +165,22 @@ def _target_mix(value: object) -> dict[str, float]:
     return out
 
 
+def _threshold(value: object) -> float:
+    number = _number(value)
+    if number is None or not 0 < number <= 1:
+        raise _Invalid("must be a number above 0 and at most 1, e.g. 0.5")
+    return number
+
+
+DUPES: dict[str, Check] = {"enabled": _boolean, "threshold": _threshold}
+
+
+def _dupes(value: object) -> object:
+    if isinstance(value, (bool, dict)):
+        return value  # a table is checked against DUPES
+    raise _Invalid("must be true, false or a table with `enabled` and `threshold`")
+
+
 RETRIEVAL: dict[str, Check] = {
     "sets": _strings('sets = ["evals/retrieval.jsonl"]'),
     "root": _string,
@@ -173,6 +197,7 @@ TOP: dict[str, Check] = {
     "per-file-ignores": _per_file_ignores,
     "respect-gitignore": _boolean,
     "retrieval": lambda value: value,  # a table of its own, checked against RETRIEVAL
+    "dupes": _dupes,
 }
 
 
@@ -268,6 +293,12 @@ def parse_config(path: Path, text: str) -> Config:
         return Config(path)
     top = checker.table(TABLE, tool["evaltools"], TOP)
     retrieval = checker.table((*TABLE, "retrieval"), top.get("retrieval", {}), RETRIEVAL)
+    dupes_value = top.get("dupes", False)
+    if isinstance(dupes_value, bool):
+        dupes = DupesSettings(enabled=dupes_value)
+    else:
+        table = checker.table((*TABLE, "dupes"), dupes_value, DUPES)
+        dupes = DupesSettings(table.get("enabled", True), table.get("threshold", 0.5))
     base = path.parent
 
     def at(value: str | None) -> Path | None:
@@ -288,6 +319,7 @@ def parse_config(path: Path, text: str) -> Config:
             target_mix=retrieval.get("target-mix"),
             holdout_share=retrieval.get("holdout-share"),
         ),
+        dupes=dupes,
     )
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from evaltools.catalogue import rule
 from evaltools.diagnostics import Diagnostic, make
@@ -27,8 +27,7 @@ class UsageError(Exception):
     """A problem with how the tool was called: exit code 2."""
 
 
-@dataclass(frozen=True)
-class TextFile:
+class TextFile(NamedTuple):
     path: Path
     display: str
     data: bytes

@@ -60,7 +60,7 @@ def _check(in_tmp: Path, capsys: pytest.CaptureFixture[str], text: str) -> tuple
         (
             '[tool.evaltools]\npaths = ["evals"]\nfrobnicate = true\n',
             "pyproject.toml:3: unknown key 'frobnicate' in [tool.evaltools] (valid: 'paths', "
-            "'select', 'ignore', 'per-file-ignores', 'respect-gitignore', 'retrieval')",
+            "'select', 'ignore', 'per-file-ignores', 'respect-gitignore', 'retrieval', 'dupes')",
         ),
     ],
 )

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from evaltools.catalogue import (
     convert_rules,
+    duplicates,
     example_diffs,
     example_document,
     io_rules,
@@ -19,6 +20,7 @@ from evaltools.diagnostics import Rule
 
 FAMILIES = {
     "IO": "file problems (every command)",
+    "DU": "duplicates and holdout leakage (`evaltools dupes`)",
     "EP": "edit-prediction examples (`evaltools lint`)",
     "RT": "round trip (`evaltools roundtrip`)",
     "CV": "conversion (`evaltools convert`)",
@@ -71,6 +73,7 @@ RULES = Catalogue(
     + convert_rules.RULES
     + retrieval_records.RULES
     + retrieval_gold.RULES
+    + duplicates.RULES
 )
 
 

@@ -11,7 +11,6 @@ single option winning, eager `--help`/`--version` before any value is checked.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from evaltools.cli.params import HELP_FLAGS, Command, Param
@@ -30,11 +29,12 @@ class ArgvError(Exception):
     """A usage error, in one sentence."""
 
 
-@dataclass
 class Parsed:
-    values: dict[str, object] = field(default_factory=dict)
-    debug: bool = False
-    eager: str | None = None  # "help" or "version": shown before anything is checked
+    # A plain class, not a dataclass: this is on every hook run's start-up path.
+    def __init__(self, *, debug: bool = False, eager: str | None = None) -> None:
+        self.values: dict[str, object] = {}
+        self.debug = debug
+        self.eager = eager  # "help" or "version": shown before anything is checked
 
 
 _CONVERTERS: dict[type, tuple[Callable[[str], object], str]] = {

@@ -189,6 +189,38 @@ EXAMPLE_COMMANDS: tuple[Command, ...] = (
         ),
     ),
     Command(
+        ("dupes",),
+        "Exact and near-duplicate examples or retrieval queries, and leakage between "
+        "holdout and tune; with --against, only pairs across the two sets.",
+        targets.dupes,
+        (
+            paths_param(
+                "Example files (.md, .json, .jsonl), retrieval sets (.jsonl), or directories "
+                "(searched for *.md and *.jsonl)."
+            ),
+            Param(
+                "against",
+                ("--against",),
+                kind=Path,
+                multiple=True,
+                help="Compare PATHs with this set only (e.g. a new batch against the "
+                "existing set); repeatable.",
+                metavar="PATH",
+            ),
+            Param(
+                "threshold",
+                ("--threshold",),
+                kind=float,
+                help="Estimated Jaccard similarity that makes a near-duplicate (default: "
+                "threshold of [tool.evaltools.dupes], else 0.5).",
+                metavar="X",
+            ),
+            format_param(),
+            _CONFIG,
+            JOBS,
+        ),
+    ),
+    Command(
         ("init",),
         "Set up pre-commit: a local evaltools hook in .pre-commit-config.yaml (keeping its "
         "comments and layout) and [tool.evaltools] in pyproject.toml from what the repository "

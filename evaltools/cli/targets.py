@@ -188,3 +188,16 @@ def gold_eval(a: Arguments) -> int:
         history=a.optional_path("history"),
         output_format=a.text("output_format"),
     )
+
+
+def dupes(a: Arguments) -> int:
+    from evaltools.commands.dupes import run
+
+    return run(
+        paths=a.paths("paths"),
+        against=a.paths("against"),
+        threshold=a.optional_number("threshold"),
+        output_format=a.text("output_format"),
+        config=a.optional_path("config"),
+        jobs=a.optional_integer("jobs"),
+    )

@@ -149,6 +149,18 @@ def _retrieval(
     return found, None
 
 
+def _dupes(work: Plan, config: Config) -> list[Diagnostic]:
+    """The duplicate and leakage checks over the same files, when [tool.evaltools] enables them."""
+    if not config.dupes.enabled:
+        return []
+    from evaltools.commands.dupes import compare
+
+    examples = work.examples + work.example_records
+    found = compare((examples, work.retrieval_sets), None, config.dupes.threshold)
+    # Files that cannot be read are lint's and validate's to report, not twice.
+    return [pair.to_diagnostic() for pair in found.pairs]
+
+
 def run(
     paths: list[Path],
     output_format: str,
@@ -171,6 +183,7 @@ def run(
     fixed: list[str] = []
     diagnostics = _examples(work, fix, fixed)
     found, note = _retrieval(work, settings, fix, fixed, jobs, no_cache=no_cache)
+    found += _dupes(work, settings)
     diagnostics = selection.filter(diagnostics + found, settings.root)
     files = len(work.examples) + len(work.example_records) + len(work.retrieval_sets)
     from evaltools.report import render

@@ -1,0 +1,152 @@
+"""`evaltools dupes` on large example sets: sub-quadratic, and close to the cost of reading.
+
+    python benchmarks/bench_dupes.py [--examples 100000] [--quick]
+
+The corpus is replicated and perturbed into a JSONL set of N examples (and one of N/10):
+every copy renames each identifier with a copy-specific suffix, so copies are distinct
+edits; every 50th copy repeats the one before it under another name (an exact pair) and
+every 50th, offset 25, adds one line to the cursor excerpt of the one before it (a near
+pair). Two ratios are printed, each from the best of a few runs, in this process, one core:
+
+(1) dupes (read, parse, fingerprint, LSH, verify) / reading and parsing alone, at N:
+    target <= 3.
+(2) dupes at N / dupes at N/10: target <= 12 (quadratic would be 100).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from functools import partial
+from pathlib import Path
+
+from evaltools.config import Config
+from evaltools.example.markdown import from_markdown
+from evaltools.example.records import iter_all_units, parse_unit
+from evaltools.example.render import to_markdown
+from evaltools.example.spec import example_from_json_dict, spec_to_json_dict
+
+CORPUS = Path(__file__).resolve().parent.parent / "tests" / "data" / "corpus" / "zed-evals"
+_IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
+_TEXT_FIELDS = ("cursor_position", "edit_history", "uncommitted_diff")
+
+
+def _template(text: str) -> str:
+    """`text` with each identifier followed by {a} or {b} in turn (braces escaped)."""
+    escaped = text.replace("{", "{{").replace("}", "}}")
+    count = iter(range(1 << 62))
+    return _IDENTIFIER.sub(lambda m: m.group(0) + ("{a}" if next(count) % 2 else "{b}"), escaped)
+
+
+def _bases() -> list[dict[str, object]]:
+    bases = []
+    for path in sorted(CORPUS.glob("*.md")):
+        record = spec_to_json_dict(from_markdown(path.read_text(), path.stem))
+        for key in _TEXT_FIELDS:
+            record[key] = _template(str(record.get(key, "")))
+        record["expected_patches"] = [_template(p) for p in record["expected_patches"]]
+        bases.append(record)
+    return bases
+
+
+def _copy(base: dict[str, object], i: int) -> dict[str, object]:
+    a, b = f"_{i % 1000}", f"_k{i // 1000}"
+    out = dict(base, name=f"ex{i}")
+    for key in _TEXT_FIELDS:
+        out[key] = str(base[key]).format(a=a, b=b)
+    out["expected_patches"] = [p.format(a=a, b=b) for p in base["expected_patches"]]  # type: ignore[attr-defined]
+    return out
+
+
+def write_set(path: Path, count: int, form: str = "jsonl") -> int:
+    """N examples, as one JSONL file or as .md files in a directory; returns the number of
+    planted pairs."""
+    bases = _bases()
+    planted = 0
+    if form == "md":
+        path.mkdir()
+    with Path(os.devnull if form == "md" else path).open("w") as out:
+        previous: dict[str, object] = {}
+        for i in range(count):
+            if i % 50 == 1:
+                record = dict(previous, name=f"ex{i}")
+                planted += 1
+            elif i % 50 == 26:
+                record = dict(previous, name=f"ex{i}")
+                record["cursor_position"] = "extra_line = 1\n" + str(record["cursor_position"])
+                planted += 1
+            else:
+                record = _copy(bases[i % len(bases)], i)
+            previous = record
+            if form == "md":
+                spec = example_from_json_dict(record).spec
+                (path / f"ex{i}.md").write_text(to_markdown(spec))
+            else:
+                out.write(json.dumps(record, separators=(",", ":")) + "\n")
+    return planted
+
+
+def best(runs: int, work: Callable[[], object]) -> tuple[float, object]:
+    times, result = [], None
+    for _ in range(runs):
+        start = time.perf_counter()
+        result = work()
+        times.append(time.perf_counter() - start)
+    return min(times), result
+
+
+def parse_only(path: Path) -> int:
+    return sum(parse_unit(unit).example is not None for unit in iter_all_units([path]))
+
+
+def dupes(path: Path) -> int:
+    from evaltools.commands.dupes import collect
+
+    return len(collect([path], [], 0.5, Config(), workers=1).pairs)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--examples", type=int, default=100_000)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--quick", action="store_true", help="10k examples, one run")
+    parser.add_argument(
+        "--form",
+        choices=("jsonl", "md"),
+        default="jsonl",
+        help="One JSONL file, or one .md file per example (the corpus's own form).",
+    )
+    args = parser.parse_args()
+    large = 10_000 if args.quick else args.examples
+    runs = 1 if args.quick else args.runs
+    with tempfile.TemporaryDirectory() as tmp:
+        sizes = {}
+        for count in (large // 10, large):
+            path = Path(tmp) / f"set-{count}.{args.form}"
+            planted = write_set(path, count, args.form)
+            parse_time, parsed = best(runs, partial(parse_only, path))
+            dupes_time, pairs = best(runs, partial(dupes, path))
+            sizes[count] = (parse_time, dupes_time)
+            print(
+                f"{count:>7} examples ({args.form}): read+parse "
+                f"{parse_time:.2f}s, dupes {dupes_time:.2f}s; {parsed} parsed, "
+                f"{pairs} pairs reported, {planted} planted"
+            )
+        parse_large, dupes_large = sizes[large]
+        dupes_small = sizes[large // 10][1]
+        print(f"ratio dupes / read+parse at {large}: {dupes_large / parse_large:.2f} (target <= 3)")
+        print(
+            f"ratio dupes at {large} / at {large // 10}: {dupes_large / dupes_small:.2f} "
+            "(target <= 12)"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

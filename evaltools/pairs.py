@@ -1,0 +1,73 @@
+"""What `evaltools dupes` finds: pairs of items that count twice, and their rules.
+
+A pair is plain data for the JSON report (`{kind, a, b, similarity}`) and one diagnostic,
+placed on its second item, for the other formats.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from evaltools.catalogue import rule
+from evaltools.diagnostics import Diagnostic, Rule, make
+
+# The DU family's rules (evaltools/catalogue/duplicates.py).
+DUPLICATE_EXAMPLE = rule("DU001")
+NEAR_DUPLICATE_EXAMPLE = rule("DU002")
+DUPLICATE_QUERY = rule("DU101")
+NEAR_DUPLICATE_QUERY = rule("DU102")
+DUPLICATE_GOLD = rule("DU103")
+HOLDOUT_LEAK = rule("DU104")
+
+# --- pairs ----------------------------------------------------------------------------------
+
+KINDS = ("exact", "near", "leak")
+
+
+@dataclass(frozen=True)
+class Item:
+    """Where one example or query is: the file as shown, its line, its name or qid."""
+
+    path: str
+    line: int
+    id: str
+
+    def to_json(self) -> dict[str, object]:
+        return {"path": self.path, "line": self.line, "id": self.id}
+
+    def where(self) -> str:
+        return f"{self.path}:{self.line} ({self.id!r})"
+
+
+@dataclass(frozen=True)
+class Pair:
+    kind: str  # one of KINDS
+    a: Item
+    b: Item
+    similarity: float
+    rule: Rule
+    # (part, similarity) for what is alike: ("cursor excerpt", 0.93), ("gold", 1.0), ...
+    parts: tuple[tuple[str, float], ...] = ()
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "kind": self.kind,
+            "a": self.a.to_json(),
+            "b": self.b.to_json(),
+            "similarity": round(self.similarity, 4),
+            "parts": {name: round(value, 4) for name, value in self.parts},
+            "code": self.rule.code,
+            "severity": self.rule.severity.value,
+        }
+
+    def to_diagnostic(self) -> Diagnostic:
+        alike = ", ".join(f"{name} {value:.2f}" for name, value in self.parts)
+        what = {
+            "exact": "duplicate of",
+            "near": "near-duplicate of",
+            "leak": "holdout leak with",
+        }[self.kind]
+        message = f"{self.b.id!r} is a {what} {self.a.where()}: similarity {self.similarity:.2f}"
+        if alike:
+            message += f"; alike: {alike}"
+        return make(self.rule, self.b.path, self.b.line, 1, message)

@@ -1,0 +1,155 @@
+"""Duplicate queries, shared gold sets and holdout leakage in retrieval eval sets.
+
+A holdout query that repeats or rewords a tuning query, or has the same gold set, is tuned
+on: the holdout no longer shows overfitting. Queries are compared after normalising case,
+whitespace and punctuation; near-duplicates by MinHash over character 3-grams.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from evaltools.diagnostics import Diagnostic
+from evaltools.minhash import LshIndex, Signature, char_shingles, signature, similarity
+from evaltools.pairs import (
+    DUPLICATE_GOLD,
+    DUPLICATE_QUERY,
+    HOLDOUT_LEAK,
+    NEAR_DUPLICATE_QUERY,
+    Item,
+    Pair,
+)
+from evaltools.retrieval._gold_jsonl import JsonlFile, read_jsonl
+
+QUERY = "query"
+GOLD = "gold"
+_OPPOSITE = {"tune": "holdout", "holdout": "tune"}
+_PUNCTUATION = re.compile(r"[^\w\s]+|_+")
+_SPACES = re.compile(r"\s+")
+
+
+def normalise(query: str) -> str:
+    """Case-folded, punctuation as spaces, runs of whitespace as one space."""
+    return _SPACES.sub(" ", _PUNCTUATION.sub(" ", query.casefold())).strip()
+
+
+@dataclass(frozen=True)
+class QueryPrint:
+    item: Item
+    split: str | None
+    query: str | None  # normalised; None when the record has no string query
+    gold: bytes | None  # digest of the sorted gold chunk IDs; None without a gold object
+    sig: Signature | None
+
+
+def query_print(item: Item, record: dict[str, object]) -> QueryPrint:
+    query = record.get("query")
+    text = normalise(query) if isinstance(query, str) else None
+    gold = record.get("gold")
+    digest = None
+    if isinstance(gold, dict) and gold:
+        joined = "\n".join(sorted(gold)).encode("utf-8", "surrogatepass")
+        digest = hashlib.blake2b(joined, digest_size=16).digest()
+    split = record.get("split")
+    return QueryPrint(
+        item,
+        split if isinstance(split, str) else None,
+        text,
+        digest,
+        signature(char_shingles(text)) if text else None,
+    )
+
+
+def read_prints(paths: Iterable[Path]) -> tuple[list[QueryPrint], list[Diagnostic]]:
+    """Every record of the given .jsonl files, in order; files that cannot be used are
+    left out with the diagnostics that say why (as `gold split` reports them)."""
+    prints: list[QueryPrint] = []
+    problems: list[Diagnostic] = []
+    for path in paths:
+        read = read_jsonl(path, need_gold=False)
+        if not isinstance(read, JsonlFile):
+            problems.extend(read)
+            continue
+        for line in read.lines:
+            prints.append(query_print(Item(line.path, line.number, line.qid), line.record))
+    return prints, problems
+
+
+def find_pairs(
+    prints: Sequence[QueryPrint], threshold: float, *, across: int | None = None
+) -> list[Pair]:
+    """Pairs that count twice or leak; with `across`, only pairs of one item before
+    position `across` and one from it on."""
+    alike: dict[tuple[int, int], dict[str, float]] = {}
+    same_query = set(_equal_pairs(prints, "query", across))
+    for i, j in same_query:
+        alike.setdefault((i, j), {})[QUERY] = 1.0
+    for i, j in _equal_pairs(prints, "gold", across):
+        alike.setdefault((i, j), {})[GOLD] = 1.0
+    # One item per (normalised query, split): a leak between two copies is an exact pair.
+    index = LshIndex(threshold)
+    heads: set[tuple[str, str | None, bool]] = set()
+    for position, current in enumerate(prints):
+        if current.sig is None or current.query is None:
+            continue
+        head = (current.query, current.split, across is not None and position >= across)
+        if head not in heads:
+            heads.add(head)
+            index.add(position, current.sig)
+    for i, j in index.candidates(across):
+        if prints[i].query == prints[j].query:
+            continue  # an exact pair already
+        value = similarity(prints[i].sig, prints[j].sig)
+        if value >= threshold:
+            alike.setdefault((i, j), {})[QUERY] = value
+    return [
+        _pair(prints[i], prints[j], parts, (i, j) in same_query)
+        for (i, j), parts in sorted(alike.items())
+    ]
+
+
+def _equal_pairs(
+    prints: Sequence[QueryPrint], key: str, across: int | None
+) -> list[tuple[int, int]]:
+    """(earlier, later) for items with the same normalised query or gold set: each later
+    item is paired with the first earlier one of the opposite split (a leak), else with
+    the first of its group."""
+    # value -> split -> its first position ("" for the first of any split)
+    firsts: dict[str | bytes, dict[str, int]] = {}
+    out: list[tuple[int, int]] = []
+    for position, current in enumerate(prints):
+        value = current.query if key == "query" else current.gold
+        if value is None:
+            continue
+        seen = firsts.setdefault(value, {})
+        if across is not None and position < across:
+            # The reference set: recorded, never paired within itself.
+            seen.setdefault("", position)
+            seen.setdefault(current.split or "-", position)
+            continue
+        opposite = _OPPOSITE.get(current.split or "")
+        partner = seen.get(opposite) if opposite is not None else None
+        if partner is None:
+            partner = seen.get("")
+        if partner is not None:
+            out.append((partner, position))
+        if across is None:
+            seen.setdefault("", position)
+            seen.setdefault(current.split or "-", position)
+    return out
+
+
+def _pair(a: QueryPrint, b: QueryPrint, alike: dict[str, float], same_query: bool) -> Pair:
+    parts = tuple(sorted(alike.items()))
+    value = alike.get(QUERY, 1.0)  # the queries' similarity; 1 for a shared gold set only
+    if a.split in _OPPOSITE and _OPPOSITE[a.split] == b.split:
+        return Pair("leak", a.item, b.item, value, HOLDOUT_LEAK, parts)
+    if same_query:
+        return Pair("exact", a.item, b.item, value, DUPLICATE_QUERY, parts)
+    if QUERY not in alike:
+        return Pair("exact", a.item, b.item, value, DUPLICATE_GOLD, parts)
+    return Pair("near", a.item, b.item, value, NEAR_DUPLICATE_QUERY, parts)
