@@ -38,8 +38,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from evaltools.processes import available_cores
-from evaltools.retrieval.definition_cache import DB_NAME, RACY_SECONDS
-from evaltools.retrieval.parsing import parse_source
+from evaltools.retrieval.code.definition_cache import DB_NAME, RACY_SECONDS
+from evaltools.retrieval.code.parsing import parse_source
 
 VERBS = ("handle", "retry", "cache", "parse", "validate", "render", "load", "store", "sync")
 NOUNS = ("session", "token", "upload", "user", "config", "report", "index", "query", "batch")

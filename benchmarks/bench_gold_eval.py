@@ -22,8 +22,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from evaltools.retrieval.evaluate import Query, evaluate
-from evaltools.retrieval.runs import read_run
+from evaltools.retrieval.scoring.evaluate import Query, evaluate
+from evaltools.retrieval.scoring.runs import read_run
 
 
 def best(repeats: int, work: Callable[[], object]) -> float:

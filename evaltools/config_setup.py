@@ -64,7 +64,7 @@ def is_example(path: Path) -> bool:
 
 
 def is_retrieval_set(path: Path) -> bool:
-    from evaltools.retrieval.sniff import looks_like_retrieval_set
+    from evaltools.retrieval.records.sniff import looks_like_retrieval_set
 
     return looks_like_retrieval_set(path)
 

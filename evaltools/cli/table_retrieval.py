@@ -188,7 +188,7 @@ GOLD_CHECK = Command(
             ("--metas",),
             kind=Path,
             help="The index's chunk list (metas.jsonl): an ID not in it is unresolved "
-            "(default: tool.evaltools.retrieval.metas in pyproject.toml).",
+            "(default: tool.evaltools.retrieval.sources.metas in pyproject.toml).",
             metavar="FILE",
         ),
         Param(

@@ -26,7 +26,7 @@ class Plan:
 
 def is_retrieval_set(path: Path, configured: set[Path]) -> bool:
     """A configured set, or a JSONL that looks like one (see `looks_like_retrieval_set`)."""
-    from evaltools.retrieval.sniff import looks_like_retrieval_set
+    from evaltools.retrieval.records.sniff import looks_like_retrieval_set
 
     return real_path(path) in configured or looks_like_retrieval_set(path)
 
@@ -121,7 +121,7 @@ def _retrieval(
         return [], None
     from evaltools.commands import gold_check
     from evaltools.commands.retrieval import check_files, schema_text_for
-    from evaltools.retrieval.definition_cache import cache_folder
+    from evaltools.retrieval.code.definition_cache import cache_folder
 
     # Everything comes from this configuration (it may be `--config`, not the cwd's).
     root, metas, schema = config.retrieval.root, config.retrieval.metas, config.retrieval.schema

@@ -36,7 +36,7 @@ class Found:
 
 def _sorted_inputs(paths: list[Path], config: Config) -> tuple[list[Path], list[Path]]:
     """(example files, retrieval set files) below `paths`."""
-    from evaltools.retrieval.sniff import looks_like_retrieval_set
+    from evaltools.retrieval.records.sniff import looks_like_retrieval_set
 
     known = {real_path(s) for s in config.retrieval.sets}
     examples: list[Path] = []
@@ -109,7 +109,7 @@ def _compare(
         across = len(before) if theirs is not None else None
         found.pairs += example_dupes.find_pairs(before + after, threshold, across=across)
     if mine[1] or reference[1]:
-        from evaltools.retrieval import dupes as retrieval_dupes
+        from evaltools.retrieval.gold import dupes as retrieval_dupes
 
         queries, problems = retrieval_dupes.read_prints(reference[1])
         more_queries, more = retrieval_dupes.read_prints(mine[1])

@@ -14,9 +14,9 @@ from evaltools import jsonio
 from evaltools.config import load_config
 from evaltools.diagnostics import Diagnostic
 from evaltools.processes import check_jobs
-from evaltools.retrieval.definition_cache import cache_folder
-from evaltools.retrieval.gold_check import GoldCheck, GoldItem, check_gold, gold_sources
-from evaltools.retrieval.resolve import Resolution, Status
+from evaltools.retrieval.code.definition_cache import cache_folder
+from evaltools.retrieval.gold.gold_check import GoldCheck, GoldItem, check_gold, gold_sources
+from evaltools.retrieval.gold.resolve import Resolution, Status
 
 
 def collect(

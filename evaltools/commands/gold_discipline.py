@@ -11,7 +11,7 @@ from evaltools.atomic import WriteError, atomic_write, remove_stale_temps, write
 from evaltools.diagnostics import Diagnostic, worst_exit_code
 from evaltools.fileio import UsageError, check_paths_exist, discover, display_path
 from evaltools.report import render
-from evaltools.retrieval._gold_jsonl import JsonlFile, read_jsonl
+from evaltools.retrieval.records._gold_jsonl import JsonlFile, read_jsonl
 
 
 def dump_jsonl(records: Iterable[object]) -> bytes:
@@ -125,7 +125,7 @@ def merge(
     force: bool,
     output_format: str,
 ) -> int:
-    from evaltools.retrieval.annotate import merge_annotations
+    from evaltools.retrieval.gold.annotate import merge_annotations
 
     inputs = input_files([first, second])
     for path in (first, second):
@@ -226,7 +226,7 @@ def sample(
     force: bool,
     output_format: str,
 ) -> int:
-    from evaltools.retrieval.annotate import sample_pairs
+    from evaltools.retrieval.gold.annotate import sample_pairs
 
     _check_share("--fraction", fraction)
     inputs = input_files(paths)
@@ -267,7 +267,7 @@ def sample(
 
 
 def _typed(per_type: dict[str, dict[str, int]]) -> list[tuple[str, dict[str, int]]]:
-    from evaltools.retrieval.strata import type_key
+    from evaltools.retrieval.gold.strata import type_key
 
     return sorted(per_type.items(), key=lambda item: type_key(item[0]))
 
@@ -276,7 +276,7 @@ def _typed(per_type: dict[str, dict[str, int]]) -> list[tuple[str, dict[str, int
 
 
 def split(*, paths: list[Path], holdout: float | None, seed: int, output_format: str) -> int:
-    from evaltools.retrieval.holdout import split_set
+    from evaltools.retrieval.gold.holdout import split_set
 
     if holdout is None:
         holdout = _configured_holdout()
@@ -325,7 +325,7 @@ def split(*, paths: list[Path], holdout: float | None, seed: int, output_format:
 def _configured_holdout() -> float:
     """`holdout-share` of [tool.evaltools.retrieval] (the target `gold stats` checks), else 0.2."""
     from evaltools.config import load_config
-    from evaltools.retrieval.stats import Targets
+    from evaltools.retrieval.records.stats import Targets
 
     share = Targets.from_config(load_config().retrieval.targets).holdout_share
     _check_share("[tool.evaltools.retrieval] holdout-share", share)
@@ -347,12 +347,12 @@ def mine(
     force: bool,
     output_format: str,
 ) -> int:
-    from evaltools.retrieval import mine as mining
+    from evaltools.retrieval.gold import mine as mining
 
     if per_type is not None and per_type < 1:
         raise UsageError(f"--per-type must be at least 1; got {per_type}")
     _check_path_prefix(path_prefix)
-    from evaltools.retrieval.git import GitError
+    from evaltools.retrieval.sources.git import GitError
 
     check_output(output, force)
     try:
@@ -394,7 +394,7 @@ def _check_path_prefix(prefix: str) -> None:
     prefix plus a file's path must pass the chunk-ID grammar (validate would refuse it)."""
     if not prefix:
         return
-    from evaltools.retrieval.chunk_id import ChunkIdError, parse_chunk_id
+    from evaltools.retrieval.code.chunk_id import ChunkIdError, parse_chunk_id
 
     if not prefix.endswith("/"):
         raise UsageError(
@@ -410,6 +410,6 @@ def _check_path_prefix(prefix: str) -> None:
 
 
 def _type_key(type_name: str) -> tuple[int, str]:
-    from evaltools.retrieval.strata import type_key
+    from evaltools.retrieval.gold.strata import type_key
 
     return type_key(type_name)

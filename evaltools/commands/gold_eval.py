@@ -14,8 +14,8 @@ from evaltools import jsonio
 from evaltools.config import load_config
 from evaltools.diagnostics import Diagnostic
 from evaltools.fileio import UsageError
-from evaltools.retrieval.gold_check import GoldCheck, check_gold, gold_sources
-from evaltools.retrieval.resolve import Status
+from evaltools.retrieval.gold.gold_check import GoldCheck, check_gold, gold_sources
+from evaltools.retrieval.gold.resolve import Status
 
 
 def run(
@@ -33,9 +33,9 @@ def run(
     output_format: str,
 ) -> int:
     from evaltools.report.text import format_line
-    from evaltools.retrieval.evaluate import evaluate, queries_of
-    from evaltools.retrieval.resampling import MissingExtra
-    from evaltools.retrieval.runs import read_run
+    from evaltools.retrieval.scoring.evaluate import evaluate, queries_of
+    from evaltools.retrieval.scoring.resampling import MissingExtra
+    from evaltools.retrieval.scoring.runs import read_run
 
     if k < 1:
         raise UsageError(f"--k must be at least 1, not {k}")

@@ -9,16 +9,16 @@ from typing import Any
 from evaltools import jsonio
 from evaltools.atomic import WriteError, atomic_write
 from evaltools.fileio import UsageError, display_path
-from evaltools.retrieval.evaluate import (
+from evaltools.retrieval.gold.gold_check import GoldCheck
+from evaltools.retrieval.scoring.evaluate import (
     ALL,
     SIGNIFICANCE,
     SMALL_GROUP,
     Evaluation,
     Group,
 )
-from evaltools.retrieval.gold_check import GoldCheck
-from evaltools.retrieval.metrics import METRICS
-from evaltools.retrieval.resampling import BOOTSTRAP_RESAMPLES, PERMUTATIONS
+from evaltools.retrieval.scoring.metrics import METRICS
+from evaltools.retrieval.scoring.resampling import BOOTSTRAP_RESAMPLES, PERMUTATIONS
 
 _OVERFIT = (
     "nDCG improves significantly on tune but not on holdout: the overfitting signal; "
@@ -200,7 +200,7 @@ def append_history(
 
 
 def _head(checked: GoldCheck) -> str | None:
-    from evaltools.retrieval.git import GitError, run_git
+    from evaltools.retrieval.sources.git import GitError, run_git
 
     if not checked.files:
         return None

@@ -42,7 +42,7 @@ def validate(
     *,
     no_respect_gitignore: bool = False,
 ) -> int:
-    from evaltools.retrieval.validate import checker_for
+    from evaltools.retrieval.records.validate import checker_for
 
     if max_errors is not None and max_errors < 0:
         raise UsageError("--max-errors must be 0 or more")
@@ -64,7 +64,7 @@ def validate(
 
 def schema_text_for(schema: Path | None) -> str | None:
     """The user's schema as JSON text for the workers, or None for the default (fast path)."""
-    from evaltools.retrieval.schema import is_default_schema, load_schema
+    from evaltools.retrieval.records.schema import is_default_schema, load_schema
 
     if schema is None:
         configured = load_config().retrieval.schema
@@ -93,7 +93,7 @@ def check_files(
 ) -> Iterator[list[Diagnostic]]:
     """The findings of each file, chunk by chunk, in file order (what `evaltools check`
     can reuse: `jsonl_files` and `schema_text_for` give the arguments; `jobs` is --jobs)."""
-    from evaltools.retrieval.validate import (
+    from evaltools.retrieval.records.validate import (
         FileCheck,
         FilePlan,
         check_chunk,
@@ -168,10 +168,10 @@ class _Shown:
 
 
 def gold_stats(paths: list[Path], output_format: str) -> int:
-    from evaltools.retrieval.record import iter_record_lines
-    from evaltools.retrieval.record_rules import UNREADABLE_FILE
-    from evaltools.retrieval.stats import SetStats, Targets, to_json, warnings
-    from evaltools.retrieval.validate import plan_file
+    from evaltools.retrieval.records.record import iter_record_lines
+    from evaltools.retrieval.records.record_rules import UNREADABLE_FILE
+    from evaltools.retrieval.records.stats import SetStats, Targets, to_json, warnings
+    from evaltools.retrieval.records.validate import plan_file
 
     check_paths_exist(paths)
     targets = Targets.from_config(load_config().retrieval.targets)

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from evaltools.__main__ import main
-from evaltools.retrieval.chunk_id import ChunkIdError, is_valid_chunk_id, parse_chunk_id
+from evaltools.retrieval.code.chunk_id import ChunkIdError, is_valid_chunk_id, parse_chunk_id
 
 HUGE = "1" * 5000
 BAD_ID = f"src/mod.py:{HUGE}-{HUGE}:target"

@@ -427,7 +427,7 @@ def test_a_directory_argument_and_an_unreadable_file(
 def test_fix_does_not_write_a_file_that_changed(
     workspace: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from evaltools.retrieval import gold_check
+    from evaltools.retrieval.gold import gold_check
 
     repo_of(workspace).write("auth/session.py", "\n" + SESSION_PY)
     path = write_set(workspace, record("q1", "demo_repo/auth/session.py:4-6:kill_session"))

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from evaltools.__main__ import main
-from evaltools.retrieval import cached_parse, definition_cache, parsing
-from evaltools.retrieval.definition_cache import DB_NAME, FOLDER_NAME
-from evaltools.retrieval.symbols import SPANS_VERSION
+from evaltools.retrieval.code import cached_parse, definition_cache, parsing
+from evaltools.retrieval.code.definition_cache import DB_NAME, FOLDER_NAME
+from evaltools.retrieval.code.symbols import SPANS_VERSION
 from tests.retrieval.gitrepo import SESSION_PY, GitRepo
 
 REPO_ROOT = Path(__file__).resolve().parents[2]

@@ -11,7 +11,7 @@ import pytest
 from ir_measures import RR, R, Success, nDCG
 
 from evaltools.__main__ import main
-from evaltools.retrieval.metrics import score_query
+from evaltools.retrieval.scoring.metrics import score_query
 from tests.retrieval.gitrepo import SESSION_PY, GitRepo
 
 

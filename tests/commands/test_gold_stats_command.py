@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from evaltools.__main__ import main
-from evaltools.retrieval.stats import SetStats, spread
+from evaltools.retrieval.records.stats import SetStats, spread
 
 
 def records(
@@ -271,7 +271,7 @@ def test_an_unreadable_file_is_a_finding(
     def refuse(source: object) -> Any:
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr("evaltools.retrieval.record.iter_record_lines", refuse)
+    monkeypatch.setattr("evaltools.retrieval.records.record.iter_record_lines", refuse)
     code, data = stats(capsys, "set.jsonl")
     assert code == 1
     assert codes(data) == ["RG101", "RV012"]  # nothing could be counted

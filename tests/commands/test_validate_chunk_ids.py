@@ -10,7 +10,7 @@ import pytest
 
 from evaltools.__main__ import main
 from evaltools.processes import worker_count
-from evaltools.retrieval.parsing import PARSE_COST
+from evaltools.retrieval.code.parsing import PARSE_COST
 
 GOOD = {"qid": "q1", "query": "log out", "type": "intent", "gold": {"a/b.py:1-2:f": 3}}
 # What `gold check` cannot resolve below the root: `validate` must not pass them either.

@@ -10,8 +10,8 @@ import pytest
 
 from evaltools.__main__ import main
 from evaltools.commands import retrieval as command
-from evaltools.retrieval import validate as validate_module
-from evaltools.retrieval.schema import default_schema, default_schema_id
+from evaltools.retrieval.records import validate as validate_module
+from evaltools.retrieval.records.schema import default_schema, default_schema_id
 
 GOOD = {
     "qid": "q001",

@@ -7,13 +7,13 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
-from evaltools.retrieval._gold_jsonl import Line
-from evaltools.retrieval.annotate import (
+from evaltools.retrieval.gold.annotate import (
     Agreement,
     merge_annotations,
     sample_pairs,
     weighted_kappa,
 )
+from evaltools.retrieval.records._gold_jsonl import Line
 
 
 def lines(*records: dict[str, Any], path: str = "a.jsonl") -> list[Line]:

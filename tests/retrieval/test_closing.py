@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from evaltools.retrieval.closing import Closing
-from evaltools.retrieval.git import BlobReader
-from evaltools.retrieval.source import CodeTree
+from evaltools.retrieval.sources.closing import Closing
+from evaltools.retrieval.sources.git import BlobReader
+from evaltools.retrieval.sources.source import CodeTree
 from tests.retrieval.gitrepo import GitRepo
 
 

@@ -16,11 +16,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from evaltools.retrieval import chunk_id
-from evaltools.retrieval.chunk_id import ChunkIdError, is_valid_chunk_id, parse_chunk_id
-from evaltools.retrieval.explain import explain
-from evaltools.retrieval.schema import build_validator, default_schema, record_is_clean
-from evaltools.retrieval.validate import Checker
+from evaltools.retrieval.code import chunk_id
+from evaltools.retrieval.code.chunk_id import ChunkIdError, is_valid_chunk_id, parse_chunk_id
+from evaltools.retrieval.records.explain import explain
+from evaltools.retrieval.records.schema import build_validator, default_schema, record_is_clean
+from evaltools.retrieval.records.validate import Checker
 
 SCHEMA = default_schema()
 VALIDATOR = build_validator(SCHEMA)

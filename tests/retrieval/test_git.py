@@ -5,8 +5,14 @@ from pathlib import Path
 
 import pytest
 
-from evaltools.retrieval import git
-from evaltools.retrieval.git import BlobReader, GitError, Rename, parse_name_status, rename_targets
+from evaltools.retrieval.sources import git
+from evaltools.retrieval.sources.git import (
+    BlobReader,
+    GitError,
+    Rename,
+    parse_name_status,
+    rename_targets,
+)
 from tests.retrieval.gitrepo import GitRepo
 
 

@@ -4,8 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from evaltools.retrieval.git import GitError
-from evaltools.retrieval.git_history import blob_id, file_changes, iter_commits, older_text
+from evaltools.retrieval.sources.git import GitError
+from evaltools.retrieval.sources.git_history import blob_id, file_changes, iter_commits, older_text
 from tests.retrieval.mine_repo import HistoryRepo
 
 

@@ -6,7 +6,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from evaltools.retrieval.gold_keys import KeyToken, encode_key, gold_key_tokens, rewrite_gold_keys
+from evaltools.retrieval.records.gold_keys import (
+    KeyToken,
+    encode_key,
+    gold_key_tokens,
+    rewrite_gold_keys,
+)
 
 
 def test_tokens_of_the_gold_object_only() -> None:

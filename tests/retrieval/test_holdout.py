@@ -6,10 +6,10 @@ from typing import Any
 
 import pytest
 
-from evaltools.retrieval._gold_jsonl import JsonlFile, Line
-from evaltools.retrieval.gold_keys import replace_member_value
-from evaltools.retrieval.holdout import insert_key, split_set
-from evaltools.retrieval.strata import quotas, target_count
+from evaltools.retrieval.gold.holdout import insert_key, split_set
+from evaltools.retrieval.gold.strata import quotas, target_count
+from evaltools.retrieval.records._gold_jsonl import JsonlFile, Line
+from evaltools.retrieval.records.gold_keys import replace_member_value
 
 
 def jsonl(*raws: bytes, path: str = "s.jsonl") -> JsonlFile:

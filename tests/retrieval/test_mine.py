@@ -9,8 +9,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from evaltools.retrieval.git import GitError
-from evaltools.retrieval.mine import (
+from evaltools.retrieval.code.spans import Span
+from evaltools.retrieval.gold.mine import (
     Candidate,
     drop_reason,
     guess_type,
@@ -18,7 +18,7 @@ from evaltools.retrieval.mine import (
     mine,
     review_sample,
 )
-from evaltools.retrieval.spans import Span
+from evaltools.retrieval.sources.git import GitError
 from tests.retrieval.mine_repo import HistoryRepo, build_acceptance_repo
 from tests.retrieval.test_outline import history
 

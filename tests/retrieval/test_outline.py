@@ -15,9 +15,9 @@ from collections.abc import Sequence
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from evaltools.retrieval.outline import Outline
-from evaltools.retrieval.spans import Hunk, Span, body_edit, touched_definitions
-from evaltools.retrieval.symbols import find_definitions
+from evaltools.retrieval.code.outline import Outline
+from evaltools.retrieval.code.spans import Hunk, Span, body_edit, touched_definitions
+from evaltools.retrieval.code.symbols import find_definitions
 
 
 def parse(source: bytes) -> list[Span]:

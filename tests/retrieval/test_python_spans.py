@@ -16,7 +16,7 @@ import textwrap
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from evaltools.retrieval.symbols import find_definitions
+from evaltools.retrieval.code.symbols import find_definitions
 
 METHOD_THEN_COMMENT = """\
 class Service:
@@ -49,7 +49,7 @@ def test_the_python_symbol_table_never_calls_ast() -> None:
         "def refuse(*args, **kwargs):\n"
         "    raise SystemExit('ast.parse called: it depends on the interpreter')\n"
         "ast.parse = refuse\n"
-        "from evaltools.retrieval.symbols import find_definitions\n"
+        "from evaltools.retrieval.code.symbols import find_definitions\n"
         "source = sys.stdin.buffer.read()\n"
         "print([tuple(d) for d in find_definitions('m.py', source)])\n"
     )

@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from evaltools.retrieval.locate import locate, pointer
-from evaltools.retrieval.record import (
+from evaltools.retrieval.code.locate import locate, pointer
+from evaltools.retrieval.records.record import (
     NEEDS_FULL_PARSE,
     RecordLine,
     iter_record_lines,

@@ -10,8 +10,8 @@ import sys
 from pathlib import Path
 
 import evaltools
-from evaltools.retrieval.record import RecordLine, iter_record_lines
-from evaltools.retrieval.repair import KeyRepair, repair_file
+from evaltools.retrieval.gold.repair import KeyRepair, repair_file
+from evaltools.retrieval.records.record import RecordLine, iter_record_lines
 
 PACKAGE = Path(evaltools.__file__).parent
 
@@ -70,14 +70,14 @@ def test_the_command_only_reports_and_one_place_writes() -> None:
     assert "rewrite_gold_keys" not in command.read_text(encoding="utf-8")
     writers = [p.name for p in (PACKAGE / "retrieval").rglob("*.py") if _calls(p, "atomic_write")]
     assert writers == ["repair.py"]
-    assert _calls(PACKAGE / "retrieval" / "repair.py", "atomic_write") == 1
+    assert _calls(PACKAGE / "retrieval" / "gold" / "repair.py", "atomic_write") == 1
 
 
 def test_symbols_and_ts_symbols_do_not_import_each_other() -> None:
     code = (
         "import sys\n"
-        "import evaltools.retrieval.ts_symbols\n"
-        "print('evaltools.retrieval.symbols' in sys.modules)\n"
+        "import evaltools.retrieval.code.ts_symbols\n"
+        "print('evaltools.retrieval.code.symbols' in sys.modules)\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"

@@ -4,20 +4,20 @@ from pathlib import Path
 
 import pytest
 
-from evaltools.retrieval import parsing
-from evaltools.retrieval.chunk_id import ChunkIdError, parse_chunk_id
-from evaltools.retrieval.git import GitError
-from evaltools.retrieval.lookup import MetasLookup, TreeLookup
-from evaltools.retrieval.metas import MetaChunk, MetasIndex, chunk_from_line, read_metas
-from evaltools.retrieval.parsing import FileParser
-from evaltools.retrieval.resolve import (
+from evaltools.retrieval.code import parsing
+from evaltools.retrieval.code.chunk_id import ChunkIdError, parse_chunk_id
+from evaltools.retrieval.code.parsing import FileParser
+from evaltools.retrieval.code.symbols import find_definitions
+from evaltools.retrieval.gold.resolve import (
     GoldRef,
     Resolution,
     Status,
     resolve_all,
 )
-from evaltools.retrieval.source import CodeTree, RepoMount
-from evaltools.retrieval.symbols import find_definitions
+from evaltools.retrieval.sources.git import GitError
+from evaltools.retrieval.sources.lookup import MetasLookup, TreeLookup
+from evaltools.retrieval.sources.metas import MetaChunk, MetasIndex, chunk_from_line, read_metas
+from evaltools.retrieval.sources.source import CodeTree, RepoMount
 from tests.retrieval.gitrepo import SESSION_PY, GitRepo
 
 
@@ -301,7 +301,7 @@ def test_each_file_is_parsed_once(repo: GitRepo, monkeypatch: pytest.MonkeyPatch
         calls.append(path)
         return real(path, source)
 
-    monkeypatch.setattr("evaltools.retrieval.symbols.find_definitions", counting)
+    monkeypatch.setattr("evaltools.retrieval.code.symbols.find_definitions", counting)
     repo.write("auth/session.py", "\n" + SESSION_PY)
     ids = [
         f"auth/session.py:{a}-{b}:{s}"

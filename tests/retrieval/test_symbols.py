@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from evaltools.retrieval import ts_symbols
-from evaltools.retrieval.symbols import (
+from evaltools.retrieval.code import ts_symbols
+from evaltools.retrieval.code.symbols import (
     Definition,
     UnsupportedLanguage,
     find_definitions,
@@ -333,7 +333,7 @@ def test_parsers_are_built_once_per_language() -> None:
 def test_importing_symbols_does_not_import_tree_sitter() -> None:
     # The lint/check hook path imports it; the grammar loads only when a file is parsed.
     code = (
-        "import sys, evaltools.retrieval.symbols as s\n"
+        "import sys, evaltools.retrieval.code.symbols as s\n"
         "print('tree_sitter' in sys.modules)\n"
         "s.find_definitions('a.py', b'def f(): pass')\n"
         "print('tree_sitter' in sys.modules)"

@@ -14,8 +14,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from evaltools.catalogue import rule
-from evaltools.retrieval.chunk_id import ChunkId, parse_chunk_id
-from evaltools.retrieval.lookup import Entry, FileEntries, Lookup
+from evaltools.retrieval.code.chunk_id import ChunkId, parse_chunk_id
+from evaltools.retrieval.sources.lookup import Entry, FileEntries, Lookup
 
 MAX_CANDIDATES = 5
 

@@ -23,7 +23,7 @@ from evaltools.pairs import (
     Item,
     Pair,
 )
-from evaltools.retrieval._gold_jsonl import JsonlFile, read_jsonl
+from evaltools.retrieval.records._gold_jsonl import JsonlFile, read_jsonl
 
 QUERY = "query"
 GOLD = "gold"

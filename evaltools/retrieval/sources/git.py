@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
-from evaltools.retrieval.closing import Closing
+from evaltools.retrieval.sources.closing import Closing
 
 
 class GitError(Exception):

@@ -9,7 +9,7 @@ its language is first parsed.
 
 from __future__ import annotations
 
-from evaltools.retrieval.spans import Definition
+from evaltools.retrieval.code.spans import Definition
 
 __all__ = [
     "SPANS_VERSION",
@@ -77,6 +77,6 @@ def find_definitions(path: str, source: bytes) -> list[Definition]:
         raise UnsupportedLanguage(
             f"no parser for {suffix or 'extension-less'} files (supported: {supported})"
         )
-    from evaltools.retrieval import ts_symbols
+    from evaltools.retrieval.code import ts_symbols
 
     return ts_symbols.definitions(grammar, source)

@@ -14,16 +14,16 @@ import time
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-from evaltools.retrieval.definition_cache import (
+from evaltools.retrieval.code.definition_cache import (
     RACY_SECONDS,
     DefinitionCache,
     blob_id,
     entry_key,
     stat_signature,
 )
-from evaltools.retrieval.parsing import FileParser, ParsedFile
-from evaltools.retrieval.source import CodeTree
-from evaltools.retrieval.symbols import grammar_of
+from evaltools.retrieval.code.parsing import FileParser, ParsedFile
+from evaltools.retrieval.code.symbols import grammar_of
+from evaltools.retrieval.sources.source import CodeTree
 
 Parsed = list[tuple[str, "ParsedFile | None"]]
 

@@ -14,8 +14,8 @@ from fractions import Fraction
 
 from evaltools.catalogue import rule
 from evaltools.diagnostics import Diagnostic, make
-from evaltools.retrieval._gold_jsonl import GRADES, Line
-from evaltools.retrieval.strata import quotas, type_key, unit_hash
+from evaltools.retrieval.gold.strata import quotas, type_key, unit_hash
+from evaltools.retrieval.records._gold_jsonl import GRADES, Line
 
 DUPLICATE_QID = rule("RG402")
 QUERY_DIFFERS = rule("RG403")

@@ -11,9 +11,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from evaltools.retrieval.metrics import METRICS, score_query
-from evaltools.retrieval.resampling import bootstrap_ci, paired_randomization
-from evaltools.retrieval.runs import Run
+from evaltools.retrieval.scoring.metrics import METRICS, score_query
+from evaltools.retrieval.scoring.resampling import bootstrap_ci, paired_randomization
+from evaltools.retrieval.scoring.runs import Run
 
 ALL = "all"
 UNSPLIT = "unsplit"

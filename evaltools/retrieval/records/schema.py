@@ -17,8 +17,8 @@ from typing import Any, Protocol
 
 from evaltools import jsonio
 from evaltools.fileio import UsageError
-from evaltools.retrieval.chunk_id import is_valid_chunk_id
-from evaltools.retrieval.record import strict_loads
+from evaltools.retrieval.code.chunk_id import is_valid_chunk_id
+from evaltools.retrieval.records.record import strict_loads
 
 
 class Validator(Protocol):

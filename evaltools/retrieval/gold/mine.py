@@ -13,18 +13,18 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from evaltools.retrieval.chunk_id import ChunkId
-from evaltools.retrieval.git import BlobReader
-from evaltools.retrieval.git_history import (
+from evaltools.retrieval.code.chunk_id import ChunkId
+from evaltools.retrieval.code.outline import Outline
+from evaltools.retrieval.code.spans import DefinitionLike, Span
+from evaltools.retrieval.gold.strata import type_key, unit_hash
+from evaltools.retrieval.sources.git import BlobReader
+from evaltools.retrieval.sources.git_history import (
     FileChange,
     RawCommit,
     file_changes,
     iter_commits,
     older_text,
 )
-from evaltools.retrieval.outline import Outline
-from evaltools.retrieval.spans import DefinitionLike, Span
-from evaltools.retrieval.strata import type_key, unit_hash
 
 SOURCE = "git_weak"
 STATUS = "draft"
@@ -191,7 +191,7 @@ def mine(
 
 
 def _default_finder() -> FindDefinitions:
-    from evaltools.retrieval import symbols
+    from evaltools.retrieval.code import symbols
 
     def find(path: str, source: bytes) -> Sequence[DefinitionLike]:
         return symbols.find_definitions(path, source) if symbols.is_supported(path) else []

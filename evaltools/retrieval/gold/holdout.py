@@ -18,10 +18,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from evaltools.diagnostics import Diagnostic, make
-from evaltools.retrieval._gold_jsonl import JsonlFile, Line
-from evaltools.retrieval.annotate import INVALID_SPLIT, SPLITS
-from evaltools.retrieval.gold_keys import replace_member_value
-from evaltools.retrieval.strata import quotas, type_key, unit_hash
+from evaltools.retrieval.gold.annotate import INVALID_SPLIT, SPLITS
+from evaltools.retrieval.gold.strata import quotas, type_key, unit_hash
+from evaltools.retrieval.records._gold_jsonl import JsonlFile, Line
+from evaltools.retrieval.records.gold_keys import replace_member_value
 
 TUNE, HOLDOUT = SPLITS
 # Fill order of a type's holdout quota: by the split a query has now.

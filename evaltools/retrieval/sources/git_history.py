@@ -19,8 +19,14 @@ from typing import IO
 from unidiff.errors import UnidiffParseError
 from unidiff.patch import PatchSet
 
-from evaltools.retrieval.git import GitError, last_message, resolve_commit, run_git, start_git
-from evaltools.retrieval.spans import Hunk
+from evaltools.retrieval.code.spans import Hunk
+from evaltools.retrieval.sources.git import (
+    GitError,
+    last_message,
+    resolve_commit,
+    run_git,
+    start_git,
+)
 
 # A line starting with NUL never occurs in a diff, so it is a safe commit separator.
 _FORMAT = "--format=%x00%H%x00%P%x00%s"

@@ -11,8 +11,8 @@ from typing import Any
 
 from tree_sitter import Language, Node, Parser, Query, QueryCursor
 
-from evaltools.retrieval.grammars import GRAMMARS
-from evaltools.retrieval.spans import Definition
+from evaltools.retrieval.code.grammars import GRAMMARS
+from evaltools.retrieval.code.spans import Definition
 
 # `@def` is the definition node, `@name` its name. `@scope` (with `@impl_type`) qualifies
 # what is nested in it without being a definition itself: Rust `impl` blocks.

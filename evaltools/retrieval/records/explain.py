@@ -11,9 +11,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from evaltools.diagnostics import Rule
-from evaltools.retrieval.chunk_id import ChunkIdError, parse_chunk_id
-from evaltools.retrieval.locate import pointer as make_pointer
-from evaltools.retrieval.record_rules import (
+from evaltools.retrieval.code.chunk_id import ChunkIdError, parse_chunk_id
+from evaltools.retrieval.code.locate import pointer as make_pointer
+from evaltools.retrieval.records.record_rules import (
     INVALID_CHUNK_ID,
     INVALID_GRADE,
     INVALID_VALUE,
@@ -22,7 +22,7 @@ from evaltools.retrieval.record_rules import (
     SCHEMA_VIOLATION,
     WRONG_TYPE,
 )
-from evaltools.retrieval.schema import Validator
+from evaltools.retrieval.records.schema import Validator
 
 # jsonschema.exceptions.ValidationError; jsonschema ships no type hints.
 ValidationError = Any

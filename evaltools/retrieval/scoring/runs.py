@@ -16,7 +16,7 @@ from typing import Any
 from evaltools.catalogue import rule
 from evaltools.diagnostics import Diagnostic, make
 from evaltools.fileio import display_path
-from evaltools.retrieval.record import NEEDS_FULL_PARSE, parse_line, quick_value
+from evaltools.retrieval.records.record import NEEDS_FULL_PARSE, parse_line, quick_value
 
 RUN_UNREADABLE = rule("RG501")
 RUN_DUPLICATE = rule("RG502")

@@ -32,7 +32,7 @@ import bisect
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
-from evaltools.retrieval.spans import (
+from evaltools.retrieval.code.spans import (
     DefinitionLike,
     Hunk,
     Span,

@@ -8,8 +8,8 @@ from pathlib import Path
 from evaltools.catalogue import rule
 from evaltools.diagnostics import Diagnostic, make
 from evaltools.fileio import read_text_file
-from evaltools.retrieval.chunk_id import ChunkIdError, parse_chunk_id
-from evaltools.retrieval.record import LineProblem, parse_line
+from evaltools.retrieval.code.chunk_id import ChunkIdError, parse_chunk_id
+from evaltools.retrieval.records.record import LineProblem, parse_line
 
 INVALID_METAS_LINE = rule("RG007")
 

@@ -1,6 +1,6 @@
 """Eval-set JSONL as the gold discipline commands (merge, sample, split) need it.
 
-Lines come from `evaltools.retrieval.record` (exact bytes, strict JSON); this adds only the
+Lines come from `evaltools.retrieval.records.record` (exact bytes, strict JSON); this adds only the
 checks these commands rely on: a non-empty string `qid`, and for merge and sample a `gold`
 of integer grades 1-3. Full record validation is `evaltools validate`'s job.
 """
@@ -15,8 +15,8 @@ from typing import Any
 from evaltools.catalogue import rule
 from evaltools.diagnostics import Diagnostic, make
 from evaltools.fileio import BYTE_ORDER_MARK, NOT_A_FILE, NOT_UTF8, display_path
-from evaltools.retrieval.record import RecordLine, iter_record_lines
-from evaltools.retrieval.record_rules import DUPLICATE_KEY, INVALID_JSON
+from evaltools.retrieval.records.record import RecordLine, iter_record_lines
+from evaltools.retrieval.records.record_rules import DUPLICATE_KEY, INVALID_JSON
 
 UNUSABLE_RECORD = rule("RG401")
 

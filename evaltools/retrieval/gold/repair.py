@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import NamedTuple
 
 from evaltools.atomic import WriteError, atomic_write
-from evaltools.retrieval.gold_keys import rewrite_gold_keys
-from evaltools.retrieval.record import RecordLine
+from evaltools.retrieval.records.gold_keys import rewrite_gold_keys
+from evaltools.retrieval.records.record import RecordLine
 
 BOM = b"\xef\xbb\xbf"
 

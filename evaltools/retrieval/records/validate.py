@@ -20,17 +20,22 @@ from typing import Any
 from evaltools import jsonio
 from evaltools.diagnostics import Diagnostic, make
 from evaltools.fileio import BYTE_ORDER_MARK, EMPTY_FILE, NOT_A_FILE, NOT_UTF8, display_path
-from evaltools.retrieval.explain import Problem, beyond_schema, explain
-from evaltools.retrieval.locate import Locations, locate
-from evaltools.retrieval.record import NEEDS_FULL_PARSE, RecordLine, parse_line, quick_value
-from evaltools.retrieval.record_rules import (
+from evaltools.retrieval.code.locate import Locations, locate
+from evaltools.retrieval.records.explain import Problem, beyond_schema, explain
+from evaltools.retrieval.records.record import NEEDS_FULL_PARSE, RecordLine, parse_line, quick_value
+from evaltools.retrieval.records.record_rules import (
     BLANK_LINE,
     DUPLICATE_KEY,
     DUPLICATE_QID,
     INVALID_JSON,
     UNREADABLE_FILE,
 )
-from evaltools.retrieval.schema import Validator, build_validator, default_schema, record_is_clean
+from evaltools.retrieval.records.schema import (
+    Validator,
+    build_validator,
+    default_schema,
+    record_is_clean,
+)
 
 _PROBLEM_RULES = {
     "blank": BLANK_LINE,

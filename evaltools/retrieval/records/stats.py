@@ -16,8 +16,8 @@ from typing import Any
 from evaltools.catalogue import rule
 from evaltools.diagnostics import Diagnostic, make
 from evaltools.fileio import UsageError
-from evaltools.retrieval.record import RecordLine
-from evaltools.retrieval.strata import exact_share, target_count
+from evaltools.retrieval.gold.strata import exact_share, target_count
+from evaltools.retrieval.records.record import RecordLine
 
 RECORD_TYPES = ("identifier", "intent", "mixed")
 DEFAULT_MIX = {"identifier": 3.0, "intent": 5.0, "mixed": 2.0}

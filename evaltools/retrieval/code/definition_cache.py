@@ -37,11 +37,11 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from evaltools.retrieval.closing import Closing
-from evaltools.retrieval.grammars import GRAMMARS
-from evaltools.retrieval.parsing import ParsedFile
-from evaltools.retrieval.spans import Definition
-from evaltools.retrieval.symbols import SPANS_VERSION
+from evaltools.retrieval.code.grammars import GRAMMARS
+from evaltools.retrieval.code.parsing import ParsedFile
+from evaltools.retrieval.code.spans import Definition
+from evaltools.retrieval.code.symbols import SPANS_VERSION
+from evaltools.retrieval.sources.closing import Closing
 
 CACHE_DIR_ENV = "EVALTOOLS_CACHE_DIR"
 FOLDER_NAME = ".evaltools_cache"

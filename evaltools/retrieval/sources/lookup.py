@@ -6,13 +6,13 @@ from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple, Protocol
 
-from evaltools.retrieval.metas import MetasIndex
-from evaltools.retrieval.parsing import FileParser, ParsedFile
-from evaltools.retrieval.source import CodeTree
-from evaltools.retrieval.symbols import is_supported
+from evaltools.retrieval.code.parsing import FileParser, ParsedFile
+from evaltools.retrieval.code.symbols import is_supported
+from evaltools.retrieval.sources.metas import MetasIndex
+from evaltools.retrieval.sources.source import CodeTree
 
 if TYPE_CHECKING:
-    from evaltools.retrieval.definition_cache import DefinitionCache
+    from evaltools.retrieval.code.definition_cache import DefinitionCache
 
 # A missing file or symbol triggers a scan of the tree for files holding it; past this
 # many files the scan would cost more than the candidates are worth.
@@ -111,7 +111,7 @@ class TreeLookup:
         if not todo:
             return
         if self.cache is not None:
-            from evaltools.retrieval import cached_parse
+            from evaltools.retrieval.code import cached_parse
 
             load = cached_parse.load_at_rev if self.tree.from_git else cached_parse.load_work_tree
             results: Iterable[tuple[str, ParsedFile | None]] = load(
@@ -160,7 +160,7 @@ class TreeLookup:
     def _parse_read(self, hits: list[tuple[str, bytes]]) -> Iterable[tuple[str, ParsedFile | None]]:
         if self.cache is None:
             return self.pool.map_blobs(hits, len(hits))
-        from evaltools.retrieval.cached_parse import parse_read
+        from evaltools.retrieval.code.cached_parse import parse_read
 
         oids = self.tree.blob_ids(p for p, _ in hits) if self.tree.from_git else None
         return parse_read(self.cache, self.pool, hits, oids)

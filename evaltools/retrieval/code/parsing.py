@@ -8,10 +8,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
 from evaltools.processes import Cost, check_jobs, parallel_map, worker_count
-from evaltools.retrieval.closing import Closing
+from evaltools.retrieval.sources.closing import Closing
 
 if TYPE_CHECKING:
-    from evaltools.retrieval.symbols import Definition
+    from evaltools.retrieval.code.symbols import Definition
 
 _T = TypeVar("_T")
 _R = TypeVar("_R")
@@ -37,7 +37,7 @@ def line_count(source: bytes) -> int:
 
 
 def parse_source(path: str, source: bytes) -> ParsedFile:
-    from evaltools.retrieval.symbols import UnsupportedLanguage, find_definitions
+    from evaltools.retrieval.code.symbols import UnsupportedLanguage, find_definitions
 
     try:
         found = find_definitions(path, source)

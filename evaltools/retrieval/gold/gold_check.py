@@ -20,11 +20,9 @@ from evaltools.fileio import (
     display_path,
     real_path,
 )
-from evaltools.retrieval.chunk_id import ChunkIdError, parse_chunk_id
-from evaltools.retrieval.gold_keys import gold_key_tokens
-from evaltools.retrieval.record import RecordLine, iter_record_lines
-from evaltools.retrieval.repair import KeyRepair, repair_file
-from evaltools.retrieval.resolve import (
+from evaltools.retrieval.code.chunk_id import ChunkIdError, parse_chunk_id
+from evaltools.retrieval.gold.repair import KeyRepair, repair_file
+from evaltools.retrieval.gold.resolve import (
     INVALID_CHUNK_ID,
     RULE_OF_STATUS,
     UNREADABLE_RECORD,
@@ -32,6 +30,8 @@ from evaltools.retrieval.resolve import (
     Resolution,
     Status,
 )
+from evaltools.retrieval.records.gold_keys import gold_key_tokens
+from evaltools.retrieval.records.record import RecordLine, iter_record_lines
 
 STDIN = "-"
 STDIN_DISPLAY = "<stdin>"
@@ -220,13 +220,13 @@ def _resolve(
     problems: list[Diagnostic],
     cache_dir: Path | None,
 ) -> None:
-    from evaltools.retrieval.definition_cache import DefinitionCache
-    from evaltools.retrieval.git import GitError
-    from evaltools.retrieval.lookup import Lookup, MetasLookup, TreeLookup
-    from evaltools.retrieval.metas import read_metas
-    from evaltools.retrieval.parsing import FileParser
-    from evaltools.retrieval.resolve import resolve_all
-    from evaltools.retrieval.source import CodeTree
+    from evaltools.retrieval.code.definition_cache import DefinitionCache
+    from evaltools.retrieval.code.parsing import FileParser
+    from evaltools.retrieval.gold.resolve import resolve_all
+    from evaltools.retrieval.sources.git import GitError
+    from evaltools.retrieval.sources.lookup import Lookup, MetasLookup, TreeLookup
+    from evaltools.retrieval.sources.metas import read_metas
+    from evaltools.retrieval.sources.source import CodeTree
 
     if rev is not None and root is None:
         raise UsageError("--rev needs --root: the repository the revision is in")

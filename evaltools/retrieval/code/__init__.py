@@ -1,0 +1,1 @@
+"""Code: chunk IDs, definitions and their spans, per language."""

@@ -1,0 +1,1 @@
+"""Gold maintenance: check and repair, mining, annotation, splits, duplicates."""

@@ -1,0 +1,1 @@
+"""Retrieval records: reading JSONL, the schema and what it cannot say, statistics."""

@@ -1,0 +1,1 @@
+"""Scoring a retriever's runs against the set."""

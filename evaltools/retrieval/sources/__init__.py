@@ -1,0 +1,1 @@
+"""Where code comes from: git (blobs, renames, history), work trees, metas."""
