@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Iterable
 from pathlib import Path
@@ -35,9 +36,10 @@ class TextFile(NamedTuple):
 
 
 def display_path(path: Path) -> str:
-    """Paths relative to the working directory (`../evals/x.md` from a subdirectory), one
-    rule for every output format, whichever way the path was named; absolute when the two
-    share nothing below the file system's root (a `../../../../` path helps nobody).
+    """Paths relative to the working directory (`../evals/x.md` from a subdirectory of the
+    project), one rule for every output format, whichever way the path was named; absolute
+    for a file outside the project (the nearest folder at or above the working directory
+    that holds a pyproject.toml or a .git), where a `../../..` path helps nobody.
 
     Symbolic links are not followed: a finding is shown under the name it was found by
     (and a link loop is a path like any other, not an error)."""
@@ -45,12 +47,21 @@ def display_path(path: Path) -> str:
     absolute = os.path.abspath(path)  # noqa: PTH100
     cwd = os.getcwd()  # noqa: PTH109
     try:
-        shared = os.path.commonpath([absolute, cwd])
+        inside = os.path.commonpath([absolute, _project_root(cwd)]) == _project_root(cwd)
     except ValueError:  # another drive on Windows
-        return Path(absolute).as_posix()
-    if Path(shared) == Path(shared).parent:
+        inside = False
+    if not inside:
         return Path(absolute).as_posix()
     return Path(os.path.relpath(absolute, cwd)).as_posix()
+
+
+@functools.lru_cache(maxsize=8)
+def _project_root(cwd: str) -> str:
+    here = Path(cwd)
+    for folder in (here, *here.parents):
+        if (folder / "pyproject.toml").is_file() or (folder / ".git").exists():
+            return str(folder)
+    return cwd
 
 
 def real_path(path: Path) -> Path:

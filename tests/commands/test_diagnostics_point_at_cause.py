@@ -159,6 +159,7 @@ def test_strict_reference_hint_names_the_command_that_fixes(
 def test_paths_are_relative_to_the_working_directory_in_every_format(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    (tmp_path / "pyproject.toml").write_text("")  # the project the subdirectory is in
     (tmp_path / "evals").mkdir()
     (tmp_path / "sub").mkdir()
     _write(tmp_path / "evals", {5: "\nstray\n"})
