@@ -63,12 +63,6 @@ def is_example(path: Path) -> bool:
     return bool(_FRONT_MATTER.match(text) and _CURSOR_HEADING.search(text))
 
 
-def is_retrieval_set(path: Path) -> bool:
-    from evaltools.retrieval.records.sniff import looks_like_retrieval_set
-
-    return looks_like_retrieval_set(path)
-
-
 def _widest_folders(examples: list[str], markdown: list[str]) -> list[str]:
     """The highest folder above each example holding no other Markdown (else the file)."""
     others = [PurePosixPath(m) for m in markdown if m not in set(examples)]
@@ -87,7 +81,9 @@ def discover(root: Path) -> Found:
     files = [f for f in _listed(root) if (root / f).is_file()]
     markdown = [f for f in files if f.endswith(".md")]
     examples = [f for f in markdown if is_example(root / f)]
-    sets = [f for f in files if f.endswith(".jsonl") and is_retrieval_set(root / f)]
+    from evaltools.retrieval.records.sniff import looks_like_retrieval_set
+
+    sets = [f for f in files if f.endswith(".jsonl") and looks_like_retrieval_set(root / f)]
     return Found(_widest_folders(examples, markdown), sets)
 
 

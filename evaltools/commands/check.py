@@ -14,6 +14,7 @@ from evaltools.config import Config, load_config
 from evaltools.diagnostics import Diagnostic, Severity, worst_exit_code
 from evaltools.fileio import UsageError, check_paths_exist, discover, read_text_file, real_path
 from evaltools.processes import check_jobs
+from evaltools.retrieval.records.sniff import is_retrieval_set
 from evaltools.selection import selection_from
 
 
@@ -22,13 +23,6 @@ class Plan:
     examples: list[Path] = field(default_factory=list)
     example_records: list[Path] = field(default_factory=list)
     retrieval_sets: list[Path] = field(default_factory=list)
-
-
-def is_retrieval_set(path: Path, configured: set[Path]) -> bool:
-    """A configured set, or a JSONL that looks like one (see `looks_like_retrieval_set`)."""
-    from evaltools.retrieval.records.sniff import looks_like_retrieval_set
-
-    return real_path(path) in configured or looks_like_retrieval_set(path)
 
 
 def plan(paths: list[Path], config: Config, *, respect_gitignore: bool = True) -> Plan:
@@ -171,11 +165,6 @@ def run(
     no_respect_gitignore: bool = False,
     no_cache: bool = False,
 ) -> int:
-    # Only the rules of what always runs; retrieval rules load with the retrieval half, and
-    # selectors of families not loaded are accepted as they are (start-up matters here).
-    import evaltools.commands.roundtrip
-    import evaltools.example.lint  # noqa: F401
-
     check_jobs(jobs)
     settings = load_config(config)
     selection = selection_from(settings.rules, None, None)

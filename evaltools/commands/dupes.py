@@ -36,7 +36,7 @@ class Found:
 
 def _sorted_inputs(paths: list[Path], config: Config) -> tuple[list[Path], list[Path]]:
     """(example files, retrieval set files) below `paths`."""
-    from evaltools.retrieval.records.sniff import looks_like_retrieval_set
+    from evaltools.retrieval.records.sniff import is_retrieval_set
 
     known = {real_path(s) for s in config.retrieval.sets}
     examples: list[Path] = []
@@ -45,7 +45,7 @@ def _sorted_inputs(paths: list[Path], config: Config) -> tuple[list[Path], list[
         paths, SUFFIXES, respect_gitignore=config.respect_gitignore, what="examples or eval sets"
     )
     for path in found:
-        if path.suffix == ".jsonl" and (real_path(path) in known or looks_like_retrieval_set(path)):
+        if path.suffix == ".jsonl" and is_retrieval_set(path, known):
             retrieval.append(path)
         else:
             examples.append(path)

@@ -131,8 +131,6 @@ def run(
     jobs: int | None = None,
     no_respect_gitignore: bool = False,
 ) -> int:
-    import evaltools.example.lint  # noqa: F401  (registers the rules that selectors name)
-
     check_jobs(jobs)
     settings = load_config(config)
     selection = selection_from(settings.rules, select, ignore)

@@ -6,6 +6,7 @@ import itertools
 from pathlib import Path
 
 from evaltools import jsonio
+from evaltools.fileio import real_path
 
 
 def looks_like_retrieval_set(path: Path) -> bool:
@@ -28,3 +29,8 @@ def looks_like_retrieval_set(path: Path) -> bool:
     except OSError:
         return False
     return False
+
+
+def is_retrieval_set(path: Path, configured: set[Path]) -> bool:
+    """A configured set (`configured` holds resolved paths), or a JSONL that looks like one."""
+    return real_path(path) in configured or looks_like_retrieval_set(path)
