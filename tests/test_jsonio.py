@@ -52,12 +52,13 @@ def test_one_malformed_line_gets_one_code_and_wording_everywhere(
         "lint": _findings(capsys, ["lint", "examples.jsonl"]),
         "convert": _findings(capsys, ["convert", "examples.jsonl", "--to", "jsonl", "-o", "o"]),
         "validate": _findings(capsys, ["validate", "set.jsonl"]),
+        "gold check": _findings(capsys, ["gold", "check", "set.jsonl", "--root", "."]),
     }
     assert {command: code for command, (code, _) in seen.items()} == dict.fromkeys(seen, 1)
     # The same line, the same code, column and words; only the file name differs.
     shown = {command: [f.split(":", 1)[1] for f in found] for command, (_, found) in seen.items()}
     assert len(shown["lint"]) == 1
-    assert shown["lint"] == shown["convert"] == shown["validate"]
+    assert shown["lint"] == shown["convert"] == shown["validate"] == shown["gold check"]
     assert shown["lint"][0].startswith("2:")
 
 

@@ -46,10 +46,10 @@ def run(
     if checked.diagnostics and not allow_stale:
         for diagnostic in sorted(checked.diagnostics, key=Diagnostic.sort_key):
             sys.stderr.write(format_line(diagnostic) + "\n")
+        where = f" in {len(stale)} queries ({', '.join(stale)})" if stale else ""
         sys.stderr.write(
-            f"gold eval: {len(checked.diagnostics)} gold ID problem(s) in "
-            f"{len(stale)} queries ({', '.join(stale)}): scoring would skip them silently; "
-            "fix them (`evaltools gold check --fix`) or pass --allow-stale\n"
+            f"gold eval: {len(checked.diagnostics)} gold ID problem(s){where}: scoring would "
+            "skip them silently; fix them (`evaltools gold check --fix`) or pass --allow-stale\n"
         )
         return 1
     queries = queries_of(line.record for f in checked.files for line in f.lines if line.record)

@@ -382,10 +382,10 @@ def test_bad_records_and_ids_are_errors_not_skips(
     assert [line.split(" [")[0] for line in lines[:-1]] == [
         "evals/set.jsonl:1:24: RG006",
         "evals/set.jsonl:1:38: RG006",
-        "evals/set.jsonl:3:2: RG008",
+        "evals/set.jsonl:3:2: IO008",  # invalid JSON: the code every command gives it
         "evals/set.jsonl:4:1: RG008",
         "evals/set.jsonl:5:1: RG008",
-        "evals/set.jsonl:6:1: RG008",
+        "evals/set.jsonl:6:1: IO001",  # not UTF-8: likewise
     ]
     assert lines[-1] == "1 gold IDs in 1 file: 1 ok; 6 other errors."
 

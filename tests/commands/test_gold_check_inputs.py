@@ -59,7 +59,7 @@ def test_a_lone_surrogate_in_a_record_is_a_finding(
     path.write_text(line + "\n")
     assert main(["gold", "check", "evals", "--root", ".", "--fix"]) == 1
     out = capsys.readouterr().out
-    assert out.startswith("evals/set.jsonl:1:11: RG008 [error] string holds a lone UTF-16")
+    assert out.startswith("evals/set.jsonl:1:11: IO008 [error] string holds a lone UTF-16")
     assert path.read_text() == line + "\n"
 
 

@@ -32,6 +32,7 @@ from evaltools.retrieval.gold.resolve import (
 )
 from evaltools.retrieval.records.gold_keys import gold_key_tokens
 from evaltools.retrieval.records.record import RecordLine, iter_record_lines
+from evaltools.retrieval.records.record_rules import LINE_PROBLEM_RULES
 
 STDIN = "-"
 STDIN_DISPLAY = "<stdin>"
@@ -174,9 +175,10 @@ def _gold_items(set_file: SetFile, problems: list[Diagnostic]) -> list[GoldItem]
             if line.problems and line.problems[-1].kind == "blank":
                 continue  # holds no gold ID; `validate` reports the blank line
             reason = line.problems[-1].message if line.problems else "line is not a JSON object"
-            problems.append(
-                make(UNREADABLE_RECORD, set_file.display, line.line, _problem_column(line), reason)
-            )
+            # Invalid JSON (or bytes) has the one code every command gives it.
+            kind = line.problems[-1].kind if line.problems else ""
+            found = LINE_PROBLEM_RULES.get(kind, UNREADABLE_RECORD)
+            problems.append(make(found, set_file.display, line.line, _problem_column(line), reason))
             continue
         items.extend(_items_of(set_file, line, record, problems))
     return items

@@ -14,14 +14,17 @@ from typing import Any
 
 from evaltools.catalogue import rule
 from evaltools.diagnostics import Diagnostic, make
-from evaltools.fileio import BYTE_ORDER_MARK, NOT_A_FILE, NOT_UTF8, display_path
+from evaltools.fileio import NOT_A_FILE, display_path
 from evaltools.retrieval.records.record import RecordLine, iter_record_lines
-from evaltools.retrieval.records.record_rules import DUPLICATE_KEY, INVALID_JSON
+from evaltools.retrieval.records.record_rules import (
+    DUPLICATE_KEY,
+    INVALID_JSON,
+    LINE_PROBLEM_RULES,
+)
 
 UNUSABLE_RECORD = rule("RG401")
 
 GRADES = (1, 2, 3)
-_PROBLEM_RULES = {"not-utf8": NOT_UTF8, "byte-order-mark": BYTE_ORDER_MARK}
 
 
 @dataclass(frozen=True)
@@ -93,7 +96,7 @@ def read_jsonl(path: Path, *, need_gold: bool) -> JsonlFile | list[Diagnostic]:
 def _check(shown: str, rec: RecordLine, *, need_gold: bool) -> Line | list[Diagnostic]:
     number = rec.line
     found = [
-        make(_PROBLEM_RULES.get(p.kind, INVALID_JSON), shown, number, p.column, p.message)
+        make(LINE_PROBLEM_RULES.get(p.kind, INVALID_JSON), shown, number, p.column, p.message)
         for p in rec.problems
         if p.kind != "blank"  # blank lines carry no record; validate reports them
     ]

@@ -19,15 +19,14 @@ from typing import Any
 
 from evaltools import jsonio
 from evaltools.diagnostics import Diagnostic, make
-from evaltools.fileio import BYTE_ORDER_MARK, EMPTY_FILE, NOT_A_FILE, NOT_UTF8, display_path
+from evaltools.fileio import EMPTY_FILE, NOT_A_FILE, display_path
 from evaltools.retrieval.code.locate import Locations, locate
 from evaltools.retrieval.records.explain import Problem, beyond_schema, explain
 from evaltools.retrieval.records.record import NEEDS_FULL_PARSE, RecordLine, parse_line, quick_value
 from evaltools.retrieval.records.record_rules import (
-    BLANK_LINE,
     DUPLICATE_KEY,
     DUPLICATE_QID,
-    INVALID_JSON,
+    LINE_PROBLEM_RULES,
     UNREADABLE_FILE,
 )
 from evaltools.retrieval.records.schema import (
@@ -36,13 +35,6 @@ from evaltools.retrieval.records.schema import (
     default_schema,
     record_is_clean,
 )
-
-_PROBLEM_RULES = {
-    "blank": BLANK_LINE,
-    "not-utf8": NOT_UTF8,
-    "byte-order-mark": BYTE_ORDER_MARK,
-    "invalid-json": INVALID_JSON,
-}
 
 # Chunks: big enough that a worker's start-up and result transfer are noise, small enough
 # that two cores share the work evenly and a worker's memory stays bounded.
@@ -174,7 +166,7 @@ def check_lines(
             continue
         rec = parse_line(raw, number, at_file_start=at_file_start and number == 1)
         for problem in rec.problems:
-            rule = _PROBLEM_RULES[problem.kind]
+            rule = LINE_PROBLEM_RULES[problem.kind]
             result.diagnostics.append(make(rule, display, number, problem.column, problem.message))
         if not rec.parsed:
             continue
