@@ -27,7 +27,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from evaltools.example.markdown import read_markdown
+from evaltools.example.markdown.reader import read_markdown
 from evaltools.example.spec import Example, dumps_example
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -26,10 +26,10 @@ from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
-from evaltools.config import Config
-from evaltools.example.markdown import from_markdown
+from evaltools.config.model import Config
+from evaltools.example.markdown.reader import from_markdown
+from evaltools.example.markdown.render import to_markdown
 from evaltools.example.records import iter_all_units, parse_unit
-from evaltools.example.render import to_markdown
 from evaltools.example.spec import example_from_json_dict, spec_to_json_dict
 
 CORPUS = Path(__file__).resolve().parent.parent / "tests" / "data" / "corpus" / "zed-evals"

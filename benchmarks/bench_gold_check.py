@@ -37,7 +37,7 @@ from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
-from evaltools.processes import available_cores
+from evaltools.parallel.processes import available_cores
 from evaltools.retrieval.code.definition_cache import DB_NAME, RACY_SECONDS
 from evaltools.retrieval.code.parsing import parse_source
 

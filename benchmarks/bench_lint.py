@@ -39,7 +39,7 @@ from pathlib import Path
 import pyromark
 
 from evaltools.example.lint import lint_markdown
-from evaltools.example.markdown import read_markdown
+from evaltools.example.markdown.reader import read_markdown
 
 CORPUS = Path(__file__).resolve().parent.parent / "tests" / "data" / "corpus" / "zed-evals"
 ONE_FILE = CORPUS / "zed--change-match-arm.md"

@@ -19,8 +19,8 @@ from pathlib import Path
 
 import pyromark
 
-from evaltools.example.markdown import read_markdown
-from evaltools.example.roundtrip import Verdict, check_roundtrip
+from evaltools.example.markdown.reader import read_markdown
+from evaltools.example.markdown.roundtrip import Verdict, check_roundtrip
 
 CORPUS = Path(__file__).resolve().parent.parent / "tests" / "data" / "corpus" / "zed-evals"
 

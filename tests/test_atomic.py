@@ -68,7 +68,7 @@ def test_check_fix_does_not_overwrite_an_edit_saved_while_it_worked(
     path = in_tmp / "a.md"
     path.write_text(REFORMAT)
     edited = REFORMAT + "\n## Reasoning\n\nSaved by an editor meanwhile.\n"
-    from evaltools.example.roundtrip import check_roundtrip as real
+    from evaltools.example.markdown.roundtrip import check_roundtrip as real
 
     def check_then_edit(*args: object, **kwargs: object) -> object:
         result = real(*args, **kwargs)  # type: ignore[arg-type]

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from evaltools.__main__ import main
-from evaltools.processes import Cost, available_cores, parallel_map, worker_count
+from evaltools.parallel.processes import Cost, available_cores, parallel_map, worker_count
 from tests.conftest import CORPUS
 
 BAD_JOBS = "--jobs must be 0 (every core), 1 (no worker processes) or more; got -1"

@@ -34,7 +34,7 @@ _CONFIG = Param(
     metavar="FILE",
 )
 
-# The same --jobs on every bulk command (its policy: evaltools.processes.worker_count).
+# The same --jobs on every bulk command (its policy: evaltools.parallel.processes.worker_count).
 JOBS = Param(
     "jobs",
     ("--jobs", "-j"),

@@ -10,10 +10,10 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from evaltools.config import Config, load_config
+from evaltools.config.model import Config, load_config
 from evaltools.diagnostics import Diagnostic, Severity, worst_exit_code
 from evaltools.fileio import UsageError, check_paths_exist, discover, read_text_file, real_path
-from evaltools.processes import check_jobs
+from evaltools.parallel.processes import check_jobs
 from evaltools.retrieval.records.sniff import is_retrieval_set
 from evaltools.selection import selection_from
 
@@ -62,7 +62,7 @@ def _examples(work: Plan, fix: bool, fixed: list[str]) -> list[Diagnostic]:
     from evaltools.commands.lint import lint_path
     from evaltools.commands.roundtrip import check_text
     from evaltools.example.lint import lint_markdown
-    from evaltools.example.markdown import read_markdown
+    from evaltools.example.markdown.reader import read_markdown
 
     found: list[Diagnostic] = []
     for path in work.examples:

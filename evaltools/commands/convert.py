@@ -8,10 +8,10 @@ from typing import TextIO
 
 from evaltools import jsonio
 from evaltools.diagnostics import Diagnostic, Severity
-from evaltools.example import convert as conv
 from evaltools.example import records
+from evaltools.example.convert import pipeline as conv
 from evaltools.fileio import UsageError, check_paths_exist, discover
-from evaltools.processes import check_jobs
+from evaltools.parallel.processes import check_jobs
 from evaltools.report.progress import Progress
 
 

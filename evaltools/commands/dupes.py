@@ -13,11 +13,11 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from evaltools.config import Config, load_config
+from evaltools.config.model import Config, load_config
 from evaltools.diagnostics import Diagnostic, worst_exit_code
+from evaltools.dupes.pairs import Pair
 from evaltools.fileio import UsageError, check_paths_exist, discover, real_path
-from evaltools.pairs import Pair
-from evaltools.processes import check_jobs
+from evaltools.parallel.processes import check_jobs
 
 # Searched for in directories, as `check` does (a .json there is as often editor settings
 # as an example); a .json named directly is read as an example.

@@ -11,9 +11,9 @@ from collections import Counter
 from pathlib import Path
 
 from evaltools import jsonio
-from evaltools.config import load_config
+from evaltools.config.model import load_config
 from evaltools.diagnostics import Diagnostic
-from evaltools.processes import check_jobs
+from evaltools.parallel.processes import check_jobs
 from evaltools.retrieval.code.definition_cache import cache_folder
 from evaltools.retrieval.gold.gold_check import GoldCheck, GoldItem, check_gold, gold_sources
 from evaltools.retrieval.gold.resolve import Resolution, Status

@@ -324,7 +324,7 @@ def split(*, paths: list[Path], holdout: float | None, seed: int, output_format:
 
 def _configured_holdout() -> float:
     """`holdout-share` of [tool.evaltools.retrieval] (the target `gold stats` checks), else 0.2."""
-    from evaltools.config import load_config
+    from evaltools.config.model import load_config
     from evaltools.retrieval.records.stats import Targets
 
     share = Targets.from_config(load_config().retrieval.targets).holdout_share

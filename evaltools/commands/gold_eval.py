@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 from evaltools import jsonio
-from evaltools.config import load_config
+from evaltools.config.model import load_config
 from evaltools.diagnostics import Diagnostic
 from evaltools.fileio import UsageError
 from evaltools.retrieval.gold.gold_check import GoldCheck, check_gold, gold_sources

@@ -13,8 +13,13 @@ import sys
 from pathlib import Path
 
 from evaltools.atomic import WriteError, atomic_write
+from evaltools.config.precommit import (
+    ConfigEditError,
+    Request,
+    add_evaltools,
+    same_except_evaltools,
+)
 from evaltools.fileio import UsageError, display_path
-from evaltools.precommit import ConfigEditError, Request, add_evaltools, same_except_evaltools
 
 
 def run(config_file: Path, rev: str | None, hooks: list[str], remote: str | None = None) -> int:
@@ -36,8 +41,8 @@ def run(config_file: Path, rev: str | None, hooks: list[str], remote: str | None
 
 
 def _check_hooks(hooks: list[str]) -> None:
-    from evaltools.config import closest
-    from evaltools.precommit_hooks import HOOK_IDS
+    from evaltools.config.model import closest
+    from evaltools.config.precommit_hooks import HOOK_IDS
 
     for hook in hooks:
         if hook not in HOOK_IDS:
@@ -83,7 +88,7 @@ def _edit_precommit(config_file: Path, request: Request) -> int:
 
 
 def _complete_pyproject(pyproject: Path) -> None:
-    from evaltools.config_setup import complete, discover
+    from evaltools.config.pyproject_setup import complete, discover
 
     shown = display_path(pyproject)
     if pyproject.exists() and not pyproject.is_file():

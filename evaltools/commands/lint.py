@@ -6,7 +6,7 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
-from evaltools.config import Config, load_config
+from evaltools.config.model import Config, load_config
 from evaltools.diagnostics import Diagnostic, Rule, make, worst_exit_code
 from evaltools.fileio import (
     NOT_A_FILE,
@@ -17,7 +17,7 @@ from evaltools.fileio import (
     read_text_file,
     real_path,
 )
-from evaltools.processes import Cost, check_jobs, input_size, parallel_map, worker_count
+from evaltools.parallel.processes import Cost, check_jobs, input_size, parallel_map, worker_count
 from evaltools.report.progress import Progress
 from evaltools.selection import RuleSelection, selection_from
 

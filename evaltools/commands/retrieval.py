@@ -9,10 +9,16 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from evaltools import jsonio
-from evaltools.config import load_config
+from evaltools.config.model import load_config
 from evaltools.diagnostics import Diagnostic, Severity, make, worst_exit_code
 from evaltools.fileio import UsageError, check_paths_exist, discover, display_path, real_path
-from evaltools.processes import Cost, available_cores, check_jobs, parallel_map, worker_count
+from evaltools.parallel.processes import (
+    Cost,
+    available_cores,
+    check_jobs,
+    parallel_map,
+    worker_count,
+)
 from evaltools.report import render
 from evaltools.report.progress import Progress
 

@@ -12,15 +12,15 @@ from evaltools import jsonio
 from evaltools.atomic import WriteError, atomic_write, remove_stale_temps, write_finding
 from evaltools.catalogue import rule
 from evaltools.diagnostics import Diagnostic, make
-from evaltools.example.markdown import DropKind, Dropped, ParsedMarkdown
-from evaltools.example.roundtrip import RoundTrip, Verdict, check_roundtrip
+from evaltools.example.markdown.reader import DropKind, Dropped, ParsedMarkdown
+from evaltools.example.markdown.roundtrip import RoundTrip, Verdict, check_roundtrip
 from evaltools.fileio import (
     TextFile,
     check_paths_exist,
     discover,
     read_text_file,
 )
-from evaltools.processes import Cost, check_jobs, input_size, parallel_map, worker_count
+from evaltools.parallel.processes import Cost, check_jobs, input_size, parallel_map, worker_count
 from evaltools.report.progress import Progress
 
 NOT_CANONICAL = rule("RT001")

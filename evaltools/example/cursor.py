@@ -10,7 +10,7 @@ from bisect import bisect_left
 from itertools import accumulate
 from typing import Literal, NamedTuple
 
-from evaltools.example._difflines import (
+from evaltools.example.diffs._difflines import (
     CURSOR_POSITION_MARKER,
     RUST_WHITESPACE,
     LineKind,
@@ -23,7 +23,7 @@ from evaltools.example._difflines import (
     rust_trim_start,
     to_bytes,
 )
-from evaltools.example.udiff import ParsedDiff, parse_diff
+from evaltools.example.diffs.udiff import ParsedDiff, parse_diff
 
 __all__ = [
     "CURSOR_POSITION_MARKER",

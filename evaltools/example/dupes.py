@@ -13,6 +13,16 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from evaltools.diagnostics import Diagnostic, make
+from evaltools.dupes.minhash import (
+    LshIndex,
+    Signature,
+    shingles,
+    signature,
+    similarity,
+    token_ids,
+)
+from evaltools.dupes.pairs import DUPLICATE_EXAMPLE, Item, Pair
+from evaltools.dupes.pairs import NEAR_DUPLICATE_EXAMPLE as NEAR
 from evaltools.example.cursor import INLINE_CURSOR_MARKER
 from evaltools.example.records import (
     BAD_FILE,
@@ -24,17 +34,7 @@ from evaltools.example.records import (
 )
 from evaltools.example.spec import ExampleSpec
 from evaltools.fileio import NOT_A_FILE
-from evaltools.minhash import (
-    LshIndex,
-    Signature,
-    shingles,
-    signature,
-    similarity,
-    token_ids,
-)
-from evaltools.pairs import DUPLICATE_EXAMPLE, Item, Pair
-from evaltools.pairs import NEAR_DUPLICATE_EXAMPLE as NEAR
-from evaltools.processes import Cost, parallel_map, worker_count
+from evaltools.parallel.processes import Cost, parallel_map, worker_count
 
 EXCERPT = "cursor excerpt"
 PATCHES = "expected patches"

@@ -22,7 +22,7 @@ from typing import BinaryIO
 from evaltools import jsonio
 from evaltools.catalogue import rule
 from evaltools.diagnostics import Diagnostic, make
-from evaltools.example.markdown import ParsedMarkdown, read_markdown
+from evaltools.example.markdown.reader import ParsedMarkdown, read_markdown
 from evaltools.example.spec import Example, SpecError, example_from_json_dict
 from evaltools.fileio import (
     MAX_TEXT_FILE_BYTES,

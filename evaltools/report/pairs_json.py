@@ -6,7 +6,7 @@ import json
 from collections.abc import Sequence
 from typing import TextIO
 
-from evaltools.pairs import Pair
+from evaltools.dupes.pairs import Pair
 
 
 def render(pairs: Sequence[Pair], out: TextIO) -> None:

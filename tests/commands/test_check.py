@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from evaltools.__main__ import main
-from evaltools.example.markdown import from_markdown
+from evaltools.example.markdown.reader import from_markdown
 from evaltools.example.spec import Example, dumps_example
 from tests.conftest import CORPUS
 

@@ -12,7 +12,7 @@ import pytest
 
 from evaltools.__main__ import main
 from evaltools.commands.convert import _progress_line
-from evaltools.example.convert import Stats
+from evaltools.example.convert.pipeline import Stats
 from evaltools.report.progress import Progress
 from tests.conftest import CORPUS
 from tests.example import gen_records

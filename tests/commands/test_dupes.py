@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from evaltools.__main__ import main
-from evaltools.example.markdown import from_markdown
+from evaltools.example.markdown.reader import from_markdown
 from evaltools.example.spec import Example, ExampleSpec, dumps_example
 from tests.conftest import CORPUS
 

@@ -7,8 +7,8 @@ import pytest
 from ruamel.yaml import YAML
 
 from evaltools.__main__ import main
-from evaltools.precommit import REPO_URL, Request, add_evaltools, same_except_evaltools
-from evaltools.precommit_hooks import hooks_yaml
+from evaltools.config.precommit import REPO_URL, Request, add_evaltools, same_except_evaltools
+from evaltools.config.precommit_hooks import hooks_yaml
 
 ROOT = Path(__file__).resolve().parents[2]
 

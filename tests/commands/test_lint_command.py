@@ -15,7 +15,7 @@ import pytest
 
 from evaltools.__main__ import main
 from evaltools.commands import lint
-from evaltools.example.markdown import from_markdown
+from evaltools.example.markdown.reader import from_markdown
 from evaltools.example.spec import Example, dumps_example, example_from_json_dict
 from tests.conftest import CORPUS
 

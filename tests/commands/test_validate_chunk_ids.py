@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from evaltools.__main__ import main
-from evaltools.processes import worker_count
+from evaltools.parallel.processes import worker_count
 from evaltools.retrieval.code.parsing import PARSE_COST
 
 GOOD = {"qid": "q1", "query": "log out", "type": "intent", "gold": {"a/b.py:1-2:f": 3}}

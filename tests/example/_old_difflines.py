@@ -1,5 +1,5 @@
 """Oracle for the differential tests: the line-at-a-time diff grammar before the bulk
-rewrite, a verbatim copy of `evaltools/example/_difflines.py`. Not used by evaltools."""
+rewrite, a verbatim copy of `evaltools/example/diffs/_difflines.py`. Not used by evaltools."""
 
 # mypy: ignore-errors
 # ruff: noqa

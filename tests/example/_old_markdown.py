@@ -1,5 +1,5 @@
 """Oracle for the differential tests: the Markdown reader before the per-event rework,
-a verbatim copy of `evaltools/example/markdown.py`. Not used by evaltools."""
+a verbatim copy of `evaltools/example/markdown/reader.py`. Not used by evaltools."""
 
 # mypy: ignore-errors
 # ruff: noqa
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from evaltools.example.document import (
+from evaltools.example.markdown.document import (
     ACCEPTED_PREDICTION_MARKER,
     NO_EDIT_HISTORY,
     OTHER,
@@ -25,7 +25,7 @@ from evaltools.example.document import (
     MarkdownError,
     ParsedMarkdown,
 )
-from evaltools.example.frontmatter import split_front_matter
+from evaltools.example.markdown.frontmatter import split_front_matter
 from evaltools.example.spec import ExampleSpec, RecentFile
 
 __all__ = [

@@ -1,5 +1,5 @@
 """Oracle for the differential tests: the per-line diff state machine before the bulk
-rewrite, a verbatim copy of `evaltools/example/_udiff_parse.py`. Not used by evaltools."""
+rewrite, a verbatim copy of `evaltools/example/diffs/_udiff_parse.py`. Not used by evaltools."""
 
 # mypy: ignore-errors
 # ruff: noqa

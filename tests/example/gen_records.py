@@ -8,8 +8,8 @@ from pathlib import Path
 from typing import Any
 
 from evaltools.diagnostics import Diagnostic
-from evaltools.example.convert import Options, Stats, convert
-from evaltools.example.markdown import read_markdown
+from evaltools.example.convert.pipeline import Options, Stats, convert
+from evaltools.example.markdown.reader import read_markdown
 from evaltools.example.spec import Example, ExampleSpec, dumps_example
 from tests.conftest import corpus_files
 

@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
-from evaltools.example import convert_record
-from evaltools.example.markdown import ACCEPTED_PREDICTION_MARKER, LayoutHints, read_markdown
-from evaltools.example.render import default_hints, to_markdown
-from evaltools.example.roundtrip import differing_fields
+from evaltools.example.convert import record as convert_record
+from evaltools.example.markdown.reader import ACCEPTED_PREDICTION_MARKER, LayoutHints, read_markdown
+from evaltools.example.markdown.render import default_hints, to_markdown
+from evaltools.example.markdown.roundtrip import differing_fields
 from evaltools.example.spec import Example, dumps_example
 from tests.conftest import ALT_CORPUS, CORPUS, corpus_files, corpus_stem
 from tests.example import gen_records

@@ -16,7 +16,7 @@ from evaltools.example.cursor import (
     format_cursor_excerpt,
     locate_cursor,
 )
-from evaltools.example.udiff import RUST_WHITESPACE
+from evaltools.example.diffs.udiff import RUST_WHITESPACE
 from tests.example._fences import corpus_files, section_blocks
 
 CODE = 'fn main() {\n    let x = 42;\n    println!("{}", x);\n}'

@@ -15,7 +15,7 @@ from evaltools.example.cursor import (
     parse_patch,
     patch_cursor_line,
 )
-from evaltools.example.udiff import LineKind, apply_diff_to_string_with_hunk_offset
+from evaltools.example.diffs.udiff import LineKind, apply_diff_to_string_with_hunk_offset
 
 M = CURSOR_POSITION_MARKER
 HEAD = "--- a/test.rs\n+++ b/test.rs\n"

@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from evaltools.example.cursor import parse_patch
-from evaltools.example.markdown import read_markdown
-from evaltools.example.udiff import classify_line, iter_hunks, parse_diff, rust_lines
+from evaltools.example.diffs.udiff import classify_line, iter_hunks, parse_diff, rust_lines
+from evaltools.example.markdown.reader import read_markdown
 from tests.conftest import all_corpus_files
 from tests.example import _old_difflines as old_lines
 from tests.example import _old_udiff_parse as old_parse

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from evaltools.example.frontmatter import split_front_matter
+from evaltools.example.markdown.frontmatter import split_front_matter
 
 HEAD = 'repository_url = "https://github.com/o/r"\nrevision = "r"\n'
 

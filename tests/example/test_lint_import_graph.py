@@ -73,6 +73,8 @@ def test_the_lint_path_defines_few_dataclasses() -> None:
     _, classes, _ = lint_one_file()
     assert len(classes) <= 18, classes
     diff_and_cursor = [
-        c for c in classes if c.split(".")[2] in ("_udiff_parse", "udiff", "cursor", "align")
+        c
+        for c in classes
+        if c.startswith(("evaltools.example.diffs.", "evaltools.example.cursor."))
     ]
-    assert diff_and_cursor == ["evaltools.example._udiff_parse.Hunk"]
+    assert diff_and_cursor == ["evaltools.example.diffs._udiff_parse.Hunk"]

@@ -9,7 +9,7 @@ import pytest
 
 from evaltools.catalogue import RULES
 from evaltools.example.lint import lint_markdown, lint_spec
-from evaltools.example.markdown import from_markdown
+from evaltools.example.markdown.reader import from_markdown
 from evaltools.example.spec import ExampleSpec
 
 GOOD = """+++

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from evaltools.__main__ import main
-from evaltools.example import align
-from evaltools.example.udiff import Hunk, HunkLine, parse_diff
+from evaltools.example.diffs import align
+from evaltools.example.diffs.udiff import Hunk, HunkLine, parse_diff
 
 
 class CountingStr(str):

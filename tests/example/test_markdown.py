@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from evaltools.example.markdown import (
+from evaltools.example.markdown.reader import (
     MarkdownError,
     from_markdown,
     parse_path_list,

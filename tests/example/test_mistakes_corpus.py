@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from evaltools.__main__ import main
-from evaltools.example.markdown import read_markdown
-from evaltools.example.render import to_markdown
+from evaltools.example.markdown.reader import read_markdown
+from evaltools.example.markdown.render import to_markdown
 from tests.example._fences import corpus_files
 from tests.example.mistakes import MUTATIONS
 

@@ -8,8 +8,8 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from evaltools.example.markdown import read_markdown
-from evaltools.example.roundtrip import check_roundtrip
+from evaltools.example.markdown.reader import read_markdown
+from evaltools.example.markdown.roundtrip import check_roundtrip
 from tests.conftest import all_corpus_files
 from tests.example import _old_markdown
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from evaltools.example import records
-from evaltools.example.markdown import read_markdown
+from evaltools.example.markdown.reader import read_markdown
 from evaltools.example.records import (
     BAD_FILE,
     BAD_JSON,
@@ -271,7 +271,7 @@ def test_a_fifo_named_jsonl_is_a_located_error(tmp_path: Path) -> None:
 def test_the_reader_and_the_converter_report_one_location_type(tmp_path: Path) -> None:
     """Issue 19: no RecordError, no Finding, no `kind` strings: a finding is a Diagnostic."""
     from evaltools.diagnostics import Diagnostic
-    from evaltools.example.convert import Options, convert
+    from evaltools.example.convert.pipeline import Options, convert
 
     path = tmp_path / "set.jsonl"
     path.write_text(LINE + "\n\n{oops\n")

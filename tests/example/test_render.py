@@ -5,8 +5,8 @@ import re
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from evaltools.example.markdown import WHITESPACE, from_markdown, read_markdown
-from evaltools.example.render import escape_info, fence_for, to_markdown
+from evaltools.example.markdown.reader import WHITESPACE, from_markdown, read_markdown
+from evaltools.example.markdown.render import escape_info, fence_for, to_markdown
 from evaltools.example.spec import ExampleSpec, RecentFile
 
 TOKENS = ["`", "```", "````", "~~~", "\n", "\t", "\r", " ", "#", "+", "-", "@@", "   ```"]

@@ -2,8 +2,8 @@ from __future__ import annotations
 
 import pytest
 
-from evaltools.example.markdown import DropKind
-from evaltools.example.roundtrip import (
+from evaltools.example.markdown.reader import DropKind
+from evaltools.example.markdown.roundtrip import (
     Verdict,
     check_roundtrip,
     differing_fields,
@@ -83,8 +83,8 @@ def test_helpers() -> None:
 
 def test_spec_alone_reproduces_every_exact_file() -> None:
     """md -> json -> md: without layout hints the default layout is the files' layout."""
-    from evaltools.example.markdown import from_markdown
-    from evaltools.example.render import to_markdown
+    from evaltools.example.markdown.reader import from_markdown
+    from evaltools.example.markdown.render import to_markdown
 
     reproduced = []
     for path in all_corpus_files():

@@ -6,7 +6,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from evaltools.example.markdown import from_markdown
+from evaltools.example.markdown.reader import from_markdown
 from evaltools.example.spec import (
     Example,
     ExampleSpec,

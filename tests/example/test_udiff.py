@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from evaltools.example.udiff import (
+from evaltools.example.diffs.udiff import (
     DiffLine,
     Edit,
     HunkLocation,

@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from evaltools.example.cursor import cursor_excerpt, extract_cursor_from_patch, parse_patch
-from evaltools.example.udiff import (
+from evaltools.example.diffs.udiff import (
     ApplyError,
     Edit,
     Hunk,

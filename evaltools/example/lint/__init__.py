@@ -23,7 +23,7 @@ from evaltools.example.lint.structure import (
     check_front_matter,
     check_reference_failures,
 )
-from evaltools.example.markdown import ParsedMarkdown, read_markdown
+from evaltools.example.markdown.reader import ParsedMarkdown, read_markdown
 from evaltools.example.spec import ExampleSpec
 
 Check = Callable[[LintContext], None]

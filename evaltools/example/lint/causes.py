@@ -13,8 +13,8 @@ import re
 from evaltools.diagnostics import Diagnostic
 from evaltools.example.lint import catalogue as r
 from evaltools.example.lint.context import LintContext
-from evaltools.example.markdown import SECTIONS, CodeBlock
-from evaltools.example.roundtrip import fence_indent_change
+from evaltools.example.markdown.reader import SECTIONS, CodeBlock
+from evaltools.example.markdown.roundtrip import fence_indent_change
 
 _SECTION_TITLES = {*SECTIONS, "reasoning"}
 _HEADING = re.compile(r" {0,3}(#{1,6})[ \t]+(.*?)[ \t#]*$")

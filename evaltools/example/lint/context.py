@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from evaltools.diagnostics import Diagnostic, Rule, make
-from evaltools.example.markdown import ParsedMarkdown
+from evaltools.example.markdown.reader import ParsedMarkdown
 from evaltools.example.spec import ExampleSpec
 
 

@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-from evaltools.example.align import Fit, fit_hunks
 from evaltools.example.cursor import ExtractedPatch, parse_patch
-from evaltools.example.lint import catalogue as r
-from evaltools.example.lint.context import FieldSource, LintContext, field_sources
-from evaltools.example.lint.cursor_checks import cursor_of
-from evaltools.example.udiff import (
+from evaltools.example.diffs.align import Fit, fit_hunks
+from evaltools.example.diffs.udiff import (
     Hunk,
     LineKind,
     ParsedDiff,
@@ -16,6 +13,9 @@ from evaltools.example.udiff import (
     parse_diff,
     rust_lines,
 )
+from evaltools.example.lint import catalogue as r
+from evaltools.example.lint.context import FieldSource, LintContext, field_sources
+from evaltools.example.lint.cursor_checks import cursor_of
 
 PATCH_FIELDS = ("expected_patch", "rejected_patch")
 # A tuple, not a set: `in` then compares by identity, where a set calls Enum's Python `__hash__`.

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from evaltools.example.document import WHITESPACE
 from evaltools.example.lint import catalogue as r
 from evaltools.example.lint.context import LintContext
-from evaltools.example.markdown import parse_position
+from evaltools.example.markdown.document import WHITESPACE
+from evaltools.example.markdown.reader import parse_position
 
 RECENT_SECTIONS = ("Recently Opened Files", "Recently Viewed Files")
 

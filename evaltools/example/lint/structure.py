@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from evaltools.example.lint import catalogue as r
 from evaltools.example.lint.context import LintContext
-from evaltools.example.markdown import (
+from evaltools.example.markdown.reader import (
     ACCEPTED_PREDICTION_MARKER,
     OTHER,
     SECTIONS,

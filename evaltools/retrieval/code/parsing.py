@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
-from evaltools.processes import Cost, check_jobs, parallel_map, worker_count
+from evaltools.parallel.processes import Cost, check_jobs, parallel_map, worker_count
 from evaltools.retrieval.sources.closing import Closing
 
 if TYPE_CHECKING:
@@ -66,7 +66,7 @@ def parse_blob(task: tuple[str, bytes | None]) -> tuple[str, ParsedFile | None]:
 
 class FileParser(Closing):
     """Parses batches of files, in worker processes when a batch is worth them (the one
-    `--jobs` policy of `evaltools.processes`). Holds nothing open: a context manager only
+    `--jobs` policy of `evaltools.parallel.processes`). Holds nothing open: a context manager only
     so that callers can scope it."""
 
     def __init__(self, jobs: int | None = None) -> None:

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from evaltools.diagnostics import Diagnostic
-from evaltools.minhash import LshIndex, Signature, char_shingles, signature, similarity
-from evaltools.pairs import (
+from evaltools.dupes.minhash import LshIndex, Signature, char_shingles, signature, similarity
+from evaltools.dupes.pairs import (
     DUPLICATE_GOLD,
     DUPLICATE_QUERY,
     HOLDOUT_LEAK,

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from evaltools.diagnostics import Diagnostic, make
-from evaltools.example.convert_record import (
+from evaltools.example.convert.record import (
     FILTERED,
     MALFORMED,
     TARGETS,
@@ -33,14 +33,14 @@ from evaltools.example.convert_record import (
     Settings,
     convert_unit,
 )
-from evaltools.example.convert_rules import (
+from evaltools.example.convert.rules import (
     COLLISION,
     LOSSY,
     LOSSY_ALLOWED,
     RULE_OF_KIND,
     UNWRITABLE,
 )
-from evaltools.example.convert_sinks import (
+from evaltools.example.convert.sinks import (
     EXISTS,
     WRITE_FAILED,
     DirectorySink,
@@ -51,7 +51,7 @@ from evaltools.example.convert_sinks import (
 )
 from evaltools.example.records import Unit, iter_all_units
 from evaltools.fileio import display_path
-from evaltools.processes import Cost, input_size, parallel_map, worker_count
+from evaltools.parallel.processes import Cost, input_size, parallel_map, worker_count
 
 CHUNK_SIZE = 256
 

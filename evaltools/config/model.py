@@ -244,7 +244,7 @@ class _Validator:
         self._lines: Any = None
 
     def fail(self, where: tuple[str, ...], message: str) -> UsageError:
-        from evaltools.toml_lines import KeyLines
+        from evaltools.config.toml_lines import KeyLines
 
         if self._lines is None:
             self._lines = KeyLines(self.text)

@@ -2,7 +2,7 @@
 
 This is the part of a conversion that runs in the worker processes: pure functions of
 a raw unit and the conversion's settings, returning plain, picklable results. Writing,
-naming and ordering happen in `evaltools.example.convert`.
+naming and ordering happen in `evaltools.example.convert.pipeline`.
 
 The Markdown writer is never trusted blindly (as black checks its own output): the text
 is read back and compared with the spec, and any difference is a loss.
@@ -14,12 +14,12 @@ from dataclasses import dataclass
 
 from evaltools import jsonio
 from evaltools.diagnostics import Diagnostic
-from evaltools.example.convert_sinks import spool
-from evaltools.example.layout import LAYOUT_FIELD, layout_from_json, layout_to_json
-from evaltools.example.markdown import LayoutHints, read_markdown
+from evaltools.example.convert.sinks import spool
+from evaltools.example.markdown.layout import LAYOUT_FIELD, layout_from_json, layout_to_json
+from evaltools.example.markdown.reader import LayoutHints, read_markdown
+from evaltools.example.markdown.render import default_hints, to_markdown
+from evaltools.example.markdown.roundtrip import differing_fields, front_matter_losses
 from evaltools.example.records import Record, Unit, parse_unit
-from evaltools.example.render import default_hints, to_markdown
-from evaltools.example.roundtrip import differing_fields, front_matter_losses
 from evaltools.example.spec import (
     NOT_IN_MARKDOWN,
     Example,

@@ -14,8 +14,14 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from evaltools.config.precommit_hooks import (
+    BY_ID,
+    HOOK_IDS,
+    LOCAL_LANGUAGE,
+    hook_fields,
+    yaml_scalar,
+)
 from evaltools.fileio import UsageError
-from evaltools.precommit_hooks import BY_ID, HOOK_IDS, LOCAL_LANGUAGE, hook_fields, yaml_scalar
 
 REPO_URL = "https://github.com/evaltools/evaltools"
 DEFAULT_HOOKS = ("evaltools-check",)

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from evaltools.example.document import LayoutHints
-from evaltools.example.render import default_hints
+from evaltools.example.markdown.document import LayoutHints
+from evaltools.example.markdown.render import default_hints
 from evaltools.example.spec import ExampleSpec
 
 LAYOUT_FIELD = "markdown_layout"
@@ -51,7 +51,7 @@ def layout_from_json(value: Any, spec: ExampleSpec) -> LayoutHints | None:
 
 def _blocks(value: Any, history: str) -> list[tuple[bool, str]] | None:
     """The history cut into the recorded blocks, if the record still fits it exactly."""
-    from evaltools.example.document import ACCEPTED_PREDICTION_MARKER
+    from evaltools.example.markdown.document import ACCEPTED_PREDICTION_MARKER
 
     if not isinstance(value, list) or not value:
         return None

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Literal, NamedTuple
 
-from evaltools.example._difflines import (
+from evaltools.example.diffs._difflines import (
     ASCII_WHITESPACE,
     RUST_WHITESPACE,
     DiffLine,
@@ -23,7 +23,7 @@ from evaltools.example._difflines import (
     rust_lines,
     to_bytes,
 )
-from evaltools.example._udiff_parse import (
+from evaltools.example.diffs._udiff_parse import (
     Edit,
     FilePatch,
     HeaderCountCheck,

@@ -24,7 +24,7 @@ import sys
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from evaltools.processes import pool_context
+from evaltools.parallel.processes import pool_context
 
 if TYPE_CHECKING:
     from concurrent.futures import ProcessPoolExecutor
@@ -43,7 +43,7 @@ def start_pool(workers: int, module: str | None) -> ProcessPoolExecutor:
 
     context = pool_context()
     if context.get_start_method() == "forkserver":
-        preload = ["evaltools._workers"] + ([module] if module else [])
+        preload = ["evaltools.parallel._workers"] + ([module] if module else [])
         context.set_forkserver_preload(preload)
         with _quiet_stdio():
             os.environ[_PARENT_ENV] = str(os.getpid())

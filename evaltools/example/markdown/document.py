@@ -9,8 +9,8 @@ import enum
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from evaltools.example._difflines import RUST_WHITESPACE
-from evaltools.example.frontmatter import FrontMatter
+from evaltools.example.diffs._difflines import RUST_WHITESPACE
+from evaltools.example.markdown.frontmatter import FrontMatter
 from evaltools.example.spec import ExampleSpec
 
 ACCEPTED_PREDICTION_MARKER = "// User accepted prediction:"

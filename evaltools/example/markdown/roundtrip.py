@@ -5,7 +5,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, field
 
-from evaltools.example.markdown import (
+from evaltools.example.markdown.reader import (
     CodeBlock,
     DropKind,
     Dropped,
@@ -13,7 +13,7 @@ from evaltools.example.markdown import (
     ParsedMarkdown,
     read_markdown,
 )
-from evaltools.example.render import to_markdown
+from evaltools.example.markdown.render import to_markdown
 from evaltools.example.spec import FIELD_NAMES, ExampleSpec
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from evaltools.example.document import (
+from evaltools.example.markdown.document import (
     ACCEPTED_PREDICTION_MARKER,
     NO_EDIT_HISTORY,
     OTHER,
@@ -28,7 +28,7 @@ from evaltools.example.document import (
     MarkdownError,
     ParsedMarkdown,
 )
-from evaltools.example.frontmatter import split_front_matter
+from evaltools.example.markdown.frontmatter import split_front_matter
 from evaltools.example.spec import ExampleSpec, RecentFile
 
 __all__ = [

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from itertools import groupby, repeat
 from typing import Literal, NamedTuple
 
-from evaltools.example._difflines import (
+from evaltools.example.diffs._difflines import (
     DiffLine,
     HunkLocation,
     LineKind,

@@ -7,7 +7,7 @@ the pre-commit hook's `evaltools lint one.md` never pays for it.
 Workers start clean: forking a process that runs threads (a test runner, a helper thread
 reading from git) can leave a child that dies or deadlocks on a lock it inherited. A
 forkserver's children fork from a fresh single-threaded server instead; where there is
-none, spawn. See `evaltools._workers` for how workers die with the command and stay quiet.
+none, spawn. See `evaltools.parallel._workers` for how workers die with the command and stay quiet.
 """
 
 from __future__ import annotations
@@ -120,7 +120,7 @@ def parallel_map(
     if workers <= 1:
         yield from map(func, items)
         return
-    from evaltools import _workers
+    from evaltools.parallel import _workers
 
     pool = _workers.start_pool(workers, _module_of(func))
     pending: deque[Future[list[_R]]] = deque()
@@ -162,7 +162,7 @@ def _terminated(pool: object, signum: int, frame: object) -> None:
     """SIGTERM: the workers end at once, then the command dies of the signal as it would
     without workers. Unwinding instead (raising here) could stop the main thread inside
     the executor, holding a lock that shutting it down then waits for: a hang."""
-    from evaltools import _workers
+    from evaltools.parallel import _workers
 
     _workers.kill_workers(pool)
     signal.signal(signum, signal.SIG_DFL)
@@ -171,7 +171,7 @@ def _terminated(pool: object, signum: int, frame: object) -> None:
 
 def _interrupted(pool: object, signum: int, frame: object) -> None:
     """Ctrl-C: the workers end first, so that nothing can wait for them while unwinding."""
-    from evaltools import _workers
+    from evaltools.parallel import _workers
 
     _workers.kill_workers(pool)
     raise KeyboardInterrupt

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import re
 
-from evaltools.example.frontmatter import OPEN, render_front_matter
-from evaltools.example.markdown import (
+from evaltools.example.markdown.frontmatter import OPEN, render_front_matter
+from evaltools.example.markdown.reader import (
     ACCEPTED_PREDICTION_MARKER,
     NO_EDIT_HISTORY,
     LayoutHints,

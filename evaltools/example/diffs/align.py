@@ -13,7 +13,7 @@ import enum
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from evaltools.example.udiff import Hunk
+from evaltools.example.diffs.udiff import Hunk
 
 MIN_NEAR_MATCHES = 2
 # Work allowed per line of input (excerpt and hunks) before alignment gives up: real
