@@ -106,7 +106,7 @@ def parse_only(path: Path) -> int:
 
 
 def dupes(path: Path) -> int:
-    from evaltools.commands.dupes import collect
+    from evaltools.dupes.compare import collect
 
     return len(collect([path], [], 0.5, Config(), workers=1).pairs)
 

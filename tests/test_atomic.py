@@ -76,7 +76,9 @@ def test_check_fix_does_not_overwrite_an_edit_saved_while_it_worked(
         path.with_name("edit.tmp").replace(path)  # as an editor saves
         return result
 
-    monkeypatch.setattr("evaltools.commands.roundtrip.check_roundtrip", check_then_edit)
+    monkeypatch.setattr(
+        "evaltools.example.markdown.roundtrip_files.check_roundtrip", check_then_edit
+    )
     assert main(["check", "--fix", "a.md"]) == 1
     out = capsys.readouterr().out
     assert (

@@ -96,7 +96,7 @@ def test_roundtrip_fix_keeps_an_edit_an_editor_saved_while_it_worked(tmp_path: P
         (tmp_path / "a.md~").replace(path)
 
     done = edit_while_paused(
-        "evaltools.commands.roundtrip.check_roundtrip",
+        "evaltools.example.markdown.roundtrip_files.check_roundtrip",
         ["roundtrip", "--fix", "a.md"],
         tmp_path,
         save_as_an_editor_does,

@@ -65,3 +65,32 @@ def paths_param(help_text: str, *, required: bool = True) -> Param:
     return Param(
         "paths", kind=Path, multiple=True, required=required, help=help_text, metavar="PATH"
     )
+
+
+# Shared by the commands of both tables.
+NO_GITIGNORE = Param(
+    "no_respect_gitignore",
+    ("--no-respect-gitignore",),
+    kind=bool,
+    default=False,
+    help="Search directories without leaving out the files .gitignore ignores.",
+)
+
+# `gold check` and `check`: parsed definitions are kept in .evaltools_cache/ (or
+# EVALTOOLS_CACHE_DIR) unless this is given.
+NO_CACHE = Param(
+    "no_cache",
+    ("--no-cache",),
+    kind=bool,
+    default=False,
+    help="Parse every file again and keep nothing in .evaltools_cache/ (or EVALTOOLS_CACHE_DIR).",
+)
+
+JOBS = Param(
+    "jobs",
+    ("--jobs", "-j"),
+    kind=int,
+    help="Worker processes: 0 is every core, 1 runs in this process; default: as many as "
+    "the input is worth (none for a small one).",
+    metavar="N",
+)

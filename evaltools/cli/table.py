@@ -5,27 +5,17 @@ from __future__ import annotations
 from pathlib import Path
 
 from evaltools.cli import targets
-from evaltools.cli.params import Command, Param, format_param, paths_param
+from evaltools.cli.params import (
+    JOBS,
+    NO_CACHE,
+    NO_GITIGNORE,
+    Command,
+    Param,
+    format_param,
+    paths_param,
+)
 
 # Every command that searches directories takes it (discovery is fileio.discover).
-NO_GITIGNORE = Param(
-    "no_respect_gitignore",
-    ("--no-respect-gitignore",),
-    kind=bool,
-    default=False,
-    help="Search directories without leaving out the files .gitignore ignores.",
-)
-
-# `gold check` and `check`: parsed definitions are kept in .evaltools_cache/ (or
-# EVALTOOLS_CACHE_DIR) unless this is given.
-NO_CACHE = Param(
-    "no_cache",
-    ("--no-cache",),
-    kind=bool,
-    default=False,
-    help="Parse every file again and keep nothing in .evaltools_cache/ (or EVALTOOLS_CACHE_DIR).",
-)
-
 _CONFIG = Param(
     "config",
     ("--config",),
@@ -35,15 +25,6 @@ _CONFIG = Param(
 )
 
 # The same --jobs on every bulk command (its policy: evaltools.parallel.processes.worker_count).
-JOBS = Param(
-    "jobs",
-    ("--jobs", "-j"),
-    kind=int,
-    help="Worker processes: 0 is every core, 1 runs in this process; default: as many as "
-    "the input is worth (none for a small one).",
-    metavar="N",
-)
-
 EXAMPLE_COMMANDS: tuple[Command, ...] = (
     Command(
         ("lint",),

@@ -5,8 +5,15 @@ from __future__ import annotations
 from pathlib import Path
 
 from evaltools.cli import targets
-from evaltools.cli.params import Command, Param, format_param, paths_param
-from evaltools.cli.table import JOBS, NO_CACHE, NO_GITIGNORE
+from evaltools.cli.params import (
+    JOBS,
+    NO_CACHE,
+    NO_GITIGNORE,
+    Command,
+    Param,
+    format_param,
+    paths_param,
+)
 
 COMMANDS: tuple[Command, ...] = ()
 

@@ -1,122 +1,15 @@
-"""`evaltools dupes`: examples or queries that count twice, and holdout leakage.
-
-Edit-prediction examples (.md, .json, .jsonl) and retrieval sets (.jsonl with `qid` and
-`gold`) are told apart as `evaltools check` does, and each half is compared on its own.
-"""
+"""`evaltools dupes`: examples or queries that count twice, and holdout leakage."""
 
 from __future__ import annotations
 
-import gc
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass, field
 from pathlib import Path
 
-from evaltools.config.model import Config, load_config
-from evaltools.diagnostics import Diagnostic, worst_exit_code
-from evaltools.dupes.pairs import Pair
-from evaltools.fileio import UsageError, check_paths_exist, discover, real_path
+from evaltools.config.model import load_config
+from evaltools.diagnostics import worst_exit_code
+from evaltools.dupes.compare import collect
+from evaltools.fileio import UsageError, check_paths_exist
 from evaltools.parallel.processes import check_jobs
-
-# Searched for in directories, as `check` does (a .json there is as often editor settings
-# as an example); a .json named directly is read as an example.
-SUFFIXES = (".md", ".jsonl")
-
-
-@dataclass
-class Found:
-    pairs: list[Pair] = field(default_factory=list)
-    problems: list[Diagnostic] = field(default_factory=list)
-    files: int = 0
-
-    def diagnostics(self) -> list[Diagnostic]:
-        return [pair.to_diagnostic() for pair in self.pairs] + self.problems
-
-
-def _sorted_inputs(paths: list[Path], config: Config) -> tuple[list[Path], list[Path]]:
-    """(example files, retrieval set files) below `paths`."""
-    from evaltools.retrieval.records.sniff import is_retrieval_set
-
-    known = {real_path(s) for s in config.retrieval.sets}
-    examples: list[Path] = []
-    retrieval: list[Path] = []
-    found = discover(
-        paths, SUFFIXES, respect_gitignore=config.respect_gitignore, what="examples or eval sets"
-    )
-    for path in found:
-        if path.suffix == ".jsonl" and is_retrieval_set(path, known):
-            retrieval.append(path)
-        else:
-            examples.append(path)
-    return examples, retrieval
-
-
-def collect(
-    paths: list[Path],
-    against: list[Path],
-    threshold: float,
-    config: Config,
-    workers: int | None = 1,
-) -> Found:
-    """Pairs within `paths`, or, with `against`, between `against` (the reference) and
-    `paths` only."""
-    mine = _sorted_inputs(paths, config)
-    theirs = _sorted_inputs(against, config) if against else None
-    return compare(mine, theirs, threshold, workers)
-
-
-def compare(
-    mine: tuple[list[Path], list[Path]],
-    theirs: tuple[list[Path], list[Path]] | None,
-    threshold: float,
-    workers: int | None = 1,
-) -> Found:
-    """Pairs among (example files, retrieval set files) `mine`, or only between `theirs`
-    and `mine` when `theirs` is given."""
-    with _no_cycle_collection():
-        return _compare(mine, theirs, threshold, workers)
-
-
-@contextmanager
-def _no_cycle_collection() -> Iterator[None]:
-    # Fingerprints and buckets are millions of objects in no cycle: the collector's full
-    # passes traverse them all again and again (about 30% of the time, measured at 30k).
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
-
-
-def _compare(
-    mine: tuple[list[Path], list[Path]],
-    theirs: tuple[list[Path], list[Path]] | None,
-    threshold: float,
-    workers: int | None,
-) -> Found:
-    found = Found()
-    reference = theirs if theirs is not None else ([], [])
-    found.files = sum(map(len, (*mine, *reference)))
-    if mine[0] or reference[0]:
-        from evaltools.example import dupes as example_dupes
-
-        before, problems = example_dupes.read_fingerprints(reference[0], workers)
-        after, more = example_dupes.read_fingerprints(mine[0], workers)
-        found.problems += problems + more
-        across = len(before) if theirs is not None else None
-        found.pairs += example_dupes.find_pairs(before + after, threshold, across=across)
-    if mine[1] or reference[1]:
-        from evaltools.retrieval.gold import dupes as retrieval_dupes
-
-        queries, problems = retrieval_dupes.read_prints(reference[1])
-        more_queries, more = retrieval_dupes.read_prints(mine[1])
-        found.problems += problems + more
-        across = len(queries) if theirs is not None else None
-        found.pairs += retrieval_dupes.find_pairs(queries + more_queries, threshold, across=across)
-    return found
 
 
 def _workers(jobs: int | None) -> int | None:

@@ -64,7 +64,7 @@ def run(
         results = [evaluate(queries, r, k=k, seed=seed, baseline=base) for r in loaded]
     except MissingExtra as exc:
         raise UsageError(str(exc)) from exc
-    from evaltools.commands import gold_eval_report as report
+    from evaltools.report import gold_eval as report
 
     if history is not None:
         report.append_history(history, results, checked, rev)

@@ -3,65 +3,15 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 from evaltools.config.model import Config, load_config
-from evaltools.diagnostics import Diagnostic, Rule, make, worst_exit_code
-from evaltools.fileio import (
-    NOT_A_FILE,
-    UsageError,
-    check_paths_exist,
-    discover,
-    display_path,
-    read_text_file,
-    real_path,
-)
-from evaltools.parallel.processes import Cost, check_jobs, input_size, parallel_map, worker_count
+from evaltools.diagnostics import worst_exit_code
+from evaltools.example.lint.files import lint_paths
+from evaltools.fileio import UsageError, check_paths_exist
+from evaltools.parallel.processes import check_jobs
 from evaltools.report.progress import Progress
-from evaltools.selection import RuleSelection, selection_from
-
-SUFFIXES = (".md", ".json", ".jsonl")
-
-# One core's cost of linting (benchmarks/bench_lint.py, `--jobs 1`); the caller only
-# gathers the findings.
-LINT_COST = Cost(per_item=2e-4, per_byte=1.5e-7, parent=0.05)
-
-
-def lint_path(path: Path) -> list[Diagnostic]:
-    if path.suffix == ".md" or path.is_dir():
-        from evaltools.example.lint import lint_markdown
-
-        read = read_text_file(path)
-        if isinstance(read, Diagnostic):
-            return [read]
-        return lint_markdown(read.text, read.display, path.name.removesuffix(".md"))
-    return _lint_records(path)
-
-
-def _lint_records(path: Path) -> list[Diagnostic]:
-    from evaltools.example.lint import catalogue, lint_spec
-    from evaltools.example.records import BAD_FILE, BAD_JSON, iter_records
-
-    out: list[Diagnostic] = []
-    for record in iter_records(path):
-        for error in record.errors:
-            # Lint names what the reader found by its own rules: a file that cannot be read
-            # as for a `.md` (IO007), a unit that is no example as EP501. Invalid JSON and
-            # file-level problems (IO00x) keep their rule.
-            if error.code == BAD_FILE:
-                out.append(_as(NOT_A_FILE, error))
-            elif error.code != BAD_JSON and not error.code.startswith("IO"):
-                out.append(_as(catalogue.BAD_RECORD, error))
-            else:
-                out.append(error)
-        if record.example is not None:
-            out.extend(lint_spec(record.example.spec, record.path, record.line))
-    return out
-
-
-def _as(rule: Rule, found: Diagnostic) -> Diagnostic:
-    return make(rule, found.path, found.line, found.column, found.message, pointer=found.pointer)
+from evaltools.selection import selection_from
 
 
 def configured_paths(config: Config, paths: list[Path]) -> list[Path]:
@@ -70,55 +20,6 @@ def configured_paths(config: Config, paths: list[Path]) -> list[Path]:
     if not config.paths:
         raise UsageError("no paths given and no `paths` in [tool.evaltools]")
     return list(config.paths)
-
-
-def lint_files(files: list[Path], jobs: int | None) -> Iterator[list[Diagnostic]]:
-    """The findings of each file, in the order of `files`, as they come."""
-    size = input_size(files, LINT_COST, items=len(files))
-    workers = worker_count(jobs, items=len(files), size=size, cost=LINT_COST)
-    # A few batches per worker: few enough that pickling stays cheap, enough to balance.
-    batch = max(1, min(64, len(files) // (workers * 8)))
-    progress = Progress()
-    try:
-        for done, found in enumerate(parallel_map(lint_path, files, workers=workers, batch=batch)):
-            yield found
-            progress.count(done + 1, "files")
-    finally:
-        progress.clear()
-
-
-def _config_relative(path: Path, resolved_root: Path) -> str:
-    """Per-file-ignores globs are written relative to the configuration's directory."""
-    try:
-        return real_path(path).relative_to(resolved_root).as_posix()
-    except ValueError:
-        return display_path(path)
-
-
-def collect(
-    paths: list[Path],
-    selection: RuleSelection,
-    *,
-    root: Path | None = None,
-    jobs: int | None = 1,
-    respect_gitignore: bool = True,
-) -> tuple[list[Diagnostic], int]:
-    files = discover(
-        paths,
-        SUFFIXES[:1],
-        respect_gitignore=respect_gitignore,
-        what="example files",
-        hint="name .json/.jsonl files directly",
-    )
-    # Only per-file-ignores look at the path: resolve it only for them, and only once.
-    base = root.resolve() if root is not None and selection.per_file_ignores else None
-    diagnostics: list[Diagnostic] = []
-    for path, found in zip(files, lint_files(files, jobs), strict=True):
-        if not found:
-            continue
-        where = _config_relative(path, base) if base is not None else found[0].path
-        diagnostics.extend(d for d in found if selection.enabled(d.code, d.name, where))
-    return diagnostics, len(files)
 
 
 def run(
@@ -136,13 +37,18 @@ def run(
     selection = selection_from(settings.rules, select, ignore)
     targets = configured_paths(settings, paths)
     check_paths_exist(targets)
-    diagnostics, files = collect(
-        targets,
-        selection,
-        root=settings.root,
-        jobs=jobs,
-        respect_gitignore=not no_respect_gitignore,
-    )
+    progress = Progress()
+    try:
+        diagnostics, files = lint_paths(
+            targets,
+            selection,
+            root=settings.root,
+            jobs=jobs,
+            respect_gitignore=not no_respect_gitignore,
+            on_file=lambda done: progress.count(done, "files"),
+        )
+    finally:
+        progress.clear()
     from evaltools.report import render
 
     render(output_format, diagnostics, sys.stdout, files_checked=files)

@@ -24,10 +24,9 @@ import sys
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from evaltools.parallel.processes import pool_context
-
 if TYPE_CHECKING:
     from concurrent.futures import ProcessPoolExecutor
+    from multiprocessing.context import BaseContext
 
 # The forkserver finds here the pid of the command that started it (its parent).
 _PARENT_ENV = "EVALTOOLS_WORKERS_PARENT"
@@ -138,3 +137,10 @@ def _guard_forkserver() -> None:  # pragma: no cover (runs in the forkserver)
 
 
 _guard_forkserver()
+
+
+def pool_context() -> BaseContext:
+    import multiprocessing
+
+    methods = multiprocessing.get_all_start_methods()
+    return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")

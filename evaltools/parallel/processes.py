@@ -26,7 +26,7 @@ from evaltools.fileio import UsageError
 
 if TYPE_CHECKING:
     from concurrent.futures import Future
-    from multiprocessing.context import BaseContext
+
 
 _T = TypeVar("_T")
 _R = TypeVar("_R")
@@ -190,20 +190,12 @@ def _on_signal(signum: int, handler: Any) -> Any:
     return signal.signal(signum, handler)
 
 
-def pool_context() -> BaseContext:
-    import multiprocessing
-
-    methods = multiprocessing.get_all_start_methods()
-    return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
-
-
 __all__ = [
     "Cost",
     "available_cores",
     "bad_jobs",
     "check_jobs",
     "parallel_map",
-    "pool_context",
     "worker_count",
 ]
 

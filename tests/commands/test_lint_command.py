@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from evaltools.__main__ import main
-from evaltools.commands import lint
+from evaltools.example.lint import files as lint
 from evaltools.example.markdown.reader import from_markdown
 from evaltools.example.spec import Example, dumps_example, example_from_json_dict
 from tests.conftest import CORPUS

@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 
 from evaltools.__main__ import main
-from evaltools.commands import retrieval as command
+from evaltools.parallel import processes
+from evaltools.retrieval.records import check_files as command
 from evaltools.retrieval.records import validate as validate_module
 from evaltools.retrieval.records.schema import default_schema, default_schema_id
 
@@ -179,7 +180,7 @@ def test_workers_find_exactly_what_one_process_finds(
     plan = validate_module.plan_file(in_tmp / "a.jsonl", jobs=2, schema_text=None)
     assert isinstance(plan, validate_module.FilePlan) and len(plan.tasks) > 20
     pools: list[int] = []
-    real_map = command.parallel_map  # type: ignore[attr-defined]
+    real_map = processes.parallel_map
 
     def spy(func: Any, tasks: list[validate_module.ChunkTask], *, workers: int) -> Any:
         pools.append(workers)

@@ -34,3 +34,15 @@ def looks_like_retrieval_set(path: Path) -> bool:
 def is_retrieval_set(path: Path, configured: set[Path]) -> bool:
     """A configured set (`configured` holds resolved paths), or a JSONL that looks like one."""
     return real_path(path) in configured or looks_like_retrieval_set(path)
+
+
+def split_sets(files: list[Path], configured: list[Path]) -> tuple[list[Path], list[Path]]:
+    """(the other files, the retrieval sets) among `files`: a `.jsonl` is a set when it is
+    one of the `configured` sets or looks like one; everything else is left to the caller."""
+    known = {real_path(p) for p in configured}
+    others: list[Path] = []
+    sets: list[Path] = []
+    for path in files:
+        is_set = path.suffix == ".jsonl" and is_retrieval_set(path, known)
+        (sets if is_set else others).append(path)
+    return others, sets

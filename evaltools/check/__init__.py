@@ -1,0 +1,1 @@
+"""`evaltools check` as a service: every check `[tool.evaltools]` asks for, composed."""

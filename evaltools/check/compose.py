@@ -1,0 +1,127 @@
+"""Every check of `evaltools check`, run over a plan: lint and the round trip on examples,
+validation and the gold check on retrieval sets, duplicates when configured."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from evaltools.check.plan import Plan
+from evaltools.config.model import Config
+from evaltools.diagnostics import Diagnostic, Severity
+from evaltools.fileio import read_text_file
+
+
+@dataclass
+class Outcome:
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    fixed: list[str] = field(default_factory=list)  # "path: what was rewritten"
+    note: str | None = None  # a check that could not run, and why
+
+
+def run_checks(
+    work: Plan, config: Config, *, fix: bool, jobs: int | None = None, no_cache: bool = False
+) -> Outcome:
+    """Everything `config` asks for over `work`; findings are not yet filtered by rule."""
+    out = Outcome()
+    out.diagnostics += _examples(work, fix, out.fixed)
+    out.diagnostics += _retrieval(work, config, fix, out, jobs, no_cache=no_cache)
+    out.diagnostics += _dupes(work, config)
+    return out
+
+
+def _examples(work: Plan, fix: bool, fixed: list[str]) -> list[Diagnostic]:
+    from evaltools.example.lint import lint_markdown
+    from evaltools.example.lint.files import lint_path
+    from evaltools.example.markdown.reader import read_markdown
+    from evaltools.example.markdown.roundtrip_files import check_text
+
+    found: list[Diagnostic] = []
+    for path in work.examples:
+        read = read_text_file(path)
+        if isinstance(read, Diagnostic):
+            found.append(read)
+            continue
+        # One read and one parse serve both lint and the round trip.
+        stem = path.name.removesuffix(".md")
+        parsed = read_markdown(read.text, stem)
+        linted = lint_markdown(read.text, read.display, stem, parsed)
+        found.extend(linted)
+        result = check_text(read, fix=fix, diff=False, strict_reference=False, parsed=parsed)
+        if result.fixed:
+            fixed.append(f"{result.path}: rewritten in canonical layout")
+        elif result.status != "invalid":  # lint has said why the reference cannot read it
+            found.extend(unexplained(result.diagnostics, linted))
+    for path in work.example_records:
+        found.extend(lint_path(path))
+    return found
+
+
+def unexplained(roundtrip: list[Diagnostic], linted: list[Diagnostic]) -> list[Diagnostic]:
+    """The round trip's findings that lint has not already reported as their cause.
+
+    A document error (EP0xx/EP1xx) misreads the file, so every round-trip difference follows
+    from it; otherwise a lint finding on the same line names the same mistake, better.
+    """
+    own = [d for d in roundtrip if d.code.startswith("RT")]  # a failed write always shows
+    others = [d for d in roundtrip if not d.code.startswith("RT")]
+    if any(d.severity is Severity.ERROR and d.code.startswith(("EP0", "EP1")) for d in linted):
+        return others
+    # The file name (EP4xx) is reported at line 1 and explains no layout there.
+    lines = {
+        d.line for d in linted if d.severity is not Severity.INFO and not d.code.startswith("EP4")
+    }
+    return [d for d in own if d.line not in lines] + others
+
+
+def _retrieval(
+    work: Plan,
+    config: Config,
+    fix: bool,
+    out: Outcome,
+    jobs: int | None = None,
+    *,
+    no_cache: bool = False,
+) -> list[Diagnostic]:
+    if not work.retrieval_sets:
+        return []
+    from evaltools.retrieval.code.definition_cache import cache_folder
+    from evaltools.retrieval.gold.gold_check import check_gold, gold_sources
+    from evaltools.retrieval.records.check_files import check_files, schema_text_for
+
+    # Everything comes from this configuration (it may be `--config`, not the cwd's).
+    settings = config.retrieval
+    found: list[Diagnostic] = []
+    for chunk in check_files(work.retrieval_sets, schema_text_for(settings.schema), jobs):
+        found.extend(chunk)
+    if settings.root is None and settings.metas is None:
+        out.note = "gold check skipped: set `root` in [tool.evaltools.retrieval]"
+        return found
+    root, metas = gold_sources(settings.root, settings.metas, None, None)
+    gold = check_gold(
+        work.retrieval_sets,
+        root=root,
+        rev=None,
+        metas=metas,
+        fix=fix,
+        jobs=jobs,
+        cache_dir=None if no_cache else cache_folder(config.root),
+    )
+    found.extend(gold.diagnostics)
+    out.fixed.extend(
+        f"{item.file.display}:{item.line.line}: gold ID of {item.qid} repaired"
+        for item in gold.items
+        if item.fixed
+    )
+    return found
+
+
+def _dupes(work: Plan, config: Config) -> list[Diagnostic]:
+    """The duplicate and leakage checks over the same files, when [tool.evaltools] enables them."""
+    if not config.dupes.enabled:
+        return []
+    from evaltools.dupes.compare import compare
+
+    examples = work.examples + work.example_records
+    found = compare((examples, work.retrieval_sets), None, config.dupes.threshold)
+    # Files that cannot be read are lint's and validate's to report, not twice.
+    return [pair.to_diagnostic() for pair in found.pairs]

@@ -1,0 +1,51 @@
+"""Which files `check` looks at, and which checks each kind of file gets."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from evaltools.config.model import Config
+from evaltools.fileio import UsageError, check_paths_exist, discover
+from evaltools.retrieval.records.sniff import split_sets
+
+
+@dataclass
+class Plan:
+    examples: list[Path] = field(default_factory=list)
+    example_records: list[Path] = field(default_factory=list)
+    retrieval_sets: list[Path] = field(default_factory=list)
+
+    @property
+    def files(self) -> int:
+        return len(self.examples) + len(self.example_records) + len(self.retrieval_sets)
+
+
+def plan(paths: list[Path], config: Config, *, respect_gitignore: bool = True) -> Plan:
+    out = Plan()
+    ignore = respect_gitignore and config.respect_gitignore
+    if not paths:
+        configured = list(config.paths)
+        sets = list(config.retrieval.sets)
+        if not configured and not sets:
+            raise UsageError(
+                "nothing to check: pass paths, or set `paths` in [tool.evaltools] and `sets` "
+                "in [tool.evaltools.retrieval]"
+            )
+        check_paths_exist(configured + sets)
+        if configured:
+            out.examples = discover(
+                configured, (".md",), respect_gitignore=ignore, what="example files"
+            )
+        if sets:
+            out.retrieval_sets = discover(
+                sets, (".jsonl",), respect_gitignore=ignore, what="eval sets"
+            )
+        return out
+    check_paths_exist(paths)
+    found = discover(paths, (".md", ".jsonl"), respect_gitignore=ignore, what="files")
+    others, out.retrieval_sets = split_sets(found, list(config.retrieval.sets))
+    for path in others:
+        is_record = path.suffix in (".json", ".jsonl")
+        (out.example_records if is_record else out.examples).append(path)
+    return out

@@ -1,0 +1,133 @@
+"""The round trip applied to files: each file's verdict as diagnostics, and `--fix`.
+
+What `evaltools roundtrip` and `evaltools check` both run; a file is rewritten only when
+the canonical form holds exactly what the file held, and only atomically.
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+from pathlib import Path
+
+from evaltools.atomic import WriteError, atomic_write, remove_stale_temps, write_finding
+from evaltools.catalogue import rule
+from evaltools.diagnostics import Diagnostic, make
+from evaltools.example.markdown.reader import DropKind, Dropped, ParsedMarkdown
+from evaltools.example.markdown.roundtrip import RoundTrip, Verdict, check_roundtrip
+from evaltools.fileio import TextFile, read_text_file
+from evaltools.parallel.processes import Cost
+
+NOT_CANONICAL = rule("RT001")
+LOSSY_CONTENT = rule("RT002")
+NOT_READABLE = rule("RT003")
+
+
+@dataclass
+class FileResult:
+    path: str
+    status: str
+    line: int | None
+    diagnostics: list[Diagnostic]
+    fixed: bool = False
+    diff: str = ""
+
+
+_HINTS = {
+    DropKind.TEXT: "move it into `## Reasoning` (right after the front matter) to keep it",
+    DropKind.UNKNOWN_HEADING: "use one of the known section headings, or `## Reasoning` for notes",
+    DropKind.STRAY_CODE: "put it under the section it belongs to",
+    DropKind.OVERRIDDEN: "keep one block: the reference uses only the last",
+    DropKind.HEADING_MARKUP: "write the heading as plain text",
+    DropKind.TITLE_OVERRIDDEN: "keep one `# title`",
+}
+
+
+def _hint(dropped: Dropped) -> str:
+    if dropped.kind is DropKind.FRONT_MATTER:
+        if dropped.detail.startswith("front matter the reference cannot read"):
+            return "fix it, so that the reference reads it"
+        if dropped.detail.startswith("unknown front matter keys"):
+            return "remove it, or record it as an entry of `tags`"
+        return "delete it, or move it into `## Reasoning` (right after the front matter)"
+    return _HINTS.get(
+        dropped.kind, "delete it, or move it into `## Reasoning` (right after the front matter)"
+    )
+
+
+def _span(first: int, last: int) -> str:
+    return f" (lines {first}-{last})" if last > first else ""
+
+
+def _diagnostics(shown: str, result: RoundTrip, strict_reference: bool = False) -> list[Diagnostic]:
+    if result.verdict is Verdict.INVALID:
+        return [make(NOT_READABLE, shown, e.line, 1, f"{e}") for e in result.errors]
+    if result.verdict is Verdict.LOSSY:
+        return [
+            make(
+                LOSSY_CONTENT,
+                shown,
+                d.line,
+                1,
+                f"{d.describe()} would be lost on a rewrite{_span(d.line, d.end_line)}: {_hint(d)}",
+            )
+            for d in result.dropped
+        ]
+    if result.verdict is Verdict.REFORMAT:
+        fix = "--strict-reference --fix" if strict_reference else "--fix"
+        message = f"layout differs from the canonical form here: run `evaltools roundtrip {fix}`"
+        if result.unsafe:
+            message = f"layout differs, but the canonical form cannot be trusted: {result.unsafe}"
+        return [make(NOT_CANONICAL, shown, result.first_difference or 1, 1, message)]
+    return []
+
+
+def check_file(path: Path, *, fix: bool, diff: bool, strict_reference: bool) -> FileResult:
+    read = read_text_file(path)
+    if isinstance(read, Diagnostic):
+        return FileResult(read.path, "invalid", read.line, [read])
+    return check_text(read, fix=fix, diff=diff, strict_reference=strict_reference)
+
+
+def check_text(
+    read: TextFile,
+    *,
+    fix: bool,
+    diff: bool,
+    strict_reference: bool,
+    parsed: ParsedMarkdown | None = None,
+) -> FileResult:
+    """The verdict (and fix) for a file already read (and perhaps already parsed)."""
+    path = read.path
+    stem = path.name.removesuffix(".md")
+    result = check_roundtrip(read.text, stem, strict_reference=strict_reference, parsed=parsed)
+    out = FileResult(
+        read.display,
+        result.verdict.value,
+        result.first_difference,
+        _diagnostics(read.display, result, strict_reference),
+    )
+    if diff and result.rendered is not None and result.rendered != read.text:
+        out.diff = "".join(
+            difflib.unified_diff(
+                read.text.splitlines(keepends=True),
+                result.rendered.splitlines(keepends=True),
+                fromfile=read.display,
+                tofile=f"{read.display} (canonical)",
+            )
+        )
+    if fix:
+        remove_stale_temps(path.parent)  # a killed earlier --fix may have left some
+    if fix and result.verdict is Verdict.REFORMAT and result.unsafe is None:
+        assert result.rendered is not None
+        try:
+            atomic_write(path, result.rendered.encode("utf-8"), expect=read.data)
+        except WriteError as error:
+            out.diagnostics.append(write_finding(error, read.display))
+        else:
+            out.fixed = True
+    return out
+
+
+# One core's cost of a round trip (benchmarks/bench_roundtrip.py, in process).
+ROUNDTRIP_COST = Cost(per_item=2e-4, per_byte=2e-7, parent=0.05)
