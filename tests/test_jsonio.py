@@ -43,6 +43,12 @@ def test_one_malformed_line_gets_one_code_and_wording_everywhere(
     examples = _example_lines(2)
     Path("examples.jsonl").write_text("\n".join([examples[0], bad, examples[1]]) + "\n")
     Path("set.jsonl").write_text("\n".join([RETRIEVAL % 1, bad, RETRIEVAL % 3]) + "\n")
+    Path("good.jsonl").write_text(RETRIEVAL % 1 + "\n")
+    Path("a.py").write_text("x = 1\ny = 2\n")
+    chunk = '{"chunk_id": "a.py:1-2"}'
+    Path("metas.jsonl").write_text("\n".join([chunk, bad, chunk]) + "\n")
+    ranked = '{"qid": "q1", "ids": ["a.py:1-2"]}'
+    Path("run.jsonl").write_text("\n".join([ranked, bad, ranked]) + "\n")
     if "qid" in bad and bad.count('"qid"') == 2:
         # validate reports a repeated key as its own rule (RV003), keeping the record.
         assert main(["lint", "examples.jsonl"]) == 1
@@ -53,12 +59,16 @@ def test_one_malformed_line_gets_one_code_and_wording_everywhere(
         "convert": _findings(capsys, ["convert", "examples.jsonl", "--to", "jsonl", "-o", "o"]),
         "validate": _findings(capsys, ["validate", "set.jsonl"]),
         "gold check": _findings(capsys, ["gold", "check", "set.jsonl", "--root", "."]),
+        "metas": _findings(capsys, ["gold", "check", "good.jsonl", "--metas", "metas.jsonl"]),
+        "gold eval": _findings(
+            capsys, ["gold", "eval", "run.jsonl", "--set", "good.jsonl", "--root", "."]
+        ),
     }
     assert {command: code for command, (code, _) in seen.items()} == dict.fromkeys(seen, 1)
     # The same line, the same code, column and words; only the file name differs.
     shown = {command: [f.split(":", 1)[1] for f in found] for command, (_, found) in seen.items()}
     assert len(shown["lint"]) == 1
-    assert shown["lint"] == shown["convert"] == shown["validate"] == shown["gold check"]
+    assert all(found == shown["lint"] for found in shown.values()), shown
     assert shown["lint"][0].startswith("2:")
 
 

@@ -317,7 +317,7 @@ def test_metas(workspace: Path, capsys: pytest.CaptureFixture[str]) -> None:
         "demo_repo/auth/session.py:4-6:kill_session",
     ]
     assert captured.err == (
-        "metas.jsonl:3:1: RG007 [error] not valid JSON (expecting value): "
+        "metas.jsonl:3:1: IO008 [error] not valid JSON (expecting value): "
         "fix the syntax at this column\n"
     )
 

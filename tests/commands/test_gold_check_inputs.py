@@ -76,8 +76,8 @@ def test_metas_lines_that_cannot_be_read_are_findings(
     )
     assert main(["gold", "check", "evals", "--metas", "metas.jsonl"]) == 1
     assert capsys.readouterr().out.splitlines() == [
-        "metas.jsonl:2:1: RG007 [error] the JSON value is nested too deeply to read: flatten it",
-        "metas.jsonl:3:24: RG007 [error] string holds a lone UTF-16 surrogate escape "
+        "metas.jsonl:2:1: IO008 [error] the JSON value is nested too deeply to read: flatten it",
+        "metas.jsonl:3:24: IO008 [error] string holds a lone UTF-16 surrogate escape "
         "(\\ud800-\\udfff without its pair): it is no character, and no tool can write it "
         "back as UTF-8; fix the escape",
         "1 gold IDs in 1 file: 1 ok; 2 other errors.",

@@ -5,6 +5,7 @@ from pathlib import Path
 
 import pytest
 
+from evaltools.fileio import BYTE_ORDER_MARK, NOT_UTF8
 from evaltools.retrieval.code.locate import locate, pointer
 from evaltools.retrieval.records.record import (
     NEEDS_FULL_PARSE,
@@ -14,6 +15,7 @@ from evaltools.retrieval.records.record import (
     quick_value,
     strict_loads,
 )
+from evaltools.retrieval.records.record_rules import BLANK_LINE, INVALID_JSON
 
 
 def one(raw: bytes, line: int = 1) -> RecordLine:
@@ -38,7 +40,7 @@ def test_reading_a_file_yields_every_line_and_the_exact_bytes(tmp_path: Path) ->
     assert b"".join(r.raw for r in lines) == data
     assert [r.record for r in lines] == [{"a": 1}, None, None, None, {"b": 2}]
     assert lines[2].parsed and lines[2].value == [1]
-    assert [p.kind for r in lines for p in r.problems] == ["blank", "not-utf8"]
+    assert [p.rule for r in lines for p in r.problems] == [BLANK_LINE, NOT_UTF8]
 
 
 def test_reading_a_stream_can_start_at_any_line_number() -> None:
@@ -71,7 +73,7 @@ def test_unparsable_lines_say_where_and_why(raw: bytes, column: int, words: str)
     rec = one(raw, 3)
     assert not rec.parsed and rec.record is None
     (problem,) = rec.problems
-    assert problem.kind == "invalid-json"
+    assert problem.rule == INVALID_JSON
     assert problem.column == column
     assert words in problem.message
 
@@ -79,24 +81,24 @@ def test_unparsable_lines_say_where_and_why(raw: bytes, column: int, words: str)
 def test_blank_lines_are_problems() -> None:
     for raw in (b"\n", b"   \n", b"\t\r\n", b""):
         (problem,) = one(raw).problems
-        assert problem.kind == "blank"
+        assert problem.rule == BLANK_LINE
 
 
 def test_a_line_of_other_unicode_space_is_not_blank_but_invalid() -> None:
     (problem,) = one("\u00a0\n".encode()).problems
-    assert problem.kind == "invalid-json"
+    assert problem.rule == INVALID_JSON
 
 
 def test_not_utf8_points_at_the_character() -> None:
     (problem,) = one('{"q": "é\xff"}'.encode("latin-1")).problems
-    assert problem.kind == "not-utf8"
+    assert problem.rule == NOT_UTF8
     assert problem.column == 8
     assert "0xe9" in problem.message
 
 
 def test_a_bom_at_the_start_of_the_file_is_reported_and_skipped() -> None:
     rec = one(b'\xef\xbb\xbf{"a": {"b": 1}}')
-    assert [p.kind for p in rec.problems] == ["byte-order-mark"]
+    assert [p.rule for p in rec.problems] == [BYTE_ORDER_MARK]
     assert rec.record == {"a": {"b": 1}}
     assert rec.bom and rec.text == '{"a": {"b": 1}}'
     # Columns count the BOM as the file's first character.
@@ -106,7 +108,7 @@ def test_a_bom_at_the_start_of_the_file_is_reported_and_skipped() -> None:
 def test_a_bom_in_the_middle_of_a_file_is_a_syntax_error() -> None:
     rec = parse_line(b'\xef\xbb\xbf{"a": 1}', 1, at_file_start=False)
     (problem,) = rec.problems
-    assert problem.kind == "invalid-json"
+    assert problem.rule == INVALID_JSON
     assert "byte order mark" in problem.message
     assert not rec.bom
 
@@ -201,7 +203,7 @@ def test_a_lone_surrogate_escape_is_invalid_json_at_its_column(raw: bytes, colum
     rec = one(raw)
     assert rec.record is None and not rec.parsed
     [problem] = rec.problems
-    assert (problem.kind, problem.column) == ("invalid-json", column)
+    assert (problem.rule, problem.column) == (INVALID_JSON, column)
     assert problem.message.startswith("string holds a lone UTF-16 surrogate escape")
     assert quick_value(raw) is NEEDS_FULL_PARSE
 

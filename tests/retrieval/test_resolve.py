@@ -424,8 +424,8 @@ def test_metas_lines_are_read_as_strictly_as_records(tmp_path: Path) -> None:
     assert index.ids == {"a.py:3-4:h"}
     assert [(p.code, p.line, p.column) for p in problems] == [
         ("RG007", 1, 1),
-        ("RG007", 2, 42),
-        ("RG007", 3, 40),
+        ("IO008", 2, 42),  # invalid JSON has one code everywhere
+        ("IO008", 3, 40),
     ]
     assert problems[0].message.startswith("line repeats a key in one object")
     assert problems[1].message.startswith("NaN is not JSON")
@@ -441,7 +441,7 @@ def test_read_metas(tmp_path: Path) -> None:
     index, problems = read_metas(path)
     assert index.ids == {"a.py:1-2:f", "x"}
     assert index.by_path == {"a.py": [MetaChunk("a.py:1-2:f", "a.py", 1, 2, "f")]}
-    assert [(p.code, p.line) for p in problems] == [("RG007", 3), ("RG007", 4), ("RG007", 5)]
+    assert [(p.code, p.line) for p in problems] == [("RG007", 3), ("IO008", 4), ("RG007", 5)]
     assert problems[1].message.startswith("not valid JSON (expecting value)")
     empty = tmp_path / "empty.jsonl"
     empty.write_bytes(b"")

@@ -32,7 +32,7 @@ from evaltools.retrieval.gold.resolve import (
 )
 from evaltools.retrieval.records.gold_keys import gold_key_tokens
 from evaltools.retrieval.records.record import RecordLine, iter_record_lines
-from evaltools.retrieval.records.record_rules import LINE_PROBLEM_RULES
+from evaltools.retrieval.records.record_rules import BLANK_LINE
 
 STDIN = "-"
 STDIN_DISPLAY = "<stdin>"
@@ -172,20 +172,15 @@ def _gold_items(set_file: SetFile, problems: list[Diagnostic]) -> list[GoldItem]
     for line in set_file.lines:
         record = line.record
         if record is None:
-            if line.problems and line.problems[-1].kind == "blank":
-                continue  # holds no gold ID; `validate` reports the blank line
-            reason = line.problems[-1].message if line.problems else "line is not a JSON object"
-            # Invalid JSON (or bytes) has the one code every command gives it.
-            kind = line.problems[-1].kind if line.problems else ""
-            found = LINE_PROBLEM_RULES.get(kind, UNREADABLE_RECORD)
-            problems.append(make(found, set_file.display, line.line, _problem_column(line), reason))
+            if not line.problems:
+                message = "line is not a JSON object"
+                problems.append(make(UNREADABLE_RECORD, set_file.display, line.line, 1, message))
+            elif line.problems[-1].rule is not BLANK_LINE:  # `validate` reports blank lines
+                # Invalid JSON (or bytes) has the one code every command gives it.
+                problems.append(line.problems[-1].at(set_file.display, line.line))
             continue
         items.extend(_items_of(set_file, line, record, problems))
     return items
-
-
-def _problem_column(line: RecordLine) -> int:
-    return line.problems[-1].column if line.problems else 1
 
 
 def _items_of(

@@ -17,9 +17,8 @@ from evaltools.diagnostics import Diagnostic, make
 from evaltools.fileio import NOT_A_FILE, display_path
 from evaltools.retrieval.records.record import RecordLine, iter_record_lines
 from evaltools.retrieval.records.record_rules import (
+    BLANK_LINE,
     DUPLICATE_KEY,
-    INVALID_JSON,
-    LINE_PROBLEM_RULES,
 )
 
 UNUSABLE_RECORD = rule("RG401")
@@ -96,9 +95,9 @@ def read_jsonl(path: Path, *, need_gold: bool) -> JsonlFile | list[Diagnostic]:
 def _check(shown: str, rec: RecordLine, *, need_gold: bool) -> Line | list[Diagnostic]:
     number = rec.line
     found = [
-        make(LINE_PROBLEM_RULES.get(p.kind, INVALID_JSON), shown, number, p.column, p.message)
+        p.at(shown, number)
         for p in rec.problems
-        if p.kind != "blank"  # blank lines carry no record; validate reports them
+        if p.rule is not BLANK_LINE  # blank lines carry no record; validate reports them
     ]
     if not rec.parsed:
         return found

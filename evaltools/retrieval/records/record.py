@@ -14,6 +14,9 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from evaltools import jsonio
+from evaltools.diagnostics import Diagnostic, Rule, make
+from evaltools.fileio import BYTE_ORDER_MARK, NOT_UTF8
+from evaltools.retrieval.records.record_rules import BLANK_LINE, INVALID_JSON
 
 BOM = "\ufeff"
 _JSON_WHITESPACE = " \t\r\n"
@@ -21,13 +24,15 @@ _JSON_WHITESPACE = " \t\r\n"
 
 @dataclass(frozen=True)
 class LineProblem:
-    """Why a line holds no usable record, or what is wrong with its bytes."""
+    """Why a line holds no usable record, or what is wrong with its bytes: a diagnostic
+    that waits for the reader to say which file and line it is on."""
 
-    # parse_line's: "blank" | "not-utf8" | "byte-order-mark" | "invalid-json"; readers of
-    # other line formats (metas) add their own.
-    kind: str
+    rule: Rule  # parse_line's: blank, not UTF-8, byte order mark, invalid JSON
     column: int  # 1-based, in characters of the line
     message: str
+
+    def at(self, path: str, line: int) -> Diagnostic:
+        return make(self.rule, path, line, self.column, self.message)
 
 
 @dataclass(frozen=True)
@@ -75,7 +80,7 @@ def parse_line(raw: bytes, line: int, *, at_file_start: bool | None = None) -> R
     except UnicodeDecodeError as exc:
         column = len(body[: exc.start].decode(errors="replace")) + 1
         problem = LineProblem(
-            "not-utf8",
+            NOT_UTF8,
             column,
             f"byte 0x{body[exc.start]:02x} is not valid UTF-8: re-encode the file as UTF-8",
         )
@@ -85,7 +90,7 @@ def parse_line(raw: bytes, line: int, *, at_file_start: bool | None = None) -> R
     if (line == 1 if at_file_start is None else at_file_start) and text.startswith(BOM):
         problems = (
             LineProblem(
-                "byte-order-mark",
+                BYTE_ORDER_MARK,
                 1,
                 "file starts with a UTF-8 byte order mark: save it as UTF-8 without BOM",
             ),
@@ -94,7 +99,7 @@ def parse_line(raw: bytes, line: int, *, at_file_start: bool | None = None) -> R
         shift = 1
     if not text.strip(_JSON_WHITESPACE):
         blank = LineProblem(
-            "blank",
+            BLANK_LINE,
             1,
             "line is blank: delete it (a JSONL file holds one record on every line, and "
             "many readers stop at an empty one)",
@@ -104,7 +109,7 @@ def parse_line(raw: bytes, line: int, *, at_file_start: bool | None = None) -> R
         decoded = jsonio.decode(text, keep_repeated=True)
     except jsonio.JsonError as exc:
         _, column = exc.line_column(text)
-        invalid = LineProblem("invalid-json", column + shift, exc.message)
+        invalid = LineProblem(INVALID_JSON, column + shift, exc.message)
         return RecordLine(line, raw, problems=(*problems, invalid), bom=shift == 1)
     duplicates = decoded.repeated_key is not None
     return RecordLine(line, raw, decoded.value, True, duplicates, problems, shift == 1)

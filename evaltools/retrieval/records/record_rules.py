@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from evaltools import jsonio
 from evaltools.catalogue import rule
-from evaltools.diagnostics import Rule
-from evaltools.fileio import BYTE_ORDER_MARK, NOT_UTF8
 
 # Invalid JSON is one rule for both halves (IO008, in the one strict JSON module).
 INVALID_JSON = jsonio.INVALID_JSON
@@ -20,11 +18,3 @@ REVERSED_SPAN = rule("RV009")
 INVALID_VALUE = rule("RV010")
 SCHEMA_VIOLATION = rule("RV011")
 UNREADABLE_FILE = rule("RV012")
-
-# The rule of each `LineProblem.kind` that `record.parse_line` gives, for every reader of sets.
-LINE_PROBLEM_RULES: dict[str, Rule] = {
-    "blank": BLANK_LINE,
-    "not-utf8": NOT_UTF8,
-    "byte-order-mark": BYTE_ORDER_MARK,
-    "invalid-json": INVALID_JSON,
-}

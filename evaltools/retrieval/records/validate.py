@@ -26,7 +26,6 @@ from evaltools.retrieval.records.record import NEEDS_FULL_PARSE, RecordLine, par
 from evaltools.retrieval.records.record_rules import (
     DUPLICATE_KEY,
     DUPLICATE_QID,
-    LINE_PROBLEM_RULES,
     UNREADABLE_FILE,
 )
 from evaltools.retrieval.records.schema import (
@@ -165,9 +164,7 @@ def check_lines(
                 result.repeats.append((qid, number, _column(rec, locate(rec.text), "/qid")))
             continue
         rec = parse_line(raw, number, at_file_start=at_file_start and number == 1)
-        for problem in rec.problems:
-            rule = LINE_PROBLEM_RULES[problem.kind]
-            result.diagnostics.append(make(rule, display, number, problem.column, problem.message))
+        result.diagnostics.extend(problem.at(display, number) for problem in rec.problems)
         if not rec.parsed:
             continue
         located = locate(rec.text)

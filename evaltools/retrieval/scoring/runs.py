@@ -113,10 +113,8 @@ def _read_jsonl(data: bytes, shown: str, run: Run) -> _Scored:
         if value is NEEDS_FULL_PARSE:
             line = parse_line(raw, number)
             if not line.parsed:
-                problem = line.problems[-1]
-                run.problems.append(
-                    make(RUN_UNREADABLE, shown, number, problem.column, problem.message)
-                )
+                # Bytes and JSON have the codes every reader gives them.
+                run.problems.append(line.problems[-1].at(shown, number))
                 continue
             value = line.value
         entries = _jsonl_entries(value)

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from evaltools.catalogue import rule
-from evaltools.diagnostics import Diagnostic, make
+from evaltools.diagnostics import Diagnostic
 from evaltools.fileio import read_text_file
 from evaltools.retrieval.code.chunk_id import ChunkIdError, parse_chunk_id
 from evaltools.retrieval.records.record import LineProblem, parse_line
@@ -48,9 +48,7 @@ def read_metas(path: Path) -> tuple[MetasIndex, list[Diagnostic]]:
             continue
         chunk = chunk_from_line(raw, number)
         if isinstance(chunk, LineProblem):
-            problems.append(
-                make(INVALID_METAS_LINE, text.display, number, chunk.column, chunk.message)
-            )
+            problems.append(chunk.at(text.display, number))
         else:
             index.add(chunk)
     return index, problems
@@ -69,19 +67,21 @@ def chunk_from_line(raw: bytes, number: int = 1) -> MetaChunk | LineProblem:
         return line.problems[-1]
     if line.duplicate_keys:
         return LineProblem(
-            "duplicate-key",
+            INVALID_METAS_LINE,
             1,
             "line repeats a key in one object, and readers keep only the last: keep one",
         )
     value = line.record
     if value is None:
         return LineProblem(
-            "not-an-object", 1, "line is not a JSON object: write one chunk object per line"
+            INVALID_METAS_LINE, 1, "line is not a JSON object: write one chunk object per line"
         )
     chunk_id = value.get("chunk_id")
     if not isinstance(chunk_id, str) or not chunk_id:
         return LineProblem(
-            "no-chunk-id", 1, "chunk has no non-empty string `chunk_id`: give every chunk its ID"
+            INVALID_METAS_LINE,
+            1,
+            "chunk has no non-empty string `chunk_id`: give every chunk its ID",
         )
     try:
         parsed = parse_chunk_id(chunk_id)
