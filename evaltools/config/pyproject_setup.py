@@ -70,7 +70,8 @@ def _widest_folders(examples: list[str], markdown: list[str]) -> list[str]:
     for name in examples:
         best = name
         for folder in PurePosixPath(name).parents:
-            if any(folder == PurePosixPath(".") or folder in o.parents for o in others):
+            # Never the whole repository: a README added later is no example.
+            if folder == PurePosixPath(".") or any(folder in o.parents for o in others):
                 break
             best = folder.as_posix()
         chosen.add(best)

@@ -56,6 +56,15 @@ def test_a_new_pyproject_gets_the_folders_and_sets_found(
     assert "[tool.evaltools] already set; nothing to add" in capsys.readouterr().out
 
 
+def test_a_repository_without_other_markdown_still_names_the_examples_folder(
+    repo: Path,
+) -> None:
+    # "." would make a README added later an example with false errors on every commit.
+    (repo / "README.md").unlink()
+    assert _init() == 0
+    assert (repo / "pyproject.toml").read_text() == FOUND
+
+
 def test_a_folder_with_other_markdown_lists_the_example_files(repo: Path) -> None:
     (repo / "evals" / "sub" / "README.md").write_text("# about these\n")
     assert _init() == 0
