@@ -169,7 +169,7 @@ def test_ctrl_c_exits_130_with_one_line(tmp_path: Path, command: str) -> None:
 # --- progress -------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("command", ["lint", "roundtrip"])
+@pytest.mark.parametrize("command", ["lint", "roundtrip", "check"])
 def test_progress_on_a_terminal_and_never_in_a_pipe(tmp_path: Path, command: str) -> None:
     src = _examples(tmp_path / "src", 1100)  # past the 1000 items that call for a line
     argv = [sys.executable, "-m", "evaltools", command, str(src), "--jobs", "1"]

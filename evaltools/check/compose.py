@@ -3,6 +3,7 @@ validation and the gold check on retrieval sets, duplicates when configured."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from evaltools.check.plan import Plan
@@ -19,24 +20,34 @@ class Outcome:
 
 
 def run_checks(
-    work: Plan, config: Config, *, fix: bool, jobs: int | None = None, no_cache: bool = False
+    work: Plan,
+    config: Config,
+    *,
+    fix: bool,
+    jobs: int | None = None,
+    no_cache: bool = False,
+    on_file: Callable[[int], None] | None = None,
 ) -> Outcome:
-    """Everything `config` asks for over `work`; findings are not yet filtered by rule."""
+    """Everything `config` asks for over `work`; findings are not yet filtered by rule.
+    `on_file` hears the count of example files done so far (for a progress line)."""
     out = Outcome()
-    out.diagnostics += _examples(work, fix, out.fixed)
+    out.diagnostics += _examples(work, fix, out.fixed, on_file or (lambda done: None))
     out.diagnostics += _retrieval(work, config, fix, out, jobs, no_cache=no_cache)
     out.diagnostics += _dupes(work, config)
     return out
 
 
-def _examples(work: Plan, fix: bool, fixed: list[str]) -> list[Diagnostic]:
+def _examples(
+    work: Plan, fix: bool, fixed: list[str], on_file: Callable[[int], None]
+) -> list[Diagnostic]:
     from evaltools.example.lint import lint_markdown
     from evaltools.example.lint.files import lint_path
     from evaltools.example.markdown.reader import read_markdown
     from evaltools.example.markdown.roundtrip_files import check_text
 
     found: list[Diagnostic] = []
-    for path in work.examples:
+    for done, path in enumerate(work.examples, 1):
+        on_file(done)
         read = read_text_file(path)
         if isinstance(read, Diagnostic):
             found.append(read)
@@ -51,7 +62,8 @@ def _examples(work: Plan, fix: bool, fixed: list[str]) -> list[Diagnostic]:
             fixed.append(f"{result.path}: rewritten in canonical layout")
         elif result.status != "invalid":  # lint has said why the reference cannot read it
             found.extend(unexplained(result.diagnostics, linted))
-    for path in work.example_records:
+    for done, path in enumerate(work.example_records, len(work.examples) + 1):
+        on_file(done)
         found.extend(lint_path(path))
     return found
 

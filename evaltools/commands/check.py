@@ -31,7 +31,20 @@ def run(
     settings = load_config(config)
     selection = selection_from(settings.rules, None, None)
     work = plan(paths, settings, respect_gitignore=not no_respect_gitignore)
-    outcome = run_checks(work, settings, fix=fix, jobs=jobs, no_cache=no_cache)
+    from evaltools.report.progress import Progress
+
+    progress = Progress()
+    try:
+        outcome = run_checks(
+            work,
+            settings,
+            fix=fix,
+            jobs=jobs,
+            no_cache=no_cache,
+            on_file=lambda done: progress.count(done, "files"),
+        )
+    finally:
+        progress.clear()
     diagnostics = selection.filter(outcome.diagnostics, settings.root)
     from evaltools.report import render
 

@@ -355,10 +355,21 @@ def mine(
     from evaltools.retrieval.sources.git import GitError
 
     check_output(output, force)
+    from evaltools.report.progress import Progress
+
+    progress = Progress()
     try:
-        result = mining.mine(repo, since=since, rev_range=rev_range, path_prefix=path_prefix)
+        result = mining.mine(
+            repo,
+            since=since,
+            rev_range=rev_range,
+            path_prefix=path_prefix,
+            on_commit=lambda done: progress.count(done, "commits"),
+        )
     except GitError as exc:
         raise UsageError(str(exc)) from exc
+    finally:
+        progress.clear()
     chosen = result.candidates
     if per_type is not None:
         chosen = mining.review_sample(result.candidates, per_type, seed)

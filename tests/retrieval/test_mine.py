@@ -96,6 +96,14 @@ def test_ten_commit_history_gives_exactly_the_expected_candidates(tmp_path: Path
     assert reference.dropped == result.dropped
 
 
+def test_every_commit_read_is_heard_for_a_progress_line(tmp_path: Path) -> None:
+    repo, _ = build_acceptance_repo(tmp_path / "repo")
+    heard: list[int] = []
+    result = mine(repo.path, on_commit=heard.append)
+    assert heard == list(range(1, result.commits + 1))
+    assert result.commits == 10
+
+
 @pytest.mark.parametrize(
     ("subject", "reason"),
     [

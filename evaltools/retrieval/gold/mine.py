@@ -156,11 +156,13 @@ def mine(
     path_prefix: str = "",
     find_definitions: FindDefinitions | None = None,
     incremental: bool = True,
+    on_commit: Callable[[int], None] | None = None,
 ) -> MineResult:
     """One candidate per non-merge commit whose subject may be a query and that has gold.
 
     ``incremental=False`` reads and parses every touched file at every commit, as the
-    reference that the derived outlines (see outline.py) must agree with.
+    reference that the derived outlines (see outline.py) must agree with. `on_commit` hears
+    the count of commits read so far (for a progress line).
     """
     result = MineResult()
     with BlobReader(repo) as blobs:
@@ -168,6 +170,8 @@ def mine(
         gold_of = _CommitGold(blobs, finder, result, incremental=incremental)
         for commit in iter_commits(repo, since, rev_range):
             result.commits += 1
+            if on_commit is not None:
+                on_commit(result.commits)
             reason = "merge_commit" if len(commit.parents) > 1 else drop_reason(commit.subject)
             if reason is not None:
                 result.dropped[reason] += 1
