@@ -142,3 +142,21 @@ def test_no_import_cycle() -> None:
         for name, deps in GRAPH.items()
     }
     assert cycles(graph) == []
+
+
+def test_one_location_type() -> None:
+    """Only `Diagnostic` says where in which file something is: a class with a path and a
+    line beside it would be a second location type for reporters to join by hand."""
+    located = []
+    for path in PACKAGE.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            if not isinstance(node, ast.ClassDef):
+                continue
+            fields = {
+                item.target.id
+                for item in node.body
+                if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name)
+            }
+            if {"path", "line", "column"} <= fields or {"path", "line", "message"} <= fields:
+                located.append(f"{module_name(path)}.{node.name}")
+    assert located == ["evaltools.diagnostics.Diagnostic"]
