@@ -44,8 +44,7 @@ RULES = (
         "Upstream stops with an error for the example. Run `ep predict` (which records the "
         "prompt inputs), or score a spec-only example with --predictions.",
         '{"name": "x", ..., "predictions": [{"actual_patch": "...", "provider": "zeta2"}]}',
-        '{"name": "x", ..., "prompt_inputs": {"cursor_excerpt": "...", ...}, "predictions": '
-        "[...]}",
+        '{"name": "x", ..., "prompt_inputs": {"cursor_excerpt": "...", ...}, "predictions": [...]}',
     ),
     Rule(
         "SC004",
@@ -106,8 +105,7 @@ RULES = (
         "implemented here.",
         "Upstream parses `actual_output` for the teacher, zeta2 and repair providers; this "
         "scores such a prediction as no prediction.",
-        "Its score can be lower than upstream's. Store `actual_patch` (newer `ep predict` "
-        "does).",
+        "Its score can be lower than upstream's. Store `actual_patch` (newer `ep predict` does).",
         '{"actual_output": "<|editable_region_start|>...", "provider": "zeta2"}',
         '{"actual_patch": "--- a/f.py\\n...", "actual_output": "...", "provider": "zeta2"}',
     ),

@@ -229,8 +229,8 @@ def _prepared(
             )
         else:
             message = (
-                "does not apply to the cursor excerpt (its line numbers are the file's): "
-                "upstream then keeps the excerpt unchanged as every expected text"
+                "does not apply to the cursor excerpt (its old text is not there, or more than "
+                "once): upstream then keeps the excerpt unchanged as every expected text"
             )
         problems.append(Problem("SC002", f"/expected_patches/{i}", message))
     if failed and not refused:

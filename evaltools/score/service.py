@@ -12,7 +12,7 @@ from evaltools import jsonio
 from evaltools.catalogue import rule
 from evaltools.diagnostics import Diagnostic, make
 from evaltools.example.records import Record, iter_all_units, parse_unit
-from evaltools.fileio import display_path
+from evaltools.fileio import UsageError, display_path
 from evaltools.score.definitions import Definition
 from evaltools.score.inputs import BadInput, Problem, Scorable, from_example, from_markdown
 from evaltools.score.patch_lines import parse_patch_lines
@@ -208,3 +208,39 @@ def score_paths(
                     make(rule("SC004"), shown, line, 1, message) for line, _ in lines
                 ]
     return outcome
+
+
+def read_baseline(path: Path) -> dict[tuple[str, int], float]:
+    """A baseline run's delta chrF by (example name, prediction index): the JSON that
+    `evaltools score --format json` writes, or examples whose `score[]` `ep score` (or
+    --write-scores) filled. Raises `UsageError` for anything else."""
+    shown = display_path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UsageError(f"--baseline {shown}: cannot read it ({exc})") from exc
+    try:
+        values = [jsonio.loads(text)]
+    except jsonio.JsonError:
+        try:
+            values = [jsonio.loads(line) for line in text.splitlines() if line.strip()]
+        except jsonio.JsonError as exc:
+            raise UsageError(f"--baseline {shown}: not JSON or JSONL ({exc})") from exc
+    found: dict[tuple[str, int], float] = {}
+    for value in values:
+        if isinstance(value, dict) and isinstance(value.get("scores"), list):
+            entries = [(s.get("name"), s.get("prediction"), s) for s in value["scores"]]
+        elif isinstance(value, dict) and isinstance(value.get("score"), list):
+            entries = [(value.get("name"), i, s) for i, s in enumerate(value["score"])]
+        else:
+            entries = []
+        for name, index, score in entries:
+            chrf = score.get("delta_chr_f") if isinstance(score, dict) else None
+            if isinstance(name, str) and isinstance(index, int) and isinstance(chrf, (int, float)):
+                found[(name, index)] = float(chrf)
+    if not found:
+        raise UsageError(
+            f"--baseline {shown}: holds no scores (give the JSON of `evaltools score --format "
+            "json`, or examples with score[] filled by `ep score`)"
+        )
+    return found
