@@ -21,7 +21,7 @@ RULES = (
     ),
     Rule(
         "SC002",
-        "patch-does-not-apply",
+        "scored-patch-does-not-apply",
         W,
         "An expected or predicted patch does not apply to the text it is scored on.",
         "A hunk whose old text (context and deleted lines) is not found in the cursor excerpt "
