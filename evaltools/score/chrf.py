@@ -4,6 +4,7 @@ whitespace handling of a metric definition as parameters."""
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from typing import Literal, NamedTuple
 
@@ -31,45 +32,51 @@ def zero(beta: float) -> ChrF:
     return ChrF(0.0, beta, 0, 0, 0, 0.0, 0.0)
 
 
+_SPACES = re.compile("[" + re.escape("".join(sorted(RUST_WHITESPACE - {"\n"}))) + "]+")
+_NEWLINES = re.compile("\n+")
+_DROP_WHITESPACE = str.maketrans(dict.fromkeys(RUST_WHITESPACE))
+
+
 def collapse_whitespace(text: str) -> str:
     """Runs of whitespace other than `\\n` become one space, runs of `\\n` one `\\n`; a space
     run and a newline run are collapsed separately."""
-    out: list[str] = []
-    last = ""
-    for c in text:
-        if c == "\n":
-            if last != "\n":
-                out.append(c)
-                last = "\n"
-        elif c in RUST_WHITESPACE:
-            if last != " ":
-                out.append(" ")
-                last = " "
-        else:
-            out.append(c)
-            last = ""
-    return "".join(out)
+    return _NEWLINES.sub("\n", _SPACES.sub(" ", text))
 
 
-def _normalise(text: str, whitespace: Whitespace) -> str:
+def normalise(text: str, whitespace: Whitespace) -> str:
     if whitespace == "ignore":
-        return "".join(c for c in text if c not in RUST_WHITESPACE)
-    if not any(c in RUST_WHITESPACE for c in text):
-        return text
+        return text.translate(_DROP_WHITESPACE)
     return collapse_whitespace(text)
+
+
+def _common_prefix(a: str, b: str, limit: int) -> int:
+    # Bisection over slice comparisons: C-speed compares instead of a Python loop per char.
+    lo, hi = 0, limit
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if a[:mid] == b[:mid]:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+def _common_suffix(a: str, b: str, limit: int) -> int:
+    lo, hi = 0, limit
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if a[len(a) - mid :] == b[len(b) - mid :]:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
 
 
 def changed_regions(original: str, modified: str) -> tuple[str, str]:
     """The changed middle of both texts plus ORDER - 1 chars of context on each side; both
     empty when nothing changed."""
-    limit = min(len(original), len(modified))
-    prefix = 0
-    while prefix < limit and original[prefix] == modified[prefix]:
-        prefix += 1
-    most = limit - prefix
-    suffix = 0
-    while suffix < most and original[-1 - suffix] == modified[-1 - suffix]:
-        suffix += 1
+    prefix = _common_prefix(original, modified, min(len(original), len(modified)))
+    suffix = _common_suffix(original, modified, min(len(original), len(modified)) - prefix)
     orig_end = len(original) - suffix
     mod_end = len(modified) - suffix
     if prefix >= orig_end and prefix >= mod_end:
@@ -81,13 +88,17 @@ def changed_regions(original: str, modified: str) -> tuple[str, str]:
     )
 
 
+_EMPTY: Counter[str] = Counter()
+Deltas = tuple["Counter[str] | None", ...]  # one per order, 1 to ORDER
+
+
 def _delta_counts(before: str, after: str, n: int) -> Counter[str] | None:
     """The n-grams `after` adds (positive) and removes (as `¬ngram`); None when neither text
     has an n-gram of length n (upstream's "empty delta", which zero entries do not make)."""
     if len(before) < n and len(after) < n:
         return None
-    counts: Counter[str] = Counter(after[i : i + n] for i in range(len(after) - n + 1))
-    counts.subtract(before[i : i + n] for i in range(len(before) - n + 1))
+    counts: Counter[str] = Counter([after[i : i + n] for i in range(len(after) - n + 1)])
+    counts.subtract([before[i : i + n] for i in range(len(before) - n + 1)])
     out: Counter[str] = Counter()
     for gram, d in counts.items():
         if d > 0:
@@ -97,26 +108,62 @@ def _delta_counts(before: str, after: str, n: int) -> Counter[str] | None:
     return out
 
 
+def deltas(original: str, modified: str) -> Deltas:
+    """The n-gram deltas of an edit, for every order (texts already normalised)."""
+    before, after = changed_regions(original, modified)
+    return tuple(_delta_counts(before, after, n) for n in range(1, ORDER + 1))
+
+
+class ChrFCache:
+    """What repeats across the predictions of one example and its expected patches:
+    normalised texts and the n-gram deltas of edits (expected ones, and a prediction's against
+    each expected patch)."""
+
+    def __init__(self) -> None:
+        self.normalised: dict[tuple[str, str], str] = {}
+        self.edits: dict[tuple[str, str], Deltas] = {}
+
+    def normalise(self, text: str, whitespace: Whitespace) -> str:
+        key = (text, whitespace)
+        found = self.normalised.get(key)
+        if found is None:
+            found = self.normalised[key] = normalise(text, whitespace)
+        return found
+
+    def deltas(self, original: str, expected: str) -> Deltas:
+        key = (original, expected)
+        found = self.edits.get(key)
+        if found is None:
+            found = self.edits[key] = deltas(original, expected)
+        return found
+
+
 def delta_chr_f(
-    original: str, expected: str, actual: str, *, beta: float, whitespace: Whitespace
+    original: str,
+    expected: str,
+    actual: str,
+    *,
+    beta: float,
+    whitespace: Whitespace,
+    cache: ChrFCache | None = None,
 ) -> ChrF:
     if original == expected == actual:
         return ChrF(100.0, beta, 0, 0, 0, 1.0, 1.0)
-    orig = _normalise(original, whitespace)
-    orig_e, exp_region = changed_regions(orig, _normalise(expected, whitespace))
-    orig_a, act_region = changed_regions(orig, _normalise(actual, whitespace))
+    cache = cache or ChrFCache()
+    orig = cache.normalise(original, whitespace)
+    expected_deltas = cache.deltas(orig, cache.normalise(expected, whitespace))
+    actual_deltas = cache.deltas(orig, cache.normalise(actual, whitespace))
     total_p = total_r = 0.0
     tp = fp = fn = 0
-    for n in range(1, ORDER + 1):
-        exp = _delta_counts(orig_e, exp_region, n)
-        act = _delta_counts(orig_a, act_region, n)
-        if exp is None and act is None:
+    for exp_delta, act_delta in zip(expected_deltas, actual_deltas, strict=True):
+        if exp_delta is None and act_delta is None:
             total_p += 1.0
             total_r += 1.0
             continue
-        exp = exp or Counter()
-        act = act or Counter()
-        t = sum(min(c, act[g]) for g, c in exp.items() if g in act)
+        exp = exp_delta or _EMPTY
+        act = act_delta or _EMPTY
+        small, large = (exp, act) if len(exp) <= len(act) else (act, exp)
+        t = sum(min(c, large[g]) for g, c in small.items() if g in large)
         p_all = sum(act.values())
         r_all = sum(exp.values())
         total_p += t / p_all if p_all else 0.0

@@ -53,31 +53,38 @@ class Applied(NamedTuple):
     dropped: int  # hunks with a change that fit no document, or whose document failed
 
 
+def _home(hunk: PatchHunk, documents: tuple[Document, ...]) -> tuple[int, str] | None:
+    """The first document with the hunk's path that the hunk applies to, and the result."""
+    for i, doc in enumerate(documents):
+        if path_matches(hunk.filename, doc.path):
+            text = try_apply(document_diff(doc, [hunk]), doc.content)
+            if text is not None:
+                return i, text
+    return None
+
+
 def apply_to_documents(patch: str, documents: tuple[Document, ...]) -> Applied:
     by_document: dict[int, list[PatchHunk]] = {}
+    alone: dict[int, str] = {}  # a document's text when one hunk went to it
     dropped = 0
     for hunk in parse_patch_lines(patch):
         if not hunk.has_change:
             continue
-        found = next(
-            (
-                i
-                for i, doc in enumerate(documents)
-                if path_matches(hunk.filename, doc.path)
-                and try_apply(document_diff(doc, [hunk]), doc.content) is not None
-            ),
-            None,
-        )
-        if found is None:
+        home = _home(hunk, documents)
+        if home is None:
             dropped += 1
         else:
-            by_document.setdefault(found, []).append(hunk)
+            by_document.setdefault(home[0], []).append(hunk)
+            alone[home[0]] = home[1]
     texts: dict[int, str] = {}
     for index in sorted(by_document):
+        hunks = by_document[index]
         doc = documents[index]
-        text = try_apply(document_diff(doc, by_document[index]), doc.content)
+        text = (
+            alone[index] if len(hunks) == 1 else try_apply(document_diff(doc, hunks), doc.content)
+        )
         if text is None:
-            dropped += len(by_document[index])
+            dropped += len(hunks)
         else:
             texts[index] = text
     return Applied(texts, dropped)

@@ -8,9 +8,9 @@ import struct
 from typing import Any, NamedTuple
 
 from evaltools.score.apply import try_apply
-from evaltools.score.chrf import ChrF, braces_disbalance, delta_chr_f, zero
+from evaltools.score.chrf import ChrF, ChrFCache, braces_disbalance, delta_chr_f, zero
 from evaltools.score.definitions import Definition
-from evaltools.score.documents import Document, apply_to_documents
+from evaltools.score.documents import Applied, Document, apply_to_documents
 from evaltools.score.patch_lines import (
     Classification,
     exact_lines_match,
@@ -37,6 +37,22 @@ class Prediction(NamedTuple):
     cursor: ActualCursor | None
 
 
+class Cache:
+    """What one example's predictions share: patches applied to the documents (each expected
+    patch, and a prediction against every expected patch), and the parts of delta chrF that
+    repeat. Made once per example."""
+
+    def __init__(self) -> None:
+        self.chrf = ChrFCache()
+        self.applied: dict[str, Applied] = {}
+
+    def on_documents(self, patch: str, documents: tuple[Document, ...]) -> Applied:
+        found = self.applied.get(patch)
+        if found is None:
+            found = self.applied[patch] = apply_to_documents(patch, documents)
+        return found
+
+
 class Content(NamedTuple):
     chrf: ChrF
     braces: int
@@ -55,23 +71,34 @@ def f32(value: float) -> float:
     return float(single)
 
 
-def _on_text(original: str, expected: Expected, patch: str, definition: Definition) -> Content:
+def _on_text(
+    original: str, expected: Expected, patch: str, definition: Definition, cache: Cache
+) -> Content:
     actual = try_apply(patch, original)
     dropped = 0
     if actual is None:
         actual, dropped = original, 1
     chrf = delta_chr_f(
-        original, expected.text, actual, beta=definition.beta, whitespace=definition.whitespace
+        original,
+        expected.text,
+        actual,
+        beta=definition.beta,
+        whitespace=definition.whitespace,
+        cache=cache.chrf,
     )
     braces = max(braces_disbalance(actual) - braces_disbalance(original), 0)
     return Content(chrf, braces, dropped)
 
 
 def _on_documents(
-    expected: Expected, patch: str, documents: tuple[Document, ...], definition: Definition
+    expected: Expected,
+    patch: str,
+    documents: tuple[Document, ...],
+    definition: Definition,
+    cache: Cache,
 ) -> Content | None:
-    exp = apply_to_documents(expected.patch, documents)
-    act = apply_to_documents(patch, documents)
+    exp = cache.on_documents(expected.patch, documents)
+    act = cache.on_documents(patch, documents)
     touched = sorted(exp.texts.keys() | act.texts.keys())
     if not touched:
         return None
@@ -85,6 +112,7 @@ def _on_documents(
         "\n".join(act_texts),
         beta=definition.beta,
         whitespace=definition.whitespace,
+        cache=cache.chrf,
     )
     before = sum(braces_disbalance(d.content) for d in docs)
     after = sum(braces_disbalance(t) for t in act_texts)
@@ -97,14 +125,16 @@ def _content(
     patch: str,
     documents: tuple[Document, ...] | None,
     definition: Definition,
+    *,
+    cache: Cache,
 ) -> Content:
     if documents is None:
-        return _on_text(original, expected, patch, definition)
-    found = _on_documents(expected, patch, documents, definition)
+        return _on_text(original, expected, patch, definition, cache)
+    found = _on_documents(expected, patch, documents, definition, cache)
     if found is not None:
         return found
     if not expected.patch.strip() and not patch.strip():
-        return _on_text(original, expected, patch, definition)
+        return _on_text(original, expected, patch, definition, cache)
     return Content(zero(definition.beta), 0, 0)
 
 
@@ -169,17 +199,20 @@ def score_prediction(
     prediction: Prediction,
     documents: tuple[Document, ...] | None,
     definition: Definition,
+    *,
+    cache: Cache | None = None,
 ) -> Scored:
     """`documents` None scores on `original` alone (upstream with no context); the current
-    definition passes the documents, even when there are none."""
+    definition passes the documents, even when there are none. `cache`: one per example."""
+    cache = cache or Cache()
     if not definition.context_scoring:
-        return _score_before_rewrite(original, expected, prediction, definition)
+        return _score_before_rewrite(original, expected, prediction, definition, cache)
     patch = prediction.patch or ""
     candidates = expected or (Expected("", original, None),)
     best: Candidate | None = None
     for exp in candidates:
         candidate = Candidate(
-            _content(original, exp, patch, documents, definition),
+            _content(original, exp, patch, documents, definition, cache=cache),
             exact_lines_match(exp.patch, patch),
             exp.cursor,
         )
@@ -196,7 +229,11 @@ def score_prediction(
 
 
 def _score_before_rewrite(
-    original: str, expected: tuple[Expected, ...], prediction: Prediction, definition: Definition
+    original: str,
+    expected: tuple[Expected, ...],
+    prediction: Prediction,
+    definition: Definition,
+    cache: Cache,
 ) -> Scored:
     """Before 2026-06-24: the best expected patch by chrF (the first of equal ones), exact lines
     chosen on their own (most true positives, the last of equal ones), and a prediction that
@@ -212,7 +249,12 @@ def _score_before_rewrite(
             chrf, braces = zero(definition.beta), 0
         else:
             chrf = delta_chr_f(
-                original, exp.text, actual, beta=definition.beta, whitespace=definition.whitespace
+                original,
+                exp.text,
+                actual,
+                beta=definition.beta,
+                whitespace=definition.whitespace,
+                cache=cache.chrf,
             )
             braces = max(braces_disbalance(actual) - braces_disbalance(original), 0)
         if i == 0 or chrf.score > best_chrf.score:

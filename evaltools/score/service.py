@@ -16,7 +16,7 @@ from evaltools.fileio import UsageError, display_path
 from evaltools.score.definitions import Definition
 from evaltools.score.inputs import BadInput, Problem, Scorable, from_example, from_markdown
 from evaltools.score.patch_lines import parse_patch_lines
-from evaltools.score.prediction import ActualCursor, Prediction, Score, score_prediction
+from evaltools.score.prediction import ActualCursor, Cache, Prediction, Score, score_prediction
 from evaltools.score.summary import Row
 
 
@@ -136,12 +136,13 @@ def score_record(
         return
     documents = scorable.documents if definition.context_scoring else None
     scores: list[Score] = []
+    cache = Cache()
     for i, prediction in enumerate(scorable.predictions):
         unreadable = _unreadable(prediction, i)
         if unreadable is not None:
             outcome.diagnostics.append(_at_prediction(record, external, i, unreadable))
         scored = score_prediction(
-            scorable.original, scorable.expected, prediction, documents, definition
+            scorable.original, scorable.expected, prediction, documents, definition, cache=cache
         )
         if scored.actual_dropped and (prediction.patch or "").strip():
             message = (
