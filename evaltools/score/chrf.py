@@ -89,7 +89,8 @@ def changed_regions(original: str, modified: str) -> tuple[str, str]:
 
 
 _EMPTY: Counter[str] = Counter()
-Deltas = tuple["Counter[str] | None", ...]  # one per order, 1 to ORDER
+# One per order, 1 to ORDER: the delta's counts and their sum; None for an empty delta.
+Deltas = tuple["tuple[Counter[str], int] | None", ...]
 
 
 def _delta_counts(before: str, after: str, n: int) -> Counter[str] | None:
@@ -111,7 +112,11 @@ def _delta_counts(before: str, after: str, n: int) -> Counter[str] | None:
 def deltas(original: str, modified: str) -> Deltas:
     """The n-gram deltas of an edit, for every order (texts already normalised)."""
     before, after = changed_regions(original, modified)
-    return tuple(_delta_counts(before, after, n) for n in range(1, ORDER + 1))
+    out: list[tuple[Counter[str], int] | None] = []
+    for n in range(1, ORDER + 1):
+        counts = _delta_counts(before, after, n)
+        out.append(None if counts is None else (counts, sum(counts.values())))
+    return tuple(out)
 
 
 class ChrFCache:
@@ -160,12 +165,13 @@ def delta_chr_f(
             total_p += 1.0
             total_r += 1.0
             continue
-        exp = exp_delta or _EMPTY
-        act = act_delta or _EMPTY
-        small, large = (exp, act) if len(exp) <= len(act) else (act, exp)
-        t = sum(min(c, large[g]) for g, c in small.items() if g in large)
-        p_all = sum(act.values())
-        r_all = sum(exp.values())
+        exp, r_all = exp_delta or (_EMPTY, 0)
+        act, p_all = act_delta or (_EMPTY, 0)
+        if exp is act:  # the same edit (deltas are shared through the cache)
+            t = p_all
+        else:
+            common = exp.keys() & act.keys()
+            t = sum(map(min, map(exp.__getitem__, common), map(act.__getitem__, common)))
         total_p += t / p_all if p_all else 0.0
         total_r += t / r_all if r_all else 0.0
         tp += t

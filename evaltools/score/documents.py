@@ -63,11 +63,11 @@ def _home(hunk: PatchHunk, documents: tuple[Document, ...]) -> tuple[int, str] |
     return None
 
 
-def apply_to_documents(patch: str, documents: tuple[Document, ...]) -> Applied:
+def apply_to_documents(patch: str | list[PatchHunk], documents: tuple[Document, ...]) -> Applied:
     by_document: dict[int, list[PatchHunk]] = {}
     alone: dict[int, str] = {}  # a document's text when one hunk went to it
     dropped = 0
-    for hunk in parse_patch_lines(patch):
+    for hunk in parse_patch_lines(patch) if isinstance(patch, str) else patch:
         if not hunk.has_change:
             continue
         home = _home(hunk, documents)

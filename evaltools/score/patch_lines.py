@@ -113,8 +113,13 @@ def from_counts(expected: Counter[str], actual: Counter[str]) -> Classification:
     return Classification(tp, sum(actual.values()) - tp, sum(expected.values()) - tp)
 
 
-def exact_lines_match(expected_patch: str, actual_patch: str) -> Classification:
-    return from_counts(changed_lines(expected_patch), changed_lines(actual_patch))
+def exact_lines_match(
+    expected_patch: str | Counter[str], actual_patch: str | Counter[str]
+) -> Classification:
+    """Either side may be given as its `changed_lines` already."""
+    expected = changed_lines(expected_patch) if isinstance(expected_patch, str) else expected_patch
+    actual = changed_lines(actual_patch) if isinstance(actual_patch, str) else actual_patch
+    return from_counts(expected, actual)
 
 
 def _blank(text: str) -> bool:
@@ -132,11 +137,15 @@ def _isolated(lines: tuple[tuple[str, str], ...], index: int) -> bool:
     return True
 
 
-def has_isolated_whitespace_changes(patch: str, cursor_row: int | None) -> bool:
+def _hunks(patch: str | list[PatchHunk]) -> list[PatchHunk]:
+    return parse_patch_lines(patch) if isinstance(patch, str) else patch
+
+
+def has_isolated_whitespace_changes(patch: str | list[PatchHunk], cursor_row: int | None) -> bool:
     """A blank added or deleted line with no substantive change in its run; a blank line
     added on the cursor's new-file line (`cursor_row + 1`, 1-based) does not count."""
     cursor_line = None if cursor_row is None else cursor_row + 1
-    for hunk in parse_patch_lines(patch):
+    for hunk in _hunks(patch):
         new_line = hunk.new_start
         for i, (kind, text) in enumerate(hunk.lines):
             if kind == CONTEXT:
@@ -153,10 +162,10 @@ def has_isolated_whitespace_changes(patch: str, cursor_row: int | None) -> bool:
     return False
 
 
-def is_editable_region_correct(patch: str) -> bool:
+def is_editable_region_correct(patch: str | list[PatchHunk]) -> bool:
     """False when the first hunk begins with three or more deleted lines (the sign of a
     prediction made for the wrong editable region)."""
-    hunks = parse_patch_lines(patch)
+    hunks = _hunks(patch)
     if not hunks:
         return True
     deleted = 0

@@ -5,6 +5,7 @@ in upstream's order, for the metrics implemented here."""
 from __future__ import annotations
 
 import struct
+from collections import Counter
 from typing import Any, NamedTuple
 
 from evaltools.score.apply import try_apply
@@ -13,9 +14,12 @@ from evaltools.score.definitions import Definition
 from evaltools.score.documents import Applied, Document, apply_to_documents
 from evaltools.score.patch_lines import (
     Classification,
+    PatchHunk,
+    changed_lines,
     exact_lines_match,
     has_isolated_whitespace_changes,
     is_editable_region_correct,
+    parse_patch_lines,
 )
 
 Score = dict[str, Any]
@@ -45,11 +49,25 @@ class Cache:
     def __init__(self) -> None:
         self.chrf = ChrFCache()
         self.applied: dict[str, Applied] = {}
+        self.lines: dict[str, Counter[str]] = {}
+        self.hunks: dict[str, list[PatchHunk]] = {}
+
+    def parsed(self, patch: str) -> list[PatchHunk]:
+        found = self.hunks.get(patch)
+        if found is None:
+            found = self.hunks[patch] = parse_patch_lines(patch)
+        return found
 
     def on_documents(self, patch: str, documents: tuple[Document, ...]) -> Applied:
         found = self.applied.get(patch)
         if found is None:
-            found = self.applied[patch] = apply_to_documents(patch, documents)
+            found = self.applied[patch] = apply_to_documents(self.parsed(patch), documents)
+        return found
+
+    def changed_lines(self, patch: str) -> Counter[str]:
+        found = self.lines.get(patch)
+        if found is None:
+            found = self.lines[patch] = changed_lines(patch)
         return found
 
 
@@ -176,19 +194,20 @@ class Scored(NamedTuple):
     actual_dropped: int  # hunks of the prediction that changed nothing they were meant to
 
 
-def _finish(fields: Score, cursor: int | None, prediction: Prediction) -> Score:
+def _finish(fields: Score, cursor: int | None, prediction: Prediction, cache: Cache) -> Score:
     distance, exact = cursor_metrics(cursor, prediction.cursor)
     if distance is not None:
         fields["cursor_distance"] = distance
     if exact is not None:
         fields["cursor_exact_match"] = exact
     patch = prediction.patch
+    hunks = None if patch is None else cache.parsed(patch)
     fields["wrong_editable_region"] = (
-        None if patch is None else not is_editable_region_correct(patch)
+        None if hunks is None else not is_editable_region_correct(hunks)
     )
     row = None if prediction.cursor is None else prediction.cursor.row
-    fields["has_isolated_whitespace_changes"] = (
-        patch is not None and has_isolated_whitespace_changes(patch, row)
+    fields["has_isolated_whitespace_changes"] = hunks is not None and (
+        has_isolated_whitespace_changes(hunks, row)
     )
     return fields
 
@@ -213,7 +232,7 @@ def score_prediction(
     for exp in candidates:
         candidate = Candidate(
             _content(original, exp, patch, documents, definition, cache=cache),
-            exact_lines_match(exp.patch, patch),
+            exact_lines_match(cache.changed_lines(exp.patch), cache.changed_lines(patch)),
             exp.cursor,
         )
         # Upstream's max_by: the last of equal keys wins. (Its third key, the jump location's
@@ -225,7 +244,7 @@ def score_prediction(
             best = candidate
     assert best is not None
     fields = _fields(best.content.chrf, best.content.braces, best.exact)
-    return Scored(_finish(fields, best.cursor, prediction), best.content.actual_dropped)
+    return Scored(_finish(fields, best.cursor, prediction, cache), best.content.actual_dropped)
 
 
 def _score_before_rewrite(
@@ -261,8 +280,8 @@ def _score_before_rewrite(
             best_chrf, best_braces, best_cursor = chrf, braces, exp.cursor
     exact = Classification(0, 0, 0)
     for i, exp in enumerate(expected):
-        lines = exact_lines_match(exp.patch, patch or "")
+        lines = exact_lines_match(cache.changed_lines(exp.patch), cache.changed_lines(patch or ""))
         if i == 0 or lines.true_positives >= exact.true_positives:
             exact = lines
     fields = _fields(best_chrf, best_braces, exact)
-    return Scored(_finish(fields, best_cursor, prediction), dropped)
+    return Scored(_finish(fields, best_cursor, prediction, cache), dropped)

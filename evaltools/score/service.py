@@ -15,7 +15,6 @@ from evaltools.example.records import Record, iter_all_units, parse_unit
 from evaltools.fileio import UsageError, display_path
 from evaltools.score.definitions import Definition
 from evaltools.score.inputs import BadInput, Problem, Scorable, from_example, from_markdown
-from evaltools.score.patch_lines import parse_patch_lines
 from evaltools.score.prediction import ActualCursor, Cache, Prediction, Score, score_prediction
 from evaltools.score.summary import Row
 
@@ -111,9 +110,9 @@ def _scorable(record: Record, external: External | None, definition: Definition)
     return from_markdown(example, external.predictions, definition)
 
 
-def _unreadable(prediction: Prediction, i: int) -> Problem | None:
+def _unreadable(prediction: Prediction, i: int, cache: Cache) -> Problem | None:
     patch = prediction.patch or ""
-    if patch.strip() and not any(h.has_change for h in parse_patch_lines(patch)):
+    if patch.strip() and not any(h.has_change for h in cache.parsed(patch)):
         message = "holds text but no hunk with a change: it is scored as changing nothing"
         return Problem("SC001", f"/predictions/{i}/actual_patch", message)
     return None
@@ -138,7 +137,7 @@ def score_record(
     scores: list[Score] = []
     cache = Cache()
     for i, prediction in enumerate(scorable.predictions):
-        unreadable = _unreadable(prediction, i)
+        unreadable = _unreadable(prediction, i, cache)
         if unreadable is not None:
             outcome.diagnostics.append(_at_prediction(record, external, i, unreadable))
         scored = score_prediction(
