@@ -19,6 +19,7 @@ Target (issue 18): at least 2,000 predictions/s per core; linear.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import tempfile
 import time
@@ -106,6 +107,11 @@ def floor(records: list[dict[str, Any]]) -> None:
             try_apply(prediction["actual_patch"], excerpt)
 
 
+def whole(path: Path) -> None:
+    outcome = score_paths([path], DEFAULT)
+    summarise([row.score for row in outcome.rows])
+
+
 def best_of(repeats: int, func: Callable[[], object]) -> float:
     best = float("inf")
     for _ in range(repeats):
@@ -132,14 +138,10 @@ def main() -> None:
             path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
             total = sum(len(r["predictions"]) for r in records)
 
-            def whole(path: Path = path) -> None:
-                outcome = score_paths([path], DEFAULT)
-                summarise([row.score for row in outcome.rows])
-
             timings[count] = (
                 total,
-                best_of(args.repeats, lambda r=records: floor(r)),
-                best_of(args.repeats, whole),
+                best_of(args.repeats, functools.partial(floor, records)),
+                best_of(args.repeats, functools.partial(whole, path)),
             )
     small, large = sorted(timings)
     n, floor_s, whole_s = timings[large]
