@@ -277,6 +277,7 @@ EXAMPLE_COMMANDS: tuple[Command, ...] = (
                 "(atomically; other records and keys unchanged).",
             ),
             format_param(choices=("text", "json", "markdown")),
+            JOBS,
             NO_GITIGNORE,
         ),
     ),

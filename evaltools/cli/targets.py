@@ -65,6 +65,7 @@ def score(a: Arguments) -> int:
         baseline=a.optional_path("baseline"),
         write_scores=a.flag("write_scores"),
         output_format=a.text("output_format"),
+        jobs=a.optional_integer("jobs"),
         no_respect_gitignore=a.flag("no_respect_gitignore"),
     )
 

@@ -18,6 +18,7 @@ def run(
     baseline: Path | None,
     write_scores: bool,
     output_format: str,
+    jobs: int | None = None,
     no_respect_gitignore: bool = False,
 ) -> int:
     from evaltools.report import score_report
@@ -32,6 +33,7 @@ def run(
         definition,
         predictions=predictions,
         respect_gitignore=not no_respect_gitignore,
+        jobs=jobs,
     )
     groups = summary.groups_json(outcome.rows, by, before) if by or before is not None else {}
     doc = score_report.document(

@@ -355,3 +355,19 @@ def test_the_cli_choices_are_the_definitions() -> None:
 
 def test_cursor_excerpt_is_the_base_text() -> None:
     assert EXCERPT.startswith("fn main()")
+
+
+def test_worker_processes_give_the_same_output(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    records = [
+        example(f"ex{i}", [prediction(PERFECT), prediction(NEAR), prediction(None)])
+        for i in range(6)
+    ]
+    broken = example("broken", [prediction(PERFECT)])
+    del broken["prompt_inputs"]
+    path = write_jsonl(tmp_path / "many.jsonl", [*records[:3], broken, *records[3:]])
+    one = _score(capsys, "--jobs", "1", str(path))
+    two = _score(capsys, "--jobs", "2", str(path))
+    assert one == two
+    assert one[0] == 1 and len(one[1]["scores"]) == 18
