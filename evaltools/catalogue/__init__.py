@@ -15,12 +15,14 @@ from evaltools.catalogue import (
     io_rules,
     retrieval_gold,
     retrieval_records,
+    scoring,
 )
 from evaltools.diagnostics import Rule
 
 FAMILIES = {
     "IO": "file problems (every command)",
     "DU": "duplicates and holdout leakage (`evaltools dupes`)",
+    "SC": "scoring predictions (`evaltools score`)",
     "EP": "edit-prediction examples (`evaltools lint`)",
     "RT": "round trip (`evaltools roundtrip`)",
     "CV": "conversion (`evaltools convert`)",
@@ -74,6 +76,7 @@ RULES = Catalogue(
     + retrieval_records.RULES
     + retrieval_gold.RULES
     + duplicates.RULES
+    + scoring.RULES
 )
 
 

@@ -24,7 +24,10 @@ _CONFIG = Param(
     metavar="FILE",
 )
 
-# The same --jobs on every bulk command (its policy: evaltools.parallel.processes.worker_count).
+# The names of evaltools.score.definitions (kept literal: the table is on the lint hook's path;
+# tests/score/test_cli.py checks they agree).
+METRICS = ("v6", "v5", "v4", "v3", "current")
+
 EXAMPLE_COMMANDS: tuple[Command, ...] = (
     Command(
         ("lint",),
@@ -199,6 +202,63 @@ EXAMPLE_COMMANDS: tuple[Command, ...] = (
             format_param(),
             _CONFIG,
             JOBS,
+        ),
+    ),
+    Command(
+        ("score",),
+        "Score predictions as Zed's `ep score`/`ep eval` do, offline: delta chrF (with its "
+        "precision, recall and counts), exact lines, braces, cursor, wrong editable region, "
+        "isolated whitespace. Inputs: `ep predict` examples (.json/.jsonl with prompt_inputs "
+        "and predictions), or .md/.json examples with --predictions. Not implemented, so not "
+        "in the output: kept rate, recall rate, reversal ratio, token counts, jump location, "
+        "editable-context coverage, and the jump-location tie-break between expected patches.",
+        targets.score,
+        (
+            paths_param("Example files or directories (searched for *.md, *.json and *.jsonl)."),
+            Param(
+                "predictions",
+                ("--predictions",),
+                kind=Path,
+                help="JSONL of {name, patch, cursor_offset}, several lines per name for "
+                "repetitions; replaces the predictions stored in the named examples.",
+                metavar="FILE",
+            ),
+            Param(
+                "metric",
+                ("--metric",),
+                default="v6",
+                choices=METRICS,
+                help="Metric definition: v6 (current, default; also `current`), v5 (beta 0.5, "
+                "cursor excerpt as base text), v4 (beta 2, whitespace collapsed), v3 (beta 2, "
+                "whitespace ignored). v1/v2 (full-file base text) need data an `ep predict` "
+                "file no longer holds.",
+            ),
+            Param(
+                "by",
+                ("--by",),
+                choices=("tag", "repo", "provider"),
+                help="Also summarise per tag, repository or prediction provider.",
+            ),
+            Param(
+                "baseline",
+                ("--baseline",),
+                kind=Path,
+                help="An earlier run (`score --format json` output, or examples with score[]) "
+                "to compare with: per group, the mean delta chrF difference over predictions "
+                "present in both, with a seeded paired bootstrap 95% interval.",
+                metavar="FILE",
+            ),
+            Param(
+                "write_scores",
+                ("--write-scores",),
+                kind=bool,
+                default=False,
+                help="Fill score[] in the .json/.jsonl examples, as `ep score` does "
+                "(atomically; other records and keys unchanged).",
+            ),
+            format_param(choices=("text", "json", "markdown")),
+            JOBS,
+            NO_GITIGNORE,
         ),
     ),
     Command(

@@ -54,6 +54,22 @@ def convert(a: Arguments) -> int:
     )
 
 
+def score(a: Arguments) -> int:
+    from evaltools.commands.score import run
+
+    return run(
+        paths=a.paths("paths"),
+        predictions=a.optional_path("predictions"),
+        metric=a.text("metric"),
+        by=a.optional_text("by"),
+        baseline=a.optional_path("baseline"),
+        write_scores=a.flag("write_scores"),
+        output_format=a.text("output_format"),
+        jobs=a.optional_integer("jobs"),
+        no_respect_gitignore=a.flag("no_respect_gitignore"),
+    )
+
+
 def check(a: Arguments) -> int:
     from evaltools.commands.check import run
 

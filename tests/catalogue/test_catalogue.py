@@ -29,7 +29,7 @@ def test_codes_and_names_are_unique_and_stable() -> None:
     assert shared == {"invalid-chunk-id"}  # RV008/RG006
     assert RULES.get("EP104") == RULES.get("unknown-section")
     assert RULES.get("invalid-json") == RULES.get("IO008")
-    assert {r.family for r in rules} == {"IO", "EP", "RT", "CV", "RV", "RG", "DU"}
+    assert {r.family for r in rules} == {"IO", "EP", "RT", "CV", "RV", "RG", "DU", "SC"}
 
 
 def _lint_codes(tmp_path: Path, rule: Rule, text: str, capsys: pytest.CaptureFixture[str]) -> str:

@@ -1,4 +1,4 @@
-"""A tiny fence extractor for the corpus tests (the real reader: evaltools.example.markdown).
+"""A tiny fence extractor for the corpus tests (the real reader: evaltools.example.markdown.reader).
 
 Good enough for the reference files: ``` fences only, `## ` headings, no nesting.
 """

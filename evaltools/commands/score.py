@@ -1,0 +1,53 @@
+"""`evaltools score`: Zed's prediction scores, offline, under a chosen metric definition."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from evaltools.diagnostics import Diagnostic, worst_exit_code
+from evaltools.fileio import check_paths_exist
+
+
+def run(
+    paths: list[Path],
+    *,
+    predictions: Path | None,
+    metric: str,
+    by: str | None,
+    baseline: Path | None,
+    write_scores: bool,
+    output_format: str,
+    jobs: int | None = None,
+    no_respect_gitignore: bool = False,
+) -> int:
+    from evaltools.report import score_report
+    from evaltools.report.text import format_line
+    from evaltools.score import definitions, service, summary, write
+
+    check_paths_exist([*paths, *(p for p in (predictions, baseline) if p is not None)])
+    definition = definitions.definition(metric)
+    before = service.read_baseline(baseline) if baseline is not None else None
+    outcome = service.score_paths(
+        paths,
+        definition,
+        predictions=predictions,
+        respect_gitignore=not no_respect_gitignore,
+        jobs=jobs,
+    )
+    groups = summary.groups_json(outcome.rows, by, before) if by or before is not None else {}
+    doc = score_report.document(
+        definition.name, outcome.rows, summary.summarise([r.score for r in outcome.rows]), groups
+    )
+    if write_scores:
+        outcome.diagnostics += write.write_scores(outcome.writable)
+    if output_format == "json":
+        score_report.render_json(doc, sys.stdout)
+    elif output_format == "markdown":
+        score_report.render_markdown(doc, sys.stdout)
+    else:
+        score_report.render_text(doc, definition.summary, sys.stdout)
+    diagnostics: list[Diagnostic] = sorted(outcome.diagnostics, key=Diagnostic.sort_key)
+    for finding in diagnostics:
+        sys.stderr.write(format_line(finding) + "\n")
+    return worst_exit_code(diagnostics)

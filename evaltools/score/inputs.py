@@ -1,0 +1,292 @@
+"""What an example gives scoring (reference section 2, steps 1-5): the base text, the expected
+patches with their cursors, the context documents and the predictions, from an `ep predict`
+Example (JSON/JSONL) or from a `.md`/`.json` example plus a predictions file."""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from evaltools.example.cursor import cursor_excerpt, extract_cursor_from_patch
+from evaltools.example.diffs.udiff import rust_lines
+from evaltools.example.spec import Example
+from evaltools.score.apply import apply_with_hunk_offset, extract_inline_cursor, try_apply
+from evaltools.score.definitions import Definition
+from evaltools.score.documents import Document, strip_first_component
+from evaltools.score.patch_lines import parse_patch_lines
+from evaltools.score.prediction import ActualCursor, Expected, Prediction
+
+OLD_MARKER = "[CURSOR_POSITION]"
+_REGION_START = "<|editable_region_start|>\n"
+_REGION_END = "\n<|editable_region_end|>"
+
+
+class Problem(NamedTuple):
+    """A finding before it has a file and line: the rule code, a JSON pointer, the message."""
+
+    code: str
+    pointer: str
+    message: str
+
+
+class BadInput(ValueError):
+    def __init__(self, code: str, pointer: str, message: str) -> None:
+        super().__init__(message)
+        self.problem = Problem(code, pointer, message)
+
+
+class Scorable(NamedTuple):
+    original: str
+    expected: tuple[Expected, ...]
+    documents: tuple[Document, ...]
+    predictions: tuple[Prediction, ...]
+    providers: tuple[str, ...]  # one per prediction
+    problems: tuple[Problem, ...]
+    # Upstream refuses the example ("Expected patch did not apply"): nothing is scored.
+    refused: bool = False
+
+
+def _get(
+    data: dict[str, Any], key: str, kind: type, pointer: str, *, optional: bool = False
+) -> Any:
+    value = data.get(key)
+    if value is None and optional:
+        return None
+    if not isinstance(value, kind) or (isinstance(value, bool) and kind is int):
+        what = {str: "a string", int: "an integer", list: "an array", dict: "an object"}[kind]
+        raise BadInput("SC003", f"{pointer}/{key}", f"{pointer}/{key} must be {what}")
+    return value
+
+
+def _related_documents(files: list[Any]) -> list[Document]:
+    docs: list[Document] = []
+    for i, file in enumerate(files):
+        where = f"/prompt_inputs/related_files/{i}"
+        if not isinstance(file, dict):
+            raise BadInput("SC003", where, f"{where} must be an object")
+        # Upstream drops the first component: the project name, absent from expected patches.
+        path = strip_first_component(_get(file, "path", str, where)) or ""
+        for j, excerpt in enumerate(_get(file, "excerpts", list, where)):
+            at = f"{where}/excerpts/{j}"
+            if not isinstance(excerpt, dict):
+                raise BadInput("SC003", at, f"{at} must be an object")
+            rows = _get(excerpt, "row_range", dict, at)
+            start = _get(rows, "start", int, f"{at}/row_range")
+            end = _get(rows, "end", int, f"{at}/row_range")
+            docs.append(Document(path, start, end, _get(excerpt, "text", str, at)))
+    return docs
+
+
+def _teacher_region(prompt: Any) -> str | None:
+    if not isinstance(prompt, dict):
+        return None
+    provider, text = prompt.get("provider"), prompt.get("input")
+    if not isinstance(provider, str) or not isinstance(text, str):
+        return None
+    if not provider.startswith(("teacher:", "teacher-non-batching:")):
+        return None
+    start, end = text.rfind(_REGION_START), text.rfind(_REGION_END)
+    if start < 0 or end < 0:
+        return None
+    region = text[start + len(_REGION_START) : end].replace("<|user_cursor|>", "")
+    return region[:-1] if region.endswith("\n") else region
+
+
+def _expected(
+    patches: list[str], original: str, region: str | None, inline: bool, old: bool
+) -> tuple[list[Expected], list[int]]:
+    """(prepared patches, indices of those that do not apply to `original`)."""
+    out: list[Expected] = []
+    failed: list[int] = []
+    for i, raw in enumerate(patches):
+        patch, cursor = raw, None
+        if old and OLD_MARKER in patch:
+            patch, cursor = extract_cursor_from_patch(patch)
+        if inline:
+            patch, inline_cursor = extract_inline_cursor(patch)
+            cursor = inline_cursor if inline_cursor is not None else cursor
+        text = try_apply(patch, original)
+        if text is None:
+            failed.append(i)
+            text = original
+        if region is not None and cursor is not None:
+            try:
+                cursor = (apply_with_hunk_offset(patch, region)[1] or 0) + cursor
+            except ValueError:
+                cursor = None
+        out.append(Expected(patch, text, cursor))
+    return out, failed
+
+
+def _actual_cursor(value: Any) -> ActualCursor | None:
+    if not isinstance(value, dict):
+        return None
+    row, offset = value.get("row"), value.get("editable_region_offset")
+    return ActualCursor(
+        row if isinstance(row, int) else None, offset if isinstance(offset, int) else None
+    )
+
+
+def _predictions(values: Any) -> tuple[list[Prediction], list[str], list[Problem]]:
+    if values is None:
+        return [], [], []
+    if not isinstance(values, list):
+        raise BadInput("SC003", "/predictions", "/predictions must be an array")
+    out: list[Prediction] = []
+    providers: list[str] = []
+    problems: list[Problem] = []
+    for i, value in enumerate(values):
+        where = f"/predictions/{i}"
+        if not isinstance(value, dict):
+            raise BadInput("SC003", where, f"{where} must be an object")
+        patch = value.get("actual_patch")
+        if patch is not None and not isinstance(patch, str):
+            raise BadInput(
+                "SC003", f"{where}/actual_patch", f"{where}/actual_patch must be a string"
+            )
+        output = value.get("actual_output")
+        if patch is None and isinstance(output, str) and output.strip():
+            message = (
+                "has no actual_patch, and reading one out of actual_output is not implemented: "
+                "scored as no prediction (upstream parses it for teacher, zeta2 and repair)"
+            )
+            problems.append(Problem("SC103", where, message))
+        out.append(Prediction(patch, _actual_cursor(value.get("actual_cursor"))))
+        provider = value.get("provider")
+        providers.append(provider if isinstance(provider, str) else "")
+    return out, providers, problems
+
+
+def _excerpt_document(inputs: dict[str, Any], excerpt: str) -> list[Document]:
+    start = _get(inputs, "excerpt_start_row", int, "/prompt_inputs", optional=True)
+    if start is None:
+        return []
+    path = _get(inputs, "cursor_path", str, "/prompt_inputs")
+    return [Document(path, start, start + len(rust_lines(excerpt)), excerpt)]
+
+
+def _old_marker_problems(patches: list[str]) -> list[Problem]:
+    message = (
+        "holds a `#...^[CURSOR_POSITION]` line: the current parser reads it as garbage, which "
+        "ends the patch there (write the cursor as <|user_cursor|> inside the + line)"
+    )
+    return [
+        Problem("SC102", f"/expected_patches/{i}", message)
+        for i, patch in enumerate(patches)
+        if any(line.startswith("#") and OLD_MARKER in line for line in rust_lines(patch))
+    ]
+
+
+def from_example(example: Example, definition: Definition) -> Scorable:
+    """An `ep predict` Example: `prompt_inputs` gives the base text and the documents.
+    Raises `BadInput` when it is missing or malformed."""
+    inputs = example.extra.get("prompt_inputs")
+    if not isinstance(inputs, dict):
+        raise BadInput(
+            "SC003",
+            "/prompt_inputs",
+            "has no prompt_inputs object: run `ep predict` (or `ep format-prompt`) first, "
+            "which records the cursor excerpt the prediction was made on",
+        )
+    original = _get(inputs, "cursor_excerpt", str, "/prompt_inputs")
+    related = _get(inputs, "related_files", list, "/prompt_inputs", optional=True) or []
+    documents = _excerpt_document(inputs, original) + _related_documents(related)
+    predictions, providers, problems = _predictions(example.extra.get("predictions"))
+    patches = example.spec.expected_patches
+    region = _teacher_region(example.extra.get("prompt"))
+    current = definition.context_scoring
+    expected, failed = _expected(patches, original, region, True, not current)
+    if current:
+        problems += _old_marker_problems(patches)
+    return _prepared(
+        original,
+        expected,
+        failed,
+        documents=documents,
+        predictions=predictions,
+        providers=providers,
+        problems=problems,
+        current=current,
+    )
+
+
+def _prepared(
+    original: str,
+    expected: list[Expected],
+    failed: list[int],
+    *,
+    documents: list[Document],
+    predictions: list[Prediction],
+    providers: list[str],
+    problems: list[Problem],
+    current: bool,
+) -> Scorable:
+    refused = bool(failed) and (not current or not documents)
+    for i in failed:
+        if refused:
+            message = (
+                "does not apply to the cursor excerpt, and upstream then scores nothing for "
+                'the example ("Expected patch did not apply")'
+            )
+        else:
+            message = (
+                "does not apply to the cursor excerpt (its old text is not there, or more than "
+                "once): upstream then keeps the excerpt unchanged as every expected text"
+            )
+        problems.append(Problem("SC002", f"/expected_patches/{i}", message))
+    if failed and not refused:
+        # Upstream's fallback: every expected text is the base text, cursors unadjusted.
+        expected = [Expected(e.patch, original, e.cursor) for e in expected]
+    if current and not documents and any((p.patch or "").strip() for p in predictions):
+        message = (
+            "has no excerpt_start_row and no related files, so upstream has no document to "
+            "score on: every non-blank prediction scores 0, even a perfect one"
+        )
+        problems.append(Problem("SC101", "/prompt_inputs", message))
+    return Scorable(
+        original,
+        tuple(expected),
+        tuple(documents),
+        tuple(predictions),
+        tuple(providers),
+        tuple(problems),
+        refused,
+    )
+
+
+def _infer_start_row(excerpt: str, patches: list[str]) -> int:
+    """The file row of the excerpt's first line, from the first expected hunk whose old
+    text occurs once in the excerpt; 0 when none does."""
+    for patch in patches:
+        for hunk in parse_patch_lines(patch):
+            old = "".join(text + "\n" for kind, text in hunk.lines if kind in (" ", "-"))
+            if hunk.old_start < 1 or not old.strip() or excerpt.count(old) != 1:
+                continue
+            return max(hunk.old_start - 1 - excerpt[: excerpt.find(old)].count("\n"), 0)
+    return 0
+
+
+def from_markdown(
+    example: Example, predictions: list[Prediction], definition: Definition
+) -> Scorable:
+    """Our extension: an example without `prompt_inputs` (a `.md`, or a spec-only `.json`)
+    and predictions from a file. The example's own cursor block is the base text and the one
+    document, placed at the file row its expected patches imply."""
+    original, _ = cursor_excerpt(example.spec.cursor_position)
+    patches = example.spec.expected_patches
+    start = _infer_start_row(original, patches)
+    documents = [
+        Document(example.spec.cursor_path, start, start + len(rust_lines(original)), original)
+    ]
+    expected, failed = _expected(patches, original, None, True, True)
+    providers = [""] * len(predictions)
+    current = definition.context_scoring
+    return _prepared(
+        original,
+        expected,
+        failed,
+        documents=documents,
+        predictions=predictions,
+        providers=providers,
+        problems=[],
+        current=current,
+    )

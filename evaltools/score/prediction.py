@@ -1,0 +1,287 @@
+"""One prediction against an example's expected patches (upstream `score_prediction`,
+reference section 2, step 7), under a metric definition. Returns upstream's score fields,
+in upstream's order, for the metrics implemented here."""
+
+from __future__ import annotations
+
+import struct
+from collections import Counter
+from typing import Any, NamedTuple
+
+from evaltools.score.apply import try_apply
+from evaltools.score.chrf import ChrF, ChrFCache, braces_disbalance, delta_chr_f, zero
+from evaltools.score.definitions import Definition
+from evaltools.score.documents import Applied, Document, apply_to_documents
+from evaltools.score.patch_lines import (
+    Classification,
+    PatchHunk,
+    changed_lines,
+    exact_lines_match,
+    has_isolated_whitespace_changes,
+    is_editable_region_correct,
+    parse_patch_lines,
+)
+
+Score = dict[str, Any]
+
+
+class Expected(NamedTuple):
+    patch: str  # without cursor markers
+    text: str  # applied to the base text (or the base text itself, upstream's fallback)
+    cursor: int | None  # byte offset, in the frame upstream compares with the actual cursor
+
+
+class ActualCursor(NamedTuple):
+    row: int | None
+    editable_region_offset: int | None
+
+
+class Prediction(NamedTuple):
+    patch: str | None
+    cursor: ActualCursor | None
+
+
+class Cache:
+    """What one example's predictions share: patches applied to the documents (each expected
+    patch, and a prediction against every expected patch), and the parts of delta chrF that
+    repeat. Made once per example."""
+
+    def __init__(self) -> None:
+        self.chrf = ChrFCache()
+        self.applied: dict[str, Applied] = {}
+        self.lines: dict[str, Counter[str]] = {}
+        self.hunks: dict[str, list[PatchHunk]] = {}
+
+    def parsed(self, patch: str) -> list[PatchHunk]:
+        found = self.hunks.get(patch)
+        if found is None:
+            found = self.hunks[patch] = parse_patch_lines(patch)
+        return found
+
+    def on_documents(self, patch: str, documents: tuple[Document, ...]) -> Applied:
+        found = self.applied.get(patch)
+        if found is None:
+            found = self.applied[patch] = apply_to_documents(self.parsed(patch), documents)
+        return found
+
+    def changed_lines(self, patch: str) -> Counter[str]:
+        found = self.lines.get(patch)
+        if found is None:
+            found = self.lines[patch] = changed_lines(patch)
+        return found
+
+
+class Content(NamedTuple):
+    chrf: ChrF
+    braces: int
+    # Change hunks of the prediction that fit no document (v6) or the base text.
+    actual_dropped: int
+
+
+def f32(value: float) -> float:
+    """`value as f32`, written as serde_json does: the shortest decimal that reads back as
+    the same f32."""
+    single = struct.unpack("f", struct.pack("f", value))[0]
+    for digits in range(1, 10):
+        shortest = float(f"{single:.{digits}g}")
+        if struct.unpack("f", struct.pack("f", shortest))[0] == single:
+            return shortest
+    return float(single)
+
+
+def _on_text(
+    original: str, expected: Expected, patch: str, definition: Definition, cache: Cache
+) -> Content:
+    actual = try_apply(patch, original)
+    dropped = 0
+    if actual is None:
+        actual, dropped = original, 1
+    chrf = delta_chr_f(
+        original,
+        expected.text,
+        actual,
+        beta=definition.beta,
+        whitespace=definition.whitespace,
+        cache=cache.chrf,
+    )
+    braces = max(braces_disbalance(actual) - braces_disbalance(original), 0)
+    return Content(chrf, braces, dropped)
+
+
+def _on_documents(
+    expected: Expected,
+    patch: str,
+    documents: tuple[Document, ...],
+    definition: Definition,
+    cache: Cache,
+) -> Content | None:
+    exp = cache.on_documents(expected.patch, documents)
+    act = cache.on_documents(patch, documents)
+    touched = sorted(exp.texts.keys() | act.texts.keys())
+    if not touched:
+        return None
+    docs = [documents[i] for i in touched]
+    original = "\n".join(d.content for d in docs)
+    exp_text = "\n".join(exp.texts.get(i, d.content) for i, d in zip(touched, docs, strict=True))
+    act_texts = [act.texts.get(i, d.content) for i, d in zip(touched, docs, strict=True)]
+    chrf = delta_chr_f(
+        original,
+        exp_text,
+        "\n".join(act_texts),
+        beta=definition.beta,
+        whitespace=definition.whitespace,
+        cache=cache.chrf,
+    )
+    before = sum(braces_disbalance(d.content) for d in docs)
+    after = sum(braces_disbalance(t) for t in act_texts)
+    return Content(chrf, max(after - before, 0), act.dropped)
+
+
+def _content(
+    original: str,
+    expected: Expected,
+    patch: str,
+    documents: tuple[Document, ...] | None,
+    definition: Definition,
+    *,
+    cache: Cache,
+) -> Content:
+    if documents is None:
+        return _on_text(original, expected, patch, definition, cache)
+    found = _on_documents(expected, patch, documents, definition, cache)
+    if found is not None:
+        return found
+    if not expected.patch.strip() and not patch.strip():
+        return _on_text(original, expected, patch, definition, cache)
+    return Content(zero(definition.beta), 0, 0)
+
+
+class Candidate(NamedTuple):
+    content: Content
+    exact: Classification
+    cursor: int | None
+
+
+def cursor_metrics(
+    expected: int | None, actual: ActualCursor | None
+) -> tuple[int | None, bool | None]:
+    if expected is not None and actual is not None:
+        distance = abs(expected - (actual.editable_region_offset or 0))
+        return distance, distance == 0
+    if expected is None and actual is None:
+        return None, None
+    return None, False
+
+
+def _fields(chrf: ChrF, braces: int, exact: Classification) -> Score:
+    return {
+        "delta_chr_f": f32(chrf.score),
+        "delta_chr_f_true_positives": chrf.true_positives,
+        "delta_chr_f_false_positives": chrf.false_positives,
+        "delta_chr_f_false_negatives": chrf.false_negatives,
+        "delta_chr_f_precision": chrf.precision,
+        "delta_chr_f_recall": chrf.recall,
+        "delta_chr_f_beta": chrf.beta,
+        "braces_disbalance": braces,
+        "exact_lines_tp": exact.true_positives,
+        "exact_lines_fp": exact.false_positives,
+        "exact_lines_fn": exact.false_negatives,
+    }
+
+
+class Scored(NamedTuple):
+    score: Score
+    actual_dropped: int  # hunks of the prediction that changed nothing they were meant to
+
+
+def _finish(fields: Score, cursor: int | None, prediction: Prediction, cache: Cache) -> Score:
+    distance, exact = cursor_metrics(cursor, prediction.cursor)
+    if distance is not None:
+        fields["cursor_distance"] = distance
+    if exact is not None:
+        fields["cursor_exact_match"] = exact
+    patch = prediction.patch
+    hunks = None if patch is None else cache.parsed(patch)
+    fields["wrong_editable_region"] = (
+        None if hunks is None else not is_editable_region_correct(hunks)
+    )
+    row = None if prediction.cursor is None else prediction.cursor.row
+    fields["has_isolated_whitespace_changes"] = hunks is not None and (
+        has_isolated_whitespace_changes(hunks, row)
+    )
+    return fields
+
+
+def score_prediction(
+    original: str,
+    expected: tuple[Expected, ...],
+    prediction: Prediction,
+    documents: tuple[Document, ...] | None,
+    definition: Definition,
+    *,
+    cache: Cache | None = None,
+) -> Scored:
+    """`documents` None scores on `original` alone (upstream with no context); the current
+    definition passes the documents, even when there are none. `cache`: one per example."""
+    cache = cache or Cache()
+    if not definition.context_scoring:
+        return _score_before_rewrite(original, expected, prediction, definition, cache)
+    patch = prediction.patch or ""
+    candidates = expected or (Expected("", original, None),)
+    best: Candidate | None = None
+    for exp in candidates:
+        candidate = Candidate(
+            _content(original, exp, patch, documents, definition, cache=cache),
+            exact_lines_match(cache.changed_lines(exp.patch), cache.changed_lines(patch)),
+            exp.cursor,
+        )
+        # Upstream's max_by: the last of equal keys wins. (Its third key, the jump location's
+        # line F1, is not reproduced: a tie on both keys here goes to the last patch.)
+        if best is None or (candidate.content.chrf.score, candidate.exact.f1) >= (
+            best.content.chrf.score,
+            best.exact.f1,
+        ):
+            best = candidate
+    assert best is not None
+    fields = _fields(best.content.chrf, best.content.braces, best.exact)
+    return Scored(_finish(fields, best.cursor, prediction, cache), best.content.actual_dropped)
+
+
+def _score_before_rewrite(
+    original: str,
+    expected: tuple[Expected, ...],
+    prediction: Prediction,
+    definition: Definition,
+    cache: Cache,
+) -> Scored:
+    """Before 2026-06-24: the best expected patch by chrF (the first of equal ones), exact lines
+    chosen on their own (most true positives, the last of equal ones), and a prediction that
+    is missing or does not apply scores 0."""
+    patch = prediction.patch
+    actual = None if patch is None else try_apply(patch, original)
+    dropped = 1 if patch is not None and actual is None else 0
+    best_chrf = zero(definition.beta)
+    best_braces = 0
+    best_cursor: int | None = None
+    for i, exp in enumerate(expected):
+        if actual is None:
+            chrf, braces = zero(definition.beta), 0
+        else:
+            chrf = delta_chr_f(
+                original,
+                exp.text,
+                actual,
+                beta=definition.beta,
+                whitespace=definition.whitespace,
+                cache=cache.chrf,
+            )
+            braces = max(braces_disbalance(actual) - braces_disbalance(original), 0)
+        if i == 0 or chrf.score > best_chrf.score:
+            best_chrf, best_braces, best_cursor = chrf, braces, exp.cursor
+    exact = Classification(0, 0, 0)
+    for i, exp in enumerate(expected):
+        lines = exact_lines_match(cache.changed_lines(exp.patch), cache.changed_lines(patch or ""))
+        if i == 0 or lines.true_positives >= exact.true_positives:
+            exact = lines
+    fields = _fields(best_chrf, best_braces, exact)
+    return Scored(_finish(fields, best_cursor, prediction, cache), dropped)

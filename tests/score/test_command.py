@@ -1,0 +1,373 @@
+"""`evaltools score` end to end: in-process runs on hand-made `ep predict` examples."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from evaltools.__main__ import main
+from evaltools.cli.table import METRICS
+from evaltools.score.definitions import NAMES
+from tests.conftest import CORPUS
+from tests.score._examples import (
+    EXCERPT,
+    LIB_EXPECTED,
+    NEAR,
+    NOT_APPLYING,
+    PERFECT,
+    example,
+    prediction,
+    write_jsonl,
+)
+
+
+def _score(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, dict[str, Any], str]:
+    rc = main(["score", "--format", "json", *args])
+    captured = capsys.readouterr()
+    return rc, json.loads(captured.out), captured.err
+
+
+def test_perfect_empty_and_non_applying_predictions(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    preds = [prediction(PERFECT), prediction(""), prediction(NOT_APPLYING), prediction(None)]
+    path = write_jsonl(tmp_path / "run.jsonl", [example("ex", preds)])
+    rc, doc, err = _score(capsys, str(path))
+    assert rc == 0  # warnings only
+    assert doc["metric"] == "v6"
+    scores = doc["scores"]
+    assert [(s["name"], s["prediction"]) for s in scores] == [
+        ("ex", 0),
+        ("ex", 1),
+        ("ex", 2),
+        ("ex", 3),
+    ]
+    assert [s["delta_chr_f"] for s in scores] == [100.0, 0.0, 0.0, 0.0]
+    assert scores[1]["delta_chr_f_false_negatives"] == 60
+    assert scores[1]["wrong_editable_region"] is False
+    assert scores[3]["wrong_editable_region"] is None
+    assert list(scores[0])[:4] == [
+        "name",
+        "prediction",
+        "delta_chr_f",
+        "delta_chr_f_true_positives",
+    ]
+    assert "SC002" in err and "/predictions/2" in err
+    summary = doc["summary"]
+    assert summary["total_examples"] == 4
+    assert summary["avg_delta_chr_f"] == 25.0
+    assert summary["exact_lines_true_positives"] == 3  # 2 + 0 + 1 + 0
+    assert summary["wrong_editable_region_rate"] == 0.0
+    assert summary["isolated_whitespace_rate"] == 0.0
+    assert doc["groups"] == {}
+
+
+def test_several_expected_patches_ties_go_to_the_last(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    first = PERFECT.replace("100;", "100;<|user_cursor|>")
+    second = PERFECT.replace("    let x = 100;", "    let x<|user_cursor|> = 100;")
+    preds = [prediction(PERFECT, cursor=21)]
+    path = write_jsonl(tmp_path / "run.jsonl", [example("tie", preds, expected=[first, second])])
+    rc, doc, _ = _score(capsys, str(path))
+    assert rc == 0
+    assert doc["scores"][0]["delta_chr_f"] == 100.0
+    assert (doc["scores"][0]["cursor_distance"], doc["scores"][0]["cursor_exact_match"]) == (
+        0,
+        True,
+    )
+    # The better patch wins whatever its place.
+    worse = PERFECT.replace("100;", "7;<|user_cursor|>")
+    path = write_jsonl(tmp_path / "run.jsonl", [example("best", preds, expected=[first, worse])])
+    _, doc, _ = _score(capsys, str(path))
+    assert doc["scores"][0]["delta_chr_f"] == 100.0
+    assert doc["scores"][0]["cursor_distance"] == 7
+
+
+def test_related_file_documents_drop_the_first_path_component(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    related = [
+        {
+            "path": "project/src/lib.rs",
+            "max_row": 13,
+            "excerpts": [
+                {
+                    "row_range": {"start": 10, "end": 13},
+                    "text": "fn value() {\n    1\n}\n",
+                    "order": 0,
+                }
+            ],
+        }
+    ]
+    record = example(
+        "rel", [prediction(LIB_EXPECTED)], expected=[LIB_EXPECTED], start_row=None, related=related
+    )
+    rc, doc, err = _score(capsys, str(write_jsonl(tmp_path / "r.jsonl", [record])))
+    assert rc == 0
+    assert doc["scores"][0]["delta_chr_f"] == 100.0
+    assert doc["scores"][0]["delta_chr_f_true_positives"] == 36
+    assert "SC101" not in err
+
+
+def test_quirk_no_documents_is_reproduced_and_reported(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    record = example("quirk", [prediction(PERFECT)], start_row=None)
+    path = write_jsonl(tmp_path / "q.jsonl", [record])
+    rc, doc, err = _score(capsys, str(path))
+    assert doc["scores"][0]["delta_chr_f"] == 0.0
+    assert "SC101" in err and "q.jsonl:1:1" in err
+    assert rc == 0
+    # The definition before the rewrite scores on the excerpt and has no such quirk.
+    rc, doc, err = _score(capsys, "--metric", "v5", str(path))
+    assert doc["metric"] == "v5"
+    assert doc["scores"][0]["delta_chr_f"] == 100.0
+    assert "SC101" not in err
+
+
+def test_old_cursor_marker_in_an_expected_patch_is_a_finding(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    old = PERFECT.replace("100;\n", "100;\n#" + " " * 16 + "^[CURSOR_POSITION]\n")
+    preds = [prediction(PERFECT, cursor=28)]
+    path = write_jsonl(tmp_path / "o.jsonl", [example("old", preds, expected=[old])])
+    _, doc, err = _score(capsys, str(path))
+    assert "SC102" in err
+    # The current parser keeps the marker line: no expected cursor, so no match.
+    assert doc["scores"][0]["delta_chr_f"] == 100.0
+    assert "cursor_distance" not in doc["scores"][0]
+    assert doc["scores"][0]["cursor_exact_match"] is False
+    # Before 2026-06-25 the marker line was the cursor.
+    _, doc, _ = _score(capsys, "--metric", "v4", str(path))
+    assert doc["scores"][0]["delta_chr_f"] == 100.0
+    assert doc["scores"][0]["cursor_distance"] == 0
+
+
+def test_missing_prompt_inputs_is_an_error_and_the_rest_is_scored(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    broken = example("broken", [prediction(PERFECT)])
+    del broken["prompt_inputs"]
+    path = write_jsonl(tmp_path / "m.jsonl", [broken, example("fine", [prediction(NEAR)])])
+    rc, doc, err = _score(capsys, str(path))
+    assert rc == 1
+    assert "m.jsonl:1:1: SC003" in err
+    assert [s["name"] for s in doc["scores"]] == ["fine"]
+    assert doc["scores"][0]["delta_chr_f"] == 48.73658
+
+
+@pytest.mark.parametrize(
+    "mutate",
+    [
+        lambda r: r["prompt_inputs"].update(cursor_excerpt=3),
+        lambda r: r["prompt_inputs"].update(related_files=[{"path": 1}]),
+        lambda r: r["prompt_inputs"].update(
+            related_files=[{"path": "a/b", "excerpts": [{"row_range": 1}]}]
+        ),
+        lambda r: r["prompt_inputs"].update(excerpt_start_row="ten"),
+        lambda r: r.update(predictions={"a": 1}),
+        lambda r: r.update(predictions=[3]),
+        lambda r: r.update(predictions=[{"actual_patch": 5}]),
+        lambda r: r.update(prompt_inputs=[]),
+    ],
+)
+def test_malformed_examples_are_findings_never_crashes(
+    mutate: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    record = example("bad", [prediction(PERFECT)])
+    mutate(record)
+    path = write_jsonl(tmp_path / "b.jsonl", [record, example("good", [prediction(PERFECT)])])
+    rc, doc, err = _score(capsys, str(path))
+    assert rc == 1
+    assert "b.jsonl:1:1: SC003" in err
+    assert [s["name"] for s in doc["scores"]] == ["good"]
+
+
+def test_unreadable_inputs_are_findings(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "x.jsonl").write_text('{"name": \n[1, 2]\n\n', encoding="utf-8")
+    (tmp_path / "y.json").write_bytes(b"\xff\xfe")
+    prediction_only = example(
+        "p", [prediction("just some text\n"), prediction("@@ -1 +1 @@\n-a\n+b\n")]
+    )
+    write_jsonl(tmp_path / "z.jsonl", [prediction_only])
+    rc, doc, err = _score(capsys, str(tmp_path))
+    assert rc == 1
+    assert "x.jsonl:1" in err and "y.json:1" in err
+    assert "SC001" in err  # text that is no diff
+    assert [s["delta_chr_f"] for s in doc["scores"]] == [0.0, 0.0]
+
+
+def test_markdown_examples_with_a_predictions_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = CORPUS / "flask--add-import-statement.md"
+    shutil.copy(source, tmp_path / source.name)
+    from evaltools.example.cursor import extract_cursor_from_patch
+    from evaltools.example.markdown.reader import from_markdown
+
+    spec = from_markdown(source.read_text(encoding="utf-8"), "flask--add-import-statement")
+    patch, cursor = extract_cursor_from_patch(spec.expected_patches[1])
+    lines = [
+        {"name": "flask--add-import-statement", "patch": patch, "cursor_offset": cursor},
+        {"name": "flask--add-import-statement", "patch": None},
+        {"name": "no-such-example", "patch": ""},
+        {"name": "flask--add-import-statement", "patch": 7},
+    ]
+    predictions = tmp_path / "p.jsonl"
+    predictions.write_text(
+        "".join(json.dumps(x) + "\n" for x in lines) + "{oops\n", encoding="utf-8"
+    )
+    rc, doc, err = _score(capsys, str(tmp_path / source.name), "--predictions", str(predictions))
+    assert rc == 1
+    assert [s["delta_chr_f"] for s in doc["scores"]] == [100.0, 0.0]
+    assert (doc["scores"][0]["cursor_distance"], doc["scores"][0]["cursor_exact_match"]) == (
+        0,
+        True,
+    )
+    assert "p.jsonl:3:1: SC004" in err
+    assert "p.jsonl:4:1: SC005" in err and "p.jsonl:5:1: SC005" in err
+
+
+def test_write_scores_changes_only_the_scored_records(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    unscored = {
+        "name": "spec-only",
+        "repository_url": "u",
+        "revision": "r",
+        "cursor_path": "a",
+        "cursor_position": "x",
+        "edit_history": "",
+        "expected_patches": [],
+    }
+    path = write_jsonl(
+        tmp_path / "w.jsonl", [example("ex", [prediction(PERFECT), prediction(NEAR)]), unscored]
+    )
+    before = path.read_bytes().splitlines(keepends=True)
+    rc = main(["score", "--write-scores", str(path)])
+    capsys.readouterr()
+    assert rc == 0
+    after = path.read_bytes().splitlines(keepends=True)
+    assert after[1] == before[1]
+    record = json.loads(after[0])
+    assert list(record)[-3:] == ["predictions", "score", "zed_version"]
+    assert [s["delta_chr_f"] for s in record["score"]] == [100.0, 48.73658]
+    assert {k: v for k, v in record.items() if k != "score"} == json.loads(before[0])
+    # Written again, nothing changes; a baseline read from the filled file pairs with the run.
+    main(["score", "--write-scores", str(path)])
+    capsys.readouterr()
+    assert path.read_bytes().splitlines(keepends=True) == after
+    rc, doc, _ = _score(capsys, "--baseline", str(path), str(path))
+    assert doc["groups"]["all"]["baseline_difference"]["pairs"] == 2
+    assert doc["groups"]["all"]["baseline_difference"]["avg_delta_chr_f"] == 0.0
+
+
+def test_write_scores_into_a_pretty_json_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "one.json"
+    path.write_text(
+        json.dumps(example("one", [prediction(PERFECT)]), indent=2) + "\n", encoding="utf-8"
+    )
+    assert main(["score", "--write-scores", str(path)]) == 0
+    capsys.readouterr()
+    text = path.read_text(encoding="utf-8")
+    assert text.endswith("}\n") and '\n  "score": [\n' in text
+    assert json.loads(text)["score"][0]["delta_chr_f"] == 100.0
+
+
+def test_groups_baseline_and_formats(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    records = [
+        example(
+            f"ex{i}", [prediction(PERFECT if i % 2 else NEAR)], tags=["a"] if i < 4 else ["b", "a"]
+        )
+        for i in range(8)
+    ]
+    base = write_jsonl(tmp_path / "base.jsonl", records)
+    rc, doc, _ = _score(capsys, "--by", "tag", str(base))
+    assert rc == 0
+    assert set(doc["groups"]) == {"a", "b"}
+    assert doc["groups"]["a"]["summary"]["total_examples"] == 8
+    assert doc["groups"]["b"]["summary"]["total_examples"] == 4
+    baseline = tmp_path / "baseline.json"
+    baseline.write_text(json.dumps(doc), encoding="utf-8")
+    better = [
+        example(f"ex{i}", [prediction(PERFECT)], tags=["a"] if i < 4 else ["b", "a"])
+        for i in range(8)
+    ]
+    run = write_jsonl(tmp_path / "run.jsonl", better)
+    _, doc, _ = _score(capsys, "--by", "tag", "--baseline", str(baseline), str(run))
+    diff = doc["groups"]["a"]["baseline_difference"]
+    assert diff["pairs"] == 8
+    assert diff["avg_delta_chr_f"] == pytest.approx((100 - 48.73658) / 2, abs=1e-4)
+    assert (
+        0.0
+        <= diff["ci95_low"]
+        <= diff["avg_delta_chr_f"]
+        <= diff["ci95_high"]
+        <= 100 - 48.73658 + 1e-4
+    )
+    _, again, _ = _score(capsys, "--by", "tag", "--baseline", str(baseline), str(run))
+    assert again["groups"] == doc["groups"]  # the bootstrap is seeded
+    assert (
+        main(
+            [
+                "score",
+                "--by",
+                "provider",
+                "--baseline",
+                str(baseline),
+                "--format",
+                "markdown",
+                str(run),
+            ]
+        )
+        == 0
+    )
+    markdown = capsys.readouterr().out
+    assert markdown.startswith("### Prediction scores (metric `v6`)")
+    assert "| zeta2 | 8 | 100.00 | 100.0% | +25.63 (" in markdown
+    assert main(["score", "--by", "repo", str(run)]) == 0
+    text = capsys.readouterr().out
+    assert "TOTAL / AVERAGE" in text and "Delta chrF (\u03b2=0.5): TP=480" in text
+    assert "https://github.com/o/r" in text
+
+
+def test_bad_baseline_and_missing_paths_are_usage_errors(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    run = write_jsonl(tmp_path / "run.jsonl", [example("ex", [prediction(PERFECT)])])
+    (tmp_path / "empty.json").write_text("{}", encoding="utf-8")
+    assert main(["score", "--baseline", str(tmp_path / "empty.json"), str(run)]) == 2
+    assert "holds no scores" in capsys.readouterr().err
+    assert main(["score", str(tmp_path / "missing.jsonl")]) == 2
+    assert main(["score", "--metric", "v9", str(run)]) == 2
+
+
+def test_the_cli_choices_are_the_definitions() -> None:
+    assert set(METRICS) == set(NAMES)
+
+
+def test_cursor_excerpt_is_the_base_text() -> None:
+    assert EXCERPT.startswith("fn main()")
+
+
+def test_worker_processes_give_the_same_output(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    records = [
+        example(f"ex{i}", [prediction(PERFECT), prediction(NEAR), prediction(None)])
+        for i in range(6)
+    ]
+    broken = example("broken", [prediction(PERFECT)])
+    del broken["prompt_inputs"]
+    path = write_jsonl(tmp_path / "many.jsonl", [*records[:3], broken, *records[3:]])
+    one = _score(capsys, "--jobs", "1", str(path))
+    two = _score(capsys, "--jobs", "2", str(path))
+    assert one == two
+    assert one[0] == 1 and len(one[1]["scores"]) == 18
