@@ -232,4 +232,18 @@ RULES = (
         "q1 Q0 a.py:1-4:f 1 9.0 run1\nq1 Q0 a.py:1-4:f 2 8.0 run1",
         "q1 Q0 a.py:1-4:f 1 9.0 run1",
     ),
+    Rule(
+        "RG503",
+        "history-unreadable-line",
+        E,
+        "A line of the `gold eval --history` file cannot be read.",
+        "Each line needs a string `run`, a positive `k`, a `revision` (string or null) and "
+        '`groups` holding the {"type": "all", "split": "all"} group, each group with a '
+        "`metrics.ndcg` between 0 and 1, as `gold eval --history` writes them.",
+        "A line left out would make the plot's series skip a run without saying so: "
+        "`gold eval --plot` draws nothing (exit 1) until the line is fixed or deleted.",
+        '{"run": "bm25.txt", "k": 10, "revision": null, "groups": []}',
+        '{"run": "bm25.txt", "k": 10, "revision": null, "groups": [{"type": "all", '
+        '"split": "all", "n": 40, "metrics": {"ndcg": 0.61}}]}',
+    ),
 )

@@ -270,7 +270,13 @@ GOLD_EVAL = Command(
     "stale gold IDs refuse the evaluation.",
     targets.gold_eval,
     (
-        Param("runs", kind=Path, multiple=True, required=True, help="Run files.", metavar="RUN"),
+        Param(
+            "runs",
+            kind=Path,
+            multiple=True,
+            help="Run files (at least one, unless --plot only draws the history).",
+            metavar="RUN",
+        ),
         Param("set_path", ("--set",), kind=Path, help="The eval set (JSONL).", metavar="SET"),
         Param(
             "baseline",
@@ -304,6 +310,13 @@ GOLD_EVAL = Command(
             kind=Path,
             help="Append one JSON line per run (metrics, set digest, git revision).",
             metavar="FILE",
+        ),
+        Param(
+            "plot",
+            ("--plot",),
+            kind=Path,
+            help="Draw nDCG@k by query type over the runs of --history as an SVG line chart.",
+            metavar="SVG",
         ),
         format_param(choices=("text", "json", "markdown")),
     ),

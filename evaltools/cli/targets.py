@@ -202,6 +202,7 @@ def gold_eval(a: Arguments) -> int:
         metas=a.optional_path("metas"),
         allow_stale=a.flag("allow_stale"),
         history=a.optional_path("history"),
+        plot=a.optional_path("plot"),
         output_format=a.text("output_format"),
     )
 

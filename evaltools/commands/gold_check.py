@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import sys
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 from evaltools import jsonio
 from evaltools.config.model import load_config
 from evaltools.diagnostics import Diagnostic
 from evaltools.parallel.processes import check_jobs
+from evaltools.report.progress import Progress
 from evaltools.retrieval.code.definition_cache import cache_folder
 from evaltools.retrieval.gold.gold_check import GoldCheck, GoldItem, check_gold, gold_sources
 from evaltools.retrieval.gold.resolve import Resolution, Status
@@ -28,6 +30,7 @@ def collect(
     fix: bool,
     jobs: int | None = None,
     cache_dir: Path | None = None,
+    on_parsed: Callable[[int], None] | None = None,
 ) -> GoldCheck:
     """Resolve (and with `fix`, repair) every gold ID of the sets; print nothing.
     `cache_dir`: where parsed definitions are kept (`definition_cache`); None: nowhere."""
@@ -35,7 +38,14 @@ def collect(
     root, metas = gold_sources(root, metas, configured.root, configured.metas)
     check_jobs(jobs)
     return check_gold(
-        paths, root=root, rev=rev, metas=metas, fix=fix, jobs=jobs, cache_dir=cache_dir
+        paths,
+        root=root,
+        rev=rev,
+        metas=metas,
+        fix=fix,
+        jobs=jobs,
+        cache_dir=cache_dir,
+        on_parsed=on_parsed,
     )
 
 
@@ -51,7 +61,24 @@ def run(
     no_cache: bool = False,
 ) -> int:
     cache_dir = None if no_cache else cache_folder(load_config().root)
-    found = collect(paths, root=root, rev=rev, metas=metas, fix=fix, jobs=jobs, cache_dir=cache_dir)
+    progress = Progress()
+
+    def on_parsed(done: int) -> None:
+        progress.update(done, lambda rate: f"{done:,} source files parsed ({rate:,.0f} files/s)")
+
+    try:
+        found = collect(
+            paths,
+            root=root,
+            rev=rev,
+            metas=metas,
+            fix=fix,
+            jobs=jobs,
+            cache_dir=cache_dir,
+            on_parsed=on_parsed,
+        )
+    finally:
+        progress.clear()
     _report(output_format, found.items, found.diagnostics, found.problems, len(found.files))
     return 1 if found.diagnostics else 0
 

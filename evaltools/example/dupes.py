@@ -8,17 +8,20 @@ excerpt and the expected patches together reaches the threshold.
 from __future__ import annotations
 
 import hashlib
+import struct
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from operator import add
 from pathlib import Path
 
 from evaltools.diagnostics import Diagnostic, make
 from evaltools.dupes.minhash import (
     LshIndex,
     Signature,
+    add_shingles,
     shingles,
     signature,
-    similarity,
+    similarities,
     token_ids,
 )
 from evaltools.dupes.pairs import DUPLICATE_EXAMPLE, Item, Pair
@@ -56,7 +59,6 @@ class Fingerprint:
 
 def content_key(spec: ExampleSpec) -> bytes:
     # Expected patches are alternatives: their order carries no meaning.
-    digest = hashlib.blake2b(digest_size=16)
     rejected = "\x01" if spec.rejected_patch is None else spec.rejected_patch
     fields = (
         spec.repository_url,
@@ -69,11 +71,14 @@ def content_key(spec: ExampleSpec) -> bytes:
         str(len(spec.expected_patches)),
         *sorted(spec.expected_patches),
     )
-    for value in fields:
-        # Length-prefixed: no choice of separator can make two field lists collide.
-        data = value.encode("utf-8", "surrogatepass")
-        digest.update(len(data).to_bytes(8, "little") + data)
-    return digest.digest()
+    # Length-prefixed: no choice of separator can make two field lists collide. One
+    # buffer hashed once costs less than an update per field.
+    data = [value.encode("utf-8", "surrogatepass") for value in fields]
+    framed = b"".join(map(add, map(_LENGTH.pack, map(len, data)), data))
+    return hashlib.blake2b(framed, digest_size=16).digest()
+
+
+_LENGTH = struct.Struct("<Q")
 
 
 def _without_markers(text: str) -> str:
@@ -92,8 +97,11 @@ def part_shingles(spec: ExampleSpec) -> tuple[set[int], set[int]]:
 
 
 def fingerprint(spec: ExampleSpec, item: Item, source: str = "", index: int = 0) -> Fingerprint:
-    excerpt, patches = part_shingles(spec)
-    return Fingerprint(item, content_key(spec), signature(excerpt | patches), source, index)
+    # The union of `part_shingles`, gathered into one set.
+    whole: set[int] = set()
+    for text in (spec.cursor_position, *spec.expected_patches):
+        add_shingles(whole, token_ids(_without_markers(text)))
+    return Fingerprint(item, content_key(spec), signature(whole), source, index)
 
 
 def fingerprint_unit(unit: Unit) -> Fingerprint | list[Diagnostic]:
@@ -173,8 +181,8 @@ def find_pairs(
         if sig is not None:
             index.add(position, sig)
     near: list[tuple[int, int, float]] = []
-    for i, j in index.candidates(across):
-        value = similarity(prints[i].whole, prints[j].whole)
+    wholes = [p.whole for p in prints]
+    for i, j, value in similarities(wholes, index.candidates(across)):
         if value >= threshold:
             near += [(i, other, value) for other in (members[j] if across is not None else (j,))]
     specs = _reload(prints, {p for i, j, _ in near for p in (i, j)})

@@ -17,6 +17,7 @@ from evaltools.retrieval.scoring.evaluate import (
     Evaluation,
     Group,
 )
+from evaltools.retrieval.scoring.history import Entry
 from evaltools.retrieval.scoring.metrics import METRICS
 from evaltools.retrieval.scoring.resampling import BOOTSTRAP_RESAMPLES, PERMUTATIONS
 
@@ -209,3 +210,33 @@ def _head(checked: GoldCheck) -> str | None:
     except GitError:
         return None
     return out.decode().strip() or None
+
+
+def history_chart(entries: list[Entry], source: str) -> str:
+    """The SVG of nDCG@k by query type over the runs of the history, in file order: the
+    whole set (`all`) first, then each type in the order it first appears."""
+    from evaltools.report.svg_chart import Series, line_chart
+
+    types = list(dict.fromkeys(t for e in entries for t in e.ndcg))
+    types.sort(key=lambda t: t != ALL)  # stable: `all` first, the others as they came
+    series = []
+    for kind in types:
+        present = [(i, e) for i, e in enumerate(entries) if kind in e.ndcg]
+        series.append(
+            Series(
+                kind,
+                [(i, e.ndcg[kind]) for i, e in present],
+                [f"{kind}: nDCG@{e.k} {e.ndcg[kind]:.3f} ({_run_label(e)})" for _, e in present],
+            )
+        )
+    ks = sorted({e.k for e in entries})
+    metric = f"nDCG@{ks[0]}" if len(ks) == 1 else "nDCG@k"
+    title = f"{metric} by query type: {source}, {len(entries)} run{'s' * (len(entries) != 1)}"
+    if len(ks) > 1:
+        title += f" (k = {', '.join(map(str, ks))})"
+    labels = [_run_label(e) for e in entries]
+    return line_chart(title, metric, labels, series, empty=f"no runs in {source} yet")
+
+
+def _run_label(entry: Entry) -> str:
+    return f"{entry.run} @ {entry.revision[:7]}" if entry.revision else entry.run

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from evaltools.diagnostics import Diagnostic
-from evaltools.example.convert.pipeline import Options, convert
 from evaltools.example.convert import sinks as convert_sinks
+from evaltools.example.convert.pipeline import Options, convert
 from evaltools.example.markdown.reader import read_markdown
 from evaltools.example.spec import Example, dumps_example
 from evaltools.fileio import UsageError

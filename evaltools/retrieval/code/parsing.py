@@ -64,14 +64,21 @@ def parse_blob(task: tuple[str, bytes | None]) -> tuple[str, ParsedFile | None]:
     return key, (None if source is None else parse_source(key, source))
 
 
+# Told the number of files parsed so far, after each one (a progress line, say).
+OnParsed = Callable[[int], None]
+
+
 class FileParser(Closing):
     """Parses batches of files, in worker processes when a batch is worth them (the one
     `--jobs` policy of `evaltools.parallel.processes`). Holds nothing open: a context manager only
-    so that callers can scope it."""
+    so that callers can scope it. `on_parsed` is called as each result comes in, with the
+    count over every batch of this parser."""
 
-    def __init__(self, jobs: int | None = None) -> None:
+    def __init__(self, jobs: int | None = None, on_parsed: OnParsed | None = None) -> None:
         check_jobs(jobs)
         self.jobs = jobs
+        self.on_parsed = on_parsed
+        self.parsed = 0
 
     def close(self) -> None:
         pass
@@ -87,4 +94,11 @@ class FileParser(Closing):
     def _map(self, func: Callable[[_T], _R], tasks: Iterable[_T], count: int) -> Iterator[_R]:
         workers = worker_count(self.jobs, items=count, cost=PARSE_COST)
         batch = max(1, min(64, count // (workers * 8)))
-        return parallel_map(func, tasks, workers=workers, batch=batch)
+        results = parallel_map(func, tasks, workers=workers, batch=batch)
+        return results if self.on_parsed is None else self._counted(results, self.on_parsed)
+
+    def _counted(self, results: Iterator[_R], on_parsed: OnParsed) -> Iterator[_R]:
+        for result in results:
+            self.parsed += 1
+            on_parsed(self.parsed)
+            yield result

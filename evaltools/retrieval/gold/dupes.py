@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from evaltools.diagnostics import Diagnostic
-from evaltools.dupes.minhash import LshIndex, Signature, char_shingles, signature, similarity
+from evaltools.dupes.minhash import LshIndex, Signature, char_shingles, signature, similarities
 from evaltools.dupes.pairs import (
     DUPLICATE_GOLD,
     DUPLICATE_QUERY,
@@ -100,10 +100,9 @@ def find_pairs(
         if head not in heads:
             heads.add(head)
             index.add(position, current.sig)
-    for i, j in index.candidates(across):
-        if prints[i].query == prints[j].query:
-            continue  # an exact pair already
-        value = similarity(prints[i].sig, prints[j].sig)
+    # A pair of equal queries is an exact pair already.
+    candidates = ((i, j) for i, j in index.candidates(across) if prints[i].query != prints[j].query)
+    for i, j, value in similarities([p.sig for p in prints], candidates):
         if value >= threshold:
             alike.setdefault((i, j), {})[QUERY] = value
     return [

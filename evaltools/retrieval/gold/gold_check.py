@@ -10,6 +10,7 @@ import io
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from evaltools.diagnostics import Diagnostic, make
 from evaltools.fileio import (
@@ -33,6 +34,9 @@ from evaltools.retrieval.gold.resolve import (
 from evaltools.retrieval.records.gold_keys import gold_key_tokens
 from evaltools.retrieval.records.record import RecordLine, iter_record_lines
 from evaltools.retrieval.records.record_rules import BLANK_LINE
+
+if TYPE_CHECKING:
+    from evaltools.retrieval.code.parsing import OnParsed
 
 STDIN = "-"
 STDIN_DISPLAY = "<stdin>"
@@ -114,9 +118,11 @@ def check_gold(
     fix: bool,
     jobs: int | None = None,
     cache_dir: Path | None = None,
+    on_parsed: OnParsed | None = None,
 ) -> GoldCheck:
     """Resolve (and with `fix`, repair) every gold ID of the sets against `root` (at `rev`)
-    or the index's `metas`; definitions parsed are kept in `cache_dir` (None: no cache)."""
+    or the index's `metas`; definitions parsed are kept in `cache_dir` (None: no cache).
+    `on_parsed` is told how many source files have been parsed, as each one is."""
     check_paths_exist(paths)
     if fix and any(str(p) == STDIN for p in paths):
         raise UsageError("--fix rewrites files in place: it cannot take - (stdin)")
@@ -138,6 +144,7 @@ def check_gold(
         jobs=jobs,
         problems=problems,
         cache_dir=cache_dir,
+        on_parsed=on_parsed,
     )
     if fix:
         by_file: dict[int, list[GoldItem]] = {}
@@ -216,6 +223,7 @@ def _resolve(
     jobs: int | None,
     problems: list[Diagnostic],
     cache_dir: Path | None,
+    on_parsed: OnParsed | None,
 ) -> None:
     from evaltools.retrieval.code.definition_cache import DefinitionCache
     from evaltools.retrieval.code.parsing import FileParser
@@ -232,7 +240,7 @@ def _resolve(
     cache = DefinitionCache(cache_dir) if cache_dir is not None else None
     try:
         tree = CodeTree(root, rev) if root is not None else None
-        with FileParser(jobs) as pool:
+        with FileParser(jobs, on_parsed) as pool:
             lookup: Lookup
             if metas_path is not None:
                 index, metas_problems = read_metas(metas_path)
