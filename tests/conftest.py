@@ -4,7 +4,8 @@ from pathlib import Path
 
 import pytest
 
-DATA = Path(__file__).parent / "data"
+REPO = Path(__file__).resolve().parent.parent
+DATA = REPO / "tests" / "data"
 CORPUS = DATA / "corpus" / "zed-evals"
 ALT_CORPUS = DATA / "corpus" / "zed-evals-alt-versions"
 

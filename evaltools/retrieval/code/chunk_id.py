@@ -1,8 +1,8 @@
 """Stable chunk IDs: `path:start-end:symbol` (symbol optional).
 
 `parse_chunk_id` is the one definition of a valid ID; the schema's `chunkId` pattern says the
-same (tests/retrieval/test_fast_check_agrees.py holds them to it) and every command that reads
-gold IDs (`validate`, `gold check`) asks it.
+same (tests/retrieval/records/test_fast_check_agrees.py holds them to it) and every command
+that reads gold IDs (`validate`, `gold check`) asks it.
 """
 
 from __future__ import annotations

@@ -22,7 +22,7 @@ where it ended: T and everything nested in it parse to the same definitions, shi
 hunks change only lines inside a body, `spans.body_edit` moves the spans without parsing.
 For the same reason the stretch between two such blocks holds whole top-level statements:
 it parses on its own, and it parses the same in the older version when neither its lines
-nor the line on each side of it changed. tests/retrieval/test_outline.py checks all of this
+nor the line on each side of it changed. tests/retrieval/code/test_outline.py checks all of this
 against parsing each older version, on random modules and random edits.
 """
 

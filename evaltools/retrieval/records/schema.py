@@ -3,7 +3,7 @@
 `jsonschema` checks a few tens of thousands of records a second; `record_is_clean` is the
 default schema and the checks beyond it written out by hand, about ten times faster. It
 only answers yes or no: records it rejects go to `jsonschema` to be explained. The test
-suite holds the two to the same answers (tests/retrieval/test_fast_check_agrees.py).
+suite holds the two to the same answers (tests/retrieval/records/test_fast_check_agrees.py).
 """
 
 from __future__ import annotations

@@ -23,7 +23,7 @@ from evaltools.example.diffs.udiff import (
     iter_hunks,
     parse_diff,
 )
-from tests.example._fences import corpus_files, section_blocks
+from tests.example.markdown._fences import corpus_files, section_blocks
 
 HEAD = "--- a/file.txt\n+++ b/file.txt\n"
 

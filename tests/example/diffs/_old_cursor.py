@@ -7,7 +7,7 @@ rewrite, line by line over the old grammar (a verbatim copy). Not used by evalto
 from __future__ import annotations
 
 from evaltools.example.cursor import ExtractedPatch, PatchCursorMarker
-from tests.example._old_difflines import (
+from tests.example.diffs._old_difflines import (
     LineKind,
     byte_len,
     classify_line,

@@ -12,9 +12,9 @@ from evaltools.example.cursor import parse_patch
 from evaltools.example.diffs.udiff import classify_line, iter_hunks, parse_diff, rust_lines
 from evaltools.example.markdown.reader import read_markdown
 from tests.conftest import all_corpus_files
-from tests.example import _old_difflines as old_lines
-from tests.example import _old_udiff_parse as old_parse
-from tests.example._old_cursor import old_extract_patch_cursor
+from tests.example.diffs import _old_difflines as old_lines
+from tests.example.diffs import _old_udiff_parse as old_parse
+from tests.example.diffs._old_cursor import old_extract_patch_cursor
 
 
 def location(loc: Any) -> tuple[int, ...] | None:

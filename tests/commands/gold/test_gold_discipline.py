@@ -140,7 +140,7 @@ def test_merge_writes_accepted_grades_conflicts_and_agreement(
 def test_merge_kappa_in_json_matches_the_hand_computed_value(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    # the pairs of the hand computation in tests/retrieval/test_annotate.py: kappa 1/3
+    # the pairs of the hand computation in tests/retrieval/gold/test_annotate.py: kappa 1/3
     first = write_jsonl(tmp_path / "a.jsonl", rec("q1", {"w": 3, "x": 3, "y": 2, "z": 1}))
     second = write_jsonl(tmp_path / "b.jsonl", rec("q1", {"w": 3, "x": 2, "y": 2, "z": 2}))
     out = tmp_path / "m.jsonl"

@@ -19,8 +19,8 @@ from evaltools.retrieval.gold.mine import (
     review_sample,
 )
 from evaltools.retrieval.sources.git import GitError
+from tests.retrieval.code.test_outline import history
 from tests.retrieval.mine_repo import HistoryRepo, build_acceptance_repo
-from tests.retrieval.test_outline import history
 
 
 def records(repo: Path, **options: object) -> list[dict[str, object]]:

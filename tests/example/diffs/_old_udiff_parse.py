@@ -10,7 +10,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
-from tests.example._old_difflines import (
+from tests.example.diffs._old_difflines import (
     DiffLine,
     HunkLocation,
     LineKind,

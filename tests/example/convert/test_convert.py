@@ -15,14 +15,13 @@ from evaltools.example.convert.pipeline import Options, convert
 from evaltools.example.markdown.reader import read_markdown
 from evaltools.example.spec import Example, dumps_example
 from evaltools.fileio import UsageError
+from tests.conftest import REPO
 from tests.example import gen_records
 from tests.example.gen_records import kinds, run
 
 # Imported dynamically: whether jsonschema's types are known is the project's choice.
 jsonschema: Any = importlib.import_module("jsonschema")
-SCHEMA = json.loads(
-    (Path(__file__).parents[2] / "schemas" / "example-spec.schema.json").read_text()
-)
+SCHEMA = json.loads((REPO / "schemas" / "example-spec.schema.json").read_text())
 
 
 def test_ten_thousand_records_to_a_directory_and_back(tmp_path: Path) -> None:

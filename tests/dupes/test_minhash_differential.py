@@ -1,5 +1,5 @@
 """The bulk MinHash and LSH (bytes and integer arithmetic in C) against the per-bin loops
-they replaced (`tests/_old_minhash.py`): the same signatures, similarities and candidate
+they replaced (`tests/dupes/_old_minhash.py`): the same signatures, similarities and candidate
 pairs, so `evaltools dupes` reports the same pairs, in the same order, with the same
 similarities."""
 
@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-import tests._old_minhash as old
+import tests.dupes._old_minhash as old
 from evaltools.dupes import minhash as new
 from evaltools.dupes.pairs import Item
 from evaltools.example import dupes as example_dupes

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from evaltools.__main__ import main
-from tests.commands.test_gold_check import record, write_set
+from tests.commands.gold.test_gold_check import record, write_set
 from tests.retrieval.gitrepo import GitRepo
 
 SECRET_PY = "\n\ndef secret_fn():\n    return 'hidden'\n"  # secret_fn at 3-4

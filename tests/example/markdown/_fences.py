@@ -9,7 +9,9 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-CORPUS = Path(__file__).resolve().parent.parent / "data" / "corpus"
+from tests.conftest import DATA
+
+CORPUS = DATA / "corpus"
 _PIECES = re.compile(r"^## ([^\n]*)$|^```([^\n]*)\n(.*?)^```$", re.M | re.S)
 
 

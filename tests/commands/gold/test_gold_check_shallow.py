@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from evaltools.__main__ import main
-from tests.commands.test_gold_check import record, write_set
+from tests.commands.gold.test_gold_check import record, write_set
 from tests.retrieval.gitrepo import GitRepo
 
 MAIN_JS = "export function start(app) {\n  return app;\n}\n"

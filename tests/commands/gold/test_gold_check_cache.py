@@ -14,9 +14,10 @@ from evaltools.__main__ import main
 from evaltools.retrieval.code import cached_parse, definition_cache, parsing
 from evaltools.retrieval.code.definition_cache import DB_NAME, FOLDER_NAME
 from evaltools.retrieval.code.symbols import SPANS_VERSION
+from tests.conftest import REPO
 from tests.retrieval.gitrepo import SESSION_PY, GitRepo
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
+REPO_ROOT = REPO
 
 TS = """\
 export function loadUser(id: number): number {

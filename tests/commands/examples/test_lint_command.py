@@ -1,6 +1,6 @@
 """`evaltools lint` as users call it: exit codes, text output, configuration, JSON inputs, --jobs.
 
-The rules themselves are tested in tests/example/test_lint_rules.py; the machine-readable
+The rules themselves are tested in tests/example/lint/test_lint_rules.py; the machine-readable
 formats in test_lint_formats.py.
 """
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from evaltools.__main__ import main
-from tests.commands.test_gold_check import record, workspace, write_set
+from tests.commands.gold.test_gold_check import record, workspace, write_set
 from tests.retrieval.gitrepo import GitRepo
 
 __all__ = ["workspace"]  # the fixture, shared with test_gold_check

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from evaltools.example.markdown.reader import read_markdown
 from evaltools.example.markdown.roundtrip import check_roundtrip
 from tests.conftest import all_corpus_files
-from tests.example import _old_markdown
+from tests.example.markdown import _old_markdown
 
 
 def everything(parsed: Any) -> dict[str, Any]:

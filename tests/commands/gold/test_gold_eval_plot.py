@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from evaltools.__main__ import main
-from tests.commands.test_gold_eval import cid, record, write_set, write_trec
+from tests.commands.gold.test_gold_eval import cid, record, write_set, write_trec
 
 SVG = "{http://www.w3.org/2000/svg}"
 

@@ -17,7 +17,7 @@ from evaltools.example.cursor import (
     locate_cursor,
 )
 from evaltools.example.diffs.udiff import RUST_WHITESPACE
-from tests.example._fences import corpus_files, section_blocks
+from tests.example.markdown._fences import corpus_files, section_blocks
 
 CODE = 'fn main() {\n    let x = 42;\n    println!("{}", x);\n}'
 M = CURSOR_POSITION_MARKER

@@ -8,7 +8,7 @@ import pytest
 
 from evaltools.__main__ import main
 from tests.conftest import ALT_CORPUS, CORPUS
-from tests.example.test_lint_rules import GOOD, NAME
+from tests.example.lint.test_lint_rules import GOOD, NAME
 
 
 def test_garbage_hunk_header_is_an_error(

@@ -9,7 +9,7 @@ import pytest
 
 from evaltools.__main__ import main
 from evaltools.example.lint.patch_checks import _mismatch_message
-from tests.example._fences import CORPUS
+from tests.example.markdown._fences import CORPUS
 
 FLASK = CORPUS / "zed-evals" / "flask--add-import-statement.md"
 NAME = FLASK.name

@@ -10,8 +10,8 @@ import pytest
 from evaltools.__main__ import main
 from evaltools.example.markdown.reader import read_markdown
 from evaltools.example.markdown.render import to_markdown
-from tests.example._fences import corpus_files
-from tests.example.mistakes import MUTATIONS
+from tests.example.lint.mistakes import MUTATIONS
+from tests.example.markdown._fences import corpus_files
 
 
 def _findings(path: Path, capsys: pytest.CaptureFixture[str]) -> list[tuple[int, str]]:
