@@ -50,6 +50,7 @@ __all__ = [
     "LineKind",
     "ParsedDiff",
     "apply_diff_to_string",
+    "apply_diff_with_line_delta",
     "apply_diff_to_string_with_hunk_offset",
     "apply_hunks",
     "classify_line",
@@ -126,7 +127,7 @@ def find_context_candidates(text: bytes, hunk: Hunk) -> ContextMatch:
     return ContextMatch((), context, hunk.edits, False)
 
 
-def _choose(text: bytes, match: ContextMatch, hunk: Hunk, index: int) -> int:
+def _choose(text: bytes, match: ContextMatch, hunk: Hunk, index: int, delta: int) -> int:
     found = match.candidates
     if len(found) == 1:
         return found[0]
@@ -138,10 +139,11 @@ def _choose(text: bytes, match: ContextMatch, hunk: Hunk, index: int) -> int:
             reason="not-found",
         )
     if hunk.start_line is not None:
+        wanted = hunk.start_line + delta
         for at in found:
-            if text.count(b"\n", 0, at) == hunk.start_line:
+            if text.count(b"\n", 0, at) == wanted:
                 return at
-        detail = f"none of them at line {hunk.start_line + 1} named by its header"
+        detail = f"none of them at line {wanted + 1} named by its header"
     else:
         detail = "and it has no header line number to choose one"
     raise ApplyError(
@@ -155,16 +157,36 @@ def _choose(text: bytes, match: ContextMatch, hunk: Hunk, index: int) -> int:
 def apply_hunks(hunks: Iterable[Hunk], text: str) -> tuple[str, int | None]:
     """Apply hunks in order to the progressively edited text (paths ignored). Returns the new
     text and the byte offset where the first hunk matched (None without hunks)."""
+    return _apply([hunks], text, line_delta=False)
+
+
+def apply_diff_with_line_delta(diff: str, text: str) -> tuple[str, int | None]:
+    """As `apply_diff_to_string_with_hunk_offset`, but as upstream's scorer applies patches
+    since 2026-05 (scoring reference, section 2): a later hunk of a file whose old text occurs
+    more than once is placed at its header's line moved by the lines earlier hunks of the
+    same file added or removed."""
+    return _apply((file.hunks for file in parse_diff(diff).files), text, line_delta=True)
+
+
+def _apply(
+    files: Iterable[Iterable[Hunk]], text: str, *, line_delta: bool
+) -> tuple[str, int | None]:
     buf = bytearray(to_bytes(text))
     first: int | None = None
-    for index, hunk in enumerate(hunks):
-        current = bytes(buf)
-        match = find_context_candidates(current, hunk)
-        at = _choose(current, match, hunk, index)
-        if first is None:
-            first = at
-        for edit in reversed(match.edits):
-            buf[at + edit.start : at + edit.end] = to_bytes(edit.text)
+    index = 0
+    for hunks in files:
+        delta = 0
+        for hunk in hunks:
+            current = bytes(buf)
+            match = find_context_candidates(current, hunk)
+            at = _choose(current, match, hunk, index, delta if line_delta else 0)
+            if first is None:
+                first = at
+            for edit in reversed(match.edits):
+                new = to_bytes(edit.text)
+                delta += new.count(b"\n") - match.context.count(b"\n", edit.start, edit.end)
+                buf[at + edit.start : at + edit.end] = new
+            index += 1
     return from_bytes(bytes(buf)), first
 
 
