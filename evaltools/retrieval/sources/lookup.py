@@ -68,9 +68,13 @@ class Lookup(Protocol):
 def _entries(path: str, parsed: ParsedFile | None) -> FileEntries | None:
     if parsed is None:
         return None
+    # Tuple unpacking, not attribute access: a warm gold check does this for every
+    # definition of every referenced file.
     entries = tuple(
-        Entry(d.name, d.start, d.end, f"{path}:{d.start}-{d.end}:{d.name}")
-        for d in parsed.definitions
+        [
+            Entry(name, start, end, f"{path}:{start}-{end}:{name}")
+            for name, start, end in parsed.definitions
+        ]
     )
     return FileEntries(entries, parsed.line_count, parsed.error)
 
