@@ -157,8 +157,13 @@ class TreeLookup:
         found: list[tuple[str, Entry]] = []
         for path in files:
             entries = self._cache.get(path)
-            if entries is not None:
-                found.extend((path, e) for e in entries.entries if e.leaf in leaves)
+            if entries is None:
+                continue
+            # `Entry.leaf`, inlined: this visits every definition of the tree.
+            for entry in entries.entries:
+                name = entry[0]
+                if name is not None and name.rpartition(".")[2] in leaves:
+                    found.append((path, entry))
         return found
 
     def _parse_read(self, hits: list[tuple[str, bytes]]) -> Iterable[tuple[str, ParsedFile | None]]:
