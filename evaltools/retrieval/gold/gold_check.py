@@ -20,7 +20,7 @@ from evaltools.fileio import (
     display_path,
     real_path,
 )
-from evaltools.retrieval.code.chunk_id import ChunkIdError, parse_chunk_id
+from evaltools.retrieval.code.chunk_id import ChunkId, ChunkIdError, parse_chunk_id
 from evaltools.retrieval.gold.repair import KeyRepair, repair_file
 from evaltools.retrieval.gold.resolve import (
     INVALID_CHUNK_ID,
@@ -68,6 +68,7 @@ class GoldItem:
     qid: str | None
     ref: GoldRef
     result: Resolution | None = None
+    cid: ChunkId | None = None  # the ID parsed (when it was checked), for `resolve_all`
     fixed: bool = False
     conflict: str | None = None  # why a repair was not written
 
@@ -203,12 +204,12 @@ def _items_of(
     items: list[GoldItem] = []
     for key in gold:
         try:
-            parse_chunk_id(key)
+            cid = parse_chunk_id(key)
         except ChunkIdError as exc:
             column = set_file.column(line, key)
             problems.append(make(INVALID_CHUNK_ID, set_file.display, line.line, column, str(exc)))
             continue
-        items.append(GoldItem(set_file, line, qid_text, GoldRef(key, since)))
+        items.append(GoldItem(set_file, line, qid_text, GoldRef(key, since), cid=cid))
     return items
 
 
@@ -246,7 +247,8 @@ def _resolve(
             else:
                 assert tree is not None
                 lookup = TreeLookup(tree, pool, cache)
-            results = resolve_all(refs, lookup)
+            parsed = {i.ref.chunk_id: i.cid for i in items if i.cid is not None}
+            results = resolve_all(refs, lookup, parsed)
     except GitError as exc:
         raise UsageError(str(exc)) from exc
     finally:

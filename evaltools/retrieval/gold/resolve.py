@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import enum
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from evaltools.catalogue import rule
@@ -68,10 +68,14 @@ class Resolution:
     caveat: str | None = None
 
 
-def resolve_all(refs: Iterable[GoldRef], lookup: Lookup) -> dict[GoldRef, Resolution]:
+def resolve_all(
+    refs: Iterable[GoldRef], lookup: Lookup, parsed: Mapping[str, ChunkId] | None = None
+) -> dict[GoldRef, Resolution]:
     """Resolve every gold ID (ChunkIdError for one that is not valid: callers report those
-    first); each referenced file is parsed once."""
-    ids = {ref: parse_chunk_id(ref.chunk_id) for ref in refs}
+    first); each referenced file is parsed once. `parsed`: chunk IDs the caller parsed
+    already (when it checked them), not parsed again."""
+    known = parsed or {}
+    ids = {ref: known.get(ref.chunk_id) or parse_chunk_id(ref.chunk_id) for ref in refs}
     results: dict[GoldRef, Resolution] = {}
     lookup.load({cid.path for ref, cid in ids.items() if not lookup.known(ref.chunk_id)})
     gone: dict[GoldRef, ChunkId] = {}
