@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import stat
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 
 from evaltools.retrieval.code.definition_cache import (
@@ -102,12 +102,25 @@ def load_at_rev(
             results.append((path, found[key]))
         else:
             todo.append(path)
+    # A path with no blob (a gold file deleted since) parses to None, as `parse_blob` says,
+    # in this process: a warm run then starts no worker pool for its missing files.
+    absent: list[str] = []
+
+    def blobs() -> Iterator[tuple[str, bytes]]:
+        for path, data in tree.read_blobs(todo):
+            if data is None:
+                absent.append(path)
+            else:
+                yield path, data
+
     fresh: dict[str, ParsedFile] = {}
-    for path, parsed in pool.map_blobs(tree.read_blobs(todo), len(todo)):
+    expected = sum(1 for path in todo if path in oids)
+    for path, parsed in pool.map_blobs(blobs(), expected):
         results.append((path, parsed))
         key = keys.get(path)
         if key is not None and parsed is not None and parsed.error is None:
             fresh[key] = parsed
+    results.extend((path, None) for path in absent)
     cache.put(fresh)
     return results
 
