@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from evaltools import processes
 from evaltools.__main__ import main
 from evaltools.retrieval.code import cached_parse, definition_cache, parsing
 from evaltools.retrieval.code.definition_cache import DB_NAME, FOLDER_NAME
@@ -312,8 +313,8 @@ def test_a_warm_run_starts_no_workers_for_gold_files_that_are_gone(
     main([*args, "--jobs", "1"])
     expected = capsys.readouterr().out
     assert expected.count('"missing_file"') == 200 and '"ok"' in expected
-    monkeypatch.setattr("evaltools.processes.available_cores", lambda: 4)
-    assert parsing.worker_count(None, items=200, cost=parsing.PARSE_COST) > 1  # else moot
+    monkeypatch.setattr(processes, "available_cores", lambda: 4)
+    assert processes.worker_count(None, items=200, cost=parsing.PARSE_COST) > 1  # else moot
 
     def no_pool(*_args: object, **_kwargs: object) -> None:
         raise AssertionError("a worker pool was started")
