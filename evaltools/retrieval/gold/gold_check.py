@@ -21,7 +21,6 @@ from evaltools.fileio import (
     real_path,
 )
 from evaltools.retrieval.code.chunk_id import ChunkId, ChunkIdError, parse_chunk_id
-from evaltools.retrieval.gold.repair import KeyRepair, repair_file
 from evaltools.retrieval.gold.resolve import (
     INVALID_CHUNK_ID,
     RULE_OF_STATUS,
@@ -262,6 +261,9 @@ def _resolve(
 
 def _fix_file(set_file: SetFile, items: list[GoldItem]) -> None:
     """Rewrite the repairable keys of one file in place (see `repair.repair_file`)."""
+    # Only --fix rewrites: a check alone does not import the rewriting machinery.
+    from evaltools.retrieval.gold.repair import KeyRepair, repair_file
+
     wanted: dict[KeyRepair, GoldItem] = {}
     for item in items:
         result = item.result
