@@ -270,6 +270,12 @@ def best(repeats: int, func: Callable[[], object], before: Callable[[], object] 
     return min(times)
 
 
+def cpu_time(func: Callable[[], object]) -> float:
+    start = time.process_time()
+    func()
+    return time.process_time() - start
+
+
 def check_command(root: Path, eval_set: Path, *extra: str) -> list[str]:
     return [
         sys.executable,
@@ -346,6 +352,7 @@ def measure(root: Path, eval_set: Path, gold: list[str], repeats: int) -> None:
 
     floor()  # warm the page cache for every measurement alike
     t_floor = best(repeats, floor)
+    cpu_floor = min(cpu_time(floor) for _ in range(repeats))
     work_tree = Runner(check_command(root, eval_set), root, root / "cache-work-tree")
     t_cold = best(repeats, work_tree, work_tree.clear)
     needed, entries = parsed_paths(work_tree.cache, root / "code")
@@ -384,9 +391,15 @@ def measure(root: Path, eval_set: Path, gold: list[str], repeats: int) -> None:
     ]
     for label, seconds, ratio in rows:
         print(f"{label:50} {seconds:8.3f}s  {ratio}")
+    # Runs are recorded in order: `repeats` cold ones, then `repeats` warm ones.
+    cold_cpu, warm_cpu = min(work_tree.cpu[:repeats]), min(work_tree.cpu[repeats:])
+    rev_cold_cpu, rev_warm_cpu = min(at_rev.cpu[:repeats]), min(at_rev.cpu[repeats:])
     print(
-        f"CPU seconds of the main process and git, best run: cold {min(work_tree.cpu):.2f}, "
-        f"--rev cold {min(at_rev.cpu):.2f} (workers not counted)"
+        f"CPU seconds of the main process and git, best run: cold {cold_cpu:.2f}, "
+        f"--rev cold {rev_cold_cpu:.2f} (workers not counted); warm {warm_cpu:.2f} "
+        f"({warm_cpu / cpu_floor:.2f}x the read floor's {cpu_floor:.3f} CPU s), --rev warm "
+        f"{rev_warm_cpu:.2f} ({rev_warm_cpu / cpu_floor:.2f}x): on a busy machine, fairer "
+        "than the wall times"
     )
     print("targets: warm <= 3x read floor, cold <= 1.3x bare parse")
 
