@@ -9,8 +9,9 @@ IDs point at their definitions, then a refactor commit: lines inserted above def
 and files deleted (missing_file). Then times, in the same run, best of --repeats:
 
   read floor    read every referenced file once, one process
-  bare parse    read and parse, one process, exactly the files the check parsed (its
-                cache's stat rows): referenced files, rename targets, candidate files
+  bare parse    read and parse, one process, one file per content the check parsed (the
+                definitions its cache stored): referenced files, rename targets, candidate
+                files
   cold cache    `python -m evaltools gold check` (JSON output, all CPUs), cache emptied
   warm cache    the same again on the unchanged tree
   --rev HEAD    both again against `--rev HEAD` (blob ids from git ls-tree)
@@ -38,8 +39,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 from evaltools.parallel.processes import available_cores
-from evaltools.retrieval.code.definition_cache import DB_NAME, RACY_SECONDS
+from evaltools.retrieval.code.definition_cache import DB_NAME, RACY_SECONDS, blob_id, entry_key
 from evaltools.retrieval.code.parsing import parse_source
+from evaltools.retrieval.code.symbols import grammar_of
 
 VERBS = ("handle", "retry", "cache", "parse", "validate", "render", "load", "store", "sync")
 NOUNS = ("session", "token", "upload", "user", "config", "report", "index", "query", "batch")
@@ -268,6 +270,12 @@ def best(repeats: int, func: Callable[[], object], before: Callable[[], object] 
     return min(times)
 
 
+def cpu_time(func: Callable[[], object]) -> float:
+    start = time.process_time()
+    func()
+    return time.process_time() - start
+
+
 def check_command(root: Path, eval_set: Path, *extra: str) -> list[str]:
     return [
         sys.executable,
@@ -315,12 +323,20 @@ class Runner:
         return Counter(item["status"] for item in json.loads(self.outputs[-1]))
 
 
-def parsed_paths(cache: Path) -> tuple[list[Path], int]:
-    """The files a work-tree check parsed (its stat rows), and how many entries it stored."""
+def parsed_paths(cache: Path, repo: Path) -> tuple[list[Path], int]:
+    """One file for each content a work-tree check parsed (the definitions it stored: the
+    referenced files, rename targets and candidate files), and how many entries it stored."""
     with contextlib.closing(sqlite3.connect(cache / DB_NAME)) as db:
-        paths = [Path(row[0]) for row in db.execute("SELECT path FROM stats")]
-        entries = db.execute("SELECT count(*) FROM definitions").fetchone()[0]
-    return paths, entries
+        keys = {row[0] for row in db.execute("SELECT key FROM definitions")}
+    paths: dict[str, Path] = {}
+    for path in sorted(repo.rglob("*")):
+        grammar = grammar_of(path.name)
+        if grammar is None or not path.is_file():
+            continue
+        key = entry_key(grammar, blob_id(path.read_bytes()))
+        if key in keys:
+            paths.setdefault(key, path)
+    return list(paths.values()), len(keys)
 
 
 def measure(root: Path, eval_set: Path, gold: list[str], repeats: int) -> None:
@@ -336,9 +352,10 @@ def measure(root: Path, eval_set: Path, gold: list[str], repeats: int) -> None:
 
     floor()  # warm the page cache for every measurement alike
     t_floor = best(repeats, floor)
+    cpu_floor = min(cpu_time(floor) for _ in range(repeats))
     work_tree = Runner(check_command(root, eval_set), root, root / "cache-work-tree")
     t_cold = best(repeats, work_tree, work_tree.clear)
-    needed, entries = parsed_paths(work_tree.cache)
+    needed, entries = parsed_paths(work_tree.cache, root / "code")
     cold_output = work_tree.outputs[-1]
     t_warm = best(repeats, work_tree)
     at_rev = Runner(check_command(root, eval_set, "--rev", "HEAD"), root, root / "cache-rev")
@@ -374,9 +391,15 @@ def measure(root: Path, eval_set: Path, gold: list[str], repeats: int) -> None:
     ]
     for label, seconds, ratio in rows:
         print(f"{label:50} {seconds:8.3f}s  {ratio}")
+    # Runs are recorded in order: `repeats` cold ones, then `repeats` warm ones.
+    cold_cpu, warm_cpu = min(work_tree.cpu[:repeats]), min(work_tree.cpu[repeats:])
+    rev_cold_cpu, rev_warm_cpu = min(at_rev.cpu[:repeats]), min(at_rev.cpu[repeats:])
     print(
-        f"CPU seconds of the main process and git, best run: cold {min(work_tree.cpu):.2f}, "
-        f"--rev cold {min(at_rev.cpu):.2f} (workers not counted)"
+        f"CPU seconds of the main process and git, best run: cold {cold_cpu:.2f}, "
+        f"--rev cold {rev_cold_cpu:.2f} (workers not counted); warm {warm_cpu:.2f} "
+        f"({warm_cpu / cpu_floor:.2f}x the read floor's {cpu_floor:.3f} CPU s), --rev warm "
+        f"{rev_warm_cpu:.2f} ({rev_warm_cpu / cpu_floor:.2f}x): on a busy machine, fairer "
+        "than the wall times"
     )
     print("targets: warm <= 3x read floor, cold <= 1.3x bare parse")
 

@@ -260,7 +260,16 @@ def dumps(
 ) -> str:
     """The one JSON writer: never NaN or Infinity (`ValueError` instead); UTF-8 text unless
     `ensure_ascii`; `compact` drops the blanks after `,` and `:` (one record per line)."""
-    separators = (",", ":") if compact else None
-    return json.dumps(
-        value, ensure_ascii=ensure_ascii, indent=indent, separators=separators, allow_nan=False
-    )
+    key = (indent, compact, ensure_ascii)
+    encoder = _ENCODERS.get(key)
+    if encoder is None:
+        # What `json.dumps` builds on every call with these options: built once here, as
+        # callers write one object per record (encoding keeps no state between calls).
+        separators = (",", ":") if compact else None
+        encoder = _ENCODERS[key] = json.JSONEncoder(
+            ensure_ascii=ensure_ascii, indent=indent, separators=separators, allow_nan=False
+        )
+    return encoder.encode(value)
+
+
+_ENCODERS: dict[tuple[int | None, bool, bool], json.JSONEncoder] = {}

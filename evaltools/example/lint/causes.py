@@ -56,14 +56,37 @@ def check_runaway_fences(ctx: LintContext) -> None:
 
 def _swallowed(ctx: LintContext, block: CodeBlock) -> list[tuple[int, str]]:
     """Section headings and opening fences with an info string inside the block's content."""
-    out = []
+    out: list[tuple[int, str]] = []
     last = block.end_line if not block.closed else block.end_line - 1
-    for number in range(block.line + 1, last + 1):
-        text = ctx.source_line(number).rstrip("\r")
-        title = section_heading(text)
-        if title is not None or _opens_block(text, block.fence):
+    if last <= block.line:
+        return out
+    if "lines" not in ctx.cache:
+        ctx.source_line(1)
+    lines: list[str] = ctx.cache["lines"]
+    # Only a line that starts (after at most three spaces) with `#` or the fence's character
+    # can be either: one regular-expression scan over the block finds those, and each is
+    # then checked line by line as before.
+    chunk = "\n".join(lines[block.line : last])
+    number, offset = block.line + 1, 0
+    for match in _candidate(block.fence[0]).finditer(chunk):
+        number += chunk.count("\n", offset, match.start())
+        offset = match.start()
+        text = lines[number - 1].rstrip("\r")
+        if section_heading(text) is not None or _opens_block(text, block.fence):
             out.append((number, text.strip()))
     return out
+
+
+_CANDIDATES: dict[str, re.Pattern[str]] = {}
+
+
+def _candidate(fence_char: str) -> re.Pattern[str]:
+    pattern = _CANDIDATES.get(fence_char)
+    if pattern is None:
+        pattern = _CANDIDATES[fence_char] = re.compile(
+            f"^ {{0,3}}[#{re.escape(fence_char)}]", re.MULTILINE
+        )
+    return pattern
 
 
 def _opens_block(text: str, fence: str) -> bool:

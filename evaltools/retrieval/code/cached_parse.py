@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import stat
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 
 from evaltools.retrieval.code.definition_cache import (
@@ -37,12 +37,21 @@ def load_work_tree(
     signatures: dict[str, tuple[str, str, bool]] = {}  # path -> (file, signature, storable)
     # os.path, not pathlib: this runs for every file, and a warm run does little else.
     root = os.path.abspath(tree.root)  # noqa: PTH100
+    results: Parsed = []
     for path in paths:
         local = os.path.join(root, path)  # noqa: PTH118
         try:
             st = os.stat(local) if grammar_of(path) is not None else None  # noqa: PTH116
+        except (FileNotFoundError, NotADirectoryError):
+            # No file: what `read_and_parse` says, without a worker pool to say it (a
+            # warm run's only uncached paths are often the gold's deleted files).
+            results.append((path, None))
+            continue
         except OSError:
             st = None
+        if st is not None and stat.S_ISDIR(st.st_mode):
+            results.append((path, None))  # as reading it would (IsADirectoryError)
+            continue
         if st is None or not stat.S_ISREG(st.st_mode):
             uncached.append(path)
             continue
@@ -55,7 +64,6 @@ def load_work_tree(
         if local in known
     }
     found = cache.get(keys.values())
-    results: Parsed = []
     read: list[tuple[str, bytes]] = []
     stat_rows: list[tuple[str, str, str]] = []
     for path, (local, sig, storable) in signatures.items():
@@ -94,12 +102,25 @@ def load_at_rev(
             results.append((path, found[key]))
         else:
             todo.append(path)
+    # A path with no blob (a gold file deleted since) parses to None, as `parse_blob` says,
+    # in this process: a warm run then starts no worker pool for its missing files.
+    absent: list[str] = []
+
+    def blobs() -> Iterator[tuple[str, bytes]]:
+        for path, data in tree.read_blobs(todo):
+            if data is None:
+                absent.append(path)
+            else:
+                yield path, data
+
     fresh: dict[str, ParsedFile] = {}
-    for path, parsed in pool.map_blobs(tree.read_blobs(todo), len(todo)):
+    expected = sum(1 for path in todo if path in oids)
+    for path, parsed in pool.map_blobs(blobs(), expected):
         results.append((path, parsed))
         key = keys.get(path)
         if key is not None and parsed is not None and parsed.error is None:
             fresh[key] = parsed
+    results.extend((path, None) for path in absent)
     cache.put(fresh)
     return results
 

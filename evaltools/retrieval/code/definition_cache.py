@@ -142,15 +142,16 @@ def decode(value: bytes) -> ParsedFile | None:
     """The entry, or None when it is not one this version wrote (then it is recomputed)."""
     try:
         line_count, rows = json.loads(value)
-        definitions = tuple(Definition(name, start, end) for name, start, end in rows)
+        # A warm gold check decodes every referenced file's entry: one plain loop checks
+        # the rows before any Definition is built.
+        for name, start, end in rows:
+            if not (isinstance(name, str) and isinstance(start, int) and isinstance(end, int)):
+                return None
     except (ValueError, TypeError):
         return None
-    if not isinstance(line_count, int) or not all(
-        isinstance(d.name, str) and isinstance(d.start, int) and isinstance(d.end, int)
-        for d in definitions
-    ):
+    if not isinstance(line_count, int):
         return None
-    return ParsedFile(definitions, line_count)
+    return ParsedFile(tuple(map(Definition._make, rows)), line_count)
 
 
 def _crc(*parts: str | bytes) -> int:

@@ -21,8 +21,7 @@ from evaltools.fileio import (
     display_path,
     real_path,
 )
-from evaltools.retrieval.code.chunk_id import ChunkIdError, parse_chunk_id
-from evaltools.retrieval.gold.repair import KeyRepair, repair_file
+from evaltools.retrieval.code.chunk_id import ChunkId, ChunkIdError, parse_chunk_id
 from evaltools.retrieval.gold.resolve import (
     INVALID_CHUNK_ID,
     RULE_OF_STATUS,
@@ -72,6 +71,7 @@ class GoldItem:
     qid: str | None
     ref: GoldRef
     result: Resolution | None = None
+    cid: ChunkId | None = None  # the ID parsed (when it was checked), for `resolve_all`
     fixed: bool = False
     conflict: str | None = None  # why a repair was not written
 
@@ -205,12 +205,12 @@ def _items_of(
     items: list[GoldItem] = []
     for key in gold:
         try:
-            parse_chunk_id(key)
+            cid = parse_chunk_id(key)
         except ChunkIdError as exc:
             column = set_file.column(line, key)
             problems.append(make(INVALID_CHUNK_ID, set_file.display, line.line, column, str(exc)))
             continue
-        items.append(GoldItem(set_file, line, qid_text, GoldRef(key, since)))
+        items.append(GoldItem(set_file, line, qid_text, GoldRef(key, since), cid=cid))
     return items
 
 
@@ -249,7 +249,8 @@ def _resolve(
             else:
                 assert tree is not None
                 lookup = TreeLookup(tree, pool, cache)
-            results = resolve_all(refs, lookup)
+            parsed = {i.ref.chunk_id: i.cid for i in items if i.cid is not None}
+            results = resolve_all(refs, lookup, parsed)
     except GitError as exc:
         raise UsageError(str(exc)) from exc
     finally:
@@ -263,6 +264,9 @@ def _resolve(
 
 def _fix_file(set_file: SetFile, items: list[GoldItem]) -> None:
     """Rewrite the repairable keys of one file in place (see `repair.repair_file`)."""
+    # Only --fix rewrites: a check alone does not import the rewriting machinery.
+    from evaltools.retrieval.gold.repair import KeyRepair, repair_file
+
     wanted: dict[KeyRepair, GoldItem] = {}
     for item in items:
         result = item.result

@@ -10,11 +10,12 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import enum
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from evaltools.catalogue import rule
 from evaltools.retrieval.code.chunk_id import ChunkId, parse_chunk_id
+from evaltools.retrieval.gold.similarity import by_similarity
 from evaltools.retrieval.sources.lookup import Entry, FileEntries, Lookup
 
 MAX_CANDIDATES = 5
@@ -67,10 +68,14 @@ class Resolution:
     caveat: str | None = None
 
 
-def resolve_all(refs: Iterable[GoldRef], lookup: Lookup) -> dict[GoldRef, Resolution]:
+def resolve_all(
+    refs: Iterable[GoldRef], lookup: Lookup, parsed: Mapping[str, ChunkId] | None = None
+) -> dict[GoldRef, Resolution]:
     """Resolve every gold ID (ChunkIdError for one that is not valid: callers report those
-    first); each referenced file is parsed once."""
-    ids = {ref: parse_chunk_id(ref.chunk_id) for ref in refs}
+    first); each referenced file is parsed once. `parsed`: chunk IDs the caller parsed
+    already (when it checked them), not parsed again."""
+    known = parsed or {}
+    ids = {ref: known.get(ref.chunk_id) or parse_chunk_id(ref.chunk_id) for ref in refs}
     results: dict[GoldRef, Resolution] = {}
     lookup.load({cid.path for ref, cid in ids.items() if not lookup.known(ref.chunk_id)})
     gone: dict[GoldRef, ChunkId] = {}
@@ -206,19 +211,36 @@ def add_candidates(
         else:
             places = by_basename.get(cid.path.rpartition("/")[2], [])
         local = [(p, found) for p in places if (found := lookup.get(p)) is not None]
+        tiers: list[Iterable[str]]
         if cid.symbol is None:
             tiers = [_windows(cid, path, found) for path, found in local]
         else:
             tiers = _symbol_tiers(cid, cid.symbol, local, elsewhere.get(_leaf(cid.symbol), []))
-        ranked = dict.fromkeys(c for tier in tiers for c in tier if c != ref.chunk_id)
         results[ref] = dataclasses.replace(
-            result, new_chunk_id=None, candidates=tuple(list(ranked)[:MAX_CANDIDATES])
+            result, new_chunk_id=None, candidates=_first_distinct(tiers, ref.chunk_id)
         )
+
+
+def _first_distinct(tiers: Iterable[Iterable[str]], written: str) -> tuple[str, ...]:
+    """The first MAX_CANDIDATES distinct IDs of the tiers, in order, but `written`; a tier
+    is read only as far as needed (the similarity ranking is lazy)."""
+    ranked: dict[str, None] = {}
+    for tier in tiers:
+        for chunk_id in tier:
+            if chunk_id != written:
+                ranked[chunk_id] = None
+                if len(ranked) == MAX_CANDIDATES:
+                    return tuple(ranked)
+    return tuple(ranked)
+
+
+def _name(entry: Entry) -> str:
+    return entry.name or ""
 
 
 def _symbol_tiers(
     cid: ChunkId, symbol: str, local: list[tuple[str, FileEntries]], elsewhere: list[Entry]
-) -> list[list[str]]:
+) -> list[Iterable[str]]:
     """Most likely first: the same method name in the file (renamed class), the same
     qualified name in another file (moved), similar names in the file (renamed), what now
     covers the old lines, the same last name elsewhere; for an index, its nearest chunks."""
@@ -236,26 +258,16 @@ def _symbol_tiers(
     # A definition renamed in place still covers (some of) the old lines.
     overlapping = [e for e in names.values() if e.start <= cid.end and cid.start <= e.end]
     innermost = sorted(overlapping, key=lambda e: e.end - e.start)[:2]
+    # `TokenService.store` before `IndexService.store`; common names are capped.
+    others = [e for e in elsewhere if e.name != symbol]
     return [
         [e.chunk_id for e in here if e.leaf == leaf],
         [e.chunk_id for e in elsewhere if e.name == symbol],
         [names[n].chunk_id for n in close],
         [e.chunk_id for e in innermost],
-        [e.chunk_id for e in _by_similarity(symbol, [e for e in elsewhere if e.name != symbol])],
+        (e.chunk_id for e in by_similarity(symbol, others[:200], _name)),
         nearest,
     ]
-
-
-def _by_similarity(symbol: str, entries: list[Entry]) -> list[Entry]:
-    """`TokenService.store` before `IndexService.store`; common names are capped."""
-
-    matcher = difflib.SequenceMatcher(None, b=symbol)  # `b` is analysed once, reused
-
-    def score(entry: Entry) -> float:
-        matcher.set_seq1(entry.name or "")
-        return matcher.ratio()
-
-    return sorted(entries[:200], key=score, reverse=True)
 
 
 def _windows(cid: ChunkId, path: str, found: FileEntries) -> list[str]:

@@ -68,9 +68,13 @@ class Lookup(Protocol):
 def _entries(path: str, parsed: ParsedFile | None) -> FileEntries | None:
     if parsed is None:
         return None
+    # Tuple unpacking, not attribute access: a warm gold check does this for every
+    # definition of every referenced file.
     entries = tuple(
-        Entry(d.name, d.start, d.end, f"{path}:{d.start}-{d.end}:{d.name}")
-        for d in parsed.definitions
+        [
+            Entry(name, start, end, f"{path}:{start}-{end}:{name}")
+            for name, start, end in parsed.definitions
+        ]
     )
     return FileEntries(entries, parsed.line_count, parsed.error)
 
@@ -153,8 +157,13 @@ class TreeLookup:
         found: list[tuple[str, Entry]] = []
         for path in files:
             entries = self._cache.get(path)
-            if entries is not None:
-                found.extend((path, e) for e in entries.entries if e.leaf in leaves)
+            if entries is None:
+                continue
+            # `Entry.leaf`, inlined: this visits every definition of the tree.
+            for entry in entries.entries:
+                name = entry[0]
+                if name is not None and name.rpartition(".")[2] in leaves:
+                    found.append((path, entry))
         return found
 
     def _parse_read(self, hits: list[tuple[str, bytes]]) -> Iterable[tuple[str, ParsedFile | None]]:

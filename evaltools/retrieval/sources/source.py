@@ -167,10 +167,11 @@ class CodeTree(Closing):
         if mount is not None and mount.id_prefix and not self._folder_below_root(mount.top):
             return self._escape(id_path, mount.id_prefix.rstrip("/"))
         if self.rev is None:
-            local = self.local_path(id_path)
-            if not self._folder_below_root(local.parent):
+            # os.path, not pathlib: this runs for every file of the tree. os.path.islink:
+            # False, not OSError, for a name too long for the file system.
+            local = os.path.join(self.root, id_path)  # noqa: PTH118
+            if not self._folder_below_root(os.path.dirname(local)):  # noqa: PTH120
                 return self._escape(id_path, id_path.rpartition("/")[0])
-            # os.path: False, not OSError, for a name too long for the file system
             if os.path.islink(local) and not self._below_root(local):  # noqa: PTH114
                 return self._escape(id_path, id_path)
             return None
@@ -181,11 +182,11 @@ class CodeTree(Closing):
             )
         return None
 
-    def _below_root(self, path: Path) -> bool:
+    def _below_root(self, path: Path | str) -> bool:
         real = os.path.realpath(path)
         return real == self._real_root or real.startswith(self._real_root.rstrip(os.sep) + os.sep)
 
-    def _folder_below_root(self, folder: Path) -> bool:
+    def _folder_below_root(self, folder: Path | str) -> bool:
         key = str(folder)
         if key not in self._folders_below:
             self._folders_below[key] = self._below_root(folder)

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from evaltools.__main__ import main
+from evaltools.parallel import processes
 from evaltools.retrieval.code import cached_parse, definition_cache, parsing
 from evaltools.retrieval.code.definition_cache import DB_NAME, FOLDER_NAME
 from evaltools.retrieval.code.symbols import SPANS_VERSION
@@ -290,3 +291,35 @@ def test_a_file_rewritten_with_the_same_size_and_time_is_parsed_again(
     out = gold_check(capsys, "set.jsonl", "--root", "code")
     assert out == gold_check(capsys, "set.jsonl", "--root", "code", "--no-cache")
     assert '"store/store.go:7-9:Store.Get"' in out and "Store.Put" in out
+
+
+@pytest.mark.parametrize("rev", [[], ["--rev", "HEAD"]], ids=["work-tree", "rev"])
+def test_a_warm_run_starts_no_workers_for_gold_files_that_are_gone(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    rev: list[str],
+) -> None:
+    """Deleted files are known missing without a parse: with the cache warm, nothing is
+    left to parse, and the default --jobs must not pay for a worker pool."""
+    repo = GitRepo(tmp_path / "code")
+    repo.write("kept.py", "def kept():\n    return 1\n")
+    repo.commit("initial")
+    gold = ["kept.py:1-2:kept"] + [f"gone/f{i:03}.py:1-2:f" for i in range(200)]
+    lines = [f'{{"qid": "q{i}", "gold": {{"{g}": 3}}}}' for i, g in enumerate(gold)]
+    (tmp_path / "set.jsonl").write_text("\n".join(lines) + "\n")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("EVALTOOLS_CACHE_DIR", str(tmp_path / "cache"))
+    args = ["gold", "check", "set.jsonl", "--root", "code", "--format", "json", *rev]
+    main([*args, "--jobs", "1"])
+    expected = capsys.readouterr().out
+    assert expected.count('"missing_file"') == 200 and '"ok"' in expected
+    monkeypatch.setattr(processes, "available_cores", lambda: 4)
+    assert processes.worker_count(None, items=200, cost=parsing.PARSE_COST) > 1  # else moot
+
+    def no_pool(*_args: object, **_kwargs: object) -> None:
+        raise AssertionError("a worker pool was started")
+
+    monkeypatch.setattr("evaltools.parallel._workers.start_pool", no_pool)
+    main(args)  # the default --jobs
+    assert capsys.readouterr().out == expected

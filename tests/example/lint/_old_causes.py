@@ -1,0 +1,19 @@
+"""The line-by-line runaway-fence scan that `lint.causes._swallowed` replaced: the oracle
+of `test_causes_differential.py`."""
+
+from __future__ import annotations
+
+from evaltools.example.lint.causes import _opens_block, section_heading
+from evaltools.example.lint.context import LintContext
+from evaltools.example.markdown.reader import CodeBlock
+
+
+def old_swallowed(ctx: LintContext, block: CodeBlock) -> list[tuple[int, str]]:
+    out = []
+    last = block.end_line if not block.closed else block.end_line - 1
+    for number in range(block.line + 1, last + 1):
+        text = ctx.source_line(number).rstrip("\r")
+        title = section_heading(text)
+        if title is not None or _opens_block(text, block.fence):
+            out.append((number, text.strip()))
+    return out
