@@ -6,7 +6,8 @@ The corpus is replicated and perturbed into a JSONL set of N examples (and one o
 every copy renames each identifier with a copy-specific suffix, so copies are distinct
 edits; every 50th copy repeats the one before it under another name (an exact pair) and
 every 50th, offset 25, adds one line to the cursor excerpt of the one before it (a near
-pair). Two ratios are printed, each from the best of a few runs, in this process, one core:
+pair). Two ratios are printed, each from the best of a few runs, in this process, one core,
+timed as CPU time (`time.process_time`: the machine is shared):
 
 (1) dupes (read, parse, fingerprint, LSH, verify) / reading and parsing alone, at N:
     target <= 3.

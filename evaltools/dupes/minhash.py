@@ -11,6 +11,12 @@ about five times slower per example, and its import (numpy, scipy) costs most of
 
 Every hash is deterministic across runs and processes: tokens become integers by CRC-32,
 shingles are tuples of integers, and Python's hash of an integer tuple is not salted.
+
+The per-item and per-pair work is done in bulk, in C: a dense signature is built by joining
+bytes and one XOR of two integers (not a loop over the bins), two signatures are compared
+as two 1 KB integers, and a bucket's candidate pairs are integers made by `map`. Measured
+by `benchmarks/bench_dupes.py`; `tests/dupes/test_minhash_differential.py` holds them to the
+per-bin code they replaced.
 """
 
 from __future__ import annotations
@@ -165,14 +171,14 @@ def similarities(
 ) -> Iterator[tuple[int, int, float]]:
     """(i, j, similarity of sigs[i] and sigs[j]) for each pair, each signature read as an
     integer once however many pairs it is in (there can be millions of pairs)."""
-    # A signature's integer, or -1 when it is None or may have empty bins.
-    numbers: dict[int, int] = {}
+    # A signature's integer, -1 when it is None or may have empty bins, -2 until read.
+    numbers = [-2] * len(sigs)
     for i, j in pairs:
-        x = numbers.get(i)
-        if x is None:
+        x = numbers[i]
+        if x == -2:
             x = numbers[i] = _number(sigs[i])
-        y = numbers.get(j)
-        if y is None:
+        y = numbers[j]
+        if y == -2:
             y = numbers[j] = _number(sigs[j])
         if x < 0 or y < 0:
             yield i, j, similarity(sigs[i], sigs[j])
@@ -220,15 +226,24 @@ class LshIndex:
         self.bands, self.rows = bands(round(threshold, 3))
         width = self.rows * _PACKED.size // NUM_PERM
         self._slices = [slice(b * width, (b + 1) * width) for b in range(self.bands)]
-        self._buckets: list[dict[bytes, list[int]]] = [{} for _ in range(self.bands)]
+        # Per band, each key's first position; most keys have only one, so a list is made
+        # only for a key shared (`_shared`, by band and key: every position, in order).
+        self._first: list[dict[bytes, int]] = [{} for _ in range(self.bands)]
+        self._shared: dict[tuple[int, bytes], list[int]] = {}
         self._end = 0  # one past the last position added
 
     def add(self, position: int, sig: Signature) -> None:
         if position < self._end:
             raise ValueError(f"position {position} added after {self._end - 1}")
         self._end = position + 1
-        for buckets, key in zip(self._buckets, map(sig.__getitem__, self._slices), strict=True):
-            buckets.setdefault(key, []).append(position)
+        keys = list(map(sig.__getitem__, self._slices))
+        # In C for the usual item, whose keys are all new.
+        firsts = list(map(dict.setdefault, self._first, keys, repeat(position)))
+        if firsts.count(position) == self.bands:
+            return
+        for band, (key, first) in enumerate(zip(keys, firsts, strict=True)):
+            if first != position:
+                self._shared.setdefault((band, key), [first]).append(position)
 
     def candidates(self, across: int | None = None) -> Iterator[tuple[int, int]]:
         """Pairs (i, j), i < j; with `across`, only pairs with i < across <= j."""
@@ -236,9 +251,7 @@ class LshIndex:
         # tuples, and a bucket's pairs are made in C (its members are in increasing order).
         end = self._end
         seen: set[int] = set()
-        for members in (m for buckets in self._buckets for m in buckets.values()):
-            if len(members) < 2:
-                continue
+        for members in self._shared.values():
             if across is None:
                 for x in range(len(members) - 1):
                     seen.update(map((members[x] * end).__add__, members[x + 1 :]))
@@ -247,5 +260,4 @@ class LshIndex:
                 later = members[split:]
                 for i in members[:split] if later else ():
                     seen.update(map((i * end).__add__, later))
-        for code in sorted(seen):
-            yield divmod(code, end)
+        return map(divmod, sorted(seen), repeat(end))
