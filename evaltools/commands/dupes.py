@@ -33,7 +33,20 @@ def run(
     if not 0.0 < threshold <= 1.0:
         raise UsageError(f"--threshold must be above 0 and at most 1, not {threshold}")
     check_paths_exist([*paths, *against])
-    found = collect(paths, against, threshold, settings, _workers(jobs))
+    from evaltools.report.progress import Progress
+
+    progress = Progress()
+    read = 0
+
+    def on_item() -> None:
+        nonlocal read
+        read += 1
+        progress.update(read, lambda rate: f"{read:,} examples read ({rate:,.0f}/s)")
+
+    try:
+        found = collect(paths, against, threshold, settings, _workers(jobs), on_item=on_item)
+    finally:
+        progress.clear()
     if output_format == "json":
         from evaltools.report import pairs_json
         from evaltools.report.text import format_line

@@ -88,7 +88,20 @@ def _score(
 
     configured = load_config().retrieval
     root, metas = gold_sources(root, metas, configured.root, configured.metas)
-    checked = check_gold([_set_path(set_path)], root=root, rev=rev, metas=metas, fix=False)
+    from evaltools.report.progress import Progress
+
+    progress = Progress()
+    try:
+        checked = check_gold(
+            [_set_path(set_path)],
+            root=root,
+            rev=rev,
+            metas=metas,
+            fix=False,
+            on_parsed=lambda done: progress.count(done, "source files"),
+        )
+    finally:
+        progress.clear()
     stale = _stale_qids(checked)
     if checked.diagnostics and not allow_stale:
         for diagnostic in sorted(checked.diagnostics, key=Diagnostic.sort_key):

@@ -28,13 +28,20 @@ def run(
     check_paths_exist([*paths, *(p for p in (predictions, baseline) if p is not None)])
     definition = definitions.definition(metric)
     before = service.read_baseline(baseline) if baseline is not None else None
-    outcome = service.score_paths(
-        paths,
-        definition,
-        predictions=predictions,
-        respect_gitignore=not no_respect_gitignore,
-        jobs=jobs,
-    )
+    from evaltools.report.progress import Progress
+
+    progress = Progress()
+    try:
+        outcome = service.score_paths(
+            paths,
+            definition,
+            predictions=predictions,
+            respect_gitignore=not no_respect_gitignore,
+            jobs=jobs,
+            on_example=lambda done: progress.count(done, "examples"),
+        )
+    finally:
+        progress.clear()
     groups = summary.groups_json(outcome.rows, by, before) if by or before is not None else {}
     doc = score_report.document(
         definition.name, outcome.rows, summary.summarise([r.score for r in outcome.rows]), groups

@@ -7,7 +7,7 @@ Edit-prediction examples (.md, .json, .jsonl) and retrieval sets (.jsonl with `q
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -48,12 +48,14 @@ def collect(
     threshold: float,
     config: Config,
     workers: int | None = 1,
+    *,
+    on_item: Callable[[], None] | None = None,
 ) -> Found:
     """Pairs within `paths`, or, with `against`, between `against` (the reference) and
-    `paths` only."""
+    `paths` only. `on_item` hears each example read (for a progress line)."""
     mine = sorted_inputs(paths, config)
     theirs = sorted_inputs(against, config) if against else None
-    return compare(mine, theirs, threshold, workers)
+    return compare(mine, theirs, threshold, workers, on_item)
 
 
 def compare(
@@ -61,11 +63,12 @@ def compare(
     theirs: tuple[list[Path], list[Path]] | None,
     threshold: float,
     workers: int | None = 1,
+    on_item: Callable[[], None] | None = None,
 ) -> Found:
     """Pairs among (example files, retrieval set files) `mine`, or only between `theirs`
     and `mine` when `theirs` is given."""
     with _no_cycle_collection():
-        return _compare(mine, theirs, threshold, workers)
+        return _compare(mine, theirs, threshold, workers, on_item)
 
 
 @contextmanager
@@ -86,6 +89,7 @@ def _compare(
     theirs: tuple[list[Path], list[Path]] | None,
     threshold: float,
     workers: int | None,
+    on_item: Callable[[], None] | None,
 ) -> Found:
     found = Found()
     reference = theirs if theirs is not None else ([], [])
@@ -93,8 +97,8 @@ def _compare(
     if mine[0] or reference[0]:
         from evaltools.example import dupes as example_dupes
 
-        before, problems = example_dupes.read_fingerprints(reference[0], workers)
-        after, more = example_dupes.read_fingerprints(mine[0], workers)
+        before, problems = example_dupes.read_fingerprints(reference[0], workers, on_item)
+        after, more = example_dupes.read_fingerprints(mine[0], workers, on_item)
         found.problems += problems + more
         across = len(before) if theirs is not None else None
         found.pairs += example_dupes.find_pairs(before + after, threshold, across=across)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import struct
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from operator import add
 from pathlib import Path
@@ -148,17 +148,19 @@ FINGERPRINT_COST = Cost(per_item=4e-4, parent=0.3)
 
 
 def read_fingerprints(
-    paths: Iterable[Path], jobs: int | None = 1
+    paths: Iterable[Path], jobs: int | None = 1, on_item: Callable[[], None] | None = None
 ) -> tuple[list[Fingerprint], list[Diagnostic]]:
     """Every example of `paths` (files, or directories searched for .md/.json/.jsonl), in
-    input order whatever the number of worker processes (the one `--jobs` policy)."""
+    input order whatever the number of worker processes (the one `--jobs` policy).
+    `on_item` hears each example read (for a progress line)."""
     units = list(iter_all_units(paths))
     workers = worker_count(jobs, items=len(units), cost=FINGERPRINT_COST)
     batch = max(1, min(64, len(units) // (workers * 8)))
-    results = list(parallel_map(fingerprint_unit, units, workers=workers, batch=batch))
     found: list[Fingerprint] = []
     problems: list[Diagnostic] = []
-    for result in results:
+    for result in parallel_map(fingerprint_unit, units, workers=workers, batch=batch):
+        if on_item is not None:
+            on_item()
         if isinstance(result, Fingerprint):
             found.append(result)
         else:

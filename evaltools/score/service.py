@@ -4,7 +4,7 @@ definition, and return the score rows and the findings. The one entry point of `
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -221,9 +221,11 @@ def score_paths(
     predictions: Path | None = None,
     respect_gitignore: bool = True,
     jobs: int | None = None,
+    on_example: Callable[[int], None] | None = None,
 ) -> Outcome:
     """Every prediction of every example below `paths`, in input order, over `jobs` worker
-    processes (the one --jobs policy: `processes.worker_count`)."""
+    processes (the one --jobs policy: `processes.worker_count`). `on_example` hears the count
+    of examples scored so far (for a progress line)."""
     outcome = Outcome()
     external: dict[str, list[tuple[int, Prediction]]] = {}
     shown = ""
@@ -238,7 +240,9 @@ def score_paths(
     work = functools.partial(_score_unit, definition, external, shown)
     seen: set[str] = set()
     files: set[str] = set()
-    for part in parallel_map(work, units, workers=workers, batch=batch):
+    for done, part in enumerate(parallel_map(work, units, workers=workers, batch=batch), 1):
+        if on_example is not None:
+            on_example(done)
         files.add(part.path)
         if part.name is not None:
             seen.add(part.name)
