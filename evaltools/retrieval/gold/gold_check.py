@@ -293,6 +293,13 @@ def _message(item: GoldItem, result: Resolution) -> str:
         return f"{gold} is stale ({result.detail}): {fix}"
     if result.status is Status.AMBIGUOUS:
         return f"{gold} is ambiguous ({result.detail}): rewrite it to the one meant, e.g. {shown}"
+    if result.status is Status.COPIED:
+        return f"{gold} has several right targets ({result.detail}): keep one or grade each of {shown}"
+    if result.status is Status.HOLLOWED:
+        return (
+            f"{gold} was hollowed out ({result.detail}): keep the name or follow the body, "
+            f"{shown}"
+        )
     if result.caveat:  # the history to decide from is missing: get it before editing
         return f"{gold} does not resolve ({result.detail}), but {result.caveat}"
     hint = f"replace it with one of {shown}" if shown else "replace it with what it became"

@@ -1,8 +1,10 @@
 """Resolving gold chunk IDs against a code tree or an index, and what can be repaired safely.
 
 A repair is safe when the evidence names exactly one place: the same qualified name in the
-same file (`moved`), or in the file git says the old one was renamed to (`renamed_file`).
-Everything else is left to a person, with candidates.
+same file (`moved`), or in the file git says the old one was renamed (or copied) to
+(`renamed_file`), or the one place its body went (`relocated`, see `follow`). Everything
+else is left to a person, with candidates: several fits (`ambiguous`), one body in several
+places (`copied`), a name kept on a body that went elsewhere (`hollowed`).
 """
 
 from __future__ import annotations
@@ -27,10 +29,13 @@ class Status(str, enum.Enum):
     MISSING_SYMBOL = "missing_symbol"
     MISSING_FILE = "missing_file"
     AMBIGUOUS = "ambiguous"
+    RELOCATED = "relocated"
+    COPIED = "copied"
+    HOLLOWED = "hollowed"
 
     @property
     def repairable(self) -> bool:
-        return self in (Status.MOVED, Status.RENAMED_FILE)
+        return self in (Status.MOVED, Status.RENAMED_FILE, Status.RELOCATED)
 
 
 GOLD_MOVED = rule("RG001")
@@ -40,12 +45,18 @@ GOLD_MISSING_FILE = rule("RG004")
 GOLD_AMBIGUOUS = rule("RG005")
 INVALID_CHUNK_ID = rule("RG006")
 UNREADABLE_RECORD = rule("RG008")
+GOLD_RELOCATED = rule("RG009")
+GOLD_COPIED = rule("RG010")
+GOLD_HOLLOWED = rule("RG011")
 RULE_OF_STATUS = {
     Status.MOVED: GOLD_MOVED,
     Status.RENAMED_FILE: GOLD_FILE_RENAMED,
     Status.MISSING_SYMBOL: GOLD_MISSING_SYMBOL,
     Status.MISSING_FILE: GOLD_MISSING_FILE,
     Status.AMBIGUOUS: GOLD_AMBIGUOUS,
+    Status.RELOCATED: GOLD_RELOCATED,
+    Status.COPIED: GOLD_COPIED,
+    Status.HOLLOWED: GOLD_HOLLOWED,
 }
 
 
@@ -88,6 +99,9 @@ def resolve_all(refs: Iterable[GoldRef], lookup: Lookup) -> dict[GoldRef, Resolu
     for ref, cid in gone.items():
         caveat = lookup.history_gap(cid.path, ref.revision)
         results[ref] = dataclasses.replace(match_renamed(cid, targets[ref], lookup), caveat=caveat)
+    from evaltools.retrieval.gold.follow import follow_all
+
+    follow_all(ids, results, lookup)
     add_candidates(ids, results, lookup)
     return results
 
@@ -183,10 +197,12 @@ def add_candidates(
     ids: dict[GoldRef, ChunkId], results: dict[GoldRef, Resolution], lookup: Lookup
 ) -> None:
     """Candidates for IDs a person must resolve: similar names, the same name elsewhere."""
+    from evaltools.retrieval.gold.follow import body_candidates
+
     open_refs = [
         ref
         for ref, result in results.items()
-        if result.status in (Status.MISSING_SYMBOL, Status.MISSING_FILE) and not result.candidates
+        if result.status in (Status.MISSING_SYMBOL, Status.MISSING_FILE)
     ]
     if not open_refs:
         return
@@ -210,6 +226,7 @@ def add_candidates(
             tiers = [_windows(cid, path, found) for path, found in local]
         else:
             tiers = _symbol_tiers(cid, cid.symbol, local, elsewhere.get(_leaf(cid.symbol), []))
+        tiers.insert(0, body_candidates(cid, ref, lookup))
         ranked = dict.fromkeys(c for tier in tiers for c in tier if c != ref.chunk_id)
         results[ref] = dataclasses.replace(
             result, new_chunk_id=None, candidates=tuple(list(ranked)[:MAX_CANDIDATES])
@@ -220,8 +237,11 @@ def _symbol_tiers(
     cid: ChunkId, symbol: str, local: list[tuple[str, FileEntries]], elsewhere: list[Entry]
 ) -> list[list[str]]:
     """Most likely first: the same method name in the file (renamed class), the same
-    qualified name in another file (moved), similar names in the file (renamed), what now
-    covers the old lines, the same last name elsewhere; for an index, its nearest chunks."""
+    qualified name in another file (moved), what now covers the old lines (renamed in
+    place), the same last name elsewhere (files nearer the old path first), similar names
+    in the file (renamed);
+    for an index, its nearest chunks. A shared `Class.` prefix makes every method of a
+    class close by string distance, so that tier comes after the last-name ones."""
     here = [e for _, found in local for e in found.entries if e.name is not None]
     leaf = _leaf(symbol)
     # A definition that encloses the symbol (`Store` for `Store.get`) is not what it became.
@@ -236,24 +256,29 @@ def _symbol_tiers(
     # A definition renamed in place still covers (some of) the old lines.
     overlapping = [e for e in names.values() if e.start <= cid.end and cid.start <= e.end]
     innermost = sorted(overlapping, key=lambda e: e.end - e.start)[:2]
+    others = [e for e in elsewhere if e.name != symbol]
     return [
         [e.chunk_id for e in here if e.leaf == leaf],
         [e.chunk_id for e in elsewhere if e.name == symbol],
-        [names[n].chunk_id for n in close],
         [e.chunk_id for e in innermost],
-        [e.chunk_id for e in _by_similarity(symbol, [e for e in elsewhere if e.name != symbol])],
+        [e.chunk_id for e in _by_similarity(cid.path, symbol, others)],
+        [names[n].chunk_id for n in close],
         nearest,
     ]
 
 
-def _by_similarity(symbol: str, entries: list[Entry]) -> list[Entry]:
-    """`TokenService.store` before `IndexService.store`; common names are capped."""
+def _by_similarity(path: str, symbol: str, entries: list[Entry]) -> list[Entry]:
+    """`TokenService.store` before `IndexService.store`, and among equals a file nearer
+    `path` (`app.py` -> `core/app.py`) first; common names are capped."""
 
     matcher = difflib.SequenceMatcher(None, b=symbol)  # `b` is analysed once, reused
+    folder, _, name = path.rpartition("/")
 
-    def score(entry: Entry) -> float:
+    def score(entry: Entry) -> tuple[float, int]:
         matcher.set_seq1(entry.name or "")
-        return matcher.ratio()
+        other = entry.chunk_id.rsplit(":", 2)[0]
+        near = int(other.rpartition("/")[2] == name) + int(other.startswith(folder))
+        return matcher.ratio(), near
 
     return sorted(entries[:200], key=score, reverse=True)
 

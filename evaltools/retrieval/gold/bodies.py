@@ -1,0 +1,110 @@
+"""Definition bodies as evidence: what a gold ID's code was, and where that code is now.
+
+A body is the definition's lines, normalised so that moving it changes nothing: each line
+stripped, blank and comment-only lines dropped, and the definition's own last name replaced
+by `_` (a renamed function keeps its fingerprint). Two bodies are compared with difflib's
+ratio: on characters for short bodies, on lines for long ones (a character diff of two
+500-line classes costs seconds). The thresholds are documented in docs/spans.md.
+"""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from evaltools.retrieval.code.symbols import grammar_of
+
+# A body this similar (difflib ratio) to the old one is the same definition, edited.
+NEAR_BODY = 0.8
+# ...provided no other body is within this much of it; else a person chooses.
+BODY_MARGIN = 0.1
+# A name found where it was, whose body kept less than this of the old one, while a body
+# elsewhere kept at least HOLLOW_OTHER and HOLLOW_GAIN more: the name was hollowed out.
+HOLLOW_BELOW = 0.5
+HOLLOW_OTHER = 0.6
+HOLLOW_GAIN = 0.25
+# Body evidence alone (another name) needs this much code: `pass` matches anything.
+MIN_BODY_CHARS = 80
+# Past this many normalised lines, bodies are compared line by line.
+LINE_DIFF_FROM = 40
+
+
+@dataclass(frozen=True)
+class Body:
+    """A definition's normalised text, where it is, and its fingerprint."""
+
+    path: str
+    chunk_id: str
+    name: str
+    text: str
+    fingerprint: str
+    grammar: str | None
+
+    @property
+    def leaf(self) -> str:
+        return self.name.rpartition(".")[2]
+
+
+def normalise(lines: Iterable[str], leaf: str) -> str:
+    own = re.compile(rf"\b{re.escape(leaf)}\b") if leaf else None
+    kept: list[str] = []
+    for line in lines:
+        text = line.strip()
+        if not text or text.startswith(("#", "//")):
+            continue
+        kept.append(own.sub("_", text) if own is not None else text)
+    return "\n".join(kept)
+
+
+def make_body(path: str, chunk_id: str, name: str, lines: list[str]) -> Body:
+    text = normalise(lines, name.rpartition(".")[2])
+    digest = hashlib.blake2b(text.encode("utf-8", "surrogateescape"), digest_size=16)
+    return Body(path, chunk_id, name, text, digest.hexdigest(), grammar_of(path))
+
+
+def similarity(a: str, b: str) -> float:
+    """difflib's ratio of two normalised bodies (1.0: the same)."""
+    if a == b:
+        return 1.0
+    if not a or not b:
+        return 0.0
+    if a.count("\n") >= LINE_DIFF_FROM or b.count("\n") >= LINE_DIFF_FROM:
+        return difflib.SequenceMatcher(None, a.split("\n"), b.split("\n"), autojunk=False).ratio()
+    return difflib.SequenceMatcher(None, a, b, autojunk=False).ratio()
+
+
+def _upper_bound(a: str, b: str) -> float:
+    """What the ratio can at most be, from the lengths alone (lines or characters)."""
+    if a.count("\n") >= LINE_DIFF_FROM or b.count("\n") >= LINE_DIFF_FROM:
+        la, lb = a.count("\n") + 1, b.count("\n") + 1
+    else:
+        la, lb = len(a), len(b)
+    return 2.0 * min(la, lb) / (la + lb) if la + lb else 1.0
+
+
+class BodyIndex:
+    """Every definition of the target tree by fingerprint, for exact and near searches."""
+
+    def __init__(self, bodies: Iterable[Body]) -> None:
+        self.bodies = list(bodies)
+        self.by_fingerprint: dict[str, list[Body]] = {}
+        for body in self.bodies:
+            self.by_fingerprint.setdefault(body.fingerprint, []).append(body)
+
+    def exact(self, old: Body) -> list[Body]:
+        return [b for b in self.by_fingerprint.get(old.fingerprint, []) if b.grammar == old.grammar]
+
+    def near(self, old: Body, floor: float) -> list[tuple[float, Body]]:
+        """Bodies of the same language at least `floor` similar to `old`, best first."""
+        found: list[tuple[float, Body]] = []
+        for body in self.bodies:
+            if body.grammar != old.grammar or _upper_bound(old.text, body.text) < floor:
+                continue
+            score = similarity(old.text, body.text)
+            if score >= floor:
+                found.append((score, body))
+        found.sort(key=lambda pair: (-pair[0], pair[1].chunk_id))
+        return found
