@@ -105,11 +105,11 @@ def test_a_method_moved_to_another_class_is_found_by_its_leaf(repo: GitRepo) -> 
     repo.write("auth/session.py", SESSION_PY.replace("def kill(key)", "def drop(key)"))
     got = one(repo.path, "auth/session.py:13-15:SessionStore.kill")
     assert got.status is Status.MISSING_SYMBOL
-    # What covers the old lines (renamed in place), then the same name elsewhere (moved),
-    # before names that are merely close by string distance.
+    # The same last name elsewhere (moved: issue 15), then what covers the old lines
+    # (renamed in place), before names that are merely close by string distance.
     assert got.candidates == (
-        "auth/session.py:13-15:SessionStore.drop",
         "auth/other.py:2-3:Cache.kill",
+        "auth/session.py:13-15:SessionStore.drop",
         "auth/session.py:10-11:SessionStore.__init__",
     )
 

@@ -52,7 +52,13 @@ def follow_all(
     """Revise, in place, the verdicts a body (or a unique name) can improve or must doubt."""
     for ref, result in list(results.items()):
         cid = ids[ref]
-        if cid.symbol is None or result.status not in (*_GATED, *_SEARCHED):
+        if cid.symbol is None:
+            continue
+        if result.status is Status.OK:
+            if ref.revision is not None and _has_twins(cid, lookup):
+                results[ref] = _recheck_twin(cid, ref, lookup) or result
+            continue
+        if result.status not in (*_GATED, *_SEARCHED):
             continue
         old = old_body(cid, ref, lookup)
         if result.status in _GATED:
@@ -67,6 +73,25 @@ def follow_all(
         found = _search(cid, ref, old, lookup)
         if found is not None:
             results[ref] = found
+
+
+def _has_twins(cid: ChunkId, lookup: Lookup) -> bool:
+    found = lookup.get(cid.path)
+    return found is not None and sum(e.name == cid.symbol for e in found.entries) > 1
+
+
+def _recheck_twin(cid: ChunkId, ref: GoldRef, lookup: Lookup) -> Resolution | None:
+    """An exact span among same-named definitions (an `@overload` stub now where the
+    implementation was) is right only if the body agrees."""
+    old = old_body(cid, ref, lookup)
+    found = lookup.get(cid.path)
+    if old is None or found is None:
+        return None
+    twins = [e.chunk_id for e in found.entries if e.name == cid.symbol]
+    pick = _tie_break(old, twins, lookup)
+    if pick is None or pick == ref.chunk_id:
+        return None
+    return _resolved(cid, pick, "its body tells the same-named definitions apart")
 
 
 def old_body(cid: ChunkId, ref: GoldRef, lookup: Lookup) -> Body | None:

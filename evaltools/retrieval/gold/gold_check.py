@@ -294,11 +294,12 @@ def _message(item: GoldItem, result: Resolution) -> str:
     if result.status is Status.AMBIGUOUS:
         return f"{gold} is ambiguous ({result.detail}): rewrite it to the one meant, e.g. {shown}"
     if result.status is Status.COPIED:
-        return f"{gold} has several right targets ({result.detail}): keep one or grade each of {shown}"
+        return (
+            f"{gold} has several right targets ({result.detail}): keep one or grade each of {shown}"
+        )
     if result.status is Status.HOLLOWED:
         return (
-            f"{gold} was hollowed out ({result.detail}): keep the name or follow the body, "
-            f"{shown}"
+            f"{gold} was hollowed out ({result.detail}): keep the name or follow the body, {shown}"
         )
     if result.caveat:  # the history to decide from is missing: get it before editing
         return f"{gold} does not resolve ({result.detail}), but {result.caveat}"

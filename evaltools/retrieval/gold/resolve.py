@@ -237,9 +237,9 @@ def _symbol_tiers(
     cid: ChunkId, symbol: str, local: list[tuple[str, FileEntries]], elsewhere: list[Entry]
 ) -> list[list[str]]:
     """Most likely first: the same method name in the file (renamed class), the same
-    qualified name in another file (moved), what now covers the old lines (renamed in
-    place), the same last name elsewhere (files nearer the old path first), similar names
-    in the file (renamed);
+    qualified name in another file (moved), the same last name elsewhere (files nearer the
+    old path first), what now covers the old lines (renamed in place), similar names in
+    the file (renamed);
     for an index, its nearest chunks. A shared `Class.` prefix makes every method of a
     class close by string distance, so that tier comes after the last-name ones."""
     here = [e for _, found in local for e in found.entries if e.name is not None]
@@ -260,8 +260,8 @@ def _symbol_tiers(
     return [
         [e.chunk_id for e in here if e.leaf == leaf],
         [e.chunk_id for e in elsewhere if e.name == symbol],
-        [e.chunk_id for e in innermost],
         [e.chunk_id for e in _by_similarity(cid.path, symbol, others)],
+        [e.chunk_id for e in innermost],
         [names[n].chunk_id for n in close],
         nearest,
     ]

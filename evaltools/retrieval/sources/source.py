@@ -150,9 +150,7 @@ class CodeTree(Closing):
         key = (mount.top, since_commit, copies)
         if key not in self._renames:
             target = self._commit(mount) if self.rev is not None else None
-            self._renames[key] = git.rename_history(
-                mount.top, target, since_commit, copies=copies
-            )
+            self._renames[key] = git.rename_history(mount.top, target, since_commit, copies=copies)
         found: list[str] = []
         for repo_path in git.rename_targets(self._renames[key], mount.to_repo(id_path)):
             new_id = mount.to_id(repo_path)
