@@ -3,8 +3,8 @@
 A body is the definition's lines, normalised so that moving it changes nothing: each line
 stripped, blank and comment-only lines dropped, and the definition's own last name replaced
 by `_` (a renamed function keeps its fingerprint). Two bodies are compared with difflib's
-ratio: on characters for short bodies, on lines for long ones (a character diff of two
-500-line classes costs seconds). The thresholds are documented in docs/spans.md.
+ratio on their tokens (words and single punctuation marks): finer than lines, and a
+fraction of the cost of characters. The thresholds are documented in docs/spans.md.
 """
 
 from __future__ import annotations
@@ -28,8 +28,7 @@ HOLLOW_OTHER = 0.6
 HOLLOW_GAIN = 0.25
 # Body evidence alone (another name) needs this much code: `pass` matches anything.
 MIN_BODY_CHARS = 80
-# Past this many normalised lines, bodies are compared line by line.
-LINE_DIFF_FROM = 40
+_TOKEN = re.compile(r"\w+|[^\w\s]")
 
 
 @dataclass(frozen=True)
@@ -42,6 +41,7 @@ class Body:
     text: str
     fingerprint: str
     grammar: str | None
+    tokens: tuple[str, ...]
 
     @property
     def leaf(self) -> str:
@@ -62,27 +62,17 @@ def normalise(lines: Iterable[str], leaf: str) -> str:
 def make_body(path: str, chunk_id: str, name: str, lines: list[str]) -> Body:
     text = normalise(lines, name.rpartition(".")[2])
     digest = hashlib.blake2b(text.encode("utf-8", "surrogateescape"), digest_size=16)
-    return Body(path, chunk_id, name, text, digest.hexdigest(), grammar_of(path))
+    tokens = tuple(_TOKEN.findall(text))
+    return Body(path, chunk_id, name, text, digest.hexdigest(), grammar_of(path), tokens)
 
 
-def similarity(a: str, b: str) -> float:
-    """difflib's ratio of two normalised bodies (1.0: the same)."""
-    if a == b:
+def similarity(a: Body, b: Body) -> float:
+    """difflib's ratio of two bodies' tokens (1.0: the same)."""
+    if a.fingerprint == b.fingerprint:
         return 1.0
-    if not a or not b:
+    if not a.tokens or not b.tokens:
         return 0.0
-    if a.count("\n") >= LINE_DIFF_FROM or b.count("\n") >= LINE_DIFF_FROM:
-        return difflib.SequenceMatcher(None, a.split("\n"), b.split("\n"), autojunk=False).ratio()
-    return difflib.SequenceMatcher(None, a, b, autojunk=False).ratio()
-
-
-def _upper_bound(a: str, b: str) -> float:
-    """What the ratio can at most be, from the lengths alone (lines or characters)."""
-    if a.count("\n") >= LINE_DIFF_FROM or b.count("\n") >= LINE_DIFF_FROM:
-        la, lb = a.count("\n") + 1, b.count("\n") + 1
-    else:
-        la, lb = len(a), len(b)
-    return 2.0 * min(la, lb) / (la + lb) if la + lb else 1.0
+    return difflib.SequenceMatcher(None, a.tokens, b.tokens, autojunk=False).ratio()
 
 
 class BodyIndex:
@@ -100,10 +90,19 @@ class BodyIndex:
     def near(self, old: Body, floor: float) -> list[tuple[float, Body]]:
         """Bodies of the same language at least `floor` similar to `old`, best first."""
         found: list[tuple[float, Body]] = []
+        matcher = difflib.SequenceMatcher(None, autojunk=False)
+        matcher.set_seq2(old.tokens)  # the side difflib analyses: once for every body
         for body in self.bodies:
-            if body.grammar != old.grammar or _upper_bound(old.text, body.text) < floor:
+            if body.grammar != old.grammar:
                 continue
-            score = similarity(old.text, body.text)
+            if body.fingerprint == old.fingerprint:
+                found.append((1.0, body))
+                continue
+            matcher.set_seq1(body.tokens)
+            # Cheap upper bounds first: most bodies are nothing like the old one.
+            if matcher.real_quick_ratio() < floor or matcher.quick_ratio() < floor:
+                continue
+            score = matcher.ratio()
             if score >= floor:
                 found.append((score, body))
         found.sort(key=lambda pair: (-pair[0], pair[1].chunk_id))

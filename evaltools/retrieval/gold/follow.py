@@ -120,8 +120,8 @@ def _gate(old: Body, result: Resolution, lookup: Lookup) -> Resolution:
     """A name match stands unless its body kept little of the old one and another kept much."""
     assert result.new_chunk_id is not None
     new = body_of(result.new_chunk_id, lookup)
-    kept = similarity(old.text, new.text) if new is not None else 0.0
-    if kept >= HOLLOW_BELOW:
+    kept = similarity(old, new) if new is not None else 0.0
+    if kept >= HOLLOW_BELOW or len(old.text) < MIN_BODY_CHARS:
         return result
     index = lookup.bodies()
     if index is None:
@@ -145,10 +145,11 @@ def _gate(old: Body, result: Resolution, lookup: Lookup) -> Resolution:
 
 def _tie_break(old: Body, candidates: Sequence[str], lookup: Lookup) -> str | None:
     scored = sorted(
-        ((similarity(old.text, b.text), c) for c in candidates if (b := body_of(c, lookup))),
+        ((similarity(old, b), c) for c in candidates if (b := body_of(c, lookup))),
         reverse=True,
     )
-    if not scored or scored[0][0] < NEAR_BODY:
+    # The name already fits each of them: the body need only prefer one clearly.
+    if not scored or scored[0][0] < HOLLOW_BELOW:
         return None
     if len(scored) > 1 and scored[0][0] - scored[1][0] < BODY_MARGIN:
         return None
@@ -189,15 +190,17 @@ def _search(cid: ChunkId, ref: GoldRef, old: Body | None, lookup: Lookup) -> Res
 
 def _kept(old: Body, chunk_id: str, lookup: Lookup) -> float:
     new = body_of(chunk_id, lookup)
-    return 0.0 if new is None else similarity(old.text, new.text)
+    return 0.0 if new is None else similarity(old, new)
 
 
 def _by_body(cid: ChunkId, old: Body, lookup: Lookup) -> Resolution | None:
     index = lookup.bodies()
     if index is None:
         return None
+    # A short body (`return self._x`, `self.__wrapped = wrapped`) is not evidence of
+    # anything but its own qualified name.
     substantial = len(old.text) >= MIN_BODY_CHARS
-    exact = [b for b in index.exact(old) if substantial or b.leaf == old.leaf]
+    exact = [b for b in index.exact(old) if substantial or b.name == old.name]
     same_name = [b for b in exact if b.name == old.name]
     if len(exact) == 1 or len(same_name) == 1:
         pick = same_name[0] if len(same_name) == 1 else exact[0]
@@ -207,7 +210,7 @@ def _by_body(cid: ChunkId, old: Body, lookup: Lookup) -> Resolution | None:
     near = [
         (score, body)
         for score, body in index.near(old, NEAR_BODY)
-        if substantial or body.leaf == old.leaf
+        if substantial or body.name == old.name
     ]
     if not near:
         return None
