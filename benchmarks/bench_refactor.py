@@ -81,8 +81,10 @@ def sdist(package: str, version: str) -> Path:
     found = sorted(CACHE.glob(f"{package}-{version}.tar.gz"))
     if not found:
         subprocess.run(
-            [sys.executable, "-m", "pip", "download", "--no-deps", "--no-binary", ":all:"]
-            + ["-q", "-d", str(CACHE), f"{package}=={version}"],
+            [
+                *(sys.executable, "-m", "pip", "download", "--no-deps", "--no-binary", ":all:"),
+                *("-q", "-d", str(CACHE), f"{package}=={version}"),
+            ],
             check=True,
         )
         found = sorted(CACHE.glob(f"{package}-{version}.tar.gz"))
@@ -160,7 +162,7 @@ def truth(old: Def, new_defs: list[Def], new_paths: set[str]) -> Truth:
     named = [(s, d) for s, d in scored if d.name == old.name and s >= NAME_BODY]
     if len(named) == 1:
         target = named[0][1]
-    elif scored and scored[0][0] >= BODY and (len(scored) == 1 or scored[0][0] - scored[1][0] >= BODY_AHEAD):
+    elif scored and scored[0][0] >= BODY and (len(scored) == 1 or _ahead(scored)):
         target = scored[0][1]
     else:
         return Truth("gone", ())
@@ -174,6 +176,10 @@ def truth(old: Def, new_defs: list[Def], new_paths: set[str]) -> Truth:
 
 
 Results = dict[str, tuple[str, str | None, list[str]]]
+
+
+def _ahead(scored: list[tuple[float, Def]]) -> bool:
+    return scored[0][0] - scored[1][0] >= BODY_AHEAD
 
 
 def score(truth_of: dict[str, Truth], results: Results, show: bool) -> dict[str, Counter[str]]:
@@ -192,10 +198,10 @@ def score(truth_of: dict[str, Truth], results: Results, show: bool) -> dict[str,
         else:
             outcome = "unresolved"
         row[outcome] += 1
-        if show and outcome != "re-anchored" and want.category != "gone" or outcome == "false":
-            if show:
-                print(f"    {outcome}: {chunk_id} [{want.category}] want {want.targets}")
-                print(f"      got {status} {new} {candidates[:3]}")
+        missed = outcome == "false" or (outcome != "re-anchored" and want.category != "gone")
+        if show and missed:
+            print(f"    {outcome}: {chunk_id} [{want.category}] want {want.targets}")
+            print(f"      got {status} {new} {candidates[:3]}")
     return table
 
 
@@ -228,7 +234,7 @@ def bench_pair(
     git(repo, "add", "-A")
     git(repo, "commit", "-q", "-m", new_v)
     new_defs = definitions(repo)
-    new_paths = {d.path for d in new_defs} | {p.relative_to(repo).as_posix() for p in repo.rglob("*.py")}
+    new_paths = {p.relative_to(repo).as_posix() for p in repo.rglob("*.py")}
     chosen = random.Random(args.seed).sample(old_defs, min(sample, len(old_defs)))
     truth_of = {d.chunk_id: truth(d, new_defs, new_paths) for d in chosen}
     eval_set = work / f"{package}.jsonl"
@@ -252,7 +258,8 @@ def print_table(table: dict[str, Counter[str]]) -> None:
     print(f"  {'category':24}{'n':>5}{'re-anchored':>13}{'false':>7}{'unresolved':>12}")
     for category in CATEGORIES:
         row = table[category]
-        print(f"  {category:24}{row['n']:>5}{row['re-anchored']:>13}{row['false']:>7}{row['unresolved']:>12}")
+        counts = f"{row['n']:>5}{row['re-anchored']:>13}{row['false']:>7}{row['unresolved']:>12}"
+        print(f"  {category:24}{counts}")
     able = sum(table[c]["n"] for c in CATEGORIES if c != "gone")
     done = sum(table[c]["re-anchored"] for c in CATEGORIES if c != "gone")
     false = sum(table[c]["false"] for c in CATEGORIES)

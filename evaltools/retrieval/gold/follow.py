@@ -35,7 +35,7 @@ from evaltools.retrieval.gold.bodies import (
     similarity,
 )
 from evaltools.retrieval.gold.resolve import GoldRef, Resolution, Status
-from evaltools.retrieval.sources.lookup import Lookup
+from evaltools.retrieval.sources.lookup import Entry, Lookup
 
 # Name-only evidence (no old body): the new span's length within this factor of the old.
 NAME_LENGTH_FACTOR = 2.0
@@ -50,6 +50,7 @@ def follow_all(
     ids: dict[GoldRef, ChunkId], results: dict[GoldRef, Resolution], lookup: Lookup
 ) -> None:
     """Revise, in place, the verdicts a body (or a unique name) can improve or must doubt."""
+    by_name: list[tuple[GoldRef, ChunkId, str]] = []  # searched in one pass over the tree
     for ref, result in list(results.items()):
         cid = ids[ref]
         if cid.symbol is None:
@@ -73,6 +74,18 @@ def follow_all(
         found = _search(cid, ref, old, lookup)
         if found is not None:
             results[ref] = found
+        elif old is None:
+            by_name.append((ref, cid, cid.symbol))
+    if by_name:
+        leaves = {symbol.rpartition(".")[2] for _, _, symbol in by_name}
+        holding: dict[str, list[Entry]] = {}
+        for _, entry in lookup.holding(leaves):
+            if entry.name is not None:
+                holding.setdefault(entry.name, []).append(entry)
+        for ref, cid, symbol in by_name:
+            found = _by_unique_name(cid, symbol, holding.get(symbol, []))
+            if found is not None:
+                results[ref] = found
 
 
 def _has_twins(cid: ChunkId, lookup: Lookup) -> bool:
@@ -183,9 +196,7 @@ def _search(cid: ChunkId, ref: GoldRef, old: Body | None, lookup: Lookup) -> Res
             named[0],
             detail=f"git says {cid.path} was moved or copied to {named[0].split(':')[0]}",
         )
-    if old is not None:
-        return _by_body(cid, old, lookup)
-    return _by_unique_name(cid, symbol, lookup)
+    return _by_body(cid, old, lookup) if old is not None else None
 
 
 def _kept(old: Body, chunk_id: str, lookup: Lookup) -> float:
@@ -229,10 +240,8 @@ def _copied(cid: ChunkId, places: list[str]) -> Resolution:
     )
 
 
-def _by_unique_name(cid: ChunkId, symbol: str, lookup: Lookup) -> Resolution | None:
+def _by_unique_name(cid: ChunkId, symbol: str, same: list[Entry]) -> Resolution | None:
     """Name-only evidence: the qualified name defined once in the tree, about as long."""
-    leaf = symbol.rpartition(".")[2]
-    same = [e for _, e in lookup.holding({leaf}) if e.name == symbol]
     if len(same) != 1:
         return None
     entry = same[0]
