@@ -28,17 +28,20 @@ HOLLOW_OTHER = 0.6
 HOLLOW_GAIN = 0.25
 # Body evidence alone (another name) needs this much code: `pass` matches anything.
 MIN_BODY_CHARS = 80
+# Near searches score at most this many bodies (by their upper bound) before giving up.
+MAX_SCORED = 200
 _TOKEN = re.compile(r"\w+|[^\w\s]")
+_COMMENT = ("#", "//")
 
 
 @dataclass(frozen=True)
 class Body:
-    """A definition's normalised text, where it is, and its fingerprint."""
+    """A definition's normalised tokens, where it is, and their fingerprint."""
 
     path: str
     chunk_id: str
     name: str
-    text: str
+    size: int  # characters of the normalised text
     fingerprint: str
     grammar: str | None
     tokens: tuple[str, ...]
@@ -48,22 +51,16 @@ class Body:
         return self.name.rpartition(".")[2]
 
 
-def normalise(lines: Iterable[str], leaf: str) -> str:
-    own = re.compile(rf"\b{re.escape(leaf)}\b") if leaf else None
-    kept: list[str] = []
-    for line in lines:
-        text = line.strip()
-        if not text or text.startswith(("#", "//")):
-            continue
-        kept.append(own.sub("_", text) if own is not None else text)
-    return "\n".join(kept)
+def normalise(lines: Iterable[str], leaf: str) -> tuple[str, ...]:
+    kept = [text for line in lines if (text := line.strip()) and not text.startswith(_COMMENT)]
+    return tuple("_" if t == leaf else t for t in _TOKEN.findall("\n".join(kept)))
 
 
 def make_body(path: str, chunk_id: str, name: str, lines: list[str]) -> Body:
-    text = normalise(lines, name.rpartition(".")[2])
-    digest = hashlib.blake2b(text.encode("utf-8", "surrogateescape"), digest_size=16)
-    tokens = tuple(_TOKEN.findall(text))
-    return Body(path, chunk_id, name, text, digest.hexdigest(), grammar_of(path), tokens)
+    tokens = normalise(lines, name.rpartition(".")[2])
+    digest = hashlib.blake2b("\0".join(tokens).encode("utf-8", "surrogateescape"), digest_size=16)
+    size = sum(map(len, tokens))
+    return Body(path, chunk_id, name, size, digest.hexdigest(), grammar_of(path), tokens)
 
 
 def similarity(a: Body, b: Body) -> float:
@@ -87,23 +84,37 @@ class BodyIndex:
     def exact(self, old: Body) -> list[Body]:
         return [b for b in self.by_fingerprint.get(old.fingerprint, []) if b.grammar == old.grammar]
 
-    def near(self, old: Body, floor: float) -> list[tuple[float, Body]]:
-        """Bodies of the same language at least `floor` similar to `old`, best first."""
-        found: list[tuple[float, Body]] = []
+    def near(self, old: Body, floor: float) -> tuple[list[tuple[float, Body]], bool]:
+        """Bodies of the same language at least `floor` similar to `old`, best first, and
+        whether that list is complete: every body within `BODY_MARGIN` of the best is in
+        it. Bodies are scored in the order of an upper bound of their ratio, and scoring
+        stops past `MAX_SCORED` (generated code can make thousands alike)."""
         matcher = difflib.SequenceMatcher(None, autojunk=False)
         matcher.set_seq2(old.tokens)  # the side difflib analyses: once for every body
-        for body in self.bodies:
+        bounds: list[tuple[float, int]] = []
+        for position, body in enumerate(self.bodies):
             if body.grammar != old.grammar:
-                continue
-            if body.fingerprint == old.fingerprint:
-                found.append((1.0, body))
                 continue
             matcher.set_seq1(body.tokens)
             # Cheap upper bounds first: most bodies are nothing like the old one.
-            if matcher.real_quick_ratio() < floor or matcher.quick_ratio() < floor:
-                continue
-            score = matcher.ratio()
+            if matcher.real_quick_ratio() >= floor and (bound := matcher.quick_ratio()) >= floor:
+                bounds.append((bound, position))
+        bounds.sort(key=lambda pair: -pair[0])
+        found: list[tuple[float, Body]] = []
+        best = 0.0
+        for scored, (bound, position) in enumerate(bounds):
+            if bound < max(floor, best - BODY_MARGIN):
+                break  # no body left can reach the list
+            if scored == MAX_SCORED:
+                return _ranked(found), False
+            body = self.bodies[position]
+            matcher.set_seq1(body.tokens)
+            score = 1.0 if body.fingerprint == old.fingerprint else matcher.ratio()
             if score >= floor:
                 found.append((score, body))
-        found.sort(key=lambda pair: (-pair[0], pair[1].chunk_id))
-        return found
+                best = max(best, score)
+        return _ranked(found), True
+
+
+def _ranked(found: list[tuple[float, Body]]) -> list[tuple[float, Body]]:
+    return sorted(found, key=lambda pair: (-pair[0], pair[1].chunk_id))

@@ -134,14 +134,14 @@ def _gate(old: Body, result: Resolution, lookup: Lookup) -> Resolution:
     assert result.new_chunk_id is not None
     new = body_of(result.new_chunk_id, lookup)
     kept = similarity(old, new) if new is not None else 0.0
-    if kept >= HOLLOW_BELOW or len(old.text) < MIN_BODY_CHARS:
+    if kept >= HOLLOW_BELOW or old.size < MIN_BODY_CHARS:
         return result
     index = lookup.bodies()
     if index is None:
         return result
     elsewhere = [
         (score, body)
-        for score, body in index.near(old, HOLLOW_OTHER)
+        for score, body in index.near(old, HOLLOW_OTHER)[0]
         if body.chunk_id != result.new_chunk_id and score - kept >= HOLLOW_GAIN
     ]
     if not elsewhere:
@@ -210,7 +210,7 @@ def _by_body(cid: ChunkId, old: Body, lookup: Lookup) -> Resolution | None:
         return None
     # A short body (`return self._x`, `self.__wrapped = wrapped`) is not evidence of
     # anything but its own qualified name.
-    substantial = len(old.text) >= MIN_BODY_CHARS
+    substantial = old.size >= MIN_BODY_CHARS
     exact = [b for b in index.exact(old) if substantial or b.name == old.name]
     same_name = [b for b in exact if b.name == old.name]
     if len(exact) == 1 or len(same_name) == 1:
@@ -218,13 +218,10 @@ def _by_body(cid: ChunkId, old: Body, lookup: Lookup) -> Resolution | None:
         return _resolved(cid, pick.chunk_id, "its body is unchanged")
     if exact:
         return _copied(cid, [b.chunk_id for b in exact])
-    near = [
-        (score, body)
-        for score, body in index.near(old, NEAR_BODY)
-        if substantial or body.name == old.name
-    ]
-    if not near:
-        return None
+    found, complete = index.near(old, NEAR_BODY)
+    near = [(score, body) for score, body in found if substantial or body.name == old.name]
+    if not near or not complete:
+        return None  # too many alike to be sure: the candidates say which
     best = near[0][0]
     close = [body for score, body in near if best - score < BODY_MARGIN]
     if len(close) == 1:
@@ -262,4 +259,4 @@ def body_candidates(cid: ChunkId, ref: GoldRef, lookup: Lookup) -> list[str]:
     index = lookup.bodies() if old is not None else None
     if old is None or index is None:
         return []
-    return [b.chunk_id for _, b in index.near(old, CANDIDATE_BODY)]
+    return [b.chunk_id for _, b in index.near(old, CANDIDATE_BODY)[0]]

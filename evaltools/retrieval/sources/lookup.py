@@ -102,6 +102,7 @@ class TreeLookup:
         self._cache: dict[str, FileEntries | None] = {}
         self._outside: dict[str, str | None] = {}
         self._texts: dict[str, bytes | None] = {}
+        self._old_texts: dict[tuple[str, str], bytes | None] = {}
         self._bodies: BodyIndex | None = None
 
     def known(self, chunk_id: str) -> bool:
@@ -160,7 +161,10 @@ class TreeLookup:
     def old_text(self, path: str, since: str | None) -> bytes | None:
         if since is None or self.outside(path):
             return None
-        return self.tree.read_old(path, since)
+        key = (path, since)
+        if key not in self._old_texts:
+            self._old_texts[key] = self.tree.read_old(path, since)
+        return self._old_texts[key]
 
     def text(self, path: str) -> bytes | None:
         if path not in self._texts:
