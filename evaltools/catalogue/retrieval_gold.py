@@ -112,8 +112,9 @@ RULES = (
         "With the record's `revision`, the ID's old lines are read from git and searched "
         "in the files git says its file was moved or copied to, then in the whole tree: "
         "the same body, then a near one (80% similar, 10 points ahead of any other); "
-        "without them, a qualified name defined once in the tree with a span of a similar "
-        "length. docs/spans.md gives the thresholds.",
+        "without them, a method's qualified name (or a name in a file of the same name) "
+        "defined once in the tree, with a span of a similar length. docs/spans.md gives "
+        "the thresholds.",
         "The ID names code that moved to another file, class or name; `--fix` rewrites it "
         "to the one place the evidence names.",
         '"gold": {"app.py:10-42:Framework.route": 3}   (now `BaseApp.route` in core/app.py)',

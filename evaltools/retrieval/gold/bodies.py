@@ -28,6 +28,9 @@ HOLLOW_OTHER = 0.6
 HOLLOW_GAIN = 0.25
 # Body evidence alone (another name) needs this much code: `pass` matches anything.
 MIN_BODY_CHARS = 80
+# Near searches find every body at least this similar (a candidate worth a person's look);
+# each rule then keeps those above its own threshold.
+SEARCH_FLOOR = 0.5
 # Near searches score at most this many bodies (by their upper bound) before giving up.
 MAX_SCORED = 200
 _TOKEN = re.compile(r"\w+|[^\w\s]")
@@ -78,17 +81,25 @@ class BodyIndex:
     def __init__(self, bodies: Iterable[Body]) -> None:
         self.bodies = list(bodies)
         self.by_fingerprint: dict[str, list[Body]] = {}
+        self._near: dict[tuple[str, str | None], tuple[list[tuple[float, Body]], bool]] = {}
         for body in self.bodies:
             self.by_fingerprint.setdefault(body.fingerprint, []).append(body)
 
     def exact(self, old: Body) -> list[Body]:
         return [b for b in self.by_fingerprint.get(old.fingerprint, []) if b.grammar == old.grammar]
 
-    def near(self, old: Body, floor: float) -> tuple[list[tuple[float, Body]], bool]:
-        """Bodies of the same language at least `floor` similar to `old`, best first, and
-        whether that list is complete: every body within `BODY_MARGIN` of the best is in
-        it. Bodies are scored in the order of an upper bound of their ratio, and scoring
-        stops past `MAX_SCORED` (generated code can make thousands alike)."""
+    def near(self, old: Body) -> tuple[list[tuple[float, Body]], bool]:
+        """Bodies of the same language at least `SEARCH_FLOOR` similar to `old`, best
+        first, and whether that list is complete: every body within `BODY_MARGIN` of the
+        best is in it. Bodies are scored in the order of an upper bound of their ratio,
+        and scoring stops past `MAX_SCORED` (generated code can make thousands alike).
+        Searched once per old body."""
+        key = (old.fingerprint, old.grammar)
+        if key not in self._near:
+            self._near[key] = self._search(old, SEARCH_FLOOR)
+        return self._near[key]
+
+    def _search(self, old: Body, floor: float) -> tuple[list[tuple[float, Body]], bool]:
         matcher = difflib.SequenceMatcher(None, autojunk=False)
         matcher.set_seq2(old.tokens)  # the side difflib analyses: once for every body
         bounds: list[tuple[float, int]] = []

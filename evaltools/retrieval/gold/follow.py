@@ -39,8 +39,6 @@ from evaltools.retrieval.sources.lookup import Entry, Lookup
 
 # Name-only evidence (no old body): the new span's length within this factor of the old.
 NAME_LENGTH_FACTOR = 2.0
-# Candidates by body: at least this similar to be worth a person's look.
-CANDIDATE_BODY = 0.5
 
 _GATED = (Status.MOVED, Status.RENAMED_FILE)
 _SEARCHED = (Status.MISSING_SYMBOL, Status.MISSING_FILE, Status.AMBIGUOUS)
@@ -141,8 +139,8 @@ def _gate(old: Body, result: Resolution, lookup: Lookup) -> Resolution:
         return result
     elsewhere = [
         (score, body)
-        for score, body in index.near(old, HOLLOW_OTHER)[0]
-        if body.chunk_id != result.new_chunk_id and score - kept >= HOLLOW_GAIN
+        for score, body in index.near(old)[0]
+        if score >= max(HOLLOW_OTHER, kept + HOLLOW_GAIN) and body.chunk_id != result.new_chunk_id
     ]
     if not elsewhere:
         return result
@@ -218,8 +216,12 @@ def _by_body(cid: ChunkId, old: Body, lookup: Lookup) -> Resolution | None:
         return _resolved(cid, pick.chunk_id, "its body is unchanged")
     if exact:
         return _copied(cid, [b.chunk_id for b in exact])
-    found, complete = index.near(old, NEAR_BODY)
-    near = [(score, body) for score, body in found if substantial or body.name == old.name]
+    found, complete = index.near(old)
+    near = [
+        (score, body)
+        for score, body in found
+        if score >= NEAR_BODY and (substantial or body.name == old.name)
+    ]
     if not near or not complete:
         return None  # too many alike to be sure: the candidates say which
     best = near[0][0]
@@ -259,4 +261,4 @@ def body_candidates(cid: ChunkId, ref: GoldRef, lookup: Lookup) -> list[str]:
     index = lookup.bodies() if old is not None else None
     if old is None or index is None:
         return []
-    return [b.chunk_id for _, b in index.near(old, CANDIDATE_BODY)[0]]
+    return [b.chunk_id for _, b in index.near(old)[0]]
