@@ -16,6 +16,10 @@ and files deleted (missing_file). Then times, in the same run, best of --repeats
   warm cache    the same again on the unchanged tree
   --rev HEAD    both again against `--rev HEAD` (blob ids from git ls-tree)
 
+With --revision the records carry the first commit as `revision`, so gold check reads
+the old bodies from git and compares them (issue 15): the renamed functions are then
+`relocated` by their bodies.
+
 Each run is a fresh interpreter: its start-up and imports count. Wall times need an
 otherwise idle machine. Targets (issue 14): warm <= 3x read floor, cold <= 1.3x bare parse.
 """
@@ -247,15 +251,22 @@ def refactor(repo: Path, sources: dict[str, Source], rng: random.Random) -> None
     git(repo, "commit", "-q", "-m", "refactor")
 
 
-def write_set(path: Path, gold: list[str]) -> None:
+def git_output(repo: Path, *args: str) -> str:
+    out = subprocess.run(["git", "-C", str(repo), *args], check=True, capture_output=True)
+    return out.stdout.decode().strip()
+
+
+def write_set(path: Path, gold: list[str], revision: str | None = None) -> None:
     with path.open("w") as out:
         for index in range(0, len(gold), 2):
-            record = {
+            record: dict[str, object] = {
                 "qid": f"q{index // 2:05}",
                 "query": "q",
                 "type": "intent",
                 "gold": dict.fromkeys(gold[index : index + 2], 3),
             }
+            if revision is not None:
+                record["revision"] = revision
             out.write(json.dumps(record) + "\n")
 
 
@@ -411,6 +422,11 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--quick", action="store_true", help="300 files, 600 IDs, one repeat")
+    parser.add_argument(
+        "--revision",
+        action="store_true",
+        help="records carry the first commit as `revision`: bodies are compared (issue 15)",
+    )
     args = parser.parse_args()
     if args.quick:
         args.files, args.ids, args.repeats = 300, 600, 1
@@ -419,7 +435,8 @@ def main() -> None:
         started = time.perf_counter()
         gold = build(root, args.files, args.ids, args.seed)
         eval_set = root / "set.jsonl"
-        write_set(eval_set, gold)
+        initial = git_output(root / "code", "rev-parse", "HEAD~1") if args.revision else None
+        write_set(eval_set, gold, initial)
         elapsed = time.perf_counter() - started
         print(f"generated {args.files} files and {len(gold)} gold IDs in {elapsed:.1f}s")
         measure(root, eval_set, gold, args.repeats)

@@ -104,6 +104,48 @@ RULES = (
         '{"qid": "q1", "gold": {"net/retry.py:10-42:retry": 3}}',
     ),
     Rule(
+        "RG009",
+        "gold-relocated",
+        E,
+        "A gold chunk ID's definition is elsewhere: found by its body, or by a name defined "
+        "once in the tree.",
+        "With the record's `revision`, the ID's old lines are read from git and searched "
+        "in the files git says its file was moved or copied to, then in the whole tree: "
+        "the same body, then a near one (80% similar, 10 points ahead of any other); "
+        "without them, a method's qualified name (or a name in a file of the same name) "
+        "defined once in the tree, with a span of a similar length. docs/spans.md gives "
+        "the thresholds.",
+        "The ID names code that moved to another file, class or name; `--fix` rewrites it "
+        "to the one place the evidence names.",
+        '"gold": {"app.py:10-42:Framework.route": 3}   (now `BaseApp.route` in core/app.py)',
+        '"gold": {"core/app.py:12-44:BaseApp.route": 3}',
+    ),
+    Rule(
+        "RG010",
+        "gold-copied",
+        E,
+        "A gold chunk ID's body is now in several places.",
+        "The ID's old body (from git at the record's `revision`) was found, the same or "
+        "nearly, in several definitions: a mixin method inlined into two classes.",
+        "Every place is right, so none is chosen: the candidates list them all, and a "
+        "person keeps one or grades each.",
+        '"gold": {"mixins.py:5-20:Mixin.render": 3}   (inlined into A and B)',
+        '"gold": {"a.py:8-23:A.render": 3, "b.py:8-23:B.render": 3}',
+    ),
+    Rule(
+        "RG011",
+        "gold-hollowed",
+        E,
+        "A gold chunk ID's name is still there, but its body went elsewhere.",
+        "The name was found, but its body kept under half of the old one (from git at the "
+        "record's `revision`), while another definition holds at least 60% of it and 25 "
+        "points more.",
+        "Whether the gold meant the name (now a thin subclass or wrapper) or the code is "
+        "the set's call, so `--fix` never rewrites it: both places are listed.",
+        '"gold": {"app.py:10-90:Flask": 3}   (now `class Flask(App): ...`, body in core.py)',
+        '"gold": {"core.py:10-90:App": 3}',
+    ),
+    Rule(
         "RG101",
         "small-set",
         W,

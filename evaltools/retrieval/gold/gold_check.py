@@ -227,7 +227,7 @@ def _resolve(
 ) -> None:
     from evaltools.retrieval.code.definition_cache import DefinitionCache
     from evaltools.retrieval.code.parsing import FileParser
-    from evaltools.retrieval.gold.resolve import resolve_all
+    from evaltools.retrieval.gold.anchor import resolve_all
     from evaltools.retrieval.sources.git import GitError
     from evaltools.retrieval.sources.lookup import Lookup, MetasLookup, TreeLookup
     from evaltools.retrieval.sources.metas import read_metas
@@ -300,6 +300,14 @@ def _message(item: GoldItem, result: Resolution) -> str:
         return f"{gold} is stale ({result.detail}): {fix}"
     if result.status is Status.AMBIGUOUS:
         return f"{gold} is ambiguous ({result.detail}): rewrite it to the one meant, e.g. {shown}"
+    if result.status is Status.COPIED:
+        return (
+            f"{gold} has several right targets ({result.detail}): keep one or grade each of {shown}"
+        )
+    if result.status is Status.HOLLOWED:
+        return (
+            f"{gold} was hollowed out ({result.detail}): keep the name or follow the body, {shown}"
+        )
     if result.caveat:  # the history to decide from is missing: get it before editing
         return f"{gold} does not resolve ({result.detail}), but {result.caveat}"
     hint = f"replace it with one of {shown}" if shown else "replace it with what it became"

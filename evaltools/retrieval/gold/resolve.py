@@ -1,21 +1,20 @@
 """Resolving gold chunk IDs against a code tree or an index, and what can be repaired safely.
 
 A repair is safe when the evidence names exactly one place: the same qualified name in the
-same file (`moved`), or in the file git says the old one was renamed to (`renamed_file`).
-Everything else is left to a person, with candidates.
+same file (`moved`), or in the file git says the old one was renamed (or copied) to
+(`renamed_file`), or the one place its body went (`relocated`, see `follow`). Everything
+else is left to a person, with candidates: several fits (`ambiguous`), one body in several
+places (`copied`), a name kept on a body that went elsewhere (`hollowed`).
 """
 
 from __future__ import annotations
 
-import dataclasses
-import difflib
 import enum
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from evaltools.catalogue import rule
-from evaltools.retrieval.code.chunk_id import ChunkId, parse_chunk_id
-from evaltools.retrieval.gold.similarity import by_similarity
+from evaltools.retrieval.code.chunk_id import ChunkId
 from evaltools.retrieval.sources.lookup import Entry, FileEntries, Lookup
 
 MAX_CANDIDATES = 5
@@ -28,10 +27,13 @@ class Status(str, enum.Enum):
     MISSING_SYMBOL = "missing_symbol"
     MISSING_FILE = "missing_file"
     AMBIGUOUS = "ambiguous"
+    RELOCATED = "relocated"
+    COPIED = "copied"
+    HOLLOWED = "hollowed"
 
     @property
     def repairable(self) -> bool:
-        return self in (Status.MOVED, Status.RENAMED_FILE)
+        return self in (Status.MOVED, Status.RENAMED_FILE, Status.RELOCATED)
 
 
 GOLD_MOVED = rule("RG001")
@@ -41,12 +43,18 @@ GOLD_MISSING_FILE = rule("RG004")
 GOLD_AMBIGUOUS = rule("RG005")
 INVALID_CHUNK_ID = rule("RG006")
 UNREADABLE_RECORD = rule("RG008")
+GOLD_RELOCATED = rule("RG009")
+GOLD_COPIED = rule("RG010")
+GOLD_HOLLOWED = rule("RG011")
 RULE_OF_STATUS = {
     Status.MOVED: GOLD_MOVED,
     Status.RENAMED_FILE: GOLD_FILE_RENAMED,
     Status.MISSING_SYMBOL: GOLD_MISSING_SYMBOL,
     Status.MISSING_FILE: GOLD_MISSING_FILE,
     Status.AMBIGUOUS: GOLD_AMBIGUOUS,
+    Status.RELOCATED: GOLD_RELOCATED,
+    Status.COPIED: GOLD_COPIED,
+    Status.HOLLOWED: GOLD_HOLLOWED,
 }
 
 
@@ -66,35 +74,6 @@ class Resolution:
     detail: str = ""  # what was found, for the message
     # Why the verdict may be wrong: it rests on git history that the clone does not have.
     caveat: str | None = None
-
-
-def resolve_all(
-    refs: Iterable[GoldRef], lookup: Lookup, parsed: Mapping[str, ChunkId] | None = None
-) -> dict[GoldRef, Resolution]:
-    """Resolve every gold ID (ChunkIdError for one that is not valid: callers report those
-    first); each referenced file is parsed once. `parsed`: chunk IDs the caller parsed
-    already (when it checked them), not parsed again."""
-    known = parsed or {}
-    ids = {ref: known.get(ref.chunk_id) or parse_chunk_id(ref.chunk_id) for ref in refs}
-    results: dict[GoldRef, Resolution] = {}
-    lookup.load({cid.path for ref, cid in ids.items() if not lookup.known(ref.chunk_id)})
-    gone: dict[GoldRef, ChunkId] = {}
-    for ref, cid in ids.items():
-        if lookup.known(ref.chunk_id):
-            results[ref] = Resolution(Status.OK)
-            continue
-        entries = lookup.get(cid.path)
-        if entries is None:
-            gone[ref] = cid
-        else:
-            results[ref] = match_in_file(cid, entries, ref.chunk_id)
-    targets = {ref: lookup.renamed(cid.path, ref.revision) for ref, cid in gone.items()}
-    lookup.load({path for paths in targets.values() for path in paths})
-    for ref, cid in gone.items():
-        caveat = lookup.history_gap(cid.path, ref.revision)
-        results[ref] = dataclasses.replace(match_renamed(cid, targets[ref], lookup), caveat=caveat)
-    add_candidates(ids, results, lookup)
-    return results
 
 
 def match_in_file(cid: ChunkId, found: FileEntries, written: str | None = None) -> Resolution:
@@ -176,110 +155,9 @@ def match_renamed(cid: ChunkId, targets: Sequence[str], lookup: Lookup) -> Resol
     return Resolution(Status.MISSING_FILE, detail=lookup.absent(cid.path))
 
 
-def _leaf(symbol: str) -> str:
+def leaf_of(symbol: str) -> str:
     return symbol.rpartition(".")[2]
 
 
 def _at(symbol: str, entry: Entry) -> str:
     return f"`{symbol}` is now at lines {entry.start}-{entry.end}"
-
-
-def add_candidates(
-    ids: dict[GoldRef, ChunkId], results: dict[GoldRef, Resolution], lookup: Lookup
-) -> None:
-    """Candidates for IDs a person must resolve: similar names, the same name elsewhere."""
-    open_refs = [
-        ref
-        for ref, result in results.items()
-        if result.status in (Status.MISSING_SYMBOL, Status.MISSING_FILE) and not result.candidates
-    ]
-    if not open_refs:
-        return
-    leaves = {_leaf(symbol) for ref in open_refs if (symbol := ids[ref].symbol)}
-    elsewhere: dict[str, list[Entry]] = {}
-    for _path, entry in lookup.holding(leaves) if leaves else []:
-        if entry.leaf is not None:
-            elsewhere.setdefault(entry.leaf, []).append(entry)
-    by_basename: dict[str, list[str]] = {}
-    for path in lookup.paths():
-        by_basename.setdefault(path.rpartition("/")[2], []).append(path)
-    for ref in open_refs:
-        cid, result = ids[ref], results[ref]
-        if result.status is Status.MISSING_SYMBOL:
-            exists = lookup.get(cid.path) is not None
-            places = [cid.path] if exists else lookup.renamed(cid.path, ref.revision)
-        else:
-            places = by_basename.get(cid.path.rpartition("/")[2], [])
-        local = [(p, found) for p in places if (found := lookup.get(p)) is not None]
-        tiers: list[Iterable[str]]
-        if cid.symbol is None:
-            tiers = [_windows(cid, path, found) for path, found in local]
-        else:
-            tiers = _symbol_tiers(cid, cid.symbol, local, elsewhere.get(_leaf(cid.symbol), []))
-        results[ref] = dataclasses.replace(
-            result, new_chunk_id=None, candidates=_first_distinct(tiers, ref.chunk_id)
-        )
-
-
-def _first_distinct(tiers: Iterable[Iterable[str]], written: str) -> tuple[str, ...]:
-    """The first MAX_CANDIDATES distinct IDs of the tiers, in order, but `written`; a tier
-    is read only as far as needed (the similarity ranking is lazy)."""
-    ranked: dict[str, None] = {}
-    for tier in tiers:
-        for chunk_id in tier:
-            if chunk_id != written:
-                ranked[chunk_id] = None
-                if len(ranked) == MAX_CANDIDATES:
-                    return tuple(ranked)
-    return tuple(ranked)
-
-
-def _name(entry: Entry) -> str:
-    return entry.name or ""
-
-
-def _symbol_tiers(
-    cid: ChunkId, symbol: str, local: list[tuple[str, FileEntries]], elsewhere: list[Entry]
-) -> list[Iterable[str]]:
-    """Most likely first: the same method name in the file (renamed class), the same
-    qualified name in another file (moved), similar names in the file (renamed), what now
-    covers the old lines, the same last name elsewhere; for an index, its nearest chunks."""
-    here = [e for _, found in local for e in found.entries if e.name is not None]
-    leaf = _leaf(symbol)
-    # A definition that encloses the symbol (`Store` for `Store.get`) is not what it became.
-    names = {e.name: e for e in here if e.name and not symbol.startswith(e.name + ".")}
-    close = difflib.get_close_matches(symbol, list(names), n=MAX_CANDIDATES, cutoff=0.6)
-    nearest = [
-        e.chunk_id
-        for _, found in local
-        if found.line_count is None
-        for e in _nearest(cid, found.entries)
-    ]
-    # A definition renamed in place still covers (some of) the old lines.
-    overlapping = [e for e in names.values() if e.start <= cid.end and cid.start <= e.end]
-    innermost = sorted(overlapping, key=lambda e: e.end - e.start)[:2]
-    # `TokenService.store` before `IndexService.store`; common names are capped.
-    others = [e for e in elsewhere if e.name != symbol]
-    return [
-        [e.chunk_id for e in here if e.leaf == leaf],
-        [e.chunk_id for e in elsewhere if e.name == symbol],
-        [names[n].chunk_id for n in close],
-        [e.chunk_id for e in innermost],
-        (e.chunk_id for e in by_similarity(symbol, others[:200], _name)),
-        nearest,
-    ]
-
-
-def _windows(cid: ChunkId, path: str, found: FileEntries) -> list[str]:
-    if found.line_count is None:
-        return [e.chunk_id for e in _nearest(cid, found.entries)]
-    return [] if cid.end > found.line_count else [str(cid.with_path(path))]
-
-
-def _nearest(cid: ChunkId, entries: Iterable[Entry]) -> list[Entry]:
-    """Chunks by distance from the old span (0 when they overlap): an index's neighbours."""
-
-    def distance(entry: Entry) -> int:
-        return max(0, entry.start - cid.end, cid.start - entry.end)
-
-    return sorted(entries, key=lambda e: (distance(e), e.start))[:MAX_CANDIDATES]

@@ -251,12 +251,17 @@ class Rename:
     similarity: int
 
 
-def rename_history(repo: Path, target: str | None, since: str | None = None) -> list[Rename]:
+def rename_history(
+    repo: Path, target: str | None, since: str | None = None, *, copies: bool = False
+) -> list[Rename]:
     """Every rename git detects between `since` (or the first commit) and `target`, oldest first.
 
     `target` None means the work tree: the history to HEAD plus what is renamed but not
-    committed yet (`git mv` staged, or a rename git sees against HEAD).
+    committed yet (`git mv` staged, or a rename git sees against HEAD). With `copies`, also
+    every copy (`-C`): a file moved elsewhere whose old path was re-created (as a thin shell
+    that imports the moved code) is a copy to git, not a rename.
     """
+    detect = ("-M", "-C", "--diff-filter=RC") if copies else ("-M", "--diff-filter=R")
     head = target if target is not None else "HEAD"
     renames: list[Rename] = []
     if resolve_commit(repo, head) is None:
@@ -266,9 +271,8 @@ def rename_history(repo: Path, target: str | None, since: str | None = None) -> 
         repo,
         "log",
         "-z",
-        "-M",
+        *detect,
         "--name-status",
-        "--diff-filter=R",
         "--reverse",
         "--format=%x01%H",
         "--end-of-options",
@@ -277,13 +281,13 @@ def rename_history(repo: Path, target: str | None, since: str | None = None) -> 
     )
     renames.extend(parse_name_status(out))
     if target is None:
-        out = run_git(repo, "diff", "-z", "-M", "--name-status", "--diff-filter=R", "HEAD", "--")
+        out = run_git(repo, "diff", "-z", *detect, "--name-status", "HEAD", "--")
         renames.extend(parse_name_status(out))
     return renames
 
 
 def parse_name_status(out: bytes) -> Iterator[Rename]:
-    """Renames in `-z --name-status` output; commits are marked by `\\x01<hash>`."""
+    """Renames (and copies) in `-z --name-status` output; commits are marked by `\\x01<hash>`."""
     tokens = out.split(b"\0")
     commit: str | None = None
     i = 0
@@ -292,7 +296,7 @@ def parse_name_status(out: bytes) -> Iterator[Rename]:
         i += 1
         if token.startswith(b"\x01"):
             commit = token[1:].decode("ascii")
-        elif token[:1] == b"R" and i + 1 < len(tokens):
+        elif token[:1] in (b"R", b"C") and i + 1 < len(tokens):
             similarity = int(token[1:] or b"0")
             old, new = os.fsdecode(tokens[i]), os.fsdecode(tokens[i + 1])
             i += 2

@@ -13,6 +13,7 @@ from evaltools.retrieval.sources.source import CodeTree
 
 if TYPE_CHECKING:
     from evaltools.retrieval.code.definition_cache import DefinitionCache
+    from evaltools.retrieval.gold.bodies import BodyIndex
 
 # A missing file or symbol triggers a scan of the tree for files holding it; past this
 # many files the scan would cost more than the candidates are worth.
@@ -64,6 +65,19 @@ class Lookup(Protocol):
     def absent(self, path: str) -> str:
         """Why `path` (which `get` does not know, and no rename explains) resolves nothing."""
 
+    def moved_to(self, path: str, since: str | None) -> list[str]:
+        """Existing paths git says `path` was renamed or copied to, whether it exists or not
+        (a file moved into a subpackage, its old path re-created as a thin shell)."""
+
+    def old_text(self, path: str, since: str | None) -> bytes | None:
+        """The file at the revision the gold was verified against, None when unknown."""
+
+    def text(self, path: str) -> bytes | None:
+        """The file's bytes in the tree checked, None when unknown (metas, no file)."""
+
+    def bodies(self) -> BodyIndex | None:
+        """Every definition of the tree by body (built once), None when bodies are unknown."""
+
 
 def _entries(path: str, parsed: ParsedFile | None) -> FileEntries | None:
     if parsed is None:
@@ -91,6 +105,9 @@ class TreeLookup:
         self.cache = cache
         self._cache: dict[str, FileEntries | None] = {}
         self._outside: dict[str, str | None] = {}
+        self._texts: dict[str, bytes | None] = {}
+        self._old_texts: dict[tuple[str, str], bytes | None] = {}
+        self._bodies: BodyIndex | None = None
 
     def known(self, chunk_id: str) -> bool:
         return False
@@ -141,6 +158,50 @@ class TreeLookup:
 
     def paths(self) -> list[str]:
         return self.tree.files()
+
+    def moved_to(self, path: str, since: str | None) -> list[str]:
+        return [] if self.outside(path) else self.tree.renamed(path, since, copies=True)
+
+    def old_text(self, path: str, since: str | None) -> bytes | None:
+        if since is None or self.outside(path):
+            return None
+        key = (path, since)
+        if key not in self._old_texts:
+            self._old_texts[key] = self.tree.read_old(path, since)
+        return self._old_texts[key]
+
+    def text(self, path: str) -> bytes | None:
+        if path not in self._texts:
+            self._texts.update(self._read([path]))
+        return self._texts[path]
+
+    def bodies(self) -> BodyIndex | None:
+        """Read every supported file of the tree and parse those not parsed yet."""
+        if self._bodies is None:
+            from evaltools.retrieval.gold.bodies import BodyIndex, make_body
+
+            files = [p for p in self.tree.files() if is_supported(p) and not self.outside(p)]
+            unread = [p for p in files[:MAX_SCAN_FILES] if p not in self._texts]
+            self._texts.update(self._read(unread))
+            todo = [
+                (p, data)
+                for p in files[:MAX_SCAN_FILES]
+                if p not in self._cache and (data := self._texts.get(p)) is not None
+            ]
+            for path, parsed in self._parse_read(todo):
+                self._cache[path] = _entries(path, parsed)
+            found = []
+            for path in files[:MAX_SCAN_FILES]:
+                data, entries = self._texts.get(path), self._cache.get(path)
+                if data is None or entries is None:
+                    continue
+                lines = data.decode("utf-8", "replace").splitlines()
+                for e in entries.entries:
+                    if e.name is not None:
+                        body = lines[e.start - 1 : e.end]
+                        found.append(make_body(path, e.chunk_id, e.name, body))
+            self._bodies = BodyIndex(found)
+        return self._bodies
 
     def holding(self, leaves: Collection[str]) -> list[tuple[str, Entry]]:
         needles = [leaf.encode("utf-8") for leaf in leaves]
@@ -228,6 +289,18 @@ class MetasLookup:
 
     def history_gap(self, path: str, since: str | None) -> str | None:
         return None if self.tree is None else self.tree.history_gap(path, since)
+
+    def moved_to(self, path: str, since: str | None) -> list[str]:
+        return self.renamed(path, since)
+
+    def old_text(self, path: str, since: str | None) -> bytes | None:
+        return None  # the index's chunks hold no code: bodies are not compared
+
+    def text(self, path: str) -> bytes | None:
+        return None
+
+    def bodies(self) -> BodyIndex | None:
+        return None
 
     def paths(self) -> list[str]:
         return sorted(self.index.by_path)

@@ -45,8 +45,9 @@ class CodeTree(Closing):
         self._readers: dict[Path, git.BlobReader] = {}
         self._tracked: dict[Path, frozenset[str]] = {}
         self._blob_ids: dict[Path, dict[str, str]] = {}
-        self._renames: dict[tuple[Path, str | None], list[git.Rename]] = {}
+        self._renames: dict[tuple[Path, str | None, bool], list[git.Rename]] = {}
         self._files: list[str] | None = None
+        self._old_commits: dict[tuple[Path, str], str | None] = {}
         self._shallow: dict[Path, bool] = {}
         self._links: dict[Path, frozenset[str]] = {}
         self._folders_below: dict[str, bool] = {}  # folder -> it resolves below the root
@@ -135,8 +136,9 @@ class CodeTree(Closing):
             self._files = self._walk() if self.rev is None else self._tracked_files()
         return self._files
 
-    def renamed(self, id_path: str, since: str | None) -> list[str]:
-        """The existing files that git's rename detection says `id_path` became.
+    def renamed(self, id_path: str, since: str | None, *, copies: bool = False) -> list[str]:
+        """The existing files that git's rename detection says `id_path` became (with
+        `copies`, or was copied to: see `git.rename_history`).
 
         `since` (the revision the gold was verified against) limits the history searched;
         an unknown one is ignored rather than trusted.
@@ -145,16 +147,30 @@ class CodeTree(Closing):
         if mount is None:
             return []
         since_commit = git.resolve_commit(mount.top, since) if since else None
-        key = (mount.top, since_commit)
+        key = (mount.top, since_commit, copies)
         if key not in self._renames:
             target = self._commit(mount) if self.rev is not None else None
-            self._renames[key] = git.rename_history(mount.top, target, since_commit)
+            self._renames[key] = git.rename_history(mount.top, target, since_commit, copies=copies)
         found: list[str] = []
         for repo_path in git.rename_targets(self._renames[key], mount.to_repo(id_path)):
             new_id = mount.to_id(repo_path)
             if new_id is not None and new_id != id_path and self.exists(new_id):
                 found.append(new_id)
         return found
+
+    def read_old(self, id_path: str, since: str) -> bytes | None:
+        """The file as it was at the revision `since`, None when that is not known (no
+        repository, an unknown revision, no such file then)."""
+        mount = self.mount(id_path)
+        if mount is None or "\n" in since:
+            return None
+        key = (mount.top, since)
+        if key not in self._old_commits:
+            self._old_commits[key] = git.resolve_commit(mount.top, since)
+        commit = self._old_commits[key]
+        if commit is None:
+            return None
+        return self._reader(mount).read(f"{commit}:{mount.to_repo(id_path)}")
 
     def outside(self, id_path: str) -> str | None:
         """Why `id_path` does not name a file below the root, or None when it does.

@@ -8,12 +8,8 @@ from evaltools.retrieval.code import parsing
 from evaltools.retrieval.code.chunk_id import ChunkIdError, parse_chunk_id
 from evaltools.retrieval.code.parsing import FileParser
 from evaltools.retrieval.code.symbols import find_definitions
-from evaltools.retrieval.gold.resolve import (
-    GoldRef,
-    Resolution,
-    Status,
-    resolve_all,
-)
+from evaltools.retrieval.gold.anchor import resolve_all
+from evaltools.retrieval.gold.resolve import GoldRef, Resolution, Status
 from evaltools.retrieval.sources.git import GitError
 from evaltools.retrieval.sources.lookup import MetasLookup, TreeLookup
 from evaltools.retrieval.sources.metas import MetaChunk, MetasIndex, chunk_from_line, read_metas
@@ -105,11 +101,12 @@ def test_a_method_moved_to_another_class_is_found_by_its_leaf(repo: GitRepo) -> 
     repo.write("auth/session.py", SESSION_PY.replace("def kill(key)", "def drop(key)"))
     got = one(repo.path, "auth/session.py:13-15:SessionStore.kill")
     assert got.status is Status.MISSING_SYMBOL
-    # Similar names in the file (a renamed method), then the same name elsewhere (moved).
+    # The same last name elsewhere (moved: issue 15), then what covers the old lines
+    # (renamed in place), before names that are merely close by string distance.
     assert got.candidates == (
+        "auth/other.py:2-3:Cache.kill",
         "auth/session.py:13-15:SessionStore.drop",
         "auth/session.py:10-11:SessionStore.__init__",
-        "auth/other.py:2-3:Cache.kill",
     )
 
 

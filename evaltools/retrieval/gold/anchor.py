@@ -1,0 +1,171 @@
+"""Resolving every gold ID of a check: each one's own file first (`resolve`), then renamed
+files, then where its body went (`follow`), and for what stays unresolved, the candidates a
+person chooses from, most likely first."""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+from collections.abc import Iterable, Iterator, Mapping
+
+from evaltools.retrieval.code.chunk_id import ChunkId, parse_chunk_id
+from evaltools.retrieval.gold.follow import body_candidates, follow_all
+from evaltools.retrieval.gold.resolve import (
+    MAX_CANDIDATES,
+    GoldRef,
+    Resolution,
+    Status,
+    leaf_of,
+    match_in_file,
+    match_renamed,
+)
+from evaltools.retrieval.gold.similarity import by_similarity
+from evaltools.retrieval.sources.lookup import Entry, FileEntries, Lookup
+
+
+def resolve_all(
+    refs: Iterable[GoldRef], lookup: Lookup, parsed: Mapping[str, ChunkId] | None = None
+) -> dict[GoldRef, Resolution]:
+    """Resolve every gold ID (ChunkIdError for one that is not valid: callers report those
+    first); each referenced file is parsed once. `parsed`: chunk IDs the caller parsed
+    already (when it checked them), not parsed again."""
+    known = parsed or {}
+    ids = {ref: known.get(ref.chunk_id) or parse_chunk_id(ref.chunk_id) for ref in refs}
+    results: dict[GoldRef, Resolution] = {}
+    lookup.load({cid.path for ref, cid in ids.items() if not lookup.known(ref.chunk_id)})
+    gone: dict[GoldRef, ChunkId] = {}
+    for ref, cid in ids.items():
+        if lookup.known(ref.chunk_id):
+            results[ref] = Resolution(Status.OK)
+            continue
+        entries = lookup.get(cid.path)
+        if entries is None:
+            gone[ref] = cid
+        else:
+            results[ref] = match_in_file(cid, entries, ref.chunk_id)
+    targets = {ref: lookup.renamed(cid.path, ref.revision) for ref, cid in gone.items()}
+    lookup.load({path for paths in targets.values() for path in paths})
+    for ref, cid in gone.items():
+        caveat = lookup.history_gap(cid.path, ref.revision)
+        results[ref] = dataclasses.replace(match_renamed(cid, targets[ref], lookup), caveat=caveat)
+    follow_all(ids, results, lookup)
+    add_candidates(ids, results, lookup)
+    return results
+
+
+def add_candidates(
+    ids: dict[GoldRef, ChunkId], results: dict[GoldRef, Resolution], lookup: Lookup
+) -> None:
+    """Candidates for IDs a person must resolve: similar names, the same name elsewhere."""
+    open_refs = [
+        ref
+        for ref, result in results.items()
+        if result.status in (Status.MISSING_SYMBOL, Status.MISSING_FILE)
+    ]
+    if not open_refs:
+        return
+    leaves = {leaf_of(symbol) for ref in open_refs if (symbol := ids[ref].symbol)}
+    elsewhere: dict[str, list[Entry]] = {}
+    for _path, entry in lookup.holding(leaves) if leaves else []:
+        if entry.leaf is not None:
+            elsewhere.setdefault(entry.leaf, []).append(entry)
+    by_basename: dict[str, list[str]] = {}
+    for path in lookup.paths():
+        by_basename.setdefault(path.rpartition("/")[2], []).append(path)
+    for ref in open_refs:
+        cid, result = ids[ref], results[ref]
+        if result.status is Status.MISSING_SYMBOL:
+            exists = lookup.get(cid.path) is not None
+            places = [cid.path] if exists else lookup.renamed(cid.path, ref.revision)
+        else:
+            places = by_basename.get(cid.path.rpartition("/")[2], [])
+        local = [(p, found) for p in places if (found := lookup.get(p)) is not None]
+        tiers: list[Iterable[str]]
+        if cid.symbol is None:
+            tiers = [_windows(cid, path, found) for path, found in local]
+        else:
+            tiers = _symbol_tiers(cid, cid.symbol, local, elsewhere.get(leaf_of(cid.symbol), []))
+        tiers.insert(0, body_candidates(cid, ref, lookup))
+        results[ref] = dataclasses.replace(
+            result, new_chunk_id=None, candidates=_first_distinct(tiers, ref.chunk_id)
+        )
+
+
+def _first_distinct(tiers: Iterable[Iterable[str]], written: str) -> tuple[str, ...]:
+    """The first MAX_CANDIDATES distinct IDs of the tiers, in order, but `written`; a tier
+    is read only as far as needed (the similarity ranking is lazy)."""
+    ranked: dict[str, None] = {}
+    for tier in tiers:
+        for chunk_id in tier:
+            if chunk_id != written:
+                ranked[chunk_id] = None
+                if len(ranked) == MAX_CANDIDATES:
+                    return tuple(ranked)
+    return tuple(ranked)
+
+
+def _name(entry: Entry) -> str:
+    return entry.name or ""
+
+
+def _symbol_tiers(
+    cid: ChunkId, symbol: str, local: list[tuple[str, FileEntries]], elsewhere: list[Entry]
+) -> list[Iterable[str]]:
+    """Most likely first: the same method name in the file (renamed class), the same
+    qualified name in another file (moved), the same last name elsewhere (files nearer the
+    old path first), what now covers the old lines (renamed in place), similar names in
+    the file (renamed);
+    for an index, its nearest chunks. A shared `Class.` prefix makes every method of a
+    class close by string distance, so that tier comes after the last-name ones."""
+    here = [e for _, found in local for e in found.entries if e.name is not None]
+    leaf = leaf_of(symbol)
+    # A definition that encloses the symbol (`Store` for `Store.get`) is not what it became.
+    names = {e.name: e for e in here if e.name and not symbol.startswith(e.name + ".")}
+    close = difflib.get_close_matches(symbol, list(names), n=MAX_CANDIDATES, cutoff=0.6)
+    nearest = [
+        e.chunk_id
+        for _, found in local
+        if found.line_count is None
+        for e in _nearest(cid, found.entries)
+    ]
+    # A definition renamed in place still covers (some of) the old lines.
+    overlapping = [e for e in names.values() if e.start <= cid.end and cid.start <= e.end]
+    innermost = sorted(overlapping, key=lambda e: e.end - e.start)[:2]
+    others = [e for e in elsewhere if e.name != symbol]
+    return [
+        [e.chunk_id for e in here if e.leaf == leaf],
+        [e.chunk_id for e in elsewhere if e.name == symbol],
+        (e.chunk_id for e in _by_similarity(cid.path, symbol, others)),
+        [e.chunk_id for e in innermost],
+        [names[n].chunk_id for n in close],
+        nearest,
+    ]
+
+
+def _by_similarity(path: str, symbol: str, entries: list[Entry]) -> Iterator[Entry]:
+    """`TokenService.store` before `IndexService.store`, and among equals a file nearer
+    `path` (`app.py` -> `core/app.py`) first; common names are capped. Lazy: the ranking
+    costs only as much as the caller reads."""
+    folder, _, name = path.rpartition("/")
+
+    def nearness(entry: Entry) -> int:
+        other = entry.chunk_id.rsplit(":", 2)[0]
+        return int(other.rpartition("/")[2] == name) + int(other.startswith(folder))
+
+    # by_similarity keeps input order among equal ratios: nearer files first.
+    return by_similarity(symbol, sorted(entries[:200], key=nearness, reverse=True), _name)
+
+
+def _windows(cid: ChunkId, path: str, found: FileEntries) -> list[str]:
+    if found.line_count is None:
+        return [e.chunk_id for e in _nearest(cid, found.entries)]
+    return [] if cid.end > found.line_count else [str(cid.with_path(path))]
+
+
+def _nearest(cid: ChunkId, entries: Iterable[Entry]) -> list[Entry]:
+    """Chunks by distance from the old span (0 when they overlap): an index's neighbours."""
+
+    def distance(entry: Entry) -> int:
+        return max(0, entry.start - cid.end, cid.start - entry.end)
+
+    return sorted(entries, key=lambda e: (distance(e), e.start))[:MAX_CANDIDATES]
