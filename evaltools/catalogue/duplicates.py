@@ -25,10 +25,11 @@ RULES = (
         "near-duplicate-example",
         W,
         "Two examples are nearly the same edit (MinHash over cursor excerpt and patches).",
-        "Estimates the Jaccard similarity of the 5-token shingles of the cursor excerpt and the "
-        "expected patches together (128 hashes, as Zed's `ep --max-duplicates`); reports a "
-        "pair at or above the threshold (0.5 by default; `--threshold`, or `threshold` in "
-        "[tool.evaltools.dupes]) and says which parts are alike.",
+        "Compares the 5-token shingles of the cursor excerpt and the expected patches together: "
+        "MinHash with 128 hashes and LSH (as Zed's `ep --max-duplicates`) propose the pairs, "
+        "and a pair whose exact Jaccard similarity is at or above the threshold (0.5 by "
+        "default; `--threshold`, or `threshold` in [tool.evaltools.dupes]) is reported with "
+        "the parts that are alike.",
         "A renamed variable or one added line does not make a new test: the pair weighs the "
         "same behaviour twice. Keep both only when they test different behaviour.",
         "two examples whose cursor excerpts differ only in a variable name",
@@ -51,8 +52,8 @@ RULES = (
         "near-duplicate-query",
         W,
         "Two queries are nearly the same text (MinHash over character 3-grams).",
-        "Estimates the Jaccard similarity of the queries' character 3-grams and reports a pair "
-        "at or above the threshold.",
+        "Compares the queries' character 3-grams (MinHash and LSH propose the pairs) and "
+        "reports a pair whose Jaccard similarity is at or above the threshold.",
         "A reworded query with the same intent adds little; keep it only when the wording is "
         "what is being tested.",
         '"how does retry back off"  /  "how does the retry back off"',

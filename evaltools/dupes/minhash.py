@@ -3,31 +3,34 @@
 Shared by the example and the retrieval halves of `evaltools dupes`. Defaults are those of
 Zed's `ep --max-duplicates`: Jaccard 0.5, 128 hashes, 5-token shingles.
 
-Signatures are one-permutation MinHash (Li, Owen and Zhang 2012) with rotation
-densification (Shrivastava and Li 2014): each shingle is hashed once, its top 7 bits pick
-one of 128 bins, and a bin keeps its smallest hash. The usual k-permutation MinHash
-(`datasketch`) hashes every shingle 128 times; measured on this project's inputs it was
-about five times slower per example, and its import (numpy, scipy) costs most of a second.
+Signatures are one-permutation MinHash (Li, Owen and Zhang 2012) with optimal
+densification (Shrivastava 2017): each shingle is hashed once, its top 7 bits pick one of
+128 bins, and a bin keeps its smallest hash; an empty bin takes the value of the first
+filled bin along its own fixed pseudo-random probe order. (Rotation densification, which
+filled a run of empty bins from the same neighbour, made unrelated short texts share whole
+LSH bands through one common shingle: most examples have fewer shingles than bins.) The
+usual k-permutation MinHash (`datasketch`) hashes every shingle 128 times; measured on this
+project's inputs it was about five times slower per example, and its import (numpy, scipy)
+costs most of a second.
+
+Signatures only propose candidates: the callers verify them by exact Jaccard similarity
+of the shingle sets, so the LSH bands are chosen for recall (a false candidate costs time,
+a missed pair is a wrong answer).
 
 Every hash is deterministic across runs and processes: tokens become integers by CRC-32,
 shingles are tuples of integers, and Python's hash of an integer tuple is not salted.
-
-The per-item and per-pair work is done in bulk, in C: a dense signature is built by joining
-bytes and one XOR of two integers (not a loop over the bins), two signatures are compared
-as two 1 KB integers, and a bucket's candidate pairs are integers made by `map`. Measured
-by `benchmarks/bench_dupes.py`; `tests/dupes/test_minhash_differential.py` holds them to the
-per-bin code they replaced.
 """
 
 from __future__ import annotations
 
+import hashlib
 import struct
 import zlib
 from bisect import bisect_left
 from collections.abc import Iterable, Iterator, Sequence
 from functools import lru_cache
-from itertools import repeat
-from operator import eq, mul, rshift, sub
+from itertools import filterfalse, repeat
+from operator import itemgetter, rshift
 
 NUM_PERM = 128
 SHINGLE_TOKENS = 5
@@ -37,17 +40,24 @@ _BIN_SHIFT = 57  # signed 64-bit hashes: the top 7 bits (-64..63) pick one of 12
 _BINS = range(-(NUM_PERM // 2), NUM_PERM // 2)
 
 # 128 signed 64-bit values, packed: a tuple of Python ints would cost ~5 KB per signature.
-# (Masking them to 32 bits halves the memory but was measured to double the packing time.)
 Signature = bytes
 _PACKED = struct.Struct(f"{NUM_PERM}q")
-EMPTY = -(1 << 63)  # an empty bin of a sparse signature (hash() gives 64-bit values)
-# XORed into a borrowed value, by distance: signed 64-bit values stay signed 64-bit.
-_TAGS = tuple((d * 0x9E3779B97F4A7C15) % (1 << 64) - (1 << 63) for d in range(NUM_PERM))
-# The tags of a run of n empty bins, left to right: distances n, n - 1, ..., 1.
-_RUNS = tuple(_TAGS[n:0:-1] for n in range(NUM_PERM))
-_WORD = struct.Struct("q")
-# The tags of a span of n bins, as bytes: n - 1 empty bins, then the donor (left as it is).
-_SPAN_TAGS = (b"", *(struct.pack(f"{n - 1}q", *_RUNS[n - 1]) + bytes(8) for n in range(1, 129)))
+
+
+def _probe_orders() -> dict[int, tuple[int, ...]]:
+    """Where each empty bin looks for a value: every bin, in an order of its own, so
+    densification always ends, and two sets agree on a bin empty in both only through
+    the one filled bin both reach first."""
+    # Sorted by fixed pseudo-random keys (SHAKE-128: the same on every platform and run).
+    count = NUM_PERM * NUM_PERM
+    keys = struct.unpack(f"<{count}I", hashlib.shake_128(b"evaltools dupes").digest(4 * count))
+    return {
+        b: tuple(map(itemgetter(1), sorted(zip(keys[i::NUM_PERM], _BINS, strict=True))))
+        for i, b in enumerate(_BINS)
+    }
+
+
+_PROBES = _probe_orders()
 _MAX_CACHED_TOKENS = 1 << 20
 
 Bins = dict[int, int]  # bin -> the smallest hash that fell into it
@@ -94,74 +104,53 @@ def char_shingles(text: str, size: int = 3) -> set[int]:
     return shingles([ord(c) for c in text], size)
 
 
+def jaccard(a: set[int], b: set[int]) -> float:
+    """The exact Jaccard similarity of two shingle sets (1 for two empty ones)."""
+    return len(a & b) / len(a | b) if a or b else 1.0
+
+
 def bins(hashes: Iterable[int]) -> Bins:
     ordered = sorted(hashes, reverse=True)
     # Descending order: the last write to a bin is its smallest hash. All in C.
     return dict(zip(map(rshift, ordered, repeat(_BIN_SHIFT)), ordered, strict=True))
 
 
-def union(a: Bins, b: Bins) -> Bins:
-    """The bins of the union of two sets, from the bins of each."""
-    out = dict(a)
-    for key, value in b.items():
-        if value < out.get(key, value + 1):
-            out[key] = value
-    return out
-
-
-def signature(hashes: Iterable[int] | Bins, *, dense: bool = True) -> Signature | None:
-    """The 128-value signature of a set of shingle hashes (or of its bins); None for the
-    empty set. A sparse signature marks empty bins EMPTY; a dense one (for LSH) fills each
-    from the next filled bin to its right, tagged with the distance, so that two sets agree
-    on it exactly when they agree on the donor."""
-    if isinstance(hashes, dict):
-        first = hashes
-        filled = sorted(first)
-        donors: Iterable[int] = map(first.__getitem__, filled)
-    else:
-        first = bins(hashes)
-        # `bins` fills the dict from the highest bin down: reversed, it is in bin order.
-        filled = list(reversed(first))
-        donors = reversed(first.values())
+def signature(hashes: Iterable[int]) -> Signature | None:
+    """The 128-value signature of a set of shingle hashes; None for the empty set."""
+    first = bins(hashes)
     if not first:
         return None
-    if len(first) == NUM_PERM or not dense:
-        return _PACKED.pack(*map(first.get, _BINS, repeat(EMPTY)))
-    # Each filled bin with the run of empty bins left of it: `spans[i]` bins, the first
-    # wrapping round from the last filled bin. Built as bytes in bulk (a Python loop over
-    # the bins cost more than the rest of the fingerprint): the donors repeated over their
-    # spans, XORed with the tags of the distances.
-    spans = list(map(sub, filled, [filled[-1] - NUM_PERM, *filled[:-1]]))
-    repeated = b"".join(map(mul, map(_WORD.pack, donors), spans))
-    tags = b"".join(map(_SPAN_TAGS.__getitem__, spans))
-    mixed = int.from_bytes(repeated, "little") ^ int.from_bytes(tags, "little")
-    turned = mixed.to_bytes(_PACKED.size, "little")
-    # `turned` starts right after the last filled bin: turn it so bin -64 comes first.
-    start = 8 * ((NUM_PERM // 2 - 1 - filled[-1]) % NUM_PERM)
-    return turned[start:] + turned[:start]
+    if len(first) < NUM_PERM:
+        first = _densified(first)
+    return _PACKED.pack(*map(first.__getitem__, _BINS))
+
+
+def _densified(first: Bins) -> Bins:
+    """Every bin filled: an empty one takes the value of the first filled bin along its
+    probe order (about 128 / filled bins probes each, made in C by `filter`)."""
+    filled = dict(first)
+    has = first.__contains__
+    for b in filterfalse(has, _BINS):
+        filled[b] = first[next(filter(has, _PROBES[b]))]
+    return filled
 
 
 _LOW_BITS = int.from_bytes(struct.pack(f"{NUM_PERM}Q", *repeat((1 << 63) - 1, NUM_PERM)), "little")
 _TOP_BITS = int.from_bytes(struct.pack(f"{NUM_PERM}Q", *repeat(1 << 63, NUM_PERM)), "little")
-_EMPTY_WORD = _WORD.pack(EMPTY)
 
 
 def similarity(a: Signature | None, b: Signature | None) -> float:
     """Estimated Jaccard similarity of the two sets (0 when either is empty): the share
-    of bins that agree, among those not empty in both."""
+    of bins that agree."""
     if a is None or b is None:
         return 0.0
-    if _EMPTY_WORD in a and _EMPTY_WORD in b:
-        return _sparse_similarity(a, b)
-    return _dense_similarity(int.from_bytes(a, "little"), int.from_bytes(b, "little"))
+    return _agreeing(int.from_bytes(a, "little") ^ int.from_bytes(b, "little"))
 
 
-def _dense_similarity(a: int, b: int) -> float:
-    """`similarity` of two signatures without empty bins, each read as one integer."""
+def _agreeing(d: int) -> float:
     # A bin agrees where the XOR's word is zero. Adding 2**63 - 1 to a word's low 63 bits
     # carries into its top bit, and never past it, exactly when they are not all zero: a
     # handful of operations on 1 KB integers instead of 128 comparisons of Python ints.
-    d = a ^ b
     differ = (((d & _LOW_BITS) + _LOW_BITS) | d) & _TOP_BITS
     return (NUM_PERM - differ.bit_count()) / NUM_PERM
 
@@ -170,52 +159,39 @@ def similarities(
     sigs: Sequence[Signature | None], pairs: Iterable[tuple[int, int]]
 ) -> Iterator[tuple[int, int, float]]:
     """(i, j, similarity of sigs[i] and sigs[j]) for each pair, each signature read as an
-    integer once however many pairs it is in (there can be millions of pairs)."""
-    # A signature's integer, -1 when it is None or may have empty bins, -2 until read.
-    numbers = [-2] * len(sigs)
+    integer once however many pairs it is in."""
+    numbers: dict[int, int] = {}
     for i, j in pairs:
-        x = numbers[i]
-        if x == -2:
+        x = numbers.get(i)
+        if x is None:
             x = numbers[i] = _number(sigs[i])
-        y = numbers[j]
-        if y == -2:
+        y = numbers.get(j)
+        if y is None:
             y = numbers[j] = _number(sigs[j])
-        if x < 0 or y < 0:
-            yield i, j, similarity(sigs[i], sigs[j])
-            continue
-        d = x ^ y  # as in _dense_similarity, inline: this loop is hot
-        differ = (((d & _LOW_BITS) + _LOW_BITS) | d) & _TOP_BITS
-        yield i, j, (NUM_PERM - differ.bit_count()) / NUM_PERM
+        yield i, j, 0.0 if x < 0 or y < 0 else _agreeing(x ^ y)
 
 
 def _number(sig: Signature | None) -> int:
-    return -1 if sig is None or _EMPTY_WORD in sig else int.from_bytes(sig, "little")
+    return -1 if sig is None else int.from_bytes(sig, "little")
 
 
-def _sparse_similarity(a: Signature, b: Signature) -> float:
-    words_a, words_b = memoryview(a).cast("q"), memoryview(b).cast("q")
-    matches: int = sum(map(eq, words_a, words_b))
-    if EMPTY in words_a and EMPTY in words_b:
-        empty = sum(x == EMPTY and y == EMPTY for x, y in zip(words_a, words_b, strict=True))
-        return (matches - empty) / (NUM_PERM - empty)
-    return matches / NUM_PERM
+# A pair this far from the threshold towards 1 becomes a candidate with this probability.
+_RECALL_AT = 0.2
+_RECALL = 0.98
 
 
 @lru_cache(maxsize=16)
 def bands(threshold: float, num_perm: int = NUM_PERM) -> tuple[int, int]:
-    """(bands, rows) that minimise false positives plus false negatives around `threshold`,
-    as datasketch's MinHashLSH chooses them (equal weights), by the midpoint rule."""
-    steps = 200
-    points = [(i + 0.5) / steps for i in range(steps)]
-    best = (float("inf"), 1, num_perm)
-    for b in range(1, num_perm + 1):
-        for r in range(1, num_perm // b + 1):
-            error = 0.0
-            for s in points:
-                p = 1.0 - (1.0 - s**r) ** b  # probability of becoming a candidate
-                error += p if s < threshold else 1.0 - p
-            best = min(best, (error / steps, b, r))
-    return best[1], best[2]
+    """(bands, rows): the most rows per band (the fewest false candidates) with which a
+    pair of similarity `threshold + (1 - threshold) / 5` still shares a band with
+    probability at least 0.98 (0.5: 32 bands of 4 rows; 0.87 of the pairs at 0.5 itself)."""
+    near = threshold + (1.0 - threshold) * _RECALL_AT
+    best = (num_perm, 1)
+    for rows in range(1, num_perm + 1):
+        count = num_perm // rows
+        if 1.0 - (1.0 - near**rows) ** count >= _RECALL:
+            best = (count, rows)
+    return best
 
 
 class LshIndex:

@@ -2,7 +2,8 @@
 
 A holdout query that repeats or rewords a tuning query, or has the same gold set, is tuned
 on: the holdout no longer shows overfitting. Queries are compared after normalising case,
-whitespace and punctuation; near-duplicates by MinHash over character 3-grams.
+whitespace and punctuation; near-duplicates by the Jaccard similarity of their character
+3-grams, among the pairs MinHash and LSH propose.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from evaltools.diagnostics import Diagnostic
-from evaltools.dupes.minhash import LshIndex, Signature, char_shingles, signature, similarities
+from evaltools.dupes.minhash import LshIndex, Signature, char_shingles, jaccard, signature
 from evaltools.dupes.pairs import (
     DUPLICATE_GOLD,
     DUPLICATE_QUERY,
@@ -102,13 +103,19 @@ def find_pairs(
             index.add(position, current.sig)
     # A pair of equal queries is an exact pair already.
     candidates = ((i, j) for i, j in index.candidates(across) if prints[i].query != prints[j].query)
-    for i, j, value in similarities([p.sig for p in prints], candidates):
+    for i, j in candidates:
+        # Queries are short: their exact similarity costs less than reading a signature.
+        value = jaccard(_grams(prints[i].query), _grams(prints[j].query))
         if value >= threshold:
             alike.setdefault((i, j), {})[QUERY] = value
     return [
         _pair(prints[i], prints[j], parts, (i, j) in same_query)
         for (i, j), parts in sorted(alike.items())
     ]
+
+
+def _grams(query: str | None) -> set[int]:
+    return char_shingles(query or "")
 
 
 def _equal_pairs(
