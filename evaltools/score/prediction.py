@@ -22,7 +22,7 @@ from evaltools.score.patch_lines import (
     parse_patch_lines,
 )
 from evaltools.score.reversal import NO_HISTORY, History, reversal_ratio
-from evaltools.score.tokens import count_patch_token_changes
+from evaltools.score.tokens import TokenChanges, count_patch_token_changes
 
 Score = dict[str, Any]
 
@@ -53,6 +53,7 @@ class Cache:
         self.applied: dict[str, Applied] = {}
         self.lines: dict[str, Counter[str]] = {}
         self.hunks: dict[str, list[PatchHunk]] = {}
+        self.tokens: dict[str, TokenChanges] = {}
 
     def parsed(self, patch: str) -> list[PatchHunk]:
         found = self.hunks.get(patch)
@@ -64,6 +65,12 @@ class Cache:
         found = self.applied.get(patch)
         if found is None:
             found = self.applied[patch] = apply_to_documents(self.parsed(patch), documents)
+        return found
+
+    def token_changes(self, patch: str) -> TokenChanges:
+        found = self.tokens.get(patch)
+        if found is None:
+            found = self.tokens[patch] = count_patch_token_changes(patch)
         return found
 
     def changed_lines(self, patch: str) -> Counter[str]:
@@ -224,7 +231,7 @@ def _finish(fields: Score, cursor: int | None, prediction: Prediction, cache: Ca
     fields["has_isolated_whitespace_changes"] = hunks is not None and (
         has_isolated_whitespace_changes(hunks, row)
     )
-    tokens = count_patch_token_changes(patch or "")
+    tokens = cache.token_changes(patch or "")
     fields["inserted_tokens"] = tokens.inserted
     fields["deleted_tokens"] = tokens.deleted
     return fields

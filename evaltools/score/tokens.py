@@ -29,6 +29,19 @@ _TOKEN = re.compile(
     + r"|.)",
     re.DOTALL,
 )
+# The same splits as `_split_identifier`, for ASCII words: underscore runs; capitals before a
+# capitalised word; a word with its leading capitals; a run of capitals.
+_ASCII_WORD = r"_+|[A-Z]+(?=[A-Z][a-z])|[A-Z]*[a-z0-9]+|[A-Z]+"
+_ASCII_PARTS = re.compile(_ASCII_WORD)
+# All of `tokenize` for ASCII text in one pattern: no part crosses the end of a word.
+_ASCII_TOKEN = re.compile(
+    r"[\r\n]+|[\t\x0b\x0c ]+|"
+    + _ASCII_WORD
+    + "|"
+    + "|".join(re.escape(p) for p in _PUNCTUATION)
+    + r"|.",
+    re.DOTALL,
+)
 _HEADERS = ("---", "+++", "@@", "diff ", "index ")
 
 
@@ -72,13 +85,15 @@ def _split_identifier(word: str, out: list[str]) -> None:
 def tokenize(text: str) -> list[str]:
     """Identifier parts, runs of spaces, runs of newlines, and punctuation (the multi-character
     operators kept whole)."""
+    if text.isascii():
+        return _ASCII_TOKEN.findall(text)
     out: list[str] = []
     for match in _TOKEN.finditer(text):
         word = match.group("id")
         if word is None:
             out.append(match.group())
-        elif word.isascii() and "_" not in word and (word.islower() or word.isdigit()):
-            out.append(word)  # the common case, nothing to split
+        elif word.isascii():
+            out += _ASCII_PARTS.findall(word)
         else:
             _split_identifier(word, out)
     return out
@@ -86,7 +101,7 @@ def tokenize(text: str) -> list[str]:
 
 def changed_tokens(old: list[str], new: list[str]) -> TokenChanges:
     """(inserted, deleted) of a minimal diff: the lengths less the longest common subsequence,
-    found by Myers' greedy search for the edit distance."""
+    whose length a bit-parallel pass over `old` finds (Allison-Dix, Hyyro)."""
     start = 0
     while start < len(old) and start < len(new) and old[start] == new[start]:
         start += 1
@@ -95,25 +110,18 @@ def changed_tokens(old: list[str], new: list[str]) -> TokenChanges:
         end_old -= 1
         end_new -= 1
     a, b = old[start:end_old], new[start:end_new]
-    n, m = len(a), len(b)
-    if not n or not m:
-        return TokenChanges(m, n)
-    furthest = {1: 0}
-    for d in range(n + m + 1):
-        for k in range(-d, d + 1, 2):
-            if k == -d or (k != d and furthest[k - 1] < furthest[k + 1]):
-                x = furthest[k + 1]
-            else:
-                x = furthest[k - 1] + 1
-            y = x - k
-            while x < n and y < m and a[x] == b[y]:
-                x += 1
-                y += 1
-            furthest[k] = x
-            if x >= n and y >= m:
-                common = (n + m - d) // 2
-                return TokenChanges(m - common, n - common)
-    raise AssertionError("unreachable: the search ends by d = n + m")
+    if not a or not b:
+        return TokenChanges(len(b), len(a))
+    where: dict[str, int] = {}
+    for i, token in enumerate(b):
+        where[token] = where.get(token, 0) | (1 << i)
+    full = (1 << len(b)) - 1
+    row = full  # a 0 bit per token of `new` matched so far
+    for token in a:
+        matches = row & where.get(token, 0)
+        row = ((row + matches) | (row - matches)) & full
+    common = len(b) - row.bit_count()
+    return TokenChanges(len(b) - common, len(a) - common)
 
 
 def count_patch_token_changes(patch: str) -> TokenChanges:

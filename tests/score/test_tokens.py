@@ -3,9 +3,18 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
-from evaltools.score.tokens import TokenChanges, changed_tokens, count_patch_token_changes, tokenize
+from evaltools.score.tokens import (
+    _ASCII_PARTS,
+    TokenChanges,
+    _split_identifier,
+    changed_tokens,
+    count_patch_token_changes,
+    tokenize,
+)
 
 
 @pytest.mark.parametrize(
@@ -84,3 +93,43 @@ def test_changed_tokens_is_a_minimal_diff() -> None:
     assert changed_tokens(list("ab"), []) == TokenChanges(0, 2)
     assert changed_tokens(list("abc"), list("abc")) == TokenChanges(0, 0)
     assert changed_tokens(list("xaby"), list("xbay")) == TokenChanges(1, 1)
+
+
+def _lcs(a: list[str], b: list[str]) -> int:
+    previous = [0] * (len(b) + 1)
+    for x in a:
+        row = [0]
+        for j, y in enumerate(b):
+            row.append(previous[j] + 1 if x == y else max(previous[j + 1], row[j]))
+        previous = row
+    return previous[-1]
+
+
+def test_changed_tokens_agrees_with_the_textbook_lcs() -> None:
+    draw = random.Random(18)
+    for _ in range(500):
+        a = [draw.choice("abcd") for _ in range(draw.randint(0, 40))]
+        b = [draw.choice("abcd") for _ in range(draw.randint(0, 40))]
+        common = _lcs(a, b)
+        assert changed_tokens(a, b) == TokenChanges(len(b) - common, len(a) - common)
+
+
+def test_ascii_words_split_as_the_general_rule_does() -> None:
+    draw = random.Random(18)
+    for _ in range(5000):
+        word = "".join(draw.choice("aAbB1_zZ9") for _ in range(draw.randint(1, 9)))
+        general: list[str] = []
+        _split_identifier(word, general)
+        assert _ASCII_PARTS.findall(word) == general, word
+
+
+def test_ascii_text_tokenizes_as_the_general_path_does() -> None:
+    draw = random.Random(18)
+    alphabet = "aAbZ9_ \t\n\r\x0b\x1c:.=<>-+*/?!&|%^(){}\"'"
+    for _ in range(3000):
+        text = "".join(draw.choice(alphabet) for _ in range(draw.randint(0, 30)))
+        # A non-ASCII word at the end sends the text down the general path; `@` is in no
+        # operator, so it stays a token of its own and nothing before it changes.
+        general = tokenize(text + "@\u00e9")
+        assert general[-2:] == ["@", "\u00e9"]
+        assert tokenize(text) == general[:-2], text
