@@ -70,6 +70,23 @@ RULES = (
         '{"name": "x", "patch": "--- a/f.py\\n..."}',
     ),
     Rule(
+        "SC006",
+        "scores-not-writable",
+        E,
+        "--write-scores cannot write an example's score[] faithfully, so its file is left "
+        "unchanged.",
+        "Upstream's score[] holds `reversal_ratio`, which is computed here only where it does "
+        "not depend on upstream's diff: no user edit of the cursor file is the last event, or "
+        "the prediction leaves the cursor file as it is. A prediction that changes the cursor "
+        "file after a user edit of it needs that diff, which is not reproduced.",
+        "Writing the entry without the field would make `ep eval` read the ratio as 0 and "
+        "understate `avg_reversal_ratio`. Run upstream `ep score` on the file, or use "
+        "`--format json` output, which does not name the ratio.",
+        '"events": [{"event": "BufferChange", "path": "src/main.rs", "diff": "...", '
+        '"predicted": false}], "predictions": [{"actual_patch": "<changes src/main.rs>"}]',
+        '"events": [], "predictions": [{"actual_patch": "..."}]',
+    ),
+    Rule(
         "SC101",
         "quirk-no-documents",
         W,

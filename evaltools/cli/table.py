@@ -208,9 +208,10 @@ EXAMPLE_COMMANDS: tuple[Command, ...] = (
         ("score",),
         "Score predictions as Zed's `ep score`/`ep eval` do, offline: delta chrF (with its "
         "precision, recall and counts), exact lines, braces, cursor, wrong editable region, "
-        "isolated whitespace. Inputs: `ep predict` examples (.json/.jsonl with prompt_inputs "
-        "and predictions), or .md/.json examples with --predictions. Not implemented, so not "
-        "in the output: kept rate, recall rate, reversal ratio, token counts, jump location, "
+        "isolated whitespace, inserted/deleted tokens. Inputs: `ep predict` examples "
+        "(.json/.jsonl with prompt_inputs and predictions), or .md/.json examples with "
+        "--predictions. Not implemented, so not in the output: kept rate, recall rate, "
+        "reversal ratio (only its diff-free cases, for --write-scores), jump location, "
         "editable-context coverage, and the jump-location tie-break between expected patches.",
         targets.score,
         (
@@ -254,7 +255,9 @@ EXAMPLE_COMMANDS: tuple[Command, ...] = (
                 kind=bool,
                 default=False,
                 help="Fill score[] in the .json/.jsonl examples, as `ep score` does "
-                "(atomically; other records and keys unchanged).",
+                "(atomically; other records and keys unchanged). A file is left unchanged "
+                "(SC006) when a prediction's reversal_ratio is not implemented: one that changes "
+                "the cursor file after a user edit of it.",
             ),
             format_param(choices=("text", "json", "markdown")),
             JOBS,

@@ -47,7 +47,7 @@ def run(
         definition.name, outcome.rows, summary.summarise([r.score for r in outcome.rows]), groups
     )
     if write_scores:
-        outcome.diagnostics += write.write_scores(outcome.writable)
+        outcome.diagnostics += write.write_scores(outcome.writable, outcome.unwritable)
     if output_format == "json":
         score_report.render_json(doc, sys.stdout)
     elif output_format == "markdown":

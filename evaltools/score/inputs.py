@@ -14,6 +14,7 @@ from evaltools.score.definitions import Definition
 from evaltools.score.documents import Document, strip_first_component
 from evaltools.score.patch_lines import parse_patch_lines
 from evaltools.score.prediction import ActualCursor, Expected, Prediction
+from evaltools.score.reversal import NO_HISTORY, History, history
 
 OLD_MARKER = "[CURSOR_POSITION]"
 _REGION_START = "<|editable_region_start|>\n"
@@ -43,6 +44,7 @@ class Scorable(NamedTuple):
     problems: tuple[Problem, ...]
     # Upstream refuses the example ("Expected patch did not apply"): nothing is scored.
     refused: bool = False
+    history: History = NO_HISTORY
 
 
 def _get(
@@ -197,7 +199,8 @@ def from_example(example: Example, definition: Definition) -> Scorable:
     expected, failed = _expected(patches, original, region, True, not current)
     if current:
         problems += _old_marker_problems(patches)
-    return _prepared(
+    events = inputs.get("events")
+    prepared = _prepared(
         original,
         expected,
         failed,
@@ -207,6 +210,8 @@ def from_example(example: Example, definition: Definition) -> Scorable:
         problems=problems,
         current=current,
     )
+    edits = history(events if isinstance(events, list) else [], example.spec.cursor_path)
+    return prepared._replace(history=edits)
 
 
 def _prepared(

@@ -11,7 +11,7 @@ from typing import Any, NamedTuple
 from evaltools.score.apply import try_apply
 from evaltools.score.chrf import ChrF, ChrFCache, braces_disbalance, delta_chr_f, zero
 from evaltools.score.definitions import Definition
-from evaltools.score.documents import Applied, Document, apply_to_documents
+from evaltools.score.documents import Applied, Document, apply_to_documents, path_matches
 from evaltools.score.patch_lines import (
     Classification,
     PatchHunk,
@@ -21,6 +21,8 @@ from evaltools.score.patch_lines import (
     is_editable_region_correct,
     parse_patch_lines,
 )
+from evaltools.score.reversal import NO_HISTORY, History, reversal_ratio
+from evaltools.score.tokens import TokenChanges, count_patch_token_changes
 
 Score = dict[str, Any]
 
@@ -51,6 +53,7 @@ class Cache:
         self.applied: dict[str, Applied] = {}
         self.lines: dict[str, Counter[str]] = {}
         self.hunks: dict[str, list[PatchHunk]] = {}
+        self.tokens: dict[str, TokenChanges] = {}
 
     def parsed(self, patch: str) -> list[PatchHunk]:
         found = self.hunks.get(patch)
@@ -62,6 +65,12 @@ class Cache:
         found = self.applied.get(patch)
         if found is None:
             found = self.applied[patch] = apply_to_documents(self.parsed(patch), documents)
+        return found
+
+    def token_changes(self, patch: str) -> TokenChanges:
+        found = self.tokens.get(patch)
+        if found is None:
+            found = self.tokens[patch] = count_patch_token_changes(patch)
         return found
 
     def changed_lines(self, patch: str) -> Counter[str]:
@@ -76,6 +85,8 @@ class Content(NamedTuple):
     braces: int
     # Change hunks of the prediction that fit no document (v6) or the base text.
     actual_dropped: int
+    # The predicted text upstream measures the reversal on; None: it takes the ratio as 0.
+    reversal_target: str | None = None
 
 
 def f32(value: float) -> float:
@@ -105,7 +116,7 @@ def _on_text(
         cache=cache.chrf,
     )
     braces = max(braces_disbalance(actual) - braces_disbalance(original), 0)
-    return Content(chrf, braces, dropped)
+    return Content(chrf, braces, dropped, actual)
 
 
 def _on_documents(
@@ -114,6 +125,8 @@ def _on_documents(
     documents: tuple[Document, ...],
     definition: Definition,
     cache: Cache,
+    *,
+    cursor_path: str,
 ) -> Content | None:
     exp = cache.on_documents(expected.patch, documents)
     act = cache.on_documents(patch, documents)
@@ -134,7 +147,12 @@ def _on_documents(
     )
     before = sum(braces_disbalance(d.content) for d in docs)
     after = sum(braces_disbalance(t) for t in act_texts)
-    return Content(chrf, max(after - before, 0), act.dropped)
+    # The last touched document that is the cursor file (its path compared as a patch's).
+    target = None
+    for doc, text in zip(docs, act_texts, strict=True):
+        if path_matches(cursor_path, doc.path):
+            target = text
+    return Content(chrf, max(after - before, 0), act.dropped, target)
 
 
 def _content(
@@ -145,10 +163,11 @@ def _content(
     definition: Definition,
     *,
     cache: Cache,
+    cursor_path: str,
 ) -> Content:
     if documents is None:
         return _on_text(original, expected, patch, definition, cache)
-    found = _on_documents(expected, patch, documents, definition, cache)
+    found = _on_documents(expected, patch, documents, definition, cache, cursor_path=cursor_path)
     if found is not None:
         return found
     if not expected.patch.strip() and not patch.strip():
@@ -192,6 +211,9 @@ def _fields(chrf: ChrF, braces: int, exact: Classification) -> Score:
 class Scored(NamedTuple):
     score: Score
     actual_dropped: int  # hunks of the prediction that changed nothing they were meant to
+    # Upstream's reversal_ratio (f32), None where it is not reproduced (score/reversal.py).
+    # Kept out of `score`, which names only the metrics computed for every prediction.
+    reversal: float | None = None
 
 
 def _finish(fields: Score, cursor: int | None, prediction: Prediction, cache: Cache) -> Score:
@@ -209,6 +231,9 @@ def _finish(fields: Score, cursor: int | None, prediction: Prediction, cache: Ca
     fields["has_isolated_whitespace_changes"] = hunks is not None and (
         has_isolated_whitespace_changes(hunks, row)
     )
+    tokens = cache.token_changes(patch or "")
+    fields["inserted_tokens"] = tokens.inserted
+    fields["deleted_tokens"] = tokens.deleted
     return fields
 
 
@@ -220,18 +245,30 @@ def score_prediction(
     definition: Definition,
     *,
     cache: Cache | None = None,
+    history: History = NO_HISTORY,
 ) -> Scored:
     """`documents` None scores on `original` alone (upstream with no context); the current
-    definition passes the documents, even when there are none. `cache`: one per example."""
+    definition passes the documents, even when there are none. `cache`: one per example;
+    `history`: the user's last edit of the cursor file, for the reversal ratio."""
     cache = cache or Cache()
     if not definition.context_scoring:
-        return _score_before_rewrite(original, expected, prediction, definition, cache)
+        scored = _score_before_rewrite(original, expected, prediction, definition, cache)
+        # Before the rewrite the ratio is known here only when no user edit is reversed.
+        return scored._replace(reversal=0.0 if history.last_user_diff is None else None)
     patch = prediction.patch or ""
     candidates = expected or (Expected("", original, None),)
     best: Candidate | None = None
     for exp in candidates:
         candidate = Candidate(
-            _content(original, exp, patch, documents, definition, cache=cache),
+            _content(
+                original,
+                exp,
+                patch,
+                documents,
+                definition,
+                cache=cache,
+                cursor_path=history.cursor_path,
+            ),
             exact_lines_match(cache.changed_lines(exp.patch), cache.changed_lines(patch)),
             exp.cursor,
         )
@@ -244,7 +281,10 @@ def score_prediction(
             best = candidate
     assert best is not None
     fields = _fields(best.content.chrf, best.content.braces, best.exact)
-    return Scored(_finish(fields, best.cursor, prediction, cache), best.content.actual_dropped)
+    reversal = reversal_ratio(history, original, best.content.reversal_target)
+    return Scored(
+        _finish(fields, best.cursor, prediction, cache), best.content.actual_dropped, reversal
+    )
 
 
 def _score_before_rewrite(

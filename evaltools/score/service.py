@@ -19,6 +19,7 @@ from evaltools.score.definitions import Definition
 from evaltools.score.inputs import BadInput, Problem, Scorable, from_example, from_markdown
 from evaltools.score.prediction import ActualCursor, Cache, Prediction, Score, score_prediction
 from evaltools.score.summary import Row
+from evaltools.score.write import upstream_entry
 
 
 @dataclass
@@ -26,8 +27,11 @@ class Outcome:
     rows: list[Row] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)
     files: int = 0
-    # Where each scored `ep predict` record came from: (path, form, index) -> its scores.
+    # Where each scored `ep predict` record came from: (path, form, index) -> its score[]
+    # entries as upstream writes them.
     writable: dict[tuple[str, str, int], list[Score]] = field(default_factory=dict)
+    # Records whose score[] cannot be written faithfully: (path, form, index) -> why.
+    unwritable: dict[tuple[str, str, int], Diagnostic] = field(default_factory=dict)
 
 
 def read_predictions(
@@ -137,13 +141,21 @@ def score_record(
         return
     documents = scorable.documents if definition.context_scoring else None
     scores: list[Score] = []
+    entries: list[Score] = []
+    unknown: list[int] = []
     cache = Cache()
     for i, prediction in enumerate(scorable.predictions):
         unreadable = _unreadable(prediction, i, cache)
         if unreadable is not None:
             outcome.diagnostics.append(_at_prediction(record, external, i, unreadable))
         scored = score_prediction(
-            scorable.original, scorable.expected, prediction, documents, definition, cache=cache
+            scorable.original,
+            scorable.expected,
+            prediction,
+            documents,
+            definition,
+            cache=cache,
+            history=scorable.history,
         )
         if scored.actual_dropped and (prediction.patch or "").strip():
             message = (
@@ -153,6 +165,9 @@ def score_record(
             problem = Problem("SC002", f"/predictions/{i}", message)
             outcome.diagnostics.append(_at_prediction(record, external, i, problem))
         scores.append(scored.score)
+        entries.append(upstream_entry(scored.score, scored.reversal))
+        if scored.reversal is None:
+            unknown.append(i)
         spec = example.spec
         provider = scorable.providers[i] if i < len(scorable.providers) else ""
         outcome.rows.append(
@@ -168,7 +183,21 @@ def score_record(
             )
         )
     if external is None and record.form in ("json", "jsonl") and scores:
-        outcome.writable[(record.path, record.form, record.index)] = scores
+        key = (record.path, record.form, record.index)
+        outcome.writable[key] = entries
+        if unknown:
+            outcome.unwritable[key] = _unwritable(record, unknown)
+
+
+def _unwritable(record: Record, unknown: list[int]) -> Diagnostic:
+    which = ", ".join(str(i) for i in unknown)
+    message = (
+        f"--write-scores: reversal_ratio is not implemented for prediction(s) {which}, which "
+        "change the cursor file after a user edit of it; the file is left unchanged rather "
+        "than written with a reversal_ratio upstream would read as 0"
+    )
+    pointer = f"/predictions/{unknown[0]}"
+    return make(rule("SC006"), record.path, record.line, 1, message, pointer=pointer)
 
 
 # Measured with benchmarks/bench_score.py on one core: CPU seconds per input byte of
@@ -202,6 +231,7 @@ def _score_unit(
     score_record(record, given, definition, outcome)
     if record.path == STDIN_SHOWN:
         outcome.writable.clear()  # nothing to write back to
+        outcome.unwritable.clear()
     return _Part(record.path, name, outcome)
 
 
@@ -249,6 +279,7 @@ def score_paths(
         outcome.rows += part.outcome.rows
         outcome.diagnostics += part.outcome.diagnostics
         outcome.writable.update(part.outcome.writable)
+        outcome.unwritable.update(part.outcome.unwritable)
     outcome.files = len(files)
     for name, lines in external.items():
         if name not in seen:
