@@ -7,6 +7,7 @@ to render help and shell completion, so that the pre-commit hooks start fast.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 from collections.abc import Sequence
@@ -23,6 +24,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         from evaltools.cli.run import interrupted
 
         return interrupted()
+
+
+def entry() -> None:
+    """The process entry point (`evaltools`, `python -m evaltools`): `main`, then exit.
+
+    After workers were killed (Ctrl-C, SIGTERM), the process leaves without running the
+    interpreter's exit handlers: those join the worker pool's threads, which can wait for
+    ever on a pipe that a killed worker left half-written. Output is flushed first, and
+    every write the command made is already complete (atomic writes are synchronous).
+    """
+    code = main()
+    workers = sys.modules.get("evaltools.parallel._workers")
+    if workers is not None and getattr(workers, "killed_pools", None):
+        for stream in (sys.stdout, sys.stderr):
+            with contextlib.suppress(OSError, ValueError):
+                stream.flush()
+        os._exit(code)
+    sys.exit(code)
 
 
 def _dispatch(args: list[str]) -> int:
@@ -97,4 +116,4 @@ def typer_main(args: list[str]) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    entry()

@@ -195,3 +195,18 @@ def test_progress_on_a_terminal_and_never_in_a_pipe(tmp_path: Path, command: str
     assert b"files checked" not in piped.stderr
     in_ci = subprocess.run(argv, capture_output=True, env={**env, "CI": "true"}, check=False)
     assert b"files checked" not in in_ci.stderr
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+@pytest.mark.parametrize("delay", [0.05, 0.1, 0.15, 0.2])
+def test_ctrl_c_late_in_the_work_never_hangs_the_exit(tmp_path: Path, delay: float) -> None:
+    # A worker killed while it wrote a result left half a message in the pool's pipe; the
+    # interpreter then waited at exit for the pool's thread reading it (1 run in ~12 hung).
+    for attempt in range(3):
+        work = tmp_path / str(attempt)
+        proc = _busy(work, "convert")
+        time.sleep(delay)
+        os.killpg(proc.pid, signal.SIGINT)
+        proc.communicate(timeout=30)  # raises on a hang
+        assert proc.returncode in (130, 1, -signal.SIGINT)  # interrupted, or already done
+        assert _gone(proc.pid) == []

@@ -67,8 +67,14 @@ def stop_pool(pool: ProcessPoolExecutor) -> None:
     pool.shutdown(wait=False, cancel_futures=True)
 
 
+# Each pool whose workers were killed: the executor's threads may then wait for ever on a
+# pipe a killed worker left half-written, so the process entry point must not wait for them.
+killed_pools: list[int] = []
+
+
 def kill_workers(pool: object) -> None:
     """SIGKILL every worker of `pool` and reap it."""
+    killed_pools.append(id(pool))
     handles = list((getattr(pool, "_processes", None) or {}).values())
     for process in handles:
         with contextlib.suppress(Exception):
