@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import sys
 from collections import Counter
-from collections.abc import Callable
 from pathlib import Path
 
 from evaltools import jsonio
@@ -17,36 +16,8 @@ from evaltools.diagnostics import Diagnostic
 from evaltools.parallel.processes import check_jobs
 from evaltools.report.progress import Progress
 from evaltools.retrieval.code.definition_cache import cache_folder
-from evaltools.retrieval.gold.gold_check import GoldCheck, GoldItem, check_gold, gold_sources
+from evaltools.retrieval.gold.gold_check import GoldItem, check_gold, gold_sources
 from evaltools.retrieval.gold.resolve import Resolution, Status
-
-
-def collect(
-    paths: list[Path],
-    *,
-    root: Path | None,
-    rev: str | None,
-    metas: Path | None,
-    fix: bool,
-    jobs: int | None = None,
-    cache_dir: Path | None = None,
-    on_parsed: Callable[[int], None] | None = None,
-) -> GoldCheck:
-    """Resolve (and with `fix`, repair) every gold ID of the sets; print nothing.
-    `cache_dir`: where parsed definitions are kept (`definition_cache`); None: nowhere."""
-    configured = load_config().retrieval
-    root, metas = gold_sources(root, metas, configured.root, configured.metas)
-    check_jobs(jobs)
-    return check_gold(
-        paths,
-        root=root,
-        rev=rev,
-        metas=metas,
-        fix=fix,
-        jobs=jobs,
-        cache_dir=cache_dir,
-        on_parsed=on_parsed,
-    )
 
 
 def run(
@@ -60,21 +31,23 @@ def run(
     jobs: int | None = None,
     no_cache: bool = False,
 ) -> int:
-    cache_dir = None if no_cache else cache_folder(load_config().root)
+    config = load_config()
+    root, metas = gold_sources(root, metas, config.retrieval.root, config.retrieval.metas)
+    check_jobs(jobs)
     progress = Progress()
 
     def on_parsed(done: int) -> None:
         progress.update(done, lambda rate: f"{done:,} source files parsed ({rate:,.0f} files/s)")
 
     try:
-        found = collect(
+        found = check_gold(
             paths,
             root=root,
             rev=rev,
             metas=metas,
             fix=fix,
             jobs=jobs,
-            cache_dir=cache_dir,
+            cache_dir=None if no_cache else cache_folder(config.root),
             on_parsed=on_parsed,
         )
     finally:
