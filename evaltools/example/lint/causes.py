@@ -18,6 +18,8 @@ from evaltools.example.markdown.roundtrip import fence_indent_change
 
 _SECTION_TITLES = {*SECTIONS, "reasoning"}
 _HEADING = re.compile(r" {0,3}(#{1,6})[ \t]+(.*?)[ \t#]*$")
+# The rules below, whose findings make every later difference a consequence.
+MISPLACING_CODES = (r.UNCLOSED_FENCE.code, r.INDENTED_FENCE.code, r.DROPPED_HEADING.code)
 # Rules whose finding is independent of where blocks land: kept next to a cause.
 _INDEPENDENT = ("EP0", "EP4")
 

@@ -16,6 +16,7 @@ from evaltools.example.diffs.udiff import (
 from evaltools.example.lint import catalogue as r
 from evaltools.example.lint.context import FieldSource, LintContext, field_sources
 from evaltools.example.lint.cursor_checks import cursor_of
+from evaltools.example.lint.mismatches import Mismatch, report_mismatches
 
 PATCH_FIELDS = ("expected_patch", "rejected_patch")
 # A tuple, not a set: `in` then compares by identity, where a set calls Enum's Python `__hash__`.
@@ -181,6 +182,8 @@ def check_patches_apply(ctx: LintContext) -> None:
     cursor = cursor_of(ctx)
     if cursor is None:
         return
+    window = cursor.excerpt.split("\n")
+    mismatches: list[Mismatch] = []
     for source in field_sources(ctx):
         if source.name not in PATCH_FIELDS or not source.text.strip():
             continue
@@ -189,10 +192,11 @@ def check_patches_apply(ctx: LintContext) -> None:
         if not hunks:
             continue
         fits = fit_hunks(hunks, cursor.excerpt)
-        window = cursor.excerpt.split("\n")
         for fit in fits:
             if fit.fit is Fit.CONTRADICTS and fit.placement is not None:
-                _report_contradiction(ctx, source, fit.hunk, fit.placement.start, window)
+                found = _first_mismatch(source, fit.hunk, fit.placement.start, window)
+                if found is not None:
+                    mismatches.append(found)
         gave_up = next((f for f in fits if f.fit is Fit.GAVE_UP), None)
         if gave_up is not None:
             ctx.at_field(
@@ -215,40 +219,14 @@ def check_patches_apply(ctx: LintContext) -> None:
                 "no hunk of this patch matches the cursor excerpt anywhere: check that it edits "
                 "the excerpt's file and that its context lines are copied exactly",
             )
+    report_mismatches(ctx, mismatches, window)
 
 
-def _report_contradiction(
-    ctx: LintContext, source: FieldSource, hunk: Hunk, start: int, window: list[str]
-) -> None:
-    old = hunk.old_lines
-    for index, line in enumerate(old):
+def _first_mismatch(
+    source: FieldSource, hunk: Hunk, start: int, window: list[str]
+) -> Mismatch | None:
+    for index, line in enumerate(hunk.old_lines):
         at = start + index
         if 0 <= at < len(window) and line.text != window[at]:
-            ctx.at_field(
-                r.PATCH_DOES_NOT_APPLY,
-                source,
-                line.line,
-                1,
-                _mismatch_message(line.text, window[at], at + 1),
-            )
-            return
-
-
-def _mismatch_message(hunk_line: str, excerpt_line: str, number: int) -> str:
-    """Name the difference when it is invisible: trailing blanks, tabs, carriage returns."""
-    shown, wanted = _visible(hunk_line[:60]), _visible(excerpt_line[:60])
-    head = f"hunk line {shown!r} does not match excerpt line {number} ({wanted!r})"
-    if hunk_line.rstrip(" \t\r") == excerpt_line.rstrip(" \t\r"):
-        return f"{head}: they differ only in trailing whitespace; make the ends match"
-    if hunk_line.replace("\t", " ").split() == excerpt_line.replace("\t", " ").split():
-        return f"{head}: they differ only in tabs against spaces; copy the indentation exactly"
-    return f"{head}: copy the context exactly (whitespace counts)"
-
-
-def _visible(text: str) -> str:
-    """Tabs as `→`, a carriage return as `␍`, trailing spaces as `·` (the text itself if none)."""
-    if not any(c in text for c in "\t\r") and not text.endswith(" "):
-        return text.strip()
-    body = text.rstrip(" ")
-    shown = body.replace("\t", "→").replace("\r", "␍") + "·" * (len(text) - len(body))
-    return shown.strip(" ")
+            return Mismatch(source, line.line, at, line.text)
+    return None
