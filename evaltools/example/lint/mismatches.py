@@ -53,7 +53,7 @@ def _report_in_excerpt(
         return
     # The excerpt lacks the marker line of a `^`/`<` cursor: lines below it sit one further.
     below_marker = cursor.kind != "inline" and index >= cursor.marker_line
-    shown, wanted = _visible(excerpt_line[:60]), _visible(hunk_text[:60])
+    shown, wanted = _shown_pair(excerpt_line, hunk_text)
     readers = f"all {witnesses} patches read" if witnesses > 1 else "the patch reads"
     head = f"excerpt line {shown!r} differs from what {readers} there ({wanted!r})"
     ctx.at_field(
@@ -66,9 +66,14 @@ def _report_in_excerpt(
 
 
 def _odd_in_excerpt(hunk_line: str, excerpt_line: str, window: list[str]) -> bool:
-    """Whether an invisible difference is the excerpt's: the side with the stray character."""
+    """Whether an invisible difference is the excerpt's: the side with the stray character.
+
+    Trailing whitespace is stray where the code has none elsewhere; where it has some (a
+    Markdown hard break, say), the side an editor stripped is the odd one.
+    """
     if hunk_line.rstrip(" \t\r") == excerpt_line.rstrip(" \t\r"):
-        return len(excerpt_line) > len(hunk_line)
+        elsewhere = any(line != line.rstrip(" \t") for line in window if line is not excerpt_line)
+        return (len(excerpt_line) > len(hunk_line)) != elsewhere
     if _same_words(hunk_line, excerpt_line):
         return _indent_has_tab(excerpt_line) and not any(
             _indent_has_tab(line) for line in window if line is not excerpt_line
@@ -94,7 +99,7 @@ def _difference(a: str, b: str) -> str:
 
 def _mismatch_message(hunk_line: str, excerpt_line: str, number: int) -> str:
     """Name the difference when it is invisible: trailing blanks, tabs, carriage returns."""
-    shown, wanted = _visible(hunk_line[:60]), _visible(excerpt_line[:60])
+    shown, wanted = _shown_pair(hunk_line, excerpt_line)
     head = f"hunk line {shown!r} does not match excerpt line {number} ({wanted!r})"
     difference = _difference(hunk_line, excerpt_line)
     if difference.startswith("they differ only in trailing"):
@@ -102,6 +107,21 @@ def _mismatch_message(hunk_line: str, excerpt_line: str, number: int) -> str:
     if difference.startswith("they differ only in tabs"):
         return f"{head}: {difference}; copy the indentation exactly"
     return f"{head}: copy the context exactly (whitespace counts)"
+
+
+_WIDTH = 60
+
+
+def _shown_pair(a: str, b: str) -> tuple[str, str]:
+    """Both lines, cut to where they differ when long, so the two never print the same."""
+    if len(a) <= _WIDTH and len(b) <= _WIDTH:
+        return _visible(a), _visible(b)
+    first = next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), None)
+    if first is None:
+        first = min(len(a), len(b))
+    start = max(0, first - _WIDTH // 2)
+    lead = "…" if start else ""
+    return lead + _visible(a[start : start + _WIDTH]), lead + _visible(b[start : start + _WIDTH])
 
 
 def _visible(text: str) -> str:

@@ -104,19 +104,18 @@ def _check_lines(
                 "reference ignores every hunk line after it until the next `---` header",
             )
         elif diff_line.kind is LineKind.OLD_PATH and kinds.get(number + 1) is not LineKind.NEW_PATH:
-            _header_lookalike(ctx, source, number, "-- ", "deleted")
+            if _real_header(lines, number):
+                _half_header(ctx, source, number, "`+++ b/path` line after it", "below")
+            else:
+                _header_lookalike(ctx, source, number, "-- ", "a deleted")
         elif diff_line.kind is LineKind.NEW_PATH and number == 0 and text.startswith("+++ "):
             headless = True  # the `--- a/path` line is missing: one finding, not two
-            ctx.at_field(
-                r.DIFF_LINE_LOOKS_LIKE_HEADER,
-                source,
-                number,
-                1,
-                "`+++` file header without the `--- a/path` line before it: the reference "
-                "reads it as an added line; add `--- a/path` above it",
-            )
+            _half_header(ctx, source, number, "`--- a/path` line before it", "above")
         elif diff_line.kind is LineKind.NEW_PATH and kinds.get(number - 1) is not LineKind.OLD_PATH:
-            _header_lookalike(ctx, source, number, "++ ", "added")
+            if _real_header(lines, number):
+                _half_header(ctx, source, number, "`--- a/path` line before it", "above")
+            else:
+                _header_lookalike(ctx, source, number, "++ ", "an added")
     first_ignored = min(ignored, default=None)
     if first_ignored is not None and not parsed.files and not headless:
         ctx.at_field(
@@ -129,6 +128,26 @@ def _check_lines(
         )
 
 
+def _real_header(lines: list[str], number: int) -> bool:
+    """A file header (a path, then a hunk header), not a diff line that looks like one."""
+    path = lines[number][4:].strip()
+    following = lines[number + 1] if number + 1 < len(lines) else ""
+    return bool(path) and " " not in path and following.startswith(("@@", "---", "+++"))
+
+
+def _half_header(
+    ctx: LintContext, source: FieldSource, number: int, missing: str, where: str
+) -> None:
+    ctx.at_field(
+        r.DIFF_LINE_LOOKS_LIKE_HEADER,
+        source,
+        number,
+        1,
+        f"file header without the {missing}: the reference pairs the two to name the file; "
+        f"add it {where}",
+    )
+
+
 def _header_lookalike(
     ctx: LintContext, source: FieldSource, number: int, prefix: str, what: str
 ) -> None:
@@ -137,7 +156,7 @@ def _header_lookalike(
         source,
         number,
         1,
-        f"a {what} line whose text starts with `{prefix}` reads as a file header: the "
+        f"{what} line whose text starts with `{prefix}` reads as a file header: the "
         "reference misparses this hunk",
     )
 

@@ -59,7 +59,7 @@ def test_unclosed_history_fence_is_one_ep110_at_its_opening(
     found = _only(_run([command, str(path)], capsys))
     assert (found["code"], found["line"]) == ("EP110", 8)
     assert "swallows '## Cursor Position' (21)" in str(found["message"])
-    assert "close it with a ``` line before line 21" in str(found["message"])
+    assert "close it with a ``` line after line 18" in str(found["message"])
 
 
 def test_fence_open_to_the_end_of_the_file(
