@@ -32,7 +32,7 @@ def report_mismatches(ctx: LintContext, mismatches: list[Mismatch], window: list
         excerpt_line = window[index]
         witnesses = {(m.source.pointer, m.source.first_line) for m in group}
         agreeing = len(witnesses) >= 2 and len({m.text for m in group}) == 1
-        if agreeing or (len(group) == 1 and _odd_in_excerpt(group[0].text, excerpt_line, window)):
+        if agreeing or (len(group) == 1 and _odd_in_excerpt(group[0].text, index, window)):
             _report_in_excerpt(ctx, index, group[0].text, excerpt_line, len(witnesses))
             continue
         for found in group:
@@ -61,23 +61,24 @@ def _report_in_excerpt(
         source,
         index + (1 if below_marker else 0),
         1,
-        f"{head}: {_difference(excerpt_line, hunk_text)}; correct the excerpt line",
+        f"{head}: {_DIFFERENCE[_difference(excerpt_line, hunk_text)]}; correct the excerpt line",
     )
 
 
-def _odd_in_excerpt(hunk_line: str, excerpt_line: str, window: list[str]) -> bool:
+def _odd_in_excerpt(hunk_line: str, index: int, window: list[str]) -> bool:
     """Whether an invisible difference is the excerpt's: the side with the stray character.
 
     Trailing whitespace is stray where the code has none elsewhere; where it has some (a
     Markdown hard break, say), the side an editor stripped is the odd one.
     """
-    if hunk_line.rstrip(" \t\r") == excerpt_line.rstrip(" \t\r"):
-        elsewhere = any(line != line.rstrip(" \t") for line in window if line is not excerpt_line)
+    excerpt_line = window[index]
+    others = window[:index] + window[index + 1 :]
+    kind = _difference(hunk_line, excerpt_line)
+    if kind == "trailing":
+        elsewhere = any(line != line.rstrip(" \t") for line in others)
         return (len(excerpt_line) > len(hunk_line)) != elsewhere
-    if _same_words(hunk_line, excerpt_line):
-        return _indent_has_tab(excerpt_line) and not any(
-            _indent_has_tab(line) for line in window if line is not excerpt_line
-        )
+    if kind == "tabs":
+        return _indent_has_tab(excerpt_line) and not any(_indent_has_tab(line) for line in others)
     return False
 
 
@@ -90,23 +91,31 @@ def _same_words(a: str, b: str) -> bool:
 
 
 def _difference(a: str, b: str) -> str:
+    """`trailing` or `tabs` when two lines differ only invisibly, else `text`."""
     if a.rstrip(" \t\r") == b.rstrip(" \t\r"):
-        return "they differ only in trailing whitespace"
+        return "trailing"
     if _same_words(a, b):
-        return "they differ only in tabs against spaces"
-    return "the text differs"
+        return "tabs"
+    return "text"
+
+
+_DIFFERENCE = {
+    "trailing": "they differ only in trailing whitespace",
+    "tabs": "they differ only in tabs against spaces",
+    "text": "the text differs",
+}
+_HUNK_ADVICE = {
+    "trailing": f"{_DIFFERENCE['trailing']}; make the ends match",
+    "tabs": f"{_DIFFERENCE['tabs']}; copy the indentation exactly",
+    "text": "copy the context exactly (whitespace counts)",
+}
 
 
 def _mismatch_message(hunk_line: str, excerpt_line: str, number: int) -> str:
     """Name the difference when it is invisible: trailing blanks, tabs, carriage returns."""
     shown, wanted = _shown_pair(hunk_line, excerpt_line)
     head = f"hunk line {shown!r} does not match excerpt line {number} ({wanted!r})"
-    difference = _difference(hunk_line, excerpt_line)
-    if difference.startswith("they differ only in trailing"):
-        return f"{head}: {difference}; make the ends match"
-    if difference.startswith("they differ only in tabs"):
-        return f"{head}: {difference}; copy the indentation exactly"
-    return f"{head}: copy the context exactly (whitespace counts)"
+    return f"{head}: {_HUNK_ADVICE[_difference(hunk_line, excerpt_line)]}"
 
 
 _WIDTH = 60
