@@ -253,16 +253,17 @@ def candidates(
 def _shared(keys: Words, at: Positions) -> Iterator[list[int]]:
     """The positions of each key held more than once, in increasing order."""
     order = np.argsort(keys, kind="stable")
-    same = keys[order[1:]] == keys[order[:-1]]
-    if not same.any():
+    ordered = keys[order]
+    same = np.flatnonzero(ordered[1:] == ordered[:-1]) + 1  # entry k repeats entry k - 1
+    if not same.size:
         return
-    member = np.zeros(len(order), dtype=bool)
-    member[1:] |= same
-    member[:-1] |= same
-    starts = np.flatnonzero(member & ~np.concatenate(([False], same)))
-    grouped = at[order[member]]
-    bounds = np.searchsorted(np.flatnonzero(member), starts)
-    yield from (part.tolist() for part in np.split(grouped, bounds[1:]))
+    repeats = np.zeros(len(order), dtype=bool)
+    repeats[same] = True
+    entries = np.union1d(same - 1, same)  # every entry of a repeated key
+    starts = np.flatnonzero(~repeats[entries]).tolist()
+    members = at[order[entries]].tolist()
+    # Python slices: a numpy array per bucket would cost more than the bucket's work.
+    yield from map(members.__getitem__, map(slice, starts, [*starts[1:], len(members)]))
 
 
 def _add_pairs(seen: set[int], members: list[int], end: int, across: int | None) -> None:
