@@ -95,10 +95,14 @@ _PRIME_5 = 2870177450012600261
 
 def _mix(lanes: Sequence[Words]) -> Words:
     """The hash of each tuple (lanes[0][i], lanes[1][i], ...), on 64-bit words."""
-    acc = np.full(len(lanes[0]), _PRIME_5, dtype=np.uint64)
-    for lane in lanes:
-        acc += lane * _PRIME_2
-        acc = (acc << np.uint64(31)) | (acc >> np.uint64(33))
+    acc = np.full(lanes[0].shape, _PRIME_5, dtype=np.uint64)
+    spare = np.empty_like(acc)
+    for lane in lanes:  # in place: temporaries of this size cost more than the arithmetic
+        np.multiply(lane, _PRIME_2, out=spare)
+        acc += spare
+        np.left_shift(acc, np.uint64(31), out=spare)
+        acc >>= np.uint64(33)
+        acc |= spare
         acc *= _PRIME_1
     acc += np.uint64(len(lanes) ^ (_PRIME_5 ^ 3527539))
     acc[acc == _EMPTY] = 1546275796  # -1 is kept for errors in CPython: never a hash
@@ -140,9 +144,11 @@ def shingle(
     run_owners = np.asarray(owners, dtype=np.intp)
     starts = np.cumsum(lengths) - lengths
     run_of = np.repeat(np.arange(len(runs)), lengths)
-    # A window starts at i when its last id, at i + size - 1, is in the same run.
-    first = np.flatnonzero(run_of[size - 1 :] == run_of[: max(len(ids) - size + 1, 0)])
-    hashes = [_mix([ids[first + k] for k in range(size)])]
+    # A window starts at i when its last id, at i + size - 1, is in the same run. Every
+    # window is hashed (slices, no copies), then those across two runs are dropped.
+    windows = max(len(ids) - size + 1, 0)
+    first = np.flatnonzero(run_of[size - 1 :] == run_of[:windows])
+    hashes = [_mix([ids[k : k + windows] for k in range(size)])[first]]
     found = [run_owners[run_of[first]]]
     for length in range(1, size):
         short = np.flatnonzero(lengths == length)
@@ -242,12 +248,16 @@ def candidates(
     whole LSH band, each once, sorted; with `across`, only pairs with i < across <= j."""
     count, rows = bands(round(threshold, 3))
     at = np.asarray(positions, dtype=np.intp)
-    end = int(at[-1]) + 1 if at.size else 0
+    if at.size < 2:
+        return []
+    end = int(at[-1]) + 1
     seen: set[int] = set()
-    for band in range(count if at.size > 1 else 0):
-        # A band's key is the hash of its values: a collision is one more candidate.
-        keys = _mix([table[at, column] for column in range(band * rows, (band + 1) * rows)])
-        for members in _shared(keys, at):
+    # A band's key is the hash of its values (a collision is one more candidate), all
+    # bands at once in memory order: a column at a time missed the cache on every row.
+    banded = table[at, : count * rows].reshape(len(at), count, rows)
+    keys = np.ascontiguousarray(_mix([banded[:, :, row] for row in range(rows)]).T)
+    for band in keys:
+        for members in _shared(band, at):
             _add_pairs(seen, members, end, across)
     # A pair is one integer i * end + j: sets and sorting of ints cost far less than of
     # tuples, and a bucket's pairs are made in C (its members are in increasing order).

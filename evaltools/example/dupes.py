@@ -90,7 +90,7 @@ def _without_markers(text: str) -> str:
     return text
 
 
-def _shingled(specs: Sequence[ExampleSpec]) -> Shingled:
+def shingled(specs: Sequence[ExampleSpec]) -> Shingled:
     """The shingles of each example's cursor excerpt (item 2k) and of its expected patches,
     in any order (item 2k + 1), hashed in one go."""
     runs: list[list[int]] = []
@@ -106,13 +106,13 @@ def _shingled(specs: Sequence[ExampleSpec]) -> Shingled:
 
 def part_shingles(specs: Sequence[ExampleSpec]) -> list[tuple[set[int], set[int]]]:
     """For each example, the shingles of its cursor excerpt and of its expected patches."""
-    sets = _shingled(specs).sets()
+    sets = shingled(specs).sets()
     return list(zip(sets[0::2], sets[1::2], strict=True))
 
 
 def fingerprints(specs: Sequence[ExampleSpec], items: Sequence[Item]) -> list[Fingerprint]:
     """The fingerprints of `specs`, shingled and signed in one go."""
-    parts = _shingled(specs)
+    parts = shingled(specs)
     sigs = signatures(Shingled(parts.hashes, parts.owners >> 1, len(specs)))
     packed = parts.packed()
     return [
@@ -206,16 +206,16 @@ def find_pairs(
         for pair, value in zip(proposed, similarities(table, proposed), strict=True)
         if value >= threshold - ESTIMATE_MARGIN
     ]
-    shingled = {
+    sets = {
         position: (unpack(prints[position].excerpt), unpack(prints[position].patches))
         for position in sorted({p for pair in likely for p in pair})
     }
     for i, j in likely:
-        (excerpt_a, patches_a), (excerpt_b, patches_b) = shingled[i], shingled[j]
+        (excerpt_a, patches_a), (excerpt_b, patches_b) = sets[i], sets[j]
         value = jaccard(excerpt_a | patches_a, excerpt_b | patches_b)
         if value < threshold:
             continue
-        parts = _parts(shingled[i], shingled[j], threshold)
+        parts = _parts(sets[i], sets[j], threshold)
         for other in members[j] if across is not None else (j,):
             pair = Pair("near", prints[i].item, prints[other].item, value, NEAR, parts)
             found.append((i, other, pair))
