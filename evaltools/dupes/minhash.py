@@ -31,10 +31,10 @@ from __future__ import annotations
 import hashlib
 import zlib
 from bisect import bisect_left
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import chain, repeat
+from itertools import chain
 
 import numpy as np
 import numpy.typing as npt
@@ -250,37 +250,44 @@ def candidates(
     at = np.asarray(positions, dtype=np.intp)
     if at.size < 2:
         return []
-    end = int(at[-1]) + 1
-    seen: set[int] = set()
     # A band's key is the hash of its values (a collision is one more candidate), all
     # bands at once in memory order: a column at a time missed the cache on every row.
-    banded = table[at, : count * rows].reshape(len(at), count, rows)
-    keys = np.ascontiguousarray(_mix([banded[:, :, row] for row in range(rows)]).T)
-    for band in keys:
-        for members in _shared(band, at):
-            _add_pairs(seen, members, end, across)
-    # A pair is one integer i * end + j: sets and sorting of ints cost far less than of
-    # tuples, and a bucket's pairs are made in C (its members are in increasing order).
-    return list(map(divmod, sorted(seen), repeat(end)))
+    banded = table[:, : count * rows].reshape(len(table), count, rows)
+    keys = np.ascontiguousarray(_mix([banded[:, :, row] for row in range(rows)])[at].T)
+    # A pair is one integer i * end + j: cheaper to gather, sort and make unique.
+    end = int(at[-1]) + 1
+    found = [_bucket_pairs(band, at, end, across) for band in keys]
+    codes = np.unique(np.concatenate(found))
+    return list(zip((codes // end).tolist(), (codes % end).tolist(), strict=True))
 
 
-def _shared(keys: Words, at: Positions) -> Iterator[list[int]]:
-    """The positions of each key held more than once, in increasing order."""
-    order = np.argsort(keys, kind="stable")
+def _bucket_pairs(keys: Words, at: Positions, end: int, across: int | None) -> Words:
+    """The pairs of positions that share a key, as i * end + j (some more than once)."""
+    order = np.argsort(keys, kind="stable")  # positions in increasing order within a key
     ordered = keys[order]
-    same = np.flatnonzero(ordered[1:] == ordered[:-1]) + 1  # entry k repeats entry k - 1
-    if not same.size:
-        return
-    repeats = np.zeros(len(order), dtype=bool)
-    repeats[same] = True
-    entries = np.union1d(same - 1, same)  # every entry of a repeated key
-    starts = np.flatnonzero(~repeats[entries]).tolist()
-    members = at[order[entries]].tolist()
-    # Python slices: a numpy array per bucket would cost more than the bucket's work.
-    yield from map(members.__getitem__, map(slice, starts, [*starts[1:], len(members)]))
+    repeats = np.zeros(len(order) + 2, dtype=bool)  # entry k has entry k - 1's key
+    repeats[1 : len(order)] = ordered[1:] == ordered[:-1]
+    starts = np.flatnonzero(~repeats[: len(order)] & repeats[1 : len(order) + 1])
+    # Most shared keys are held twice: their pairs are made here, at once.
+    two = starts[~repeats[starts + 2]]
+    first, second = at[order[two]], at[order[two + 1]]
+    if across is not None:
+        keep = (first < across) & (second >= across)
+        first, second = first[keep], second[keep]
+    pairs = [first * end + second]
+    more = starts[repeats[starts + 2]]
+    if more.size:
+        fresh = np.flatnonzero(~repeats)
+        ends = fresh[np.searchsorted(fresh, more + 2)]
+        seen: set[int] = set()
+        for start, stop in zip(more.tolist(), ends.tolist(), strict=True):
+            _add_pairs(seen, at[order[start:stop]].tolist(), end, across)
+        pairs.append(np.fromiter(seen, dtype=np.intp, count=len(seen)))
+    return np.concatenate(pairs)
 
 
 def _add_pairs(seen: set[int], members: list[int], end: int, across: int | None) -> None:
+    # A bucket's pairs are made in C (its members are in increasing order).
     if across is None:
         for x in range(len(members) - 1):
             seen.update(map((members[x] * end).__add__, members[x + 1 :]))
