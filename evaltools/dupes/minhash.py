@@ -67,8 +67,6 @@ def _probe_orders() -> npt.NDArray[np.intp]:
 
 
 _PROBES = _probe_orders()
-# What `str.split` splits on besides what `bytes.split` does, in ASCII.
-_SEPARATORS = ("\x1c", "\x1d", "\x1e", "\x1f")
 
 
 def token_ids(text: str) -> list[int]:
@@ -76,8 +74,12 @@ def token_ids(text: str) -> list[int]:
 
     A regular expression that splits out punctuation was measured ten to twenty times
     slower than `str.split` here, more than reading and parsing the example costs. Most
-    texts are ASCII: split as bytes, they make no string per token."""
-    if text.isascii() and not any(map(text.__contains__, _SEPARATORS)):
+    texts are ASCII: split as bytes, they make no string per token. (`str.split` also
+    splits at the ASCII separators \\x1c to \\x1f, `bytes.split` does not.)"""
+    # Four `in` tests: a third of the time of `any` over them, a thirtieth of a regex.
+    if text.isascii() and not (
+        "\x1c" in text or "\x1d" in text or "\x1e" in text or "\x1f" in text
+    ):
         return list(map(zlib.crc32, text.encode().split()))
     return [zlib.crc32(token.encode("utf-8", "surrogatepass")) for token in text.split()]
 
