@@ -123,7 +123,10 @@ def _stray_marker(ctx: LintContext, lines: list[str], seen: list[int]) -> int:
 
 
 def _check_several_markers(ctx: LintContext, source: FieldSource) -> None:
-    lines = source.text.split("\n")
+    text = source.text
+    if text.count(CURSOR_POSITION_MARKER) + text.count(INLINE_CURSOR_MARKER) < 2:
+        return  # the usual case, without a look at each line
+    lines = text.split("\n")
     seen = [
         index
         for index, text in enumerate(lines)
