@@ -20,7 +20,7 @@ When the evidence is not one clear place, candidates are reported and nothing re
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from evaltools.retrieval.code.chunk_id import ChunkId, parse_chunk_id
 from evaltools.retrieval.gold.bodies import (
@@ -255,14 +255,18 @@ def _by_unique_name(cid: ChunkId, symbol: str, same: list[Entry]) -> Resolution 
     return _resolved(cid, entry.chunk_id, f"`{symbol}` is defined once in the tree")
 
 
-def body_candidates(cid: ChunkId, ref: GoldRef, lookup: Lookup) -> tuple[list[str], bool]:
+def body_candidates(cid: ChunkId, ref: GoldRef, lookup: Lookup) -> tuple[Iterable[str], bool]:
     """Definitions whose bodies resemble the ID's old one, most similar first, and whether
-    the search was complete (else they are a sample of many alike: weaker than names)."""
+    the search is complete. An incomplete one (a sample of many alike: weaker than names)
+    is searched only when read: its tier comes last, often past the candidates kept."""
     if cid.symbol is None:
         return [], True
     old = old_body(cid, ref, lookup)
     index = lookup.bodies() if old is not None else None
     if old is None or index is None:
         return [], True
+    # What `_by_body` asked (cached): cut short at its floor, it is cut short at a lower one.
+    if not index.near(old, NEAR_BODY - BODY_MARGIN, complete=True)[1]:
+        return (b.chunk_id for _, b in index.near(old)[0]), False
     found, complete = index.near(old)
     return [b.chunk_id for _, b in found], complete

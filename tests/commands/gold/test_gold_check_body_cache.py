@@ -118,7 +118,7 @@ def test_a_corrupt_body_entry_is_recomputed(
         # One value that fails its CRC; one whose CRC checks out but whose rows do not
         # fit the file's definitions (as a bug could leave it): more rows than those.
         db.execute("UPDATE definitions SET value = ? WHERE key = ?", (b"junk", keys[0]))
-        wrong = json.dumps([bodies.BODIES_VERSION, [["0" * 32, 1, "x"]] * 5]).encode()
+        wrong = json.dumps([bodies.BODIES_VERSION, ["0" * 32] * 5, [1] * 5, "x\n" * 4]).encode()
         db.execute(
             "UPDATE definitions SET value = ?, crc = ? WHERE key = ?",
             (wrong, _crc(keys[1], wrong), keys[1]),
