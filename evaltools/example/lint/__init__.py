@@ -7,6 +7,7 @@ from collections.abc import Callable
 from evaltools.diagnostics import Diagnostic
 from evaltools.example.lint import catalogue as catalogue
 from evaltools.example.lint.causes import (
+    check_fences_read_as_text,
     check_headless_patches,
     check_indented_fences,
     check_runaway_fences,
@@ -34,6 +35,7 @@ MARKDOWN_CHECKS: tuple[Check, ...] = (
     check_reference_failures,
     check_runaway_fences,
     check_indented_fences,
+    check_fences_read_as_text,
     check_section_levels,
     check_headless_patches,
     check_blocks,

@@ -165,6 +165,33 @@ def check_indented_fences(ctx: LintContext) -> None:
         )
 
 
+_DEEP_FENCE = re.compile(r"^ {4,}(`{3,}|~{3,})", re.MULTILINE)
+
+
+def check_fences_read_as_text(ctx: LintContext) -> None:
+    """A fence indented by 4 or more spaces right under a line of text continues that
+    paragraph (an indented block cannot interrupt one): the block never opens, and its lines
+    read as prose and lists."""
+    assert ctx.parsed is not None
+    inside = [(b.line, b.end_line) for b in ctx.parsed.blocks if b.fenced]
+    for match in _DEEP_FENCE.finditer(ctx.source):
+        number = ctx.source.count("\n", 0, match.start()) + 1
+        above = ctx.source_line(number - 1).strip()
+        if not above or above.startswith(("#", "`", "~")):
+            continue
+        if any(start <= number <= end for start, end in inside):
+            continue
+        indent = len(match.group(0)) - len(match.group(1))
+        ctx.report_cause(
+            r.INDENTED_FENCE,
+            number,
+            1,
+            f"fence indented by {indent} spaces right under a line of text reads as more of "
+            "that text, so no block opens here: remove the indentation before the fence",
+        )
+        return
+
+
 def check_headless_patches(ctx: LintContext) -> None:
     """A ```diff block after the excerpt in `## Cursor Position`: its heading is missing."""
     assert ctx.parsed is not None

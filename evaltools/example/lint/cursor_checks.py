@@ -40,12 +40,14 @@ def check_cursor(ctx: LintContext) -> None:
     try:
         location = locate_cursor(source.text)
     except CursorError as error:
-        rule = (
-            r.MISSING_CURSOR_MARKER
-            if error.line == 1 and "missing" in error.message
-            else (r.MARKER_WITHOUT_CARET)
-        )
-        ctx.at_field(rule, source, error.line - 1, 1, error.message)
+        if error.line == 1 and "missing" in error.message:
+            # A marker missing from the block is the block's fault: at its opening fence.
+            if source.block_line is not None:
+                ctx.report(r.MISSING_CURSOR_MARKER, source.block_line, 1, error.message)
+            else:
+                ctx.at_field(r.MISSING_CURSOR_MARKER, source, 0, 1, error.message)
+        else:
+            ctx.at_field(r.MARKER_WITHOUT_CARET, source, error.line - 1, 1, error.message)
         return
     ctx.cache["cursor"] = location
     _check_location(ctx, source, location)

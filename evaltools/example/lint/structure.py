@@ -193,11 +193,33 @@ def check_dropped(ctx: LintContext) -> None:
         _report_dropped(ctx, dropped)
 
 
+def _later_copy(ctx: LintContext, dropped: Dropped) -> CodeBlock | None:
+    """The block after `dropped` in its section that repeats it word for word: a pasted
+    duplicate, whose extra copy is the later one."""
+    assert ctx.parsed is not None
+    blocks = [b for b in ctx.parsed.blocks if b.section == dropped.detail]
+    first = next((b for b in blocks if b.line == dropped.line), None)
+    if first is None:
+        return None
+    same = (first.info, first.text)
+    return next((b for b in blocks if b.line > first.line and (b.info, b.text) == same), None)
+
+
 def _report_dropped(ctx: LintContext, dropped: Dropped) -> None:
     kind = dropped.kind
     if kind in (DropKind.STRAY_CODE, DropKind.UNKNOWN_HEADING, DropKind.FRONT_MATTER):
         return  # reported where the loss is: at the block, or by the front matter rules
     if kind is DropKind.OVERRIDDEN:
+        copy = _later_copy(ctx, dropped)
+        if copy is not None:
+            ctx.report(
+                r.REPEATED_BLOCK,
+                copy.line,
+                1,
+                f"this block repeats the `{dropped.detail}` block at line {dropped.line} "
+                "exactly: delete this copy",
+            )
+            return
         ctx.report(
             r.REPEATED_BLOCK,
             dropped.line,

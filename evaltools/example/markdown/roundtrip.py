@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from evaltools.example.markdown.reader import (
     CodeBlock,
@@ -24,6 +25,11 @@ class Verdict(str, enum.Enum):
     INVALID = "invalid"  # the reference cannot read it at all
 
 
+class LayoutChange(NamedTuple):
+    line: int  # 1-based, in the original
+    what: str  # what a rewrite changes there, for a person
+
+
 @dataclass
 class RoundTrip:
     verdict: Verdict
@@ -34,8 +40,8 @@ class RoundTrip:
     errors: list[MarkdownError] = field(default_factory=list)
     # Why the canonical form cannot be trusted (unstable, or parses to another spec).
     unsafe: str | None = None
-    # Where the layout differs, apart from what is lost (1-based lines).
-    layout_lines: list[int] = field(default_factory=list)
+    # Where the layout differs, apart from what is lost.
+    layout_changes: list[LayoutChange] = field(default_factory=list)
 
 
 def first_differing_line(a: str, b: str) -> int | None:
@@ -48,8 +54,8 @@ def first_differing_line(a: str, b: str) -> int | None:
     return min(len(a_lines), len(b_lines)) + (0 if len(a_lines) == len(b_lines) else 1)
 
 
-def layout_differences(text: str, rendered: str, dropped: list[Dropped]) -> list[int]:
-    """The first line of each place a rewrite changes for a reason other than lost content.
+def layout_differences(text: str, rendered: str, dropped: list[Dropped]) -> list[LayoutChange]:
+    """Each place a rewrite changes for a reason other than lost content, at its first line.
 
     A line the rewrite only moves is reported where it stands, not where it goes. In a lossy
     file a move follows from the loss (a second title, say), so it is not reported at all:
@@ -66,7 +72,7 @@ def layout_differences(text: str, rendered: str, dropped: list[Dropped]) -> list
     ]
     removed = {old[n] for _, i1, i2, _, _ in changes for n in range(i1, i2) if n not in lost}
     added = {line for _, _, _, j1, j2 in changes for line in new[j1:j2]}
-    out: list[int] = []
+    out: list[LayoutChange] = []
     for _, i1, i2, j1, j2 in changes:
         gone = [old[n] for n in range(i1, i2) if n not in lost and old[n].strip()]
         came = [line for line in new[j1:j2] if line.strip()]
@@ -78,8 +84,36 @@ def layout_differences(text: str, rendered: str, dropped: list[Dropped]) -> list
                 continue
         elif moved_in:
             continue
-        out.append(min(_slid(old, i1, i2, j1 == j2) + 1, len(old)))
+        out.append(_described(old, new, (i1, i2, j1, j2)))
     return out
+
+
+def _described(old: list[str], new: list[str], change: tuple[int, int, int, int]) -> LayoutChange:
+    """Blank lines, the usual layout mistake, are named: an extra one at itself (slid to the
+    second of a doubled run), a missing one at the heading it should set apart."""
+    i1, i2, j1, j2 = change
+    at = min(_slid(old, i1, i2, j1 == j2) + 1, len(old))
+    if i1 == i2 and not any(line.strip() for line in new[j1:j2]):
+        count = j2 - j1
+        blank = "a blank line is" if count == 1 else f"{count} blank lines are"
+        if i1 < len(old) and _is_heading(old[i1]):
+            return LayoutChange(i1 + 1, f"{blank} missing before this heading")
+        if i1 > 0 and _is_heading(old[i1 - 1]):
+            return LayoutChange(i1, f"{blank} missing after this heading")
+        return LayoutChange(at, f"{blank} missing above this line")
+    if j1 == j2 and not any(line.strip() for line in old[i1:i2]):
+        extra = "blank line" if i2 - i1 == 1 else f"{i2 - i1} blank lines"
+        return LayoutChange(at, f"extra {extra} here")
+    if i2 - i1 == 1 and j2 - j1 == 1:
+        was, canonical = old[i1], new[j1]
+        if was.rstrip() == canonical:
+            return LayoutChange(at, "trailing whitespace here")
+        return LayoutChange(at, f"the canonical form writes this line as '{canonical[:80]}'")
+    return LayoutChange(at, "layout differs from the canonical form here")
+
+
+def _is_heading(line: str) -> bool:
+    return line.lstrip(" ").startswith("#")
 
 
 def _slid(old: list[str], start: int, end: int, deletion: bool) -> int:
@@ -137,7 +171,7 @@ def check_roundtrip(
     dropped = sorted(parsed.dropped + front_matter_losses(parsed), key=lambda d: d.line)
     verdict = Verdict.LOSSY if dropped else Verdict.REFORMAT
     result = RoundTrip(verdict, text, rendered, first_differing_line(text, rendered), dropped)
-    result.layout_lines = layout_differences(text, rendered, dropped)
+    result.layout_changes = layout_differences(text, rendered, dropped)
     result.unsafe = indented_fence_problem(parsed, text) or stability_problem(
         parsed.spec, rendered, stem, strict_reference
     )

@@ -14,7 +14,12 @@ from evaltools.atomic import WriteError, atomic_write, remove_stale_temps, write
 from evaltools.catalogue import rule
 from evaltools.diagnostics import Diagnostic, make
 from evaltools.example.markdown.reader import DropKind, Dropped, ParsedMarkdown
-from evaltools.example.markdown.roundtrip import RoundTrip, Verdict, check_roundtrip
+from evaltools.example.markdown.roundtrip import (
+    LayoutChange,
+    RoundTrip,
+    Verdict,
+    check_roundtrip,
+)
 from evaltools.fileio import TextFile, read_text_file
 from evaltools.parallel.processes import Cost
 
@@ -73,19 +78,25 @@ def _diagnostics(shown: str, result: RoundTrip, strict_reference: bool = False) 
             )
             for d in result.dropped
         ]
-        message = (
-            "layout differs from the canonical form here: once nothing is lost, "
-            "run `evaltools roundtrip --fix`"
-        )
-        return found + [make(NOT_CANONICAL, shown, n, 1, message) for n in result.layout_lines]
+        fix = "once nothing is lost, run `evaltools roundtrip --fix`"
+        return found + [
+            make(NOT_CANONICAL, shown, change.line, 1, f"{change.what}: {fix}")
+            for change in result.layout_changes
+        ]
     if result.verdict is Verdict.REFORMAT:
         if result.unsafe:
             message = f"layout differs, but the canonical form cannot be trusted: {result.unsafe}"
             return [make(NOT_CANONICAL, shown, result.first_difference or 1, 1, message)]
         fix = "--strict-reference --fix" if strict_reference else "--fix"
-        message = f"layout differs from the canonical form here: run `evaltools roundtrip {fix}`"
-        lines = result.layout_lines or [result.first_difference or 1]
-        return [make(NOT_CANONICAL, shown, n, 1, message) for n in lines]
+        changes = result.layout_changes or [
+            LayoutChange(
+                result.first_difference or 1, "layout differs from the canonical form here"
+            )
+        ]
+        return [
+            make(NOT_CANONICAL, shown, c.line, 1, f"{c.what}: run `evaltools roundtrip {fix}`")
+            for c in changes
+        ]
     return []
 
 

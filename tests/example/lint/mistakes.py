@@ -121,7 +121,7 @@ def drop_cursor_marker(text: str) -> tuple[str, int] | None:
     if marker is None or block is None:
         return None
     del lines[marker]
-    return _join(lines), block[0] + 2  # a block without a marker: shown at its first line
+    return _join(lines), block[0] + 1  # a block without a marker: shown at its opening fence
 
 
 def second_cursor_marker(text: str) -> tuple[str, int] | None:
@@ -338,7 +338,7 @@ def duplicate_cursor_block(text: str) -> tuple[str, int] | None:
         return None
     a, b = block
     lines[b + 1 : b + 1] = ["", *lines[a : b + 1]]
-    return _join(lines), a + 1
+    return _join(lines), b + 3  # a pasted duplicate: shown at the extra (later) copy
 
 
 def second_title(text: str) -> tuple[str, int] | None:
@@ -356,7 +356,7 @@ def blank_line_before_fence_removed(text: str) -> tuple[str, int] | None:
     if at is None or lines[at + 1] != "":
         return None
     del lines[at + 1]
-    return _join(lines), at + 2
+    return _join(lines), at + 1  # a missing blank line: shown at the heading it sets apart
 
 
 def lower_case_heading(text: str) -> tuple[str, int] | None:

@@ -121,7 +121,7 @@ CASES = [
             "## Recently Opened Files\n\n```\nsrc/a.py\t10\n```\n\n## Cursor Position",
         ),
     ),
-    Case("EP201", sub("#         ^[CURSOR_POSITION]\n", ""), 21),
+    Case("EP201", sub("#         ^[CURSOR_POSITION]\n", ""), 20),
     Case("EP202", sub("#         ^[CURSOR_POSITION]", "#  [CURSOR_POSITION]"), 23),
     Case(
         "EP203",

@@ -146,7 +146,7 @@ def test_each_layout_mistake_is_its_own_place_and_a_doubled_line_is_the_second()
     lines[cursor] += "  "  # trailing blanks on a heading
     result = check_roundtrip("\n".join(lines), CANONICAL_FLASK.stem)
     assert result.verdict is Verdict.REFORMAT
-    assert result.layout_lines == [cursor + 1, patch + 1]
+    assert [c.line for c in result.layout_changes] == [cursor + 1, patch + 1]
 
 
 def test_a_lossy_file_still_shows_a_layout_mistake_apart_from_the_loss() -> None:
@@ -158,4 +158,19 @@ def test_a_lossy_file_still_shows_a_layout_mistake_apart_from_the_loss() -> None
     result = check_roundtrip("\n".join(lines), CANONICAL_FLASK.stem)
     assert result.verdict is Verdict.LOSSY
     assert [d.line for d in result.dropped] == [front_end + 3]
-    assert result.layout_lines == [cursor + 3]
+    assert [c.line for c in result.layout_changes] == [cursor + 3]
+
+
+def test_a_layout_change_says_what_it_is() -> None:
+    lines = CANONICAL_FLASK.read_text(encoding="utf-8").split("\n")
+    cursor = lines.index("## Cursor Position")
+    patch = lines.index("## Expected Patch")
+    del lines[patch - 1]  # the blank line before the patch heading
+    del lines[cursor + 1]  # the blank line after the cursor heading
+    lines[2] += " "
+    result = check_roundtrip("\n".join(lines), CANONICAL_FLASK.stem)
+    assert [tuple(c) for c in result.layout_changes] == [
+        (3, "trailing whitespace here"),
+        (cursor + 1, "a blank line is missing after this heading"),
+        (patch - 1, "a blank line is missing before this heading"),
+    ]
