@@ -105,7 +105,15 @@ def _check_lines(
             )
         elif diff_line.kind is LineKind.OLD_PATH and kinds.get(number + 1) is not LineKind.NEW_PATH:
             if _real_header(lines, number):
-                _half_header(ctx, source, number, "`+++ b/path` line after it", "below")
+                # Reported where the missing line should stand, as a missing `---` is.
+                ctx.at_field(
+                    r.DIFF_LINE_LOOKS_LIKE_HEADER,
+                    source,
+                    number + 1,
+                    1,
+                    f"the `+++ b/path` line that pairs with `{lines[number][:60]}` is missing "
+                    "here: the reference needs both to name the file; add it above this line",
+                )
             else:
                 _header_lookalike(ctx, source, number, "-- ", "a deleted")
         elif diff_line.kind is LineKind.NEW_PATH and number == 0 and text.startswith("+++ "):
