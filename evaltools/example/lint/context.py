@@ -6,8 +6,13 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from evaltools.diagnostics import Diagnostic, Rule, make
+from evaltools.example.cursor import ExtractedPatch, parse_patch
+from evaltools.example.diffs.udiff import ParsedDiff, parse_diff
 from evaltools.example.markdown.reader import ParsedMarkdown
 from evaltools.example.spec import ExampleSpec
+
+# Fields whose diffs may carry cursor lines (patches), as opposed to plain diffs.
+PATCH_FIELDS = ("expected_patch", "rejected_patch")
 
 
 # A named tuple, not a dataclass: each dataclass costs about a millisecond at import, on the
@@ -108,3 +113,16 @@ def cursor_source(ctx: LintContext) -> FieldSource | None:
     if block is None:
         return None
     return FieldSource("cursor_position", block.text, "", block.line + 1, block.line)
+
+
+def parsed_diff(ctx: LintContext, source: FieldSource) -> tuple[ParsedDiff, ExtractedPatch | None]:
+    """The field's diff, parsed once for every rule that reads it (a patch's cursor lines
+    taken out first)."""
+    key = f"diff:{source.pointer}:{source.first_line}"
+    if key not in ctx.cache:
+        if source.name in PATCH_FIELDS:
+            ctx.cache[key] = parse_patch(source.text)
+        else:
+            ctx.cache[key] = (parse_diff(source.text), None)
+    cached: tuple[ParsedDiff, ExtractedPatch | None] = ctx.cache[key]
+    return cached

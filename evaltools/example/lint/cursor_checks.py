@@ -10,7 +10,13 @@ from evaltools.example.cursor import (
     locate_cursor,
 )
 from evaltools.example.lint import catalogue as r
-from evaltools.example.lint.context import FieldSource, LintContext, cursor_source
+from evaltools.example.lint.context import (
+    FieldSource,
+    LintContext,
+    cursor_source,
+    field_sources,
+    parsed_diff,
+)
 
 
 def cursor_of(ctx: LintContext) -> CursorLocation | None:
@@ -100,12 +106,12 @@ def _stray_marker(ctx: LintContext, lines: list[str], seen: list[int]) -> int:
     The cursor sits where the edit happens, so the marker nearest the lines the patches
     delete (or add after) is the real one; without that evidence, the second one.
     """
-    from evaltools.example.cursor import parse_patch
     from evaltools.example.diffs.udiff import LineKind
 
     edited: set[str] = set()
-    for patch in ctx.spec.expected_patches:
-        for hunk in parse_patch(patch)[0].hunks:
+    patches = [f for f in field_sources(ctx) if f.name == "expected_patch"]
+    for patch in patches:
+        for hunk in parsed_diff(ctx, patch)[0].hunks:
             previous = ""
             for line in hunk.lines:
                 if line.kind is LineKind.DELETION:

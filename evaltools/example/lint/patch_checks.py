@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from evaltools.example.cursor import ExtractedPatch, parse_patch
+from evaltools.example.cursor import ExtractedPatch
 from evaltools.example.diffs.align import Fit, fit_hunks
 from evaltools.example.diffs.udiff import (
     Hunk,
@@ -10,33 +10,26 @@ from evaltools.example.diffs.udiff import (
     ParsedDiff,
     classify_line,
     header_count_checks,
-    parse_diff,
     rust_lines,
 )
 from evaltools.example.lint import catalogue as r
-from evaltools.example.lint.context import FieldSource, LintContext, field_sources
+from evaltools.example.lint.context import (
+    PATCH_FIELDS,
+    FieldSource,
+    LintContext,
+    field_sources,
+    parsed_diff,
+)
 from evaltools.example.lint.cursor_checks import cursor_of
 from evaltools.example.lint.mismatches import Mismatch, report_mismatches
 
-PATCH_FIELDS = ("expected_patch", "rejected_patch")
 # A tuple, not a set: `in` then compares by identity, where a set calls Enum's Python `__hash__`.
 _CHECKED = (LineKind.GARBAGE, LineKind.OLD_PATH, LineKind.NEW_PATH)
 
 
-def _parsed(ctx: LintContext, source: FieldSource) -> tuple[ParsedDiff, ExtractedPatch | None]:
-    key = f"diff:{source.pointer}:{source.first_line}"
-    if key not in ctx.cache:
-        if source.name in PATCH_FIELDS:
-            ctx.cache[key] = parse_patch(source.text)
-        else:
-            ctx.cache[key] = (parse_diff(source.text), None)
-    cached: tuple[ParsedDiff, ExtractedPatch | None] = ctx.cache[key]
-    return cached
-
-
 def check_diffs(ctx: LintContext) -> None:
     for source in field_sources(ctx):
-        parsed, extracted = _parsed(ctx, source)
+        parsed, extracted = parsed_diff(ctx, source)
         lines = rust_lines(source.text)
         _check_lines(ctx, source, parsed, lines)
         for hunk in parsed.hunks:
@@ -214,7 +207,7 @@ def check_patches_apply(ctx: LintContext) -> None:
     for source in field_sources(ctx):
         if source.name not in PATCH_FIELDS or not source.text.strip():
             continue
-        parsed, _ = _parsed(ctx, source)
+        parsed, _ = parsed_diff(ctx, source)
         hunks = [h for h in parsed.hunks if _same_file(h.path, ctx.spec.cursor_path)]
         if not hunks:
             continue
