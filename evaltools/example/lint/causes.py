@@ -51,6 +51,10 @@ def check_runaway_fences(ctx: LintContext) -> None:
             where += f" is closed only at line {block.end_line}"
         else:
             where += " runs to the end of the file"
+        meant = _meant_to_close(ctx, block, swallowed)
+        if meant is not None:
+            ctx.report_cause(r.UNCLOSED_FENCE, meant[0], 1, meant[1])
+            continue
         if swallowed:
             names = " and ".join(f"'{text}' ({line})" for line, text in swallowed[:3])
             more = f" and {len(swallowed) - 3} more" if len(swallowed) > 3 else ""
@@ -62,6 +66,64 @@ def check_runaway_fences(ctx: LintContext) -> None:
         else:
             message = f"{where}: close it with a {block.fence} line"
         ctx.report_cause(r.UNCLOSED_FENCE, block.line, 1, message)
+
+
+_FENCE_LIKE = re.compile(r"( *)(`{3,}|~{3,})(.*)")
+
+
+def _meant_to_close(
+    ctx: LintContext, block: CodeBlock, swallowed: list[tuple[int, str]]
+) -> tuple[int, str] | None:
+    """The line that was meant to close a runaway block, and why it does not: the last line
+    before what the block swallowed is a fence line that cannot close this one."""
+    if not swallowed:
+        return None
+    number = _last_text(ctx, swallowed)
+    first, text = swallowed[0]
+    if section_heading(text) is None and section_heading(_next_text(ctx, first)) is not None:
+        number = first  # an opening fence (````diff`) written where the closing one goes
+    if number == block.line:
+        return None
+    match = _FENCE_LIKE.fullmatch(ctx.source_line(number).rstrip("\r"))
+    if match is None or _closes_inner_fence(ctx, block, number):
+        return None
+    indent, marks, info = len(match.group(1)), match.group(2), match.group(3).strip()
+    opened = f"the block opened at {block.line}:1"
+    if indent > 3:
+        why = f"it is indented by {indent} spaces, so it is code: remove the indentation"
+    elif marks[0] != block.fence[0]:
+        why = f"{marks} cannot close a block opened with {block.fence}: write {block.fence}"
+    elif len(marks) < len(block.fence):
+        why = f"it is shorter than the {block.fence} that opened it: write {block.fence}"
+    elif info:
+        why = f"a closing fence takes no info string: write {marks} alone"
+    else:
+        return None
+    return number, f"this fence line does not close {opened}, which then runs on: {why}"
+
+
+def _next_text(ctx: LintContext, number: int) -> str:
+    for following in range(number + 1, number + 4):
+        if ctx.source_line(following).strip():
+            return ctx.source_line(following)
+    return ""
+
+
+def _closes_inner_fence(ctx: LintContext, block: CodeBlock, number: int) -> bool:
+    """Whether line `number` closes a shorter fence opened inside the block's own code (an
+    excerpt of Markdown holds such pairs inside a longer fence)."""
+    inner_open = False
+    for line in range(block.line + 1, number + 1):
+        match = _FENCE_LIKE.fullmatch(ctx.source_line(line).rstrip("\r"))
+        if match is None or len(match.group(1)) > 3 or match.group(2)[0] != block.fence[0]:
+            continue
+        if inner_open and not match.group(3).strip():
+            if line == number:
+                return True
+            inner_open = False
+        else:
+            inner_open = True  # any fence opens when none is open, as in CommonMark
+    return False
 
 
 def _last_text(ctx: LintContext, swallowed: list[tuple[int, str]]) -> int:
@@ -208,22 +270,43 @@ def check_headless_patches(ctx: LintContext) -> None:
             return
 
 
+_UNSPACED_HEADING = re.compile(r"^ {0,3}(#{1,6})(?=[^#\s])(.*?)[ \t#]*$", re.MULTILINE)
+
+
 def check_section_levels(ctx: LintContext) -> None:
-    """`### Cursor Position`: a section name at a level that is not a section."""
+    """`### Cursor Position`, `# Expected Patch`: a section name at a level that is not a
+    section; `##Cursor Position`: a section name that is not a heading at all."""
     assert ctx.parsed is not None
     for heading in ctx.parsed.headings:
-        if heading.level in (2, 1) or heading.level > 4:
+        if heading.level == 2 or heading.level > 4:
             continue
         if heading.title.lower() not in _SECTION_TITLES:
             continue
         marks = "#" * heading.level
+        what = "the example's title" if heading.level == 1 else "not a section"
         ctx.report_cause(
             r.DROPPED_HEADING,
             heading.line,
             1,
-            f"`{marks} {heading.title}` is not a section: sections are H2 headings, so what "
+            f"`{marks} {heading.title}` is {what}: sections are H2 headings, so what "
             f"follows lands in the section before it; write `## {heading.title}`",
         )
+        return
+    for match in _UNSPACED_HEADING.finditer(ctx.source):
+        title = match.group(2).strip()
+        if title.lower() not in _SECTION_TITLES:
+            continue
+        number = ctx.source.count("\n", 0, match.start()) + 1
+        if any(b.line < number < b.end_line for b in ctx.parsed.blocks):
+            continue  # a comment line in code
+        ctx.report_cause(
+            r.DROPPED_HEADING,
+            number,
+            1,
+            f"`{match.group(0).strip()}` is not a heading (a space must follow the `#` "
+            f"marks), so what follows lands in the section before it; write `## {title}`",
+        )
+        return
 
 
 # A finding that makes others meaningless: a second cursor marker stays in the excerpt as
@@ -231,10 +314,22 @@ def check_section_levels(ctx: LintContext) -> None:
 _MAKES_MOOT = {"EP207": ("EP301", "EP302")}
 
 
+# Findings that only restate another finding's mistake on the same line: a cursor inside a
+# character is the non-ASCII warning made certain; a marker past the line's end makes the
+# advice on its canonical form moot; a file header written without its space is also a hunk
+# without a header.
+_SAME_LINE_MOOT = {"EP203": ("EP206",), "EP204": ("EP205",), "EP306": ("EP304",)}
+
+
 def keep_causes(ctx: LintContext) -> list[Diagnostic]:
     """The findings, with what follows from the first misplacing mistake left out."""
     if not ctx.causes:
         moot = {code for d in ctx.diagnostics for code in _MAKES_MOOT.get(d.code, ())}
-        return [d for d in ctx.diagnostics if d.code not in moot]
+        moot_at = {
+            (d.line, code) for d in ctx.diagnostics for code in _SAME_LINE_MOOT.get(d.code, ())
+        }
+        return [
+            d for d in ctx.diagnostics if d.code not in moot and (d.line, d.code) not in moot_at
+        ]
     first = min(ctx.causes, key=Diagnostic.sort_key)
     return [d for d in ctx.diagnostics if d is first or d.code.startswith(_INDEPENDENT)]

@@ -99,21 +99,23 @@ def _check_lines(
         elif diff_line.kind is LineKind.OLD_PATH and kinds.get(number + 1) is not LineKind.NEW_PATH:
             if _real_header(lines, number):
                 # Reported where the missing line should stand, as a missing `---` is.
-                ctx.at_field(
-                    r.DIFF_LINE_LOOKS_LIKE_HEADER,
-                    source,
-                    number + 1,
-                    1,
+                following = lines[number + 1]
+                message = (
                     f"the `+++ b/path` line that pairs with `{lines[number][:60]}` is missing "
-                    "here: the reference needs both to name the file; add it above this line",
+                    "here: the reference needs both to name the file; add it above this line"
                 )
+                if following.startswith("+++") and not following[3:4].isspace():
+                    message = _missing_space(following, "+++", "an added")
+                ctx.at_field(r.DIFF_LINE_LOOKS_LIKE_HEADER, source, number + 1, 1, message)
             else:
                 _header_lookalike(ctx, source, number, "-- ", "a deleted")
         elif diff_line.kind is LineKind.NEW_PATH and number == 0 and text.startswith("+++ "):
             headless = True  # the `--- a/path` line is missing: one finding, not two
             _half_header(ctx, source, number, "`--- a/path` line before it", "above")
         elif diff_line.kind is LineKind.NEW_PATH and kinds.get(number - 1) is not LineKind.OLD_PATH:
-            if _real_header(lines, number):
+            if _real_header(lines, number) and (half := _half_old_header(lines[number - 1])):
+                ctx.at_field(r.DIFF_LINE_LOOKS_LIKE_HEADER, source, number - 1, 1, half)
+            elif _real_header(lines, number):
                 _half_header(ctx, source, number, "`--- a/path` line before it", "above")
             else:
                 _header_lookalike(ctx, source, number, "++ ", "an added")
@@ -134,6 +136,28 @@ def _real_header(lines: list[str], number: int) -> bool:
     path = lines[number][4:].strip()
     following = lines[number + 1] if number + 1 < len(lines) else ""
     return bool(path) and " " not in path and following.startswith(("@@", "---", "+++"))
+
+
+def _missing_space(line: str, marks: str, what: str) -> str:
+    fixed = f"{marks} {line[len(marks) :].lstrip()}"
+    return (
+        f"`{line[:60]}` needs a space after `{marks}`: without it the line reads as {what} "
+        f"line, not a file header; write `{fixed[:60]}`"
+    )
+
+
+def _half_old_header(line: str) -> str | None:
+    """The advice for the line above a lone `+++` header when it is the `---` header with its
+    space or its marks missing (`---a/x`, `a/x`), else None."""
+    if line.startswith("---") and not line[3:4].isspace():
+        return _missing_space(line, "---", "a deleted")
+    path = line.strip()
+    if path and " " not in path and "/" in path and not line.startswith(("-", "+", " ", "@")):
+        return (
+            f"`{path[:60]}` reads as the `--- a/path` header without its `--- `: the reference "
+            f"ignores it and cannot name the file; write `--- {path[:60]}`"
+        )
+    return None
 
 
 def _half_header(

@@ -8,6 +8,7 @@ from evaltools.example.lint.context import LintContext
 from evaltools.example.markdown.reader import (
     ACCEPTED_PREDICTION_MARKER,
     OTHER,
+    REASONING,
     SECTIONS,
     START,
     CodeBlock,
@@ -209,6 +210,18 @@ def _report_dropped(ctx: LintContext, dropped: Dropped) -> None:
     kind = dropped.kind
     if kind in (DropKind.STRAY_CODE, DropKind.UNKNOWN_HEADING, DropKind.FRONT_MATTER):
         return  # reported where the loss is: at the block, or by the front matter rules
+    if kind is DropKind.OVERRIDDEN and dropped.detail == REASONING:
+        assert ctx.parsed is not None
+        later = [h.line for h in ctx.parsed.headings if h.section == REASONING]
+        at = next((n for n in later if n > dropped.line), dropped.line)
+        ctx.report(
+            r.REPEATED_BLOCK,
+            at,
+            1,
+            f"a second `## Reasoning` section: the example holds one reasoning text, so lines "
+            f"{dropped.line}-{dropped.end_line} are lost on a rewrite: merge the two sections",
+        )
+        return
     if kind is DropKind.OVERRIDDEN:
         copy = _later_copy(ctx, dropped)
         if copy is not None:

@@ -102,7 +102,8 @@ class Dropped(NamedTuple):
 
     def describe(self) -> str:
         if self.kind is DropKind.OVERRIDDEN:
-            return f"`{self.detail}` block overridden by a later one"
+            what = "section" if self.detail == REASONING else "block"
+            return f"`{self.detail}` {what} overridden by a later one"
         if self.kind in (DropKind.BLOCK, DropKind.MINOR_HEADING, DropKind.FRONT_MATTER):
             return self.detail
         return str(self.kind.value)

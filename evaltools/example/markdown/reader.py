@@ -397,6 +397,19 @@ class _SectionMachine:
             return
         self.reasoning_spans.append((self.reasoning_start, until))
         raw = self.body_bytes[self.reasoning_start : until].decode("utf-8")
+        if self.spec.reasoning and len(self.reasoning_spans) > 1:
+            # The field holds one text: an earlier section's is lost on a rewrite.
+            lo, hi = self.reasoning_spans[-2]
+            headings = [h.line for h in self.headings if h.section == REASONING]
+            self.dropped.append(
+                Dropped(
+                    DropKind.OVERRIDDEN,
+                    headings[-2] if len(headings) > 1 else self.lines.line(lo),
+                    self.lines.line(max(lo, hi - 1)),
+                    self.spec.reasoning.split("\n")[0][:80],
+                    REASONING,
+                )
+            )
         self.spec.reasoning = trim_blank_lines(raw)
         self.reasoning_start = None
 

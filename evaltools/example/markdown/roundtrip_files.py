@@ -13,7 +13,7 @@ from pathlib import Path
 from evaltools.atomic import WriteError, atomic_write, remove_stale_temps, write_finding
 from evaltools.catalogue import rule
 from evaltools.diagnostics import Diagnostic, make
-from evaltools.example.markdown.reader import DropKind, Dropped, ParsedMarkdown
+from evaltools.example.markdown.reader import REASONING, DropKind, Dropped, ParsedMarkdown
 from evaltools.example.markdown.roundtrip import (
     LayoutChange,
     RoundTrip,
@@ -55,6 +55,8 @@ def _hint(dropped: Dropped) -> str:
         if dropped.detail.startswith("unknown front matter keys"):
             return "remove it, or record it as an entry of `tags`"
         return "delete it, or move it into `## Reasoning` (right after the front matter)"
+    if dropped.kind is DropKind.OVERRIDDEN and dropped.detail == REASONING:
+        return "merge the two `## Reasoning` sections into one"
     return _HINTS.get(
         dropped.kind, "delete it, or move it into `## Reasoning` (right after the front matter)"
     )

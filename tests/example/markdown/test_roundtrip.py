@@ -174,3 +174,16 @@ def test_a_layout_change_says_what_it_is() -> None:
         (cursor + 1, "a blank line is missing after this heading"),
         (patch - 1, "a blank line is missing before this heading"),
     ]
+
+
+def test_a_second_reasoning_section_is_a_loss_not_a_reformat() -> None:
+    text = CANONICAL_FLASK.read_text(encoding="utf-8")
+    lines = text.split("\n")
+    cursor = lines.index("## Cursor Position")
+    lines[cursor:cursor] = ["## Reasoning", "", "First thoughts.", ""]
+    lines[cursor + 4 : cursor + 4] = ["## Reasoning", "", "Second thoughts.", ""]
+    result = check_roundtrip("\n".join(lines), CANONICAL_FLASK.stem)
+    assert result.verdict is Verdict.LOSSY
+    assert [(d.describe(), d.line, d.end_line) for d in result.dropped] == [
+        ("`Reasoning` section overridden by a later one", cursor + 1, cursor + 4)
+    ]
