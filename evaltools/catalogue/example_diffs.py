@@ -99,10 +99,12 @@ RULES = (
         "EP207",
         "several-cursor-markers",
         W,
-        "The excerpt holds more than one cursor marker; only the first counts.",
-        "Counts marker lines and inline `<|user_cursor|>` markers in the excerpt.",
-        "Only the first marker sets the cursor; the others stay in the excerpt as text the "
-        "model sees, which is not the file's content.",
+        "The excerpt or a patch holds more than one cursor marker; only one counts.",
+        "Counts marker lines and inline `<|user_cursor|>` markers in the excerpt, and marker "
+        "lines in each expected or rejected patch.",
+        "In the excerpt only the first marker sets the cursor; the others stay in it as text "
+        "the model sees, which is not the file's content. In a patch the last one sets the "
+        "predicted cursor and the others are dropped silently.",
         _cursor(*EXCERPT[:3], "    return 0 # [CURSOR_POSITION]"),
         CURSOR,
     ),
@@ -213,7 +215,7 @@ RULES = (
         "EP310",
         "garbage-in-hunk",
         W,
-        "A line inside a hunk is not a diff line; the reference ignores the rest of that "
+        "A line inside a hunk is not a diff line; the reference ignores it and the rest of that "
         "file's diff.",
         "Every line in a hunk must start with a space, `-`, `+` or `\\`; also reports diff "
         "lines before any `---`/`+++` header.",

@@ -248,6 +248,19 @@ RULES = (
         ),
     ),
     Rule(
+        "EP114",
+        "cursor-path-not-patched",
+        W,
+        "The cursor block's path is not a file any expected patch edits.",
+        "Compares the cursor block's info string with the files named in the expected "
+        "patches' headers; says which part to remove when the path follows a language name.",
+        "The info string is the file's path, not a language: with another name, every "
+        "expected patch edits some other file, so none is checked against the excerpt and "
+        "scoring applies them to nothing.",
+        FM + CURSOR.replace("```src/app.py\n", "```python\n") + "\n" + PATCH,
+        FM + CURSOR + "\n" + PATCH,
+    ),
+    Rule(
         "EP112",
         "bad-file-position",
         W,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from evaltools.example.cursor import (
     CURSOR_POSITION_MARKER,
     INLINE_CURSOR_MARKER,
@@ -47,8 +49,19 @@ def check_cursor(ctx: LintContext) -> None:
         location = locate_cursor(source.text)
     except CursorError as error:
         if error.line == 1 and "missing" in error.message:
+            misspelt = _misspelt_marker(source.text)
+            if misspelt is not None:
+                index, found = misspelt
+                ctx.at_field(
+                    r.MISSING_CURSOR_MARKER,
+                    source,
+                    index,
+                    1,
+                    f"`{found}` is not the cursor marker, so the excerpt has none: "
+                    f"write `{CURSOR_POSITION_MARKER}` exactly",
+                )
             # A marker missing from the block is the block's fault: at its opening fence.
-            if source.block_line is not None:
+            elif source.block_line is not None:
                 ctx.report(r.MISSING_CURSOR_MARKER, source.block_line, 1, error.message)
             else:
                 ctx.at_field(r.MISSING_CURSOR_MARKER, source, 0, 1, error.message)
@@ -58,6 +71,21 @@ def check_cursor(ctx: LintContext) -> None:
     ctx.cache["cursor"] = location
     _check_location(ctx, source, location)
     _check_several_markers(ctx, source)
+
+
+_NEAR_MARKER = re.compile(
+    r"\[\s*cursor[\s_-]*pos(?:ition)?\s*\]|cursor_position|<\|\s*user[\s_-]*cursor\s*\|>",
+    re.IGNORECASE,
+)
+
+
+def _misspelt_marker(text: str) -> tuple[int, str] | None:
+    """(0-based line, text) of a near miss of a cursor marker (`[CURSOR POSITION]`,
+    `[cursor_position]`, `CURSOR_POSITION` without brackets, `<| user_cursor |>`)."""
+    match = _NEAR_MARKER.search(text)
+    if match is None:
+        return None
+    return text.count("\n", 0, match.start()), match.group(0)
 
 
 def _check_location(ctx: LintContext, source: FieldSource, loc: CursorLocation) -> None:

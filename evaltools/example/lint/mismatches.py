@@ -78,7 +78,12 @@ def _odd_in_excerpt(hunk_line: str, index: int, window: list[str]) -> bool:
         elsewhere = any(line != line.rstrip(" \t") for line in others)
         return (len(excerpt_line) > len(hunk_line)) != elsewhere
     if kind == "tabs":
-        return _indent_has_tab(excerpt_line) and not any(_indent_has_tab(line) for line in others)
+        # The excerpt line is the odd one when its indentation is unlike the rest of the
+        # excerpt's (spaces among tab-indented lines, or a tab among space-indented ones).
+        indented = [line for line in others if line[:1] in (" ", "\t")]
+        if not indented:
+            return False
+        return _indent_has_tab(excerpt_line) != any(_indent_has_tab(line) for line in indented)
     return False
 
 
@@ -91,22 +96,24 @@ def _same_words(a: str, b: str) -> bool:
 
 
 def _difference(a: str, b: str) -> str:
-    """`trailing` or `tabs` when two lines differ only invisibly, else `text`."""
+    """`trailing`, `tabs` or `spaces` when two lines differ only in whitespace, else `text`."""
     if a.rstrip(" \t\r") == b.rstrip(" \t\r"):
         return "trailing"
     if _same_words(a, b):
-        return "tabs"
+        return "tabs" if "\t" in a or "\t" in b else "spaces"
     return "text"
 
 
 _DIFFERENCE = {
     "trailing": "they differ only in trailing whitespace",
     "tabs": "they differ only in tabs against spaces",
+    "spaces": "they differ only in the number of spaces",
     "text": "the text differs",
 }
 _HUNK_ADVICE = {
     "trailing": f"{_DIFFERENCE['trailing']}; make the ends match",
     "tabs": f"{_DIFFERENCE['tabs']}; copy the indentation exactly",
+    "spaces": f"{_DIFFERENCE['spaces']}; copy the indentation exactly",
     "text": "copy the context exactly (whitespace counts)",
 }
 

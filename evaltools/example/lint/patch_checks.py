@@ -17,6 +17,7 @@ from evaltools.example.lint.context import (
     PATCH_FIELDS,
     FieldSource,
     LintContext,
+    cursor_source,
     field_sources,
     parsed_diff,
 )
@@ -96,6 +97,15 @@ def _check_lines(
                 "this line is not a diff line (context lines start with a space): the "
                 "reference ignores every hunk line after it until the next `---` header",
             )
+        elif diff_line.kind is LineKind.GARBAGE and _lost_hunk_line(text, kinds.get(number - 1)):
+            ctx.at_field(
+                r.GARBAGE_IN_HUNK,
+                source,
+                number,
+                1,
+                "this line is not a diff line (context lines start with a space), so the "
+                "reference drops it from the hunk: start it with a space, `+` or `-`",
+            )
         elif diff_line.kind is LineKind.OLD_PATH and kinds.get(number + 1) is not LineKind.NEW_PATH:
             if _real_header(lines, number):
                 # Reported where the missing line should stand, as a missing `---` is.
@@ -129,6 +139,30 @@ def _check_lines(
             "diff lines before any `--- a/path` / `+++ b/path` header are ignored by the "
             "reference: add the file headers",
         )
+
+
+_HUNK_BODY = (LineKind.CONTEXT, LineKind.ADDITION, LineKind.DELETION)
+# What git writes between one file's hunks and the next file's headers.
+_GIT_EXTENDED = (
+    "diff ",
+    "index ",
+    "new file",
+    "deleted file",
+    "old mode",
+    "new mode",
+    "similarity",
+    "dissimilarity",
+    "rename ",
+    "copy ",
+    "Binary files",
+)
+
+
+def _lost_hunk_line(text: str, before: LineKind | None) -> bool:
+    """A tab-indented line of code written without its diff mark at the end of a hunk
+    (mid-hunk, the lines it makes the reference ignore are reported instead). Unindented
+    text there is common in real evals and harmless to them, so it is left alone."""
+    return before in _HUNK_BODY and text.startswith("\t") and bool(text.strip())
 
 
 def _real_header(lines: list[str], number: int) -> bool:
@@ -190,6 +224,20 @@ def _check_patch_cursors(
     ctx: LintContext, source: FieldSource, extracted: ExtractedPatch, lines: list[str]
 ) -> None:
     marker_lines = {m.line for m in extracted.markers}
+    placed = [m for m in extracted.markers if m.column is not None]
+    if len(placed) > 1:
+        where = ", ".join(
+            str(source.first_line + m.line) if source.first_line else str(m.line + 1)
+            for m in placed
+        )
+        ctx.at_field(
+            r.SEVERAL_CURSOR_MARKERS,
+            source,
+            placed[-1].line,
+            1,
+            f"{len(placed)} cursor markers in this patch (lines {where}); the reference takes "
+            "this last one: keep the one under the cursor and delete the other",
+        )
     for marker in extracted.markers:
         if marker.column is None:
             ctx.at_field(
@@ -228,6 +276,7 @@ def check_patches_apply(ctx: LintContext) -> None:
         return
     window = cursor.excerpt.split("\n")
     mismatches: list[Mismatch] = []
+    _check_cursor_path(ctx)
     for source in field_sources(ctx):
         if source.name not in PATCH_FIELDS or not source.text.strip():
             continue
@@ -264,6 +313,33 @@ def check_patches_apply(ctx: LintContext) -> None:
                 "the excerpt's file and that its context lines are copied exactly",
             )
     report_mismatches(ctx, mismatches, window)
+
+
+def _check_cursor_path(ctx: LintContext) -> None:
+    """The cursor block names a file that no expected patch edits (a language written as the
+    info string, say): every patch then edits another file and none is checked."""
+    cursor_path = ctx.spec.cursor_path
+    paths: list[str] = []
+    for source in field_sources(ctx):
+        if source.name == "expected_patch" and source.text.strip():
+            paths += [h.path for h in parsed_diff(ctx, source)[0].hunks if h.path]
+    if not cursor_path or not paths or any(_same_file(p, cursor_path) for p in paths):
+        return
+    edited = max(dict.fromkeys(paths), key=paths.count)
+    block = cursor_source(ctx)
+    line = block.block_line if block is not None and block.block_line else ctx.record_line
+    words = cursor_path.split()
+    fix = f"write `{edited}`"
+    if len(words) > 1 and any(_same_file(p, words[-1]) for p in paths):
+        fix = f"the info string is the path alone: remove `{' '.join(words[:-1])}`"
+    ctx.report(
+        r.CURSOR_PATH_NOT_PATCHED,
+        line,
+        1,
+        f"the cursor block's path `{cursor_path[:60]}` is not a file the expected patches edit "
+        f"(`{edited[:60]}`), so no patch is checked against the excerpt: {fix}",
+        "/cursor_path",
+    )
 
 
 def _first_mismatch(

@@ -40,9 +40,22 @@ def check_front_matter(ctx: LintContext) -> None:
             )
         return
     if not front.closed:
-        ctx.report_cause(
-            r.UNCLOSED_FRONT_MATTER, 1, 1, "front matter is never closed: add a `+++` line after it"
-        )
+        near = _near_closing_line(ctx)
+        if near is not None:
+            ctx.report_cause(
+                r.UNCLOSED_FRONT_MATTER,
+                near,
+                1,
+                f"`{ctx.source_line(near).strip()}` does not close the front matter (only a "
+                "`+++` line does), so it never ends: write `+++`",
+            )
+        else:
+            ctx.report_cause(
+                r.UNCLOSED_FRONT_MATTER,
+                1,
+                1,
+                "front matter is never closed: add a `+++` line after it",
+            )
         return
     if front.error is not None:
         rule = r.MISSING_FRONT_MATTER_KEY if "has no `" in front.error else r.INVALID_FRONT_MATTER
@@ -192,6 +205,20 @@ def check_dropped(ctx: LintContext) -> None:
     assert ctx.parsed is not None
     for dropped in ctx.parsed.dropped:
         _report_dropped(ctx, dropped)
+
+
+def _near_closing_line(ctx: LintContext) -> int | None:
+    """The line meant to close the front matter (`++`, `++++`, `---`) before the first
+    heading, if one is there."""
+    for number in range(2, 60):
+        text = ctx.source_line(number).strip()
+        if text.startswith("#"):
+            return None
+        if text in ("++", "++++", "+++++", "---", "+ ++", "++ +") or (
+            text.startswith("+++") and text != "+++"
+        ):
+            return number
+    return None
 
 
 def _later_copy(ctx: LintContext, dropped: Dropped) -> CodeBlock | None:

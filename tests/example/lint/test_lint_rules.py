@@ -177,6 +177,8 @@ CASES = [
     Case("EP309", lambda s: s + "\n```diff\n```\n", 39),
     Case("EP310", sub('     print("hello")\n-    return 0', 'print("hello")\n-    return 0'), 34),
     Case("EP113", sub("```src/app.py", "  ```src/app.py"), 20),
+    Case("EP114", sub("```src/app.py", "```python"), 20),
+    Case("EP114", sub("```src/app.py", "```py src/app.py"), 20),
     Case("EP401", sub("https://github.com/o/r", "https://github.com/o/r/"), 2),
     Case("EP402", sub("0123456789abcdef0123456789abcdef01234567", "HEAD"), 3),
     Case("EP403", lambda s: s, 1, name="Change_Return.md"),
