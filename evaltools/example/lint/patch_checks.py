@@ -285,11 +285,16 @@ def check_patches_apply(ctx: LintContext) -> None:
         if not hunks:
             continue
         fits = fit_hunks(hunks, cursor.excerpt)
+        swapped = False
         for fit in fits:
             if fit.fit is Fit.CONTRADICTS and fit.placement is not None:
                 found = _first_mismatch(source, fit.hunk, fit.placement.start, window)
-                if found is not None:
+                if found is not None and not _report_swapped_mark(ctx, found, fit.hunk, window):
                     mismatches.append(found)
+            elif fit.fit is Fit.OUTSIDE:
+                swapped |= _report_deletion_meant_added(ctx, source, fit.hunk, window)
+        if swapped:
+            continue
         gave_up = next((f for f in fits if f.fit is Fit.GAVE_UP), None)
         if gave_up is not None:
             ctx.at_field(
@@ -340,6 +345,60 @@ def _check_cursor_path(ctx: LintContext) -> None:
         f"(`{edited[:60]}`), so no patch is checked against the excerpt: {fix}",
         "/cursor_path",
     )
+
+
+def _report_swapped_mark(ctx: LintContext, found: Mismatch, hunk: Hunk, window: list[str]) -> bool:
+    """A line marked `+` that the excerpt already has where the hunk goes wrong: its mark
+    was meant to be `-` (or a space). Reported at that line instead of the line after it."""
+    before = [line for line in hunk.lines if line.line < found.hunk_line]
+    added = []
+    for line in reversed(before):
+        if line.kind is not LineKind.ADDITION:
+            break
+        added.append(line)
+    meant = next((line for line in added if line.text == window[found.excerpt_index]), None)
+    if meant is None:
+        return False
+    ctx.at_field(
+        r.PATCH_DOES_NOT_APPLY,
+        found.source,
+        meant.line,
+        1,
+        f"this added line is already excerpt line {found.excerpt_index + 1}, which the hunk "
+        "then skips: mark it `-` to delete it, or ` ` to keep it",
+    )
+    return True
+
+
+def _report_deletion_meant_added(
+    ctx: LintContext, source: FieldSource, hunk: Hunk, window: list[str]
+) -> bool:
+    """A hunk that fits nowhere, and would fit without one of its `-` lines: that line is not
+    in the excerpt, so it was meant to be added (`+`)."""
+    old = hunk.old_lines
+    texts = [line.text for line in old]
+    found = []
+    for index, line in enumerate(old):
+        if line.kind is LineKind.DELETION and len(texts) > 2:
+            rest = texts[:index] + texts[index + 1 :]
+            if _contains(window, rest):
+                found.append(line)
+    if len(found) != 1:
+        return False
+    ctx.at_field(
+        r.PATCH_DOES_NOT_APPLY,
+        source,
+        found[0].line,
+        1,
+        "this deleted line is not in the excerpt, where the rest of the hunk is: if it is new "
+        "text, mark it `+`",
+    )
+    return True
+
+
+def _contains(window: list[str], run: list[str]) -> bool:
+    width = len(run)
+    return any(window[at : at + width] == run for at in range(len(window) - width + 1))
 
 
 def _first_mismatch(

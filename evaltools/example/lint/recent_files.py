@@ -18,7 +18,10 @@ def check_recent_files(ctx: LintContext) -> None:
         for index, raw in enumerate(block.text.split("\n")):
             line = raw.strip(WHITESPACE)
             tab = line.rfind("\t")
-            if tab < 0 or parse_position(line[tab + 1 :]) is not None:
+            if tab < 0:
+                _check_space_before_position(ctx, block.line + 1 + index, raw)
+                continue
+            if parse_position(line[tab + 1 :]) is not None:
                 continue
             shown = line[tab + 1 :][:20]
             ctx.report(
@@ -29,3 +32,17 @@ def check_recent_files(ctx: LintContext) -> None:
                 "(an unsigned integer below 2^64): it drops that text; fix the number or "
                 "remove the tab",
             )
+
+
+def _check_space_before_position(ctx: LintContext, number: int, raw: str) -> None:
+    """`path 96`: a position after a space is read as part of the path."""
+    path, space, position = raw.rstrip(WHITESPACE).rpartition(" ")
+    if not space or not path.strip() or parse_position(position) is None:
+        return
+    ctx.report(
+        r.BAD_FILE_POSITION,
+        number,
+        len(path) + 1,
+        f"`{position}` follows a space, so the reference reads `{path.strip()} {position}` as "
+        "the path: separate the position with a tab",
+    )

@@ -100,7 +100,17 @@ def _toml_error(exc: tomllib.TOMLDecodeError, raw: str) -> tuple[str, int]:
         return text, 1
     # "at end of document": the last line of the front matter, not of the message.
     line = int(match.group(1)) if match.group(1) else max(raw.count("\n"), 1)
-    return text[: match.start()], line
+    message = text[: match.start()]
+    if message.startswith("Unclosed array"):
+        lines = raw.split("\n")
+        above = next((n for n in range(line - 1, 0, -1) if lines[n - 1].strip()), None)
+        if above is not None and _VALUE_END.search(lines[above - 1]):
+            return "a `,` is missing at the end of this line, between two array items", above
+    return message, line
+
+
+# A line that ends with an array item (a string, a number, a boolean) and no comma.
+_VALUE_END = re.compile(r'(["\'0-9]|true|false)\s*(#.*)?$')
 
 
 def _check_types(table: dict[str, Any]) -> tuple[str, str] | None:

@@ -1,10 +1,12 @@
-"""Mistakes we did not write: a reviewer hand-wrote six examples in shapes the corpus lacks
-(Rust, TypeScript, Go with tabs, inline `<|user_cursor|>`, `<` markers, Uncommitted Diff,
-Rejected Patch, Reasoning, Markdown hard breaks) and made single-mistake variants of each.
+"""Mistakes we did not write. Two independent reviews hand-wrote examples in shapes the
+corpus lacks and made single-mistake variants of each: review 1 (Rust, TypeScript, Go with
+tabs, inline `<|user_cursor|>`, `<` markers, Uncommitted Diff, Rejected Patch, Reasoning,
+Markdown hard breaks; 93 variants), review 2 (Java, C with tabs, Python decorators, a
+Markdown excerpt inside a 4-backtick fence, CJK and emoji, two-file patches; 67 variants).
 
-`tests/data/mistakes/manifest.json` gives each variant's line. Where the line we report is
-not the reviewer's, the manifest says so (`reviewer_line`, `note`); `line: null` marks a
-change the format gives no meaning to (the reference reads the file the same).
+Each `manifest.json` gives each variant's line. Where the line we report is not the
+reviewer's, the manifest says so (`reviewer_line`, `note`); `line: null` marks a change the
+format gives no meaning to (the reference reads the file the same).
 """
 
 from __future__ import annotations
@@ -18,7 +20,13 @@ from evaltools.__main__ import main
 from tests.conftest import DATA
 
 MISTAKES = DATA / "mistakes"
-MANIFEST = json.loads((MISTAKES / "manifest.json").read_text(encoding="utf-8"))
+REVIEWS = sorted(p.parent for p in MISTAKES.glob("*/manifest.json"))
+CASES = [
+    {**case, "file": str(review / case["file"])}
+    for review in REVIEWS
+    for case in json.loads((review / "manifest.json").read_text(encoding="utf-8"))
+]
+BASES = sorted(p for review in REVIEWS for p in (review / "base").glob("*.md"))
 
 
 def _findings(path: Path, capsys: pytest.CaptureFixture[str]) -> list[tuple[int, str]]:
@@ -27,25 +35,26 @@ def _findings(path: Path, capsys: pytest.CaptureFixture[str]) -> list[tuple[int,
     return [(d["line"], d["code"]) for d in found if d["severity"] in ("error", "warning")]
 
 
-@pytest.mark.parametrize("base", sorted(p.name for p in (MISTAKES / "base").glob("*.md")))
+@pytest.mark.parametrize("base", BASES, ids=[p.stem for p in BASES])
 def test_the_reviewers_files_are_clean(
-    base: str, capsys: pytest.CaptureFixture[str], in_tmp: Path
+    base: Path, capsys: pytest.CaptureFixture[str], in_tmp: Path
 ) -> None:
-    assert _findings(MISTAKES / "base" / base, capsys) == []
+    assert _findings(base, capsys) == []
 
 
-@pytest.mark.parametrize("case", MANIFEST, ids=[Path(c["file"]).stem[-40:] for c in MANIFEST])
+@pytest.mark.parametrize("case", CASES, ids=[Path(c["file"]).stem[-40:] for c in CASES])
 def test_each_variant_gives_one_finding_at_its_line(
     case: dict[str, object], capsys: pytest.CaptureFixture[str], in_tmp: Path
 ) -> None:
-    found = _findings(MISTAKES / str(case["file"]), capsys)
+    found = _findings(Path(str(case["file"])), capsys)
     if case["line"] is None:
         assert found == [], case["note"]
     else:
         assert len(found) == 1 and found[0][0] == case["line"], (case["desc"], found)
 
 
-def test_the_disagreements_with_the_reviewer_are_few_and_explained() -> None:
-    disputed = [c for c in MANIFEST if "reviewer_line" in c]
+def test_both_reviews_are_here_and_the_disagreements_are_few_and_explained() -> None:
+    assert len(REVIEWS) == 2 and len(CASES) >= 160
+    disputed = [c for c in CASES if "reviewer_line" in c]
     assert len(disputed) <= 2
     assert all(c.get("note") for c in disputed)
