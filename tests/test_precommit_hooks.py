@@ -92,7 +92,7 @@ def test_lint_hook_passes_a_good_example_and_fails_a_bad_one(
     )
     assert result.returncode == 1
     assert "evals/repo--broken.md:1:1: EP001 [error]" in result.stdout
-    assert "evals/repo--broken.md:4:1: EP201 [error]" in result.stdout
+    assert "evals/repo--broken.md:3:1: EP201 [error]" in result.stdout
 
 
 def test_roundtrip_fix_hook_rewrites_a_reformat_file(
@@ -220,4 +220,4 @@ def test_a_hook_run_prints_findings_and_one_line_per_failing_batch(
     assert result.returncode == 1, result.stdout
     assert "All checks passed" not in result.stdout
     assert result.stdout.count("Found ") == 1, result.stdout
-    assert "evals/repo--broken.md:4:1: EP201 [error]" in result.stdout
+    assert "evals/repo--broken.md:3:1: EP201 [error]" in result.stdout

@@ -63,7 +63,7 @@ def test_clean_file_exits_zero_and_diff_shows_changes(
     assert "1 file: 1 exact." in capsys.readouterr().out
     assert main(["roundtrip", str(CORPUS / "flask--add-test-function.md"), "--diff"]) == 1
     out = capsys.readouterr().out
-    assert "flask--add-test-function.md:74:1: RT001 [error]" in out
+    assert "flask--add-test-function.md:74:1: RT001 [warning]" in out
     assert "\n-\n" in out and "(canonical)" in out
 
 
