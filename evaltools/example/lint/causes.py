@@ -62,6 +62,18 @@ def check_runaway_fences(ctx: LintContext) -> None:
             fix = f"close it with a {block.fence} line after line {last}"
             if last == block.line and not block.info.strip():
                 fix = "delete this line if it is a stray (doubled) closing fence"
+            elif (
+                block.closed
+                and not any(section_heading(text) for _, text in swallowed)
+                and _next_text(ctx, block.end_line).strip()
+                and not section_heading(_next_text(ctx, block.end_line))
+            ):
+                # The code goes on after the line that closed the block: it holds fences.
+                longer = block.fence[0] * (len(block.fence) + 1)
+                fix = (
+                    f"its code holds {block.fence} lines, so open and close the block with "
+                    f"{longer} instead"
+                )
             message = f"{where} and swallows {names}{more}: {fix}"
         else:
             message = f"{where}: close it with a {block.fence} line"
