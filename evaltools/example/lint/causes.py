@@ -80,38 +80,61 @@ def check_runaway_fences(ctx: LintContext) -> None:
         ctx.report_cause(r.UNCLOSED_FENCE, block.line, 1, message)
 
 
-_FENCE_LIKE = re.compile(r"( *)(`{3,}|~{3,})(.*)")
+_FENCE_LIKE = re.compile(r"( *)(`{2,}|~{2,})(.*)")
 
 
 def _meant_to_close(
     ctx: LintContext, block: CodeBlock, swallowed: list[tuple[int, str]]
 ) -> tuple[int, str] | None:
     """The line that was meant to close a runaway block, and why it does not: the last line
-    before what the block swallowed is a fence line that cannot close this one."""
-    if not swallowed:
-        return None
-    number = _last_text(ctx, swallowed)
-    first, text = swallowed[0]
-    if section_heading(text) is None and section_heading(_next_text(ctx, first)) is not None:
-        number = first  # an opening fence (````diff`) written where the closing one goes
-    if number == block.line:
-        return None
-    match = _FENCE_LIKE.fullmatch(ctx.source_line(number).rstrip("\r"))
-    if match is None or _closes_inner_fence(ctx, block, number):
-        return None
-    indent, marks, info = len(match.group(1)), match.group(2), match.group(3).strip()
-    opened = f"the block opened at {block.line}:1"
-    if indent > 3:
-        why = f"it is indented by {indent} spaces, so it is code: remove the indentation"
-    elif marks[0] != block.fence[0]:
-        why = f"{marks} cannot close a block opened with {block.fence}: write {block.fence}"
-    elif len(marks) < len(block.fence):
-        why = f"it is shorter than the {block.fence} that opened it: write {block.fence}"
-    elif info:
-        why = f"a closing fence takes no info string: write {marks} alone"
+    before what the block swallowed (or before the end of the file) is a fence line that
+    cannot close this one."""
+    if swallowed:
+        number = _last_text(ctx, swallowed)
+        first, text = swallowed[0]
+        following = _next_text(ctx, first)
+        if section_heading(text) is None and (
+            section_heading(following) is not None or not following.strip()
+        ):
+            number = first  # an opening fence (````diff`) written where the closing one goes
+    elif not block.closed:
+        number = _last_text(ctx, [(ctx.source.count("\n") + 2, "")])
     else:
         return None
-    return number, f"this fence line does not close {opened}, which then runs on: {why}"
+    if number == block.line or _closes_inner_fence(ctx, block, number):
+        return None
+    line = ctx.source_line(number).rstrip("\r")
+    if block.fence[0] == "~" and line.strip() == "`" * len(line.strip()) and len(line) >= 3:
+        # Backticks are the usual fence: the odd one is the tilde that opened the block.
+        return block.line, (
+            f"this block opens with {block.fence} but line {number} closes it with "
+            f"{line.strip()}, which cannot: open it with {line.strip()}{block.info} instead"
+        )
+    why = _why_not_closing(line, block.fence)
+    if why is None:
+        return None
+    return number, (
+        f"this line does not close the block opened at {block.line}:1, which then runs on: {why}"
+    )
+
+
+def _why_not_closing(line: str, fence: str) -> str | None:
+    match = _FENCE_LIKE.fullmatch(line)
+    if match is None:
+        stripped = line.rstrip()
+        if stripped.endswith(fence[0] * 3) and stripped.strip(fence[0] + " "):
+            return f"a closing fence stands on a line of its own: move the {fence} to the next line"
+        return None
+    indent, marks, info = len(match.group(1)), match.group(2), match.group(3).strip()
+    if indent > 3:
+        return f"it is indented by {indent} spaces, so it is code: remove the indentation"
+    if marks[0] != fence[0]:
+        return f"{marks} cannot close a block opened with {fence}: write {fence}"
+    if len(marks) < len(fence):
+        return f"it is shorter than the {fence} that opened it: write {fence}"
+    if info:
+        return f"a closing fence takes no info string: write {marks} alone"
+    return None
 
 
 def _next_text(ctx: LintContext, number: int) -> str:
@@ -128,6 +151,8 @@ def _closes_inner_fence(ctx: LintContext, block: CodeBlock, number: int) -> bool
     for line in range(block.line + 1, number + 1):
         match = _FENCE_LIKE.fullmatch(ctx.source_line(line).rstrip("\r"))
         if match is None or len(match.group(1)) > 3 or match.group(2)[0] != block.fence[0]:
+            continue
+        if len(match.group(2)) < 3:
             continue
         if inner_open and not match.group(3).strip():
             if line == number:
@@ -242,12 +267,35 @@ def check_indented_fences(ctx: LintContext) -> None:
 _DEEP_FENCE = re.compile(r"^ {4,}(`{3,}|~{3,})", re.MULTILINE)
 
 
+_SHORT_FENCE = re.compile(r"^ {0,3}(``|~~)(?![`~])([^`\s]*)[ \t]*$", re.MULTILINE)
+
+
+def _check_short_fences(ctx: LintContext, inside: list[tuple[int, int]]) -> None:
+    """Two backticks (or tildes) before an info string open no block: its lines read as
+    prose and lists, and its closing fence opens a block that runs on."""
+    for match in _SHORT_FENCE.finditer(ctx.source):
+        number = ctx.source.count("\n", 0, match.start()) + 1
+        if any(start <= number <= end for start, end in inside):
+            continue
+        marks = match.group(1)
+        fence, name = marks[0] * 3, "backticks" if marks[0] == "`" else "tildes"
+        ctx.report_cause(
+            r.UNCLOSED_FENCE,
+            number,
+            1,
+            f"{marks} is not a fence (it takes three {name}), so no block opens or closes "
+            f"here: write {fence}{match.group(2)}",
+        )
+        return
+
+
 def check_fences_read_as_text(ctx: LintContext) -> None:
     """A fence indented by 4 or more spaces right under a line of text continues that
     paragraph (an indented block cannot interrupt one): the block never opens, and its lines
     read as prose and lists."""
     assert ctx.parsed is not None
     inside = [(b.line, b.end_line) for b in ctx.parsed.blocks if b.fenced]
+    _check_short_fences(ctx, inside)
     for match in _DEEP_FENCE.finditer(ctx.source):
         number = ctx.source.count("\n", 0, match.start()) + 1
         above = ctx.source_line(number - 1).strip()

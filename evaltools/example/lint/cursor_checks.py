@@ -58,7 +58,8 @@ def check_cursor(ctx: LintContext) -> None:
                     index,
                     1,
                     f"`{found}` is not the cursor marker, so the excerpt has none: "
-                    f"write `{CURSOR_POSITION_MARKER}` exactly",
+                    f"write `{INLINE_CURSOR_MARKER if '<' in found else CURSOR_POSITION_MARKER}`"
+                    " exactly",
                 )
             # A marker missing from the block is the block's fault: at its opening fence.
             elif source.block_line is not None:

@@ -77,6 +77,8 @@ def _odd_in_excerpt(hunk_line: str, index: int, window: list[str]) -> bool:
     if kind == "trailing":
         elsewhere = any(line != line.rstrip(" \t") for line in others)
         return (len(excerpt_line) > len(hunk_line)) != elsewhere
+    if kind == "unicode":
+        return _odd_space(excerpt_line) and not _odd_space(hunk_line)  # nobody types those
     if kind == "tabs":
         # The excerpt line is the odd one when its indentation is unlike the rest of the
         # excerpt's (spaces among tab-indented lines, or a tab among space-indented ones).
@@ -85,6 +87,10 @@ def _odd_in_excerpt(hunk_line: str, index: int, window: list[str]) -> bool:
             return False
         return _indent_has_tab(excerpt_line) != any(_indent_has_tab(line) for line in indented)
     return False
+
+
+def _odd_space(line: str) -> bool:
+    return any(ch.isspace() and ch not in " \t\r" for ch in line)
 
 
 def _indent_has_tab(line: str) -> bool:
@@ -100,6 +106,8 @@ def _difference(a: str, b: str) -> str:
     if a.rstrip(" \t\r") == b.rstrip(" \t\r"):
         return "trailing"
     if _same_words(a, b):
+        if any(ch.isspace() and ch not in " \t" for ch in a + b):
+            return "unicode"
         return "tabs" if "\t" in a or "\t" in b else "spaces"
     return "text"
 
@@ -108,12 +116,14 @@ _DIFFERENCE = {
     "trailing": "they differ only in trailing whitespace",
     "tabs": "they differ only in tabs against spaces",
     "spaces": "they differ only in the number of spaces",
+    "unicode": "they differ in a space that is not a plain one (a non-breaking space, say)",
     "text": "the text differs",
 }
 _HUNK_ADVICE = {
     "trailing": f"{_DIFFERENCE['trailing']}; make the ends match",
     "tabs": f"{_DIFFERENCE['tabs']}; copy the indentation exactly",
     "spaces": f"{_DIFFERENCE['spaces']}; copy the indentation exactly",
+    "unicode": f"{_DIFFERENCE['unicode']}; retype it as a plain space",
     "text": "copy the context exactly (whitespace counts)",
 }
 

@@ -25,7 +25,7 @@ from evaltools.example.lint.cursor_checks import cursor_of
 from evaltools.example.lint.mismatches import Mismatch, report_mismatches
 
 # A tuple, not a set: `in` then compares by identity, where a set calls Enum's Python `__hash__`.
-_CHECKED = (LineKind.GARBAGE, LineKind.OLD_PATH, LineKind.NEW_PATH)
+_CHECKED = (LineKind.GARBAGE, LineKind.OLD_PATH, LineKind.NEW_PATH, LineKind.NO_NEWLINE)
 
 
 def check_diffs(ctx: LintContext) -> None:
@@ -63,6 +63,24 @@ def check_diffs(ctx: LintContext) -> None:
                     1,
                     "expected patch is empty: fill it in or delete the block",
                 )
+            elif (
+                source.name == "expected_patch"
+                and parsed.hunks
+                and not parsed.ignored_lines
+                and not any(
+                    line.kind is not LineKind.CONTEXT
+                    for hunk in parsed.hunks
+                    for line in hunk.lines
+                )
+            ):
+                ctx.at_field(
+                    r.EMPTY_PATCH,
+                    source,
+                    parsed.hunks[0].line,
+                    1,
+                    "expected patch changes nothing (no `+` or `-` line): mark the lines it "
+                    "adds with `+` and the lines it deletes with `-`",
+                )
 
 
 def _check_lines(
@@ -96,6 +114,15 @@ def _check_lines(
                 1,
                 "this line is not a diff line (context lines start with a space): the "
                 "reference ignores every hunk line after it until the next `---` header",
+            )
+        elif diff_line.kind is LineKind.NO_NEWLINE and kinds.get(number + 1) in _HUNK_BODY:
+            ctx.at_field(
+                r.GARBAGE_IN_HUNK,
+                source,
+                number,
+                1,
+                "`\\ No newline at end of file` inside a hunk joins the line above it to the "
+                "next one: delete it (it belongs only after a file's last line)",
             )
         elif diff_line.kind is LineKind.GARBAGE and _lost_hunk_line(text, kinds.get(number - 1)):
             ctx.at_field(

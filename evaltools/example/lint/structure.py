@@ -29,7 +29,8 @@ def check_front_matter(ctx: LintContext) -> None:
             message = "front matter must start at the first byte: remove what comes before `+++`"
             if ctx.source.startswith("+++") and not stripped.startswith("+++\n"):
                 message = "the opening `+++` must be alone on its line, with no trailing spaces"
-            ctx.report(r.MISSING_FRONT_MATTER, line, 1, message)
+            # The front matter then reads as prose: what follows from that is this mistake.
+            ctx.report_cause(r.MISSING_FRONT_MATTER, line, 1, message)
         else:
             ctx.report(
                 r.MISSING_FRONT_MATTER,
@@ -203,8 +204,35 @@ def _close_section(title: str) -> str | None:
 
 def check_dropped(ctx: LintContext) -> None:
     assert ctx.parsed is not None
+    unknown: Dropped | None = None  # the unknown heading the text below it belongs to
+    reported: set[int] = set()
     for dropped in ctx.parsed.dropped:
+        if dropped.kind is DropKind.UNKNOWN_HEADING:
+            unknown = dropped
+        elif dropped.kind in (DropKind.TEXT, DropKind.BLOCK) and _under(ctx, unknown, dropped):
+            assert unknown is not None
+            if unknown.line not in reported:
+                reported.add(unknown.line)
+                ctx.report(
+                    r.PROSE_OUTSIDE_SECTIONS,
+                    unknown.line,
+                    1,
+                    f"`{unknown.excerpt[:60]}` is not a section of the format, so the text "
+                    "under it never reaches the example and is lost on any rewrite: inside "
+                    "`## Reasoning` make it `###`, or move the text into a section",
+                )
+            continue
         _report_dropped(ctx, dropped)
+
+
+def _under(ctx: LintContext, heading: Dropped | None, dropped: Dropped) -> bool:
+    """Whether `dropped` sits below `heading` with no known section heading between them."""
+    if heading is None or dropped.line <= heading.line:
+        return False
+    assert ctx.parsed is not None
+    return not any(
+        heading.line < h.line < dropped.line and h.level <= 2 for h in ctx.parsed.headings
+    )
 
 
 def _near_closing_line(ctx: LintContext) -> int | None:

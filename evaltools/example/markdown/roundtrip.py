@@ -92,7 +92,14 @@ def _described(old: list[str], new: list[str], change: tuple[int, int, int, int]
     """Blank lines, the usual layout mistake, are named: an extra one at itself (slid to the
     second of a doubled run), a missing one at the heading it should set apart."""
     i1, i2, j1, j2 = change
-    at = min(_slid(old, i1, i2, j1 == j2) + 1, len(old))
+    # `old` ends with "" after a final newline: that is no line of the file.
+    last = len(old) - 1 if len(old) > 1 and old[-1] == "" else len(old)
+    at = min(_slid(old, i1, i2, j1 == j2) + 1, last)
+    if i1 == i2 == len(old) and new[j1:j2] == [""] * (j2 - j1):
+        return LayoutChange(last, "the file does not end with a newline")
+    if j1 == j2 and i2 >= last and not any(line.strip() for line in old[i1:i2]):
+        text_end = max((k for k, line in enumerate(old) if line.strip()), default=-1) + 1
+        return LayoutChange(min(text_end + 1, last), "extra blank lines at the end of the file")
     if i1 == i2 and not any(line.strip() for line in new[j1:j2]):
         count = j2 - j1
         blank = "a blank line is" if count == 1 else f"{count} blank lines are"
