@@ -210,7 +210,8 @@ def from_example(example: Example, definition: Definition) -> Scorable:
         problems=problems,
         current=current,
     )
-    edits = history(events if isinstance(events, list) else [], example.spec.cursor_path)
+    start_row = _get(inputs, "excerpt_start_row", int, "/prompt_inputs", optional=True)
+    edits = history(events if isinstance(events, list) else [], example.spec.cursor_path, start_row)
     return prepared._replace(history=edits)
 
 

@@ -12,6 +12,7 @@ from evaltools.score.apply import try_apply
 from evaltools.score.chrf import ChrF, ChrFCache, braces_disbalance, delta_chr_f, zero
 from evaltools.score.definitions import Definition
 from evaltools.score.documents import Applied, Document, apply_to_documents, path_matches
+from evaltools.score.kept_rate import KeptRate, compute_kept_rate
 from evaltools.score.patch_lines import (
     Classification,
     PatchHunk,
@@ -87,6 +88,8 @@ class Content(NamedTuple):
     actual_dropped: int
     # The predicted text upstream measures the reversal on; None: it takes the ratio as 0.
     reversal_target: str | None = None
+    # (base, predicted, expected) texts of the kept rate; None: upstream has none.
+    kept_texts: tuple[str, str, str] | None = None
 
 
 def f32(value: float) -> float:
@@ -116,7 +119,7 @@ def _on_text(
         cache=cache.chrf,
     )
     braces = max(braces_disbalance(actual) - braces_disbalance(original), 0)
-    return Content(chrf, braces, dropped, actual)
+    return Content(chrf, braces, dropped, actual, (original, actual, expected.text))
 
 
 def _on_documents(
@@ -137,10 +140,11 @@ def _on_documents(
     original = "\n".join(d.content for d in docs)
     exp_text = "\n".join(exp.texts.get(i, d.content) for i, d in zip(touched, docs, strict=True))
     act_texts = [act.texts.get(i, d.content) for i, d in zip(touched, docs, strict=True)]
+    act_text = "\n".join(act_texts)
     chrf = delta_chr_f(
         original,
         exp_text,
-        "\n".join(act_texts),
+        act_text,
         beta=definition.beta,
         whitespace=definition.whitespace,
         cache=cache.chrf,
@@ -152,7 +156,8 @@ def _on_documents(
     for doc, text in zip(docs, act_texts, strict=True):
         if path_matches(cursor_path, doc.path):
             target = text
-    return Content(chrf, max(after - before, 0), act.dropped, target)
+    kept = (original, act_text, exp_text)
+    return Content(chrf, max(after - before, 0), act.dropped, target, kept)
 
 
 def _content(
@@ -192,8 +197,8 @@ def cursor_metrics(
     return None, False
 
 
-def _fields(chrf: ChrF, braces: int, exact: Classification) -> Score:
-    return {
+def _fields(chrf: ChrF, braces: int, exact: Classification, reversal: float | None) -> Score:
+    fields: Score = {
         "delta_chr_f": f32(chrf.score),
         "delta_chr_f_true_positives": chrf.true_positives,
         "delta_chr_f_false_positives": chrf.false_positives,
@@ -206,17 +211,26 @@ def _fields(chrf: ChrF, braces: int, exact: Classification) -> Score:
         "exact_lines_fp": exact.false_positives,
         "exact_lines_fn": exact.false_negatives,
     }
+    if reversal is not None:  # unknown: left out (score/reversal.py)
+        fields["reversal_ratio"] = f32(reversal)
+    return fields
 
 
 class Scored(NamedTuple):
     score: Score
     actual_dropped: int  # hunks of the prediction that changed nothing they were meant to
-    # Upstream's reversal_ratio (f32), None where it is not reproduced (score/reversal.py).
-    # Kept out of `score`, which names only the metrics computed for every prediction.
+    # Upstream's reversal_ratio, None where it is not reproduced (score/reversal.py); the
+    # score holds it (as f32) only when known.
     reversal: float | None = None
 
 
-def _finish(fields: Score, cursor: int | None, prediction: Prediction, cache: Cache) -> Score:
+def _finish(
+    fields: Score,
+    cursor: int | None,
+    prediction: Prediction,
+    cache: Cache,
+    kept: KeptRate | None = None,
+) -> Score:
     distance, exact = cursor_metrics(cursor, prediction.cursor)
     if distance is not None:
         fields["cursor_distance"] = distance
@@ -234,6 +248,12 @@ def _finish(fields: Score, cursor: int | None, prediction: Prediction, cache: Ca
     tokens = cache.token_changes(patch or "")
     fields["inserted_tokens"] = tokens.inserted
     fields["deleted_tokens"] = tokens.deleted
+    if kept is not None:
+        fields["kept_rate"] = kept.kept_rate
+        fields["recall_rate"] = kept.recall_rate
+        fields["kept_chars"] = kept.kept
+        fields["correctly_deleted_chars"] = kept.correctly_deleted
+        fields["discarded_chars"] = kept.discarded
     return fields
 
 
@@ -252,9 +272,11 @@ def score_prediction(
     `history`: the user's last edit of the cursor file, for the reversal ratio."""
     cache = cache or Cache()
     if not definition.context_scoring:
-        scored = _score_before_rewrite(original, expected, prediction, definition, cache)
         # Before the rewrite the ratio is known here only when no user edit is reversed.
-        return scored._replace(reversal=0.0 if history.last_user_diff is None else None)
+        reversal = 0.0 if history.last_user_diff is None else None
+        return _score_before_rewrite(
+            original, expected, prediction, definition, cache, reversal=reversal
+        )
     patch = prediction.patch or ""
     candidates = expected or (Expected("", original, None),)
     best: Candidate | None = None
@@ -280,10 +302,13 @@ def score_prediction(
         ):
             best = candidate
     assert best is not None
-    fields = _fields(best.content.chrf, best.content.braces, best.exact)
+    # Upstream computes these for every expected patch; only the best one's are reported.
     reversal = reversal_ratio(history, original, best.content.reversal_target)
+    texts = best.content.kept_texts
+    kept = None if texts is None else compute_kept_rate(*texts)
+    fields = _fields(best.content.chrf, best.content.braces, best.exact, reversal)
     return Scored(
-        _finish(fields, best.cursor, prediction, cache), best.content.actual_dropped, reversal
+        _finish(fields, best.cursor, prediction, cache, kept), best.content.actual_dropped, reversal
     )
 
 
@@ -293,6 +318,8 @@ def _score_before_rewrite(
     prediction: Prediction,
     definition: Definition,
     cache: Cache,
+    *,
+    reversal: float | None,
 ) -> Scored:
     """Before 2026-06-24: the best expected patch by chrF (the first of equal ones), exact lines
     chosen on their own (most true positives, the last of equal ones), and a prediction that
@@ -323,5 +350,5 @@ def _score_before_rewrite(
         lines = exact_lines_match(cache.changed_lines(exp.patch), cache.changed_lines(patch or ""))
         if i == 0 or lines.true_positives >= exact.true_positives:
             exact = lines
-    fields = _fields(best_chrf, best_braces, exact)
-    return Scored(_finish(fields, best_cursor, prediction, cache), dropped)
+    fields = _fields(best_chrf, best_braces, exact, reversal)
+    return Scored(_finish(fields, best_cursor, prediction, cache), dropped, reversal)

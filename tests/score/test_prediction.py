@@ -35,6 +35,9 @@ def test_perfect_prediction() -> None:
     assert score["delta_chr_f_true_positives"] == 60
     assert (score["exact_lines_tp"], score["exact_lines_fp"], score["exact_lines_fn"]) == (2, 0, 0)
     assert score["wrong_editable_region"] is False
+    # Reference 3.3: kept_rate 1.0, `100` kept and `42` correctly deleted.
+    kept = ("kept_rate", "recall_rate", "kept_chars", "correctly_deleted_chars", "discarded_chars")
+    assert tuple(score[k] for k in kept) == (1.0, 1.0, 3, 2, 0)
 
 
 def test_a_near_miss_prediction() -> None:
@@ -50,11 +53,13 @@ def test_a_near_miss_prediction() -> None:
     )
     assert tuple(score[k] for k in counts) == (27, 27, 33)
     assert (score["exact_lines_tp"], score["exact_lines_fp"], score["exact_lines_fn"]) == (1, 1, 1)
+    assert (score["kept_rate"], score["recall_rate"]) == (0.5, 0.4)
 
 
 def test_quirk_without_excerpt_start_row_a_perfect_prediction_scores_zero() -> None:
     score = score_prediction(EXCERPT, _expected(), Prediction(_perfect(), None), (), DEFAULT).score
     assert score["delta_chr_f"] == 0.0
+    assert "kept_rate" not in score and "recall_rate" not in score  # upstream: None
 
 
 def test_a_prediction_that_does_not_apply_scores_zero_with_every_expected_ngram_missed() -> None:
@@ -62,6 +67,7 @@ def test_a_prediction_that_does_not_apply_scores_zero_with_every_expected_ngram_
     scored = score_prediction(EXCERPT, _expected(), Prediction(patch, None), DOCS, DEFAULT)
     assert scored.score["delta_chr_f"] == 0.0
     assert scored.score["delta_chr_f_false_negatives"] == 60
+    assert scored.score["kept_rate"] == 0.0
     assert scored.actual_dropped == 1
 
 
@@ -125,6 +131,7 @@ def test_upstream_no_context_insertion_into_an_empty_text() -> None:
     expected = (Expected(expected_patch, "cccccc", None),)
     score = score_prediction("", expected, Prediction(actual, None), None, DEFAULT).score
     assert score["delta_chr_f"] == 0.0
+    assert score["kept_rate"] == 0.0
 
 
 def test_ties_go_to_the_last_expected_patch() -> None:
@@ -176,6 +183,8 @@ def test_before_the_rewrite_a_missing_or_failing_prediction_scores_zero() -> Non
     )
     assert missing["delta_chr_f"] == 0.0 and missing["delta_chr_f_false_negatives"] == 0
     assert failing.score["delta_chr_f"] == 0.0 and failing.actual_dropped == 1
+    # kept_rate changed three times while v5 was current: none is reproduced for it.
+    assert "kept_rate" not in missing and "kept_rate" not in failing.score
 
 
 def test_names_and_f32() -> None:
