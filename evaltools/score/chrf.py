@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Sequence
 from typing import Literal, NamedTuple
 
 from evaltools.example.diffs.udiff import RUST_WHITESPACE
@@ -49,8 +50,9 @@ def normalise(text: str, whitespace: Whitespace) -> str:
     return collapse_whitespace(text)
 
 
-def _common_prefix(a: str, b: str, limit: int) -> int:
-    # Bisection over slice comparisons: C-speed compares instead of a Python loop per char.
+def common_prefix(a: Sequence[object], b: Sequence[object], limit: int) -> int:
+    """How many leading items `a` and `b` share, up to `limit`."""
+    # Bisection over slice comparisons: C-speed compares instead of a Python loop per item.
     lo, hi = 0, limit
     while lo < hi:
         mid = (lo + hi + 1) // 2
@@ -61,7 +63,7 @@ def _common_prefix(a: str, b: str, limit: int) -> int:
     return lo
 
 
-def _common_suffix(a: str, b: str, limit: int) -> int:
+def common_suffix(a: Sequence[object], b: Sequence[object], limit: int) -> int:
     lo, hi = 0, limit
     while lo < hi:
         mid = (lo + hi + 1) // 2
@@ -75,8 +77,8 @@ def _common_suffix(a: str, b: str, limit: int) -> int:
 def changed_regions(original: str, modified: str) -> tuple[str, str]:
     """The changed middle of both texts plus ORDER - 1 chars of context on each side; both
     empty when nothing changed."""
-    prefix = _common_prefix(original, modified, min(len(original), len(modified)))
-    suffix = _common_suffix(original, modified, min(len(original), len(modified)) - prefix)
+    prefix = common_prefix(original, modified, min(len(original), len(modified)))
+    suffix = common_suffix(original, modified, min(len(original), len(modified)) - prefix)
     orig_end = len(original) - suffix
     mod_end = len(modified) - suffix
     if prefix >= orig_end and prefix >= mod_end:

@@ -2,7 +2,7 @@
 section 2, step 7), reimplemented from its behaviour:
 
 * the three texts are split into code tokens (`score.tokens.tokenize`), and each run of
-  identifier tokens is merged into one unit;
+  identifier tokens is merged into one unit (`score.tokens.word_units`);
 * a longest common subsequence of units against the base text marks, on the prediction
   (candidate) and on the expected text (reference), the units each keeps, and on the base the
   units each deletes; ties are broken the way upstream walks its table back;
@@ -15,9 +15,11 @@ When the two texts' length changes differ by more than 512 bytes it gives up: bo
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import NamedTuple
 
-from evaltools.score.tokens import tokenize
+from evaltools.score.chrf import common_prefix, common_suffix
+from evaltools.score.tokens import word_units
 
 MAX_DIRTY_LENGTH_DELTA = 512
 
@@ -38,26 +40,6 @@ def _size(text: str) -> int:
     return len(text) if text.isascii() else len(text.encode("utf-8", "surrogatepass"))
 
 
-def _is_identifier(token: str) -> bool:
-    return all(c.isalnum() or c == "_" for c in token) and bool(token)
-
-
-def units(text: str) -> list[str]:
-    out: list[str] = []
-    run: list[str] = []
-    for token in tokenize(text):
-        if _is_identifier(token):
-            run.append(token)
-            continue
-        if run:
-            out.append("".join(run))
-            run = []
-        out.append(token)
-    if run:
-        out.append("".join(run))
-    return out
-
-
 def keep_masks(a: list[str], b: list[str]) -> tuple[list[bool], list[bool]]:
     """For each of `a` and `b`, whether the element is in a longest common subsequence: the
     one found walking the table back from the end, preferring to step back in `a` on a tie for
@@ -67,14 +49,8 @@ def keep_masks(a: list[str], b: list[str]) -> tuple[list[bool], list[bool]]:
         return keep_a, keep_b
     if a == b:
         return [True] * len(a), [True] * len(b)
-    prefix = 0
-    while prefix < min(len(a), len(b)) and a[prefix] == b[prefix]:
-        prefix += 1
-    suffix = 0
-    while (
-        suffix < min(len(a), len(b)) - prefix and a[len(a) - 1 - suffix] == b[len(b) - 1 - suffix]
-    ):
-        suffix += 1
+    prefix = common_prefix(a, b, min(len(a), len(b)))
+    suffix = common_suffix(a, b, min(len(a), len(b)) - prefix)
     for i in range(prefix):
         keep_a[i] = keep_b[i] = True
     for k in range(suffix):
@@ -82,13 +58,13 @@ def keep_masks(a: list[str], b: list[str]) -> tuple[list[bool], list[bool]]:
     mid_a, mid_b = a[prefix : len(a) - suffix], b[prefix : len(b) - suffix]
     if not mid_a or not mid_b:
         return keep_a, keep_b
-    table = _table(mid_a, mid_b)
+    table = _Table(mid_a, mid_b)
     i, j = len(mid_a), len(mid_b)
     while i and j:
         if mid_a[i - 1] == mid_b[j - 1]:
             keep_a[prefix + i - 1] = True
             i, j = i - 1, j - 1
-        elif table[i - 1][j] >= table[i][j - 1]:
+        elif table.lcs(i - 1, j) >= table.lcs(i, j - 1):
             i -= 1
         else:
             j -= 1
@@ -97,25 +73,60 @@ def keep_masks(a: list[str], b: list[str]) -> tuple[list[bool], list[bool]]:
         if mid_a[i - 1] == mid_b[j - 1]:
             keep_b[prefix + j - 1] = True
             i, j = i - 1, j - 1
-        elif table[i][j - 1] >= table[i - 1][j]:
+        elif table.lcs(i, j - 1) >= table.lcs(i - 1, j):
             j -= 1
         else:
             i -= 1
     return keep_a, keep_b
 
 
-def _table(a: list[str], b: list[str]) -> list[list[int]]:
-    """LCS lengths of every prefix pair."""
-    rows = [[0] * (len(b) + 1)]
-    for x in a:
-        above = rows[-1]
-        row = [0]
-        left = 0
-        for j, y in enumerate(b):
-            left = above[j] + 1 if x == y else max(above[j + 1], left)
-            row.append(left)
-        rows.append(row)
-    return rows
+class _Table:
+    """LCS lengths of every prefix pair of `a` and `b`, one bit-vector row per prefix of `a`
+    (Allison-Dix, Hyyro): a zero bit at column j means the length grows by one there, so
+    `lcs(i, j)` is j less the set bits below j of row i."""
+
+    def __init__(self, a: list[str], b: list[str]) -> None:
+        where: dict[str, int] = {}
+        for k, token in enumerate(b):
+            where[token] = where.get(token, 0) | (1 << k)
+        full = (1 << len(b)) - 1
+        row = full
+        self.rows = [row]
+        for token in a:
+            matches = row & where.get(token, 0)
+            row = ((row + matches) | (row - matches)) & full
+            self.rows.append(row)
+
+    def lcs(self, i: int, j: int) -> int:
+        return j - (self.rows[i] & ((1 << j) - 1)).bit_count()
+
+
+class Memo:
+    """What one example's predictions share: its base and expected texts' units, and their
+    subsequence with the base."""
+
+    def __init__(self) -> None:
+        self.units: dict[str, list[str]] = {}
+        self.against: dict[tuple[str, str], tuple[list[str], frozenset[int]]] = {}
+
+    def of(self, text: str) -> list[str]:
+        found = self.units.get(text)
+        if found is None:
+            found = self.units[text] = word_units(text)
+        return found
+
+    def against_base(self, text: str, base: str) -> tuple[list[str], frozenset[int]]:
+        """The units of `text` that a longest common subsequence with `base` leaves out (its
+        new units), and the indices of the base units it leaves out (those `text` deletes)."""
+        key = (text, base)
+        found = self.against.get(key)
+        if found is None:
+            units = self.of(text)
+            kept, base_kept = keep_masks(units, self.of(base))
+            new = [u for u, k in zip(units, kept, strict=True) if not k]
+            deleted = frozenset(i for i, k in enumerate(base_kept) if not k)
+            found = self.against[key] = (new, deleted)
+        return found
 
 
 def _rate(matched: int, own: int, other: int) -> float:
@@ -124,31 +135,31 @@ def _rate(matched: int, own: int, other: int) -> float:
     return matched / own
 
 
-def compute_kept_rate(base: str, candidate: str, reference: str) -> KeptRate:
+def compute_kept_rate(
+    base: str, candidate: str, reference: str, memo: Memo | None = None
+) -> KeptRate:
+    """`memo`: one per example (its texts repeat across predictions)."""
     if base == candidate == reference:
         return KeptRate(0, 0, 0, 0, 0, 0, 0, 1.0, 1.0)
-    size = _size(base)
-    candidate_delta = abs(_size(candidate) - size)
-    reference_delta = abs(_size(reference) - size)
+    size: Callable[[str], int] = _size
+    base_size = size(base)
+    candidate_delta = abs(size(candidate) - base_size)
+    reference_delta = abs(size(reference) - base_size)
     if abs(candidate_delta - reference_delta) > MAX_DIRTY_LENGTH_DELTA:
         return KeptRate(candidate_delta, reference_delta, 0, 0, 0, 0, candidate_delta, 0.0, 0.0)
-    base_units, cand_units, ref_units = units(base), units(candidate), units(reference)
-    cand_kept, base_by_cand = keep_masks(cand_units, base_units)
-    ref_kept, base_by_ref = keep_masks(ref_units, base_units)
-    cand_new = [u for u, k in zip(cand_units, cand_kept, strict=True) if not k]
-    ref_new = [u for u, k in zip(ref_units, ref_kept, strict=True) if not k]
-    candidate_new = sum(map(_size, cand_new))
-    reference_new = sum(map(_size, ref_new))
+    if base.isascii() and candidate.isascii() and reference.isascii():
+        size = len
+    memo = memo or Memo()
+    base_units = memo.of(base)
+    cand_new, cand_deleted = memo.against_base(candidate, base)
+    ref_new, ref_deleted = memo.against_base(reference, base)
+    candidate_new = sum(map(size, cand_new))
+    reference_new = sum(map(size, ref_new))
     matched, _ = keep_masks(cand_new, ref_new)
-    kept = sum(_size(u) for u, k in zip(cand_new, matched, strict=True) if k)
-    candidate_deleted = reference_deleted = correctly_deleted = 0
-    for unit, by_cand, by_ref in zip(base_units, base_by_cand, base_by_ref, strict=True):
-        if not by_cand:
-            candidate_deleted += _size(unit)
-        if not by_ref:
-            reference_deleted += _size(unit)
-        if not by_cand and not by_ref:
-            correctly_deleted += _size(unit)
+    kept = sum(size(u) for u, k in zip(cand_new, matched, strict=True) if k)
+    candidate_deleted = sum(size(base_units[i]) for i in cand_deleted)
+    reference_deleted = sum(size(base_units[i]) for i in ref_deleted)
+    correctly_deleted = sum(size(base_units[i]) for i in cand_deleted & ref_deleted)
     matched_edit = kept + correctly_deleted
     candidate_edit = candidate_new + candidate_deleted
     reference_edit = reference_new + reference_deleted

@@ -12,7 +12,7 @@ from evaltools.score.apply import try_apply
 from evaltools.score.chrf import ChrF, ChrFCache, braces_disbalance, delta_chr_f, zero
 from evaltools.score.definitions import Definition
 from evaltools.score.documents import Applied, Document, apply_to_documents, path_matches
-from evaltools.score.kept_rate import KeptRate, compute_kept_rate
+from evaltools.score.kept_rate import KeptRate, Memo, compute_kept_rate
 from evaltools.score.patch_lines import (
     Classification,
     PatchHunk,
@@ -22,7 +22,7 @@ from evaltools.score.patch_lines import (
     is_editable_region_correct,
     parse_patch_lines,
 )
-from evaltools.score.reversal import NO_HISTORY, History, reversal_ratio
+from evaltools.score.reversal import NO_HISTORY, History, ReversalMemo, reversal_ratio
 from evaltools.score.tokens import TokenChanges, count_patch_token_changes
 
 Score = dict[str, Any]
@@ -55,6 +55,8 @@ class Cache:
         self.lines: dict[str, Counter[str]] = {}
         self.hunks: dict[str, list[PatchHunk]] = {}
         self.tokens: dict[str, TokenChanges] = {}
+        self.kept = Memo()
+        self.reversal = ReversalMemo()
 
     def parsed(self, patch: str) -> list[PatchHunk]:
         found = self.hunks.get(patch)
@@ -303,9 +305,9 @@ def score_prediction(
             best = candidate
     assert best is not None
     # Upstream computes these for every expected patch; only the best one's are reported.
-    reversal = reversal_ratio(history, original, best.content.reversal_target)
+    reversal = reversal_ratio(history, original, best.content.reversal_target, cache.reversal)
     texts = best.content.kept_texts
-    kept = None if texts is None else compute_kept_rate(*texts)
+    kept = None if texts is None else compute_kept_rate(*texts, memo=cache.kept)
     fields = _fields(best.content.chrf, best.content.braces, best.exact, reversal)
     return Scored(
         _finish(fields, best.cursor, prediction, cache, kept), best.content.actual_dropped, reversal

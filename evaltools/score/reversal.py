@@ -15,7 +15,6 @@ None (unknown) only where upstream's diff would leave the histogram algorithm
 
 from __future__ import annotations
 
-import functools
 import re
 from typing import Any, NamedTuple
 
@@ -23,7 +22,13 @@ from evaltools.example.diffs.udiff import rust_lines
 from evaltools.score.apply import try_apply
 from evaltools.score.documents import strip_first_component
 from evaltools.score.histogram import TooRepetitive
-from evaltools.score.reversal_overlap import Overlap, reversal_overlap
+from evaltools.score.reversal_overlap import (
+    Edit,
+    Overlap,
+    history_edits,
+    overlap_with,
+    reversal_overlap,
+)
 
 _HEADERS = "--- a/file\n+++ b/file\n"
 _RANGE = re.compile(r"\+?[0-9]+")
@@ -198,10 +203,8 @@ def _shift_start(diff: str, start_row: int) -> int:
     return start_row
 
 
-def excerpt_aware_overlap(
-    diffs: list[str], excerpt: str, start_row: int, predicted: str
-) -> Overlap:
-    """`diffs` oldest first; they are undone newest first."""
+def before_excerpt(diffs: list[str], excerpt: str, start_row: int) -> str:
+    """The excerpt with `diffs` (oldest first) undone, newest first, where they touch it."""
     before = excerpt
     for diff in reversed(diffs):
         if not diff:
@@ -214,12 +217,13 @@ def excerpt_aware_overlap(
                 continue
             before = undone
         start_row = _shift_start(diff, start_row)
-    return _overlap(before, excerpt, predicted)
+    return before
 
 
-@functools.lru_cache(maxsize=256)
-def _overlap(original: str, current: str, predicted: str) -> Overlap:
-    return reversal_overlap(original, current, predicted)
+def excerpt_aware_overlap(
+    diffs: list[str], excerpt: str, start_row: int, predicted: str
+) -> Overlap:
+    return reversal_overlap(before_excerpt(diffs, excerpt, start_row), excerpt, predicted)
 
 
 def _before_edit(diff: str, excerpt: str) -> str:
@@ -228,19 +232,41 @@ def _before_edit(diff: str, excerpt: str) -> str:
     return undone if undone is not None else apply_leniently(reversed_diff, excerpt)
 
 
-def reversal_ratio(history: History, cursor_excerpt: str, predicted: str | None) -> float | None:
-    """`predicted`: the text upstream compares with the excerpt, None when it passes none.
-    None when upstream's diff is not the histogram one here (unknown)."""
-    diff = history.last_user_diff
-    if diff is None or predicted is None:
-        return 0.0
-    try:
-        if history.excerpt_start_row is not None:
-            found = excerpt_aware_overlap(
-                [diff], cursor_excerpt, history.excerpt_start_row, predicted
+class ReversalMemo:
+    """The user's edit as the overlap reads it, once per example."""
+
+    def __init__(self) -> None:
+        self.edits: dict[tuple[str, str, int | None], list[Edit]] = {}
+
+    def history(self, history: History, excerpt: str) -> list[Edit]:
+        diff = history.last_user_diff
+        assert diff is not None
+        key = (diff, excerpt, history.excerpt_start_row)
+        found = self.edits.get(key)
+        if found is None:
+            start = history.excerpt_start_row
+            before = (
+                _before_edit(diff, excerpt)
+                if start is None
+                else before_excerpt([diff], excerpt, start)
             )
-        else:
-            found = _overlap(_before_edit(diff, cursor_excerpt), cursor_excerpt, predicted)
+            found = self.edits[key] = history_edits(before, excerpt)
+        return found
+
+
+def reversal_ratio(
+    history: History,
+    cursor_excerpt: str,
+    predicted: str | None,
+    memo: ReversalMemo | None = None,
+) -> float | None:
+    """`predicted`: the text upstream compares with the excerpt, None when it passes none.
+    None when upstream's diff is not the histogram one here (unknown). `memo`: one per
+    example."""
+    if history.last_user_diff is None or predicted is None or predicted == cursor_excerpt:
+        return 0.0  # the last one: the prediction changes nothing, the ratio's total is 0
+    try:
+        edits = (memo or ReversalMemo()).history(history, cursor_excerpt)
+        return overlap_with(edits, cursor_excerpt, predicted).ratio
     except TooRepetitive:
         return None
-    return found.ratio

@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from evaltools.score.chrf import common_prefix, common_suffix
 from evaltools.score.histogram import diff
 from evaltools.score.tokens import tokenize
 
@@ -73,18 +74,35 @@ def _token_diff_fits(old: str, new: str, old_lines: int, new_lines: int) -> bool
     )
 
 
+def _shared_lines(old: str, new: str) -> tuple[int, int]:
+    """Where the lines both texts start with end, and how many characters the lines they both
+    end with take: the lines the diff sets aside before it starts."""
+    limit = min(len(old), len(new))
+    start = old.rfind("\n", 0, common_prefix(old, new, limit)) + 1
+    shared = common_suffix(old, new, limit - start)
+    cut_old, cut_new = len(old) - shared, len(new) - shared
+    if (cut_old and old[cut_old - 1] != "\n") or (cut_new and new[cut_new - 1] != "\n"):
+        # The shared end begins inside a line: its lines start after the next newline.
+        found = old.find("\n", cut_old)
+        cut_old = len(old) if found < 0 else found + 1
+    return start, len(old) - cut_old
+
+
 def granular_edits(old_text: str, new_text: str) -> list[Edit]:
     edits: list[Edit] = []
-    pieces = _diff_pieces(_LINE.findall(old_text), _LINE.findall(new_text))
-    for old_start, old_end, new_start, new_end, old_lines, new_lines in pieces:
-        old, new = old_text[old_start:old_end], new_text[new_start:new_end]
+    start, shared_end = _shared_lines(old_text, new_text)
+    old_mid = old_text[start : len(old_text) - shared_end]
+    new_mid = new_text[start : len(new_text) - shared_end]
+    for s_old, e_old, s_new, e_new, old_lines, new_lines in _diff_pieces(
+        _LINE.findall(old_mid), _LINE.findall(new_mid)
+    ):
+        old_start, old_end = start + s_old, start + e_old
+        old, new = old_mid[s_old:e_old], new_mid[s_new:e_new]
         if not _token_diff_fits(old, new, old_lines, new_lines):
             edits.append(Edit(old_start, old_end, old, new))
             continue
-        for s_old, e_old, s_new, e_new, _, _ in _diff_pieces(tokenize(old), tokenize(new)):
-            edits.append(
-                Edit(old_start + s_old, old_start + e_old, old[s_old:e_old], new[s_new:e_new])
-            )
+        for a, b, c, d, _, _ in _diff_pieces(tokenize(old), tokenize(new)):
+            edits.append(Edit(old_start + a, old_start + b, old[a:b], new[c:d]))
     return edits
 
 
@@ -146,9 +164,17 @@ def _reversing(history: list[Edit], prediction: list[Edit]) -> int:
     return count
 
 
-def reversal_overlap(original: str, current: str, predicted: str) -> Overlap:
-    """Raises `histogram.TooRepetitive` where upstream's diff would not be the histogram one."""
-    history = _normalised(granular_edits(original, current))
+def history_edits(original: str, current: str) -> list[Edit]:
+    """The user's edit, as the overlap reads it (the same for every prediction of an example)."""
+    return _normalised(granular_edits(original, current))
+
+
+def overlap_with(history: list[Edit], current: str, predicted: str) -> Overlap:
     prediction = _normalised(granular_edits(current, predicted))
     total = sum(len(e.new) + len(e.old) for e in prediction)
     return Overlap(_reversing(history, prediction), total)
+
+
+def reversal_overlap(original: str, current: str, predicted: str) -> Overlap:
+    """Raises `histogram.TooRepetitive` where upstream's diff would not be the histogram one."""
+    return overlap_with(history_edits(original, current), current, predicted)

@@ -3,9 +3,13 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
-from evaltools.score.kept_rate import MAX_DIRTY_LENGTH_DELTA, compute_kept_rate, keep_masks, units
+from evaltools.score import kept_rate
+from evaltools.score.kept_rate import MAX_DIRTY_LENGTH_DELTA, compute_kept_rate, keep_masks
+from evaltools.score.tokens import tokenize, word_units
 
 EPR = "fn example() {\n    epr\n"
 
@@ -23,8 +27,58 @@ def test_lcs_keep_masks() -> None:
     assert (mask_a, mask_b) == ([False, True, True, True], [True, True, True, False])
 
 
-def test_identifier_tokens_are_merged_into_units() -> None:
-    assert units("foo(new_name)") == ["foo", "(", "new_name", ")"]
+def _merged(text: str) -> list[str]:
+    """Upstream's construction: tokens, then each run of identifier tokens joined."""
+    out: list[str] = []
+    run = ""
+    for token in tokenize(text):
+        if all(c.isalnum() or c == "_" for c in token):
+            run += token
+            continue
+        out += [run, token] if run else [token]
+        run = ""
+    return [*out, run] if run else out
+
+
+class _FullTable:
+    """The whole dynamic-programming table, as upstream fills it: the oracle for the bit-vector
+    rows."""
+
+    def __init__(self, a: list[str], b: list[str]) -> None:
+        self.table = [[0] * (len(b) + 1) for _ in range(len(a) + 1)]
+        for i, x in enumerate(a, 1):
+            for j, y in enumerate(b, 1):
+                up, left = self.table[i - 1][j], self.table[i][j - 1]
+                self.table[i][j] = self.table[i - 1][j - 1] + 1 if x == y else max(up, left)
+
+    def lcs(self, i: int, j: int) -> int:
+        return self.table[i][j]
+
+
+def test_keep_masks_match_the_full_table(monkeypatch: pytest.MonkeyPatch) -> None:
+    rng = random.Random(7)
+    cases = []
+    for _ in range(400):
+        a = [rng.choice("abcx") for _ in range(rng.randrange(0, 12))]
+        b = [rng.choice("abcy") for _ in range(rng.randrange(0, 12))]
+        cases.append((a, b, keep_masks(a, b)))
+    monkeypatch.setattr(kept_rate, "_Table", _FullTable)
+    for a, b, found in cases:
+        assert found == keep_masks(a, b), (a, b)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "foo(new_name)",
+        "HTTPServer.getX2y_z  =>  a::b\r\n\n\tCamelCase_snake__x9",
+        "caf\u00e9 = na\u00efve_\u65e5\u672c\u8a9e + \U0001f389; x\u00a0y",
+        "",
+    ],
+)
+def test_identifier_tokens_are_merged_into_units(text: str) -> None:
+    assert word_units(text) == _merged(text)
+    assert word_units("foo(new_name)") == ["foo", "(", "new_name", ")"]
 
 
 def test_rate_extremes() -> None:

@@ -4,11 +4,13 @@ filter, the excerpt-aware undo, the lenient apply, the LCS, and the ratio tests)
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
 
 from evaltools.score import histogram
+from evaltools.score import reversal_overlap as reversal_overlap_module
 from evaltools.score.reversal import (
     History,
     apply_leniently,
@@ -18,7 +20,7 @@ from evaltools.score.reversal import (
     reversal_ratio,
     reverse_diff,
 )
-from evaltools.score.reversal_overlap import _lcs_length, reversal_overlap
+from evaltools.score.reversal_overlap import _lcs_length, granular_edits, reversal_overlap
 
 
 def _event(path: str, diff: str = "@@ -1 +1 @@\n-a\n+b\n", predicted: bool = False) -> Any:
@@ -291,3 +293,16 @@ def test_histogram_anchors_on_the_rarest_common_run() -> None:
         histogram.Change(0, 2, 0, 0),
         histogram.Change(3, 3, 1, 3),
     ]
+
+
+def test_setting_shared_lines_aside_first_changes_no_edit(monkeypatch: pytest.MonkeyPatch) -> None:
+    rng = random.Random(3)
+    lines = ["a\n", "b\n", "\n", "a b\n", "x = 1\n", "a", "b"]
+    cases = []
+    for _ in range(300):
+        old = "".join(rng.choice(lines) for _ in range(rng.randrange(0, 8)))
+        new = "".join(rng.choice(lines) for _ in range(rng.randrange(0, 8)))
+        cases.append((old, new, granular_edits(old, new)))
+    monkeypatch.setattr(reversal_overlap_module, "_shared_lines", lambda old, new: (0, 0))
+    for old, new, found in cases:
+        assert found == granular_edits(old, new), (old, new)
