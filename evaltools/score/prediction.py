@@ -56,6 +56,7 @@ class Cache:
         self.hunks: dict[str, list[PatchHunk]] = {}
         self.tokens: dict[str, TokenChanges] = {}
         self.kept = Memo()
+        self.brace_counts: dict[str, int] = {}
         self.reversal = ReversalMemo()
 
     def parsed(self, patch: str) -> list[PatchHunk]:
@@ -68,6 +69,12 @@ class Cache:
         found = self.applied.get(patch)
         if found is None:
             found = self.applied[patch] = apply_to_documents(self.parsed(patch), documents)
+        return found
+
+    def braces(self, text: str) -> int:
+        found = self.brace_counts.get(text)
+        if found is None:
+            found = self.brace_counts[text] = braces_disbalance(text)
         return found
 
     def token_changes(self, patch: str) -> TokenChanges:
@@ -151,8 +158,8 @@ def _on_documents(
         whitespace=definition.whitespace,
         cache=cache.chrf,
     )
-    before = sum(braces_disbalance(d.content) for d in docs)
-    after = sum(braces_disbalance(t) for t in act_texts)
+    before = sum(cache.braces(d.content) for d in docs)
+    after = sum(cache.braces(t) for t in act_texts)
     # The last touched document that is the cursor file (its path compared as a patch's).
     target = None
     for doc, text in zip(docs, act_texts, strict=True):
