@@ -5,25 +5,22 @@ in upstream's order, for the metrics implemented here."""
 from __future__ import annotations
 
 import struct
-from collections import Counter
 from typing import Any, NamedTuple
 
 from evaltools.score.apply import try_apply
-from evaltools.score.chrf import ChrF, ChrFCache, braces_disbalance, delta_chr_f, zero
+from evaltools.score.chrf import ChrF, braces_disbalance, delta_chr_f, zero
 from evaltools.score.definitions import Definition
-from evaltools.score.documents import Applied, Document, apply_to_documents, path_matches
-from evaltools.score.kept_rate import KeptRate, Memo, compute_kept_rate
+from evaltools.score.documents import Document, path_matches
+from evaltools.score.jumps import LineFile, patch_location_match
+from evaltools.score.kept_rate import KeptRate, compute_kept_rate
 from evaltools.score.patch_lines import (
     Classification,
-    PatchHunk,
-    changed_lines,
     exact_lines_match,
     has_isolated_whitespace_changes,
     is_editable_region_correct,
-    parse_patch_lines,
 )
-from evaltools.score.reversal import NO_HISTORY, History, ReversalMemo, reversal_ratio
-from evaltools.score.tokens import TokenChanges, count_patch_token_changes
+from evaltools.score.prediction_cache import Cache
+from evaltools.score.reversal import NO_HISTORY, History, reversal_ratio
 
 Score = dict[str, Any]
 
@@ -42,52 +39,6 @@ class ActualCursor(NamedTuple):
 class Prediction(NamedTuple):
     patch: str | None
     cursor: ActualCursor | None
-
-
-class Cache:
-    """What one example's predictions share: patches applied to the documents (each expected
-    patch, and a prediction against every expected patch), and the parts of delta chrF that
-    repeat. Made once per example."""
-
-    def __init__(self) -> None:
-        self.chrf = ChrFCache()
-        self.applied: dict[str, Applied] = {}
-        self.lines: dict[str, Counter[str]] = {}
-        self.hunks: dict[str, list[PatchHunk]] = {}
-        self.tokens: dict[str, TokenChanges] = {}
-        self.kept = Memo()
-        self.brace_counts: dict[str, int] = {}
-        self.reversal = ReversalMemo()
-
-    def parsed(self, patch: str) -> list[PatchHunk]:
-        found = self.hunks.get(patch)
-        if found is None:
-            found = self.hunks[patch] = parse_patch_lines(patch)
-        return found
-
-    def on_documents(self, patch: str, documents: tuple[Document, ...]) -> Applied:
-        found = self.applied.get(patch)
-        if found is None:
-            found = self.applied[patch] = apply_to_documents(self.parsed(patch), documents)
-        return found
-
-    def braces(self, text: str) -> int:
-        found = self.brace_counts.get(text)
-        if found is None:
-            found = self.brace_counts[text] = braces_disbalance(text)
-        return found
-
-    def token_changes(self, patch: str) -> TokenChanges:
-        found = self.tokens.get(patch)
-        if found is None:
-            found = self.tokens[patch] = count_patch_token_changes(patch)
-        return found
-
-    def changed_lines(self, patch: str) -> Counter[str]:
-        found = self.lines.get(patch)
-        if found is None:
-            found = self.lines[patch] = changed_lines(patch)
-        return found
 
 
 class Content(NamedTuple):
@@ -193,6 +144,7 @@ class Candidate(NamedTuple):
     content: Content
     exact: Classification
     cursor: int | None
+    jump: LineFile
 
 
 def cursor_metrics(
@@ -302,23 +254,32 @@ def score_prediction(
             ),
             exact_lines_match(cache.changed_lines(exp.patch), cache.changed_lines(patch)),
             exp.cursor,
+            patch_location_match(cache.locations(exp.patch), cache.locations(patch)),
         )
-        # Upstream's max_by: the last of equal keys wins. (Its third key, the jump location's
-        # line F1, is not reproduced: a tie on both keys here goes to the last patch.)
-        if best is None or (candidate.content.chrf.score, candidate.exact.f1) >= (
-            best.content.chrf.score,
-            best.exact.f1,
-        ):
+        # Upstream's max_by: the last of equal keys wins.
+        if best is None or _key(candidate) >= _key(best):
             best = candidate
     assert best is not None
     # Upstream computes these for every expected patch; only the best one's are reported.
     reversal = reversal_ratio(history, original, best.content.reversal_target, cache.reversal)
     texts = best.content.kept_texts
     kept = None if texts is None else compute_kept_rate(*texts, memo=cache.kept)
-    fields = _fields(best.content.chrf, best.content.braces, best.exact, reversal)
-    return Scored(
-        _finish(fields, best.cursor, prediction, cache, kept), best.content.actual_dropped, reversal
+    fields = _finish(
+        _fields(best.content.chrf, best.content.braces, best.exact, reversal),
+        best.cursor,
+        prediction,
+        cache,
+        kept,
     )
+    if documents is not None and expected:
+        coverage = cache.coverage((exp.patch for exp in expected), documents)
+        fields["editable_context_coverage"] = coverage.fields()
+    fields["jump_location"] = best.jump.fields()
+    return Scored(fields, best.content.actual_dropped, reversal)
+
+
+def _key(candidate: Candidate) -> tuple[float, float, float]:
+    return (candidate.content.chrf.score, candidate.exact.f1, candidate.jump.lines_f1)
 
 
 def _score_before_rewrite(

@@ -17,7 +17,8 @@ from evaltools.fileio import UsageError, display_path
 from evaltools.parallel.processes import Cost, parallel_map, worker_count
 from evaltools.score.definitions import Definition
 from evaltools.score.inputs import BadInput, Problem, Scorable, from_example, from_markdown
-from evaltools.score.prediction import ActualCursor, Cache, Prediction, Score, score_prediction
+from evaltools.score.prediction import ActualCursor, Prediction, Score, score_prediction
+from evaltools.score.prediction_cache import Cache
 from evaltools.score.summary import Row
 
 

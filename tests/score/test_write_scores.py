@@ -40,6 +40,8 @@ UPSTREAM_ORDER = [
     "kept_chars",
     "correctly_deleted_chars",
     "discarded_chars",
+    "editable_context_coverage",
+    "jump_location",
 ]
 USER_EDIT = {
     "event": "BufferChange",
