@@ -208,12 +208,12 @@ EXAMPLE_COMMANDS: tuple[Command, ...] = (
         ("score",),
         "Score predictions as Zed's `ep score`/`ep eval` do, offline: delta chrF (with its "
         "precision, recall and counts), exact lines, braces, cursor, wrong editable region, "
-        "isolated whitespace, inserted/deleted tokens, reversal ratio, kept rate and recall "
-        "rate (v6). Inputs: `ep predict` examples (.json/.jsonl with prompt_inputs and "
-        "predictions), or .md/.json examples with --predictions. Not implemented, so not in "
-        "the output: jump location, editable-context coverage, the jump-location tie-break "
-        "between expected patches, reading a patch out of actual_output (SC103), and a "
-        "reversal ratio where upstream's diff falls back to Myers or before v6 (SC006).",
+        "isolated whitespace, inserted/deleted tokens, reversal ratio, and under v6 kept and "
+        "recall rate, jump location and editable-context coverage. Inputs: `ep predict` "
+        "examples (.json/.jsonl with prompt_inputs and predictions), or .md/.json examples "
+        "with --predictions. Not implemented, so not in the output: reading a patch out of "
+        "actual_output (SC103), and a reversal ratio where "
+        "upstream's diff falls back to Myers or before v6 (SC006).",
         targets.score,
         (
             paths_param("Example files or directories (searched for *.md, *.json and *.jsonl)."),

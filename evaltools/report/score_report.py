@@ -106,6 +106,16 @@ def render_text(doc: dict[str, Any], definition_summary: str, out: TextIO) -> No
             f"(chars kept {s['total_kept_chars']}, correctly deleted "
             f"{s['total_correctly_deleted_chars']}, discarded {s['total_discarded_chars']})\n"
         )
+    for name, title in (("editable_context", "Editable context"), ("jump_location", "Jump")):
+        if f"{name}_examples" in s:
+            out.write(
+                f"{title}: lines P={s[f'avg_{name}_lines_precision'] * 100:.1f}% "
+                f"R={s[f'avg_{name}_lines_recall'] * 100:.1f}% "
+                f"F1={s[f'avg_{name}_lines_f1'] * 100:.1f}%, files "
+                f"P={s[f'avg_{name}_files_precision'] * 100:.1f}% "
+                f"R={s[f'avg_{name}_files_recall'] * 100:.1f}% "
+                f"F1={s[f'avg_{name}_files_f1'] * 100:.1f}%\n"
+            )
     if doc["groups"]:
         out.write(f"\n{'Group':<{NAME_WIDTH}} {'N':>5} {'DeltaChrF':>9} {'F1':>7}\n")
         for key, entry in doc["groups"].items():

@@ -39,6 +39,8 @@ class ActualCursor(NamedTuple):
 class Prediction(NamedTuple):
     patch: str | None
     cursor: ActualCursor | None
+    # The model's, as `ep predict` records them; upstream copies them into the score.
+    logprobs: tuple[float | None, float | None] = (None, None)
 
 
 class Content(NamedTuple):
@@ -271,6 +273,9 @@ def score_prediction(
         cache,
         kept,
     )
+    for key, value in zip(("cumulative_logprob", "avg_logprob"), prediction.logprobs, strict=True):
+        if value is not None:
+            fields[key] = value
     if documents is not None and expected:
         coverage = cache.coverage((exp.patch for exp in expected), documents)
         fields["editable_context_coverage"] = coverage.fields()

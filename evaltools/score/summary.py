@@ -95,6 +95,23 @@ def summarise(scores: Sequence[Score]) -> dict[str, Any]:
     if n:
         out["isolated_whitespace_count"] = isolated
     out.update(_kept(scores))
+    out.update(_line_file(scores, "editable_context_coverage", "editable_context"))
+    out.update(_line_file(scores, "jump_location", "jump_location"))
+    return out
+
+
+def _line_file(scores: Sequence[Score], key: str, name: str) -> dict[str, Any]:
+    """Macro means of precision, recall and F1 over the entries that have the metric, pooled
+    counts (upstream's `PrfAggregate`), for lines then files."""
+    found = [s[key] for s in scores if key in s]
+    if not found:
+        return {}
+    out: dict[str, Any] = {f"{name}_examples": len(found)}
+    for part in ("lines", "files"):
+        for stat in ("precision", "recall", "f1"):
+            out[f"avg_{name}_{part}_{stat}"] = sum(c[f"{part}_{stat}"] for c in found) / len(found)
+        for count in ("tp", "fp", "fn"):
+            out[f"{name}_{part}_{count}"] = sum(c[f"{part}_{count}"] for c in found)
     return out
 
 

@@ -68,6 +68,13 @@ def test_perfect_empty_and_non_applying_predictions(
     keys = list(summary)
     assert keys[keys.index("exact_lines_f1") + 1] == "avg_reversal_ratio"
     assert summary["avg_reversal_ratio"] == 0.0
+    # Jump location: the perfect prediction's row matches; no patch or an empty one has none.
+    assert [s["jump_location"]["lines_tp"] for s in scores] == [1, 0, 1, 0]
+    assert summary["jump_location_examples"] == 4
+    assert (summary["jump_location_lines_tp"], summary["jump_location_lines_fn"]) == (2, 2)
+    assert summary["avg_jump_location_files_f1"] == 0.5
+    assert summary["editable_context_examples"] == 4
+    assert summary["avg_editable_context_lines_recall"] == 1.0
     kept = {k: v for k, v in summary.items() if "kept" in k or "recall_rate" in k or "_chars" in k}
     assert kept == {
         "avg_kept_rate": 0.25,

@@ -111,6 +111,7 @@ def test_upstream_related_file_prediction_scores_100() -> None:
     assert score["delta_chr_f"] == 100.0
     assert score["exact_lines_tp"] == 2
     assert score["delta_chr_f_true_positives"] == 36
+    assert score["jump_location"]["files_f1"] == 1.0
 
 
 def test_upstream_related_file_without_prediction() -> None:
@@ -122,6 +123,10 @@ def test_upstream_related_file_without_prediction() -> None:
     assert score["delta_chr_f"] < 100
     assert score["delta_chr_f"] == 0.0
     assert score["exact_lines_fn"] == 2
+    assert (score["jump_location"]["files_fn"], score["jump_location"]["lines_fn"]) == (1, 1)
+    # The related file holds the expected change's rows: full coverage.
+    coverage = score["editable_context_coverage"]
+    assert (coverage["lines_fn"], coverage["files_tp"], coverage["lines_recall"]) == (0, 1, 1.0)
 
 
 def test_upstream_no_context_insertion_into_an_empty_text() -> None:
@@ -192,3 +197,24 @@ def test_names_and_f32() -> None:
     assert set(NAMES) == {"v6", "v5", "v4", "v3", "current"}
     assert f32(24.026800569287) == 24.0268
     assert f32(100.0) == 100.0
+
+
+def test_the_jump_location_breaks_a_tie_on_chrf_and_exact_lines() -> None:
+    # A prediction that does not apply scores 0 against both patches and matches no line; its
+    # location (row 40) is near the first expected patch's (row 40), 30 rows from the second's.
+    near = _perfect().replace("@@ -11,3 +11,3 @@", "@@ -41,3 +41,3 @@")
+    far = _perfect()
+    expected = (
+        Expected(near, apply_diff(near, EXCERPT), 1),
+        Expected(far, apply_diff(far, EXCERPT), 2),
+    )
+    elsewhere = (
+        "--- a/src/main.rs\n+++ b/src/main.rs\n@@ -41,2 +41,2 @@\n fn other() {\n"
+        "-    let y = 1;\n+    let y = 2;\n"
+    )
+    score = score_prediction(
+        EXCERPT, expected, Prediction(elsewhere, ActualCursor(1, 0)), DOCS, DEFAULT
+    ).score
+    assert (score["delta_chr_f"], score["exact_lines_tp"]) == (0.0, 0)
+    assert score["jump_location"]["lines_tp"] == 1
+    assert score["cursor_distance"] == 1  # the first patch's cursor: chosen by location

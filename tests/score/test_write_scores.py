@@ -40,6 +40,8 @@ UPSTREAM_ORDER = [
     "kept_chars",
     "correctly_deleted_chars",
     "discarded_chars",
+    "cumulative_logprob",
+    "avg_logprob",
     "editable_context_coverage",
     "jump_location",
 ]
@@ -84,13 +86,16 @@ def test_entries_follow_upstream_field_order(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     path = tmp_path / "run.jsonl"
-    path.write_text(json.dumps(example("ex", [prediction(NEAR, cursor=3), prediction(None)])))
+    logged = {**prediction(NEAR, cursor=3), "cumulative_logprob": -3.5, "avg_logprob": -0.25}
+    path.write_text(json.dumps(example("ex", [logged, prediction(None)])))
     rc, _ = _run(capsys, path)
     assert rc == 0
     near, missing = json.loads(path.read_text())["score"]
     assert list(near) == UPSTREAM_ORDER
-    # An expected cursor and none predicted: no distance, not an exact match.
-    assert list(missing) == [k for k in UPSTREAM_ORDER if k != "cursor_distance"]
+    assert (near["cumulative_logprob"], near["avg_logprob"]) == (-3.5, -0.25)
+    # An expected cursor and none predicted: no distance, not an exact match. No logprobs.
+    left_out = ("cursor_distance", "cumulative_logprob", "avg_logprob")
+    assert list(missing) == [k for k in UPSTREAM_ORDER if k not in left_out]
     assert missing["cursor_exact_match"] is False
     # No user edit of the cursor file among the events: upstream's ratio is 0.
     assert near["reversal_ratio"] == 0.0
