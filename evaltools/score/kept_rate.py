@@ -44,40 +44,51 @@ def keep_masks(a: list[str], b: list[str]) -> tuple[list[bool], list[bool]]:
     """For each of `a` and `b`, whether the element is in a longest common subsequence: the
     one found walking the table back from the end, preferring to step back in `a` on a tie for
     `a`'s mask and in `b` for `b`'s."""
-    keep_a, keep_b = [False] * len(a), [False] * len(b)
+    out_a, out_b = left_out(a, b)
+    keep_a, keep_b = [True] * len(a), [True] * len(b)
+    for i in out_a:
+        keep_a[i] = False
+    for j in out_b:
+        keep_b[j] = False
+    return keep_a, keep_b
+
+
+def left_out(a: list[str], b: list[str]) -> tuple[list[int], list[int]]:
+    """The indices of `a` and of `b` outside that subsequence (`keep_masks`), ascending."""
     if not a or not b:
-        return keep_a, keep_b
+        return list(range(len(a))), list(range(len(b)))
     if a == b:
-        return [True] * len(a), [True] * len(b)
+        return [], []
     prefix = common_prefix(a, b, min(len(a), len(b)))
     suffix = common_suffix(a, b, min(len(a), len(b)) - prefix)
-    for i in range(prefix):
-        keep_a[i] = keep_b[i] = True
-    for k in range(suffix):
-        keep_a[len(a) - 1 - k] = keep_b[len(b) - 1 - k] = True
     mid_a, mid_b = a[prefix : len(a) - suffix], b[prefix : len(b) - suffix]
     if not mid_a or not mid_b:
-        return keep_a, keep_b
+        return [prefix + i for i in range(len(mid_a))], [prefix + j for j in range(len(mid_b))]
     table = _Table(mid_a, mid_b)
+    kept_a: set[int] = set()
     i, j = len(mid_a), len(mid_b)
     while i and j:
         if mid_a[i - 1] == mid_b[j - 1]:
-            keep_a[prefix + i - 1] = True
+            kept_a.add(i - 1)
             i, j = i - 1, j - 1
         elif table.lcs(i - 1, j) >= table.lcs(i, j - 1):
             i -= 1
         else:
             j -= 1
+    kept_b: set[int] = set()
     i, j = len(mid_a), len(mid_b)
     while i and j:
         if mid_a[i - 1] == mid_b[j - 1]:
-            keep_b[prefix + j - 1] = True
+            kept_b.add(j - 1)
             i, j = i - 1, j - 1
         elif table.lcs(i, j - 1) >= table.lcs(i - 1, j):
             j -= 1
         else:
             i -= 1
-    return keep_a, keep_b
+    return (
+        [prefix + k for k in range(len(mid_a)) if k not in kept_a],
+        [prefix + k for k in range(len(mid_b)) if k not in kept_b],
+    )
 
 
 class _Table:
@@ -122,10 +133,8 @@ class Memo:
         found = self.against.get(key)
         if found is None:
             units = self.of(text)
-            kept, base_kept = keep_masks(units, self.of(base))
-            new = [u for u, k in zip(units, kept, strict=True) if not k]
-            deleted = frozenset(i for i, k in enumerate(base_kept) if not k)
-            found = self.against[key] = (new, deleted)
+            out_text, out_base = left_out(units, self.of(base))
+            found = self.against[key] = ([units[i] for i in out_text], frozenset(out_base))
         return found
 
 
@@ -155,8 +164,8 @@ def compute_kept_rate(
     ref_new, ref_deleted = memo.against_base(reference, base)
     candidate_new = sum(map(size, cand_new))
     reference_new = sum(map(size, ref_new))
-    matched, _ = keep_masks(cand_new, ref_new)
-    kept = sum(size(u) for u, k in zip(cand_new, matched, strict=True) if k)
+    discarded = sum(size(cand_new[i]) for i in left_out(cand_new, ref_new)[0])
+    kept = candidate_new - discarded
     candidate_deleted = sum(size(base_units[i]) for i in cand_deleted)
     reference_deleted = sum(size(base_units[i]) for i in ref_deleted)
     correctly_deleted = sum(size(base_units[i]) for i in cand_deleted & ref_deleted)
@@ -170,7 +179,7 @@ def compute_kept_rate(
         reference_deleted,
         kept,
         correctly_deleted,
-        candidate_new - kept,
+        discarded,
         _rate(matched_edit, candidate_edit, reference_edit),
         _rate(matched_edit, reference_edit, candidate_edit),
     )

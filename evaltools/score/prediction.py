@@ -146,7 +146,11 @@ class Candidate(NamedTuple):
     content: Content
     exact: Classification
     cursor: int | None
-    jump: LineFile
+    patch: str  # the expected patch's
+
+
+def _jump(candidate: Candidate, patch: str, cache: Cache) -> LineFile:
+    return patch_location_match(cache.locations(candidate.patch), cache.locations(patch))
 
 
 def cursor_metrics(
@@ -256,11 +260,16 @@ def score_prediction(
             ),
             exact_lines_match(cache.changed_lines(exp.patch), cache.changed_lines(patch)),
             exp.cursor,
-            patch_location_match(cache.locations(exp.patch), cache.locations(patch)),
+            exp.patch,
         )
-        # Upstream's max_by: the last of equal keys wins.
-        if best is None or _key(candidate) >= _key(best):
+        # Upstream's max_by over (chrF, exact-lines F1, jump line F1): the last of equal keys
+        # wins. The jump location is needed only to break a tie.
+        if best is None or _key(candidate) > _key(best):
             best = candidate
+        elif _key(candidate) == _key(best):
+            jumps = (_jump(candidate, patch, cache), _jump(best, patch, cache))
+            if jumps[0].lines_f1 >= jumps[1].lines_f1:
+                best = candidate
     assert best is not None
     # Upstream computes these for every expected patch; only the best one's are reported.
     reversal = reversal_ratio(history, original, best.content.reversal_target, cache.reversal)
@@ -279,12 +288,12 @@ def score_prediction(
     if documents is not None and expected:
         coverage = cache.coverage((exp.patch for exp in expected), documents)
         fields["editable_context_coverage"] = coverage.fields()
-    fields["jump_location"] = best.jump.fields()
+    fields["jump_location"] = _jump(best, patch, cache).fields()
     return Scored(fields, best.content.actual_dropped, reversal)
 
 
-def _key(candidate: Candidate) -> tuple[float, float, float]:
-    return (candidate.content.chrf.score, candidate.exact.f1, candidate.jump.lines_f1)
+def _key(candidate: Candidate) -> tuple[float, float]:
+    return (candidate.content.chrf.score, candidate.exact.f1)
 
 
 def _score_before_rewrite(
