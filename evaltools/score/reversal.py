@@ -25,6 +25,7 @@ from evaltools.score.histogram import TooRepetitive
 from evaltools.score.reversal_overlap import (
     Edit,
     Overlap,
+    cannot_reverse,
     history_edits,
     overlap_with,
     reversal_overlap,
@@ -267,6 +268,8 @@ def reversal_ratio(
         return 0.0  # the last one: the prediction changes nothing, the ratio's total is 0
     try:
         edits = (memo or ReversalMemo()).history(history, cursor_excerpt)
+        if cannot_reverse(edits, cursor_excerpt, predicted):
+            return 0.0
         return overlap_with(edits, cursor_excerpt, predicted).ratio
     except TooRepetitive:
         return None

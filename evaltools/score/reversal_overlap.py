@@ -142,9 +142,11 @@ def _lcs_length(a: str, b: str) -> int:
     return len(b) - row.bit_count()
 
 
-def _reversing(history: list[Edit], prediction: list[Edit]) -> int:
-    added: list[tuple[int, int]] = []  # the user's insertions, in the current text
-    deleted: list[tuple[str, int]] = []  # the user's deletions and where they were
+def _in_current(history: list[Edit]) -> tuple[list[tuple[int, int]], list[tuple[str, int]]]:
+    """The user's insertions as ranges of the current text, and its deletions with the place
+    they were."""
+    added: list[tuple[int, int]] = []
+    deleted: list[tuple[str, int]] = []
     shift = 0
     for edit in history:
         at = edit.start + shift
@@ -153,6 +155,11 @@ def _reversing(history: list[Edit], prediction: list[Edit]) -> int:
         if edit.old:
             deleted.append((edit.old, at))
         shift += len(edit.new) - len(edit.old)
+    return added, deleted
+
+
+def _reversing(history: list[Edit], prediction: list[Edit]) -> int:
+    added, deleted = _in_current(history)
     count = 0
     for edit in prediction:
         for start, end in added:
@@ -167,6 +174,18 @@ def _reversing(history: list[Edit], prediction: list[Edit]) -> int:
 def history_edits(original: str, current: str) -> list[Edit]:
     """The user's edit, as the overlap reads it (the same for every prediction of an example)."""
     return _normalised(granular_edits(original, current))
+
+
+def cannot_reverse(history: list[Edit], current: str, predicted: str) -> bool:
+    """Whether every edit the diff could find (they all lie in the lines the two texts do not
+    share) is clear of the user's edit: then nothing is reversed and the ratio is 0, whatever
+    the prediction's total."""
+    start, shared_end = _shared_lines(current, predicted)
+    end = len(current) - shared_end
+    added, deleted = _in_current(history)
+    return all(max(a, start) >= min(b, end) for a, b in added) and not any(
+        start <= at <= end for _, at in deleted
+    )
 
 
 def overlap_with(history: list[Edit], current: str, predicted: str) -> Overlap:

@@ -10,9 +10,11 @@ from typing import Any
 import pytest
 
 from evaltools.score import histogram
+from evaltools.score import reversal as reversal_module
 from evaltools.score import reversal_overlap as reversal_overlap_module
 from evaltools.score.reversal import (
     History,
+    ReversalMemo,
     apply_leniently,
     excerpt_aware_overlap,
     filter_to_excerpt,
@@ -306,3 +308,40 @@ def test_setting_shared_lines_aside_first_changes_no_edit(monkeypatch: pytest.Mo
     monkeypatch.setattr(reversal_overlap_module, "_shared_lines", lambda old, new: (0, 0))
     for old, new, found in cases:
         assert found == granular_edits(old, new), (old, new)
+
+
+def test_the_shortcut_for_predictions_clear_of_the_user_edit_changes_no_ratio(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    rng = random.Random(5)
+    lines = ["a\n", "b\n", "\n", "x = 1\n", "x = 2\n", "fn f() {\n", "}\n"]
+
+    def changed(text: list[str]) -> list[str]:
+        out = list(text)
+        at = rng.randrange(len(out) + 1)
+        kind = rng.randrange(3)
+        if kind == 0 and at < len(out):
+            out[at] = rng.choice(lines)
+        elif kind == 1 and at < len(out):
+            del out[at]
+        else:
+            out.insert(at, rng.choice(lines))
+        return out
+
+    cases = []
+    shortcuts = 0
+    for _ in range(300):
+        current_lines = [rng.choice(lines) for _ in range(rng.randrange(1, 12))]
+        original, current = "".join(changed(current_lines)), "".join(current_lines)
+        predicted = "".join(changed(current_lines))
+        edits = reversal_overlap_module.history_edits(original, current)
+        shortcuts += reversal_overlap_module.cannot_reverse(edits, current, predicted)
+        edit = History("f", "@@ -1 +1 @@\n-q\n+r\n")  # any user edit: the texts decide
+        memo = ReversalMemo()
+        memo.edits[(edit.last_user_diff or "", current, None)] = edits
+        ratio = reversal_ratio(edit, current, predicted, memo)
+        cases.append((edit, current, predicted, memo, ratio))
+    assert shortcuts > 60  # the shortcut is taken often enough to be tested
+    monkeypatch.setattr(reversal_module, "cannot_reverse", lambda *args: False)
+    for edit, current, predicted, memo, found in cases:
+        assert found == reversal_ratio(edit, current, predicted, memo), (current, predicted)
