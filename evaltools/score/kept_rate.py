@@ -64,14 +64,14 @@ def left_out(a: list[str], b: list[str]) -> tuple[list[int], list[int]]:
     mid_a, mid_b = a[prefix : len(a) - suffix], b[prefix : len(b) - suffix]
     if not mid_a or not mid_b:
         return [prefix + i for i in range(len(mid_a))], [prefix + j for j in range(len(mid_b))]
-    table = _Table(mid_a, mid_b)
+    lcs = _Table(mid_a, mid_b).lcs
     kept_a: set[int] = set()
     i, j = len(mid_a), len(mid_b)
     while i and j:
         if mid_a[i - 1] == mid_b[j - 1]:
             kept_a.add(i - 1)
             i, j = i - 1, j - 1
-        elif table.lcs(i - 1, j) >= table.lcs(i, j - 1):
+        elif lcs(i - 1, j) >= lcs(i, j - 1):
             i -= 1
         else:
             j -= 1
@@ -81,7 +81,7 @@ def left_out(a: list[str], b: list[str]) -> tuple[list[int], list[int]]:
         if mid_a[i - 1] == mid_b[j - 1]:
             kept_b.add(j - 1)
             i, j = i - 1, j - 1
-        elif table.lcs(i, j - 1) >= table.lcs(i - 1, j):
+        elif lcs(i, j - 1) >= lcs(i - 1, j):
             j -= 1
         else:
             i -= 1
