@@ -12,6 +12,9 @@ timed as CPU time (`time.process_time`: the machine is shared):
 (1) dupes (read, parse, fingerprint, LSH, verify) / reading and parsing alone, at N:
     target <= 3.
 (2) dupes at N / dupes at N/10: target <= 12 (quadratic would be 100).
+
+`--stages` also prints where the time goes at each size, stage by stage (CPU time, one
+run each: read, parse, then each stage of the fingerprint and of the pairs).
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from functools import partial
 from pathlib import Path
 
 from evaltools.config.model import Config
+from evaltools.dupes.pairs import Item
 from evaltools.example.markdown.reader import from_markdown
 from evaltools.example.markdown.render import to_markdown
 from evaltools.example.records import iter_all_units, parse_unit
@@ -112,6 +116,52 @@ def dupes(path: Path) -> int:
     return len(collect([path], [], 0.5, Config(), workers=1).pairs)
 
 
+def stages(path: Path) -> dict[str, float]:
+    """CPU seconds of each stage of `dupes` on `path`, done one after the other."""
+    from evaltools.dupes.minhash import Shingled, candidates, matrix, signatures
+    from evaltools.example import dupes as example_dupes
+
+    spent: dict[str, float] = {}
+    last = time.process_time()
+
+    def lap(name: str) -> None:
+        nonlocal last
+        now = time.process_time()
+        spent[name] = now - last
+        last = now
+
+    units = list(iter_all_units([path]))
+    lap("read")
+    specs = [r.example.spec for r in map(parse_unit, units) if r.example is not None]
+    lap("parse")
+    chunks = [specs[i : i + example_dupes.CHUNK] for i in range(0, len(specs), example_dupes.CHUNK)]
+    parts = [example_dupes.shingled(chunk) for chunk in chunks]
+    lap("tokens, shingle hashes")
+    for part, chunk in zip(parts, chunks, strict=True):
+        signatures(Shingled(part.hashes, part.owners >> 1, len(chunk)))
+    lap("signatures")
+    for part in parts:
+        part.packed()
+    lap("shingles kept")
+    for spec in specs:
+        example_dupes.content_key(spec)
+    lap("content keys")
+    items = [Item(str(path), n + 1, spec.name) for n, spec in enumerate(specs)]
+    prints = [
+        p
+        for c in range(0, len(specs), example_dupes.CHUNK)
+        for p in example_dupes.fingerprints(
+            specs[c : c + example_dupes.CHUNK], items[c : c + example_dupes.CHUNK]
+        )
+    ]
+    lap("(all of the fingerprint again)")
+    candidates(matrix([p.whole for p in prints]), range(len(prints)), 0.5)
+    lap("LSH candidates")
+    example_dupes.find_pairs(prints, 0.5)
+    lap("(all of the pairs: exact, LSH, verification)")
+    return spent
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--examples", type=int, default=100_000)
@@ -123,6 +173,7 @@ def main() -> int:
         default="jsonl",
         help="One JSONL file, or one .md file per example (the corpus's own form).",
     )
+    parser.add_argument("--stages", action="store_true", help="Also time each stage.")
     args = parser.parse_args()
     large = 10_000 if args.quick else args.examples
     runs = 1 if args.quick else args.runs
@@ -139,6 +190,9 @@ def main() -> int:
                 f"{parse_time:.2f}s, dupes {dupes_time:.2f}s; {parsed} parsed, "
                 f"{pairs} pairs reported, {planted} planted"
             )
+            if args.stages:
+                for name, seconds in stages(path).items():
+                    print(f"    {name:<45} {seconds:6.2f}s  {seconds / count * 1e6:6.1f} us each")
         parse_large, dupes_large = sizes[large]
         dupes_small = sizes[large // 10][1]
         print(f"ratio dupes / read+parse at {large}: {dupes_large / parse_large:.2f} (target <= 3)")

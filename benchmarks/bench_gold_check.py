@@ -6,7 +6,7 @@ Builds a git repository of Python, TypeScript and Go files (functions, classes w
 methods, Go methods on pointer receivers, about 150 lines a file), an eval set whose gold
 IDs point at their definitions, then a refactor commit: lines inserted above definitions
 (moved), files renamed with `git mv` (renamed_file), functions renamed (missing_symbol)
-and files deleted (missing_file). Then times, in the same run, best of --repeats:
+and files deleted (missing_file). Then times, in the same run, the median of --repeats:
 
   read floor    read every referenced file once, one process
   bare parse    read and parse, one process, one file per content the check parsed (the
@@ -16,12 +16,16 @@ and files deleted (missing_file). Then times, in the same run, best of --repeats
   warm cache    the same again on the unchanged tree
   --rev HEAD    both again against `--rev HEAD` (blob ids from git ls-tree)
 
-With --revision the records carry the first commit as `revision`, so gold check reads
-the old bodies from git and compares them (issue 15): the renamed functions are then
-`relocated` by their bodies.
+With --revision a second set, whose records carry the first commit as `revision`, is
+timed the same way: gold check reads the old bodies from git and compares them (issue
+15), the renamed functions are then `relocated` by their bodies, and every row is also
+given as a ratio to the plain set's.
 
-Each run is a fresh interpreter: its start-up and imports count. Wall times need an
-otherwise idle machine. Targets (issue 14): warm <= 3x read floor, cold <= 1.3x bare parse.
+Each run is a fresh interpreter: its start-up and imports count, with bytecode cached
+as an installed tool has it (an inherited PYTHONDONTWRITEBYTECODE is dropped for the
+runs). CPU seconds (the check's process and git, not its parse workers) are printed
+beside the wall times: on a busy machine they move less. Targets (issue 14): warm <= 3x
+read floor, cold <= 1.3x bare parse; (issue 15) with a revision within 1.5x the plain set.
 """
 
 from __future__ import annotations
@@ -34,12 +38,14 @@ import random
 import resource
 import shutil
 import sqlite3
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from collections import Counter
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 from evaltools.parallel.processes import available_cores
@@ -270,15 +276,18 @@ def write_set(path: Path, gold: list[str], revision: str | None = None) -> None:
             out.write(json.dumps(record) + "\n")
 
 
-def best(repeats: int, func: Callable[[], object], before: Callable[[], object] = list) -> float:
-    """The best time of `func` over `repeats` runs, `before` run (untimed) ahead of each."""
+def median_time(
+    repeats: int, func: Callable[[], object], before: Callable[[], object] = list
+) -> float:
+    """The median time of `func` over `repeats` runs, `before` run (untimed) ahead of each:
+    on a shared machine a median moves less between runs than the best or the mean."""
     times = []
     for _ in range(repeats):
         before()
         start = time.perf_counter()
         func()
         times.append(time.perf_counter() - start)
-    return min(times)
+    return statistics.median(times)
 
 
 def cpu_time(func: Callable[[], object]) -> float:
@@ -309,11 +318,16 @@ def children_cpu() -> float:
 
 
 class Runner:
-    """Runs one check command with the cache in `cache`; keeps its output and CPU times."""
+    """Runs one check command with the cache in `cache`; keeps its output and CPU times.
 
-    def __init__(self, command: list[str], cwd: Path, cache: Path) -> None:
+    Bytecode is cached (in `pycache`), as in a user's environment: an inherited
+    PYTHONDONTWRITEBYTECODE would add the compilation of every module to each run."""
+
+    def __init__(self, command: list[str], cwd: Path, cache: Path, pycache: Path) -> None:
         self.command, self.cwd, self.cache = command, cwd, cache
         self.env = {**os.environ, "EVALTOOLS_CACHE_DIR": str(cache)}
+        self.env.pop("PYTHONDONTWRITEBYTECODE", None)
+        self.env["PYTHONPYCACHEPREFIX"] = str(pycache)
         self.cpu: list[float] = []
         self.outputs: list[bytes] = []
 
@@ -350,7 +364,47 @@ def parsed_paths(cache: Path, repo: Path) -> tuple[list[Path], int]:
     return list(paths.values()), len(keys)
 
 
-def measure(root: Path, eval_set: Path, gold: list[str], repeats: int) -> None:
+@dataclass
+class Timed:
+    """Median wall seconds and median CPU seconds (the check's process and git)."""
+
+    cold: float
+    warm: float
+    rev_cold: float
+    rev_warm: float
+    cpu: dict[str, float]
+    statuses: Counter[str]
+    needed: list[Path]
+    entries: int
+
+
+def time_set(root: Path, eval_set: Path, repeats: int, name: str) -> Timed:
+    pycache = root / "pycache"
+    work_tree = Runner(check_command(root, eval_set), root, root / f"cache-{name}", pycache)
+    work_tree.clear()
+    work_tree()  # untimed: compiles the modules once, as an installed tool has them
+    t_cold = median_time(repeats, work_tree, work_tree.clear)
+    needed, entries = parsed_paths(work_tree.cache, root / "code")
+    cold_output = work_tree.outputs[-1]
+    t_warm = median_time(repeats, work_tree)
+    rev_cache = root / f"cache-{name}-rev"
+    at_rev = Runner(check_command(root, eval_set, "--rev", "HEAD"), root, rev_cache, pycache)
+    t_rev_cold = median_time(repeats, at_rev, at_rev.clear)
+    t_rev_warm = median_time(repeats, at_rev)
+    if work_tree.outputs[-1] != cold_output or at_rev.outputs[0] != at_rev.outputs[-1]:
+        raise SystemExit("a run with a warm cache printed other results than a cold one")
+    # Runs are recorded in order: the warm-up, `repeats` cold ones, `repeats` warm ones.
+    cpu = {
+        "cold": statistics.median(work_tree.cpu[1 : repeats + 1]),
+        "warm": statistics.median(work_tree.cpu[repeats + 1 :]),
+        "rev_cold": statistics.median(at_rev.cpu[:repeats]),
+        "rev_warm": statistics.median(at_rev.cpu[repeats:]),
+    }
+    statuses = work_tree.statuses()
+    return Timed(t_cold, t_warm, t_rev_cold, t_rev_warm, cpu, statuses, needed, entries)
+
+
+def measure(root: Path, sets: dict[str, Path], gold: list[str], repeats: int) -> None:
     referenced = sorted({g.rsplit(":", 2)[0] for g in gold})
     existing = [root / p for p in referenced if (root / p).is_file()]
     megabytes = sum(p.stat().st_size for p in existing) / 1e6
@@ -362,57 +416,55 @@ def measure(root: Path, eval_set: Path, gold: list[str], repeats: int) -> None:
             path.read_bytes()
 
     floor()  # warm the page cache for every measurement alike
-    t_floor = best(repeats, floor)
-    cpu_floor = min(cpu_time(floor) for _ in range(repeats))
-    work_tree = Runner(check_command(root, eval_set), root, root / "cache-work-tree")
-    t_cold = best(repeats, work_tree, work_tree.clear)
-    needed, entries = parsed_paths(work_tree.cache, root / "code")
-    cold_output = work_tree.outputs[-1]
-    t_warm = best(repeats, work_tree)
-    at_rev = Runner(check_command(root, eval_set, "--rev", "HEAD"), root, root / "cache-rev")
-    t_rev_cold = best(repeats, at_rev, at_rev.clear)
-    t_rev_warm = best(repeats, at_rev)
+    t_floor = median_time(repeats, floor)
+    cpu_floor = statistics.median(cpu_time(floor) for _ in range(repeats))
+    timed = {name: time_set(root, path, repeats, name) for name, path in sets.items()}
+    plain = timed["plain"]
 
     def bare_parse() -> None:
-        for path in needed:
+        for path in plain.needed:
             parse_source(path.name, path.read_bytes())
 
-    t_parse = best(repeats, bare_parse)
-    if work_tree.outputs[-1] != cold_output or at_rev.outputs[0] != at_rev.outputs[-1]:
-        raise SystemExit("a run with a warm cache printed other results than a cold one")
-    statuses = work_tree.statuses()
+    t_parse = median_time(repeats, bare_parse)
     print(f"{len(existing)} referenced files, {megabytes:.1f} MB, {available_cores()} CPUs")
-    print(f"the check parsed {len(needed)} files ({entries} distinct contents)")
-    print(f"statuses: {dict(sorted(statuses.items()))}")
-    rows = [
-        ("read floor (read each referenced file once)", t_floor, ""),
-        ("bare parse (read + parse what the check parsed)", t_parse, "1 process"),
-        ("gold check, cold cache", t_cold, f"{t_cold / t_parse:5.2f}x bare parse"),
-        ("gold check, warm cache", t_warm, f"{t_warm / t_floor:5.2f}x read floor"),
-        (
-            "gold check --rev HEAD, cold cache",
-            t_rev_cold,
-            f"{t_rev_cold / t_parse:5.2f}x bare parse",
-        ),
-        (
-            "gold check --rev HEAD, warm cache",
-            t_rev_warm,
-            f"{t_rev_warm / t_floor:5.2f}x read floor",
-        ),
-    ]
-    for label, seconds, ratio in rows:
-        print(f"{label:50} {seconds:8.3f}s  {ratio}")
-    # Runs are recorded in order: `repeats` cold ones, then `repeats` warm ones.
-    cold_cpu, warm_cpu = min(work_tree.cpu[:repeats]), min(work_tree.cpu[repeats:])
-    rev_cold_cpu, rev_warm_cpu = min(at_rev.cpu[:repeats]), min(at_rev.cpu[repeats:])
-    print(
-        f"CPU seconds of the main process and git, best run: cold {cold_cpu:.2f}, "
-        f"--rev cold {rev_cold_cpu:.2f} (workers not counted); warm {warm_cpu:.2f} "
-        f"({warm_cpu / cpu_floor:.2f}x the read floor's {cpu_floor:.3f} CPU s), --rev warm "
-        f"{rev_warm_cpu:.2f} ({rev_warm_cpu / cpu_floor:.2f}x): on a busy machine, fairer "
-        "than the wall times"
-    )
-    print("targets: warm <= 3x read floor, cold <= 1.3x bare parse")
+    print(f"the check parsed {len(plain.needed)} files ({plain.entries} distinct contents)")
+    print(f"medians of {repeats} runs; read floor {t_floor:.3f}s wall, {cpu_floor:.3f}s CPU; ")
+    print(f"bare parse (read + parse what the check parsed, 1 process) {t_parse:.3f}s")
+    for name, found in timed.items():
+        print(f"{name} set: statuses {dict(sorted(found.statuses.items()))}")
+        cpu = found.cpu
+        rows = [
+            ("cold cache", found.cold, cpu["cold"], t_parse, "bare parse"),
+            ("warm cache", found.warm, cpu["warm"], t_floor, "read floor"),
+            (
+                "--rev HEAD, cold cache",
+                found.rev_cold,
+                found.cpu["rev_cold"],
+                t_parse,
+                "bare parse",
+            ),
+            (
+                "--rev HEAD, warm cache",
+                found.rev_warm,
+                found.cpu["rev_warm"],
+                t_floor,
+                "read floor",
+            ),
+        ]
+        for label, wall, seconds, base, what in rows:
+            ratio = f"{wall / base:6.2f}x {what}"
+            if what == "read floor":
+                ratio += f" (CPU {seconds:.2f}s, {seconds / cpu_floor:5.2f}x the floor's CPU)"
+            else:
+                ratio += f" (CPU of the main process and git {seconds:.2f}s)"
+            if name != "plain":
+                base_wall = {"cold cache": plain.cold, "warm cache": plain.warm}
+                base_wall |= {"--rev HEAD, cold cache": plain.rev_cold}
+                base_wall |= {"--rev HEAD, warm cache": plain.rev_warm}
+                ratio += f"; {wall / base_wall[label]:.2f}x the plain set's"
+            print(f"  {label:26} {wall:8.3f}s  {ratio}")
+    print("targets: warm <= 3x read floor, cold <= 1.3x bare parse (issue 14);")
+    print("with a revision, within 1.5x of the plain set's time (issue 15)")
 
 
 def main() -> None:
@@ -425,7 +477,8 @@ def main() -> None:
     parser.add_argument(
         "--revision",
         action="store_true",
-        help="records carry the first commit as `revision`: bodies are compared (issue 15)",
+        help="also a set whose records carry the first commit as `revision`: bodies are "
+        "compared (issue 15), timed against the plain set",
     )
     args = parser.parse_args()
     if args.quick:
@@ -434,12 +487,15 @@ def main() -> None:
         root = Path(tmp)
         started = time.perf_counter()
         gold = build(root, args.files, args.ids, args.seed)
-        eval_set = root / "set.jsonl"
-        initial = git_output(root / "code", "rev-parse", "HEAD~1") if args.revision else None
-        write_set(eval_set, gold, initial)
+        sets = {"plain": root / "set.jsonl"}
+        write_set(sets["plain"], gold)
+        if args.revision:
+            sets["revision"] = root / "set-revision.jsonl"
+            initial = git_output(root / "code", "rev-parse", "HEAD~1")
+            write_set(sets["revision"], gold, initial)
         elapsed = time.perf_counter() - started
         print(f"generated {args.files} files and {len(gold)} gold IDs in {elapsed:.1f}s")
-        measure(root, eval_set, gold, args.repeats)
+        measure(root, sets, gold, args.repeats)
 
 
 if __name__ == "__main__":

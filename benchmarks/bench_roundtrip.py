@@ -3,7 +3,8 @@
     python benchmarks/bench_roundtrip.py [--megabytes 20] [--quick]
 
 Replicates the eval corpus to the requested size, then times, in the same run and as CPU time
-(`time.process_time`, fairer than wall time on a shared machine), best of a few repeats,
+(`time.process_time`, fairer than wall time on a shared machine), best of a few interleaved
+repeats,
 (a) `pyromark.events` over every file (the floor: the parser alone),
 (b) the reader alone (`read_markdown`: state machine, source lines, hints), for context, and
 (c) the full round trip: read, render, compare (and re-read what would be rewritten).
@@ -54,15 +55,22 @@ def full_roundtrip(corpus: list[tuple[str, str]]) -> None:
             raise SystemExit(f"corpus file {stem} no longer parses")
 
 
-def best_of(
-    repeats: int, func: Callable[[list[tuple[str, str]]], None], corpus: list[tuple[str, str]]
-) -> float:
-    best = float("inf")
+def cpu(func: Callable[[list[tuple[str, str]]], None], corpus: list[tuple[str, str]]) -> float:
+    start = time.process_time()
+    func(corpus)
+    return time.process_time() - start
+
+
+def best_of(repeats: int, corpus: list[tuple[str, str]]) -> tuple[float, float, float]:
+    """Best (floor, reader, round trip) CPU seconds, interleaved so that load from elsewhere
+    hits all three alike; the floor, a few hundredths of a second, is the best of three in
+    each round."""
+    floor = reader = full = float("inf")
     for _ in range(repeats):
-        start = time.process_time()
-        func(corpus)
-        best = min(best, time.process_time() - start)
-    return best
+        floor = min(floor, *(cpu(bare_parse, corpus) for _ in range(3)))
+        reader = min(reader, cpu(reader_only, corpus))
+        full = min(full, cpu(full_roundtrip, corpus))
+    return floor, reader, full
 
 
 def main() -> None:
@@ -75,9 +83,7 @@ def main() -> None:
         args.megabytes, args.repeats = 2.0, 1
     corpus = build_corpus(args.megabytes)
     megabytes = sum(len(t.encode("utf-8")) for t, _ in corpus) / 1024 / 1024
-    floor = best_of(args.repeats, bare_parse, corpus)
-    reader = best_of(args.repeats, reader_only, corpus)
-    full = best_of(args.repeats, full_roundtrip, corpus)
+    floor, reader, full = best_of(args.repeats, corpus)
     print(f"corpus: {len(corpus)} files, {megabytes:.1f} MB; CPU time, best of {args.repeats}")
     print(f"bare pyromark.events : {megabytes / floor:8.1f} MB/s  ({floor:.2f} s)")
     print(f"read_markdown only   : {megabytes / reader:8.1f} MB/s  ({reader:.2f} s)")

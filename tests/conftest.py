@@ -1,8 +1,17 @@
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+
+# A gate must not pass or fail by luck: under CI, property tests draw the same examples on
+# every run (a fixed seed per test), share no example database between concurrent suites,
+# and have no per-example deadline on a loaded machine. Locally they stay random.
+settings.register_profile("ci", derandomize=True, database=None, deadline=None, print_blob=True)
+if os.environ.get("CI"):
+    settings.load_profile("ci")
 
 REPO = Path(__file__).resolve().parent.parent
 DATA = REPO / "tests" / "data"

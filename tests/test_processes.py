@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import pty
+import select
 import shutil
 import signal
 import subprocess
@@ -169,6 +170,23 @@ def test_ctrl_c_exits_130_with_one_line(tmp_path: Path, command: str) -> None:
 # --- progress -------------------------------------------------------------------------------
 
 
+def _drain(master: int, deadline: float) -> bytes:
+    """What the terminal shows until the command closes it, read as it comes: a pseudo
+    terminal holds only a few kilobytes, and a slow run writes more progress lines."""
+    shown = b""
+    while time.monotonic() < deadline:
+        if not select.select([master], [], [], 1.0)[0]:
+            continue
+        try:
+            data = os.read(master, 65536)
+        except OSError:  # every holder of the terminal closed it
+            return shown
+        if not data:
+            return shown
+        shown += data
+    raise AssertionError(f"the command still held its terminal after 120 s: {shown[-200:]!r}")
+
+
 @pytest.mark.parametrize("command", ["lint", "roundtrip", "check"])
 def test_progress_on_a_terminal_and_never_in_a_pipe(tmp_path: Path, command: str) -> None:
     src = _examples(tmp_path / "src", 1100)  # past the 1000 items that call for a line
@@ -176,24 +194,19 @@ def test_progress_on_a_terminal_and_never_in_a_pipe(tmp_path: Path, command: str
     env = {k: v for k, v in os.environ.items() if k != "CI"}
     master, slave = pty.openpty()
     try:
-        done = subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=slave, env=env, check=False)
+        done = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=slave, env=env)
         os.close(slave)
-        shown = b""
-        while True:
-            try:
-                data = os.read(master, 65536)
-            except OSError:
-                break
-            if not data:
-                break
-            shown += data
+        shown = _drain(master, deadline=time.monotonic() + 120)
+        done.wait(timeout=30)
     finally:
         os.close(master)
     assert done.returncode in (0, 1)
     assert b"files checked" in shown
-    piped = subprocess.run(argv, capture_output=True, env=env, check=False)
+    piped = subprocess.run(argv, capture_output=True, env=env, check=False, timeout=120)
     assert b"files checked" not in piped.stderr
-    in_ci = subprocess.run(argv, capture_output=True, env={**env, "CI": "true"}, check=False)
+    in_ci = subprocess.run(
+        argv, capture_output=True, env={**env, "CI": "true"}, check=False, timeout=120
+    )
     assert b"files checked" not in in_ci.stderr
 
 

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from evaltools.check.plan import Plan
 from evaltools.config.model import Config
 from evaltools.diagnostics import Diagnostic, Severity
+from evaltools.example.lint.causes import MISPLACING_CODES
 from evaltools.fileio import read_text_file
 
 
@@ -71,12 +72,17 @@ def _examples(
 def unexplained(roundtrip: list[Diagnostic], linted: list[Diagnostic]) -> list[Diagnostic]:
     """The round trip's findings that lint has not already reported as their cause.
 
-    A document error (EP0xx/EP1xx) misreads the file, so every round-trip difference follows
-    from it; otherwise a lint finding on the same line names the same mistake, better.
+    A document error (EP0xx/EP1xx) or a misplacing mistake (an indented fence, even as a
+    warning) misreads the file, so every round-trip difference follows from it; otherwise a
+    lint finding on the same line names the same mistake, better.
     """
     own = [d for d in roundtrip if d.code.startswith("RT")]  # a failed write always shows
     others = [d for d in roundtrip if not d.code.startswith("RT")]
-    if any(d.severity is Severity.ERROR and d.code.startswith(("EP0", "EP1")) for d in linted):
+    if any(
+        d.code in MISPLACING_CODES
+        or (d.severity is Severity.ERROR and d.code.startswith(("EP0", "EP1")))
+        for d in linted
+    ):
         return others
     # The file name (EP4xx) is reported at line 1 and explains no layout there.
     lines = {

@@ -83,7 +83,6 @@ def _score(
 ) -> int:
     from evaltools.report.text import format_line
     from evaltools.retrieval.scoring.evaluate import evaluate, queries_of
-    from evaltools.retrieval.scoring.resampling import MissingExtra
     from evaltools.retrieval.scoring.runs import read_run
 
     configured = load_config().retrieval
@@ -120,10 +119,7 @@ def _score(
         for diagnostic in sorted(problems, key=Diagnostic.sort_key):
             sys.stderr.write(format_line(diagnostic) + "\n")
         return 1
-    try:
-        results = [evaluate(queries, r, k=k, seed=seed, baseline=base) for r in loaded]
-    except MissingExtra as exc:
-        raise UsageError(str(exc)) from exc
+    results = [evaluate(queries, r, k=k, seed=seed, baseline=base) for r in loaded]
     from evaltools.report import gold_eval as report
 
     if history is not None:

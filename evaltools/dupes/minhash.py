@@ -10,169 +10,218 @@ filled bin along its own fixed pseudo-random probe order. (Rotation densificatio
 filled a run of empty bins from the same neighbour, made unrelated short texts share whole
 LSH bands through one common shingle: most examples have fewer shingles than bins.) The
 usual k-permutation MinHash (`datasketch`) hashes every shingle 128 times; measured on this
-project's inputs it was about five times slower per example, and its import (numpy, scipy)
-costs most of a second.
+project's inputs it was about five times slower per example.
+
+The work is done in bulk with numpy, for many items at once (`shingle`, `signatures`,
+`candidates`): per token and per bin in Python it cost four times the reading and parsing
+of the examples (benchmarks/README.md). Only tokenising stays per text.
 
 Signatures only propose candidates: the callers verify them by exact Jaccard similarity
 of the shingle sets, so the LSH bands are chosen for recall (a false candidate costs time,
 a missed pair is a wrong answer).
 
-Every hash is deterministic across runs and processes: tokens become integers by CRC-32,
-shingles are tuples of integers, and Python's hash of an integer tuple is not salted.
+Every hash is deterministic across runs, processes and platforms: tokens become integers by
+CRC-32, and a shingle's hash is the xxHash-style mix CPython gives a tuple of those
+integers (so the values are those of `hash(tuple(ids))`, the hash used before the bulk
+code), computed here on 64-bit words.
 """
 
 from __future__ import annotations
 
 import hashlib
-import struct
 import zlib
 from bisect import bisect_left
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import lru_cache
-from itertools import filterfalse, repeat
-from operator import itemgetter, rshift
+from itertools import chain
+
+import numpy as np
+import numpy.typing as npt
 
 NUM_PERM = 128
 SHINGLE_TOKENS = 5
 DEFAULT_THRESHOLD = 0.5
 
-_BIN_SHIFT = 57  # signed 64-bit hashes: the top 7 bits (-64..63) pick one of 128 bins
-_BINS = range(-(NUM_PERM // 2), NUM_PERM // 2)
-
-# 128 signed 64-bit values, packed: a tuple of Python ints would cost ~5 KB per signature.
+# 128 signed 64-bit values, in native byte order (one row of `signatures`' table): small
+# to keep and to send between processes.
 Signature = bytes
-_PACKED = struct.Struct(f"{NUM_PERM}q")
+Words = npt.NDArray[np.uint64]
+Positions = npt.NDArray[np.intp]
+
+_BIN_SHIFT = np.uint64(57)  # the top 7 bits of a hash pick its bin
+_EMPTY = np.uint64(2**64 - 1)  # no hash takes this value (see `_mix`)
+# A bin's column in a signature: signed bins -64..63 in order, as the hashes compare.
+_SIGN_BIN = np.uint64(64)
 
 
-def _probe_orders() -> dict[int, tuple[int, ...]]:
-    """Where each empty bin looks for a value: every bin, in an order of its own, so
-    densification always ends, and two sets agree on a bin empty in both only through
-    the one filled bin both reach first."""
+def _probe_orders() -> npt.NDArray[np.intp]:
+    """Where each empty bin (a column) looks for a value: every bin, in an order of its
+    own, so densification always ends, and two sets agree on a bin empty in both only
+    through the one filled bin both reach first."""
     # Sorted by fixed pseudo-random keys (SHAKE-128: the same on every platform and run).
     count = NUM_PERM * NUM_PERM
-    keys = struct.unpack(f"<{count}I", hashlib.shake_128(b"evaltools dupes").digest(4 * count))
-    return {
-        b: tuple(map(itemgetter(1), sorted(zip(keys[i::NUM_PERM], _BINS, strict=True))))
-        for i, b in enumerate(_BINS)
-    }
+    keys = np.frombuffer(hashlib.shake_128(b"evaltools dupes").digest(4 * count), dtype="<u4")
+    orders = np.argsort(keys.reshape(NUM_PERM, NUM_PERM).T, axis=1, kind="stable")
+    return np.ascontiguousarray(orders.T)  # a row per step: the bin each bin probes then
 
 
 _PROBES = _probe_orders()
-_MAX_CACHED_TOKENS = 1 << 20
-
-Bins = dict[int, int]  # bin -> the smallest hash that fell into it
-
-
-class _TokenIds(dict[str, int]):
-    """Token -> CRC-32, computed once per distinct token (tokens repeat a lot)."""
-
-    def __missing__(self, token: str) -> int:
-        if len(self) >= _MAX_CACHED_TOKENS:
-            self.clear()  # values are a pure function of the token: forgetting is safe
-        value = self[token] = zlib.crc32(token.encode("utf-8", "surrogatepass"))
-        return value
-
-
-_IDS = _TokenIds()
 
 
 def token_ids(text: str) -> list[int]:
-    """Whitespace-separated tokens, as integers.
+    """Whitespace-separated tokens, as integers (the CRC-32 of each in UTF-8).
 
     A regular expression that splits out punctuation was measured ten to twenty times
-    slower than `str.split` here, more than reading and parsing the example costs."""
-    return list(map(_IDS.__getitem__, text.split()))
+    slower than `str.split` here, more than reading and parsing the example costs. Most
+    texts are ASCII: split as bytes, they make no string per token. (`str.split` also
+    splits at the ASCII separators \\x1c to \\x1f, `bytes.split` does not.)"""
+    # Four `in` tests: a third of the time of `any` over them, a thirtieth of a regex.
+    if text.isascii() and not (
+        "\x1c" in text or "\x1d" in text or "\x1e" in text or "\x1f" in text
+    ):
+        return list(map(zlib.crc32, text.encode().split()))
+    return [zlib.crc32(token.encode("utf-8", "surrogatepass")) for token in text.split()]
 
 
-def shingles(ids: Sequence[int], size: int = SHINGLE_TOKENS) -> set[int]:
-    """Hashes of every run of `size` consecutive ids (the whole run when shorter)."""
-    found: set[int] = set()
-    add_shingles(found, ids, size)
-    return found
+def char_ids(text: str) -> list[int]:
+    """Each character as an integer: runs of 3 of them shingle short texts such as queries."""
+    return list(map(ord, text))
 
 
-def add_shingles(found: set[int], ids: Sequence[int], size: int = SHINGLE_TOKENS) -> None:
-    """`shingles` of `ids` added to `found` (no set made per text)."""
-    if len(ids) > size:
-        found.update(map(hash, zip(*(ids[i:] for i in range(size)), strict=False)))
-    elif ids:
-        found.add(hash(tuple(ids)))
+# CPython's tuple hash (Objects/tupleobject.c, 64-bit): xxHash's round per item.
+_PRIME_1 = np.uint64(11400714785074694791)
+_PRIME_2 = np.uint64(14029467366897019727)
+_PRIME_5 = 2870177450012600261
 
 
-def char_shingles(text: str, size: int = 3) -> set[int]:
-    """Hashes of every run of `size` characters: for short texts such as queries."""
-    return shingles([ord(c) for c in text], size)
+def _mix(lanes: Sequence[Words]) -> Words:
+    """The hash of each tuple (lanes[0][i], lanes[1][i], ...), on 64-bit words."""
+    acc = np.full(lanes[0].shape, _PRIME_5, dtype=np.uint64)
+    spare = np.empty_like(acc)
+    for lane in lanes:  # in place: temporaries of this size cost more than the arithmetic
+        np.multiply(lane, _PRIME_2, out=spare)
+        acc += spare
+        np.left_shift(acc, np.uint64(31), out=spare)
+        acc >>= np.uint64(33)
+        acc |= spare
+        acc *= _PRIME_1
+    acc += np.uint64(len(lanes) ^ (_PRIME_5 ^ 3527539))
+    acc[acc == _EMPTY] = 1546275796  # -1 is kept for errors in CPython: never a hash
+    return acc
+
+
+@dataclass(frozen=True)
+class Shingled:
+    """The shingle hashes of `count` items: `hashes[k]` is one of item `owners[k]`'s."""
+
+    hashes: Words
+    owners: Positions
+    count: int
+
+    def packed(self) -> list[bytes]:
+        """Each item's shingles as 64-bit words, in one bytes object (see `unpack`)."""
+        order = np.argsort(self.owners, kind="stable")
+        ends = np.searchsorted(self.owners[order], np.arange(1, self.count + 1)).tolist()
+        data = self.hashes[order].tobytes()
+        return [data[8 * start : 8 * end] for start, end in zip([0, *ends], ends, strict=False)]
+
+    def sets(self) -> list[set[int]]:
+        """Each item's shingles, as a set (for exact Jaccard similarity)."""
+        return list(map(unpack, self.packed()))
+
+
+def unpack(packed: bytes) -> set[int]:
+    """A set of shingle hashes from `Shingled.packed` (as signed integers: `hash` values)."""
+    return set(np.frombuffer(packed, dtype=np.int64).tolist())
+
+
+def shingle(
+    runs: Sequence[Sequence[int]], owners: Sequence[int], count: int, size: int
+) -> Shingled:
+    """Hashes of every `size` consecutive ids in each run (of the whole run when shorter),
+    run `r` belonging to item `owners[r]` of `count`. Runs never share a shingle."""
+    lengths = np.fromiter(map(len, runs), dtype=np.intp, count=len(runs))
+    ids = np.fromiter(chain.from_iterable(runs), dtype=np.uint64, count=int(lengths.sum()))
+    run_owners = np.asarray(owners, dtype=np.intp)
+    starts = np.cumsum(lengths) - lengths
+    run_of = np.repeat(np.arange(len(runs)), lengths)
+    # A window starts at i when its last id, at i + size - 1, is in the same run. Every
+    # window is hashed (slices, no copies), then those across two runs are dropped.
+    windows = max(len(ids) - size + 1, 0)
+    first = np.flatnonzero(run_of[size - 1 :] == run_of[:windows])
+    hashes = [_mix([ids[k : k + windows] for k in range(size)])[first]]
+    found = [run_owners[run_of[first]]]
+    for length in range(1, size):
+        short = np.flatnonzero(lengths == length)
+        if short.size:
+            hashes.append(_mix([ids[starts[short] + k] for k in range(length)]))
+            found.append(run_owners[short])
+    return Shingled(np.concatenate(hashes), np.concatenate(found), count)
+
+
+def signatures(shingled: Shingled) -> list[Signature | None]:
+    """The 128-value signature of each item's shingles; None for an item without any."""
+    table = np.full((shingled.count, NUM_PERM), _EMPTY, dtype=np.uint64)
+    columns = ((shingled.hashes >> _BIN_SHIFT) ^ _SIGN_BIN).astype(np.intp)
+    np.minimum.at(table.reshape(-1), shingled.owners * NUM_PERM + columns, shingled.hashes)
+    filled = table != _EMPTY
+    some = filled.any(axis=1)
+    _densify(table, filled, some)
+    rows = table.view(np.int64)
+    return [row.tobytes() if has else None for row, has in zip(rows, some.tolist(), strict=True)]
+
+
+def _densify(table: Words, filled: npt.NDArray[np.bool_], some: npt.NDArray[np.bool_]) -> None:
+    """Every bin of the rows with `some` filled: an empty one takes the value of the first
+    filled bin along its probe order. All empty bins probe at once, `_PROBE_BLOCK` steps
+    along their orders at a time, until each has found one."""
+    # Flat cells (row * NUM_PERM + bin) and `take`: fancy indexing of 2-D arrays, and
+    # reductions along a short last axis, measured at twice the time.
+    cells, values = filled.reshape(-1), table.reshape(-1)
+    empty = np.flatnonzero(~filled & some[:, None])
+    rows, columns = empty & -NUM_PERM, empty & (NUM_PERM - 1)
+    source = np.empty_like(empty)
+    pending = np.arange(len(empty))
+    for step in range(0, NUM_PERM, _PROBE_BLOCK):
+        probes = _PROBES[step : step + _PROBE_BLOCK].take(columns, axis=1)
+        probes += rows
+        hits = cells.take(probes)  # a row per step, a column per pending bin
+        first = hits.argmax(axis=0)
+        at = first * len(first) + np.arange(len(first))
+        found = hits.reshape(-1).take(at)
+        source[pending[found]] = probes.reshape(-1).take(at)[found]
+        pending, rows, columns = pending[~found], rows[~found], columns[~found]
+        if not pending.size:
+            break
+    values[empty] = values.take(source)
+
+
+# Probes per round: with a third of the bins filled (the usual example), 8 find one for
+# all but about 2% of the empty bins.
+_PROBE_BLOCK = 8
+
+
+def matrix(sigs: Sequence[Signature | None]) -> Words:
+    """The signatures as rows of one table (zeros for None)."""
+    blank = bytes(8 * NUM_PERM)
+    data = b"".join(blank if sig is None else sig for sig in sigs)
+    return np.frombuffer(data, dtype=np.uint64).reshape(len(sigs), NUM_PERM)
+
+
+def similarities(table: Words, pairs: Sequence[tuple[int, int]]) -> list[float]:
+    """The estimated Jaccard similarity of rows i and j of `table` for each pair (i, j):
+    the share of bins that agree."""
+    if not pairs:
+        return []
+    at = np.asarray(pairs, dtype=np.intp)
+    agree = np.count_nonzero(table[at[:, 0]] == table[at[:, 1]], axis=1)
+    return (agree / NUM_PERM).tolist()  # type: ignore[no-any-return]
 
 
 def jaccard(a: set[int], b: set[int]) -> float:
     """The exact Jaccard similarity of two shingle sets (1 for two empty ones)."""
     return len(a & b) / len(a | b) if a or b else 1.0
-
-
-def bins(hashes: Iterable[int]) -> Bins:
-    ordered = sorted(hashes, reverse=True)
-    # Descending order: the last write to a bin is its smallest hash. All in C.
-    return dict(zip(map(rshift, ordered, repeat(_BIN_SHIFT)), ordered, strict=True))
-
-
-def signature(hashes: Iterable[int]) -> Signature | None:
-    """The 128-value signature of a set of shingle hashes; None for the empty set."""
-    first = bins(hashes)
-    if not first:
-        return None
-    if len(first) < NUM_PERM:
-        first = _densified(first)
-    return _PACKED.pack(*map(first.__getitem__, _BINS))
-
-
-def _densified(first: Bins) -> Bins:
-    """Every bin filled: an empty one takes the value of the first filled bin along its
-    probe order (about 128 / filled bins probes each, made in C by `filter`)."""
-    filled = dict(first)
-    has = first.__contains__
-    for b in filterfalse(has, _BINS):
-        filled[b] = first[next(filter(has, _PROBES[b]))]
-    return filled
-
-
-_LOW_BITS = int.from_bytes(struct.pack(f"{NUM_PERM}Q", *repeat((1 << 63) - 1, NUM_PERM)), "little")
-_TOP_BITS = int.from_bytes(struct.pack(f"{NUM_PERM}Q", *repeat(1 << 63, NUM_PERM)), "little")
-
-
-def similarity(a: Signature | None, b: Signature | None) -> float:
-    """Estimated Jaccard similarity of the two sets (0 when either is empty): the share
-    of bins that agree."""
-    if a is None or b is None:
-        return 0.0
-    return _agreeing(int.from_bytes(a, "little") ^ int.from_bytes(b, "little"))
-
-
-def _agreeing(d: int) -> float:
-    # A bin agrees where the XOR's word is zero. Adding 2**63 - 1 to a word's low 63 bits
-    # carries into its top bit, and never past it, exactly when they are not all zero: a
-    # handful of operations on 1 KB integers instead of 128 comparisons of Python ints.
-    differ = (((d & _LOW_BITS) + _LOW_BITS) | d) & _TOP_BITS
-    return (NUM_PERM - differ.bit_count()) / NUM_PERM
-
-
-def similarities(
-    sigs: Sequence[Signature | None], pairs: Iterable[tuple[int, int]]
-) -> Iterator[tuple[int, int, float]]:
-    """(i, j, similarity of sigs[i] and sigs[j]) for each pair, each signature read as an
-    integer once however many pairs it is in."""
-    numbers: dict[int, int] = {}
-    for i, j in pairs:
-        x = numbers.get(i)
-        if x is None:
-            x = numbers[i] = _number(sigs[i])
-        y = numbers.get(j)
-        if y is None:
-            y = numbers[j] = _number(sigs[j])
-        yield i, j, 0.0 if x < 0 or y < 0 else _agreeing(x ^ y)
-
-
-def _number(sig: Signature | None) -> int:
-    return -1 if sig is None else int.from_bytes(sig, "little")
 
 
 # A pair this far from the threshold towards 1 becomes a candidate with this probability.
@@ -194,46 +243,58 @@ def bands(threshold: float, num_perm: int = NUM_PERM) -> tuple[int, int]:
     return best
 
 
-class LshIndex:
-    """Items by position (added in increasing order); `candidates` gives each pair that
-    shares a band, once, sorted."""
+def candidates(
+    table: Words, positions: Sequence[int], threshold: float, across: int | None = None
+) -> list[tuple[int, int]]:
+    """Pairs (i, j), i < j, of `positions` (increasing) whose rows of `table` agree in a
+    whole LSH band, each once, sorted; with `across`, only pairs with i < across <= j."""
+    count, rows = bands(round(threshold, 3))
+    at = np.asarray(positions, dtype=np.intp)
+    if at.size < 2:
+        return []
+    # A band's key is the hash of its values (a collision is one more candidate), all
+    # bands at once in memory order: a column at a time missed the cache on every row.
+    banded = table[:, : count * rows].reshape(len(table), count, rows)
+    keys = np.ascontiguousarray(_mix([banded[:, :, row] for row in range(rows)])[at].T)
+    # A pair is one integer i * end + j: cheaper to gather, sort and make unique.
+    end = int(at[-1]) + 1
+    found = [_bucket_pairs(band, at, end, across) for band in keys]
+    codes = np.unique(np.concatenate(found))
+    return list(zip((codes // end).tolist(), (codes % end).tolist(), strict=True))
 
-    def __init__(self, threshold: float) -> None:
-        self.bands, self.rows = bands(round(threshold, 3))
-        width = self.rows * _PACKED.size // NUM_PERM
-        self._slices = [slice(b * width, (b + 1) * width) for b in range(self.bands)]
-        # Per band, each key's first position; most keys have only one, so a list is made
-        # only for a key shared (`_shared`, by band and key: every position, in order).
-        self._first: list[dict[bytes, int]] = [{} for _ in range(self.bands)]
-        self._shared: dict[tuple[int, bytes], list[int]] = {}
-        self._end = 0  # one past the last position added
 
-    def add(self, position: int, sig: Signature) -> None:
-        if position < self._end:
-            raise ValueError(f"position {position} added after {self._end - 1}")
-        self._end = position + 1
-        keys = list(map(sig.__getitem__, self._slices))
-        # In C for the usual item, whose keys are all new.
-        firsts = list(map(dict.setdefault, self._first, keys, repeat(position)))
-        if firsts.count(position) == self.bands:
-            return
-        for band, (key, first) in enumerate(zip(keys, firsts, strict=True)):
-            if first != position:
-                self._shared.setdefault((band, key), [first]).append(position)
-
-    def candidates(self, across: int | None = None) -> Iterator[tuple[int, int]]:
-        """Pairs (i, j), i < j; with `across`, only pairs with i < across <= j."""
-        # A pair is one integer i * end + j: sets and sorting of ints cost far less than of
-        # tuples, and a bucket's pairs are made in C (its members are in increasing order).
-        end = self._end
+def _bucket_pairs(keys: Words, at: Positions, end: int, across: int | None) -> Words:
+    """The pairs of positions that share a key, as i * end + j (some more than once)."""
+    order = np.argsort(keys, kind="stable")  # positions in increasing order within a key
+    ordered = keys[order]
+    repeats = np.zeros(len(order) + 2, dtype=bool)  # entry k has entry k - 1's key
+    repeats[1 : len(order)] = ordered[1:] == ordered[:-1]
+    starts = np.flatnonzero(~repeats[: len(order)] & repeats[1 : len(order) + 1])
+    # Most shared keys are held twice: their pairs are made here, at once.
+    two = starts[~repeats[starts + 2]]
+    first, second = at[order[two]], at[order[two + 1]]
+    if across is not None:
+        keep = (first < across) & (second >= across)
+        first, second = first[keep], second[keep]
+    pairs = [first * end + second]
+    more = starts[repeats[starts + 2]]
+    if more.size:
+        fresh = np.flatnonzero(~repeats)
+        ends = fresh[np.searchsorted(fresh, more + 2)]
         seen: set[int] = set()
-        for members in self._shared.values():
-            if across is None:
-                for x in range(len(members) - 1):
-                    seen.update(map((members[x] * end).__add__, members[x + 1 :]))
-            else:
-                split = bisect_left(members, across)
-                later = members[split:]
-                for i in members[:split] if later else ():
-                    seen.update(map((i * end).__add__, later))
-        return map(divmod, sorted(seen), repeat(end))
+        for start, stop in zip(more.tolist(), ends.tolist(), strict=True):
+            _add_pairs(seen, at[order[start:stop]].tolist(), end, across)
+        pairs.append(np.fromiter(seen, dtype=np.intp, count=len(seen)))
+    return np.concatenate(pairs)
+
+
+def _add_pairs(seen: set[int], members: list[int], end: int, across: int | None) -> None:
+    # A bucket's pairs are made in C (its members are in increasing order).
+    if across is None:
+        for x in range(len(members) - 1):
+            seen.update(map((members[x] * end).__add__, members[x + 1 :]))
+        return
+    split = bisect_left(members, across)
+    later = members[split:]
+    for i in members[:split] if later else ():
+        seen.update(map((i * end).__add__, later))

@@ -298,12 +298,12 @@ def extract_patch_cursor(patch: str) -> ExtractedPatch:
     )
     markers, offset = _patch_markers(lines, at) if at else ((), None)
     skip = set(at)
-    kept = [i for i in range(len(lines)) if i not in skip] if skip else list(range(len(lines)))
+    kept = [i for i in range(len(lines)) if i not in skip] if skip else range(len(lines))
     # The reference joins kept lines once something non-empty was written: leading empty
     # lines vanish.
     first = next((k for k, i in enumerate(kept) if lines[i]), len(kept))
     kept = kept[first:]
-    text = "\n".join([lines[i] for i in kept])
+    text = "\n".join([lines[i] for i in kept] if skip else lines[first:])
     clean = text + "\n" if patch.endswith("\n") and text else text
     # A last empty line without a final newline does not survive the join.
     line_map = tuple(kept[: len(rust_lines(clean))])

@@ -9,22 +9,24 @@ LSH propose the pairs to compare, so no pair of the whole set is compared unless
 from __future__ import annotations
 
 import hashlib
-import struct
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from operator import add
+from itertools import repeat
 from pathlib import Path
 
 from evaltools.diagnostics import Diagnostic, make
 from evaltools.dupes.minhash import (
-    LshIndex,
+    SHINGLE_TOKENS,
+    Shingled,
     Signature,
-    add_shingles,
+    candidates,
     jaccard,
-    shingles,
-    signature,
+    matrix,
+    shingle,
+    signatures,
     similarities,
     token_ids,
+    unpack,
 )
 from evaltools.dupes.pairs import DUPLICATE_EXAMPLE, Item, Pair
 from evaltools.dupes.pairs import NEAR_DUPLICATE_EXAMPLE as NEAR
@@ -34,7 +36,6 @@ from evaltools.example.records import (
     Record,
     Unit,
     iter_all_units,
-    iter_units,
     parse_unit,
 )
 from evaltools.example.spec import ExampleSpec
@@ -57,34 +58,31 @@ class Fingerprint:
     item: Item
     key: bytes  # digest of the content that makes two examples the same edit
     whole: Signature | None  # of the excerpt's and the patches' shingles together
-    # Where to read the example again: a likely pair is verified on its shingle sets then,
-    # which costs less than keeping every example's sets.
-    source: str
-    index: int
+    # The shingles, packed (`minhash.Shingled.packed`): a likely pair is verified on them.
+    # Smaller than the signature for most examples, and cheaper than reading them again.
+    excerpt: bytes
+    patches: bytes
 
 
 def content_key(spec: ExampleSpec) -> bytes:
     # Expected patches are alternatives: their order carries no meaning.
-    rejected = "\x01" if spec.rejected_patch is None else spec.rejected_patch
-    fields = (
+    fields = [
         spec.repository_url,
         spec.revision,
         spec.uncommitted_diff,
         spec.cursor_path,
         spec.cursor_position,
         spec.edit_history,
-        rejected,
-        str(len(spec.expected_patches)),
+        spec.rejected_patch or "",
         *sorted(spec.expected_patches),
-    )
-    # Length-prefixed: no choice of separator can make two field lists collide. One
-    # buffer hashed once costs less than an update per field.
-    data = [value.encode("utf-8", "surrogatepass") for value in fields]
-    framed = b"".join(map(add, map(_LENGTH.pack, map(len, data)), data))
-    return hashlib.blake2b(framed, digest_size=16).digest()
-
-
-_LENGTH = struct.Struct("<Q")
+    ]
+    # Every field's length first: no choice of separator can make two field lists
+    # collide. One string encoded and hashed once costs least; SHA-256 has hardware
+    # support on most machines (measured at half the time of BLAKE2b here).
+    lengths = ",".join(map(str, map(len, fields)))
+    rejected = "-" if spec.rejected_patch is None else "+"
+    framed = f"{lengths}{rejected}\0" + "".join(fields)
+    return hashlib.sha256(framed.encode("utf-8", "surrogatepass")).digest()[:16]
 
 
 def _without_markers(text: str) -> str:
@@ -93,46 +91,59 @@ def _without_markers(text: str) -> str:
     return text
 
 
-def part_shingles(spec: ExampleSpec) -> tuple[set[int], set[int]]:
-    """The shingles of the cursor excerpt, and of the expected patches (in any order)."""
-    excerpt = shingles(token_ids(_without_markers(spec.cursor_position)))
-    patches: set[int] = set()
-    for patch in spec.expected_patches:
-        patches |= shingles(token_ids(_without_markers(patch)))
-    return excerpt, patches
+def shingled(specs: Sequence[ExampleSpec]) -> Shingled:
+    """The shingles of each example's cursor excerpt (item 2k) and of its expected patches,
+    in any order (item 2k + 1), hashed in one go."""
+    texts: list[str] = []
+    owners: list[int] = []
+    for k, spec in enumerate(specs):
+        texts.append(spec.cursor_position)
+        texts += spec.expected_patches
+        owners.append(2 * k)
+        owners += repeat(2 * k + 1, len(spec.expected_patches))
+    runs = list(map(token_ids, map(_without_markers, texts)))
+    return shingle(runs, owners, 2 * len(specs), SHINGLE_TOKENS)
 
 
-def fingerprint(spec: ExampleSpec, item: Item, source: str = "", index: int = 0) -> Fingerprint:
-    # The union of `part_shingles`, gathered into one set.
-    whole: set[int] = set()
-    for text in (spec.cursor_position, *spec.expected_patches):
-        add_shingles(whole, token_ids(_without_markers(text)))
-    return Fingerprint(item, content_key(spec), signature(whole), source, index)
+def part_shingles(specs: Sequence[ExampleSpec]) -> list[tuple[set[int], set[int]]]:
+    """For each example, the shingles of its cursor excerpt and of its expected patches."""
+    sets = shingled(specs).sets()
+    return list(zip(sets[0::2], sets[1::2], strict=True))
 
 
-def fingerprint_unit(unit: Unit) -> Fingerprint | list[Diagnostic]:
-    """One example read, parsed and fingerprinted (what a worker process does)."""
-    record = parse_unit(unit)
-    if record.example is None:
-        return _record_errors(record)
-    spec = record.example.spec
-    return fingerprint(spec, Item(record.path, record.line, spec.name), unit.path, unit.index)
+def fingerprints(specs: Sequence[ExampleSpec], items: Sequence[Item]) -> list[Fingerprint]:
+    """The fingerprints of `specs`, shingled and signed in one go."""
+    parts = shingled(specs)
+    sigs = signatures(Shingled(parts.hashes, parts.owners >> 1, len(specs)))
+    packed = parts.packed()
+    return [
+        Fingerprint(item, content_key(spec), sig, excerpt, patches)
+        for spec, item, sig, excerpt, patches in zip(
+            specs, items, sigs, packed[0::2], packed[1::2], strict=True
+        )
+    ]
 
 
-def _reload(prints: Sequence[Fingerprint], positions: Iterable[int]) -> dict[int, ExampleSpec]:
-    """The examples at `positions`, read again: one pass over each file that holds any."""
-    wanted: dict[str, dict[int, int]] = {}
-    for position in positions:
-        wanted.setdefault(prints[position].source, {})[prints[position].index] = position
-    specs: dict[int, ExampleSpec] = {}
-    for source, indexes in wanted.items():
-        for unit in iter_units(Path(source)):
-            at = indexes.get(unit.index)
-            if at is not None:
-                example = parse_unit(unit).example
-                if example is not None:  # unchanged since the first read, as a rule
-                    specs[at] = example.spec
-    return specs
+def fingerprint_units(units: Sequence[Unit]) -> list[Fingerprint | list[Diagnostic]]:
+    """Examples read, parsed and fingerprinted (what a worker process does), in order:
+    a fingerprint, or the diagnostics that say why there is none."""
+    out: list[Fingerprint | list[Diagnostic]] = []
+    specs: list[ExampleSpec] = []
+    items: list[Item] = []
+    at: list[int] = []
+    for unit in units:
+        record = parse_unit(unit)
+        if record.example is None:
+            out.append(_record_errors(record))
+            continue
+        spec = record.example.spec
+        specs.append(spec)
+        items.append(Item(record.path, record.line, spec.name))
+        at.append(len(out))
+        out.append([])  # its fingerprint, once all are made
+    for position, done in zip(at, fingerprints(specs, items), strict=True):
+        out[position] = done
+    return out
 
 
 def _record_errors(record: Record) -> list[Diagnostic]:
@@ -149,8 +160,12 @@ def _record_errors(record: Record) -> list[Diagnostic]:
     return out
 
 
-# One core's cost of a fingerprint (benchmarks/bench_dupes.py): reading stays in the caller.
-FINGERPRINT_COST = Cost(per_item=4e-4, parent=0.3)
+# One core's cost of a fingerprint (benchmarks/bench_dupes.py): reading the units, sending
+# them and receiving the fingerprints stay in the caller (measured with --jobs 2 at 100k:
+# a third of the CPU time).
+FINGERPRINT_COST = Cost(per_item=7e-5, parent=0.35)
+# Examples fingerprinted together: the bulk hashing's fixed cost is spread over this many.
+CHUNK = 512
 
 
 def read_fingerprints(
@@ -161,16 +176,18 @@ def read_fingerprints(
     `on_item` hears each example read (for a progress line)."""
     units = list(iter_all_units(paths))
     workers = worker_count(jobs, items=len(units), cost=FINGERPRINT_COST)
-    batch = max(1, min(64, len(units) // (workers * 8)))
+    size = max(1, min(CHUNK, len(units) // (workers * 8))) if workers > 1 else CHUNK
+    chunks = (units[start : start + size] for start in range(0, len(units), size))
     found: list[Fingerprint] = []
     problems: list[Diagnostic] = []
-    for result in parallel_map(fingerprint_unit, units, workers=workers, batch=batch):
-        if on_item is not None:
-            on_item()
-        if isinstance(result, Fingerprint):
-            found.append(result)
-        else:
-            problems.extend(result)
+    for results in parallel_map(fingerprint_units, chunks, workers=workers):
+        for result in results:
+            if on_item is not None:
+                on_item()
+            if isinstance(result, Fingerprint):
+                found.append(result)
+            else:
+                problems.extend(result)
     return found, problems
 
 
@@ -183,27 +200,25 @@ def find_pairs(
     members = _representatives(prints, across)
     for position, earlier in _exact_pairs(prints, across):
         found.append((earlier, position, _exact(prints[earlier], prints[position])))
-    index = LshIndex(threshold)
-    for position in members:
-        sig = prints[position].whole
-        if sig is not None:
-            index.add(position, sig)
-    # Candidates whose estimate is near enough are read again and verified exactly.
+    table = matrix([p.whole for p in prints])
+    indexed = [position for position in members if prints[position].whole is not None]
+    proposed = candidates(table, indexed, threshold, across)
+    # Candidates whose estimate is near enough are verified exactly.
     likely = [
-        (i, j)
-        for i, j, value in similarities([p.whole for p in prints], index.candidates(across))
+        pair
+        for pair, value in zip(proposed, similarities(table, proposed), strict=True)
         if value >= threshold - ESTIMATE_MARGIN
     ]
-    specs = _reload(prints, {p for pair in likely for p in pair})
-    shingled = {position: part_shingles(spec) for position, spec in specs.items()}
+    sets = {
+        position: (unpack(prints[position].excerpt), unpack(prints[position].patches))
+        for position in sorted({p for pair in likely for p in pair})
+    }
     for i, j in likely:
-        if i not in shingled or j not in shingled:
-            continue  # changed on disk since the first read: no longer an example
-        (excerpt_a, patches_a), (excerpt_b, patches_b) = shingled[i], shingled[j]
+        (excerpt_a, patches_a), (excerpt_b, patches_b) = sets[i], sets[j]
         value = jaccard(excerpt_a | patches_a, excerpt_b | patches_b)
         if value < threshold:
             continue
-        parts = _parts(shingled[i], shingled[j], threshold)
+        parts = _parts(sets[i], sets[j], threshold)
         for other in members[j] if across is not None else (j,):
             pair = Pair("near", prints[i].item, prints[other].item, value, NEAR, parts)
             found.append((i, other, pair))

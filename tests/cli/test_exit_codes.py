@@ -110,8 +110,10 @@ def test_ctrl_c_while_reading_stdin_exits_130_without_a_traceback() -> None:
         text=True,
     )
     try:
+        deadline = time.monotonic() + 120
         while not _waiting_on_stdin(process.pid):
             assert process.poll() is None, process.communicate()
+            assert time.monotonic() < deadline, "the command never waited on its input"
             time.sleep(0.01)  # not to take a core from the process being waited for
         os.kill(process.pid, signal.SIGINT)
         out, err = process.communicate(timeout=120)

@@ -142,8 +142,11 @@ def test_jsonl_examples_same_pairs_with_any_jobs(
 ) -> None:
     lines = []
     for i in range(240):
-        # Every example distinct, every 40th a renamed copy of the one before it.
-        spec = _synthetic(i - 1 if i % 40 == 1 else i)
+        # Every example distinct, every 40th a renamed copy of the one before it, and
+        # every 40th from the 21st that copy with one line added (a near pair).
+        spec = _synthetic(i - 1 if i % 20 == 1 else i)
+        if i % 40 == 21:
+            spec.cursor_position = "added = 1\n" + spec.cursor_position
         spec.name = f"ex{i}"
         lines.append(dumps_example(Example(spec)).replace("\n", ""))
     (in_tmp / "set.jsonl").write_text("\n".join(lines) + "\n")
@@ -151,6 +154,8 @@ def test_jsonl_examples_same_pairs_with_any_jobs(
     assert runs[0] == runs[1] == runs[2]
     exact = [p for p in _ids(runs[0][1]) if p[0] == "exact"]
     assert exact == [("exact", f"ex{i - 1}", f"ex{i}") for i in range(1, 240, 40)]
+    near = [p for p in _ids(runs[0][1]) if p[0] == "near"]
+    assert near == [("near", f"ex{i - 1}", f"ex{i}") for i in range(21, 240, 40)]
     assert runs[0][1][0]["b"]["line"] == 2
 
 

@@ -10,6 +10,7 @@ import re
 import statistics
 from itertools import combinations
 
+import numpy as np
 import pytest
 
 from evaltools.dupes import minhash
@@ -38,12 +39,33 @@ def _random_sets(seed: int) -> list[set[int]]:
     return sets
 
 
+def _table(sets: list[set[int]]) -> minhash.Words:
+    """The signatures of sets of (signed 64-bit) shingle hashes, as rows."""
+    hashes = np.array([h for s in sets for h in s], dtype=np.int64).view(np.uint64)
+    owners = np.repeat(np.arange(len(sets)), [len(s) for s in sets])
+    return minhash.matrix(minhash.signatures(minhash.Shingled(hashes, owners, len(sets))))
+
+
+def test_shingles_hash_as_python_tuples() -> None:
+    # The values before the bulk code: the same signatures, the same pairs.
+    runs = [[3, 1, 4, 1, 5, 9, 2, 6], [2**32 - 1, 0], [7], [], [1, 2, 3, 4, 5]]
+    sets = minhash.shingle(runs, [0, 1, 1, 2, 2], 3, 5).sets()
+    expected = [
+        {hash(t) for t in zip(*(runs[0][i:] for i in range(5)), strict=False)},
+        {hash((2**32 - 1, 0)), hash((7,))},
+        {hash((1, 2, 3, 4, 5))},
+    ]
+    assert sets == expected
+    assert minhash.signatures(minhash.shingle([[], [1]], [0, 1], 3, 5))[::2] == [None, None]
+
+
 def test_estimates_are_unbiased_and_close() -> None:
     sets = _random_sets(1)
-    sigs = [minhash.signature(s) for s in sets]
+    table = _table(sets)
+    pairs = list(combinations(range(0, len(sets), 3), 2))
     errors = [
-        minhash.similarity(sigs[i], sigs[j]) - minhash.jaccard(sets[i], sets[j])
-        for i, j in combinations(range(0, len(sets), 3), 2)
+        estimate - minhash.jaccard(sets[i], sets[j])
+        for (i, j), estimate in zip(pairs, minhash.similarities(table, pairs), strict=True)
     ]
     assert abs(statistics.mean(errors)) < 0.01
     assert statistics.pstdev(errors) < 0.05
@@ -51,10 +73,7 @@ def test_estimates_are_unbiased_and_close() -> None:
 
 def test_lsh_finds_every_pair_well_above_the_threshold() -> None:
     sets = _random_sets(2)
-    index = minhash.LshIndex(0.5)
-    for position, s in enumerate(sets):
-        index.add(position, minhash.signature(s) or b"")
-    found = set(index.candidates())
+    found = set(minhash.candidates(_table(sets), range(len(sets)), 0.5))
     pairs = list(combinations(range(len(sets)), 2))
     similar = [(i, j) for i, j in pairs if minhash.jaccard(sets[i], sets[j]) >= 0.6]
     unrelated = [(i, j) for i, j in pairs if minhash.jaccard(sets[i], sets[j]) < 0.1]
@@ -96,26 +115,14 @@ def _generated() -> list[ExampleSpec]:
     return specs
 
 
-def _whole(spec: ExampleSpec) -> set[int]:
-    excerpt, patches = example_dupes.part_shingles(spec)
-    return excerpt | patches
-
-
 @pytest.mark.parametrize("across", [None, 150])
 def test_example_pairs_against_exact_jaccard(across: int | None) -> None:
     specs = _generated()
-    prints = [
-        example_dupes.fingerprint(spec, Item("set.jsonl", n + 1, f"ex{n}"), "", n)
-        for n, spec in enumerate(specs)
-    ]
-    with pytest.MonkeyPatch.context() as patch:
-        # The pairs are verified on the examples read again: here, from the list.
-        patch.setattr(
-            example_dupes, "_reload", lambda prints, positions: {p: specs[p] for p in positions}
-        )
-        pairs = example_dupes.find_pairs(prints, 0.5, across=across)
-    wholes = [_whole(spec) for spec in specs]
-    keys = [example_dupes.content_key(spec) for spec in specs]
+    items = [Item("set.jsonl", n + 1, f"ex{n}") for n in range(len(specs))]
+    prints = example_dupes.fingerprints(specs, items)
+    pairs = example_dupes.find_pairs(prints, 0.5, across=across)
+    keys = [p.key for p in prints]
+    wholes = [excerpt | patches for excerpt, patches in example_dupes.part_shingles(specs)]
     reported = {(int(p.a.id[2:]), int(p.b.id[2:])): p for p in pairs}
     similar = 0
     for i, j in combinations(range(len(specs)), 2):

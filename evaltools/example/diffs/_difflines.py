@@ -11,6 +11,7 @@ from __future__ import annotations
 import enum
 import re
 from itertools import repeat
+from operator import itemgetter
 from typing import NamedTuple
 
 # Rust `char::is_whitespace` (the Unicode White_Space property). Python's `str.isspace` also
@@ -228,23 +229,86 @@ def is_cursor_marker_line(line: str, classified: DiffLine | None = None) -> bool
 
 # What the first character alone decides; `---`, `+++`, `@@`, `\\` and garbage need the rules.
 _BY_FIRST = {"": LineKind.CONTEXT, " ": LineKind.CONTEXT, "+": LineKind.ADDITION}
-# Where a line needs the rules: a first character other than ` `, `+`, `-` (an empty line is
-# context), or a `---`/`+++` that may be a file header.
-_NEEDS_RULES = re.compile(r"^(?:---|\+\+\+|[^ +\-\n])", re.MULTILINE)
+_MARK_BY_FIRST = {"": " ", " ": " ", "+": "+"}
+_FIRST_CHAR = itemgetter(slice(None, 1))
+_REST = itemgetter(slice(1, None))
+# The lines that need the rules, in the block with a `\n` put before each line (a pattern that
+# starts with a literal is scanned for much faster than `^`): `---`/`+++` file headers with a
+# plain path (group 1, 2) and hunk headers as diff tools write them (groups 3-6), read here as
+# `classify_line` would; any other `---`/`+++` line or first character other than ` `, `+`, `-`
+# (an empty line is context) goes through `classify_line`.
+_SPECIAL = re.compile(
+    r'\n(?:---[ \t\x0c\r]+([^ \t\n\x0c\r"\\]+)[^"\\\n]*(?![^\n])'
+    r'|\+\+\+[ \t\x0c\r]+([^ \t\n\x0c\r"\\]+)[^"\\\n]*(?![^\n])'
+    r"|@@ -([0-9]{1,9})(?:,([0-9]{1,9}))? \+([0-9]{1,9})(?:,([0-9]{1,9}))?(?![^ \n])"
+    r"|---|\+\+\+|[^ +\-\n])"
+)
+_CONTEXT, _DELETION, _ADDITION = LineKind.CONTEXT, LineKind.DELETION, LineKind.ADDITION
+_OLD_PATH, _NEW_PATH = LineKind.OLD_PATH, LineKind.NEW_PATH
 
 
-def classify_lines(lines: list[str]) -> list[DiffLine]:
-    """`[classify_line(line) for line in lines]`, built in bulk: body lines are told apart by
-    their first character, and only the rare others, found by one search over the block, go
-    through `classify_line`."""
-    kinds = list(map(_BY_FIRST.get, [line[:1] for line in lines], repeat(LineKind.DELETION)))
-    texts = [line[1:] for line in lines]
+class ClassifiedLines(NamedTuple):
+    """Every line classified, in columns: `lines[i]` is `classify_line` of line `i`, with its
+    kind and text also in `kinds[i]` and `texts[i]`; `marks[i]` is ` `, `-` or `+` for a
+    context, deletion or addition line and `x` for any other; `others` lists the `x` lines."""
+
+    lines: list[DiffLine]
+    kinds: list[LineKind]
+    texts: list[str]
+    marks: str
+    others: list[int]
+
+
+def classify_bulk(lines: list[str]) -> ClassifiedLines:
+    """Classify every line at once: body lines are told apart by their first character in C
+    loops, and the rare others are found, and the common ones read, by one search over the
+    block."""
+    firsts = list(map(_FIRST_CHAR, lines))
+    kinds = list(map(_BY_FIRST.get, firsts, repeat(_DELETION)))
+    texts = list(map(_REST, lines))
     out: list[DiffLine] = list(map(_new_line, repeat(DiffLine), zip(kinds, texts, repeat(None))))
-    block = "\n".join(lines)
+    marks = list(map(_MARK_BY_FIRST.get, firsts, repeat("-")))
+    others: list[int] = []
+    block = "\n" + "\n".join(lines)
     index = previous = 0
-    for found in _NEEDS_RULES.finditer(block):
+    for found in _SPECIAL.finditer(block):
         at = found.start()
         index += block.count("\n", previous, at)
         previous = at
-        out[index] = classify_line(lines[index])
-    return out
+        group = found.lastindex
+        if group is None:
+            line = classify_line(lines[index])
+            kind = line.kind
+            if kind is _DELETION or kind is _ADDITION or kind is _CONTEXT:
+                marks[index] = "-" if kind is _DELETION else "+" if kind is _ADDITION else " "
+            else:
+                marks[index] = "x"
+                others.append(index)
+        elif group <= 2:
+            path = found[group]
+            if group == 1:
+                kind, path = _OLD_PATH, path[2:] if path.startswith("a/") else path
+            else:
+                kind, path = _NEW_PATH, path[2:] if path.startswith("b/") else path
+            line = _new_line(DiffLine, (kind, path, None))
+            marks[index] = "x"
+            others.append(index)
+        else:
+            a, b, c, d = found.group(3, 4, 5, 6)
+            numbers = (
+                max(int(a) - 1, 0),
+                1 if b is None else int(b),
+                max(int(c) - 1, 0),
+                1 if d is None else int(d),
+            )
+            kind = _HUNK_HEADER
+            line = _new_line(DiffLine, (kind, "", _new_line(HunkLocation, numbers)))
+            marks[index] = "x"
+            others.append(index)
+        out[index], kinds[index], texts[index] = line, kind, line.text
+    return ClassifiedLines(out, kinds, texts, "".join(marks), others)
+
+
+def classify_lines(lines: list[str]) -> list[DiffLine]:
+    """`[classify_line(line) for line in lines]`, built in bulk (`classify_bulk`)."""
+    return classify_bulk(lines).lines

@@ -2,23 +2,26 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
-from itertools import groupby, repeat
+from itertools import compress, repeat
+from operator import eq, is_not, itemgetter, ne
 from typing import Literal, NamedTuple
 
 from evaltools.example.diffs._difflines import (
+    ClassifiedLines,
     DiffLine,
     HunkLocation,
     LineKind,
-    classify_lines,
-    from_bytes,
+    classify_bulk,
     rust_lines,
     to_bytes,
 )
 
 DEV_NULL = "/dev/null"
-_BODY = (LineKind.CONTEXT, LineKind.DELETION, LineKind.ADDITION)
+_KIND = itemgetter(0)
+# An edit: deletions and additions with no context line between (in `ClassifiedLines.marks`).
+_EDIT_RUN = re.compile(r"[-+]+")
 
 
 # Value types here are named tuples, not frozen dataclasses: each dataclass costs about a
@@ -38,8 +41,7 @@ class HunkLine(NamedTuple):
     line: int
 
 
-@dataclass(frozen=True)
-class Hunk:
+class Hunk(NamedTuple):
     """One hunk as the reference sees it.
 
     `start_line` is the 0-based old start the reference uses to choose among several matches (it
@@ -68,11 +70,13 @@ class Hunk:
     @property
     def old_lines(self) -> tuple[HunkLine, ...]:
         """Context and deleted lines in order: the text the hunk expects to find."""
-        return tuple(ln for ln in self.lines if ln.kind is not LineKind.ADDITION)
+        lines = self.lines
+        return tuple(compress(lines, map(is_not, map(_KIND, lines), repeat(LineKind.ADDITION))))
 
     @property
     def new_lines(self) -> tuple[HunkLine, ...]:
-        return tuple(ln for ln in self.lines if ln.kind is not LineKind.DELETION)
+        lines = self.lines
+        return tuple(compress(lines, map(is_not, map(_KIND, lines), repeat(LineKind.DELETION))))
 
 
 class FilePatch(NamedTuple):
@@ -131,17 +135,33 @@ class _OpenFile:
         self.hunks: list[Hunk] = []
 
 
+_OLD_PATH, _NEW_PATH, _GARBAGE = LineKind.OLD_PATH, LineKind.NEW_PATH, LineKind.GARBAGE
+_HUNK_HEADER, _ADDITION, _DELETION = LineKind.HUNK_HEADER, LineKind.ADDITION, LineKind.DELETION
+
+
 class _Parser:
     """The reference's DiffParser state machine, fed whole runs of body lines at a time (a run
-    is consecutive context, deletion and addition lines) and the rare other lines one by one."""
+    is consecutive context, deletion and addition lines) and the rare other lines one by one.
 
-    def __init__(self, lines: list[DiffLine], numbers: list[int]) -> None:
-        self.lines = lines
+    The old text of the open hunk is kept as pieces (`context`) and its size in UTF-8 bytes
+    (`size`), the unit of edit offsets."""
+
+    def __init__(self, classified: ClassifiedLines, numbers: list[int], ascii_only: bool) -> None:
+        self.classified = classified
         self.numbers = numbers
+        self.ascii_only = ascii_only
+        self.body_lines = list(
+            map(
+                _new_tuple,
+                repeat(HunkLine),
+                zip(classified.kinds, classified.texts, numbers, strict=True),
+            )
+        )
         self.files: list[FilePatch] = []
         self.ignored: list[int] = []
         self.file: _OpenFile | None = None
-        self.context = bytearray()
+        self.context: list[str] = []
+        self.size = 0
         self.edits: list[_EditBuf] = []
         self.body: list[HunkLine] = []
         self.pending_start: int | None = None
@@ -151,55 +171,56 @@ class _Parser:
         self.header: HunkLocation | None = None
 
     def run(self) -> None:
-        lines = self.lines
-        others = [i for i, dl in enumerate(lines) if dl.kind not in _BODY]
+        lines, numbers = self.classified.lines, self.numbers
         start = 0
-        for index in others:
+        for index in self.classified.others:
             if start < index:
                 self._body_run(start, index)
-            self._other(index, lines[index])
             start = index + 1
+            kind, text, location = lines[index]
+            if kind is _HUNK_HEADER:
+                self._flush()
+                if location is not None:
+                    self.pending_start = location.old_start
+                if self.file is not None:
+                    self.header_line, self.header = numbers[index], location
+            elif kind is _OLD_PATH or kind is _GARBAGE:
+                self._flush()
+                self._end_file(numbers[index], kind is _GARBAGE)
+                if kind is _OLD_PATH:
+                    self.file = _OpenFile(text, numbers[index])
+                    self.header_line = self.header = None
+            elif kind is _NEW_PATH:
+                if self.file is not None:
+                    self.file.new_path = text
+            else:  # NO_NEWLINE
+                if self.file is None:
+                    self.ignored.append(numbers[index])
+                self._no_newline()
         if start < len(lines):
             self._body_run(start, len(lines))
         self._flush()
         self._end_file(None, False)
 
-    def _other(self, index: int, dl: DiffLine) -> None:
-        kind, number = dl.kind, self.numbers[index]
-        if kind is LineKind.OLD_PATH or kind is LineKind.GARBAGE:
-            self._flush()
-            self._end_file(number, kind is LineKind.GARBAGE)
-            if kind is LineKind.OLD_PATH:
-                self.file = _OpenFile(dl.text, number)
-                self.header_line = self.header = None
-        elif kind is LineKind.HUNK_HEADER:
-            self._flush()
-            if dl.location is not None:
-                self.pending_start = dl.location.old_start
-            if self.file is not None:
-                self.header_line, self.header = number, dl.location
-        elif kind is LineKind.NEW_PATH:
-            if self.file is not None:
-                self.file.new_path = dl.text
-        else:  # NO_NEWLINE
-            if self.file is None:
-                self.ignored.append(number)
-            self._no_newline()
-
     def _flush(self) -> None:
-        if self.file is not None and (self.context or self.edits):
-            path = self.file.new_path if self.file.old_path == DEV_NULL else self.file.old_path
-            hunk = Hunk(
-                path=path,
-                context=from_bytes(bytes(self.context)),
-                edits=tuple(Edit(e.start, e.end, "".join(e.parts)) for e in self.edits),
-                start_line=self.pending_start,
-                header=self.header,
-                header_line=self.header_line,
-                lines=tuple(self.body),
+        file = self.file
+        if file is not None and (self.size or self.edits):
+            path = file.new_path if file.old_path == DEV_NULL else file.old_path
+            edits = tuple([Edit(e.start, e.end, "".join(e.parts)) for e in self.edits])
+            hunk = _new_tuple(
+                Hunk,
+                (
+                    path,
+                    "".join(self.context),
+                    edits,
+                    self.pending_start,
+                    self.header,
+                    self.header_line,
+                    tuple(self.body),
+                ),
             )
-            self.file.hunks.append(hunk)
-            self.context, self.edits = bytearray(), []
+            file.hunks.append(hunk)
+            self.context, self.size, self.edits = [], 0, []
             self.pending_start = None
             self.processed_no_newline = False
             self.last_op = None
@@ -218,56 +239,84 @@ class _Parser:
             self.header_line = self.header = None
 
     def _body_run(self, start: int, stop: int) -> None:
-        numbers = self.numbers[start:stop]
+        """Lines `start:stop`, all context, deletions and additions: what the reference does
+        line by line, done for the whole run. An edit is a run of deletions and additions
+        with no context line between; it continues the previous edit when no context was
+        added since that one ended (a run that starts with an edit, after a `\\ No newline`
+        that ended the previous run)."""
         if self.file is None:
-            self.ignored.extend(numbers)
+            self.ignored.extend(self.numbers[start:stop])
             return
-        run = self.lines[start:stop]
-        kinds = [dl.kind for dl in run]
-        texts = [dl.text for dl in run]
-        self.body.extend(map(_new_tuple, repeat(HunkLine), zip(kinds, texts, numbers, strict=True)))
-        at = 0
-        for kind, group in groupby(kinds):
-            size = len(list(group))
-            self._same_kind(kind, texts[at : at + size])
-            at += size
-        self.last_op = kinds[-1]
+        self.body += self.body_lines[start:stop]
+        texts = self.classified.texts[start:stop]
+        marks = self.classified.marks[start:stop]
+        self.last_op = self.classified.kinds[stop - 1]
+        here = self.size
+        if "+" in marks:
+            old = "\n".join(compress(texts, map(ne, marks, repeat("+"))))
+            if old or " " in marks or "-" in marks:
+                self._grow(old + "\n")
+            self._edits(marks, texts, here)
+            return
+        self._grow("\n".join(texts) + "\n")
+        if "-" in marks:
+            self._edits(marks, texts, here)
 
-    def _same_kind(self, kind: LineKind, texts: list[str]) -> None:
-        """Consecutive lines of one kind: what `_body_line` did line by line, for all at once."""
-        here = len(self.context)
-        last = self.edits[-1] if self.edits else None
-        joined = "\n".join(texts) + "\n"
-        if kind is LineKind.ADDITION:
-            if last is not None and last.end == here:
-                last.parts.append(joined)
+    def _grow(self, old: str) -> None:
+        self.context.append(old)
+        self.size += len(old) if self.ascii_only else len(to_bytes(old))
+
+    def _bytes(self, texts: list[str]) -> int:
+        """Bytes of `texts` as lines, each with its `\\n`."""
+        if not texts:
+            return 0
+        joined = "\n".join(texts)
+        return (len(joined) if self.ascii_only else len(to_bytes(joined))) + 1
+
+    def _edits(self, marks: str, texts: list[str], here: int) -> None:
+        edits = self.edits
+        last = edits[-1] if edits else None
+        done = 0
+        for found in _EDIT_RUN.finditer(marks):
+            start, stop = found.span()
+            if start > done:
+                here += self._bytes(texts[done:start])
+            done = stop
+            run = found.group()
+            if "+" not in run:
+                removed, added = self._bytes(texts[start:stop]), None
+            elif "-" not in run:
+                removed, added = 0, texts[start:stop]
             else:
-                self.edits.append(_EditBuf(here, here, [joined]))
-            return
-        data = to_bytes(joined)
-        if kind is LineKind.DELETION:
-            end = here + len(data)
+                part = texts[start:stop]
+                removed = self._bytes(list(compress(part, map(eq, run, repeat("-")))))
+                added = list(compress(part, map(eq, run, repeat("+"))))
             if last is not None and last.end == here:
-                last.end = end
+                last.end += removed
             else:
-                self.edits.append(_EditBuf(here, end, []))
-        self.context += data
+                last = _EditBuf(here, here + removed, [])
+                edits.append(last)
+            if added:
+                last.parts.append("\n".join(added) + "\n")
+            here += removed
 
     def _no_newline(self) -> None:
         # Only the first marker of a hunk counts; the flag is reset only when a hunk is emitted.
         if self.processed_no_newline:
             return
         self.processed_no_newline = True
-        # What is popped is always a `\n` (or nothing): the context and the edit texts only grow
-        # by whole lines, and this runs once per hunk. An addition or deletion always left an edit.
-        if self.last_op is LineKind.ADDITION:
+        # What is dropped is always a `\\n` (or nothing): the context and the edit texts only
+        # grow by whole lines, and this runs once per hunk. An addition or deletion always left
+        # an edit.
+        if self.last_op is _ADDITION:
             parts = self.edits[-1].parts
             parts[-1] = parts[-1][:-1]
-        elif self.last_op is LineKind.DELETION:
-            del self.context[-1:]
-            self.edits[-1].end -= 1
-        else:
-            del self.context[-1:]
+            return
+        if self.size:
+            self.context[-1] = self.context[-1][:-1]
+            self.size -= 1
+            if self.last_op is _DELETION:
+                self.edits[-1].end -= 1
 
 
 # `tuple.__new__(HunkLine, fields)` builds a named tuple without a Python-level call.
@@ -275,10 +324,10 @@ _new_tuple = tuple.__new__
 
 
 def _parse(diff: str, line_map: Sequence[int] | None) -> _Parser:
-    lines = classify_lines(rust_lines(diff))
-    count = len(lines)
-    numbers = list(range(count)) if line_map is None else [line_map[i] for i in range(count)]
-    parser = _Parser(lines, numbers)
+    classified = classify_bulk(rust_lines(diff))
+    count = len(classified.lines)
+    numbers = list(range(count)) if line_map is None else list(line_map[:count])
+    parser = _Parser(classified, numbers, diff.isascii())
     parser.run()
     return parser
 
@@ -294,7 +343,10 @@ def parse_diff(diff: str, line_map: Sequence[int] | None = None) -> ParsedDiff:
     (used to parse a patch with its cursor-marker lines removed, in the patch's own numbering)."""
     parser = _parse(diff, line_map)
     return ParsedDiff(
-        tuple(parser.lines), tuple(parser.numbers), tuple(parser.files), tuple(parser.ignored)
+        tuple(parser.classified.lines),
+        tuple(parser.numbers),
+        tuple(parser.files),
+        tuple(parser.ignored),
     )
 
 
@@ -314,14 +366,18 @@ class HeaderCountCheck(NamedTuple):
 
 def header_count_checks(parsed: ParsedDiff) -> tuple[HeaderCountCheck, ...]:
     """One check per hunk opened by a header with numbers (the reference never uses counts)."""
-    return tuple(
-        HeaderCountCheck(
-            h.header_line,
-            h.header.old_count,
-            len(h.old_lines),
-            h.header.new_count,
-            len(h.new_lines),
-        )
-        for h in parsed.hunks
-        if h.header is not None and h.header_line is not None
-    )
+    checks = []
+    for h in parsed.hunks:
+        if h.header is not None and h.header_line is not None:
+            kinds = list(map(_KIND, h.lines))
+            added, deleted = kinds.count(_ADDITION), kinds.count(_DELETION)
+            checks.append(
+                HeaderCountCheck(
+                    h.header_line,
+                    h.header.old_count,
+                    len(kinds) - added,
+                    h.header.new_count,
+                    len(kinds) - deleted,
+                )
+            )
+    return tuple(checks)

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from evaltools.diagnostics import Diagnostic
 from evaltools.example.lint import catalogue as catalogue
 from evaltools.example.lint.causes import (
+    check_headless_patches,
     check_indented_fences,
     check_runaway_fences,
     check_section_levels,
@@ -34,6 +35,7 @@ MARKDOWN_CHECKS: tuple[Check, ...] = (
     check_runaway_fences,
     check_indented_fences,
     check_section_levels,
+    check_headless_patches,
     check_blocks,
     check_dropped,
     check_recent_files,

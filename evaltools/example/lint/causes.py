@@ -18,6 +18,8 @@ from evaltools.example.markdown.roundtrip import fence_indent_change
 
 _SECTION_TITLES = {*SECTIONS, "reasoning"}
 _HEADING = re.compile(r" {0,3}(#{1,6})[ \t]+(.*?)[ \t#]*$")
+# The rules below, whose findings make every later difference a consequence.
+MISPLACING_CODES = (r.UNCLOSED_FENCE.code, r.INDENTED_FENCE.code, r.DROPPED_HEADING.code)
 # Rules whose finding is independent of where blocks land: kept next to a cause.
 _INDEPENDENT = ("EP0", "EP4")
 
@@ -33,11 +35,16 @@ def section_heading(line: str) -> str | None:
 def check_runaway_fences(ctx: LintContext) -> None:
     """A fence that is never closed, or closed only after it swallowed a section or a block."""
     assert ctx.parsed is not None
+    previous: CodeBlock | None = None
     for block in ctx.parsed.blocks:
         if not block.fenced:
             continue
+        before, previous = previous, block
         swallowed = _swallowed(ctx, block)
         if block.closed and not swallowed:
+            continue
+        if before is not None and _closed_by_its_content(ctx, before, block):
+            _report_early_close(ctx, before, block)
             continue
         where = f"the block opened at {block.line}:1"
         if block.closed:
@@ -47,11 +54,48 @@ def check_runaway_fences(ctx: LintContext) -> None:
         if swallowed:
             names = " and ".join(f"'{text}' ({line})" for line, text in swallowed[:3])
             more = f" and {len(swallowed) - 3} more" if len(swallowed) > 3 else ""
-            fix = f"close it with a {block.fence} line before line {swallowed[0][0]}"
+            last = _last_text(ctx, swallowed)
+            fix = f"close it with a {block.fence} line after line {last}"
+            if last == block.line and not block.info.strip():
+                fix = "delete this line if it is a stray (doubled) closing fence"
             message = f"{where} and swallows {names}{more}: {fix}"
         else:
             message = f"{where}: close it with a {block.fence} line"
         ctx.report_cause(r.UNCLOSED_FENCE, block.line, 1, message)
+
+
+def _last_text(ctx: LintContext, swallowed: list[tuple[int, str]]) -> int:
+    """The last non-blank line before the first swallowed heading or fence."""
+    number = swallowed[0][0] - 1
+    while number > 1 and not ctx.source_line(number).strip():
+        number -= 1
+    return number
+
+
+def _closed_by_its_content(ctx: LintContext, before: CodeBlock, block: CodeBlock) -> bool:
+    """A bare fence line inside code closes its block early: the code after it reads as prose
+    and the real closing fence opens a block that runs on (it has no info string)."""
+    if block.info.strip() or not before.closed or before.fence[0] != block.fence[0]:
+        return False
+    between = [ctx.source_line(n) for n in range(before.end_line + 1, block.line)]
+    texts = [line for line in between if line.strip()]
+    fence_like = before.fence[0] * 3
+    return bool(texts) and not any(
+        section_heading(line) or line.strip().startswith(fence_like) for line in texts
+    )
+
+
+def _report_early_close(ctx: LintContext, before: CodeBlock, block: CodeBlock) -> None:
+    longer = before.fence[0] * (len(before.fence) + 1)
+    ctx.report_cause(
+        r.UNCLOSED_FENCE,
+        before.end_line,
+        1,
+        f"this {before.fence} line closes the block opened at {before.line}:1 early, so lines "
+        f"{before.end_line + 1}-{block.line - 1} read as prose and the fence at line "
+        f"{block.line} opens a new block: if the code holds a {before.fence} line, fence the "
+        f"block with {longer}",
+    )
 
 
 def _swallowed(ctx: LintContext, block: CodeBlock) -> list[tuple[int, str]]:
@@ -119,6 +163,22 @@ def check_indented_fences(ctx: LintContext) -> None:
             f"{text.strip()[:50]!r} with {after} leading space{'s' if after != 1 else ''}, "
             f"not {before}: remove the indentation before the fence",
         )
+
+
+def check_headless_patches(ctx: LintContext) -> None:
+    """A ```diff block after the excerpt in `## Cursor Position`: its heading is missing."""
+    assert ctx.parsed is not None
+    in_cursor = [b for b in ctx.parsed.blocks if b.section == "Cursor Position"]
+    for block in in_cursor[1:]:
+        if block.info.strip() == "diff":
+            ctx.report_cause(
+                r.REPEATED_BLOCK,
+                block.line,
+                1,
+                "this ```diff block lands in `## Cursor Position`, whose one block is the "
+                f"excerpt: add the `## Expected Patch` heading above line {block.line}",
+            )
+            return
 
 
 def check_section_levels(ctx: LintContext) -> None:

@@ -92,18 +92,55 @@ def _check_location(ctx: LintContext, source: FieldSource, loc: CursorLocation) 
         )
 
 
+def _stray_marker(ctx: LintContext, lines: list[str], seen: list[int]) -> int:
+    """The marker to report: the one farther from what the expected patches edit.
+
+    The cursor sits where the edit happens, so the marker nearest the lines the patches
+    delete (or add after) is the real one; without that evidence, the second one.
+    """
+    from evaltools.example.cursor import parse_patch
+    from evaltools.example.diffs.udiff import LineKind
+
+    edited: set[str] = set()
+    for patch in ctx.spec.expected_patches:
+        for hunk in parse_patch(patch)[0].hunks:
+            previous = ""
+            for line in hunk.lines:
+                if line.kind is LineKind.DELETION:
+                    edited.add(line.text)
+                elif line.kind is LineKind.ADDITION and previous:
+                    edited.add(previous)
+                previous = line.text if line.kind is LineKind.CONTEXT else ""
+    where = [i for i, text in enumerate(lines) if text in edited and i not in seen]
+    markers = sorted(set(seen))
+    if not where or len(markers) < 2:
+        return seen[1]
+    nearness = [min(abs(m - i) for i in where) for m in markers]
+    # Only a clear difference overrides the default: markers a line apart tell nothing.
+    if len(markers) == 2 and nearness[1] + 3 <= nearness[0]:
+        return markers[0]
+    return seen[1]
+
+
 def _check_several_markers(ctx: LintContext, source: FieldSource) -> None:
-    lines = source.text.split("\n")
+    text = source.text
+    if text.count(CURSOR_POSITION_MARKER) + text.count(INLINE_CURSOR_MARKER) < 2:
+        return  # the usual case, without a look at each line
+    lines = text.split("\n")
     seen = [
         index
         for index, text in enumerate(lines)
         for _ in range(text.count(CURSOR_POSITION_MARKER) + text.count(INLINE_CURSOR_MARKER))
     ]
     if len(seen) > 1:
+        stray = _stray_marker(ctx, lines, seen)
+        base, unit = (source.first_line, "lines") if source.first_line else (1, "excerpt lines")
+        where = f"{unit} {', '.join(str(base + i) for i in seen)}"
         ctx.at_field(
             r.SEVERAL_CURSOR_MARKERS,
             source,
-            seen[1],
+            stray,
             1,
-            f"{len(seen)} cursor markers in the excerpt; only the first counts: remove the others",
+            f"{len(seen)} cursor markers in the excerpt ({where}); the reference takes the "
+            "first: keep the one under the cursor and delete the other",
         )

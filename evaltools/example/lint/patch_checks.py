@@ -16,6 +16,7 @@ from evaltools.example.diffs.udiff import (
 from evaltools.example.lint import catalogue as r
 from evaltools.example.lint.context import FieldSource, LintContext, field_sources
 from evaltools.example.lint.cursor_checks import cursor_of
+from evaltools.example.lint.mismatches import Mismatch, report_mismatches
 
 PATCH_FIELDS = ("expected_patch", "rejected_patch")
 # A tuple, not a set: `in` then compares by identity, where a set calls Enum's Python `__hash__`.
@@ -103,19 +104,18 @@ def _check_lines(
                 "reference ignores every hunk line after it until the next `---` header",
             )
         elif diff_line.kind is LineKind.OLD_PATH and kinds.get(number + 1) is not LineKind.NEW_PATH:
-            _header_lookalike(ctx, source, number, "-- ", "deleted")
+            if _real_header(lines, number):
+                _half_header(ctx, source, number, "`+++ b/path` line after it", "below")
+            else:
+                _header_lookalike(ctx, source, number, "-- ", "a deleted")
         elif diff_line.kind is LineKind.NEW_PATH and number == 0 and text.startswith("+++ "):
             headless = True  # the `--- a/path` line is missing: one finding, not two
-            ctx.at_field(
-                r.DIFF_LINE_LOOKS_LIKE_HEADER,
-                source,
-                number,
-                1,
-                "`+++` file header without the `--- a/path` line before it: the reference "
-                "reads it as an added line; add `--- a/path` above it",
-            )
+            _half_header(ctx, source, number, "`--- a/path` line before it", "above")
         elif diff_line.kind is LineKind.NEW_PATH and kinds.get(number - 1) is not LineKind.OLD_PATH:
-            _header_lookalike(ctx, source, number, "++ ", "added")
+            if _real_header(lines, number):
+                _half_header(ctx, source, number, "`--- a/path` line before it", "above")
+            else:
+                _header_lookalike(ctx, source, number, "++ ", "an added")
     first_ignored = min(ignored, default=None)
     if first_ignored is not None and not parsed.files and not headless:
         ctx.at_field(
@@ -128,6 +128,26 @@ def _check_lines(
         )
 
 
+def _real_header(lines: list[str], number: int) -> bool:
+    """A file header (a path, then a hunk header), not a diff line that looks like one."""
+    path = lines[number][4:].strip()
+    following = lines[number + 1] if number + 1 < len(lines) else ""
+    return bool(path) and " " not in path and following.startswith(("@@", "---", "+++"))
+
+
+def _half_header(
+    ctx: LintContext, source: FieldSource, number: int, missing: str, where: str
+) -> None:
+    ctx.at_field(
+        r.DIFF_LINE_LOOKS_LIKE_HEADER,
+        source,
+        number,
+        1,
+        f"file header without the {missing}: the reference pairs the two to name the file; "
+        f"add it {where}",
+    )
+
+
 def _header_lookalike(
     ctx: LintContext, source: FieldSource, number: int, prefix: str, what: str
 ) -> None:
@@ -136,7 +156,7 @@ def _header_lookalike(
         source,
         number,
         1,
-        f"a {what} line whose text starts with `{prefix}` reads as a file header: the "
+        f"{what} line whose text starts with `{prefix}` reads as a file header: the "
         "reference misparses this hunk",
     )
 
@@ -181,6 +201,8 @@ def check_patches_apply(ctx: LintContext) -> None:
     cursor = cursor_of(ctx)
     if cursor is None:
         return
+    window = cursor.excerpt.split("\n")
+    mismatches: list[Mismatch] = []
     for source in field_sources(ctx):
         if source.name not in PATCH_FIELDS or not source.text.strip():
             continue
@@ -189,10 +211,11 @@ def check_patches_apply(ctx: LintContext) -> None:
         if not hunks:
             continue
         fits = fit_hunks(hunks, cursor.excerpt)
-        window = cursor.excerpt.split("\n")
         for fit in fits:
             if fit.fit is Fit.CONTRADICTS and fit.placement is not None:
-                _report_contradiction(ctx, source, fit.hunk, fit.placement.start, window)
+                found = _first_mismatch(source, fit.hunk, fit.placement.start, window)
+                if found is not None:
+                    mismatches.append(found)
         gave_up = next((f for f in fits if f.fit is Fit.GAVE_UP), None)
         if gave_up is not None:
             ctx.at_field(
@@ -215,40 +238,14 @@ def check_patches_apply(ctx: LintContext) -> None:
                 "no hunk of this patch matches the cursor excerpt anywhere: check that it edits "
                 "the excerpt's file and that its context lines are copied exactly",
             )
+    report_mismatches(ctx, mismatches, window)
 
 
-def _report_contradiction(
-    ctx: LintContext, source: FieldSource, hunk: Hunk, start: int, window: list[str]
-) -> None:
-    old = hunk.old_lines
-    for index, line in enumerate(old):
+def _first_mismatch(
+    source: FieldSource, hunk: Hunk, start: int, window: list[str]
+) -> Mismatch | None:
+    for index, line in enumerate(hunk.old_lines):
         at = start + index
         if 0 <= at < len(window) and line.text != window[at]:
-            ctx.at_field(
-                r.PATCH_DOES_NOT_APPLY,
-                source,
-                line.line,
-                1,
-                _mismatch_message(line.text, window[at], at + 1),
-            )
-            return
-
-
-def _mismatch_message(hunk_line: str, excerpt_line: str, number: int) -> str:
-    """Name the difference when it is invisible: trailing blanks, tabs, carriage returns."""
-    shown, wanted = _visible(hunk_line[:60]), _visible(excerpt_line[:60])
-    head = f"hunk line {shown!r} does not match excerpt line {number} ({wanted!r})"
-    if hunk_line.rstrip(" \t\r") == excerpt_line.rstrip(" \t\r"):
-        return f"{head}: they differ only in trailing whitespace; make the ends match"
-    if hunk_line.replace("\t", " ").split() == excerpt_line.replace("\t", " ").split():
-        return f"{head}: they differ only in tabs against spaces; copy the indentation exactly"
-    return f"{head}: copy the context exactly (whitespace counts)"
-
-
-def _visible(text: str) -> str:
-    """Tabs as `→`, a carriage return as `␍`, trailing spaces as `·` (the text itself if none)."""
-    if not any(c in text for c in "\t\r") and not text.endswith(" "):
-        return text.strip()
-    body = text.rstrip(" ")
-    shown = body.replace("\t", "→").replace("\r", "␍") + "·" * (len(text) - len(body))
-    return shown.strip(" ")
+            return Mismatch(source, line.line, at, line.text)
+    return None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from evaltools.example.lint import catalogue as r
+from evaltools.example.lint.causes import section_heading
 from evaltools.example.lint.context import LintContext
 from evaltools.example.markdown.reader import (
     ACCEPTED_PREDICTION_MARKER,
@@ -44,7 +45,10 @@ def check_front_matter(ctx: LintContext) -> None:
         return
     if front.error is not None:
         rule = r.MISSING_FRONT_MATTER_KEY if "has no `" in front.error else r.INVALID_FRONT_MATTER
-        message = f"{front.error}, so the reference ignores all of it (every field blank): fix it"
+        message = (
+            f"{front.error}, so the reference ignores all of it (every field blank): "
+            f"{front.error_fix}"
+        )
         ctx.report(rule, front.error_line, 1, message)
     for key in front.unknown_keys:
         line = front.key_lines.get(key, 2)
@@ -71,19 +75,24 @@ def check_reference_failures(ctx: LintContext) -> None:
     for error in ctx.parsed.errors:
         message = str(error)
         if message.startswith("Unexpected heading level"):
-            ctx.report(
+            title = section_heading(ctx.source_line(error.line))
+            fix = f"write `## {title}`" if title else "use H3 or H4"
+            level = message[-2:].upper()
+            # A section's heading at H5 moves what follows; another heading moves nothing.
+            report = ctx.report_cause if title else ctx.report
+            report(
                 r.HEADING_TOO_DEEP,
                 error.line,
                 1,
-                f"{message[-2:].upper()} heading makes the reference fail: use H3 or H4",
+                f"{level} heading makes the reference fail: {fix}",
             )
         elif message.startswith("Unexpected indented codeblock"):
             ctx.report_cause(
                 r.INDENTED_CODE_BLOCK,
                 error.line,
                 1,
-                "indented code block makes the reference fail: fence it, or indent by at most "
-                "three spaces",
+                "indented code block makes the reference fail: fence it with ``` lines, or "
+                "remove the indentation",
             )
     spec = ctx.spec
     block = ctx.parsed.cursor_block()

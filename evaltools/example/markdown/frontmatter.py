@@ -31,6 +31,7 @@ class FrontMatter:
     rollback: bool = False
     error: str | None = None  # what is wrong ("front matter has no `revision`"), no advice
     error_line: int = 1  # 1-based line in the file
+    error_fix: str = "fix it"  # the advice for `error`, when there is a precise one
     unknown_keys: list[str] = field(default_factory=list)
     key_lines: dict[str, int] = field(default_factory=dict)  # top-level key -> line in the file
     comment_line: int = 0  # line in the file of the first TOML comment; 0: none
@@ -71,6 +72,11 @@ def _interpret(raw: str, result: FrontMatter) -> None:
     problems = _check_types(table)
     if problems:
         result.error, key = problems
+        misspelt = _misspelling(key, table) if key not in table else None
+        if misspelt is not None:
+            result.error += f" but has `{misspelt}`"
+            result.error_fix = f"rename `{misspelt}` to `{key}`"
+            key = misspelt
         result.error_line = 1 + _key_line(raw, key)
         return
     result.repository_url = table["repository_url"]
@@ -109,6 +115,15 @@ def _check_types(table: dict[str, Any]) -> tuple[str, str] | None:
     if not isinstance(table.get(ROLLBACK_KEY, False), bool):
         return f"front matter `{ROLLBACK_KEY}` is not true or false", ROLLBACK_KEY
     return None
+
+
+def _misspelling(key: str, table: dict[str, Any]) -> str | None:
+    """The unknown key that looks like `key` misspelt (`revison`), if there is one."""
+    import difflib  # only a broken front matter gets here
+
+    unknown = [k for k in table if k not in KNOWN_KEYS]
+    close = difflib.get_close_matches(key, unknown, n=1, cutoff=0.75)
+    return close[0] if close else None
 
 
 def _key_line(raw: str, key: str) -> int:

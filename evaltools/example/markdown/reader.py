@@ -175,18 +175,31 @@ class _SectionMachine:
     def run(self) -> None:
         import pyromark
 
-        buffer, start, end = self.buffer, self.start, self.end
-        # Text, Start and End are nearly all the events: dispatched here, without `event`.
+        buffer, end = self.buffer, self.end
+        # Text, Start and End are nearly all the events: dispatched here, without `event`; a
+        # Start of anything but a code block is handled here too.
         for event, span in pyromark.events_with_range(self.body, merge_text=True):
             if type(event) is dict:
                 if "Text" in event:
                     buffer.append(event["Text"])
                     continue
-                if "Start" in event:
-                    start(event["Start"], span["start"], span["end"])
+                tag = event.get("Start")
+                if tag is not None:
+                    if type(tag) is dict and "CodeBlock" in tag:
+                        self.start_code(tag["CodeBlock"], span["start"])
+                        continue
+                    if self.depth == 0:
+                        self.top = (_tag_name(tag), span["start"])
+                        self.plain = True
+                    else:
+                        self.plain = False
+                    self.depth += 1
+                    buffer.clear()
+                    self.block_info = ""
                     continue
-                if "End" in event:
-                    end(event["End"], span["start"], span["end"])
+                tag = event.get("End")
+                if tag is not None:
+                    end(tag, span["start"], span["end"])
                     continue
             self.event(event, span["start"], span["end"])
         self.close_reasoning(len(self.body_bytes))
@@ -201,42 +214,27 @@ class _SectionMachine:
                 self.drop(DropKind.LINK_DEFINITION, start, end)
 
     def event(self, event: Any, start: int, end: int) -> None:
+        """Any event but Text, Start and End (`run` handles those)."""
         if type(event) is str:
             if event == "Rule" and self.depth == 0:
                 self.drop(DropKind.BLOCK, start, end, "thematic break outside any section")
             else:
                 self.plain = False  # a line break inside a heading joins its lines
             return
-        text = event.get("Text")
-        if text is not None:
-            self.buffer.append(text)
-        elif "Start" in event:
-            self.start(event["Start"], start, end)
-        elif "End" in event:
-            self.end(event["End"], start, end)
-        else:
-            self.plain = False
-            if "Html" in event and self.depth == 0:
-                self.drop(DropKind.BLOCK, start, end, "HTML outside any section")
+        self.plain = False
+        if "Html" in event and self.depth == 0:
+            self.drop(DropKind.BLOCK, start, end, "HTML outside any section")
 
-    def start(self, tag: Any, start: int, end: int) -> None:
-        is_code = isinstance(tag, dict) and "CodeBlock" in tag
+    def start_code(self, kind: Any, start: int) -> None:
         if self.depth == 0:
-            self.top = ("code" if is_code else _tag_name(tag), start)
+            self.top = ("code", start)
             self.plain = True
-        elif not is_code:
-            self.plain = False
         self.depth += 1
-        if not is_code:
-            self.buffer.clear()
-            self.block_info = ""
-            return
         if self.section == "Edit History" and self.text().strip(WHITESPACE) == (
             ACCEPTED_PREDICTION_MARKER
         ):
             self.accepted = True
         self.buffer.clear()
-        kind = tag["CodeBlock"]
         if kind == "Indented":
             self.errors.append(
                 MarkdownError("Unexpected indented codeblock", self.lines.line(start))
@@ -250,7 +248,7 @@ class _SectionMachine:
         self.depth -= 1
         if tag == "CodeBlock":
             self.end_code_block(start, end)
-        elif isinstance(tag, dict) and "Heading" in tag:
+        elif type(tag) is dict and "Heading" in tag:
             self.end_heading(int(tag["Heading"][1]), start, end)
         if self.depth == 0 and self.top is not None:
             kind, _ = self.top
@@ -262,7 +260,7 @@ class _SectionMachine:
         return "".join(self.buffer)
 
     def end_heading(self, level: int, start: int, end: int) -> None:
-        title = self.text()
+        title = "".join(self.buffer)
         line = self.lines.line(start)
         if level >= 5:
             self.errors.append(MarkdownError(f"Unexpected heading level: h{level}", line))
@@ -286,17 +284,19 @@ class _SectionMachine:
             if self.reasoning_start is None:
                 self.drop(DropKind.MINOR_HEADING, start, end, f"H{level} heading")
             return
-        self.close_reasoning(start)
+        if self.reasoning_start is not None:
+            self.close_reasoning(start)
         section = SECTIONS.get(title.lower() if title.isascii() else _ascii_lower(title), OTHER)
         if section == OTHER and _ascii_lower(title) == "reasoning":
             section = REASONING
             self.reasoning_start = end
         self.section = section
-        self.headings.append(Heading(2, title, line, section, self.plain))
+        plain = self.plain
+        self.headings.append(_new_tuple(Heading, (2, title, line, section, plain)))
         if section == OTHER:
             self.drop(DropKind.UNKNOWN_HEADING, start, end)
-        else:
-            self.drop_markup(start, end)
+        elif not plain:
+            self.drop(DropKind.HEADING_MARKUP, start, end)
 
     def drop_markup(self, start: int, end: int) -> None:
         """Inline markup in a heading: the reference keeps only part of its text."""
@@ -304,20 +304,20 @@ class _SectionMachine:
             self.drop(DropKind.HEADING_MARKUP, start, end)
 
     def end_code_block(self, start: int, end: int) -> None:
-        text = self.text()
+        text = "".join(self.buffer)
         self.buffer.clear()
-        info = self.block_info
         section = self.section
-        fence = _fence_of(self.body_bytes, start)
+        body, lines = self.body_bytes, self.lines
+        fence = _fence_of(body, start)
         block = CodeBlock(
-            section=section,
-            info=info,
-            text=text,
-            line=self.lines.line(start),
-            end_line=self.lines.line(max(start, end - 1)),
-            fenced=fence is not None,
-            fence=fence or "",
-            closed=fence is None or _closes(self.body_bytes, start, end, fence),
+            section,
+            self.block_info,
+            text,
+            lines.line(start),
+            lines.line(max(start, end - 1)),
+            fence is not None,
+            fence or "",
+            fence is None or _closes(body, start, end, fence),
         )
         self.blocks.append(block)
         if section in (START, OTHER):
@@ -400,6 +400,9 @@ class _SectionMachine:
         self.spec.reasoning = trim_blank_lines(raw)
         self.reasoning_start = None
 
+
+# `tuple.__new__(Heading, fields)` builds a named tuple without its Python-level `__new__`.
+_new_tuple = tuple.__new__
 
 _BLOCK_NAMES = {
     "List": "list outside any section",

@@ -34,6 +34,8 @@ class RoundTrip:
     errors: list[MarkdownError] = field(default_factory=list)
     # Why the canonical form cannot be trusted (unstable, or parses to another spec).
     unsafe: str | None = None
+    # Where the layout differs, apart from what is lost (1-based lines).
+    layout_lines: list[int] = field(default_factory=list)
 
 
 def first_differing_line(a: str, b: str) -> int | None:
@@ -44,6 +46,48 @@ def first_differing_line(a: str, b: str) -> int | None:
         if x != y:
             return index + 1
     return min(len(a_lines), len(b_lines)) + (0 if len(a_lines) == len(b_lines) else 1)
+
+
+def layout_differences(text: str, rendered: str, dropped: list[Dropped]) -> list[int]:
+    """The first line of each place a rewrite changes for a reason other than lost content.
+
+    A line the rewrite only moves is reported where it stands, not where it goes. In a lossy
+    file a move follows from the loss (a second title, say), so it is not reported at all:
+    the loss's finding comes first, the layout's once the loss is mended.
+    """
+    import difflib  # only files that are not exact get here
+
+    lost = {n for d in dropped for n in range(d.line - 1, d.end_line)}
+    old, new = text.split("\n"), rendered.split("\n")
+    changes = [
+        op
+        for op in difflib.SequenceMatcher(None, old, new, autojunk=False).get_opcodes()
+        if op[0] != "equal"
+    ]
+    removed = {old[n] for _, i1, i2, _, _ in changes for n in range(i1, i2) if n not in lost}
+    added = {line for _, _, _, j1, j2 in changes for line in new[j1:j2]}
+    out: list[int] = []
+    for _, i1, i2, j1, j2 in changes:
+        gone = [old[n] for n in range(i1, i2) if n not in lost and old[n].strip()]
+        came = [line for line in new[j1:j2] if line.strip()]
+        moved_in = bool(came) and not gone and all(line in removed for line in came)
+        if dropped:
+            beside_loss = any(n in lost for n in range(i1 - 1, i2 + 1))
+            moves = all(line in added for line in gone) and all(line in removed for line in came)
+            if moves and (beside_loss or gone or came):
+                continue
+        elif moved_in:
+            continue
+        out.append(min(_slid(old, i1, i2, j1 == j2) + 1, len(old)))
+    return out
+
+
+def _slid(old: list[str], start: int, end: int, deletion: bool) -> int:
+    """Where a deleted run sits once slid past copies of itself: the extra of a doubled line
+    is the second one, as a reader sees it."""
+    while deletion and end < len(old) and old[start] == old[end]:
+        start, end = start + 1, end + 1
+    return start
 
 
 def differing_fields(a: ExampleSpec, b: ExampleSpec) -> list[str]:
@@ -93,6 +137,7 @@ def check_roundtrip(
     dropped = sorted(parsed.dropped + front_matter_losses(parsed), key=lambda d: d.line)
     verdict = Verdict.LOSSY if dropped else Verdict.REFORMAT
     result = RoundTrip(verdict, text, rendered, first_differing_line(text, rendered), dropped)
+    result.layout_lines = layout_differences(text, rendered, dropped)
     result.unsafe = indented_fence_problem(parsed, text) or stability_problem(
         parsed.spec, rendered, stem, strict_reference
     )

@@ -63,7 +63,7 @@ def _diagnostics(shown: str, result: RoundTrip, strict_reference: bool = False) 
     if result.verdict is Verdict.INVALID:
         return [make(NOT_READABLE, shown, e.line, 1, f"{e}") for e in result.errors]
     if result.verdict is Verdict.LOSSY:
-        return [
+        found = [
             make(
                 LOSSY_CONTENT,
                 shown,
@@ -73,12 +73,19 @@ def _diagnostics(shown: str, result: RoundTrip, strict_reference: bool = False) 
             )
             for d in result.dropped
         ]
+        message = (
+            "layout differs from the canonical form here: once nothing is lost, "
+            "run `evaltools roundtrip --fix`"
+        )
+        return found + [make(NOT_CANONICAL, shown, n, 1, message) for n in result.layout_lines]
     if result.verdict is Verdict.REFORMAT:
-        fix = "--strict-reference --fix" if strict_reference else "--fix"
-        message = f"layout differs from the canonical form here: run `evaltools roundtrip {fix}`"
         if result.unsafe:
             message = f"layout differs, but the canonical form cannot be trusted: {result.unsafe}"
-        return [make(NOT_CANONICAL, shown, result.first_difference or 1, 1, message)]
+            return [make(NOT_CANONICAL, shown, result.first_difference or 1, 1, message)]
+        fix = "--strict-reference --fix" if strict_reference else "--fix"
+        message = f"layout differs from the canonical form here: run `evaltools roundtrip {fix}`"
+        lines = result.layout_lines or [result.first_difference or 1]
+        return [make(NOT_CANONICAL, shown, n, 1, message) for n in lines]
     return []
 
 

@@ -179,13 +179,22 @@ class DefinitionCache(Closing):
     def get(self, keys: Iterable[str]) -> dict[str, ParsedFile]:
         """The entries found for `keys` (a missing or bad one is simply not there)."""
         found: dict[str, ParsedFile] = {}
+        for key, value in self.get_values(keys).items():
+            parsed = decode(value)
+            if parsed is not None:
+                found[key] = parsed
+        return found
+
+    def get_values(self, keys: Iterable[str]) -> dict[str, bytes]:
+        """The stored bytes of `keys` whose rows check out; decoding them is the caller's
+        (other derived data, such as `gold.bodies`, is kept here under its own keys)."""
+        found: dict[str, bytes] = {}
         sql = "SELECT key, crc, value FROM definitions WHERE key IN "
         for key, crc, value in self._select(sql, list(dict.fromkeys(keys))):
             if not (isinstance(key, str) and isinstance(value, bytes)):
                 continue  # not a row this module wrote
-            parsed = decode(value) if crc == _crc(key, value) else None
-            if parsed is not None:
-                found[key] = parsed
+            if crc == _crc(key, value):
+                found[key] = value
         return found
 
     def oids_by_stat(self, signatures: Mapping[str, str]) -> dict[str, str]:
@@ -205,8 +214,13 @@ class DefinitionCache(Closing):
         stats: Iterable[tuple[str, str, str]] = (),
     ) -> None:
         """Store `key -> parsed` and `(path, signature, blob id)` rows in one transaction."""
-        rows = [(key, value) for key, parsed in entries.items() for value in [encode(parsed)]]
-        definitions = [(key, _crc(key, value), value) for key, value in rows]
+        self.put_values({key: encode(parsed) for key, parsed in entries.items()}, stats)
+
+    def put_values(
+        self, values: Mapping[str, bytes], stats: Iterable[tuple[str, str, str]] = ()
+    ) -> None:
+        """Store `key -> bytes` (see `get_values`) and stat rows in one transaction."""
+        definitions = [(key, _crc(key, value), value) for key, value in values.items()]
         stat_rows = [(path, sig, oid, _crc(path, sig, oid)) for path, sig, oid in stats]
         if not definitions and not stat_rows:
             return

@@ -85,7 +85,9 @@ def add_candidates(
             tiers = [_windows(cid, path, found) for path, found in local]
         else:
             tiers = _symbol_tiers(cid, cid.symbol, local, elsewhere.get(leaf_of(cid.symbol), []))
-        tiers.insert(0, body_candidates(cid, ref, lookup))
+        similar, complete = body_candidates(cid, ref, lookup)
+        # Bodies lead, unless they are a sample of thousands alike (generated code).
+        tiers.insert(0 if complete else len(tiers), similar)
         results[ref] = dataclasses.replace(
             result, new_chunk_id=None, candidates=_first_distinct(tiers, ref.chunk_id)
         )

@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import difflib
 import hashlib
+import json
 import re
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from typing import NamedTuple
 
 from evaltools.retrieval.code.symbols import grammar_of
 
@@ -33,13 +35,28 @@ MIN_BODY_CHARS = 80
 SEARCH_FLOOR = 0.5
 # Near searches score at most this many bodies (by their upper bound) before giving up.
 MAX_SCORED = 200
+# ...and read at most this many entries of the token index to find them (a few ms).
+MAX_POSTINGS = 20_000
+# ...or bound more than this many bodies exactly; past either, it scores only this many
+# bodies: those sharing most of its rarer tokens.
+MAX_BOUNDED = 2_000
+INEXACT_SCORED = 10
+# Bounds are compared with this slack, so that float rounding never drops a body.
+_EPSILON = 1e-9
+# The normalisation's version: cached bodies of another one are computed again.
+BODIES_VERSION = 2
+# Cached bodies are kept with the definitions, under this prefix of the content's key.
+BODIES_KEY = f"bodies{BODIES_VERSION}"
 _TOKEN = re.compile(r"\w+|[^\w\s]")
 _COMMENT = ("#", "//")
+_Key = tuple[str | None, str]  # (language, token)
+_Count = tuple[int, int]  # (position, count)
+_Found = tuple[list[tuple[float, "Body"]], bool]
 
 
-@dataclass(frozen=True)
-class Body:
-    """A definition's normalised tokens, where it is, and their fingerprint."""
+class Body(NamedTuple):
+    """A definition's normalised tokens, where it is, and their fingerprint (a tuple: a
+    tree's index holds one for every definition)."""
 
     path: str
     chunk_id: str
@@ -66,6 +83,52 @@ def make_body(path: str, chunk_id: str, name: str, lines: list[str]) -> Body:
     return Body(path, chunk_id, name, size, digest.hexdigest(), grammar_of(path), tokens)
 
 
+def file_bodies(path: str, data: bytes, named: Iterable[tuple[str, int, int, str]]) -> list[Body]:
+    """The bodies of a file's named definitions (name, start, end, chunk ID)."""
+    lines = data.decode("utf-8", "replace").splitlines()
+    return [
+        make_body(path, chunk_id, name, lines[start - 1 : end])
+        for name, start, end, chunk_id in named
+    ]
+
+
+def encode_bodies(bodies: Sequence[Body]) -> bytes:
+    """A file's bodies for the definition cache: what they cost to compute (the tokens
+    and fingerprint); where they are comes from the file's definitions. No token holds
+    white space: a space joins a body's tokens and a newline the bodies, so that a warm
+    run decodes a file with one `json.loads` and C-fast splits."""
+    prints = [b.fingerprint for b in bodies]
+    sizes = [b.size for b in bodies]
+    text = "\n".join(" ".join(b.tokens) for b in bodies)
+    return json.dumps([BODIES_VERSION, prints, sizes, text], separators=(",", ":")).encode()
+
+
+def decode_bodies(
+    path: str, named: Sequence[tuple[str, int, int, str]], value: bytes
+) -> list[Body] | None:
+    """The bodies `encode_bodies` stored for a file with these definitions, or None when
+    the entry is not one this version wrote (then they are computed again)."""
+    try:
+        version, prints, sizes, text = json.loads(value)
+        lines = text.split("\n") if named else []
+    except (ValueError, TypeError, AttributeError):
+        return None
+    if version != BODIES_VERSION or not len(prints) == len(sizes) == len(lines) == len(named):
+        return None
+    if not (all(type(p) is str for p in prints) and all(type(n) is int for n in sizes)):
+        return None
+    grammar = grammar_of(path)
+    make = Body._make
+    return [
+        make((path, chunk_id, name, size, fingerprint, grammar, tuple(line.split(" "))))
+        if line
+        else make((path, chunk_id, name, size, fingerprint, grammar, ()))
+        for (name, _, _, chunk_id), fingerprint, size, line in zip(
+            named, prints, sizes, lines, strict=True
+        )
+    ]
+
+
 def similarity(a: Body, b: Body) -> float:
     """difflib's ratio of two bodies' tokens (1.0: the same)."""
     if a.fingerprint == b.fingerprint:
@@ -76,37 +139,53 @@ def similarity(a: Body, b: Body) -> float:
 
 
 class BodyIndex:
-    """Every definition of the target tree by fingerprint, for exact and near searches."""
+    """Every definition of the target tree by fingerprint, for exact and near searches.
+
+    A near search does not score every body: an inverted index (language, token) ->
+    (body, count) lists, built on the first near search, finds the bodies that share the
+    old body's rarer tokens, and a body that shares none of them cannot reach the floor
+    (prefix filtering: its tokens in common are at most the old body's common ones). The
+    index is read only up to `MAX_POSTINGS` entries a search; a search that needs more
+    (generated code where every token is common) is reported incomplete.
+    """
 
     def __init__(self, bodies: Iterable[Body]) -> None:
         self.bodies = list(bodies)
         self.by_fingerprint: dict[str, list[Body]] = {}
-        self._near: dict[tuple[str, str | None], tuple[list[tuple[float, Body]], bool]] = {}
+        self._near: dict[tuple[str, str | None, float, bool], _Found] = {}
+        self._postings: dict[_Key, list[int]] | None = None
+        self._repeated: dict[_Key, list[_Count]] = {}
         for body in self.bodies:
             self.by_fingerprint.setdefault(body.fingerprint, []).append(body)
 
     def exact(self, old: Body) -> list[Body]:
         return [b for b in self.by_fingerprint.get(old.fingerprint, []) if b.grammar == old.grammar]
 
-    def near(self, old: Body) -> tuple[list[tuple[float, Body]], bool]:
-        """Bodies of the same language at least `SEARCH_FLOOR` similar to `old`, best
-        first, and whether that list is complete: every body within `BODY_MARGIN` of the
-        best is in it. Bodies are scored in the order of an upper bound of their ratio,
-        and scoring stops past `MAX_SCORED` (generated code can make thousands alike).
-        Searched once per old body."""
-        key = (old.fingerprint, old.grammar)
+    def near(
+        self, old: Body, floor: float = SEARCH_FLOOR, *, complete: bool = False
+    ) -> tuple[list[tuple[float, Body]], bool]:
+        """Bodies of the same language at least `floor` similar to `old`, best first, and
+        whether that list is complete: every body within `BODY_MARGIN` of the best is in
+        it. Bodies are scored in the order of an upper bound of their ratio, and scoring
+        stops past `MAX_SCORED` (generated code can make thousands alike). `complete`:
+        only a complete list is wanted (an incomplete one comes back empty, unscored).
+        Searched once per old body and floor."""
+        key = (old.fingerprint, old.grammar, floor, complete)
         if key not in self._near:
-            self._near[key] = self._search(old, SEARCH_FLOOR)
+            self._near[key] = self._search(old, floor, complete)
         return self._near[key]
 
-    def _search(self, old: Body, floor: float) -> tuple[list[tuple[float, Body]], bool]:
+    def _search(
+        self, old: Body, floor: float, complete: bool
+    ) -> tuple[list[tuple[float, Body]], bool]:
+        positions, exact = self._candidates(old, floor)
+        if complete and not exact:
+            return [], False
         matcher = difflib.SequenceMatcher(None, autojunk=False)
         matcher.set_seq2(old.tokens)  # the side difflib analyses: once for every body
         bounds: list[tuple[float, int]] = []
-        for position, body in enumerate(self.bodies):
-            if body.grammar != old.grammar:
-                continue
-            matcher.set_seq1(body.tokens)
+        for position in positions:
+            matcher.set_seq1(self.bodies[position].tokens)
             # Cheap upper bounds first: most bodies are nothing like the old one.
             if matcher.real_quick_ratio() >= floor and (bound := matcher.quick_ratio()) >= floor:
                 bounds.append((bound, position))
@@ -124,7 +203,82 @@ class BodyIndex:
             if score >= floor:
                 found.append((score, body))
                 best = max(best, score)
-        return _ranked(found), True
+        return _ranked(found), exact
+
+    def _candidates(self, old: Body, floor: float) -> tuple[list[int], bool]:
+        """The positions of the bodies whose tokens in common with `old` (a multiset, as
+        difflib's `quick_ratio` counts them) may reach `floor`, in index order, and whether
+        that is all of them (False: the search was cut, see `MAX_POSTINGS`)."""
+        postings = self._index()
+        counts = Counter(old.tokens)
+        size = len(old.tokens)
+        if not size:  # nothing to look up: only empty bodies compare (as equal)
+            empty = [p for p, b in enumerate(self.bodies) if not b.tokens]
+            return [p for p in empty if self.bodies[p].grammar == old.grammar], True
+        keys = {t: (old.grammar, t) for t in counts}
+        # Rarest first: the tokens that narrow the search most.
+        order = sorted(counts, key=lambda t: (len(postings.get(keys[t], ())), t))
+        common: Counter[int] = Counter()  # position -> tokens in common among those read
+        rest = size  # the old body's tokens not read yet
+        read = 0
+        exact = True
+        for token in order:
+            # A body met in none of the lists read has at most `rest` tokens in common,
+            # so a ratio of at most 2 * rest / (size + rest): below the floor, stop.
+            if _ratio(rest, size + rest) < floor - _EPSILON:
+                break
+            found = postings.get(keys[token], [])
+            read += len(found)
+            if read > MAX_POSTINGS:
+                exact = False
+                break
+            common.update(found)  # counted in C: most tokens are once in a body
+            mine = counts[token]
+            if mine > 1:
+                for position, count in self._repeats(keys[token]):
+                    common[position] += min(mine, count) - 1
+            rest -= mine
+        kept: list[int] = []
+        if exact:
+            bodies = self.bodies
+            for position, shared in common.items():
+                length = len(bodies[position].tokens)
+                # Its other tokens can match at most the `rest` of the old body's.
+                if _ratio(shared + min(rest, length - shared), size + length) >= floor - _EPSILON:
+                    kept.append(position)
+            exact = len(kept) <= MAX_BOUNDED
+        if not exact:
+            # An incomplete search stays cheap: only the bodies sharing most rare tokens.
+            kept = [position for position, _ in common.most_common(INEXACT_SCORED)]
+        return sorted(kept), exact
+
+    def _index(self) -> dict[_Key, list[int]]:
+        """(language, token) -> the positions of the bodies that hold it, ascending."""
+        if self._postings is None:
+            postings: dict[_Key, list[int]] = {}
+            for position, body in enumerate(self.bodies):
+                grammar = body.grammar
+                for token in set(body.tokens):
+                    found = postings.get((grammar, token))
+                    if found is None:
+                        postings[(grammar, token)] = [position]
+                    else:
+                        found.append(position)
+            self._postings = postings
+        return self._postings
+
+    def _repeats(self, key: _Key) -> list[_Count]:
+        """(position, count) of the bodies holding the token more than once."""
+        found = self._repeated.get(key)
+        if found is None:
+            token = key[1]
+            counted = ((p, self.bodies[p].tokens.count(token)) for p in self._index().get(key, ()))
+            found = self._repeated[key] = [(p, count) for p, count in counted if count > 1]
+        return found
+
+
+def _ratio(matches: int, length: int) -> float:
+    return 2.0 * matches / length if length else 1.0
 
 
 def _ranked(found: list[tuple[float, Body]]) -> list[tuple[float, Body]]:

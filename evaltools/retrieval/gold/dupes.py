@@ -15,7 +15,15 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from evaltools.diagnostics import Diagnostic
-from evaltools.dupes.minhash import LshIndex, Signature, char_shingles, jaccard, signature
+from evaltools.dupes.minhash import (
+    Shingled,
+    candidates,
+    char_ids,
+    jaccard,
+    matrix,
+    shingle,
+    signatures,
+)
 from evaltools.dupes.pairs import (
     DUPLICATE_GOLD,
     DUPLICATE_QUERY,
@@ -44,7 +52,6 @@ class QueryPrint:
     split: str | None
     query: str | None  # normalised; None when the record has no string query
     gold: bytes | None  # digest of the sorted gold chunk IDs; None without a gold object
-    sig: Signature | None
 
 
 def query_print(item: Item, record: dict[str, object]) -> QueryPrint:
@@ -56,13 +63,12 @@ def query_print(item: Item, record: dict[str, object]) -> QueryPrint:
         joined = "\n".join(sorted(gold)).encode("utf-8", "surrogatepass")
         digest = hashlib.blake2b(joined, digest_size=16).digest()
     split = record.get("split")
-    return QueryPrint(
-        item,
-        split if isinstance(split, str) else None,
-        text,
-        digest,
-        signature(char_shingles(text)) if text else None,
-    )
+    return QueryPrint(item, split if isinstance(split, str) else None, text, digest)
+
+
+def _grams(queries: Sequence[str | None]) -> Shingled:
+    """The character 3-grams of each query (none for a missing or empty one)."""
+    return shingle([char_ids(q or "") for q in queries], range(len(queries)), len(queries), 3)
 
 
 def read_prints(paths: Iterable[Path]) -> tuple[list[QueryPrint], list[Diagnostic]]:
@@ -92,30 +98,29 @@ def find_pairs(
     for i, j in _equal_pairs(prints, "gold", across):
         alike.setdefault((i, j), {})[GOLD] = 1.0
     # One item per (normalised query, split): a leak between two copies is an exact pair.
-    index = LshIndex(threshold)
     heads: set[tuple[str, str | None, bool]] = set()
+    indexed: list[int] = []
     for position, current in enumerate(prints):
-        if current.sig is None or current.query is None:
+        if not current.query:
             continue
         head = (current.query, current.split, across is not None and position >= across)
         if head not in heads:
             heads.add(head)
-            index.add(position, current.sig)
+            indexed.append(position)
+    grams = _grams([p.query for p in prints])
+    proposed = candidates(matrix(signatures(grams)), indexed, threshold, across)
     # A pair of equal queries is an exact pair already.
-    candidates = ((i, j) for i, j in index.candidates(across) if prints[i].query != prints[j].query)
-    for i, j in candidates:
-        # Queries are short: their exact similarity costs less than reading a signature.
-        value = jaccard(_grams(prints[i].query), _grams(prints[j].query))
+    proposed = [(i, j) for i, j in proposed if prints[i].query != prints[j].query]
+    # Queries are short: their exact similarity costs less than reading a signature.
+    sets = _grams([prints[p].query for pair in proposed for p in pair]).sets()
+    for (i, j), a, b in zip(proposed, sets[0::2], sets[1::2], strict=True):
+        value = jaccard(a, b)
         if value >= threshold:
             alike.setdefault((i, j), {})[QUERY] = value
     return [
         _pair(prints[i], prints[j], parts, (i, j) in same_query)
         for (i, j), parts in sorted(alike.items())
     ]
-
-
-def _grams(query: str | None) -> set[int]:
-    return char_shingles(query or "")
 
 
 def _equal_pairs(

@@ -20,7 +20,7 @@ When the evidence is not one clear place, candidates are reported and nothing re
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from evaltools.retrieval.code.chunk_id import ChunkId, parse_chunk_id
 from evaltools.retrieval.gold.bodies import (
@@ -139,7 +139,7 @@ def _gate(old: Body, result: Resolution, lookup: Lookup) -> Resolution:
         return result
     elsewhere = [
         (score, body)
-        for score, body in index.near(old)[0]
+        for score, body in index.near(old, HOLLOW_OTHER)[0]
         if score >= max(HOLLOW_OTHER, kept + HOLLOW_GAIN) and body.chunk_id != result.new_chunk_id
     ]
     if not elsewhere:
@@ -216,7 +216,9 @@ def _by_body(cid: ChunkId, old: Body, lookup: Lookup) -> Resolution | None:
         return _resolved(cid, pick.chunk_id, "its body is unchanged")
     if exact:
         return _copied(cid, [b.chunk_id for b in exact])
-    found, complete = index.near(old)
+    # A near body resolves only if it is NEAR_BODY similar and BODY_MARGIN clear of the
+    # rest: nothing below their difference can change the answer.
+    found, complete = index.near(old, NEAR_BODY - BODY_MARGIN, complete=True)
     near = [
         (score, body)
         for score, body in found
@@ -253,12 +255,18 @@ def _by_unique_name(cid: ChunkId, symbol: str, same: list[Entry]) -> Resolution 
     return _resolved(cid, entry.chunk_id, f"`{symbol}` is defined once in the tree")
 
 
-def body_candidates(cid: ChunkId, ref: GoldRef, lookup: Lookup) -> list[str]:
-    """Definitions whose bodies resemble the ID's old one, most similar first."""
+def body_candidates(cid: ChunkId, ref: GoldRef, lookup: Lookup) -> tuple[Iterable[str], bool]:
+    """Definitions whose bodies resemble the ID's old one, most similar first, and whether
+    the search is complete. An incomplete one (a sample of many alike: weaker than names)
+    is searched only when read: its tier comes last, often past the candidates kept."""
     if cid.symbol is None:
-        return []
+        return [], True
     old = old_body(cid, ref, lookup)
     index = lookup.bodies() if old is not None else None
     if old is None or index is None:
-        return []
-    return [b.chunk_id for _, b in index.near(old)[0]]
+        return [], True
+    # What `_by_body` asked (cached): cut short at its floor, it is cut short at a lower one.
+    if not index.near(old, NEAR_BODY - BODY_MARGIN, complete=True)[1]:
+        return (b.chunk_id for _, b in index.near(old)[0]), False
+    found, complete = index.near(old)
+    return [b.chunk_id for _, b in found], complete

@@ -1,29 +1,16 @@
 """Seeded bootstrap intervals and paired randomization tests over per-query scores.
 
-numpy (the `eval` extra) does the resampling: 1,000 resamples of 1,000 queries is a million
-draws a group, seconds in Python and milliseconds in numpy. Imported only by `gold eval`.
+numpy does the resampling: 1,000 resamples of 1,000 queries is a million draws a group,
+seconds in Python and milliseconds in numpy. Imported only by `gold eval`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 BOOTSTRAP_RESAMPLES = 1000
 PERMUTATIONS = 10000
 CONFIDENCE = 0.95
-
-
-class MissingExtra(ImportError):
-    pass
-
-
-def _numpy() -> Any:
-    try:
-        import numpy
-    except ImportError as exc:
-        raise MissingExtra("gold eval needs numpy: pip install 'evaltools[eval]'") from exc
-    return numpy
 
 
 def bootstrap_ci(
@@ -31,7 +18,8 @@ def bootstrap_ci(
 ) -> list[tuple[float, float]]:
     """Per column of `rows` (one row per query), the 95% percentile bootstrap interval of
     the mean; the same resampled queries serve every column."""
-    np = _numpy()
+    import numpy as np
+
     values = np.asarray(rows, dtype=float)
     if values.shape[0] == 0:
         return []
@@ -51,7 +39,8 @@ def paired_randomization(
     ranx): each query's difference keeps or flips its sign at random, and p is the share of
     sign patterns whose mean is at least as far from 0 as the observed one, counting the
     observed pattern itself."""
-    np = _numpy()
+    import numpy as np
+
     diffs = np.asarray(differences, dtype=float)
     if diffs.shape[0] == 0:
         return []

@@ -13,7 +13,7 @@ from evaltools.retrieval.sources.source import CodeTree
 
 if TYPE_CHECKING:
     from evaltools.retrieval.code.definition_cache import DefinitionCache
-    from evaltools.retrieval.gold.bodies import BodyIndex
+    from evaltools.retrieval.gold.bodies import Body, BodyIndex
 
 # A missing file or symbol triggers a scan of the tree for files holding it; past this
 # many files the scan would cost more than the candidates are worth.
@@ -176,32 +176,73 @@ class TreeLookup:
         return self._texts[path]
 
     def bodies(self) -> BodyIndex | None:
-        """Read every supported file of the tree and parse those not parsed yet."""
+        """Read every supported file of the tree and parse those not parsed yet; bodies
+        come from the definition cache when it has them (by content, as definitions)."""
         if self._bodies is None:
-            from evaltools.retrieval.gold.bodies import BodyIndex, make_body
+            from evaltools.retrieval.gold.bodies import BodyIndex
 
             files = [p for p in self.tree.files() if is_supported(p) and not self.outside(p)]
-            unread = [p for p in files[:MAX_SCAN_FILES] if p not in self._texts]
+            files = files[:MAX_SCAN_FILES]
+            unread = [p for p in files if p not in self._texts]
             self._texts.update(self._read(unread))
             todo = [
                 (p, data)
-                for p in files[:MAX_SCAN_FILES]
+                for p in files
                 if p not in self._cache and (data := self._texts.get(p)) is not None
             ]
             for path, parsed in self._parse_read(todo):
                 self._cache[path] = _entries(path, parsed)
-            found = []
-            for path in files[:MAX_SCAN_FILES]:
-                data, entries = self._texts.get(path), self._cache.get(path)
-                if data is None or entries is None:
-                    continue
-                lines = data.decode("utf-8", "replace").splitlines()
-                for e in entries.entries:
-                    if e.name is not None:
-                        body = lines[e.start - 1 : e.end]
-                        found.append(make_body(path, e.chunk_id, e.name, body))
-            self._bodies = BodyIndex(found)
+            self._bodies = BodyIndex(self._file_bodies(files))
         return self._bodies
+
+    def _file_bodies(self, files: list[str]) -> list[Body]:
+        from evaltools.retrieval.gold.bodies import decode_bodies, encode_bodies, file_bodies
+
+        texts: dict[str, bytes] = {}
+        named: dict[str, list[tuple[str, int, int, str]]] = {}
+        for path in files:
+            data, entries = self._texts.get(path), self._cache.get(path)
+            if data is not None and entries is not None:
+                texts[path] = data
+                named[path] = [
+                    (name, start, end, chunk_id)
+                    for name, start, end, chunk_id in entries.entries
+                    if name is not None
+                ]
+        keys = self._body_keys(texts)
+        stored = self.cache.get_values(keys.values()) if self.cache is not None else {}
+        found: list[Body] = []
+        fresh: dict[str, bytes] = {}
+        for path, data in texts.items():
+            rows = named[path]
+            key = keys.get(path)
+            value = stored.get(key) if key is not None else None
+            bodies = decode_bodies(path, rows, value) if value is not None else None
+            if bodies is None:
+                bodies = file_bodies(path, data, rows)
+                if key is not None:
+                    fresh[key] = encode_bodies(bodies)
+            found.extend(bodies)
+        if self.cache is not None:
+            self.cache.put_values(fresh)
+        return found
+
+    def _body_keys(self, texts: dict[str, bytes]) -> dict[str, str]:
+        """Path -> the cache key of its bodies: its content's, under a prefix of its own."""
+        if self.cache is None:
+            return {}
+        from evaltools.retrieval.code.definition_cache import blob_id, entry_key
+        from evaltools.retrieval.code.symbols import grammar_of
+        from evaltools.retrieval.gold.bodies import BODIES_KEY
+
+        oids = self.tree.blob_ids(list(texts)) if self.tree.from_git else {}
+        keys: dict[str, str] = {}
+        for path, data in texts.items():
+            grammar = grammar_of(path)
+            if grammar is not None:
+                oid = oids.get(path) or blob_id(data)
+                keys[path] = f"{BODIES_KEY}:{entry_key(grammar, oid)}"
+        return keys
 
     def holding(self, leaves: Collection[str]) -> list[tuple[str, Entry]]:
         needles = [leaf.encode("utf-8") for leaf in leaves]

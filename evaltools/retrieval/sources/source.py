@@ -146,7 +146,7 @@ class CodeTree(Closing):
         mount = self.mount(id_path)
         if mount is None:
             return []
-        since_commit = git.resolve_commit(mount.top, since) if since else None
+        since_commit = self._since_commit(mount, since) if since else None
         key = (mount.top, since_commit, copies)
         if key not in self._renames:
             target = self._commit(mount) if self.rev is not None else None
@@ -164,13 +164,18 @@ class CodeTree(Closing):
         mount = self.mount(id_path)
         if mount is None or "\n" in since:
             return None
-        key = (mount.top, since)
-        if key not in self._old_commits:
-            self._old_commits[key] = git.resolve_commit(mount.top, since)
-        commit = self._old_commits[key]
+        commit = self._since_commit(mount, since)
         if commit is None:
             return None
         return self._reader(mount).read(f"{commit}:{mount.to_repo(id_path)}")
+
+    def _since_commit(self, mount: RepoMount, since: str) -> str | None:
+        """The commit a record's `revision` names, asked of git once per run (every gold
+        ID of a set usually carries the same one)."""
+        key = (mount.top, since)
+        if key not in self._old_commits:
+            self._old_commits[key] = git.resolve_commit(mount.top, since)
+        return self._old_commits[key]
 
     def outside(self, id_path: str) -> str | None:
         """Why `id_path` does not name a file below the root, or None when it does.
@@ -236,7 +241,7 @@ class CodeTree(Closing):
         mount = self.mount(id_path)
         if mount is None or not self._is_shallow(mount.top):
             return None
-        since_commit = git.resolve_commit(mount.top, since) if since else None
+        since_commit = self._since_commit(mount, since) if since else None
         target = self._commit(mount) if self.rev is not None else "HEAD"
         if since_commit is not None and git.is_ancestor(mount.top, since_commit, target):
             return None  # every commit since the verified revision is in the clone

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from evaltools.__main__ import main
-from evaltools.example.lint.patch_checks import _mismatch_message
+from evaltools.example.lint.mismatches import _mismatch_message
 from tests.example.markdown._fences import CORPUS
 
 FLASK = CORPUS / "zed-evals" / "flask--add-import-statement.md"
@@ -59,7 +59,7 @@ def test_unclosed_history_fence_is_one_ep110_at_its_opening(
     found = _only(_run([command, str(path)], capsys))
     assert (found["code"], found["line"]) == ("EP110", 8)
     assert "swallows '## Cursor Position' (21)" in str(found["message"])
-    assert "close it with a ``` line before line 21" in str(found["message"])
+    assert "close it with a ``` line after line 18" in str(found["message"])
 
 
 def test_fence_open_to_the_end_of_the_file(
@@ -112,6 +112,34 @@ def test_invisible_differences_are_shown(
         found["message"]
     )
     assert why in str(found["message"])
+
+
+@pytest.mark.parametrize(
+    ("line", "difference"),
+    [
+        ("import logging  ", "they differ only in trailing whitespace"),
+        ("import logging\t", "they differ only in trailing whitespace"),
+        ("import logging  # edited", "the text differs"),
+    ],
+)
+def test_an_excerpt_line_every_patch_contradicts_is_one_finding_at_the_excerpt(
+    line: str, difference: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = _write(tmp_path, {27: line})  # `import logging` in the cursor excerpt
+    found = _only(_run(["lint", str(path)], capsys))
+    assert (found["code"], found["line"]) == ("EP301", 27)
+    message = str(found["message"])
+    assert "differs from what all 2 patches read there ('import logging')" in message
+    assert f"{difference}; correct the excerpt line" in message
+
+
+def test_one_patch_against_the_excerpt_and_the_other_patch_is_the_patchs_mistake(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = _write(tmp_path, {48: " import logging  # edited"})
+    found = _only(_run(["lint", str(path)], capsys))
+    assert (found["code"], found["line"]) == ("EP301", 48)
+    assert "copy the context exactly" in str(found["message"])
 
 
 def test_tabs_against_spaces_and_carriage_returns_are_named() -> None:

@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from evaltools.example.cursor import parse_patch
+from evaltools.example.diffs import udiff
 from evaltools.example.diffs.udiff import classify_line, iter_hunks, parse_diff, rust_lines
 from evaltools.example.markdown.reader import read_markdown
 from tests.conftest import all_corpus_files
@@ -28,7 +29,9 @@ def line(dl: Any) -> tuple[Any, ...]:
 
 
 def hunk(h: Any) -> tuple[Any, ...]:
+    old_new = [[(ln.kind.value, ln.line) for ln in side] for side in (h.old_lines, h.new_lines)]
     return (
+        old_new,
         h.path,
         h.context,
         [(e.start, e.end, e.text) for e in h.edits],
@@ -39,8 +42,12 @@ def hunk(h: Any) -> tuple[Any, ...]:
     )
 
 
-def parsed(p: Any) -> dict[str, Any]:
+def parsed(p: Any, module: Any) -> dict[str, Any]:
     return {
+        "counts": [
+            (c.line, c.declared_old, c.counted_old, c.declared_new, c.counted_new, c.matches)
+            for c in module.header_count_checks(p)
+        ],
         "lines": [line(dl) for dl in p.lines],
         "numbers": list(p.line_numbers),
         "ignored": list(p.ignored_lines),
@@ -62,13 +69,13 @@ def assert_same(diff: str) -> None:
     assert [line(classify_line(x)) for x in rust_lines(diff)] == [
         line(old_lines.classify_line(x)) for x in old_lines.rust_lines(diff)
     ]
-    assert parsed(parse_diff(diff)) == parsed(old_parse.parse_diff(diff))
+    assert parsed(parse_diff(diff), udiff) == parsed(old_parse.parse_diff(diff), old_parse)
     assert [hunk(h) for h in iter_hunks(diff)] == [hunk(h) for h in old_parse.iter_hunks(diff)]
     new_patch, new_extracted = parse_patch(diff)
     old_extracted = old_extract_patch_cursor(diff)
     assert new_extracted == old_extracted
     old_patch = old_parse.parse_diff(old_extracted.clean, old_extracted.line_map)
-    assert parsed(new_patch) == parsed(old_patch)
+    assert parsed(new_patch, udiff) == parsed(old_patch, old_parse)
 
 
 def corpus_diffs() -> list[str]:
@@ -129,7 +136,7 @@ PREFIXES = [
     "x",
 ]
 TAILS = st.text(
-    alphabet=st.sampled_from(list(' \t\r\x0ba/b"\\é\u2003,-+@0123456789^<#')), max_size=8
+    alphabet=st.sampled_from(list(' \t\r\x0b\x0ca/b"\\é\u2003,-+@0123456789^<#')), max_size=8
 )
 LINES = st.builds(lambda p, t: p + t, st.sampled_from(PREFIXES), TAILS)
 

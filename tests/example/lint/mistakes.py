@@ -211,6 +211,37 @@ def change_context_line(edit: Callable[[str], str]) -> Mutation:
     return mutate
 
 
+def change_excerpt_line(edit: Callable[[str], str], witnesses: int = 1) -> Mutation:
+    """Edit an excerpt line that at least `witnesses` expected patches use as context."""
+
+    def mutate(text: str) -> tuple[str, int] | None:
+        lines = _lines(text)
+        block = _block(lines, "Cursor Position")
+        if block is None:
+            return None
+        patches = [
+            {lines[i][1:] for i in range(a + 1, b) if lines[i].startswith(" ")}
+            for a, b, s in _fences(lines)
+            if s == "Expected Patch"
+        ]
+        for at in range(block[0] + 1, block[1]):
+            line = lines[at]
+            covered = sum(line in context for context in patches)
+            if line.strip() and "[CURSOR_POSITION]" not in line and covered >= witnesses:
+                if edit(line) == line or lines.count(line) > 1 + covered:
+                    continue
+                lines[at] = edit(line)
+                return _join(lines), at + 1
+        return None
+
+    return mutate
+
+
+def _excerpt_tab(line: str) -> str:
+    stripped = line.lstrip(" ")
+    return line if len(line) - len(stripped) < 4 else "\t" + stripped
+
+
 def _leading_tab(line: str) -> str:
     body = line[1:]
     stripped = body.lstrip(" ")
@@ -373,6 +404,10 @@ MUTATIONS: dict[str, Mutation] = {
     "trailing whitespace in a context line": change_context_line(lambda s: s + "  "),
     "tab for spaces in a context line": change_context_line(_leading_tab),
     "CR in a context line": change_context_line(lambda s: s + "\r"),
+    "trailing whitespace in an excerpt line": change_excerpt_line(lambda s: s + "  "),
+    "CR in an excerpt line": change_excerpt_line(lambda s: s + "\r"),
+    "tab for spaces in an excerpt line": change_excerpt_line(_excerpt_tab),
+    "excerpt line edited under two patches": change_excerpt_line(lambda s: s + "  # x", 2),
     "context line that is not in the excerpt": change_context_line(lambda s: s + " // edited"),
     "patch without its --- header": drop_file_header,
     "unknown front matter key": _with_front(_unknown_key),

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 from pathlib import Path
 
 import pytest
@@ -26,7 +25,7 @@ class CountingStr(str):
 
 def counting(hunk: Hunk) -> Hunk:
     lines = tuple(HunkLine(ln.kind, CountingStr(ln.text), ln.line) for ln in hunk.lines)
-    return dataclasses.replace(hunk, lines=lines)
+    return hunk._replace(lines=lines)
 
 
 def many_hunks(count: int, excerpt_lines: int) -> tuple[list[Hunk], str]:

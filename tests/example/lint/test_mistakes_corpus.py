@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -55,3 +56,31 @@ def test_each_mistake_gives_one_finding_at_its_line(
 
 def test_the_corpus_holds_enough_kinds_of_mistake() -> None:
     assert len(MUTATIONS) >= 25
+
+
+def test_each_mistake_in_the_files_as_they_are_adds_one_finding_at_its_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The real files, not their canonical form: some carry prose or layout of their own."""
+    checked = 0
+    for source in corpus_files():
+        text = source.read_text(encoding="utf-8")
+        target = tmp_path / source.name
+        target.write_text(text, encoding="utf-8", newline="")
+        before = Counter(code for _, code in _findings(target, capsys))
+        for name, mutation in MUTATIONS.items():
+            mutated = mutation(text)
+            if mutated is None:
+                continue
+            target.write_text(mutated[0], encoding="utf-8", newline="")
+            found = _findings(target, capsys)
+            added = Counter(code for _, code in found) - before
+            at_line = [code for line, code in found if line == mutated[1]]
+            assert sum(added.values()) == 1 and set(added) <= set(at_line), (
+                source.name,
+                name,
+                mutated[1],
+                found,
+            )
+            checked += 1
+    assert checked >= 300

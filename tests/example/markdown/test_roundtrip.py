@@ -12,6 +12,8 @@ from evaltools.example.markdown.roundtrip import (
 from evaltools.example.spec import ExampleSpec
 from tests.conftest import CORPUS, all_corpus_files, corpus_stem
 
+CANONICAL_FLASK = CORPUS / "flask--add-import-statement.md"
+
 EXPECTED_NON_EXACT = {
     "flask--add-test-function": Verdict.REFORMAT,
     "tree-sitter--if-let-to-match": Verdict.REFORMAT,
@@ -133,3 +135,27 @@ def test_a_front_matter_comment_is_placed_on_its_line() -> None:
     commented = text.replace("\n+++\n\n", "\n# reviewed by me\n+++\n\n", 1)
     result = check_roundtrip(commented, "codex-acp--add-derive")
     assert [(d.describe(), d.line) for d in result.dropped] == [("comments in the front matter", 4)]
+
+
+def test_each_layout_mistake_is_its_own_place_and_a_doubled_line_is_the_second() -> None:
+    text = CANONICAL_FLASK.read_text(encoding="utf-8")
+    lines = text.split("\n")
+    cursor = lines.index("## Cursor Position")
+    patch = lines.index("## Expected Patch")
+    lines[patch:patch] = [""]  # a doubled blank line before the patch heading
+    lines[cursor] += "  "  # trailing blanks on a heading
+    result = check_roundtrip("\n".join(lines), CANONICAL_FLASK.stem)
+    assert result.verdict is Verdict.REFORMAT
+    assert result.layout_lines == [cursor + 1, patch + 1]
+
+
+def test_a_lossy_file_still_shows_a_layout_mistake_apart_from_the_loss() -> None:
+    lines = CANONICAL_FLASK.read_text(encoding="utf-8").split("\n")
+    front_end = lines.index("+++", 1)
+    cursor = lines.index("## Cursor Position")
+    lines[cursor] += "  "
+    lines[front_end + 1 : front_end + 1] = ["", "Some prose the reference drops."]
+    result = check_roundtrip("\n".join(lines), CANONICAL_FLASK.stem)
+    assert result.verdict is Verdict.LOSSY
+    assert [d.line for d in result.dropped] == [front_end + 3]
+    assert result.layout_lines == [cursor + 3]

@@ -1,0 +1,154 @@
+"""`gold check` keeps the bodies of the tree (for records with a `revision`) in the
+definition cache: same answers, no body computed twice, bad entries recomputed."""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from evaltools.__main__ import main
+from evaltools.retrieval.code.definition_cache import DB_NAME, _crc
+from evaltools.retrieval.gold import bodies
+from evaltools.retrieval.gold.bodies import BODIES_KEY
+from tests.conftest import REPO
+from tests.retrieval.gitrepo import GitRepo
+
+HELPERS_PY = '''\
+import json
+
+
+def load_settings(path, defaults=None):
+    """Read the settings file, falling back to the defaults."""
+    with open(path, encoding="utf-8") as handle:
+        found = json.load(handle)
+    merged = dict(defaults or {})
+    merged.update(found)
+    return merged
+
+
+def save_settings(path, settings):
+    with open(path, "w", encoding="utf-8") as handle:
+        json.dump(settings, handle, indent=2, sort_keys=True)
+'''
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Gold IDs with the revision they were written at; then one function moved to
+    another file under another name (found by its body) and one file deleted."""
+    repo = GitRepo(tmp_path / "code")
+    repo.write("app/helpers.py", HELPERS_PY)
+    repo.write("app/gone.py", "def vanished(a, b):\n    return a * b + 1\n")
+    old = repo.commit("initial")
+    repo.write("app/helpers.py", HELPERS_PY.split("\n\n\ndef save_settings", maxsplit=1)[0] + "\n")
+    moved = HELPERS_PY.rsplit("\n\n\n", maxsplit=1)[-1].replace("save_settings", "store_settings")
+    repo.write("app/config/store.py", "import json\n\n\n" + moved)
+    repo.rm("app/gone.py")
+    repo.commit("refactor")
+    gold = ["app/helpers.py:4-10:load_settings", "app/helpers.py:13-15:save_settings"]
+    gold.append("app/gone.py:1-2:vanished")
+    lines = [
+        json.dumps({"qid": f"q{i}", "query": "q", "gold": {g: 3}, "revision": old})
+        for i, g in enumerate(gold)
+    ]
+    (tmp_path / "set.jsonl").write_text("\n".join(lines) + "\n")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("EVALTOOLS_CACHE_DIR", str(tmp_path / "cache"))
+    return tmp_path
+
+
+def gold_check(capsys: pytest.CaptureFixture[str], *args: str) -> str:
+    main(["gold", "check", "--format", "json", "--jobs", "1", "set.jsonl", "--root", "code", *args])
+    return capsys.readouterr().out
+
+
+def counting_bodies(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The files whose bodies are computed (not taken from the cache) are recorded here."""
+    computed: list[str] = []
+    real = bodies.file_bodies
+
+    def file_bodies(path: str, data: bytes, named: list[tuple[str, int, int, str]]) -> object:
+        computed.append(path)
+        return real(path, data, named)
+
+    monkeypatch.setattr(bodies, "file_bodies", file_bodies)
+    return computed
+
+
+def body_rows(cache: Path) -> dict[str, bytes]:
+    with sqlite3.connect(cache / DB_NAME) as db:
+        found = db.execute(
+            "SELECT key, value FROM definitions WHERE key LIKE ?", (BODIES_KEY + ":%",)
+        )
+        return dict(found)
+
+
+@pytest.mark.parametrize("rev", [[], ["--rev", "HEAD"]], ids=["work-tree", "rev"])
+def test_warm_runs_take_bodies_from_the_cache_and_agree(
+    project: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    rev: list[str],
+) -> None:
+    uncached = gold_check(capsys, *rev, "--no-cache")
+    statuses = [item["status"] for item in json.loads(uncached)]
+    assert statuses == ["ok", "relocated", "missing_file"]
+    computed = counting_bodies(monkeypatch)
+    assert gold_check(capsys, *rev) == uncached
+    assert sorted(computed) == ["app/config/store.py", "app/helpers.py"]
+    assert len(body_rows(project / "cache")) == 2
+    computed.clear()
+    assert gold_check(capsys, *rev) == uncached
+    assert computed == []
+
+
+def test_a_corrupt_body_entry_is_recomputed(
+    project: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    expected = gold_check(capsys, "--no-cache")
+    gold_check(capsys)
+    keys = sorted(body_rows(project / "cache"))
+    with sqlite3.connect(project / "cache" / DB_NAME) as db:
+        # One value that fails its CRC; one whose CRC checks out but whose rows do not
+        # fit the file's definitions (as a bug could leave it): more rows than those.
+        db.execute("UPDATE definitions SET value = ? WHERE key = ?", (b"junk", keys[0]))
+        wrong = json.dumps([bodies.BODIES_VERSION, ["0" * 32] * 5, [1] * 5, "x\n" * 4]).encode()
+        db.execute(
+            "UPDATE definitions SET value = ?, crc = ? WHERE key = ?",
+            (wrong, _crc(keys[1], wrong), keys[1]),
+        )
+    computed = counting_bodies(monkeypatch)
+    assert gold_check(capsys) == expected
+    assert len(computed) == 2
+    computed.clear()
+    assert gold_check(capsys) == expected
+    assert computed == []  # stored again, good this time
+
+
+def test_no_cache_stores_no_bodies(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    gold_check(capsys, "--no-cache")
+    assert not (project / "cache").exists()
+
+
+def test_two_runs_at_once_share_the_body_cache(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    expected = gold_check(capsys, "--no-cache")
+    command = [sys.executable, "-m", "evaltools", "gold", "check", "set.jsonl"]
+    command += ["--root", "code", "--format", "json"]
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    for _round in range(2):  # cold, then warm
+        runs = [
+            subprocess.Popen(command, cwd=project, env=env, stdout=subprocess.PIPE)
+            for _ in range(2)
+        ]
+        outputs = [run.communicate()[0].decode() for run in runs]
+        assert [run.returncode for run in runs] == [1, 1]  # findings, no error
+        assert outputs == [expected, expected]
+    assert len(body_rows(project / "cache")) == 2

@@ -1,0 +1,144 @@
+"""The body index's near search: the same answers as scoring every body, found through
+an inverted index of tokens, and honest about searches it cut short."""
+
+from __future__ import annotations
+
+import difflib
+import random
+
+import pytest
+
+from evaltools.retrieval.gold import bodies
+from evaltools.retrieval.gold.bodies import (
+    BODY_MARGIN,
+    MAX_SCORED,
+    Body,
+    BodyIndex,
+    decode_bodies,
+    encode_bodies,
+    file_bodies,
+    make_body,
+)
+
+WORDS = [f"w{i}" for i in range(60)] + ["(", ")", ".", "=", ",", "self", "return"]
+
+
+def full_scan(index: BodyIndex, old: Body, floor: float) -> tuple[list[tuple[float, Body]], bool]:
+    """The search as it was before the token index: every body of the language bounded."""
+    matcher = difflib.SequenceMatcher(None, autojunk=False)
+    matcher.set_seq2(old.tokens)
+    bounds: list[tuple[float, int]] = []
+    for position, body in enumerate(index.bodies):
+        if body.grammar != old.grammar:
+            continue
+        matcher.set_seq1(body.tokens)
+        if matcher.real_quick_ratio() >= floor and (bound := matcher.quick_ratio()) >= floor:
+            bounds.append((bound, position))
+    bounds.sort(key=lambda pair: -pair[0])
+    found: list[tuple[float, Body]] = []
+    best = 0.0
+    for scored, (bound, position) in enumerate(bounds):
+        if bound < max(floor, best - BODY_MARGIN):
+            break
+        if scored == MAX_SCORED:
+            return sorted(found, key=lambda p: (-p[0], p[1].chunk_id)), False
+        body = index.bodies[position]
+        matcher.set_seq1(body.tokens)
+        score = 1.0 if body.fingerprint == old.fingerprint else matcher.ratio()
+        if score >= floor:
+            found.append((score, body))
+            best = max(best, score)
+    return sorted(found, key=lambda p: (-p[0], p[1].chunk_id)), True
+
+
+def mutate(rng: random.Random, tokens: list[str], edits: int) -> list[str]:
+    out = list(tokens)
+    for _ in range(edits):
+        kind = rng.randrange(3)
+        at = rng.randrange(len(out) + 1)
+        if kind == 0:
+            out.insert(at, rng.choice(WORDS))
+        elif out and kind == 1:
+            del out[min(at, len(out) - 1)]
+        elif out:
+            out[min(at, len(out) - 1)] = rng.choice(WORDS)
+    return out
+
+
+def generated(seed: int, words: list[str] = WORDS) -> tuple[BodyIndex, list[Body]]:
+    """Families of edited copies (near bodies) among unrelated ones, in two languages;
+    from few `words`, every token is common and bodies resemble one another by chance."""
+    rng = random.Random(seed)
+    found: list[Body] = []
+    olds: list[Body] = []
+    for family in range(40):
+        # Zipf-like: a few tokens in nearly every body, most in few (as in code).
+        weights = [1 / (rank + 1) for rank in range(len(words))]
+        base = rng.choices(words, weights, k=rng.randint(5, 60))
+        ext = ".py" if family % 3 else ".ts"
+        olds.append(make_body(f"old{family}{ext}", f"old{family}", "f", [" ".join(base)]))
+        for copy in range(rng.randint(0, 4)):
+            tokens = mutate(rng, base, rng.randint(0, len(base) // 2))
+            path = f"f{family}_{copy}{ext}"
+            found.append(make_body(path, f"{path}:1-1:g", "g", [" ".join(tokens)]))
+    rng.shuffle(found)
+    return BodyIndex(found), olds
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("floor", [0.5, 0.6, 0.7])
+@pytest.mark.parametrize("vocabulary", [WORDS, WORDS[:6]], ids=["varied", "few-words"])
+def test_near_finds_what_scoring_every_body_finds(
+    seed: int, floor: float, vocabulary: list[str]
+) -> None:
+    index, olds = generated(seed, vocabulary)
+    for old in olds:
+        assert index.near(old, floor) == full_scan(index, old, floor)
+        assert index.near(old, floor, complete=True) == full_scan(index, old, floor)
+
+
+def test_an_empty_body_finds_only_empty_ones() -> None:
+    empty = make_body("a.py", "a.py:1-1:f", "f", ["# only a comment"])
+    other = make_body("b.py", "b.py:1-1:g", "g", ["# another"])
+    full = make_body("c.py", "c.py:1-2:h", "h", ["return 1"])
+    index = BodyIndex([other, full])
+    assert index.near(empty) == ([(1.0, other)], True)
+
+
+def test_a_search_cut_short_says_so_and_scores_only_a_sample(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    index, olds = generated(1)
+    monkeypatch.setattr(bodies, "MAX_POSTINGS", 3)
+    old = max(olds, key=lambda b: len(b.tokens))
+    found, complete = index.near(old)
+    assert not complete
+    assert len(found) <= bodies.INEXACT_SCORED
+    # Asked only for a complete answer, it scores nothing.
+    assert index.near(old, complete=True) == ([], False)
+
+
+def test_cached_bodies_decode_to_the_bodies_computed() -> None:
+    data = b"def f(a):\n    return a + 1  # one\n\n\nclass C:\n    def g(self):\n        pass\n"
+    data += b"def h():\n    # only a comment\n"
+    named = [("f", 1, 2, "m.py:1-2:f"), ("C.g", 6, 7, "m.py:6-7:C.g")]
+    named.append(("h", 9, 9, "m.py:9-9:h"))  # no tokens at all
+    computed = file_bodies("m.py", data, named)
+    assert decode_bodies("m.py", named, encode_bodies(computed)) == computed
+    assert decode_bodies("e.py", [], encode_bodies([])) == []
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        b"not json",
+        b'[2, [1, 2], [1, 2], "a\\nb"]',
+        b'[99, ["x", "y"], [1, 2], "a\\nb"]',
+        b'[2, ["x", "y"], [1, 2], "a"]',
+        b'[2, ["x"], [1], "a"]',
+    ],
+    ids=["garbage", "wrong-types", "other-version", "fewer-bodies", "short-columns"],
+)
+def test_a_bad_cached_entry_decodes_to_none(value: bytes) -> None:
+    named = [("f", 1, 2, "m.py:1-2:f"), ("g", 3, 4, "m.py:3-4:g")]
+    assert decode_bodies("m.py", named, value) is None
