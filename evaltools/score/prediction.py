@@ -149,8 +149,12 @@ class Candidate(NamedTuple):
     patch: str  # the expected patch's
 
 
-def _jump(candidate: Candidate, patch: str, cache: Cache) -> LineFile:
-    return patch_location_match(cache.locations(candidate.patch), cache.locations(patch))
+def _jump(candidate: Candidate, patch: str, cache: Cache, memo: dict[str, LineFile]) -> LineFile:
+    found = memo.get(candidate.patch)
+    if found is None:
+        locations = cache.locations(candidate.patch), cache.locations(patch)
+        found = memo[candidate.patch] = patch_location_match(*locations)
+    return found
 
 
 def cursor_metrics(
@@ -247,6 +251,8 @@ def score_prediction(
     patch = prediction.patch or ""
     candidates = expected or (Expected("", original, None),)
     best: Candidate | None = None
+    best_key = (0.0, 0.0)
+    jumps: dict[str, LineFile] = {}  # by expected patch: computed only to break a tie
     for exp in candidates:
         candidate = Candidate(
             _content(
@@ -264,12 +270,12 @@ def score_prediction(
         )
         # Upstream's max_by over (chrF, exact-lines F1, jump line F1): the last of equal keys
         # wins. The jump location is needed only to break a tie.
-        if best is None or _key(candidate) > _key(best):
-            best = candidate
-        elif _key(candidate) == _key(best):
-            jumps = (_jump(candidate, patch, cache), _jump(best, patch, cache))
-            if jumps[0].lines_f1 >= jumps[1].lines_f1:
-                best = candidate
+        key = (candidate.content.chrf.score, candidate.exact.f1)
+        if best is None or key > best_key:
+            best, best_key = candidate, key
+        elif key == best_key:
+            tie = _jump(candidate, patch, cache, jumps), _jump(best, patch, cache, jumps)
+            best = candidate if tie[0].lines_f1 >= tie[1].lines_f1 else best
     assert best is not None
     # Upstream computes these for every expected patch; only the best one's are reported.
     reversal = reversal_ratio(history, original, best.content.reversal_target, cache.reversal)
@@ -288,12 +294,8 @@ def score_prediction(
     if documents is not None and expected:
         coverage = cache.coverage((exp.patch for exp in expected), documents)
         fields["editable_context_coverage"] = coverage.fields()
-    fields["jump_location"] = _jump(best, patch, cache).fields()
+    fields["jump_location"] = _jump(best, patch, cache, jumps).fields()
     return Scored(fields, best.content.actual_dropped, reversal)
-
-
-def _key(candidate: Candidate) -> tuple[float, float]:
-    return (candidate.content.chrf.score, candidate.exact.f1)
 
 
 def _score_before_rewrite(
