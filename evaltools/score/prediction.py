@@ -288,9 +288,9 @@ def score_prediction(
         cache,
         kept,
     )
-    for key, value in zip(("cumulative_logprob", "avg_logprob"), prediction.logprobs, strict=True):
+    for name, value in zip(("cumulative_logprob", "avg_logprob"), prediction.logprobs, strict=True):
         if value is not None:
-            fields[key] = value
+            fields[name] = value
     if documents is not None and expected:
         coverage = cache.coverage((exp.patch for exp in expected), documents)
         fields["editable_context_coverage"] = coverage.fields()
