@@ -10,7 +10,7 @@ from typing import Any, NamedTuple
 from evaltools.score.apply import try_apply
 from evaltools.score.chrf import ChrF, braces_disbalance, delta_chr_f, zero
 from evaltools.score.definitions import Definition
-from evaltools.score.documents import Document, path_matches
+from evaltools.score.documents import Document
 from evaltools.score.jumps import LineFile, patch_location_match
 from evaltools.score.kept_rate import KeptRate, compute_kept_rate
 from evaltools.score.patch_lines import (
@@ -95,31 +95,25 @@ def _on_documents(
 ) -> Content | None:
     exp = cache.on_documents(expected.patch, documents)
     act = cache.on_documents(patch, documents)
-    touched = sorted(exp.texts.keys() | act.texts.keys())
+    touched = tuple(sorted(exp.texts.keys() | act.texts.keys()))
     if not touched:
         return None
-    docs = [documents[i] for i in touched]
-    original = "\n".join(d.content for d in docs)
-    exp_text = "\n".join(exp.texts.get(i, d.content) for i, d in zip(touched, docs, strict=True))
-    act_texts = [act.texts.get(i, d.content) for i, d in zip(touched, docs, strict=True)]
-    act_text = "\n".join(act_texts)
+    base = cache.joined(None, touched, documents, cursor_path)
+    exp_side = cache.joined(expected.patch, touched, documents, cursor_path)
+    act_side = cache.joined(patch, touched, documents, cursor_path)
     chrf = delta_chr_f(
-        original,
-        exp_text,
-        act_text,
+        base.text,
+        exp_side.text,
+        act_side.text,
         beta=definition.beta,
         whitespace=definition.whitespace,
         cache=cache.chrf,
     )
-    before = sum(cache.braces(d.content) for d in docs)
-    after = sum(cache.braces(t) for t in act_texts)
-    # The last touched document that is the cursor file (its path compared as a patch's).
-    target = None
-    for doc, text in zip(docs, act_texts, strict=True):
-        if path_matches(cursor_path, doc.path):
-            target = text
-    kept = (original, act_text, exp_text)
-    return Content(chrf, max(after - before, 0), act.dropped, target, kept)
+    # The reversal is measured on the last touched document that is the cursor file (its
+    # path compared as a patch's).
+    kept = (base.text, act_side.text, exp_side.text)
+    braces = max(act_side.braces - base.braces, 0)
+    return Content(chrf, braces, act.dropped, act_side.target, kept)
 
 
 def _content(

@@ -6,14 +6,23 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
+from typing import NamedTuple
 
 from evaltools.score.chrf import ChrFCache, braces_disbalance
-from evaltools.score.documents import Applied, Document, apply_to_documents
+from evaltools.score.documents import Applied, Document, apply_to_documents, path_matches
 from evaltools.score.jumps import LineFile, Locations, editable_context_coverage, locations
 from evaltools.score.kept_rate import Memo
 from evaltools.score.patch_lines import PatchHunk, changed_lines, parse_patch_lines
 from evaltools.score.reversal import ReversalMemo
 from evaltools.score.tokens import TokenChanges, count_patch_token_changes
+
+
+class Joined(NamedTuple):
+    """One patch's texts of the documents a scoring touches, as upstream joins them."""
+
+    text: str  # the documents' texts joined with "\n"
+    braces: int  # the sum of each text's brace imbalance
+    target: str | None  # the last touched document that is the cursor file, its text
 
 
 class Cache:
@@ -32,6 +41,7 @@ class Cache:
         self.located: dict[str, Locations] = {}
         self.covered: LineFile | None = None
         self.reversal = ReversalMemo()
+        self.joins: dict[tuple[str | None, tuple[int, ...]], Joined] = {}
 
     def parsed(self, patch: str) -> list[PatchHunk]:
         found = self.hunks.get(patch)
@@ -43,6 +53,28 @@ class Cache:
         found = self.applied.get(patch)
         if found is None:
             found = self.applied[patch] = apply_to_documents(self.parsed(patch), documents)
+        return found
+
+    def joined(
+        self,
+        patch: str | None,
+        touched: tuple[int, ...],
+        documents: tuple[Document, ...],
+        cursor_path: str,
+    ) -> Joined:
+        """`patch` applied (None: the documents as they are) over the `touched` documents;
+        the same pair repeats for every expected patch a prediction is scored against."""
+        key = (patch, touched)
+        found = self.joins.get(key)
+        if found is None:
+            patched = {} if patch is None else self.on_documents(patch, documents).texts
+            texts = [patched.get(i, documents[i].content) for i in touched]
+            target = None
+            for i, text in zip(touched, texts, strict=True):
+                if path_matches(cursor_path, documents[i].path):
+                    target = text
+            braces = sum(map(self.braces, texts))
+            found = self.joins[key] = Joined("\n".join(texts), braces, target)
         return found
 
     def locations(self, patch: str) -> Locations:
