@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Sequence, Set
+from operator import add
 from typing import Literal, NamedTuple
 
 from evaltools.example.diffs.udiff import RUST_WHITESPACE
@@ -146,24 +147,23 @@ def deltas(original: str, modified: str) -> Deltas:
     if prefix >= orig_end and prefix >= mod_end:
         return (None,) * ORDER
     start = max(prefix - _CONTEXT, 0)
-    orig_len = min(orig_end + _CONTEXT, len(original)) - start
-    mod_len = min(mod_end + _CONTEXT, len(modified)) - start
+    before = original[start : min(orig_end + _CONTEXT, len(original))]
+    after = modified[start : min(mod_end + _CONTEXT, len(modified))]
+    grams_before, grams_after = list(before), list(after)
     out: list[Delta | None] = []
     for n in range(1, ORDER + 1):
-        if orig_len < n and mod_len < n:
+        if n > 1:  # each n-gram is an (n - 1)-gram and the char after it
+            grams_before = list(map(add, grams_before, before[n - 1 :]))
+            grams_after = list(map(add, grams_after, after[n - 1 :]))
+        if len(before) < n and len(after) < n:
             out.append(None)
             continue
         # n - 1 chars of context are enough for order n: grams further out lie in the common
         # prefix or suffix, in both texts alike, and cancel.
-        first = max(prefix - n + 1, 0)
-        before = original[first : min(orig_end + n - 1, len(original))]
-        after = modified[first : min(mod_end + n - 1, len(modified))]
-        out.append(
-            _delta(
-                [before[i : i + n] for i in range(len(before) - n + 1)],
-                [after[i : i + n] for i in range(len(after) - n + 1)],
-            )
-        )
+        lead = max(prefix - n + 1, 0) - start
+        end_before = min(orig_end + n - 1, len(original)) - start - n + 1
+        end_after = min(mod_end + n - 1, len(modified)) - start - n + 1
+        out.append(_delta(grams_before[lead:end_before], grams_after[lead:end_after]))
     return tuple(out)
 
 
