@@ -3,8 +3,10 @@ floor measured in the same run, and how the time grows with the number of predic
 
     python benchmarks/bench_score.py [--predictions 4000] [--repeats 3] [--quick]
 
-Builds `ep predict` examples (JSONL, `prompt_inputs` with the cursor excerpt and
-`excerpt_start_row`) from the corpus examples' own cursor excerpts and expected patches, with
+Builds `ep predict` examples (JSONL, `prompt_inputs` with the cursor excerpt,
+`excerpt_start_row`, and the example's last edit of the cursor file as a user `BufferChange`
+event, so that the reversal ratio is computed) from the corpus examples' own cursor excerpts and
+expected patches, with
 predictions of three kinds per expected patch (the patch itself, a one-character near miss,
 an empty patch), replicated to the requested count. Times, as CPU time (`time.process_time`),
 best of a few repeats, in this process (one core):
@@ -52,6 +54,25 @@ def _near_miss(patch: str) -> str:
     return "\n".join(lines)
 
 
+def user_event(edit_history: str, cursor_path: str) -> list[dict[str, Any]]:
+    """The edit history's last section for the cursor file, as `ep predict` records it: hunks
+    without file headers."""
+    sections: list[tuple[str, list[str]]] = []
+    for line in edit_history.split("\n"):
+        if line.startswith("--- "):
+            sections.append((line[4:].removeprefix("a/").strip(), []))
+        elif sections and not line.startswith("+++ "):
+            sections[-1][1].append(line)
+    mine = [body for path, body in sections if path == cursor_path]
+    if not mine:
+        return []
+    diff = "\n".join(mine[-1])
+    return [
+        {"event": "BufferChange", "path": cursor_path, "old_path": cursor_path, "diff": diff,
+         "predicted": False, "in_open_source_repo": True}
+    ]  # fmt: skip
+
+
 def corpus_records() -> list[dict[str, Any]]:
     """One `ep predict` record per corpus example, its predictions of three kinds."""
     records: list[dict[str, Any]] = []
@@ -81,7 +102,7 @@ def corpus_records() -> list[dict[str, Any]]:
                         "cursor_excerpt": scorable.original,
                         "cursor_offset_in_excerpt": 0,
                         "excerpt_start_row": scorable.documents[0].start_row,
-                        "events": [],
+                        "events": user_event(spec.edit_history, spec.cursor_path),
                         "related_files": None,
                     },
                     "predictions": predictions,

@@ -75,13 +75,14 @@ RULES = (
         E,
         "--write-scores cannot write an example's score[] faithfully, so its file is left "
         "unchanged.",
-        "Upstream's score[] holds `reversal_ratio`, which is computed here only where it does "
-        "not depend on upstream's diff: no user edit of the cursor file is the last event, or "
-        "the prediction leaves the cursor file as it is. A prediction that changes the cursor "
-        "file after a user edit of it needs that diff, which is not reproduced.",
+        "Upstream's score[] holds `reversal_ratio`, which is computed here as upstream does "
+        "under the current definition (v6), except where upstream's histogram diff gives up "
+        "and falls back to its Myers diff (every shared line or character occurs more than "
+        "63 times), which is not reproduced. Under earlier definitions (--metric v3-v5) it is "
+        "known only when no user edit of the cursor file is the last event.",
         "Writing the entry without the field would make `ep eval` read the ratio as 0 and "
         "understate `avg_reversal_ratio`. Run upstream `ep score` on the file, or use "
-        "`--format json` output, which does not name the ratio.",
+        "`--format json` output, which leaves the unknown ratio out.",
         '"events": [{"event": "BufferChange", "path": "src/main.rs", "diff": "...", '
         '"predicted": false}], "predictions": [{"actual_patch": "<changes src/main.rs>"}]',
         '"events": [], "predictions": [{"actual_patch": "..."}]',

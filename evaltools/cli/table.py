@@ -208,11 +208,12 @@ EXAMPLE_COMMANDS: tuple[Command, ...] = (
         ("score",),
         "Score predictions as Zed's `ep score`/`ep eval` do, offline: delta chrF (with its "
         "precision, recall and counts), exact lines, braces, cursor, wrong editable region, "
-        "isolated whitespace, inserted/deleted tokens. Inputs: `ep predict` examples "
-        "(.json/.jsonl with prompt_inputs and predictions), or .md/.json examples with "
-        "--predictions. Not implemented, so not in the output: kept rate, recall rate, "
-        "reversal ratio (only its diff-free cases, for --write-scores), jump location, "
-        "editable-context coverage, and the jump-location tie-break between expected patches.",
+        "isolated whitespace, inserted/deleted tokens, reversal ratio, and under v6 kept and "
+        "recall rate, jump location and editable-context coverage. Inputs: `ep predict` "
+        "examples (.json/.jsonl with prompt_inputs and predictions), or .md/.json examples "
+        "with --predictions. Not implemented, so not in the output: reading a patch out of "
+        "actual_output (SC103), and a reversal ratio where "
+        "upstream's diff falls back to Myers or before v6 (SC006).",
         targets.score,
         (
             paths_param("Example files or directories (searched for *.md, *.json and *.jsonl)."),
@@ -256,8 +257,7 @@ EXAMPLE_COMMANDS: tuple[Command, ...] = (
                 default=False,
                 help="Fill score[] in the .json/.jsonl examples, as `ep score` does "
                 "(atomically; other records and keys unchanged). A file is left unchanged "
-                "(SC006) when a prediction's reversal_ratio is not implemented: one that changes "
-                "the cursor file after a user edit of it.",
+                "(SC006) when a prediction's reversal_ratio is unknown (rare: see SC006).",
             ),
             format_param(choices=("text", "json", "markdown")),
             JOBS,

@@ -40,6 +40,10 @@ def _cursor(score: dict[str, Any]) -> str:
     return "\u2717" if score.get("cursor_exact_match") is False else "-"
 
 
+def _percent(value: float | None) -> str:
+    return "-" if value is None else f"{value * 100:.1f}%"
+
+
 def _name(text: str) -> str:
     return text if len(text) <= NAME_WIDTH else text[: NAME_WIDTH - 1] + "\u2026"
 
@@ -59,7 +63,8 @@ def _difference(entry: dict[str, Any]) -> str:
 def render_text(doc: dict[str, Any], definition_summary: str, out: TextIO) -> None:
     out.write(f"Metric: {doc['metric']} ({definition_summary})\n\n")
     out.write(
-        f"{'Example':<{NAME_WIDTH}} {'DeltaChrF':>9} {'Brace':>5} {'F1':>7} {'Cursor':>7} WrgER\n"
+        f"{'Example':<{NAME_WIDTH}} {'DeltaChrF':>9} {'Brace':>5} {'F1':>7} {'Revert':>7} "
+        f"{'Cursor':>7} WrgER\n"
     )
     for score in doc["scores"]:
         label = (
@@ -69,12 +74,13 @@ def render_text(doc: dict[str, Any], definition_summary: str, out: TextIO) -> No
         out.write(
             f"{_name(label):<{NAME_WIDTH}} {score['delta_chr_f']:>9.2f} "
             f"{score['braces_disbalance']:>5} {_f1(score) * 100:>6.1f}% "
-            f"{_cursor(score):>7} {wrong}\n"
+            f"{_percent(score.get('reversal_ratio')):>7} {_cursor(score):>7} {wrong}\n"
         )
     s = doc["summary"]
     out.write(
         f"{'TOTAL / AVERAGE':<{NAME_WIDTH}} {s['avg_delta_chr_f']:>9.2f} "
-        f"{s['avg_braces_disbalance']:>5.2f} {s['exact_lines_f1'] * 100:>6.1f}%\n\n"
+        f"{s['avg_braces_disbalance']:>5.2f} {s['exact_lines_f1'] * 100:>6.1f}% "
+        f"{_percent(s.get('avg_reversal_ratio')):>7}\n\n"
     )
     out.write(
         f"Delta chrF (\u03b2={s['delta_chr_f_beta']}): TP={s['delta_chr_f_true_positives']}, "
@@ -93,6 +99,23 @@ def render_text(doc: dict[str, Any], definition_summary: str, out: TextIO) -> No
             f"Isolated whitespace changes: {count}/{s['total_examples']} "
             f"({s['isolated_whitespace_rate'] * 100:.1f}%)\n"
         )
+    if "avg_kept_rate" in s:
+        out.write(
+            f"Kept rate: {s['avg_kept_rate'] * 100:.1f}%, recall rate: "
+            f"{s['avg_recall_rate'] * 100:.1f}% over {s['kept_rate_examples']} predictions "
+            f"(chars kept {s['total_kept_chars']}, correctly deleted "
+            f"{s['total_correctly_deleted_chars']}, discarded {s['total_discarded_chars']})\n"
+        )
+    for name, title in (("editable_context", "Editable context"), ("jump_location", "Jump")):
+        if f"{name}_examples" in s:
+            out.write(
+                f"{title}: lines P={s[f'avg_{name}_lines_precision'] * 100:.1f}% "
+                f"R={s[f'avg_{name}_lines_recall'] * 100:.1f}% "
+                f"F1={s[f'avg_{name}_lines_f1'] * 100:.1f}%, files "
+                f"P={s[f'avg_{name}_files_precision'] * 100:.1f}% "
+                f"R={s[f'avg_{name}_files_recall'] * 100:.1f}% "
+                f"F1={s[f'avg_{name}_files_f1'] * 100:.1f}%\n"
+            )
     if doc["groups"]:
         out.write(f"\n{'Group':<{NAME_WIDTH}} {'N':>5} {'DeltaChrF':>9} {'F1':>7}\n")
         for key, entry in doc["groups"].items():

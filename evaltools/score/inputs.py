@@ -119,6 +119,10 @@ def _expected(
     return out, failed
 
 
+def _number(value: Any) -> float | None:
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
+
+
 def _actual_cursor(value: Any) -> ActualCursor | None:
     if not isinstance(value, dict):
         return None
@@ -152,7 +156,8 @@ def _predictions(values: Any) -> tuple[list[Prediction], list[str], list[Problem
                 "scored as no prediction (upstream parses it for teacher, zeta2 and repair)"
             )
             problems.append(Problem("SC103", where, message))
-        out.append(Prediction(patch, _actual_cursor(value.get("actual_cursor"))))
+        logprobs = (_number(value.get("cumulative_logprob")), _number(value.get("avg_logprob")))
+        out.append(Prediction(patch, _actual_cursor(value.get("actual_cursor")), logprobs))
         provider = value.get("provider")
         providers.append(provider if isinstance(provider, str) else "")
     return out, providers, problems
@@ -210,7 +215,8 @@ def from_example(example: Example, definition: Definition) -> Scorable:
         problems=problems,
         current=current,
     )
-    edits = history(events if isinstance(events, list) else [], example.spec.cursor_path)
+    start_row = _get(inputs, "excerpt_start_row", int, "/prompt_inputs", optional=True)
+    edits = history(events if isinstance(events, list) else [], example.spec.cursor_path, start_row)
     return prepared._replace(history=edits)
 
 

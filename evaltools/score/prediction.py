@@ -5,24 +5,22 @@ in upstream's order, for the metrics implemented here."""
 from __future__ import annotations
 
 import struct
-from collections import Counter
 from typing import Any, NamedTuple
 
 from evaltools.score.apply import try_apply
-from evaltools.score.chrf import ChrF, ChrFCache, braces_disbalance, delta_chr_f, zero
+from evaltools.score.chrf import ChrF, braces_disbalance, delta_chr_f, zero
 from evaltools.score.definitions import Definition
-from evaltools.score.documents import Applied, Document, apply_to_documents, path_matches
+from evaltools.score.documents import Document
+from evaltools.score.jumps import LineFile, patch_location_match
+from evaltools.score.kept_rate import KeptRate, compute_kept_rate
 from evaltools.score.patch_lines import (
     Classification,
-    PatchHunk,
-    changed_lines,
     exact_lines_match,
     has_isolated_whitespace_changes,
     is_editable_region_correct,
-    parse_patch_lines,
 )
+from evaltools.score.prediction_cache import Cache
 from evaltools.score.reversal import NO_HISTORY, History, reversal_ratio
-from evaltools.score.tokens import TokenChanges, count_patch_token_changes
 
 Score = dict[str, Any]
 
@@ -41,43 +39,8 @@ class ActualCursor(NamedTuple):
 class Prediction(NamedTuple):
     patch: str | None
     cursor: ActualCursor | None
-
-
-class Cache:
-    """What one example's predictions share: patches applied to the documents (each expected
-    patch, and a prediction against every expected patch), and the parts of delta chrF that
-    repeat. Made once per example."""
-
-    def __init__(self) -> None:
-        self.chrf = ChrFCache()
-        self.applied: dict[str, Applied] = {}
-        self.lines: dict[str, Counter[str]] = {}
-        self.hunks: dict[str, list[PatchHunk]] = {}
-        self.tokens: dict[str, TokenChanges] = {}
-
-    def parsed(self, patch: str) -> list[PatchHunk]:
-        found = self.hunks.get(patch)
-        if found is None:
-            found = self.hunks[patch] = parse_patch_lines(patch)
-        return found
-
-    def on_documents(self, patch: str, documents: tuple[Document, ...]) -> Applied:
-        found = self.applied.get(patch)
-        if found is None:
-            found = self.applied[patch] = apply_to_documents(self.parsed(patch), documents)
-        return found
-
-    def token_changes(self, patch: str) -> TokenChanges:
-        found = self.tokens.get(patch)
-        if found is None:
-            found = self.tokens[patch] = count_patch_token_changes(patch)
-        return found
-
-    def changed_lines(self, patch: str) -> Counter[str]:
-        found = self.lines.get(patch)
-        if found is None:
-            found = self.lines[patch] = changed_lines(patch)
-        return found
+    # The model's, as `ep predict` records them; upstream copies them into the score.
+    logprobs: tuple[float | None, float | None] = (None, None)
 
 
 class Content(NamedTuple):
@@ -87,6 +50,8 @@ class Content(NamedTuple):
     actual_dropped: int
     # The predicted text upstream measures the reversal on; None: it takes the ratio as 0.
     reversal_target: str | None = None
+    # (base, predicted, expected) texts of the kept rate; None: upstream has none.
+    kept_texts: tuple[str, str, str] | None = None
 
 
 def f32(value: float) -> float:
@@ -116,7 +81,7 @@ def _on_text(
         cache=cache.chrf,
     )
     braces = max(braces_disbalance(actual) - braces_disbalance(original), 0)
-    return Content(chrf, braces, dropped, actual)
+    return Content(chrf, braces, dropped, actual, (original, actual, expected.text))
 
 
 def _on_documents(
@@ -130,29 +95,25 @@ def _on_documents(
 ) -> Content | None:
     exp = cache.on_documents(expected.patch, documents)
     act = cache.on_documents(patch, documents)
-    touched = sorted(exp.texts.keys() | act.texts.keys())
+    touched = tuple(sorted(exp.texts.keys() | act.texts.keys()))
     if not touched:
         return None
-    docs = [documents[i] for i in touched]
-    original = "\n".join(d.content for d in docs)
-    exp_text = "\n".join(exp.texts.get(i, d.content) for i, d in zip(touched, docs, strict=True))
-    act_texts = [act.texts.get(i, d.content) for i, d in zip(touched, docs, strict=True)]
+    base = cache.joined(None, touched, documents, cursor_path)
+    exp_side = cache.joined(expected.patch, touched, documents, cursor_path)
+    act_side = cache.joined(patch, touched, documents, cursor_path)
     chrf = delta_chr_f(
-        original,
-        exp_text,
-        "\n".join(act_texts),
+        base.text,
+        exp_side.text,
+        act_side.text,
         beta=definition.beta,
         whitespace=definition.whitespace,
         cache=cache.chrf,
     )
-    before = sum(braces_disbalance(d.content) for d in docs)
-    after = sum(braces_disbalance(t) for t in act_texts)
-    # The last touched document that is the cursor file (its path compared as a patch's).
-    target = None
-    for doc, text in zip(docs, act_texts, strict=True):
-        if path_matches(cursor_path, doc.path):
-            target = text
-    return Content(chrf, max(after - before, 0), act.dropped, target)
+    # The reversal is measured on the last touched document that is the cursor file (its
+    # path compared as a patch's).
+    kept = (base.text, act_side.text, exp_side.text)
+    braces = max(act_side.braces - base.braces, 0)
+    return Content(chrf, braces, act.dropped, act_side.target, kept)
 
 
 def _content(
@@ -179,6 +140,15 @@ class Candidate(NamedTuple):
     content: Content
     exact: Classification
     cursor: int | None
+    patch: str  # the expected patch's
+
+
+def _jump(candidate: Candidate, patch: str, cache: Cache, memo: dict[str, LineFile]) -> LineFile:
+    found = memo.get(candidate.patch)
+    if found is None:
+        locations = cache.locations(candidate.patch), cache.locations(patch)
+        found = memo[candidate.patch] = patch_location_match(*locations)
+    return found
 
 
 def cursor_metrics(
@@ -192,8 +162,8 @@ def cursor_metrics(
     return None, False
 
 
-def _fields(chrf: ChrF, braces: int, exact: Classification) -> Score:
-    return {
+def _fields(chrf: ChrF, braces: int, exact: Classification, reversal: float | None) -> Score:
+    fields: Score = {
         "delta_chr_f": f32(chrf.score),
         "delta_chr_f_true_positives": chrf.true_positives,
         "delta_chr_f_false_positives": chrf.false_positives,
@@ -206,17 +176,26 @@ def _fields(chrf: ChrF, braces: int, exact: Classification) -> Score:
         "exact_lines_fp": exact.false_positives,
         "exact_lines_fn": exact.false_negatives,
     }
+    if reversal is not None:  # unknown: left out (score/reversal.py)
+        fields["reversal_ratio"] = f32(reversal)
+    return fields
 
 
 class Scored(NamedTuple):
     score: Score
     actual_dropped: int  # hunks of the prediction that changed nothing they were meant to
-    # Upstream's reversal_ratio (f32), None where it is not reproduced (score/reversal.py).
-    # Kept out of `score`, which names only the metrics computed for every prediction.
+    # Upstream's reversal_ratio, None where it is not reproduced (score/reversal.py); the
+    # score holds it (as f32) only when known.
     reversal: float | None = None
 
 
-def _finish(fields: Score, cursor: int | None, prediction: Prediction, cache: Cache) -> Score:
+def _finish(
+    fields: Score,
+    cursor: int | None,
+    prediction: Prediction,
+    cache: Cache,
+    kept: KeptRate | None = None,
+) -> Score:
     distance, exact = cursor_metrics(cursor, prediction.cursor)
     if distance is not None:
         fields["cursor_distance"] = distance
@@ -234,6 +213,12 @@ def _finish(fields: Score, cursor: int | None, prediction: Prediction, cache: Ca
     tokens = cache.token_changes(patch or "")
     fields["inserted_tokens"] = tokens.inserted
     fields["deleted_tokens"] = tokens.deleted
+    if kept is not None:
+        fields["kept_rate"] = kept.kept_rate
+        fields["recall_rate"] = kept.recall_rate
+        fields["kept_chars"] = kept.kept
+        fields["correctly_deleted_chars"] = kept.correctly_deleted
+        fields["discarded_chars"] = kept.discarded
     return fields
 
 
@@ -252,12 +237,16 @@ def score_prediction(
     `history`: the user's last edit of the cursor file, for the reversal ratio."""
     cache = cache or Cache()
     if not definition.context_scoring:
-        scored = _score_before_rewrite(original, expected, prediction, definition, cache)
         # Before the rewrite the ratio is known here only when no user edit is reversed.
-        return scored._replace(reversal=0.0 if history.last_user_diff is None else None)
+        reversal = 0.0 if history.last_user_diff is None else None
+        return _score_before_rewrite(
+            original, expected, prediction, definition, cache, reversal=reversal
+        )
     patch = prediction.patch or ""
     candidates = expected or (Expected("", original, None),)
     best: Candidate | None = None
+    best_key = (0.0, 0.0)
+    jumps: dict[str, LineFile] = {}  # by expected patch: computed only to break a tie
     for exp in candidates:
         candidate = Candidate(
             _content(
@@ -271,20 +260,36 @@ def score_prediction(
             ),
             exact_lines_match(cache.changed_lines(exp.patch), cache.changed_lines(patch)),
             exp.cursor,
+            exp.patch,
         )
-        # Upstream's max_by: the last of equal keys wins. (Its third key, the jump location's
-        # line F1, is not reproduced: a tie on both keys here goes to the last patch.)
-        if best is None or (candidate.content.chrf.score, candidate.exact.f1) >= (
-            best.content.chrf.score,
-            best.exact.f1,
-        ):
-            best = candidate
+        # Upstream's max_by over (chrF, exact-lines F1, jump line F1): the last of equal keys
+        # wins. The jump location is needed only to break a tie.
+        key = (candidate.content.chrf.score, candidate.exact.f1)
+        if best is None or key > best_key:
+            best, best_key = candidate, key
+        elif key == best_key:
+            tie = _jump(candidate, patch, cache, jumps), _jump(best, patch, cache, jumps)
+            best = candidate if tie[0].lines_f1 >= tie[1].lines_f1 else best
     assert best is not None
-    fields = _fields(best.content.chrf, best.content.braces, best.exact)
-    reversal = reversal_ratio(history, original, best.content.reversal_target)
-    return Scored(
-        _finish(fields, best.cursor, prediction, cache), best.content.actual_dropped, reversal
+    # Upstream computes these for every expected patch; only the best one's are reported.
+    reversal = reversal_ratio(history, original, best.content.reversal_target, cache.reversal)
+    texts = best.content.kept_texts
+    kept = None if texts is None else compute_kept_rate(*texts, memo=cache.kept)
+    fields = _finish(
+        _fields(best.content.chrf, best.content.braces, best.exact, reversal),
+        best.cursor,
+        prediction,
+        cache,
+        kept,
     )
+    for name, value in zip(("cumulative_logprob", "avg_logprob"), prediction.logprobs, strict=True):
+        if value is not None:
+            fields[name] = value
+    if documents is not None and expected:
+        coverage = cache.coverage((exp.patch for exp in expected), documents)
+        fields["editable_context_coverage"] = coverage.fields()
+    fields["jump_location"] = _jump(best, patch, cache, jumps).fields()
+    return Scored(fields, best.content.actual_dropped, reversal)
 
 
 def _score_before_rewrite(
@@ -293,6 +298,8 @@ def _score_before_rewrite(
     prediction: Prediction,
     definition: Definition,
     cache: Cache,
+    *,
+    reversal: float | None,
 ) -> Scored:
     """Before 2026-06-24: the best expected patch by chrF (the first of equal ones), exact lines
     chosen on their own (most true positives, the last of equal ones), and a prediction that
@@ -323,5 +330,5 @@ def _score_before_rewrite(
         lines = exact_lines_match(cache.changed_lines(exp.patch), cache.changed_lines(patch or ""))
         if i == 0 or lines.true_positives >= exact.true_positives:
             exact = lines
-    fields = _fields(best_chrf, best_braces, exact)
-    return Scored(_finish(fields, best_cursor, prediction, cache), dropped)
+    fields = _fields(best_chrf, best_braces, exact, reversal)
+    return Scored(_finish(fields, best_cursor, prediction, cache), dropped, reversal)

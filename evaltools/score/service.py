@@ -17,9 +17,9 @@ from evaltools.fileio import UsageError, display_path
 from evaltools.parallel.processes import Cost, parallel_map, worker_count
 from evaltools.score.definitions import Definition
 from evaltools.score.inputs import BadInput, Problem, Scorable, from_example, from_markdown
-from evaltools.score.prediction import ActualCursor, Cache, Prediction, Score, score_prediction
+from evaltools.score.prediction import ActualCursor, Prediction, Score, score_prediction
+from evaltools.score.prediction_cache import Cache
 from evaltools.score.summary import Row
-from evaltools.score.write import upstream_entry
 
 
 @dataclass
@@ -141,7 +141,6 @@ def score_record(
         return
     documents = scorable.documents if definition.context_scoring else None
     scores: list[Score] = []
-    entries: list[Score] = []
     unknown: list[int] = []
     cache = Cache()
     for i, prediction in enumerate(scorable.predictions):
@@ -165,7 +164,6 @@ def score_record(
             problem = Problem("SC002", f"/predictions/{i}", message)
             outcome.diagnostics.append(_at_prediction(record, external, i, problem))
         scores.append(scored.score)
-        entries.append(upstream_entry(scored.score, scored.reversal))
         if scored.reversal is None:
             unknown.append(i)
         spec = example.spec
@@ -184,7 +182,7 @@ def score_record(
         )
     if external is None and record.form in ("json", "jsonl") and scores:
         key = (record.path, record.form, record.index)
-        outcome.writable[key] = entries
+        outcome.writable[key] = scores
         if unknown:
             outcome.unwritable[key] = _unwritable(record, unknown)
 
@@ -192,9 +190,9 @@ def score_record(
 def _unwritable(record: Record, unknown: list[int]) -> Diagnostic:
     which = ", ".join(str(i) for i in unknown)
     message = (
-        f"--write-scores: reversal_ratio is not implemented for prediction(s) {which}, which "
-        "change the cursor file after a user edit of it; the file is left unchanged rather "
-        "than written with a reversal_ratio upstream would read as 0"
+        f"--write-scores: reversal_ratio is unknown for prediction(s) {which} (upstream's "
+        "diff there is not reproduced: see `evaltools rule SC006`); the file is left "
+        "unchanged rather than written with a reversal_ratio upstream would read as 0"
     )
     pointer = f"/predictions/{unknown[0]}"
     return make(rule("SC006"), record.path, record.line, 1, message, pointer=pointer)

@@ -45,6 +45,14 @@ def _f32_mean(values: Iterable[float]) -> float:
     return f32(total / count) if count else 0.0
 
 
+def _reversal(scores: Sequence[Score]) -> dict[str, float]:
+    """Upstream's f32 mean; left out when a ratio is unknown (score/reversal.py) rather than
+    averaged over the known ones."""
+    if any("reversal_ratio" not in s for s in scores):
+        return {}
+    return {"avg_reversal_ratio": _f32_mean(s["reversal_ratio"] for s in scores)}
+
+
 def summarise(scores: Sequence[Score]) -> dict[str, Any]:
     n = len(scores)
     exact = Classification(
@@ -68,6 +76,7 @@ def summarise(scores: Sequence[Score]) -> dict[str, Any]:
         "exact_lines_precision": exact.precision,
         "exact_lines_recall": exact.recall,
         "exact_lines_f1": exact.f1,
+        **_reversal(scores),
     }
     matches = [s["cursor_exact_match"] for s in scores if "cursor_exact_match" in s]
     distances = [s["cursor_distance"] for s in scores if "cursor_distance" in s]
@@ -83,7 +92,43 @@ def summarise(scores: Sequence[Score]) -> dict[str, Any]:
         out["wrong_editable_region_rate"] = f32(sum(wrong) / len(wrong))
     isolated = sum(s["has_isolated_whitespace_changes"] for s in scores)
     out["isolated_whitespace_rate"] = f32(isolated / n) if n else None
+    if n:
+        out["isolated_whitespace_count"] = isolated
+    out.update(_kept(scores))
+    out.update(_line_file(scores, "editable_context_coverage", "editable_context"))
+    out.update(_line_file(scores, "jump_location", "jump_location"))
     return out
+
+
+def _line_file(scores: Sequence[Score], key: str, name: str) -> dict[str, Any]:
+    """Macro means of precision, recall and F1 over the entries that have the metric, pooled
+    counts (upstream's `PrfAggregate`), for lines then files."""
+    found = [s[key] for s in scores if key in s]
+    if not found:
+        return {}
+    out: dict[str, Any] = {f"{name}_examples": len(found)}
+    for part in ("lines", "files"):
+        for stat in ("precision", "recall", "f1"):
+            out[f"avg_{name}_{part}_{stat}"] = sum(c[f"{part}_{stat}"] for c in found) / len(found)
+        for count in ("tp", "fp", "fn"):
+            out[f"{name}_{part}_{count}"] = sum(c[f"{part}_{count}"] for c in found)
+    return out
+
+
+def _kept(scores: Sequence[Score]) -> dict[str, Any]:
+    """Means over the entries that have a kept rate (f64), sums of their character counts."""
+    rated = [s for s in scores if "kept_rate" in s]
+    if not rated:
+        return {}
+    return {
+        "avg_kept_rate": sum(s["kept_rate"] for s in rated) / len(rated),
+        "kept_rate_examples": len(rated),
+        "avg_recall_rate": sum(s["recall_rate"] for s in rated) / len(rated),
+        "recall_rate_examples": len(rated),
+        "total_kept_chars": sum(s["kept_chars"] for s in rated),
+        "total_correctly_deleted_chars": sum(s["correctly_deleted_chars"] for s in rated),
+        "total_discarded_chars": sum(s["discarded_chars"] for s in rated),
+    }
 
 
 def group_keys(row: Row, by: str) -> tuple[str, ...]:

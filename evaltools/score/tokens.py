@@ -42,6 +42,12 @@ _ASCII_TOKEN = re.compile(
     + r"|.",
     re.DOTALL,
 )
+# `tokenize` with each run of identifier tokens merged back into one unit: every part of a word
+# is an identifier token and nothing else is, so a unit is a whole word.
+_UNIT = re.compile(
+    r"[\r\n]+|[" + _SPACE + r"]+|\w+|" + "|".join(re.escape(p) for p in _PUNCTUATION) + r"|.",
+    re.DOTALL,
+)
 _HEADERS = ("---", "+++", "@@", "diff ", "index ")
 
 
@@ -97,6 +103,12 @@ def tokenize(text: str) -> list[str]:
         else:
             _split_identifier(word, out)
     return out
+
+
+def word_units(text: str) -> list[str]:
+    """The tokens of `text` with runs of identifier tokens (letters, digits, `_`) joined: the
+    units upstream's kept rate compares."""
+    return _UNIT.findall(text)
 
 
 def changed_tokens(old: list[str], new: list[str]) -> TokenChanges:

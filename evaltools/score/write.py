@@ -12,22 +12,11 @@ from typing import NamedTuple
 from evaltools import jsonio
 from evaltools.atomic import WRITE_FAILED, WriteError, atomic_write, write_finding
 from evaltools.diagnostics import Diagnostic, make
-from evaltools.score.prediction import Score, f32
+from evaltools.score.prediction import Score
 
 # Upstream's Example keys after the spec's, in its order: `score` goes before the first of
 # these that follow it, or after the last of those before it.
 _AFTER_SCORE = ("qa", "zed_version")
-
-
-def upstream_entry(score: Score, reversal: float | None) -> Score:
-    """A score[] entry in upstream's `PredictionScore` field order: `reversal_ratio` goes
-    after the exact-line counts. Left out when unknown (such an entry is never written)."""
-    out: Score = {}
-    for key, value in score.items():
-        out[key] = value
-        if key == "exact_lines_fn" and reversal is not None:
-            out["reversal_ratio"] = f32(reversal)
-    return out
 
 
 class _Member(NamedTuple):

@@ -3,7 +3,11 @@ code, for the current constants and two earlier ones) and the asserted ones of 3
 
 from __future__ import annotations
 
+from collections import Counter
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from evaltools.score.chrf import braces_disbalance, collapse_whitespace, delta_chr_f
 
@@ -98,3 +102,70 @@ def test_collapse_whitespace() -> None:
 )
 def test_braces_disbalance(text: str, want: int) -> None:
     assert braces_disbalance(text) == want
+
+
+def _reference_chr_f(original: str, expected: str, actual: str, beta: float) -> tuple[object, ...]:
+    """Reference section 2 step by step, with plain counters and a `¬` prefix for the n-grams
+    an edit removes: what the set-based delta_chr_f must equal exactly."""
+    if original == expected == actual:
+        return (100.0, 0, 0, 0, 1.0, 1.0)
+    orig, exp, act = (collapse_whitespace(t) for t in (original, expected, actual))
+
+    def region(x: str) -> tuple[str, str]:
+        p = 0
+        while p < min(len(orig), len(x)) and orig[p] == x[p]:
+            p += 1
+        s = 0
+        while s < min(len(orig), len(x)) - p and orig[-1 - s] == x[-1 - s]:
+            s += 1
+        if p >= len(orig) - s and p >= len(x) - s:
+            return "", ""
+        start = max(p - 5, 0)
+        end_orig, end_x = min(len(orig) - s + 5, len(orig)), min(len(x) - s + 5, len(x))
+        return orig[start:end_orig], x[start:end_x]
+
+    def delta(before: str, after: str, n: int) -> Counter[str] | None:
+        if len(before) < n and len(after) < n:
+            return None
+        diff = Counter(after[i : i + n] for i in range(len(after) - n + 1))
+        diff.subtract(before[i : i + n] for i in range(len(before) - n + 1))
+        return Counter({(g if d > 0 else "¬" + g): abs(d) for g, d in diff.items() if d})
+
+    regions = region(exp), region(act)
+    total_p = total_r = 0.0
+    tp = fp = fn = 0
+    for n in range(1, 7):
+        e, a = delta(*regions[0], n), delta(*regions[1], n)
+        if e is None and a is None:
+            total_p += 1.0
+            total_r += 1.0
+            continue
+        e, a = e or Counter(), a or Counter()
+        t = sum(min(e[k], a[k]) for k in e.keys() & a.keys())
+        p_all, r_all = sum(a.values()), sum(e.values())
+        total_p += t / p_all if p_all else 0.0
+        total_r += t / r_all if r_all else 0.0
+        tp, fp, fn = tp + t, fp + p_all - t, fn + r_all - t
+    precision, recall = total_p / 6, total_r / 6
+    b2 = beta * beta
+    score = 0.0
+    if precision + recall:
+        score = (1 + b2) * precision * recall / (b2 * precision + recall) * 100
+    return (score, tp, fp, fn, precision, recall)
+
+
+_TEXT = st.text(alphabet="ab ¬\n(", max_size=24)
+
+
+@settings(max_examples=400, deadline=None, derandomize=True)
+@given(_TEXT, _TEXT, _TEXT, _TEXT, _TEXT)
+def test_set_based_counts_agree_with_plain_counters(
+    stem: str, tail: str, expected_mid: str, actual_mid: str, original_mid: str
+) -> None:
+    # Repeated grams (a small alphabet) take the counted path, distinct ones the set path.
+    mids = (original_mid, expected_mid, actual_mid)
+    original, expected, actual = (stem + mid + tail for mid in mids)
+    got = delta_chr_f(original, expected, actual, beta=0.5, whitespace="collapse")
+    want = _reference_chr_f(original, expected, actual, 0.5)
+    assert (got.score, got.true_positives, got.false_positives, got.false_negatives,
+            got.precision, got.recall) == want  # fmt: skip

@@ -63,7 +63,48 @@ def test_perfect_empty_and_non_applying_predictions(
     assert summary["exact_lines_true_positives"] == 3  # 2 + 0 + 1 + 0
     assert summary["wrong_editable_region_rate"] == 0.0
     assert summary["isolated_whitespace_rate"] == 0.0
+    assert summary["isolated_whitespace_count"] == 0
+    assert [s["kept_rate"] for s in scores] == [1.0, 0.0, 0.0, 0.0]
+    keys = list(summary)
+    assert keys[keys.index("exact_lines_f1") + 1] == "avg_reversal_ratio"
+    assert summary["avg_reversal_ratio"] == 0.0
+    # Jump location: the perfect prediction's row matches; no patch or an empty one has none.
+    assert [s["jump_location"]["lines_tp"] for s in scores] == [1, 0, 1, 0]
+    assert summary["jump_location_examples"] == 4
+    assert (summary["jump_location_lines_tp"], summary["jump_location_lines_fn"]) == (2, 2)
+    assert summary["avg_jump_location_files_f1"] == 0.5
+    assert summary["editable_context_examples"] == 4
+    assert summary["avg_editable_context_lines_recall"] == 1.0
+    kept = {k: v for k, v in summary.items() if "kept" in k or "recall_rate" in k or "_chars" in k}
+    assert kept == {
+        "avg_kept_rate": 0.25,
+        "kept_rate_examples": 4,
+        "avg_recall_rate": 0.25,
+        "recall_rate_examples": 4,
+        "total_kept_chars": 3,
+        "total_correctly_deleted_chars": 2,
+        "total_discarded_chars": 0,
+    }
     assert doc["groups"] == {}
+
+
+def test_kept_rate_means_skip_predictions_without_one(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Without excerpt_start_row or related files upstream has no kept rate (None), and its
+    # means are over the predictions that have one.
+    records = [
+        example("rated", [prediction(PERFECT.replace("100;", "99;"))]),
+        example("unrated", [prediction(PERFECT)], start_row=None),
+    ]
+    rc, doc, _ = _score(capsys, str(write_jsonl(tmp_path / "run.jsonl", records)))
+    assert rc == 0
+    assert "kept_rate" not in doc["scores"][1]
+    summary = doc["summary"]
+    assert (summary["avg_kept_rate"], summary["avg_recall_rate"]) == (0.5, 0.4)
+    assert summary["kept_rate_examples"] == summary["recall_rate_examples"] == 1
+    rc = main(["score", str(tmp_path / "run.jsonl")])
+    assert "Kept rate: 50.0%, recall rate: 40.0% over 1 predictions" in capsys.readouterr().out
 
 
 def test_several_expected_patches_ties_go_to_the_last(

@@ -35,6 +35,9 @@ def test_perfect_prediction() -> None:
     assert score["delta_chr_f_true_positives"] == 60
     assert (score["exact_lines_tp"], score["exact_lines_fp"], score["exact_lines_fn"]) == (2, 0, 0)
     assert score["wrong_editable_region"] is False
+    # Reference 3.3: kept_rate 1.0, `100` kept and `42` correctly deleted.
+    kept = ("kept_rate", "recall_rate", "kept_chars", "correctly_deleted_chars", "discarded_chars")
+    assert tuple(score[k] for k in kept) == (1.0, 1.0, 3, 2, 0)
 
 
 def test_a_near_miss_prediction() -> None:
@@ -50,11 +53,13 @@ def test_a_near_miss_prediction() -> None:
     )
     assert tuple(score[k] for k in counts) == (27, 27, 33)
     assert (score["exact_lines_tp"], score["exact_lines_fp"], score["exact_lines_fn"]) == (1, 1, 1)
+    assert (score["kept_rate"], score["recall_rate"]) == (0.5, 0.4)
 
 
 def test_quirk_without_excerpt_start_row_a_perfect_prediction_scores_zero() -> None:
     score = score_prediction(EXCERPT, _expected(), Prediction(_perfect(), None), (), DEFAULT).score
     assert score["delta_chr_f"] == 0.0
+    assert "kept_rate" not in score and "recall_rate" not in score  # upstream: None
 
 
 def test_a_prediction_that_does_not_apply_scores_zero_with_every_expected_ngram_missed() -> None:
@@ -62,6 +67,7 @@ def test_a_prediction_that_does_not_apply_scores_zero_with_every_expected_ngram_
     scored = score_prediction(EXCERPT, _expected(), Prediction(patch, None), DOCS, DEFAULT)
     assert scored.score["delta_chr_f"] == 0.0
     assert scored.score["delta_chr_f_false_negatives"] == 60
+    assert scored.score["kept_rate"] == 0.0
     assert scored.actual_dropped == 1
 
 
@@ -105,6 +111,7 @@ def test_upstream_related_file_prediction_scores_100() -> None:
     assert score["delta_chr_f"] == 100.0
     assert score["exact_lines_tp"] == 2
     assert score["delta_chr_f_true_positives"] == 36
+    assert score["jump_location"]["files_f1"] == 1.0
 
 
 def test_upstream_related_file_without_prediction() -> None:
@@ -116,6 +123,10 @@ def test_upstream_related_file_without_prediction() -> None:
     assert score["delta_chr_f"] < 100
     assert score["delta_chr_f"] == 0.0
     assert score["exact_lines_fn"] == 2
+    assert (score["jump_location"]["files_fn"], score["jump_location"]["lines_fn"]) == (1, 1)
+    # The related file holds the expected change's rows: full coverage.
+    coverage = score["editable_context_coverage"]
+    assert (coverage["lines_fn"], coverage["files_tp"], coverage["lines_recall"]) == (0, 1, 1.0)
 
 
 def test_upstream_no_context_insertion_into_an_empty_text() -> None:
@@ -125,6 +136,7 @@ def test_upstream_no_context_insertion_into_an_empty_text() -> None:
     expected = (Expected(expected_patch, "cccccc", None),)
     score = score_prediction("", expected, Prediction(actual, None), None, DEFAULT).score
     assert score["delta_chr_f"] == 0.0
+    assert score["kept_rate"] == 0.0
 
 
 def test_ties_go_to_the_last_expected_patch() -> None:
@@ -176,6 +188,8 @@ def test_before_the_rewrite_a_missing_or_failing_prediction_scores_zero() -> Non
     )
     assert missing["delta_chr_f"] == 0.0 and missing["delta_chr_f_false_negatives"] == 0
     assert failing.score["delta_chr_f"] == 0.0 and failing.actual_dropped == 1
+    # kept_rate changed three times while v5 was current: none is reproduced for it.
+    assert "kept_rate" not in missing and "kept_rate" not in failing.score
 
 
 def test_names_and_f32() -> None:
@@ -183,3 +197,24 @@ def test_names_and_f32() -> None:
     assert set(NAMES) == {"v6", "v5", "v4", "v3", "current"}
     assert f32(24.026800569287) == 24.0268
     assert f32(100.0) == 100.0
+
+
+def test_the_jump_location_breaks_a_tie_on_chrf_and_exact_lines() -> None:
+    # A prediction that does not apply scores 0 against both patches and matches no line; its
+    # location (row 40) is near the first expected patch's (row 40), 30 rows from the second's.
+    near = _perfect().replace("@@ -11,3 +11,3 @@", "@@ -41,3 +41,3 @@")
+    far = _perfect()
+    expected = (
+        Expected(near, apply_diff(near, EXCERPT), 1),
+        Expected(far, apply_diff(far, EXCERPT), 2),
+    )
+    elsewhere = (
+        "--- a/src/main.rs\n+++ b/src/main.rs\n@@ -41,2 +41,2 @@\n fn other() {\n"
+        "-    let y = 1;\n+    let y = 2;\n"
+    )
+    score = score_prediction(
+        EXCERPT, expected, Prediction(elsewhere, ActualCursor(1, 0)), DOCS, DEFAULT
+    ).score
+    assert (score["delta_chr_f"], score["exact_lines_tp"]) == (0.0, 0)
+    assert score["jump_location"]["lines_tp"] == 1
+    assert score["cursor_distance"] == 1  # the first patch's cursor: chosen by location

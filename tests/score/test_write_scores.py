@@ -35,6 +35,15 @@ UPSTREAM_ORDER = [
     "has_isolated_whitespace_changes",
     "inserted_tokens",
     "deleted_tokens",
+    "kept_rate",
+    "recall_rate",
+    "kept_chars",
+    "correctly_deleted_chars",
+    "discarded_chars",
+    "cumulative_logprob",
+    "avg_logprob",
+    "editable_context_coverage",
+    "jump_location",
 ]
 USER_EDIT = {
     "event": "BufferChange",
@@ -77,13 +86,16 @@ def test_entries_follow_upstream_field_order(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     path = tmp_path / "run.jsonl"
-    path.write_text(json.dumps(example("ex", [prediction(NEAR, cursor=3), prediction(None)])))
+    logged = {**prediction(NEAR, cursor=3), "cumulative_logprob": -3.5, "avg_logprob": -0.25}
+    path.write_text(json.dumps(example("ex", [logged, prediction(None)])))
     rc, _ = _run(capsys, path)
     assert rc == 0
     near, missing = json.loads(path.read_text())["score"]
     assert list(near) == UPSTREAM_ORDER
-    # An expected cursor and none predicted: no distance, not an exact match.
-    assert list(missing) == [k for k in UPSTREAM_ORDER if k != "cursor_distance"]
+    assert (near["cumulative_logprob"], near["avg_logprob"]) == (-3.5, -0.25)
+    # An expected cursor and none predicted: no distance, not an exact match. No logprobs.
+    left_out = ("cursor_distance", "cumulative_logprob", "avg_logprob")
+    assert list(missing) == [k for k in UPSTREAM_ORDER if k not in left_out]
     assert missing["cursor_exact_match"] is False
     # No user edit of the cursor file among the events: upstream's ratio is 0.
     assert near["reversal_ratio"] == 0.0
@@ -158,12 +170,42 @@ def test_pretty_json_keeps_its_layout(tmp_path: Path, capsys: pytest.CaptureFixt
     assert path.read_text() == text
 
 
+REPETITIVE = "A\n" + "x\n" * 64 + "B\n"
+HEAD = "--- a/src/main.rs\n+++ b/src/main.rs\n"
+A_TO_C = "@@ -1,2 +1,2 @@\n-A\n+C\n x\n"
+B_TO_D = "@@ -65,2 +65,2 @@\n x\n-B\n+D\n"
+
+
+def test_a_reversal_ratio_after_a_user_edit_is_written(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The user typed the `2` of `42`; the prediction replaces `42` by `99`: 1 of its 4 changed
+    # characters removes what the user added.
+    path = tmp_path / "edited.jsonl"
+    path.write_text(json.dumps(_with_events(example("edited", [prediction(NEAR)]), [USER_EDIT])))
+    rc, err = _run(capsys, path)
+    assert rc == 0, err
+    assert json.loads(path.read_text())["score"][0]["reversal_ratio"] == 0.25
+    rc = main(["score", "--format", "json", str(path)])
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["scores"][0]["reversal_ratio"] == 0.25
+    assert doc["summary"]["avg_reversal_ratio"] == 0.25
+
+
 def test_an_unknown_reversal_ratio_leaves_the_file_unchanged(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    # After a user edit of the cursor file, a prediction that changes it needs upstream's
-    # diff to know how much it reverses: not reproduced, so the file is not written.
-    changed = _with_events(example("edited", [prediction(NEAR)]), [USER_EDIT])
+    # Every line the prediction keeps occurs 64 times: upstream's histogram diff hands over
+    # to its Myers diff, which is not reproduced, so the ratio is unknown.
+    edit = {**USER_EDIT, "diff": "@@ -1,1 +1,1 @@\n-Z\n+A\n"}
+    record = example(
+        "repetitive",
+        [prediction(HEAD + A_TO_C + B_TO_D)],
+        expected=[HEAD + A_TO_C],
+        excerpt=REPETITIVE,
+        start_row=0,
+    )
+    changed = _with_events(record, [edit])
     fine = example("fine", [prediction(PERFECT)])
     refused = tmp_path / "refused.jsonl"
     refused.write_text(json.dumps(fine) + "\n" + json.dumps(changed) + "\n")
@@ -176,10 +218,17 @@ def test_an_unknown_reversal_ratio_leaves_the_file_unchanged(
     assert "refused.jsonl:2:1: SC006" in err and "reversal_ratio" in err
     assert "written.jsonl" not in err
     assert json.loads(written.read_text())["score"][0]["reversal_ratio"] == 0.0
-    # The JSON report does not name the ratio, and is the same whether or not it is known.
+    # The JSON report leaves the unknown ratio out, and the mean it would enter.
     rc = main(["score", "--format", "json", str(refused)])
     doc = json.loads(capsys.readouterr().out)
-    assert rc == 0 and all("reversal_ratio" not in s for s in doc["scores"])
+    assert rc == 0
+    assert [("reversal_ratio" in s) for s in doc["scores"]] == [True, False]
+    assert "avg_reversal_ratio" not in doc["summary"]
+    # Under an earlier definition the ratio after a user edit is not reproduced either.
+    plain = tmp_path / "v5.jsonl"
+    plain.write_text(json.dumps(_with_events(example("v5", [prediction(NEAR)]), [USER_EDIT])))
+    rc = main(["score", "--write-scores", "--metric", "v5", str(plain)])
+    assert rc == 1 and "SC006" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize(
@@ -193,7 +242,7 @@ def test_an_unknown_reversal_ratio_leaves_the_file_unchanged(
         ([USER_EDIT], None),
     ],
 )
-def test_a_reversal_ratio_known_without_a_diff_is_written(
+def test_a_reversal_ratio_without_a_user_edit_is_zero(
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
     events: list[dict[str, Any]],
