@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from evaltools.score.chrf import Whitespace
+from evaltools.score.metrics.chrf import Whitespace
 
 
 class Definition(NamedTuple):

@@ -12,9 +12,9 @@ from evaltools.example.spec import Example
 from evaltools.score.apply import apply_with_hunk_offset, extract_inline_cursor, try_apply
 from evaltools.score.definitions import Definition
 from evaltools.score.documents import Document, strip_first_component
+from evaltools.score.metrics.reversal import NO_HISTORY, History, history
 from evaltools.score.patch_lines import parse_patch_lines
 from evaltools.score.prediction import ActualCursor, Expected, Prediction
-from evaltools.score.reversal import NO_HISTORY, History, history
 
 OLD_MARKER = "[CURSOR_POSITION]"
 _REGION_START = "<|editable_region_start|>\n"

@@ -8,11 +8,12 @@ import struct
 from typing import Any, NamedTuple
 
 from evaltools.score.apply import try_apply
-from evaltools.score.chrf import ChrF, braces_disbalance, delta_chr_f, zero
 from evaltools.score.definitions import Definition
 from evaltools.score.documents import Document
-from evaltools.score.jumps import LineFile, patch_location_match
-from evaltools.score.kept_rate import KeptRate, compute_kept_rate
+from evaltools.score.metrics.chrf import ChrF, braces_disbalance, delta_chr_f, zero
+from evaltools.score.metrics.jumps import LineFile, patch_location_match
+from evaltools.score.metrics.kept_rate import KeptRate, compute_kept_rate
+from evaltools.score.metrics.reversal import NO_HISTORY, History, reversal_ratio
 from evaltools.score.patch_lines import (
     Classification,
     exact_lines_match,
@@ -20,7 +21,6 @@ from evaltools.score.patch_lines import (
     is_editable_region_correct,
 )
 from evaltools.score.prediction_cache import Cache
-from evaltools.score.reversal import NO_HISTORY, History, reversal_ratio
 
 Score = dict[str, Any]
 

@@ -8,13 +8,13 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import NamedTuple
 
-from evaltools.score.chrf import ChrFCache, braces_disbalance
 from evaltools.score.documents import Applied, Document, apply_to_documents, path_matches
-from evaltools.score.jumps import LineFile, Locations, editable_context_coverage, locations
-from evaltools.score.kept_rate import Memo
+from evaltools.score.metrics.chrf import ChrFCache, braces_disbalance
+from evaltools.score.metrics.jumps import LineFile, Locations, editable_context_coverage, locations
+from evaltools.score.metrics.kept_rate import Memo
+from evaltools.score.metrics.reversal import ReversalMemo
+from evaltools.score.metrics.tokens import TokenChanges, count_patch_token_changes
 from evaltools.score.patch_lines import PatchHunk, changed_lines, parse_patch_lines
-from evaltools.score.reversal import ReversalMemo
-from evaltools.score.tokens import TokenChanges, count_patch_token_changes
 
 
 class Joined(NamedTuple):

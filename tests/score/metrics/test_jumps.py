@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from evaltools.score.documents import Document
-from evaltools.score.jumps import (
+from evaltools.score.metrics.jumps import (
     LineFile,
     classification,
     editable_context_coverage,

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from evaltools.score.chrf import braces_disbalance, collapse_whitespace, delta_chr_f
+from evaltools.score.metrics.chrf import braces_disbalance, collapse_whitespace, delta_chr_f
 
 # (original, expected, actual), current (beta 0.5, collapse), beta 2 collapse, beta 2 ignore
 TABLE = [

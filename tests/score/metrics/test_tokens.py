@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from evaltools.score.tokens import (
+from evaltools.score.metrics.tokens import (
     _ASCII_PARTS,
     TokenChanges,
     _split_identifier,

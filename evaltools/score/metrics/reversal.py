@@ -21,8 +21,8 @@ from typing import Any, NamedTuple
 from evaltools.example.diffs.udiff import rust_lines
 from evaltools.score.apply import try_apply
 from evaltools.score.documents import strip_first_component
-from evaltools.score.histogram import TooRepetitive
-from evaltools.score.reversal_overlap import (
+from evaltools.score.metrics.histogram import TooRepetitive
+from evaltools.score.metrics.reversal_overlap import (
     Edit,
     Overlap,
     cannot_reverse,

@@ -7,9 +7,9 @@ import random
 
 import pytest
 
-from evaltools.score import kept_rate
-from evaltools.score.kept_rate import MAX_DIRTY_LENGTH_DELTA, compute_kept_rate, keep_masks
-from evaltools.score.tokens import tokenize, word_units
+from evaltools.score.metrics import kept_rate
+from evaltools.score.metrics.kept_rate import MAX_DIRTY_LENGTH_DELTA, compute_kept_rate, keep_masks
+from evaltools.score.metrics.tokens import tokenize, word_units
 
 EPR = "fn example() {\n    epr\n"
 

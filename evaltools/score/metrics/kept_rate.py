@@ -18,8 +18,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import NamedTuple
 
-from evaltools.score.chrf import common_prefix, common_suffix
-from evaltools.score.tokens import word_units
+from evaltools.score.metrics.chrf import common_prefix, common_suffix
+from evaltools.score.metrics.tokens import word_units
 
 MAX_DIRTY_LENGTH_DELTA = 512
 

@@ -18,9 +18,9 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from evaltools.score.chrf import common_prefix, common_suffix
-from evaltools.score.histogram import diff
-from evaltools.score.tokens import tokenize
+from evaltools.score.metrics.chrf import common_prefix, common_suffix
+from evaltools.score.metrics.histogram import diff
+from evaltools.score.metrics.tokens import tokenize
 
 _LINE = re.compile(r"[^\n]*\n|[^\n]+")
 MAX_TOKEN_DIFF_BYTES = 512

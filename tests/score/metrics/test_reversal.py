@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 
-from evaltools.score import histogram
-from evaltools.score import reversal as reversal_module
-from evaltools.score import reversal_overlap as reversal_overlap_module
-from evaltools.score.reversal import (
+from evaltools.score.metrics import histogram
+from evaltools.score.metrics import reversal as reversal_module
+from evaltools.score.metrics import reversal_overlap as reversal_overlap_module
+from evaltools.score.metrics.reversal import (
     History,
     ReversalMemo,
     apply_leniently,
@@ -22,7 +22,7 @@ from evaltools.score.reversal import (
     reversal_ratio,
     reverse_diff,
 )
-from evaltools.score.reversal_overlap import _lcs_length, granular_edits, reversal_overlap
+from evaltools.score.metrics.reversal_overlap import _lcs_length, granular_edits, reversal_overlap
 
 
 def _event(path: str, diff: str = "@@ -1 +1 @@\n-a\n+b\n", predicted: bool = False) -> Any:
