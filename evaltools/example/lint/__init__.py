@@ -17,7 +17,8 @@ from evaltools.example.lint.causes import (
 from evaltools.example.lint.context import LintContext
 from evaltools.example.lint.cursor_checks import check_cursor
 from evaltools.example.lint.metadata import check_file_name, check_metadata
-from evaltools.example.lint.patch_checks import check_diffs, check_patches_apply
+from evaltools.example.lint.patch_checks import check_diffs
+from evaltools.example.lint.patch_fit import check_patches_apply
 from evaltools.example.lint.recent_files import check_recent_files
 from evaltools.example.lint.structure import (
     check_blocks,
