@@ -36,3 +36,16 @@ def corpus_stem(path: Path) -> str:
 def in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.chdir(tmp_path)
     return tmp_path
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """Stop any worker pool a test left running, so that the interpreter's exit, which joins
+    each pool's threads, cannot wait on one (a run once printed its result and never ended)."""
+    import gc
+    from concurrent.futures import ProcessPoolExecutor
+
+    from evaltools.parallel import _workers
+
+    for pool in [o for o in gc.get_objects() if isinstance(o, ProcessPoolExecutor)]:
+        if getattr(pool, "_processes", None):
+            _workers.stop_pool(pool)
