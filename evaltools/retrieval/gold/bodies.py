@@ -9,13 +9,15 @@ fraction of the cost of characters. The thresholds are documented in docs/spans.
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import hashlib
 import json
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from typing import NamedTuple
+from itertools import chain
+from typing import NamedTuple, Protocol
 
 from evaltools.retrieval.code.symbols import grammar_of
 
@@ -72,22 +74,52 @@ class Body(NamedTuple):
 
 
 def normalise(lines: Iterable[str], leaf: str) -> tuple[str, ...]:
-    kept = [text for line in lines if (text := line.strip()) and not text.startswith(_COMMENT)]
-    return tuple("_" if t == leaf else t for t in _TOKEN.findall("\n".join(kept)))
+    return _renamed(list(chain.from_iterable(map(_line_tokens, lines))), leaf)
+
+
+def _line_tokens(line: str) -> list[str]:
+    # A token never spans lines: a body's tokens are its lines' tokens, one after another.
+    text = line.strip()
+    return _TOKEN.findall(text) if text and not text.startswith(_COMMENT) else []
+
+
+def _renamed(tokens: list[str], leaf: str) -> tuple[str, ...]:
+    """`tokens` with `_` for `leaf` (found by `list.index`, in C: a body names itself a
+    few times among hundreds of tokens)."""
+    at = -1
+    with contextlib.suppress(ValueError):
+        while True:
+            at = tokens.index(leaf, at + 1)
+            tokens[at] = "_"
+    return tuple(tokens)
 
 
 def make_body(path: str, chunk_id: str, name: str, lines: list[str]) -> Body:
     tokens = normalise(lines, name.rpartition(".")[2])
+    return _made(path, chunk_id, name, grammar_of(path), tokens)
+
+
+def _made(
+    path: str, chunk_id: str, name: str, grammar: str | None, tokens: tuple[str, ...]
+) -> Body:
     digest = hashlib.blake2b("\0".join(tokens).encode("utf-8", "surrogateescape"), digest_size=16)
     size = sum(map(len, tokens))
-    return Body(path, chunk_id, name, size, digest.hexdigest(), grammar_of(path), tokens)
+    return Body(path, chunk_id, name, size, digest.hexdigest(), grammar, tokens)
 
 
 def file_bodies(path: str, data: bytes, named: Iterable[tuple[str, int, int, str]]) -> list[Body]:
-    """The bodies of a file's named definitions (name, start, end, chunk ID)."""
-    lines = data.decode("utf-8", "replace").splitlines()
+    """The bodies of a file's named definitions (name, start, end, chunk ID), as
+    `make_body` makes them; each line is tokenised once (a class's lines are its methods')."""
+    lines = [_line_tokens(line) for line in data.decode("utf-8", "replace").splitlines()]
+    grammar = grammar_of(path)
     return [
-        make_body(path, chunk_id, name, lines[start - 1 : end])
+        _made(
+            path,
+            chunk_id,
+            name,
+            grammar,
+            _renamed(list(chain.from_iterable(lines[start - 1 : end])), name.rpartition(".")[2]),
+        )
         for name, start, end, chunk_id in named
     ]
 
@@ -136,6 +168,18 @@ def similarity(a: Body, b: Body) -> float:
     if not a.tokens or not b.tokens:
         return 0.0
     return difflib.SequenceMatcher(None, a.tokens, b.tokens, autojunk=False).ratio()
+
+
+class BodySearch(Protocol):
+    """What resolving asks of a tree's bodies (`BodyIndex`, or its answers remembered)."""
+
+    def exact(self, old: Body) -> list[Body]:
+        """The bodies of `old`'s language with its fingerprint."""
+
+    def near(
+        self, old: Body, floor: float = SEARCH_FLOOR, *, complete: bool = False
+    ) -> tuple[list[tuple[float, Body]], bool]:
+        """See `BodyIndex.near`."""
 
 
 class BodyIndex:
