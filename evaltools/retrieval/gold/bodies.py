@@ -17,9 +17,13 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from itertools import chain
-from typing import NamedTuple, Protocol
+from typing import TYPE_CHECKING, NamedTuple, Protocol
 
+from evaltools.gcpause import no_cycle_collection
 from evaltools.retrieval.code.symbols import grammar_of
+
+if TYPE_CHECKING:
+    from evaltools.retrieval.code.definition_cache import DefinitionCache
 
 # A body this similar (difflib ratio) to the old one is the same definition, edited.
 NEAR_BODY = 0.8
@@ -161,6 +165,32 @@ def decode_bodies(
     ]
 
 
+def cached_bodies(
+    cache: DefinitionCache | None,
+    files: dict[str, tuple[bytes, list[tuple[str, int, int, str]]]],
+    content_keys: dict[str, str],
+) -> list[Body]:
+    """The bodies of files (path -> bytes and named definitions), from the cache when it
+    has them under the file's content key (see `definition_cache.entry_key`), else
+    computed and stored there."""
+    keys = {p: f"{BODIES_KEY}:{content_keys[p]}" for p in files if p in content_keys}
+    stored = cache.get_values(keys.values()) if cache is not None else {}
+    found: list[Body] = []
+    fresh: dict[str, bytes] = {}
+    for path, (data, named) in files.items():
+        key = keys.get(path)
+        value = stored.get(key) if key is not None else None
+        bodies = decode_bodies(path, named, value) if value is not None else None
+        if bodies is None:
+            bodies = file_bodies(path, data, named)
+            if key is not None:
+                fresh[key] = encode_bodies(bodies)
+        found.extend(bodies)
+    if cache is not None:
+        cache.put_values(fresh)
+    return found
+
+
 def similarity(a: Body, b: Body) -> float:
     """difflib's ratio of two bodies' tokens (1.0: the same)."""
     if a.fingerprint == b.fingerprint:
@@ -299,17 +329,21 @@ class BodyIndex:
     def _index(self) -> dict[_Key, list[int]]:
         """(language, token) -> the positions of the bodies that hold it, ascending."""
         if self._postings is None:
-            postings: dict[_Key, list[int]] = {}
-            for position, body in enumerate(self.bodies):
-                grammar = body.grammar
-                for token in set(body.tokens):
-                    found = postings.get((grammar, token))
-                    if found is None:
-                        postings[(grammar, token)] = [position]
-                    else:
-                        found.append(position)
-            self._postings = postings
+            with no_cycle_collection():
+                self._postings = self._build_postings()
         return self._postings
+
+    def _build_postings(self) -> dict[_Key, list[int]]:
+        postings: dict[_Key, list[int]] = {}
+        for position, body in enumerate(self.bodies):
+            grammar = body.grammar
+            for token in set(body.tokens):
+                found = postings.get((grammar, token))
+                if found is None:
+                    postings[(grammar, token)] = [position]
+                else:
+                    found.append(position)
+        return postings
 
     def _repeats(self, key: _Key) -> list[_Count]:
         """(position, count) of the bodies holding the token more than once."""

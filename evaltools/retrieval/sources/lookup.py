@@ -246,6 +246,7 @@ class TreeLookup:
     def _body_index(self, files: list[str], keys: dict[str, str]) -> BodyIndex:
         """Read every file of `files` and parse those not parsed yet, for their bodies;
         `keys`: their content keys, under which bodies are cached."""
+        from evaltools.gcpause import no_cycle_collection
         from evaltools.retrieval.gold.bodies import BodyIndex
 
         unread = [p for p in files if p not in self._texts]
@@ -257,45 +258,23 @@ class TreeLookup:
         ]
         for path, parsed in self._parse_read(todo):
             self._cache[path] = _entries(path, parsed)
-        return BodyIndex(self._file_bodies(files, keys))
+        with no_cycle_collection():  # tens of thousands of bodies, millions of tokens
+            return BodyIndex(self._file_bodies(files, keys))
 
     def _file_bodies(self, files: list[str], content_keys: dict[str, str]) -> list[Body]:
-        from evaltools.retrieval.gold.bodies import (
-            BODIES_KEY,
-            decode_bodies,
-            encode_bodies,
-            file_bodies,
-        )
+        from evaltools.retrieval.gold.bodies import cached_bodies
 
-        texts: dict[str, bytes] = {}
-        named: dict[str, list[tuple[str, int, int, str]]] = {}
+        named: dict[str, tuple[bytes, list[tuple[str, int, int, str]]]] = {}
         for path in files:
             data, entries = self._texts.get(path), self._cache.get(path)
             if data is not None and entries is not None:
-                texts[path] = data
-                named[path] = [
+                rows = [
                     (name, start, end, chunk_id)
                     for name, start, end, chunk_id in entries.entries
                     if name is not None
                 ]
-        # A body's key is its content's, under a prefix of its own.
-        keys = {p: f"{BODIES_KEY}:{content_keys[p]}" for p in texts if p in content_keys}
-        stored = self.cache.get_values(keys.values()) if self.cache is not None else {}
-        found: list[Body] = []
-        fresh: dict[str, bytes] = {}
-        for path, data in texts.items():
-            rows = named[path]
-            key = keys.get(path)
-            value = stored.get(key) if key is not None else None
-            bodies = decode_bodies(path, rows, value) if value is not None else None
-            if bodies is None:
-                bodies = file_bodies(path, data, rows)
-                if key is not None:
-                    fresh[key] = encode_bodies(bodies)
-            found.extend(bodies)
-        if self.cache is not None:
-            self.cache.put_values(fresh)
-        return found
+                named[path] = (data, rows)
+        return cached_bodies(self.cache, named, content_keys)
 
     def holding(self, leaves: Collection[str]) -> list[tuple[str, Entry]]:
         needles = [leaf.encode("utf-8") for leaf in leaves]
