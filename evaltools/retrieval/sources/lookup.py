@@ -258,8 +258,27 @@ class TreeLookup:
         ]
         for path, parsed in self._parse_read(todo):
             self._cache[path] = _entries(path, parsed)
+        if keys and not self.tree.from_git:
+            keys = self._keys_of_read(files, keys)
         with no_cycle_collection():  # tens of thousands of bodies, millions of tokens
             return BodyIndex(self._file_bodies(files, keys))
+
+    def _keys_of_read(self, files: list[str], keys: dict[str, str]) -> dict[str, str]:
+        """The content keys of the work tree's files as read now. Bodies are stored under
+        these, not under the stat rows' (a file rewritten during the run must not store
+        its new bodies as its old content's); and if any differs, the tree is not the one
+        `bodies` keyed its searches by: they are not stored."""
+        from evaltools.retrieval.code.definition_cache import blob_id, entry_key
+        from evaltools.retrieval.code.symbols import grammar_of
+
+        read: dict[str, str] = {}
+        for path in files:
+            data, grammar = self._texts.get(path), grammar_of(path)
+            if data is not None and grammar is not None and self._cache.get(path) is not None:
+                read[path] = entry_key(grammar, blob_id(data))
+        if read != keys:
+            self._remembered = None
+        return read
 
     def _file_bodies(self, files: list[str], content_keys: dict[str, str]) -> list[Body]:
         from evaltools.retrieval.gold.bodies import cached_bodies

@@ -10,10 +10,12 @@ import subprocess
 import sys
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from evaltools.__main__ import main
+from evaltools.retrieval.code import cached_parse
 from evaltools.retrieval.code.definition_cache import DB_NAME, _crc
 from evaltools.retrieval.gold import bodies
 from evaltools.retrieval.gold.bodies import BODIES_KEY
@@ -180,6 +182,27 @@ def test_a_corrupt_searches_row_is_recomputed(
         built.clear()
         assert gold_check(capsys) == expected
         assert built == []  # stored again, good this time
+
+
+def test_a_file_changed_during_the_run_keys_nothing_by_its_old_content(
+    project: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    expected = gold_check(capsys, "--no-cache")
+    real = cached_parse.work_tree_ids
+    stale = "0" * 40
+
+    def rewritten(*args: Any) -> tuple[dict[str, str], dict[str, bytes]]:
+        # A stat row still names the content the file had when the run looked at it.
+        oids, read = real(*args)
+        oids["app/helpers.py"] = stale
+        return oids, read
+
+    monkeypatch.setattr(cached_parse, "work_tree_ids", rewritten)
+    assert gold_check(capsys) == expected
+    assert body_rows(project / "cache", SEARCHES_KEY) == {}
+    rows = body_rows(project / "cache")
+    assert len(rows) == 2
+    assert not any(key.endswith(stale) for key in rows)
 
 
 def test_a_corrupt_body_entry_is_recomputed(
