@@ -106,10 +106,16 @@ class RememberedSearch:
             version, rows, exact, near = json.loads(stored)
             if version != SEARCHES_VERSION or len(exact) + len(near) > MAX_REMEMBERED:
                 return
-            known = [_body(row) for row in rows]
-            self._exact = {str(key): [known[i] for i in found] for key, found in exact.items()}
+            bodies = [_body(row) for row in rows]
+
+            def known(i: object) -> Body:
+                if type(i) is not int or i < 0:
+                    raise IndexError("a body is named by its place in the row")
+                return bodies[i]
+
+            self._exact = {str(key): [known(i) for i in found] for key, found in exact.items()}
             self._near = {
-                str(key): ([(float(score), known[i]) for score, i in found], bool(done))
+                str(key): ([(float(score), known(i)) for score, i in found], bool(done))
                 for key, (found, done) in near.items()
             }
         except (ValueError, TypeError, AttributeError, IndexError, KeyError):

@@ -167,10 +167,16 @@ def test_a_corrupt_searches_row_is_recomputed(
 ) -> None:
     expected = gold_check(capsys, "--no-cache")
     gold_check(capsys)
-    (key,) = body_rows(project / "cache", SEARCHES_KEY)
+    ((key, value),) = body_rows(project / "cache", SEARCHES_KEY).items()
     # A row whose CRC checks out but that is not what this version writes (a bug could
-    # leave it): it is ignored, and the answers are searched and stored again.
-    for wrong in (b"[1,[],{},{", b'[1,[["a"]],{"x None":[0]},{}]', b'{"near":1}'):
+    # leave it): it is ignored, and the answers are searched and stored again. The last
+    # one answers every question, but with bodies named by places that are not in it.
+    version, found, exact, near = json.loads(value)
+    assert any(exact.values())
+    elsewhere = {k: [-1 for _ in places] for k, places in exact.items()}
+    wrong_rows = [b"[1,[],{},{", b'[1,[["a"]],{"x None":[0]},{}]', b'{"near":1}']
+    wrong_rows.append(json.dumps([version, found, elsewhere, near]).encode())
+    for wrong in wrong_rows:
         with sqlite3.connect(project / "cache" / DB_NAME) as db:
             db.execute(
                 "UPDATE definitions SET value = ?, crc = ? WHERE key = ?",
