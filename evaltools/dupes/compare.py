@@ -6,9 +6,7 @@ Edit-prediction examples (.md, .json, .jsonl) and retrieval sets (.jsonl with `q
 
 from __future__ import annotations
 
-import gc
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -16,6 +14,7 @@ from evaltools.config.model import Config
 from evaltools.diagnostics import Diagnostic
 from evaltools.dupes.pairs import Pair
 from evaltools.fileio import discover
+from evaltools.gcpause import no_cycle_collection
 
 # Searched for in directories, as `check` does (a .json there is as often editor settings
 # as an example); a .json named directly is read as an example.
@@ -67,21 +66,10 @@ def compare(
 ) -> Found:
     """Pairs among (example files, retrieval set files) `mine`, or only between `theirs`
     and `mine` when `theirs` is given."""
-    with _no_cycle_collection():
-        return _compare(mine, theirs, threshold, workers, on_item)
-
-
-@contextmanager
-def _no_cycle_collection() -> Iterator[None]:
     # Fingerprints and buckets are millions of objects in no cycle: the collector's full
     # passes traverse them all again and again (about 30% of the time, measured at 30k).
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
+    with no_cycle_collection():
+        return _compare(mine, theirs, threshold, workers, on_item)
 
 
 def _compare(

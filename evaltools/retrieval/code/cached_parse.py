@@ -32,31 +32,7 @@ def load_work_tree(
     cache: DefinitionCache, pool: FileParser, tree: CodeTree, paths: Iterable[str]
 ) -> Parsed:
     """Work-tree files: an unchanged stat signature names the content without reading it."""
-    racy_after = time.time_ns() - RACY_SECONDS * 1_000_000_000
-    uncached: list[str] = []
-    signatures: dict[str, tuple[str, str, bool]] = {}  # path -> (file, signature, storable)
-    # os.path, not pathlib: this runs for every file, and a warm run does little else.
-    root = os.path.abspath(tree.root)  # noqa: PTH100
-    results: Parsed = []
-    for path in paths:
-        local = os.path.join(root, path)  # noqa: PTH118
-        try:
-            st = os.stat(local) if grammar_of(path) is not None else None  # noqa: PTH116
-        except (FileNotFoundError, NotADirectoryError):
-            # No file: what `read_and_parse` says, without a worker pool to say it (a
-            # warm run's only uncached paths are often the gold's deleted files).
-            results.append((path, None))
-            continue
-        except OSError:
-            st = None
-        if st is not None and stat.S_ISDIR(st.st_mode):
-            results.append((path, None))  # as reading it would (IsADirectoryError)
-            continue
-        if st is None or not stat.S_ISREG(st.st_mode):
-            uncached.append(path)
-            continue
-        storable = max(st.st_mtime_ns, st.st_ctime_ns) < racy_after
-        signatures[path] = (local, stat_signature(st), storable)
+    results, uncached, signatures = _stat_files(tree, paths)
     known = cache.oids_by_stat({local: sig for local, sig, _ in signatures.values()})
     keys = {
         path: _key(path, known[local])
@@ -84,6 +60,66 @@ def load_work_tree(
     results.extend(_parse_missing(cache, pool, read, keys, stat_rows))
     results.extend(pool.map_paths([(p, str(tree.local_path(p))) for p in uncached]))
     return results
+
+
+def work_tree_ids(
+    cache: DefinitionCache, tree: CodeTree, paths: Iterable[str]
+) -> tuple[dict[str, str], dict[str, bytes]]:
+    """The blob ids of the work tree's regular files among `paths` (of a known grammar),
+    named by their stat rows when unchanged, else read and hashed (and a stat row kept for
+    the next run); and the bytes of those read. A file that cannot be read has no id."""
+    _, _, signatures = _stat_files(tree, paths)
+    known = cache.oids_by_stat({local: sig for local, sig, _ in signatures.values()})
+    oids: dict[str, str] = {}
+    read: dict[str, bytes] = {}
+    stat_rows: list[tuple[str, str, str]] = []
+    for path, (local, sig, storable) in signatures.items():
+        oid = known.get(local)
+        if oid is None:
+            try:
+                data = read[path] = Path(local).read_bytes()
+            except OSError:
+                continue
+            oid = blob_id(data)
+            if storable:
+                stat_rows.append((local, sig, oid))
+        oids[path] = oid
+    cache.put_values({}, stat_rows)
+    return oids, read
+
+
+def _stat_files(
+    tree: CodeTree, paths: Iterable[str]
+) -> tuple[Parsed, list[str], dict[str, tuple[str, str, bool]]]:
+    """What a stat says of each path: the parse of those it settles (no file, a folder),
+    those the cache cannot key (no grammar, not a regular file), and the signature of the
+    rest: path -> (file, signature, whether it is old enough to be kept)."""
+    racy_after = time.time_ns() - RACY_SECONDS * 1_000_000_000
+    uncached: list[str] = []
+    signatures: dict[str, tuple[str, str, bool]] = {}
+    # os.path, not pathlib: this runs for every file, and a warm run does little else.
+    root = os.path.abspath(tree.root)  # noqa: PTH100
+    results: Parsed = []
+    for path in paths:
+        local = os.path.join(root, path)  # noqa: PTH118
+        try:
+            st = os.stat(local) if grammar_of(path) is not None else None  # noqa: PTH116
+        except (FileNotFoundError, NotADirectoryError):
+            # No file: what `read_and_parse` says, without a worker pool to say it (a
+            # warm run's only uncached paths are often the gold's deleted files).
+            results.append((path, None))
+            continue
+        except OSError:
+            st = None
+        if st is not None and stat.S_ISDIR(st.st_mode):
+            results.append((path, None))  # as reading it would (IsADirectoryError)
+            continue
+        if st is None or not stat.S_ISREG(st.st_mode):
+            uncached.append(path)
+            continue
+        storable = max(st.st_mtime_ns, st.st_ctime_ns) < racy_after
+        signatures[path] = (local, stat_signature(st), storable)
+    return results, uncached, signatures
 
 
 def load_at_rev(

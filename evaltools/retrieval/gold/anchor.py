@@ -50,6 +50,7 @@ def resolve_all(
         results[ref] = dataclasses.replace(match_renamed(cid, targets[ref], lookup), caveat=caveat)
     follow_all(ids, results, lookup)
     add_candidates(ids, results, lookup)
+    lookup.save()
     return results
 
 

@@ -9,15 +9,21 @@ fraction of the cost of characters. The thresholds are documented in docs/spans.
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import hashlib
 import json
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from typing import NamedTuple
+from itertools import chain
+from typing import TYPE_CHECKING, NamedTuple, Protocol
 
+from evaltools.gcpause import no_cycle_collection
 from evaltools.retrieval.code.symbols import grammar_of
+
+if TYPE_CHECKING:
+    from evaltools.retrieval.code.definition_cache import DefinitionCache
 
 # A body this similar (difflib ratio) to the old one is the same definition, edited.
 NEAR_BODY = 0.8
@@ -72,22 +78,52 @@ class Body(NamedTuple):
 
 
 def normalise(lines: Iterable[str], leaf: str) -> tuple[str, ...]:
-    kept = [text for line in lines if (text := line.strip()) and not text.startswith(_COMMENT)]
-    return tuple("_" if t == leaf else t for t in _TOKEN.findall("\n".join(kept)))
+    return _renamed(list(chain.from_iterable(map(_line_tokens, lines))), leaf)
+
+
+def _line_tokens(line: str) -> list[str]:
+    # A token never spans lines: a body's tokens are its lines' tokens, one after another.
+    text = line.strip()
+    return _TOKEN.findall(text) if text and not text.startswith(_COMMENT) else []
+
+
+def _renamed(tokens: list[str], leaf: str) -> tuple[str, ...]:
+    """`tokens` with `_` for `leaf` (found by `list.index`, in C: a body names itself a
+    few times among hundreds of tokens)."""
+    at = -1
+    with contextlib.suppress(ValueError):
+        while True:
+            at = tokens.index(leaf, at + 1)
+            tokens[at] = "_"
+    return tuple(tokens)
 
 
 def make_body(path: str, chunk_id: str, name: str, lines: list[str]) -> Body:
     tokens = normalise(lines, name.rpartition(".")[2])
+    return _made(path, chunk_id, name, grammar_of(path), tokens)
+
+
+def _made(
+    path: str, chunk_id: str, name: str, grammar: str | None, tokens: tuple[str, ...]
+) -> Body:
     digest = hashlib.blake2b("\0".join(tokens).encode("utf-8", "surrogateescape"), digest_size=16)
     size = sum(map(len, tokens))
-    return Body(path, chunk_id, name, size, digest.hexdigest(), grammar_of(path), tokens)
+    return Body(path, chunk_id, name, size, digest.hexdigest(), grammar, tokens)
 
 
 def file_bodies(path: str, data: bytes, named: Iterable[tuple[str, int, int, str]]) -> list[Body]:
-    """The bodies of a file's named definitions (name, start, end, chunk ID)."""
-    lines = data.decode("utf-8", "replace").splitlines()
+    """The bodies of a file's named definitions (name, start, end, chunk ID), as
+    `make_body` makes them; each line is tokenised once (a class's lines are its methods')."""
+    lines = [_line_tokens(line) for line in data.decode("utf-8", "replace").splitlines()]
+    grammar = grammar_of(path)
     return [
-        make_body(path, chunk_id, name, lines[start - 1 : end])
+        _made(
+            path,
+            chunk_id,
+            name,
+            grammar,
+            _renamed(list(chain.from_iterable(lines[start - 1 : end])), name.rpartition(".")[2]),
+        )
         for name, start, end, chunk_id in named
     ]
 
@@ -129,6 +165,32 @@ def decode_bodies(
     ]
 
 
+def cached_bodies(
+    cache: DefinitionCache | None,
+    files: dict[str, tuple[bytes, list[tuple[str, int, int, str]]]],
+    content_keys: dict[str, str],
+) -> list[Body]:
+    """The bodies of files (path -> bytes and named definitions), from the cache when it
+    has them under the file's content key (see `definition_cache.entry_key`), else
+    computed and stored there."""
+    keys = {p: f"{BODIES_KEY}:{content_keys[p]}" for p in files if p in content_keys}
+    stored = cache.get_values(keys.values()) if cache is not None else {}
+    found: list[Body] = []
+    fresh: dict[str, bytes] = {}
+    for path, (data, named) in files.items():
+        key = keys.get(path)
+        value = stored.get(key) if key is not None else None
+        bodies = decode_bodies(path, named, value) if value is not None else None
+        if bodies is None:
+            bodies = file_bodies(path, data, named)
+            if key is not None:
+                fresh[key] = encode_bodies(bodies)
+        found.extend(bodies)
+    if cache is not None:
+        cache.put_values(fresh)
+    return found
+
+
 def similarity(a: Body, b: Body) -> float:
     """difflib's ratio of two bodies' tokens (1.0: the same)."""
     if a.fingerprint == b.fingerprint:
@@ -136,6 +198,18 @@ def similarity(a: Body, b: Body) -> float:
     if not a.tokens or not b.tokens:
         return 0.0
     return difflib.SequenceMatcher(None, a.tokens, b.tokens, autojunk=False).ratio()
+
+
+class BodySearch(Protocol):
+    """What resolving asks of a tree's bodies (`BodyIndex`, or its answers remembered)."""
+
+    def exact(self, old: Body) -> list[Body]:
+        """The bodies of `old`'s language with its fingerprint."""
+
+    def near(
+        self, old: Body, floor: float = SEARCH_FLOOR, *, complete: bool = False
+    ) -> tuple[list[tuple[float, Body]], bool]:
+        """See `BodyIndex.near`."""
 
 
 class BodyIndex:
@@ -255,17 +329,21 @@ class BodyIndex:
     def _index(self) -> dict[_Key, list[int]]:
         """(language, token) -> the positions of the bodies that hold it, ascending."""
         if self._postings is None:
-            postings: dict[_Key, list[int]] = {}
-            for position, body in enumerate(self.bodies):
-                grammar = body.grammar
-                for token in set(body.tokens):
-                    found = postings.get((grammar, token))
-                    if found is None:
-                        postings[(grammar, token)] = [position]
-                    else:
-                        found.append(position)
-            self._postings = postings
+            with no_cycle_collection():
+                self._postings = self._build_postings()
         return self._postings
+
+    def _build_postings(self) -> dict[_Key, list[int]]:
+        postings: dict[_Key, list[int]] = {}
+        for position, body in enumerate(self.bodies):
+            grammar = body.grammar
+            for token in set(body.tokens):
+                found = postings.get((grammar, token))
+                if found is None:
+                    postings[(grammar, token)] = [position]
+                else:
+                    found.append(position)
+        return postings
 
     def _repeats(self, key: _Key) -> list[_Count]:
         """(position, count) of the bodies holding the token more than once."""

@@ -48,6 +48,7 @@ def follow_all(
     ids: dict[GoldRef, ChunkId], results: dict[GoldRef, Resolution], lookup: Lookup
 ) -> None:
     """Revise, in place, the verdicts a body (or a unique name) can improve or must doubt."""
+    _read_ahead(ids, results, lookup)
     by_name: list[tuple[GoldRef, ChunkId, str]] = []  # searched in one pass over the tree
     for ref, result in list(results.items()):
         cid = ids[ref]
@@ -84,6 +85,29 @@ def follow_all(
             found = _by_unique_name(cid, symbol, holding.get(symbol, []))
             if found is not None:
                 results[ref] = found
+
+
+def _read_ahead(
+    ids: dict[GoldRef, ChunkId], results: dict[GoldRef, Resolution], lookup: Lookup
+) -> None:
+    """The old files that the IDs revised below compare with, and the new files of the
+    matches they doubt, read in one batch each."""
+    old: set[tuple[str, str]] = set()
+    new: set[str] = set()
+    for ref, result in results.items():
+        if ref.revision is None or result.status not in (*_GATED, *_SEARCHED):
+            continue
+        cid = ids[ref]
+        if cid.symbol is not None:
+            old.add((cid.path, ref.revision))
+            places = (
+                (result.new_chunk_id, *result.candidates)
+                if result.new_chunk_id
+                else result.candidates
+            )
+            new.update(place.rsplit(":", 2)[0] for place in places)
+    if old:
+        lookup.read_ahead(new, old)
 
 
 def _has_twins(cid: ChunkId, lookup: Lookup) -> bool:

@@ -13,7 +13,8 @@ from evaltools.retrieval.sources.source import CodeTree
 
 if TYPE_CHECKING:
     from evaltools.retrieval.code.definition_cache import DefinitionCache
-    from evaltools.retrieval.gold.bodies import Body, BodyIndex
+    from evaltools.retrieval.gold.bodies import Body, BodyIndex, BodySearch
+    from evaltools.retrieval.gold.searches import RememberedSearch
 
 # A missing file or symbol triggers a scan of the tree for files holding it; past this
 # many files the scan would cost more than the candidates are worth.
@@ -75,8 +76,15 @@ class Lookup(Protocol):
     def text(self, path: str) -> bytes | None:
         """The file's bytes in the tree checked, None when unknown (metas, no file)."""
 
-    def bodies(self) -> BodyIndex | None:
+    def bodies(self) -> BodySearch | None:
         """Every definition of the tree by body (built once), None when bodies are unknown."""
+
+    def read_ahead(self, paths: Collection[str], old: Collection[tuple[str, str]]) -> None:
+        """Make `text` of these paths, and `old_text` of these (path, revision) pairs, cheap:
+        read them in one batch each (git answers one request at a time otherwise)."""
+
+    def save(self) -> None:
+        """Keep what this run computed that the next one can use (body searches)."""
 
 
 def _entries(path: str, parsed: ParsedFile | None) -> FileEntries | None:
@@ -107,7 +115,8 @@ class TreeLookup:
         self._outside: dict[str, str | None] = {}
         self._texts: dict[str, bytes | None] = {}
         self._old_texts: dict[tuple[str, str], bytes | None] = {}
-        self._bodies: BodyIndex | None = None
+        self._bodies: BodySearch | None = None
+        self._remembered: tuple[str, RememberedSearch] | None = None
 
     def known(self, chunk_id: str) -> bool:
         return False
@@ -175,74 +184,116 @@ class TreeLookup:
             self._texts.update(self._read([path]))
         return self._texts[path]
 
-    def bodies(self) -> BodyIndex | None:
-        """Read every supported file of the tree and parse those not parsed yet; bodies
-        come from the definition cache when it has them (by content, as definitions)."""
-        if self._bodies is None:
-            from evaltools.retrieval.gold.bodies import BodyIndex
+    def read_ahead(self, paths: Collection[str], old: Collection[tuple[str, str]]) -> None:
+        self._texts.update(self._read(sorted(set(paths).difference(self._texts))))
+        by_revision: dict[str, set[str]] = {}
+        for path, since in old:
+            if (path, since) not in self._old_texts and not self.outside(path):
+                by_revision.setdefault(since, set()).add(path)
+        for since, wanted in by_revision.items():
+            for path, data in self.tree.read_old_many(sorted(wanted), since):
+                self._old_texts[(path, since)] = data
 
+    def bodies(self) -> BodySearch | None:
+        """Every definition of the tree by body. With a cache, what earlier runs asked of
+        the same contents is answered from it (see `gold.searches`), and the index is built
+        only for a new question; bodies come from the cache when it has them."""
+        if self._bodies is None:
             files = [p for p in self.tree.files() if is_supported(p) and not self.outside(p)]
             files = files[:MAX_SCAN_FILES]
-            unread = [p for p in files if p not in self._texts]
-            self._texts.update(self._read(unread))
-            todo = [
-                (p, data)
-                for p in files
-                if p not in self._cache and (data := self._texts.get(p)) is not None
-            ]
-            for path, parsed in self._parse_read(todo):
-                self._cache[path] = _entries(path, parsed)
-            self._bodies = BodyIndex(self._file_bodies(files))
+            if self.cache is None:
+                self._bodies = self._body_index(files, {})
+            else:
+                from evaltools.retrieval.gold.searches import RememberedSearch, searches_key
+
+                keys = self._content_keys(files)
+                key = searches_key((p, keys[p]) for p in files if p in keys)
+                stored = self.cache.get_values([key]).get(key)
+                remembered = RememberedSearch(stored, lambda: self._body_index(files, keys))
+                self._bodies, self._remembered = remembered, (key, remembered)
         return self._bodies
 
-    def _file_bodies(self, files: list[str]) -> list[Body]:
-        from evaltools.retrieval.gold.bodies import decode_bodies, encode_bodies, file_bodies
+    def save(self) -> None:
+        if self.cache is not None and self._remembered is not None:
+            key, remembered = self._remembered
+            value = remembered.encode()
+            if value is not None:
+                self.cache.put_values({key: value})
 
-        texts: dict[str, bytes] = {}
-        named: dict[str, list[tuple[str, int, int, str]]] = {}
+    def _content_keys(self, files: list[str]) -> dict[str, str]:
+        """Path -> what names its content in the cache (see `definition_cache.entry_key`),
+        for the files that can be read; without reading those git or a stat row names."""
+        from evaltools.retrieval.code.cached_parse import work_tree_ids
+        from evaltools.retrieval.code.definition_cache import blob_id, entry_key
+        from evaltools.retrieval.code.symbols import grammar_of
+
+        assert self.cache is not None
+        if self.tree.from_git:
+            oids = self.tree.blob_ids(files)
+            for path, data in self._read([p for p in files if p not in oids]):
+                self._texts[path] = data
+                if data is not None:
+                    oids[path] = blob_id(data)
+        else:
+            oids, read = work_tree_ids(self.cache, self.tree, files)
+            self._texts.update(read)
+        return {
+            path: entry_key(grammar, oids[path])
+            for path in files
+            if path in oids and (grammar := grammar_of(path)) is not None
+        }
+
+    def _body_index(self, files: list[str], keys: dict[str, str]) -> BodyIndex:
+        """Read every file of `files` and parse those not parsed yet, for their bodies;
+        `keys`: their content keys, under which bodies are cached."""
+        from evaltools.gcpause import no_cycle_collection
+        from evaltools.retrieval.gold.bodies import BodyIndex
+
+        unread = [p for p in files if p not in self._texts]
+        self._texts.update(self._read(unread))
+        todo = [
+            (p, data)
+            for p in files
+            if p not in self._cache and (data := self._texts.get(p)) is not None
+        ]
+        for path, parsed in self._parse_read(todo):
+            self._cache[path] = _entries(path, parsed)
+        if keys and not self.tree.from_git:
+            keys = self._keys_of_read(files, keys)
+        with no_cycle_collection():  # tens of thousands of bodies, millions of tokens
+            return BodyIndex(self._file_bodies(files, keys))
+
+    def _keys_of_read(self, files: list[str], keys: dict[str, str]) -> dict[str, str]:
+        """The content keys of the work tree's files as read now. Bodies are stored under
+        these, not under the stat rows' (a file rewritten during the run must not store
+        its new bodies as its old content's); and if any differs, the tree is not the one
+        `bodies` keyed its searches by: they are not stored."""
+        from evaltools.retrieval.code.definition_cache import blob_id, entry_key
+        from evaltools.retrieval.code.symbols import grammar_of
+
+        read: dict[str, str] = {}
+        for path in files:
+            data, grammar = self._texts.get(path), grammar_of(path)
+            if data is not None and grammar is not None and self._cache.get(path) is not None:
+                read[path] = entry_key(grammar, blob_id(data))
+        if read != keys:
+            self._remembered = None
+        return read
+
+    def _file_bodies(self, files: list[str], content_keys: dict[str, str]) -> list[Body]:
+        from evaltools.retrieval.gold.bodies import cached_bodies
+
+        named: dict[str, tuple[bytes, list[tuple[str, int, int, str]]]] = {}
         for path in files:
             data, entries = self._texts.get(path), self._cache.get(path)
             if data is not None and entries is not None:
-                texts[path] = data
-                named[path] = [
+                rows = [
                     (name, start, end, chunk_id)
                     for name, start, end, chunk_id in entries.entries
                     if name is not None
                 ]
-        keys = self._body_keys(texts)
-        stored = self.cache.get_values(keys.values()) if self.cache is not None else {}
-        found: list[Body] = []
-        fresh: dict[str, bytes] = {}
-        for path, data in texts.items():
-            rows = named[path]
-            key = keys.get(path)
-            value = stored.get(key) if key is not None else None
-            bodies = decode_bodies(path, rows, value) if value is not None else None
-            if bodies is None:
-                bodies = file_bodies(path, data, rows)
-                if key is not None:
-                    fresh[key] = encode_bodies(bodies)
-            found.extend(bodies)
-        if self.cache is not None:
-            self.cache.put_values(fresh)
-        return found
-
-    def _body_keys(self, texts: dict[str, bytes]) -> dict[str, str]:
-        """Path -> the cache key of its bodies: its content's, under a prefix of its own."""
-        if self.cache is None:
-            return {}
-        from evaltools.retrieval.code.definition_cache import blob_id, entry_key
-        from evaltools.retrieval.code.symbols import grammar_of
-        from evaltools.retrieval.gold.bodies import BODIES_KEY
-
-        oids = self.tree.blob_ids(list(texts)) if self.tree.from_git else {}
-        keys: dict[str, str] = {}
-        for path, data in texts.items():
-            grammar = grammar_of(path)
-            if grammar is not None:
-                oid = oids.get(path) or blob_id(data)
-                keys[path] = f"{BODIES_KEY}:{entry_key(grammar, oid)}"
-        return keys
+                named[path] = (data, rows)
+        return cached_bodies(self.cache, named, content_keys)
 
     def holding(self, leaves: Collection[str]) -> list[tuple[str, Entry]]:
         needles = [leaf.encode("utf-8") for leaf in leaves]
@@ -340,7 +391,13 @@ class MetasLookup:
     def text(self, path: str) -> bytes | None:
         return None
 
-    def bodies(self) -> BodyIndex | None:
+    def bodies(self) -> BodySearch | None:
+        return None
+
+    def read_ahead(self, paths: Collection[str], old: Collection[tuple[str, str]]) -> None:
+        return None
+
+    def save(self) -> None:
         return None
 
     def paths(self) -> list[str]:

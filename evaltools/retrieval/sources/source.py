@@ -169,6 +169,23 @@ class CodeTree(Closing):
             return None
         return self._reader(mount).read(f"{commit}:{mount.to_repo(id_path)}")
 
+    def read_old_many(
+        self, id_paths: Iterable[str], since: str
+    ) -> Iterator[tuple[str, bytes | None]]:
+        """`read_old` of each path, each repository's through one batch of requests."""
+        by_mount: dict[tuple[RepoMount, str], list[str]] = {}
+        for id_path in id_paths:
+            mount = self.mount(id_path)
+            commit = None if mount is None or "\n" in since else self._since_commit(mount, since)
+            if mount is None or commit is None:
+                yield id_path, None
+            else:
+                by_mount.setdefault((mount, commit), []).append(id_path)
+        for (mount, commit), wanted in by_mount.items():
+            repo_paths = [mount.to_repo(p) for p in wanted]
+            found = dict(self._reader(mount).read_many(commit, dict.fromkeys(repo_paths)))
+            yield from zip(wanted, map(found.__getitem__, repo_paths), strict=True)
+
     def _since_commit(self, mount: RepoMount, since: str) -> str | None:
         """The commit a record's `revision` names, asked of git once per run (every gold
         ID of a set usually carries the same one)."""

@@ -8,14 +8,18 @@ import os
 import sqlite3
 import subprocess
 import sys
+from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from evaltools.__main__ import main
+from evaltools.retrieval.code import cached_parse
 from evaltools.retrieval.code.definition_cache import DB_NAME, _crc
 from evaltools.retrieval.gold import bodies
 from evaltools.retrieval.gold.bodies import BODIES_KEY
+from evaltools.retrieval.gold.searches import SEARCHES_KEY
 from tests.conftest import REPO
 from tests.retrieval.gitrepo import GitRepo
 
@@ -81,12 +85,16 @@ def counting_bodies(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     return computed
 
 
-def body_rows(cache: Path) -> dict[str, bytes]:
+def body_rows(cache: Path, prefix: str = BODIES_KEY) -> dict[str, bytes]:
     with sqlite3.connect(cache / DB_NAME) as db:
-        found = db.execute(
-            "SELECT key, value FROM definitions WHERE key LIKE ?", (BODIES_KEY + ":%",)
-        )
+        found = db.execute("SELECT key, value FROM definitions WHERE key LIKE ?", (prefix + ":%",))
         return dict(found)
+
+
+def forget_searches(cache: Path) -> None:
+    """Drop the remembered answers, so that the next run builds the body index again."""
+    with sqlite3.connect(cache / DB_NAME) as db:
+        db.execute("DELETE FROM definitions WHERE key LIKE ?", (SEARCHES_KEY + ":%",))
 
 
 @pytest.mark.parametrize("rev", [[], ["--rev", "HEAD"]], ids=["work-tree", "rev"])
@@ -104,8 +112,103 @@ def test_warm_runs_take_bodies_from_the_cache_and_agree(
     assert sorted(computed) == ["app/config/store.py", "app/helpers.py"]
     assert len(body_rows(project / "cache")) == 2
     computed.clear()
+    forget_searches(project / "cache")
     assert gold_check(capsys, *rev) == uncached
     assert computed == []
+
+
+def counting_indexes(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """One item is appended here for each body index built."""
+    built: list[int] = []
+
+    class Counted(bodies.BodyIndex):
+        def __init__(self, found: Iterable[bodies.Body]) -> None:
+            built.append(1)
+            super().__init__(found)
+
+    monkeypatch.setattr(bodies, "BodyIndex", Counted)
+    return built
+
+
+@pytest.mark.parametrize("rev", [[], ["--rev", "HEAD"]], ids=["work-tree", "rev"])
+def test_a_warm_run_answers_from_the_searches_it_remembers(
+    project: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    rev: list[str],
+) -> None:
+    uncached = gold_check(capsys, *rev, "--no-cache")
+    built = counting_indexes(monkeypatch)
+    assert gold_check(capsys, *rev) == uncached
+    assert built == [1]
+    assert len(body_rows(project / "cache", SEARCHES_KEY)) == 1
+    built.clear()
+    assert gold_check(capsys, *rev) == uncached
+    assert built == []  # every question was asked before, of the same contents
+
+
+def test_a_changed_tree_is_searched_again(
+    project: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    gold_check(capsys)
+    # The moved function now has a copy elsewhere: the remembered answer no longer holds.
+    store = (project / "code/app/config/store.py").read_text()
+    (project / "code/app/backup.py").write_text(store)
+    built = counting_indexes(monkeypatch)
+    expected = gold_check(capsys, "--no-cache")
+    assert [item["status"] for item in json.loads(expected)][1] == "copied"
+    assert gold_check(capsys) == expected
+    assert built == [1, 1]
+    assert len(body_rows(project / "cache", SEARCHES_KEY)) == 2
+
+
+def test_a_corrupt_searches_row_is_recomputed(
+    project: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    expected = gold_check(capsys, "--no-cache")
+    gold_check(capsys)
+    ((key, value),) = body_rows(project / "cache", SEARCHES_KEY).items()
+    # A row whose CRC checks out but that is not what this version writes (a bug could
+    # leave it): it is ignored, and the answers are searched and stored again. The last
+    # one answers every question, but with bodies named by places that are not in it.
+    version, found, exact, near = json.loads(value)
+    assert any(exact.values())
+    elsewhere = {k: [-1 for _ in places] for k, places in exact.items()}
+    wrong_rows = [b"[1,[],{},{", b'[1,[["a"]],{"x None":[0]},{}]', b'{"near":1}']
+    wrong_rows.append(json.dumps([version, found, elsewhere, near]).encode())
+    for wrong in wrong_rows:
+        with sqlite3.connect(project / "cache" / DB_NAME) as db:
+            db.execute(
+                "UPDATE definitions SET value = ?, crc = ? WHERE key = ?",
+                (wrong, _crc(key, wrong), key),
+            )
+        built = counting_indexes(monkeypatch)
+        assert gold_check(capsys) == expected
+        assert built == [1]
+        built.clear()
+        assert gold_check(capsys) == expected
+        assert built == []  # stored again, good this time
+
+
+def test_a_file_changed_during_the_run_keys_nothing_by_its_old_content(
+    project: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    expected = gold_check(capsys, "--no-cache")
+    real = cached_parse.work_tree_ids
+    stale = "0" * 40
+
+    def rewritten(*args: Any) -> tuple[dict[str, str], dict[str, bytes]]:
+        # A stat row still names the content the file had when the run looked at it.
+        oids, read = real(*args)
+        oids["app/helpers.py"] = stale
+        return oids, read
+
+    monkeypatch.setattr(cached_parse, "work_tree_ids", rewritten)
+    assert gold_check(capsys) == expected
+    assert body_rows(project / "cache", SEARCHES_KEY) == {}
+    rows = body_rows(project / "cache")
+    assert len(rows) == 2
+    assert not any(key.endswith(stale) for key in rows)
 
 
 def test_a_corrupt_body_entry_is_recomputed(
@@ -123,10 +226,12 @@ def test_a_corrupt_body_entry_is_recomputed(
             "UPDATE definitions SET value = ?, crc = ? WHERE key = ?",
             (wrong, _crc(keys[1], wrong), keys[1]),
         )
+    forget_searches(project / "cache")
     computed = counting_bodies(monkeypatch)
     assert gold_check(capsys) == expected
     assert len(computed) == 2
     computed.clear()
+    forget_searches(project / "cache")
     assert gold_check(capsys) == expected
     assert computed == []  # stored again, good this time
 

@@ -4,7 +4,9 @@ an inverted index of tokens, and honest about searches it cut short."""
 from __future__ import annotations
 
 import difflib
+import hashlib
 import random
+import re
 
 import pytest
 
@@ -142,3 +144,34 @@ def test_cached_bodies_decode_to_the_bodies_computed() -> None:
 def test_a_bad_cached_entry_decodes_to_none(value: bytes) -> None:
     named = [("f", 1, 2, "m.py:1-2:f"), ("g", 3, 4, "m.py:3-4:g")]
     assert decode_bodies("m.py", named, value) is None
+
+
+def previous_body(path: str, chunk_id: str, name: str, lines: list[str]) -> Body:
+    """A body as it was computed before lines were tokenised once per file: the oracle."""
+    leaf = name.rpartition(".")[2]
+    kept = [text for line in lines if (text := line.strip()) and not text.startswith(("#", "//"))]
+    tokens = tuple("_" if t == leaf else t for t in re.findall(r"\w+|[^\w\s]", "\n".join(kept)))
+    digest = hashlib.blake2b("\0".join(tokens).encode("utf-8", "surrogateescape"), digest_size=16)
+    size = sum(map(len, tokens))
+    return Body(path, chunk_id, name, size, digest.hexdigest(), "python", tokens)
+
+
+PIECES = [*WORDS, "  # a comment", "// also", "", "   ", "é", "x_1", "run", "Store", "\t", "'s'"]
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_file_bodies_are_the_bodies_of_each_span_alone(seed: int) -> None:
+    rng = random.Random(seed)
+    lines = [" ".join(rng.choices(PIECES, k=rng.randrange(6))) for _ in range(rng.randrange(1, 40))]
+    data = "\n".join(lines).encode() + rng.choice([b"", b"\n", b"\r\n"])
+    named = []
+    for number in range(rng.randrange(1, 8)):  # spans that nest and overlap, as a class's do
+        start = rng.randrange(1, len(lines) + 1)
+        end = rng.randrange(start, len(lines) + 1)
+        name = rng.choice(["run", "Store.run", "Store", "x_1", "é", "Store.missing"])
+        named.append((name, start, end, f"a.py:{start}-{end}:{name}#{number}"))
+    found = file_bodies("a.py", data, named)
+    text = data.decode().splitlines()
+    expected = [previous_body("a.py", c, n, text[s - 1 : e]) for n, s, e, c in named]
+    assert found == expected
+    assert found == [make_body("a.py", c, n, text[s - 1 : e]) for n, s, e, c in named]
