@@ -261,6 +261,19 @@ RULES = (
         FM + CURSOR + "\n" + PATCH,
     ),
     Rule(
+        "EP115",
+        "duplicate-block",
+        W,
+        "A block is pasted twice in its section, or the rejected patch is an expected one.",
+        "Compares the blocks of `## Edit History` and `## Expected Patch` with each other, and "
+        "the rejected patch with the expected ones, word for word.",
+        "A repeated edit-history block replays an edit twice, which cannot apply; a repeated "
+        "expected patch only adds noise; a rejected patch equal to an expected one makes the "
+        "same prediction both right and wrong.",
+        FM + CURSOR + "\n" + PATCH + "\n" + PATCH.replace("## Expected Patch\n\n", ""),
+        FM + CURSOR + "\n" + PATCH,
+    ),
+    Rule(
         "EP112",
         "bad-file-position",
         W,

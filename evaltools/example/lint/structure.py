@@ -144,6 +144,7 @@ def check_blocks(ctx: LintContext) -> None:
                 "code block before any section heading is ignored: put it under a section",
             )
     _check_unknown_headings(ctx)
+    _check_repeated_blocks(ctx)
     if not ctx.spec.expected_patches:
         line = next(
             (h.line for h in ctx.parsed.headings if h.section == "Expected Patch"),
@@ -155,6 +156,36 @@ def check_blocks(ctx: LintContext) -> None:
             1,
             "no expected patch: add a fenced ```diff block under `## Expected Patch`",
         )
+
+
+def _check_repeated_blocks(ctx: LintContext) -> None:
+    """A block pasted twice in a section that holds several (Edit History, Expected Patch),
+    or a rejected patch that is one of the expected ones."""
+    assert ctx.parsed is not None
+    seen: dict[tuple[str, str], int] = {}
+    for block in ctx.parsed.blocks:
+        if not block.used or not block.text.strip():
+            continue
+        if block.section in ("Edit History", "Expected Patch"):
+            first = seen.setdefault((block.section, block.text), block.line)
+            if first != block.line:
+                ctx.report(
+                    r.DUPLICATE_BLOCK,
+                    block.line,
+                    1,
+                    f"this block repeats the `{block.section}` block at line {first} word for "
+                    "word: delete this copy",
+                )
+        elif block.section == "Rejected Patch":
+            first = seen.get(("Expected Patch", block.text), 0)
+            if first:
+                ctx.report(
+                    r.DUPLICATE_BLOCK,
+                    block.line,
+                    1,
+                    f"the rejected patch is the expected patch at line {first}: a prediction "
+                    "would count as both right and rejected; fix one of them",
+                )
 
 
 def _check_unknown_headings(ctx: LintContext) -> None:
