@@ -62,26 +62,9 @@ def stop_pool(pool: ProcessPoolExecutor) -> None:
     """Drop the queued work and end the workers now, not after their current batch."""
     # The executor has no public way to end its workers before Python 3.14.
     kill_workers(pool)
-    _release_pipes(pool)
     # Dead workers first: the executor's thread then sees a broken pool and ends. No
     # waiting here: an interrupted main thread may hold a lock that the executor needs.
     pool.shutdown(wait=False, cancel_futures=True)
-
-
-def _release_pipes(pool: ProcessPoolExecutor) -> None:
-    """With its workers dead, nobody reads the pool's call queue or finishes a result a
-    worker was writing, and the executor's threads could wait on those pipes for ever, at
-    interpreter exit too (seen once as a test run that never ended). The executor closes
-    the call queue's reading end itself (its thread: closing it here too races with it);
-    the writing end of the results is this process's alone, and closing it turns a wait
-    for the rest of a half-written result into an end of file; the queue's feeder thread
-    is not waited for at exit."""
-    call_queue = getattr(pool, "_call_queue", None)
-    result_queue = getattr(pool, "_result_queue", None)
-    with contextlib.suppress(Exception):
-        call_queue.cancel_join_thread()  # type: ignore[union-attr]
-    with contextlib.suppress(Exception):
-        result_queue._writer.close()  # type: ignore[union-attr]
 
 
 # Each pool whose workers were killed: the executor's threads may then wait for ever on a
