@@ -47,7 +47,9 @@ def check_patches_apply(ctx: LintContext) -> None:
                 if found is not None and not _report_swapped_mark(ctx, found, fit.hunk, window):
                     mismatches.append(found)
             elif fit.fit is Fit.OUTSIDE:
-                swapped |= _report_deletion_meant_added(ctx, source, fit.hunk, window)
+                swapped |= _report_deletion_meant_added(
+                    ctx, source, fit.hunk, window
+                ) or _report_missing_hunk_header(ctx, source, fit.hunk, window)
         if swapped:
             continue
         gave_up = next((f for f in fits if f.fit is Fit.GAVE_UP), None)
@@ -149,6 +151,41 @@ def _report_deletion_meant_added(
         "text, mark it `+`",
     )
     return True
+
+
+def _report_missing_hunk_header(
+    ctx: LintContext, source: FieldSource, hunk: Hunk, window: list[str]
+) -> bool:
+    """A hunk that fits nowhere as a whole, whose first lines fit the excerpt at one place
+    and whose other lines fit further down: an `@@` line that parted them is missing."""
+    old = hunk.old_lines
+    texts = [line.text for line in old]
+    for cut in range(2, len(texts) - 1):
+        head, tail = texts[:cut], texts[cut:]
+        at = _find(window, head)
+        if at is None:
+            break
+        later = _find(window, tail, at + cut + 1)
+        if later is not None:
+            ctx.at_field(
+                r.PATCH_DOES_NOT_APPLY,
+                source,
+                old[cut].line,
+                1,
+                f"the hunk's lines above match excerpt lines {at + 1}-{at + cut} and those from "
+                f"here match lines {later + 1}-{later + len(tail)}, with lines between them "
+                "skipped: start a new hunk here with its own `@@` line",
+            )
+            return True
+    return False
+
+
+def _find(window: list[str], run: list[str], start: int = 0) -> int | None:
+    width = len(run)
+    return next(
+        (at for at in range(start, len(window) - width + 1) if window[at : at + width] == run),
+        None,
+    )
 
 
 def _contains(window: list[str], run: list[str]) -> bool:
