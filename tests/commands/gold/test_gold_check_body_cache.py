@@ -4,10 +4,7 @@ definition cache: same answers, no body computed twice, bad entries recomputed."
 from __future__ import annotations
 
 import json
-import os
 import sqlite3
-import subprocess
-import sys
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -20,7 +17,7 @@ from evaltools.retrieval.code.definition_cache import DB_NAME, _crc
 from evaltools.retrieval.gold import bodies
 from evaltools.retrieval.gold.bodies import BODIES_KEY
 from evaltools.retrieval.gold.searches import SEARCHES_KEY
-from tests.conftest import REPO
+from tests.commands.gold._concurrent import two_runs_at_once_agree
 from tests.retrieval.gitrepo import GitRepo
 
 HELPERS_PY = '''\
@@ -245,15 +242,5 @@ def test_two_runs_at_once_share_the_body_cache(
     project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     expected = gold_check(capsys, "--no-cache")
-    command = [sys.executable, "-m", "evaltools", "gold", "check", "set.jsonl"]
-    command += ["--root", "code", "--format", "json"]
-    env = {**os.environ, "PYTHONPATH": str(REPO)}
-    for _round in range(2):  # cold, then warm
-        runs = [
-            subprocess.Popen(command, cwd=project, env=env, stdout=subprocess.PIPE)
-            for _ in range(2)
-        ]
-        outputs = [run.communicate()[0].decode() for run in runs]
-        assert [run.returncode for run in runs] == [1, 1]  # findings, no error
-        assert outputs == [expected, expected]
+    two_runs_at_once_agree(project, expected)
     assert len(body_rows(project / "cache")) == 2

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import os
 import sqlite3
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -15,6 +13,7 @@ from evaltools.parallel import processes
 from evaltools.retrieval.code import cached_parse, definition_cache, parsing
 from evaltools.retrieval.code.definition_cache import DB_NAME, FOLDER_NAME
 from evaltools.retrieval.code.symbols import SPANS_VERSION
+from tests.commands.gold._concurrent import two_runs_at_once_agree
 from tests.conftest import REPO
 from tests.retrieval.gitrepo import SESSION_PY, GitRepo
 
@@ -200,17 +199,7 @@ def test_two_runs_at_once_on_one_cache_both_succeed(
     project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     expected = gold_check(capsys, "set.jsonl", "--root", "code", "--no-cache")
-    command = [sys.executable, "-m", "evaltools", "gold", "check", "set.jsonl"]
-    command += ["--root", "code", "--format", "json"]
-    env = {**os.environ, "PYTHONPATH": str(REPO_ROOT)}
-    for _round in range(2):  # cold, then warm
-        runs = [
-            subprocess.Popen(command, cwd=project, env=env, stdout=subprocess.PIPE)
-            for _ in range(2)
-        ]
-        outputs = [run.communicate()[0].decode() for run in runs]
-        assert [run.returncode for run in runs] == [1, 1]  # findings, no error
-        assert outputs == [expected, expected]
+    two_runs_at_once_agree(project, expected)
     assert rows(project / "cache", "definitions")
 
 
