@@ -97,13 +97,18 @@ def write_set(path: Path, count: int, form: str = "jsonl") -> int:
     return planted
 
 
-def best(runs: int, work: Callable[[], object]) -> tuple[float, object]:
-    times, result = [], None
+def best_interleaved(runs: int, *works: Callable[[], object]) -> list[tuple[float, object]]:
+    """The best CPU time of each of `works` over `runs` rounds, taken in turn within each
+    round: this machine's speed drifts over minutes, and a floor timed minutes before what
+    it is compared with moved the ratio by a third between runs."""
+    times: list[list[float]] = [[] for _ in works]
+    results: list[object] = [None] * len(works)
     for _ in range(runs):
-        start = time.process_time()
-        result = work()
-        times.append(time.process_time() - start)
-    return min(times), result
+        for index, work in enumerate(works):
+            start = time.process_time()
+            results[index] = work()
+            times[index].append(time.process_time() - start)
+    return [(min(t), r) for t, r in zip(times, results, strict=True)]
 
 
 def parse_only(path: Path) -> int:
@@ -182,8 +187,9 @@ def main() -> int:
         for count in (large // 10, large):
             path = Path(tmp) / f"set-{count}.{args.form}"
             planted = write_set(path, count, args.form)
-            parse_time, parsed = best(runs, partial(parse_only, path))
-            dupes_time, pairs = best(runs, partial(dupes, path))
+            (parse_time, parsed), (dupes_time, pairs) = best_interleaved(
+                runs, partial(parse_only, path), partial(dupes, path)
+            )
             sizes[count] = (parse_time, dupes_time)
             print(
                 f"{count:>7} examples ({args.form}): read+parse "
