@@ -238,6 +238,19 @@ RULES = (
         "(a short excerpt around the cursor, and a patch of the lines that change)",
     ),
     Rule(
+        "EP312",
+        "renamed-file",
+        W,
+        "A patch's `+++` header names another file than its `---` header.",
+        "Compares the two paths of each file header (after the `a/` and `b/` prefixes), "
+        "except a file created or deleted (`/dev/null`).",
+        "Two names make the patch a rename: scored as such, and applied to a file the "
+        "example never shows. In an edit-prediction example it is nearly always one path "
+        "typed twice, differently.",
+        "+++ b/src/main.py".join(EXAMPLE.rsplit("+++ b/src/app.py", 1)),
+        EXAMPLE,
+    ),
+    Rule(
         "EP401",
         "bad-repository-url",
         W,

@@ -28,6 +28,7 @@ def check_diffs(ctx: LintContext) -> None:
         parsed, extracted = parsed_diff(ctx, source)
         lines = rust_lines(source.text)
         _check_lines(ctx, source, parsed, lines)
+        _check_renames(ctx, source, parsed, lines)
         for hunk in parsed.hunks:
             if not hunk.has_header:
                 ctx.at_field(
@@ -76,6 +77,28 @@ def check_diffs(ctx: LintContext) -> None:
                     "expected patch changes nothing (no `+` or `-` line): mark the lines it "
                     "adds with `+` and the lines it deletes with `-`",
                 )
+
+
+def _check_renames(
+    ctx: LintContext, source: FieldSource, parsed: ParsedDiff, lines: list[str]
+) -> None:
+    """A `+++` right under a `---` that names another file: the patch renames the file,
+    which an edit-prediction example hardly means (a path typed twice, differently). A
+    `+++` further down was paired by mistake, which the header rules report."""
+    for patch in parsed.files:
+        below = lines[patch.line + 1] if patch.line + 1 < len(lines) else ""
+        plain = below.startswith("+++ ") and '"' not in below and "\\" not in below
+        words = below[4:].split() if plain else []  # quoted paths: left to the parser
+        old, new = patch.old_path, words[0].removeprefix("b/") if words else ""
+        if old and new and old != new and "/dev/null" not in (old, new):
+            ctx.at_field(
+                r.RENAMED_FILE,
+                source,
+                patch.line + 1,
+                1,
+                f"`+++` names `{new[:60]}` but `---` names `{old[:60]}`: the patch renames "
+                "the file; if it edits one file, write the same path in both",
+            )
 
 
 def _check_lines(

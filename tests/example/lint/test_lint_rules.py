@@ -180,6 +180,15 @@ CASES = [
     Case("EP114", sub("```src/app.py", "```python"), 20),
     Case("EP114", sub("```src/app.py", "```py src/app.py"), 20),
     Case("EP115", lambda s: s + "\n" + s[s.rindex("```diff") :], 39),
+    Case(
+        "EP312",
+        lambda s: (
+            s[: s.rindex("+++ b/src/app.py")]
+            + "+++ b/src/main.py"
+            + s[s.rindex("+++ b/src/app.py") + 16 :]
+        ),
+        31,
+    ),
     Case("EP401", sub("https://github.com/o/r", "https://github.com/o/r/"), 2),
     Case("EP402", sub("0123456789abcdef0123456789abcdef01234567", "HEAD"), 3),
     Case("EP403", lambda s: s, 1, name="Change_Return.md"),
