@@ -15,6 +15,7 @@ from evaltools.example.markdown.reader import (
     DropKind,
     Dropped,
 )
+from evaltools.example.markdown.roundtrip import losses_under_headings
 
 KNOWN_HEADINGS = [*SECTIONS.values(), "Reasoning"]
 
@@ -235,35 +236,19 @@ def _close_section(title: str) -> str | None:
 
 def check_dropped(ctx: LintContext) -> None:
     assert ctx.parsed is not None
-    unknown: Dropped | None = None  # the unknown heading the text below it belongs to
-    reported: set[int] = set()
-    for dropped in ctx.parsed.dropped:
-        if dropped.kind is DropKind.UNKNOWN_HEADING:
-            unknown = dropped
-        elif dropped.kind in (DropKind.TEXT, DropKind.BLOCK) and _under(ctx, unknown, dropped):
-            assert unknown is not None
-            if unknown.line not in reported:
-                reported.add(unknown.line)
-                ctx.report(
-                    r.PROSE_OUTSIDE_SECTIONS,
-                    unknown.line,
-                    1,
-                    f"`{unknown.excerpt[:60]}` is not a section of the format, so the text "
-                    "under it never reaches the example and is lost on any rewrite: inside "
-                    "`## Reasoning` make it `###`, or move the text into a section",
-                )
-            continue
-        _report_dropped(ctx, dropped)
-
-
-def _under(ctx: LintContext, heading: Dropped | None, dropped: Dropped) -> bool:
-    """Whether `dropped` sits below `heading` with no known section heading between them."""
-    if heading is None or dropped.line <= heading.line:
-        return False
-    assert ctx.parsed is not None
-    return not any(
-        heading.line < h.line < dropped.line and h.level <= 2 for h in ctx.parsed.headings
-    )
+    alone = {d.line: d.end_line for d in ctx.parsed.dropped if d.kind is DropKind.UNKNOWN_HEADING}
+    for dropped in losses_under_headings(ctx.parsed.dropped, ctx.parsed.headings):
+        if dropped.kind is DropKind.UNKNOWN_HEADING and dropped.end_line > alone[dropped.line]:
+            ctx.report(
+                r.PROSE_OUTSIDE_SECTIONS,
+                dropped.line,
+                1,
+                f"`{dropped.excerpt[:60]}` is not a section of the format, so the text under "
+                "it never reaches the example and is lost on any rewrite: inside "
+                "`## Reasoning` make it `###`, or move the text into a section",
+            )
+        else:
+            _report_dropped(ctx, dropped)
 
 
 def _near_closing_line(ctx: LintContext) -> int | None:
@@ -273,9 +258,7 @@ def _near_closing_line(ctx: LintContext) -> int | None:
         text = ctx.source_line(number).strip()
         if text.startswith("#"):
             return None
-        if text in ("++", "++++", "+++++", "---", "+ ++", "++ +") or (
-            text.startswith("+++") and text != "+++"
-        ):
+        if text in ("++", "---", "+ ++", "++ +") or (text.startswith("+++") and text != "+++"):
             return number
     return None
 

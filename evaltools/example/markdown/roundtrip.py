@@ -10,6 +10,7 @@ from evaltools.example.markdown.reader import (
     CodeBlock,
     DropKind,
     Dropped,
+    Heading,
     MarkdownError,
     ParsedMarkdown,
     read_markdown,
@@ -131,6 +132,25 @@ def _slid(old: list[str], start: int, end: int, deletion: bool) -> int:
     return start
 
 
+def losses_under_headings(dropped: list[Dropped], headings: list[Heading]) -> list[Dropped]:
+    """`dropped` (in line order), with each unknown heading and the text and blocks lost under
+    it, up to the next H1 or H2, as one loss at the heading: lint and the round trip then
+    name that mistake once, where it is."""
+    out: list[Dropped] = []
+    for item in dropped:
+        last = out[-1] if out else None
+        if (
+            last is not None
+            and last.kind is DropKind.UNKNOWN_HEADING
+            and item.kind in (DropKind.TEXT, DropKind.BLOCK)
+            and not any(last.line < h.line < item.line and h.level <= 2 for h in headings)
+        ):
+            out[-1] = last._replace(end_line=max(last.end_line, item.end_line))
+            continue
+        out.append(item)
+    return out
+
+
 def differing_fields(a: ExampleSpec, b: ExampleSpec) -> list[str]:
     return [name for name in FIELD_NAMES if getattr(a, name) != getattr(b, name)]
 
@@ -175,7 +195,10 @@ def check_roundtrip(
     )
     if rendered == text:
         return RoundTrip(Verdict.EXACT, text, rendered)
-    dropped = sorted(parsed.dropped + front_matter_losses(parsed), key=lambda d: d.line)
+    dropped = losses_under_headings(
+        sorted(parsed.dropped + front_matter_losses(parsed), key=lambda d: d.line),
+        parsed.headings,
+    )
     verdict = Verdict.LOSSY if dropped else Verdict.REFORMAT
     result = RoundTrip(verdict, text, rendered, first_differing_line(text, rendered), dropped)
     result.layout_changes = layout_differences(text, rendered, dropped)

@@ -7,7 +7,6 @@ the canonical form holds exactly what the file held, and only atomically.
 from __future__ import annotations
 
 import difflib
-import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -63,28 +62,6 @@ def _hint(dropped: Dropped) -> str:
     )
 
 
-_SECTION_LEVEL = re.compile(r" {0,3}#{1,2}[ \t]")
-
-
-def _grouped_under_headings(dropped: list[Dropped], text: str) -> list[Dropped]:
-    """An unknown heading and what is lost under it, as one loss at the heading: the text
-    follows from the heading, and one finding names both."""
-    lines = text.split("\n")
-    out: list[Dropped] = []
-    for item in dropped:
-        last = out[-1] if out else None
-        if (
-            last is not None
-            and last.kind is DropKind.UNKNOWN_HEADING
-            and item.kind in (DropKind.TEXT, DropKind.BLOCK)
-            and not any(_SECTION_LEVEL.match(line) for line in lines[last.line : item.line - 1])
-        ):
-            out[-1] = last._replace(end_line=max(last.end_line, item.end_line))
-            continue
-        out.append(item)
-    return out
-
-
 def _span(first: int, last: int) -> str:
     return f" (lines {first}-{last})" if last > first else ""
 
@@ -101,7 +78,7 @@ def _diagnostics(shown: str, result: RoundTrip, strict_reference: bool = False) 
                 1,
                 f"{d.describe()} would be lost on a rewrite{_span(d.line, d.end_line)}: {_hint(d)}",
             )
-            for d in _grouped_under_headings(result.dropped, result.original)
+            for d in result.dropped
         ]
         fix = "once nothing is lost, run `evaltools roundtrip --fix`"
         return found + [
