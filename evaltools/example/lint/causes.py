@@ -264,6 +264,10 @@ def check_indented_fences(ctx: LintContext) -> None:
         )
 
 
+def _line_at(ctx: LintContext, offset: int) -> int:
+    return ctx.source.count("\n", 0, offset) + 1
+
+
 _DEEP_FENCE = re.compile(r"^ {4,}(`{3,}|~{3,})", re.MULTILINE)
 
 
@@ -274,7 +278,7 @@ def _check_short_fences(ctx: LintContext, inside: list[tuple[int, int]]) -> None
     """Two backticks (or tildes) before an info string open no block: its lines read as
     prose and lists, and its closing fence opens a block that runs on."""
     for match in _SHORT_FENCE.finditer(ctx.source):
-        number = ctx.source.count("\n", 0, match.start()) + 1
+        number = _line_at(ctx, match.start())
         if any(start <= number <= end for start, end in inside):
             continue
         marks = match.group(1)
@@ -297,7 +301,7 @@ def check_fences_read_as_text(ctx: LintContext) -> None:
     inside = [(b.line, b.end_line) for b in ctx.parsed.blocks if b.fenced]
     _check_short_fences(ctx, inside)
     for match in _DEEP_FENCE.finditer(ctx.source):
-        number = ctx.source.count("\n", 0, match.start()) + 1
+        number = _line_at(ctx, match.start())
         above = ctx.source_line(number - 1).strip()
         if not above or above.startswith(("#", "`", "~")):
             continue
@@ -356,7 +360,7 @@ def check_section_levels(ctx: LintContext) -> None:
         title = match.group(2).strip()
         if title.lower() not in _SECTION_TITLES:
             continue
-        number = ctx.source.count("\n", 0, match.start()) + 1
+        number = _line_at(ctx, match.start())
         if any(b.line < number < b.end_line for b in ctx.parsed.blocks):
             continue  # a comment line in code
         ctx.report_cause(

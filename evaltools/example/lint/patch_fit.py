@@ -138,7 +138,7 @@ def _report_deletion_meant_added(
     for index, line in enumerate(old):
         if line.kind is LineKind.DELETION and len(texts) > 2:
             rest = texts[:index] + texts[index + 1 :]
-            if _contains(window, rest):
+            if _find(window, rest) is not None:
                 found.append(line)
     if len(found) != 1:
         return False
@@ -186,11 +186,6 @@ def _find(window: list[str], run: list[str], start: int = 0) -> int | None:
         (at for at in range(start, len(window) - width + 1) if window[at : at + width] == run),
         None,
     )
-
-
-def _contains(window: list[str], run: list[str]) -> bool:
-    width = len(run)
-    return any(window[at : at + width] == run for at in range(len(window) - width + 1))
 
 
 def _first_mismatch(
