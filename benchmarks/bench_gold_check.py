@@ -1,12 +1,13 @@
 """`gold check` over a generated repository, against reading every referenced file once.
 
     python benchmarks/bench_gold_check.py [--files 5000] [--ids 10000] [--quick] [--repeats 3]
+        [--revision] [--baseline DIR]
 
-Builds a git repository of Python, TypeScript and Go files (functions, classes with
-methods, Go methods on pointer receivers, about 150 lines a file), an eval set whose gold
-IDs point at their definitions, then a refactor commit: lines inserted above definitions
-(moved), files renamed with `git mv` (renamed_file), functions renamed (missing_symbol)
-and files deleted (missing_file). Then times, in the same run, the median of --repeats:
+Builds a git repository of Python, TypeScript and Go files (gold_tree.py), an eval set
+whose gold IDs point at their definitions, then a refactor commit: lines inserted above
+definitions (moved), files renamed with `git mv` (renamed_file), functions renamed
+(missing_symbol) and files deleted (missing_file). Then times, in the same run, the
+median of --repeats:
 
   read floor    read every referenced file once, one process
   bare parse    read and parse, one process, one file per content the check parsed (the
@@ -21,6 +22,11 @@ timed the same way: gold check reads the old bodies from git and compares them (
 15), the renamed functions are then `relocated` by their bodies, and every row is also
 given as a ratio to the plain set's.
 
+With --baseline DIR (a checkout of earlier code: `git worktree add DIR 6f62d65`, the main
+before issue 15), each set's cold and warm runs are timed again, this code's and the
+baseline's in turn, each with its own cache: issue 15 asks that following bodies keep the
+benchmark within 1.5x of the time before it.
+
 Each run is a fresh interpreter: its start-up and imports count, with bytecode cached
 as an installed tool has it (an inherited PYTHONDONTWRITEBYTECODE is dropped for the
 runs). CPU seconds (the check's process and git, not its parse workers) are printed
@@ -34,7 +40,6 @@ import argparse
 import contextlib
 import json
 import os
-import random
 import resource
 import shutil
 import sqlite3
@@ -48,232 +53,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from gold_tree import build, git_output, write_set
+
 from evaltools.parallel.processes import available_cores
 from evaltools.retrieval.code.definition_cache import DB_NAME, RACY_SECONDS, blob_id, entry_key
 from evaltools.retrieval.code.parsing import parse_source
 from evaltools.retrieval.code.symbols import grammar_of
-
-VERBS = ("handle", "retry", "cache", "parse", "validate", "render", "load", "store", "sync")
-NOUNS = ("session", "token", "upload", "user", "config", "report", "index", "query", "batch")
-
-
-class Source:
-    """One file being written: its lines and the definitions (name, start, end) in it."""
-
-    def __init__(self) -> None:
-        self.lines: list[str] = []
-        self.defs: list[tuple[str, int, int]] = []
-
-    def add(self, text: list[str], name: str | None = None) -> int:
-        start = len(self.lines) + 1
-        self.lines.extend(text)
-        if name is not None:
-            self.defs.append((name, start, len(self.lines)))
-        return start
-
-
-def body(rng: random.Random, indent: str, lines: int) -> list[str]:
-    out = []
-    for i in range(lines):
-        out.append(f"{indent}value_{i} = compute_{rng.choice(NOUNS)}(value_{max(i - 1, 0)}, {i})")
-    return out
-
-
-def python_file(rng: random.Random, tag: str) -> Source:
-    src = Source()
-    src.add([f'"""Module {tag}."""', "", "import os", "import sys", ""])
-    for index in range(rng.randint(3, 6)):
-        name = f"{rng.choice(VERBS)}_{rng.choice(NOUNS)}_{tag}_{index}"
-        lines = [""] + (["@cache"] if index % 3 == 0 else []) + [f"def {name}(a, b=None):"]
-        src.add([*lines[:1]])
-        src.add(
-            [
-                *lines[1:],
-                '    """Do the thing."""',
-                *body(rng, "    ", rng.randint(4, 14)),
-                "    return a",
-            ],
-            name,
-        )
-    for index in range(rng.randint(1, 2)):
-        cls = f"{rng.choice(NOUNS).title()}Store{tag}x{index}"
-        start = src.add(["", "", f"class {cls}:", f'    """A store of {tag}."""'])
-        start += 2
-        for m in range(rng.randint(2, 4)):
-            method = f"{rng.choice(VERBS)}_{m}"
-            src.add([""])
-            src.add(
-                [
-                    f"    def {method}(self, key):",
-                    *body(rng, "        ", rng.randint(3, 10)),
-                    "        return key",
-                ],
-                f"{cls}.{method}",
-            )
-        src.defs.append((cls, start, len(src.lines)))
-    return src
-
-
-def typescript_file(rng: random.Random, tag: str) -> Source:
-    src = Source()
-    src.add([f"// Module {tag}.", "import { helper } from './helper';", ""])
-    for index in range(rng.randint(2, 5)):
-        name = f"{rng.choice(VERBS)}{rng.choice(NOUNS).title()}{tag}x{index}"
-        src.add([""])
-        src.add(
-            [
-                f"export function {name}(a: number, b: string): number {{",
-                *body(rng, "  const ", rng.randint(4, 12)),
-                "  return a;",
-                "}",
-            ],
-            name,
-        )
-    cls = f"{rng.choice(NOUNS).title()}Service{tag}"
-    start = src.add(["", f"export class {cls} {{", "  private items = new Map<string, number>();"])
-    start += 1
-    for m in range(rng.randint(2, 5)):
-        method = f"{rng.choice(VERBS)}{m}"
-        src.add([""])
-        src.add(
-            [
-                f"  {method}(key: string): number {{",
-                *body(rng, "    const ", rng.randint(3, 9)),
-                "    return 1;",
-                "  }",
-            ],
-            f"{cls}.{method}",
-        )
-    src.add(["}"])
-    src.defs.append((cls, start, len(src.lines)))
-    return src
-
-
-def go_file(rng: random.Random, tag: str) -> Source:
-    src = Source()
-    src.add([f"// Package p{tag} does things.", f"package p{tag}", "", 'import "fmt"', ""])
-    typ = f"{rng.choice(NOUNS).title()}Store{tag}"
-    src.add([""])
-    src.add([f"type {typ} struct {{", "\titems map[string]int", "}"], typ)
-    for m in range(rng.randint(2, 5)):
-        method = f"{rng.choice(VERBS).title()}{m}"
-        src.add([""])
-        src.add(
-            [
-                f"func (s *{typ}) {method}(key string) int {{",
-                *body(rng, "\t", rng.randint(3, 10)),
-                "\treturn 1",
-                "}",
-            ],
-            f"{typ}.{method}",
-        )
-    for index in range(rng.randint(1, 4)):
-        name = f"{rng.choice(VERBS).title()}{rng.choice(NOUNS).title()}{index}"
-        src.add([""])
-        src.add(
-            [
-                f"func {name}(a int) int {{",
-                *body(rng, "\t", rng.randint(4, 12)),
-                '\tfmt.Println("x")',
-                "\treturn a",
-                "}",
-            ],
-            name,
-        )
-    return src
-
-
-MAKERS: dict[str, Callable[[random.Random, str], Source]] = {
-    ".py": python_file,
-    ".ts": typescript_file,
-    ".go": go_file,
-}
-
-
-def git(repo: Path, *args: str) -> None:
-    subprocess.run(
-        [
-            "git",
-            "-c",
-            "user.name=bench",
-            "-c",
-            "user.email=bench@example.com",
-            "-C",
-            str(repo),
-            *args,
-        ],
-        check=True,
-        capture_output=True,
-    )
-
-
-def build(root: Path, files: int, ids: int, seed: int) -> list[str]:
-    """The repository root/code (committed, refactored, committed); the eval set's IDs."""
-    rng = random.Random(seed)
-    repo = root / "code"
-    repo.mkdir()
-    git(repo, "init", "-q")
-    sources: dict[str, Source] = {}
-    for index in range(files):
-        suffix = rng.choice((".py", ".py", ".ts", ".ts", ".go"))
-        path = f"pkg{index % 50:02}/mod_{index:05}{suffix}"
-        src = MAKERS[suffix](rng, f"{index}")
-        sources[path] = src
-        target = repo / path
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text("\n".join(src.lines) + "\n")
-    git(repo, "add", "-A")
-    git(repo, "commit", "-q", "-m", "initial")
-    all_defs = [(path, d) for path, src in sources.items() for d in src.defs]
-    chosen = rng.sample(all_defs, min(ids, len(all_defs)))
-    gold = [f"code/{path}:{start}-{end}:{name}" for path, (name, start, end) in chosen]
-    refactor(repo, sources, rng)
-    return gold
-
-
-def refactor(repo: Path, sources: dict[str, Source], rng: random.Random) -> None:
-    paths = sorted(sources)
-    rng.shuffle(paths)
-    n = len(paths)
-    moved, renamed = paths[: n // 20], paths[n // 20 : n // 20 + n // 100]
-    edited, deleted = paths[n // 10 : n // 10 + n // 200], paths[n // 5 : n // 5 + max(1, n // 500)]
-    for path in moved:
-        target = repo / path
-        comment = "#" if path.endswith(".py") else "//"
-        lines = target.read_text().split("\n")
-        target.write_text(
-            "\n".join([*lines[:1], f"{comment} added", f"{comment} lines", *lines[1:]])
-        )
-    for path in renamed:
-        new = path.replace("mod_", "renamed_")
-        git(repo, "mv", path, new)
-    for path in edited:
-        target = repo / path
-        name = sources[path].defs[0][0].rpartition(".")[2]
-        target.write_text(target.read_text().replace(name, name + "Renamed"))
-    for path in deleted:
-        git(repo, "rm", "-q", path)
-    git(repo, "add", "-A")
-    git(repo, "commit", "-q", "-m", "refactor")
-
-
-def git_output(repo: Path, *args: str) -> str:
-    out = subprocess.run(["git", "-C", str(repo), *args], check=True, capture_output=True)
-    return out.stdout.decode().strip()
-
-
-def write_set(path: Path, gold: list[str], revision: str | None = None) -> None:
-    with path.open("w") as out:
-        for index in range(0, len(gold), 2):
-            record: dict[str, object] = {
-                "qid": f"q{index // 2:05}",
-                "query": "q",
-                "type": "intent",
-                "gold": dict.fromkeys(gold[index : index + 2], 3),
-            }
-            if revision is not None:
-                record["revision"] = revision
-            out.write(json.dumps(record) + "\n")
 
 
 def median_time(
@@ -323,11 +108,15 @@ class Runner:
     Bytecode is cached (in `pycache`), as in a user's environment: an inherited
     PYTHONDONTWRITEBYTECODE would add the compilation of every module to each run."""
 
-    def __init__(self, command: list[str], cwd: Path, cache: Path, pycache: Path) -> None:
+    def __init__(
+        self, command: list[str], cwd: Path, cache: Path, pycache: Path, code: Path | None = None
+    ) -> None:
         self.command, self.cwd, self.cache = command, cwd, cache
         self.env = {**os.environ, "EVALTOOLS_CACHE_DIR": str(cache)}
         self.env.pop("PYTHONDONTWRITEBYTECODE", None)
         self.env["PYTHONPYCACHEPREFIX"] = str(pycache)
+        if code is not None:  # another checkout's evaltools, ahead of the installed one
+            self.env["PYTHONPATH"] = str(code)
         self.cpu: list[float] = []
         self.outputs: list[bytes] = []
 
@@ -467,6 +256,38 @@ def measure(root: Path, sets: dict[str, Path], gold: list[str], repeats: int) ->
     print("with a revision, within 1.5x of the plain set's time (issue 15)")
 
 
+def against_baseline(root: Path, sets: dict[str, Path], repeats: int, baseline: Path) -> None:
+    """Each set's cold and warm runs, this code and the `baseline` checkout's in turn, each
+    with its own cache: what a change of the code costs, on the same tree and load."""
+    pycache = root / "pycache"
+    print(f"against the code in {baseline} (runs interleaved, medians of {repeats}):")
+    for name, eval_set in sets.items():
+        command = check_command(root, eval_set)
+        runners = [
+            Runner(command, root, root / f"vs-{name}-{side}", pycache, code)
+            for side, code in (("this", None), ("base", baseline))
+        ]
+        cold: list[list[float]] = [[], []]
+        for _ in range(repeats):
+            for side, runner in enumerate(runners):
+                runner.clear()
+                cold[side].append(wall_time(runner))
+        warm: list[list[float]] = [[], []]
+        for _ in range(repeats):
+            for side, runner in enumerate(runners):
+                warm[side].append(wall_time(runner))
+        for label, times in (("cold cache", cold), ("warm cache", warm)):
+            this, base = (statistics.median(t) for t in times)
+            row = f"{name} set, {label}"
+            print(f"  {row:26} {this:8.3f}s vs {base:7.3f}s: {this / base:.2f}x the baseline's")
+
+
+def wall_time(func: Callable[[], object]) -> float:
+    start = time.perf_counter()
+    func()
+    return time.perf_counter() - start
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     parser.add_argument("--files", type=int, default=5000)
@@ -479,6 +300,12 @@ def main() -> None:
         action="store_true",
         help="also a set whose records carry the first commit as `revision`: bodies are "
         "compared (issue 15), timed against the plain set",
+    )
+    parser.add_argument(
+        "--baseline",
+        type=Path,
+        help="a checkout of earlier evaltools code (`git worktree add DIR COMMIT`): cold and "
+        "warm runs are also timed with it, interleaved with this code's",
     )
     args = parser.parse_args()
     if args.quick:
@@ -496,6 +323,8 @@ def main() -> None:
         elapsed = time.perf_counter() - started
         print(f"generated {args.files} files and {len(gold)} gold IDs in {elapsed:.1f}s")
         measure(root, sets, gold, args.repeats)
+        if args.baseline is not None:
+            against_baseline(root, sets, args.repeats, args.baseline.resolve())
 
 
 if __name__ == "__main__":

@@ -14,9 +14,10 @@ import difflib
 import hashlib
 import json
 import re
+import sys
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from itertools import chain
+from itertools import accumulate, chain, pairwise
 from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 from evaltools.gcpause import no_cycle_collection
@@ -50,11 +51,16 @@ INEXACT_SCORED = 10
 # Bounds are compared with this slack, so that float rounding never drops a body.
 _EPSILON = 1e-9
 # The normalisation's version: cached bodies of another one are computed again.
-BODIES_VERSION = 2
+BODIES_VERSION = 3
 # Cached bodies are kept with the definitions, under this prefix of the content's key.
 BODIES_KEY = f"bodies{BODIES_VERSION}"
 _TOKEN = re.compile(r"\w+|[^\w\s]")
-_COMMENT = ("#", "//")
+# The same tokens in ASCII text, found faster; ASCII `\s` lacks \x1c-\x1f, which `str.isspace`
+# (and Unicode `\s`) count as blank.
+_ASCII_TOKEN = re.compile(r"\w+|[^\w\s\x1c-\x1f]", re.ASCII)
+# A line whose first non-blank characters open a comment (`str.strip` and `\s` agree on
+# what is blank).
+_COMMENT_LINE = re.compile(r"^[^\S\n]*(?:#|//)[^\n]*", re.MULTILINE)
 _Key = tuple[str | None, str]  # (language, token)
 _Count = tuple[int, int]  # (position, count)
 _Found = tuple[list[tuple[float, "Body"]], bool]
@@ -77,14 +83,21 @@ class Body(NamedTuple):
         return self.name.rpartition(".")[2]
 
 
-def normalise(lines: Iterable[str], leaf: str) -> tuple[str, ...]:
-    return _renamed(list(chain.from_iterable(map(_line_tokens, lines))), leaf)
+def source_lines(data: bytes) -> list[str]:
+    """A file's lines as chunk IDs number them: tree-sitter's rows, cut at `\n` only (a
+    form feed or a lone `\r` inside a line does not start another, as `splitlines` would)."""
+    return data.decode("utf-8", "replace").split("\n")
 
 
-def _line_tokens(line: str) -> list[str]:
-    # A token never spans lines: a body's tokens are its lines' tokens, one after another.
-    text = line.strip()
-    return _TOKEN.findall(text) if text and not text.startswith(_COMMENT) else []
+def _tokens(text: str, start: int = 0, end: int = sys.maxsize) -> list[str]:
+    """The tokens of `text[start:end]` with comment-only lines already blanked (see
+    `_uncommented`): one regular expression pass in C, not a call per line."""
+    return (_ASCII_TOKEN if text.isascii() else _TOKEN).findall(text, start, end)
+
+
+def _uncommented(text: str) -> str:
+    # Blanking keeps every `\n`, so line offsets stay those of the source.
+    return _COMMENT_LINE.sub("", text) if "#" in text or "//" in text else text
 
 
 def _renamed(tokens: list[str], leaf: str) -> tuple[str, ...]:
@@ -99,22 +112,33 @@ def _renamed(tokens: list[str], leaf: str) -> tuple[str, ...]:
 
 
 def make_body(path: str, chunk_id: str, name: str, lines: list[str]) -> Body:
-    tokens = normalise(lines, name.rpartition(".")[2])
+    tokens = _renamed(_tokens(_uncommented("\n".join(lines))), name.rpartition(".")[2])
     return _made(path, chunk_id, name, grammar_of(path), tokens)
 
 
 def _made(
     path: str, chunk_id: str, name: str, grammar: str | None, tokens: tuple[str, ...]
 ) -> Body:
-    digest = hashlib.blake2b("\0".join(tokens).encode("utf-8", "surrogateescape"), digest_size=16)
-    size = sum(map(len, tokens))
+    joined = "\0".join(tokens)
+    digest = hashlib.blake2b(joined.encode("utf-8", "surrogateescape"), digest_size=16)
+    size = len(joined) - len(tokens) + 1 if tokens else 0  # the tokens' characters
     return Body(path, chunk_id, name, size, digest.hexdigest(), grammar, tokens)
 
 
-def file_bodies(path: str, data: bytes, named: Iterable[tuple[str, int, int, str]]) -> list[Body]:
+def file_bodies(path: str, data: bytes, named: Sequence[tuple[str, int, int, str]]) -> list[Body]:
     """The bodies of a file's named definitions (name, start, end, chunk ID), as
-    `make_body` makes them; each line is tokenised once (a class's lines are its methods')."""
-    lines = [_line_tokens(line) for line in data.decode("utf-8", "replace").splitlines()]
+    `make_body` makes them from `source_lines`. Each stretch of lines between two span
+    bounds is tokenised once: a class's lines are its methods' too."""
+    text = _uncommented(data.decode("utf-8", "replace"))
+    lines = text.split("\n")
+    # Line i (from 0) starts at the lengths of the lines before it plus their `\n`s.
+    before = [0, *accumulate(map(len, lines))]
+    last = len(lines)
+    spans = [(min(start - 1, last), min(max(start - 1, end), last)) for _, start, end, _ in named]
+    bounds = sorted({line for span in spans for line in span})
+    pattern = _ASCII_TOKEN if text.isascii() else _TOKEN
+    stretches = [pattern.findall(text, before[a] + a, before[b] + b) for a, b in pairwise(bounds)]
+    at = {line: number for number, line in enumerate(bounds)}
     grammar = grammar_of(path)
     return [
         _made(
@@ -122,9 +146,9 @@ def file_bodies(path: str, data: bytes, named: Iterable[tuple[str, int, int, str
             chunk_id,
             name,
             grammar,
-            _renamed(list(chain.from_iterable(lines[start - 1 : end])), name.rpartition(".")[2]),
+            _renamed(list(chain.from_iterable(stretches[at[a] : at[b]])), name.rpartition(".")[2]),
         )
-        for name, start, end, chunk_id in named
+        for (name, _, _, chunk_id), (a, b) in zip(named, spans, strict=True)
     ]
 
 

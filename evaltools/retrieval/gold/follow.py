@@ -33,6 +33,7 @@ from evaltools.retrieval.gold.bodies import (
     Body,
     make_body,
     similarity,
+    source_lines,
 )
 from evaltools.retrieval.gold.resolve import GoldRef, Resolution, Status
 from evaltools.retrieval.sources.lookup import Entry, Lookup
@@ -135,7 +136,7 @@ def old_body(cid: ChunkId, ref: GoldRef, lookup: Lookup) -> Body | None:
     data = lookup.old_text(cid.path, ref.revision)
     if data is None:
         return None
-    lines = data.decode("utf-8", "replace").splitlines()[cid.start - 1 : cid.end]
+    lines = source_lines(data)[cid.start - 1 : cid.end]
     leaf = re.compile(rf"\b{re.escape(cid.symbol.rpartition('.')[2])}\b")
     if len(lines) != cid.end - cid.start + 1 or not any(leaf.search(line) for line in lines):
         return None  # the ID was already stale at that revision: its lines say nothing
@@ -147,7 +148,7 @@ def body_of(chunk_id: str, lookup: Lookup) -> Body | None:
     data = lookup.text(cid.path)
     if data is None or cid.symbol is None:
         return None
-    lines = data.decode("utf-8", "replace").splitlines()[cid.start - 1 : cid.end]
+    lines = source_lines(data)[cid.start - 1 : cid.end]
     return make_body(cid.path, chunk_id, cid.symbol, lines)
 
 

@@ -156,7 +156,10 @@ def previous_body(path: str, chunk_id: str, name: str, lines: list[str]) -> Body
     return Body(path, chunk_id, name, size, digest.hexdigest(), "python", tokens)
 
 
+# Form feeds, lone carriage returns and Unicode separators end a line for `splitlines`, not
+# for tree-sitter's rows (and chunk IDs): a body's lines are cut at `\n` only.
 PIECES = [*WORDS, "  # a comment", "// also", "", "   ", "é", "x_1", "run", "Store", "\t", "'s'"]
+PIECES += ["\x0c", "\r", "\u2028", "\xa0# after a no-break space", "\x0c// after a feed", "a#b"]
 
 
 @pytest.mark.parametrize("seed", range(40))
@@ -171,7 +174,16 @@ def test_file_bodies_are_the_bodies_of_each_span_alone(seed: int) -> None:
         name = rng.choice(["run", "Store.run", "Store", "x_1", "é", "Store.missing"])
         named.append((name, start, end, f"a.py:{start}-{end}:{name}#{number}"))
     found = file_bodies("a.py", data, named)
-    text = data.decode().splitlines()
+    text = data.decode().split("\n")
     expected = [previous_body("a.py", c, n, text[s - 1 : e]) for n, s, e, c in named]
     assert found == expected
     assert found == [make_body("a.py", c, n, text[s - 1 : e]) for n, s, e, c in named]
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_ascii_text_gives_the_tokens_of_the_unicode_pattern(seed: int) -> None:
+    # ASCII text takes a faster pattern; \x1c-\x1f are blank to `str.isspace`, not to ASCII `\s`.
+    rng = random.Random(seed)
+    for _ in range(200):
+        text = "".join(chr(rng.randrange(128)) for _ in range(rng.randrange(40)))
+        assert bodies._tokens(text) == re.findall(r"\w+|[^\w\s]", text)
