@@ -257,29 +257,37 @@ def measure(root: Path, sets: dict[str, Path], gold: list[str], repeats: int) ->
 
 
 def against_baseline(root: Path, sets: dict[str, Path], repeats: int, baseline: Path) -> None:
-    """Each set's cold and warm runs, this code and the `baseline` checkout's in turn, each
-    with its own cache: what a change of the code costs, on the same tree and load."""
+    """Each set's cold and warm runs, this code's and the `baseline` checkout's in turn, each
+    with its own cache: what a change of the code costs, on the same tree and load. Wall
+    time with the default workers, and the CPU time of cold runs in one process (`--jobs
+    1`: all the work, which load from elsewhere disturbs much less)."""
     pycache = root / "pycache"
     print(f"against the code in {baseline} (runs interleaved, medians of {repeats}):")
     for name, eval_set in sets.items():
-        command = check_command(root, eval_set)
-        runners = [
-            Runner(command, root, root / f"vs-{name}-{side}", pycache, code)
-            for side, code in (("this", None), ("base", baseline))
-        ]
-        cold: list[list[float]] = [[], []]
-        for _ in range(repeats):
-            for side, runner in enumerate(runners):
-                runner.clear()
-                cold[side].append(wall_time(runner))
-        warm: list[list[float]] = [[], []]
-        for _ in range(repeats):
-            for side, runner in enumerate(runners):
-                warm[side].append(wall_time(runner))
-        for label, times in (("cold cache", cold), ("warm cache", warm)):
-            this, base = (statistics.median(t) for t in times)
-            row = f"{name} set, {label}"
-            print(f"  {row:26} {this:8.3f}s vs {base:7.3f}s: {this / base:.2f}x the baseline's")
+        for extra in ((), ("--jobs", "1")):
+            command = check_command(root, eval_set, *extra)
+            runners = [
+                Runner(command, root, root / f"vs-{name}-{side}", pycache, code)
+                for side, code in (("this", None), ("base", baseline))
+            ]
+            cold: list[list[float]] = [[], []]
+            for _ in range(repeats):
+                for side, runner in enumerate(runners):
+                    runner.clear()
+                    cold[side].append(wall_time(runner))
+            if extra:
+                this, base = (statistics.median(r.cpu) for r in runners)
+                row = f"{name} set, cold, --jobs 1"
+                print(f"  {row:30} {this:7.3f}s vs {base:7.3f}s CPU: {this / base:.2f}x")
+                continue
+            warm: list[list[float]] = [[], []]
+            for _ in range(repeats):
+                for side, runner in enumerate(runners):
+                    warm[side].append(wall_time(runner))
+            for label, times in (("cold", cold), ("warm", warm)):
+                this, base = (statistics.median(t) for t in times)
+                row = f"{name} set, {label}"
+                print(f"  {row:30} {this:7.3f}s vs {base:7.3f}s wall: {this / base:.2f}x")
 
 
 def wall_time(func: Callable[[], object]) -> float:
