@@ -6,11 +6,13 @@ import enum
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+from evaltools.example.markdown.linematch import line_opcodes
 from evaltools.example.markdown.reader import (
     CodeBlock,
     DropKind,
     Dropped,
     Heading,
+    LayoutHints,
     MarkdownError,
     ParsedMarkdown,
     read_markdown,
@@ -62,15 +64,9 @@ def layout_differences(text: str, rendered: str, dropped: list[Dropped]) -> list
     file a move follows from the loss (a second title, say), so it is not reported at all:
     the loss's finding comes first, the layout's once the loss is mended.
     """
-    import difflib  # only files that are not exact get here
-
     lost = {n for d in dropped for n in range(d.line - 1, d.end_line)}
     old, new = text.split("\n"), rendered.split("\n")
-    changes = [
-        op
-        for op in difflib.SequenceMatcher(None, old, new, autojunk=False).get_opcodes()
-        if op[0] != "equal"
-    ]
+    changes = [op for op in line_opcodes(old, new) if op[0] != "equal"]
     removed = {old[n] for _, i1, i2, _, _ in changes for n in range(i1, i2) if n not in lost}
     added = {line for _, _, _, j1, j2 in changes for line in new[j1:j2]}
     out: list[LayoutChange] = []
@@ -203,7 +199,7 @@ def check_roundtrip(
     result = RoundTrip(verdict, text, rendered, first_differing_line(text, rendered), dropped)
     result.layout_changes = layout_differences(text, rendered, dropped)
     result.unsafe = indented_fence_problem(parsed, text) or stability_problem(
-        parsed.spec, rendered, stem, strict_reference
+        parsed.spec, rendered, stem, strict_reference, parsed.hints
     )
     return result
 
@@ -242,15 +238,22 @@ def indented_fence_problem(parsed: ParsedMarkdown, text: str) -> str | None:
 
 
 def stability_problem(
-    spec: ExampleSpec, rendered: str, stem: str | None, strict_reference: bool
+    spec: ExampleSpec,
+    rendered: str,
+    stem: str | None,
+    strict_reference: bool,
+    hints: LayoutHints,
 ) -> str | None:
-    """Black's safety check: the new text must mean the same and be a fixpoint."""
+    """Black's safety check: the new text must mean the same and be a fixpoint (`hints`:
+    those `rendered` was written with)."""
     again = read_markdown(rendered, stem)
     if again.errors:
         return f"the rewritten file does not parse: {again.errors[0]}"
     changed = differing_fields(spec, again.spec)
     if changed:
         return f"the rewritten file would change {', '.join(changed)}"
+    if strict_reference or again.hints == hints:
+        return None  # the writer is a function of the spec and the hints: same text again
     second = to_markdown(
         again.spec,
         stem=None if strict_reference else stem,
