@@ -11,8 +11,9 @@ junk), so the opcodes are too; a test compares the two on generated inputs.
 from __future__ import annotations
 
 import itertools
+from typing import Literal
 
-Opcode = tuple[str, int, int, int, int]
+Opcode = tuple[Literal["replace", "delete", "insert", "equal"], int, int, int, int]
 
 # One character per distinct line: every code point but the surrogates, which `str` refuses
 # to join.
@@ -112,15 +113,12 @@ def _opcodes(blocks: list[Block], la: int, lb: int) -> list[Opcode]:
     i = j = 0
     out: list[Opcode] = []
     for ai, bj, size in [*blocks, (la, lb, 0)]:
-        tag = ""
         if i < ai and j < bj:
-            tag = "replace"
+            out.append(("replace", i, ai, j, bj))
         elif i < ai:
-            tag = "delete"
+            out.append(("delete", i, ai, j, bj))
         elif j < bj:
-            tag = "insert"
-        if tag:
-            out.append((tag, i, ai, j, bj))
+            out.append(("insert", i, ai, j, bj))
         i, j = ai + size, bj + size
         if size:
             out.append(("equal", ai, i, bj, j))

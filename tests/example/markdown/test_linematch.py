@@ -8,12 +8,12 @@ import difflib
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from evaltools.example.markdown.linematch import line_opcodes
+from evaltools.example.markdown.linematch import Opcode, line_opcodes
 from evaltools.example.markdown.roundtrip import check_roundtrip
 from tests.conftest import all_corpus_files
 
 
-def difflib_opcodes(a: list[str], b: list[str]) -> list[tuple[str, int, int, int, int]]:
+def difflib_opcodes(a: list[str], b: list[str]) -> list[Opcode]:
     return difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes()
 
 
