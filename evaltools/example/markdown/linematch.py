@@ -100,6 +100,27 @@ class _Matcher:
     def first(self, box: Box, size: int) -> Block | None:
         """The earliest block of `size` characters (earliest in `sa`, then in `sb`), if any."""
         alo, ahi, blo, bhi = box
+        core_start, core_end = bhi - size, blo + size
+        if core_end <= core_start:
+            return self.scan(box, size)
+        # Every `size` characters of sb[blo:bhi] hold sb[core_start:core_end]: each block
+        # holds it too, so each lies on a diagonal through a place where `sa` has it.
+        sa, sb = self.sa, self.sb
+        core = sb[core_start:core_end]
+        best: Block | None = None
+        at = sa.find(core, alo, ahi)
+        while at >= 0:
+            left = self.common(at, core_start, min(at - alo, core_start - blo), -1)
+            end = at + len(core)
+            right = self.common(end, core_end, min(ahi - end, bhi - core_end), 1)
+            if left + len(core) + right >= size:
+                block = (at - left, core_start - left, size)
+                best = block if best is None else min(best, block)
+            at = sa.find(core, at + 1, ahi)
+        return best
+
+    def scan(self, box: Box, size: int) -> Block | None:
+        alo, ahi, blo, bhi = box
         sa, find = self.sa, self.sb.find
         for i in range(alo, ahi - size + 1):
             j = find(sa[i : i + size], blo, bhi)
