@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -41,10 +42,19 @@ class RoundTrip:
     first_difference: int | None = None  # 1-based line
     dropped: list[Dropped] = field(default_factory=list)
     errors: list[MarkdownError] = field(default_factory=list)
-    # Why the canonical form cannot be trusted (unstable, or parses to another spec).
-    unsafe: str | None = None
     # Where the layout differs, apart from what is lost.
     layout_changes: list[LayoutChange] = field(default_factory=list)
+    # What finds `unsafe`, until it is asked for: only a file that would be rewritten needs
+    # it (a lossy file is not), and it reads and renders the canonical form once more.
+    find_unsafe: Callable[[], str | None] | None = field(default=None, repr=False, compare=False)
+    _unsafe: str | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def unsafe(self) -> str | None:
+        """Why the canonical form cannot be trusted (unstable, or parses to another spec)."""
+        if self.find_unsafe is not None:
+            self._unsafe, self.find_unsafe = self.find_unsafe(), None
+        return self._unsafe
 
 
 def first_differing_line(a: str, b: str) -> int | None:
@@ -198,8 +208,9 @@ def check_roundtrip(
     verdict = Verdict.LOSSY if dropped else Verdict.REFORMAT
     result = RoundTrip(verdict, text, rendered, first_differing_line(text, rendered), dropped)
     result.layout_changes = layout_differences(text, rendered, dropped)
-    result.unsafe = indented_fence_problem(parsed, text) or stability_problem(
-        parsed.spec, rendered, stem, strict_reference, parsed.hints
+    result.find_unsafe = lambda: (
+        indented_fence_problem(parsed, text)
+        or stability_problem(parsed.spec, rendered, stem, strict_reference, parsed.hints)
     )
     return result
 
