@@ -33,6 +33,17 @@ def line_opcodes(a: list[str], b: list[str]) -> list[Opcode]:
     return _opcodes(_Matcher(sa, sb).matching_blocks(), len(a), len(b))
 
 
+def common_run(sa: str, a: int, sb: str, b: int, limit: int, *, forward: bool = True) -> int:
+    """How many characters, up to `limit`, agree from `a` in `sa` and `b` in `sb` on (or,
+    not `forward`, before them): a binary search over slices, compared in C."""
+    low, high = 0, limit  # `low` agree; no more than `high` can
+    while low < high:
+        mid = (low + high + 1) // 2
+        i, j = (a, b) if forward else (a - mid, b - mid)
+        low, high = (mid, high) if sa[i : i + mid] == sb[j : j + mid] else (low, mid - 1)
+    return low
+
+
 Block = tuple[int, int, int]  # a[i:i+k] == b[j:j+k]: (i, j, k)
 Box = tuple[int, int, int, int]  # alo, ahi, blo, bhi
 
@@ -69,8 +80,8 @@ class _Matcher:
         alo, ahi, blo, bhi = box
         limit = min(ahi - alo, bhi - blo)
         # The common head and tail are matching blocks: the longest is at least that long.
-        head = self.common(alo, blo, limit, 1)
-        tail = self.common(ahi, bhi, limit, -1)
+        head = common_run(self.sa, alo, self.sb, blo, limit)
+        tail = common_run(self.sa, ahi, self.sb, bhi, limit, forward=False)
         best = (alo, blo, head) if head >= tail else None
         # Gallop up from there: a block of `low` characters exists, none of `high`.
         low, high, step = max(head, tail), limit + 1, 1
@@ -86,17 +97,6 @@ class _Matcher:
         assert best is not None
         return best
 
-    def common(self, a: int, b: int, limit: int, way: int) -> int:
-        """How many characters up to `limit` agree from `a` and `b` on (way 1), or before
-        them (way -1): a binary search over slices, compared in C."""
-        sa, sb = self.sa, self.sb
-        low, high = 0, limit  # `low` agree; no more than `high` can
-        while low < high:
-            mid = (low + high + 1) // 2
-            i, j = (a, b) if way > 0 else (a - mid, b - mid)
-            low, high = (mid, high) if sa[i : i + mid] == sb[j : j + mid] else (low, mid - 1)
-        return low
-
     def first(self, box: Box, size: int) -> Block | None:
         """The earliest block of `size` characters (earliest in `sa`, then in `sb`), if any."""
         alo, ahi, blo, bhi = box
@@ -110,9 +110,10 @@ class _Matcher:
         best: Block | None = None
         at = sa.find(core, alo, ahi)
         while at >= 0:
-            left = self.common(at, core_start, min(at - alo, core_start - blo), -1)
+            room = min(at - alo, core_start - blo)
+            left = common_run(sa, at, sb, core_start, room, forward=False)
             end = at + len(core)
-            right = self.common(end, core_end, min(ahi - end, bhi - core_end), 1)
+            right = common_run(sa, end, sb, core_end, min(ahi - end, bhi - core_end))
             if left + len(core) + right >= size:
                 block = (at - left, core_start - left, size)
                 best = block if best is None else min(best, block)

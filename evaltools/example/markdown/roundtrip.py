@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from evaltools.example.markdown.linematch import line_opcodes
+from evaltools.example.markdown.linematch import common_run, line_opcodes
 from evaltools.example.markdown.reader import (
     CodeBlock,
     DropKind,
@@ -58,13 +58,17 @@ class RoundTrip:
 
 
 def first_differing_line(a: str, b: str) -> int | None:
+    """The first line (1-based) where `a.split("\n")` and `b.split("\n")` differ, or the line
+    past the shorter; found from the first differing character, without splitting."""
     if a == b:
         return None
-    a_lines, b_lines = a.split("\n"), b.split("\n")
-    for index, (x, y) in enumerate(zip(a_lines, b_lines, strict=False)):
-        if x != y:
-            return index + 1
-    return min(len(a_lines), len(b_lines)) + (0 if len(a_lines) == len(b_lines) else 1)
+    at = common_run(a, 0, b, 0, min(len(a), len(b)))
+    line = a.count("\n", 0, at) + 1
+    if at < len(a) and at < len(b):
+        return line
+    # One text ends where the other goes on: on the same line, unless with a line break.
+    longer = b if at < len(b) else a
+    return line + 1 if longer[at] == "\n" else line
 
 
 def layout_differences(text: str, rendered: str, dropped: list[Dropped]) -> list[LayoutChange]:

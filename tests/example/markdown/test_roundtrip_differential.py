@@ -10,7 +10,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from evaltools.example.markdown.roundtrip import RoundTrip, check_roundtrip
+from evaltools.example.markdown.roundtrip import RoundTrip, check_roundtrip, first_differing_line
 from tests.conftest import all_corpus_files
 from tests.example.markdown import _old_roundtrip
 from tests.example.markdown.test_reader_differential import FRONT, PIECES
@@ -100,3 +100,15 @@ def test_generated_examples_check_as_before(
     pieces = [*sections[:at], CURSOR, *sections[at:]]
     body = "".join(p + sep for p, sep in zip(pieces, separators, strict=False))
     assert_same(front + body.rstrip("\n") + "\n" + end, stem)
+
+
+TEXTS = st.text(alphabet="ab\n", max_size=10)
+
+
+@settings(max_examples=2000, deadline=None)
+@given(TEXTS, TEXTS, st.booleans())
+def test_first_differing_line_as_before(a: str, b: str, extend: bool) -> None:
+    if extend:
+        b = a + b  # one text going on past the other: the edge cases
+    assert first_differing_line(a, b) == _old_roundtrip.first_differing_line(a, b)
+    assert first_differing_line(b, a) == _old_roundtrip.first_differing_line(b, a)
