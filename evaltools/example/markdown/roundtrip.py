@@ -259,8 +259,8 @@ def stability_problem(
     strict_reference: bool,
     hints: LayoutHints,
 ) -> str | None:
-    """Black's safety check: the new text must mean the same and be a fixpoint (`hints`:
-    those `rendered` was written with)."""
+    """Black's safety check: the new text must mean the same and be a fixpoint (`hints`: the
+    layout hints `rendered` was written with, unless `strict_reference`)."""
     again = read_markdown(rendered, stem)
     if again.errors:
         return f"the rewritten file does not parse: {again.errors[0]}"
