@@ -6,6 +6,7 @@ Plain data, shared by the reader (`markdown.py`), the writer, the round-trip che
 from __future__ import annotations
 
 import enum
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -62,6 +63,9 @@ class CodeBlock:
     closed: bool = True
     accepted: bool = False
     used: bool = True  # False when a later block of a singleton section overrides it
+    # Its (start, end) byte offsets in the body while `line`, `end_line`, `fenced`, `fence`
+    # and `closed` are still to be read from there: see `ParsedMarkdown.blocks`.
+    span: tuple[int, int] | None = field(default=None, repr=False, compare=False)
 
 
 # A named tuple, not a dataclass: each dataclass costs about a millisecond at import, on the
@@ -121,11 +125,23 @@ class ParsedMarkdown:
     spec: ExampleSpec
     front_matter: FrontMatter
     hints: LayoutHints
-    blocks: list[CodeBlock]
+    code_blocks: list[CodeBlock]  # read `blocks`: these may not be located yet
     headings: list[Heading]
     dropped: list[Dropped]
     errors: list[MarkdownError]
     body_line: int  # 1-based line where the Markdown body starts
+    # Reads a block's lines, fence and end from the source. Only lint and the explanation
+    # of a mismatch need them, so a clean file's round trip never pays for them.
+    locate: Callable[[CodeBlock], None] | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def blocks(self) -> list[CodeBlock]:
+        """The code blocks in source order, located."""
+        if self.locate is not None:
+            for block in self.code_blocks:
+                self.locate(block)
+            self.locate = None
+        return self.code_blocks
 
     def cursor_block(self) -> CodeBlock | None:
         used = [b for b in self.blocks if b.section == "Cursor Position" and b.used]

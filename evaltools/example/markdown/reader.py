@@ -94,20 +94,23 @@ def read_markdown(text: str, stem: str | None = None) -> ParsedMarkdown:
         spec=spec,
         front_matter=front,
         hints=machine.hints,
-        blocks=machine.blocks,
+        code_blocks=machine.blocks,
         headings=machine.headings,
         dropped=machine.dropped,
         errors=machine.errors,
         body_line=body_line,
+        locate=machine.locate,
     )
 
 
 def _cursor_line(machine: _SectionMachine) -> int:
     """Where a missing cursor is best shown: the block that has no path or text, else the
     section's heading, else the end of the file."""
-    blocks = [b.line for b in machine.blocks if b.section == "Cursor Position"]
+    blocks = [b for b in machine.blocks if b.section == "Cursor Position"]
+    for block in blocks:
+        machine.locate(block)
     headings = [h.line for h in machine.headings if h.section == "Cursor Position"]
-    return (blocks or headings or [machine.last_line])[-1]
+    return ([b.line for b in blocks] or headings or [machine.last_line])[-1]
 
 
 def from_markdown(text: str, stem: str | None = None) -> ExampleSpec:
@@ -307,18 +310,7 @@ class _SectionMachine:
         text = "".join(self.buffer)
         self.buffer.clear()
         section = self.section
-        body, lines = self.body_bytes, self.lines
-        fence = _fence_of(body, start)
-        block = CodeBlock(
-            section,
-            self.block_info,
-            text,
-            lines.line(start),
-            lines.line(max(start, end - 1)),
-            fence is not None,
-            fence or "",
-            fence is None or _closes(body, start, end, fence),
-        )
+        block = CodeBlock(section, self.block_info, text, 0, 0, span=(start, end))
         self.blocks.append(block)
         if section in (START, OTHER):
             block.used = False
@@ -329,6 +321,20 @@ class _SectionMachine:
             return
         self.store(block)
 
+    def locate(self, block: CodeBlock) -> None:
+        """Fill in where the block is and how it is fenced, if not done yet."""
+        if block.span is None:
+            return
+        start, end = block.span
+        body, lines = self.body_bytes, self.lines
+        fence = _fence_of(body, start)
+        block.line = lines.line(start)
+        block.end_line = lines.line(max(start, end - 1))
+        block.fenced = fence is not None
+        block.fence = fence or ""
+        block.closed = fence is None or _closes(body, start, end, fence)
+        block.span = None
+
     def store(self, block: CodeBlock) -> None:
         spec = self.spec
         section = block.section
@@ -336,6 +342,7 @@ class _SectionMachine:
             for earlier in self.blocks[:-1]:
                 if earlier.section == section and earlier.used:
                     earlier.used = False
+                    self.locate(earlier)
                     self.dropped.append(
                         Dropped(
                             DropKind.OVERRIDDEN,

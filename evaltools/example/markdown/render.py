@@ -39,6 +39,8 @@ def fence_for(text: str, info: str, *, strict: bool) -> str:
 
 def escape_info(info: str) -> str:
     """Backslash-escape what the parser would decode in an info string."""
+    if "\\" not in info and "&" not in info:
+        return info  # nearly every one: nothing to decode
     return _ESCAPABLE.sub(lambda m: "\\" + m.group(0), info)
 
 

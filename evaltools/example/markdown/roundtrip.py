@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import enum
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+from evaltools.example.markdown.linematch import common_run, line_opcodes
 from evaltools.example.markdown.reader import (
     CodeBlock,
     DropKind,
     Dropped,
     Heading,
+    LayoutHints,
     MarkdownError,
     ParsedMarkdown,
     read_markdown,
@@ -39,20 +42,33 @@ class RoundTrip:
     first_difference: int | None = None  # 1-based line
     dropped: list[Dropped] = field(default_factory=list)
     errors: list[MarkdownError] = field(default_factory=list)
-    # Why the canonical form cannot be trusted (unstable, or parses to another spec).
-    unsafe: str | None = None
     # Where the layout differs, apart from what is lost.
     layout_changes: list[LayoutChange] = field(default_factory=list)
+    # What finds `unsafe`, until it is asked for: only a file that would be rewritten needs
+    # it (a lossy file is not), and it reads and renders the canonical form once more.
+    find_unsafe: Callable[[], str | None] | None = field(default=None, repr=False, compare=False)
+    _unsafe: str | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def unsafe(self) -> str | None:
+        """Why the canonical form cannot be trusted (unstable, or parses to another spec)."""
+        if self.find_unsafe is not None:
+            self._unsafe, self.find_unsafe = self.find_unsafe(), None
+        return self._unsafe
 
 
 def first_differing_line(a: str, b: str) -> int | None:
+    """The first line (1-based) where `a.split("\n")` and `b.split("\n")` differ, or the line
+    past the shorter; found from the first differing character, without splitting."""
     if a == b:
         return None
-    a_lines, b_lines = a.split("\n"), b.split("\n")
-    for index, (x, y) in enumerate(zip(a_lines, b_lines, strict=False)):
-        if x != y:
-            return index + 1
-    return min(len(a_lines), len(b_lines)) + (0 if len(a_lines) == len(b_lines) else 1)
+    at = common_run(a, 0, b, 0, min(len(a), len(b)))
+    line = a.count("\n", 0, at) + 1
+    if at < len(a) and at < len(b):
+        return line
+    # One text ends where the other goes on: on the same line, unless with a line break.
+    longer = b if at < len(b) else a
+    return line + 1 if longer[at] == "\n" else line
 
 
 def layout_differences(text: str, rendered: str, dropped: list[Dropped]) -> list[LayoutChange]:
@@ -62,15 +78,9 @@ def layout_differences(text: str, rendered: str, dropped: list[Dropped]) -> list
     file a move follows from the loss (a second title, say), so it is not reported at all:
     the loss's finding comes first, the layout's once the loss is mended.
     """
-    import difflib  # only files that are not exact get here
-
     lost = {n for d in dropped for n in range(d.line - 1, d.end_line)}
     old, new = text.split("\n"), rendered.split("\n")
-    changes = [
-        op
-        for op in difflib.SequenceMatcher(None, old, new, autojunk=False).get_opcodes()
-        if op[0] != "equal"
-    ]
+    changes = [op for op in line_opcodes(old, new) if op[0] != "equal"]
     removed = {old[n] for _, i1, i2, _, _ in changes for n in range(i1, i2) if n not in lost}
     added = {line for _, _, _, j1, j2 in changes for line in new[j1:j2]}
     out: list[LayoutChange] = []
@@ -202,8 +212,9 @@ def check_roundtrip(
     verdict = Verdict.LOSSY if dropped else Verdict.REFORMAT
     result = RoundTrip(verdict, text, rendered, first_differing_line(text, rendered), dropped)
     result.layout_changes = layout_differences(text, rendered, dropped)
-    result.unsafe = indented_fence_problem(parsed, text) or stability_problem(
-        parsed.spec, rendered, stem, strict_reference
+    result.find_unsafe = lambda: (
+        indented_fence_problem(parsed, text)
+        or stability_problem(parsed.spec, rendered, stem, strict_reference, parsed.hints)
     )
     return result
 
@@ -242,15 +253,22 @@ def indented_fence_problem(parsed: ParsedMarkdown, text: str) -> str | None:
 
 
 def stability_problem(
-    spec: ExampleSpec, rendered: str, stem: str | None, strict_reference: bool
+    spec: ExampleSpec,
+    rendered: str,
+    stem: str | None,
+    strict_reference: bool,
+    hints: LayoutHints,
 ) -> str | None:
-    """Black's safety check: the new text must mean the same and be a fixpoint."""
+    """Black's safety check: the new text must mean the same and be a fixpoint (`hints`: the
+    layout hints `rendered` was written with, unless `strict_reference`)."""
     again = read_markdown(rendered, stem)
     if again.errors:
         return f"the rewritten file does not parse: {again.errors[0]}"
     changed = differing_fields(spec, again.spec)
     if changed:
         return f"the rewritten file would change {', '.join(changed)}"
+    if strict_reference or again.hints == hints:
+        return None  # the writer is a function of the spec and the hints: same text again
     second = to_markdown(
         again.spec,
         stem=None if strict_reference else stem,
