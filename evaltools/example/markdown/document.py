@@ -82,7 +82,7 @@ class DropKind(str, enum.Enum):
     """What kind of source content would vanish on a rewrite."""
 
     TEXT = "text outside a code block"
-    BLOCK = "content outside any section"
+    BLOCK = "content outside a code block"
     UNKNOWN_HEADING = "unknown section heading"
     STRAY_CODE = "code block outside a known section"
     OVERRIDDEN = "block overridden by a later one"

@@ -220,13 +220,13 @@ class _SectionMachine:
         """Any event but Text, Start and End (`run` handles those)."""
         if type(event) is str:
             if event == "Rule" and self.depth == 0:
-                self.drop(DropKind.BLOCK, start, end, "thematic break outside any section")
+                self.drop(DropKind.BLOCK, start, end, "thematic break outside a code block")
             else:
                 self.plain = False  # a line break inside a heading joins its lines
             return
         self.plain = False
         if "Html" in event and self.depth == 0:
-            self.drop(DropKind.BLOCK, start, end, "HTML outside any section")
+            self.drop(DropKind.BLOCK, start, end, "HTML outside a code block")
 
     def start_code(self, kind: Any, start: int) -> None:
         if self.depth == 0:
@@ -425,11 +425,11 @@ class _SectionMachine:
 _new_tuple = tuple.__new__
 
 _BLOCK_NAMES = {
-    "List": "list outside any section",
-    "BlockQuote": "block quote outside any section",
-    "HtmlBlock": "HTML outside any section",
-    "Table": "table outside any section",
-    "other": "content outside any section",
+    "List": "list outside a code block",
+    "BlockQuote": "block quote outside a code block",
+    "HtmlBlock": "HTML outside a code block",
+    "Table": "table outside a code block",
+    "other": "content outside a code block",
 }
 
 

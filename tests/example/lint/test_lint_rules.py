@@ -271,3 +271,11 @@ def test_front_matter_findings_point_at_their_own_key() -> None:
     found = lint(text)
     assert ("EP005", 3) in found
     assert ("EP402", 4) in found
+
+
+def test_a_list_inside_a_section_is_not_said_to_be_outside_every_section() -> None:
+    text = GOOD.replace("## Cursor Position\n", "## Cursor Position\n\n- the cursor file\n")
+    found = [d for d in lint_markdown(text, NAME) if d.code == "EP108"]
+    assert [(d.line, d.message.split(" never")[0]) for d in found] == [
+        (20, "list outside a code block (to line 21)")
+    ]

@@ -185,7 +185,7 @@ class _SectionMachine:
     def event(self, event: Any, start: int, end: int) -> None:
         if type(event) is str:
             if event == "Rule" and self.depth == 0:
-                self.drop(DropKind.BLOCK, start, end, "thematic break outside any section")
+                self.drop(DropKind.BLOCK, start, end, "thematic break outside a code block")
             else:
                 self.plain = False  # a line break inside a heading joins its lines
             return
@@ -199,7 +199,7 @@ class _SectionMachine:
         else:
             self.plain = False
             if "Html" in event and self.depth == 0:
-                self.drop(DropKind.BLOCK, start, end, "HTML outside any section")
+                self.drop(DropKind.BLOCK, start, end, "HTML outside a code block")
 
     def start(self, tag: Any, start: int, end: int) -> None:
         is_code = isinstance(tag, dict) and "CodeBlock" in tag
@@ -398,11 +398,11 @@ class _SectionMachine:
 
 
 _BLOCK_NAMES = {
-    "List": "list outside any section",
-    "BlockQuote": "block quote outside any section",
-    "HtmlBlock": "HTML outside any section",
-    "Table": "table outside any section",
-    "other": "content outside any section",
+    "List": "list outside a code block",
+    "BlockQuote": "block quote outside a code block",
+    "HtmlBlock": "HTML outside a code block",
+    "Table": "table outside a code block",
+    "other": "content outside a code block",
 }
 
 
