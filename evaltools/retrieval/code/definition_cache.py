@@ -101,10 +101,22 @@ def version_tag(grammar: str) -> str:
     return tag
 
 
+_INSTALLED: dict[str, str] = {}
+_LISTINGS: dict[Path, list[str]] = {}
+
+
 def _installed(module: str) -> str:
     """What identifies the installed package `module`: its dist-info folder (name and
     version) and its compiled files (name, size, time), found without importing it, which
-    would cost a warm run more than its lookups (importlib.metadata costs as much)."""
+    would cost a warm run more than its lookups (importlib.metadata costs as much).
+    Asked once per module and site folder per run: every grammar's tag names tree_sitter."""
+    found = _INSTALLED.get(module)
+    if found is None:
+        found = _INSTALLED[module] = _find_installed(module)
+    return found
+
+
+def _find_installed(module: str) -> str:
     for entry in sys.path:
         folder = Path(entry or ".") / module
         if not (folder / "__init__.py").is_file():
@@ -112,9 +124,12 @@ def _installed(module: str) -> str:
         found = [str(folder)]
         prefix = module.lower() + "-"
         with contextlib.suppress(OSError):
+            names = _LISTINGS.get(folder.parent)
+            if names is None:
+                names = _LISTINGS[folder.parent] = [item.name for item in folder.parent.iterdir()]
             found += sorted(
                 name
-                for name in (item.name for item in folder.parent.iterdir())
+                for name in names
                 if name.lower().startswith(prefix) and name.endswith(".dist-info")
             )
             for item in sorted(os.scandir(folder), key=lambda item: item.name):
