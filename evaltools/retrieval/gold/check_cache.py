@@ -53,9 +53,16 @@ from pathlib import Path
 from typing import NamedTuple
 
 from evaltools.fileio import UsageError, discover, display_path, real_path, walk_files
-from evaltools.retrieval.code.definition_cache import RACY_SECONDS, DefinitionCache
+from evaltools.retrieval.code.definition_cache import DB_NAME, RACY_SECONDS, DefinitionCache
 from evaltools.retrieval.sources import git
 
+# The files the cache folder holds (`definition_cache`), left out of the key when it is
+# below the root. None of them can be read by a check (no grammar reads these suffixes, so
+# they are no candidates); only an ID that names one of them by its file name could see
+# them (a missing file's namesakes are candidates), and then nothing is stored.
+OWN_FILES = frozenset(
+    [".gitignore", "CACHEDIR.TAG", *(DB_NAME + s for s in ("", "-wal", "-shm", "-journal"))]
+)
 # Bump when what `gold check` prints for the same inputs changes without a release.
 RESULTS_VERSION = 1
 PREFIX = f"goldcheck{RESULTS_VERSION}:"
@@ -149,6 +156,8 @@ class ResultCache:
 
     def _entry(self, outcome: Outcome, repairable: bool) -> _Entry | None:
         request, state = self._request, self._state
+        if any(path.rpartition("/")[2] in OWN_FILES for path in self.watch.paths):
+            return None
         racy_after = request.started - int(RACY_SECONDS * 1e9)
         wanted = {os.path.join(request.root_real, p) for p in self.watch.paths}
         if request.rev is None:
@@ -274,17 +283,18 @@ def _folders(root: str, names: list[str]) -> set[str]:
 def _tree(
     request: _Request, names: list[str], folders: set[str], parts: list[str], racy_after: int
 ) -> bool:
-    """Add every walked file's stat to `parts` (a file of the cache folder, the tool's own
-    state, by name only), and each folder's `.git` and `.gitattributes`."""
+    """Add every walked file's stat to `parts`, and each folder's `.git` and
+    `.gitattributes`. The cache's own files are left out when the cache folder is below
+    the root: they change with every run (see `OWN_FILES`)."""
     root = request.root_real
-    own = os.path.relpath(request.cache_real, root) + "/"
-    own = "" if own.startswith("../") or os.path.isabs(own) else own
+    folder = os.path.relpath(request.cache_real, root)
+    inside = not (folder == "." or folder.startswith("../") or os.path.isabs(folder))
+    own = {f"{folder}/{name}" for name in OWN_FILES} if inside else set()
     newest = 0
     lstat = os.lstat
     for name in names:
         path = f"{root}/{name}"
-        if own and name.startswith(own):
-            parts.append(name)
+        if name in own:
             continue
         try:
             st = lstat(path)

@@ -310,3 +310,18 @@ def test_two_runs_at_once_store_one_good_entry(repo: GitRepo, runs: Runs, tmp_pa
     assert len(found) == 1
     entry = check_cache._decode(found[0][0])
     assert entry is not None and entry.stdout == expected
+
+
+def test_a_cache_folder_below_the_root_is_left_out_of_the_key(
+    repo: GitRepo, runs: Runs, tmp_path: Path
+) -> None:
+    # As in bench_gold_check.py: the root holds the repository, the set and the cache.
+    write_set(tmp_path / "set.jsonl", [f"code/{g}" for g in GOLD])
+    args = ["set.jsonl", "--root", ".", "--format", "json"]
+    first = runs(*args)
+    assert runs(*args) == first
+    assert runs(*args) == first
+    assert runs.resolved == 2  # the first run made the folder; the second stored
+    (tmp_path / "cache" / "notes.py").write_text("def Helper():\n    pass\n")
+    assert runs(*args) == runs(*args, "--no-cache") != first
+    assert runs.resolved == 4
