@@ -159,20 +159,17 @@ class ResultCache:
         if any(path.rpartition("/")[2] in OWN_FILES for path in self.watch.paths):
             return None
         racy_after = request.started - int(RACY_SECONDS * 1e9)
-        wanted = {os.path.join(request.root_real, p) for p in self.watch.paths}
-        if request.rev is None:
-            try:
-                for top in state.mounts:
-                    wanted.update(os.path.join(top, p) for p in git.list_files(Path(top), None))
-            except git.GitError:
-                return None
         files: list[tuple[str, str]] = []
         folders: dict[str, bool] = {}
-        walked = {f"{request.root_real}/{name}" for name in state.walked}
-        for path in sorted(wanted - walked):
-            if _signature(path)[1] >= racy_after:
-                return None
-            files.append((path, _outside_signature(path)))
+        try:
+            wanted, read = self._looked_at()
+        except git.GitError:
+            return None
+        for path in sorted(wanted):
+            if read:  # at --rev no file of the work tree is read: only its mount counts
+                if _signature(path)[1] >= racy_after:
+                    return None
+                files.append((path, _outside_signature(path)))
             parent = os.path.dirname(path)
             # The folders that decide its mount (`CodeTree.mount`).
             while parent.startswith(request.root_real + os.sep) and parent not in state.folders:
@@ -195,6 +192,19 @@ class ResultCache:
             outcome.stdout,
             outcome.stderr,
         )
+
+    def _looked_at(self) -> tuple[set[str], bool]:
+        """The paths the check could have looked at beyond the walk's files (absolute),
+        and whether it read them from the work tree (not at --rev). In the work tree:
+        the paths asked about and the files each repository tracks (`git diff HEAD`
+        compares them); at --rev: the paths asked about and the files tracked there."""
+        request, state = self._request, self._state
+        wanted = {os.path.join(request.root_real, p) for p in self.watch.paths}
+        for top in state.mounts:
+            wanted.update(os.path.join(top, p) for p in git.list_files(Path(top), request.rev))
+        if request.rev is not None:
+            return wanted, False
+        return wanted - {f"{request.root_real}/{name}" for name in state.walked}, True
 
 
 class _Request:
@@ -275,8 +285,8 @@ def _folders(root: str, names: list[str]) -> set[str]:
     folders = {root}
     for name in names:
         folders.add(f"{root}/{name.rpartition('/')[0]}".rstrip("/"))
-    with os.scandir(root) as entries:
-        folders.update(e.path for e in entries if e.is_dir(follow_symlinks=False))
+    with os.scandir(root) as entries:  # `CodeTree` follows links there
+        folders.update(e.path for e in entries if e.is_dir())
     return folders
 
 
@@ -292,7 +302,8 @@ def _tree(
     own = {f"{folder}/{name}" for name in OWN_FILES} if inside else set()
     newest = 0
     lstat = os.lstat
-    for name in names:
+    # At --rev the work tree's files are not read (only its folders' repositories count).
+    for name in names if request.rev is None else ():
         path = f"{root}/{name}"
         if name in own:
             continue
@@ -314,7 +325,8 @@ def _tree(
     for folder in sorted(folders):
         sig, attributes_newest = _signature(os.path.join(folder, ".gitattributes"))
         newest = max(newest, attributes_newest)
-        parts.append(f"{folder}\0{_has_git(folder)}\0{sig}")
+        real = os.path.realpath(folder)  # a repository's folder may lead out of the root
+        parts.append(f"{folder}\0{real}\0{_has_git(folder)}\0{sig}")
     return newest >= racy_after
 
 
