@@ -213,6 +213,40 @@ def test_a_change_to_any_input_is_a_miss_with_the_new_answer(
     assert runs(*args) == after and runs.resolved == 3  # stored again: a hit
 
 
+GIT_CHANGES = ["commit", "checkout", "empty-commit", "set-changed", "corrupt-entry"]
+
+
+@pytest.mark.parametrize("change", GIT_CHANGES)
+def test_at_rev_head_a_change_of_head_or_the_set_is_a_miss(
+    repo: GitRepo, runs: Runs, tmp_path: Path, change: str
+) -> None:
+    args = [*CHECK, "--rev", "HEAD", "--format", "json"]
+    before = runs(*args)
+    assert runs(*args) == before and runs.resolved == 1
+    CHANGES[change](repo, tmp_path)
+    after = runs(*args)
+    assert runs.resolved == 2
+    assert after == runs(*args, "--no-cache")
+    assert (after != before) == (change in ("commit", "checkout", "set-changed"))
+
+
+def test_at_rev_the_work_tree_files_are_not_part_of_the_key(
+    repo: GitRepo, runs: Runs, tmp_path: Path
+) -> None:
+    args = [*CHECK, "--rev", "HEAD", "--format", "json"]
+    before = runs(*args)
+    edit_same_size_and_time(repo, tmp_path)
+    (repo.path / "store/store.go").write_text("package store\n")
+    assert runs(*args) == before == runs(*args, "--no-cache")
+    assert runs.resolved == 2  # the first run and the uncached one
+    GitRepo(repo.path / "store")  # a repository now holds store/: another mount
+    found = runs(*args)
+    assert runs.resolved == 3
+    assert found == runs(*args, "--no-cache")
+    assert found[0] == 2 and "names no commit" in found[2]
+    assert runs.resolved == 4
+
+
 def test_a_branch_named_by_rev_that_moves_is_a_miss(
     repo: GitRepo, runs: Runs, tmp_path: Path
 ) -> None:
