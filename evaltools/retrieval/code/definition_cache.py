@@ -27,7 +27,6 @@ the current directory), as ruff and mypy keep theirs, or `EVALTOOLS_CACHE_DIR`; 
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import os
 import sqlite3
@@ -37,6 +36,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from evaltools.blake2 import blake2b
 from evaltools.retrieval.code.grammars import GRAMMARS
 from evaltools.retrieval.code.parsing import ParsedFile
 from evaltools.retrieval.code.spans import Definition
@@ -81,6 +81,8 @@ def cache_folder(project_root: Path) -> Path:
 
 def blob_id(data: bytes) -> str:
     """The id git gives these bytes as a blob (SHA-1 object format)."""
+    import hashlib  # not at the top: loading OpenSSL costs a cached `gold check` ~5 ms
+
     digest = hashlib.sha1(b"blob %d\0" % len(data), usedforsecurity=False)
     digest.update(data)
     return digest.hexdigest()
@@ -97,7 +99,7 @@ def version_tag(grammar: str) -> str:
         parts = [f"spans {SPANS_VERSION}", f"grammar {grammar}"]
         parts += [_installed("tree_sitter"), _installed(GRAMMARS[grammar][0])]
         text = "\n".join(parts).encode()
-        tag = _TAGS[grammar] = hashlib.blake2b(text, digest_size=8).hexdigest()
+        tag = _TAGS[grammar] = blake2b(text, digest_size=8).hexdigest()
     return tag
 
 

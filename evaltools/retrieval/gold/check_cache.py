@@ -42,7 +42,6 @@ decode, or another version's, is a miss.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import stat
@@ -52,6 +51,7 @@ import time
 from pathlib import Path
 from typing import NamedTuple
 
+from evaltools.blake2 import blake2b
 from evaltools.fileio import UsageError, discover, display_path, real_path, walk_files
 from evaltools.retrieval.code.definition_cache import DB_NAME, RACY_SECONDS, DefinitionCache
 from evaltools.retrieval.sources import git
@@ -257,7 +257,7 @@ def _state_of(request: _Request) -> _State | None:
         for path in unique.values():
             if not stat.S_ISREG(os.stat(path).st_mode):
                 return None  # a FIFO would block; the check reports it
-            parts += [display_path(path), hashlib.blake2b(path.read_bytes()).hexdigest()]
+            parts += [display_path(path), blake2b(path.read_bytes()).hexdigest()]
         names, _ = walk_files(request.root, None)
         folders = _folders(request.root_real, names)
         mounts = [f for f in sorted(folders) if f != request.root_real and _has_git(f)]
@@ -331,55 +331,66 @@ def _tree(
 
 
 class _GitProbe:
-    """What decides a repository's history and renames, asked of git at once (one
-    process each, running together): its folders, HEAD, --rev, its config."""
+    """What decides a repository's history and renames, asked of git while the tree is
+    walked: its folders and HEAD (one rev-parse), its config, --rev's commit."""
 
     def __init__(self, where: Path, rev: str | None, *, toplevel: bool = False) -> None:
-        self.where, self.rev = where, rev
+        self.where, self.rev, self._lines = where, rev, 3 if toplevel else 2
         info = ["rev-parse", *(["--show-toplevel"] if toplevel else [])]
-        info += ["--absolute-git-dir", "--git-common-dir"]
-        commands = [info, ["config", "--list", "-z"], _resolve("HEAD")]
-        if rev is not None:
-            commands.append(_resolve(rev))
-        self._runs = [
-            git.start_git(where, args, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-            for args in commands
-        ]
-        self._outputs: list[tuple[int, bytes]] | None = None
+        # HEAD as `git.resolve_commit` asks for it: exit 1 (after the folders) when it
+        # names no commit yet.
+        info += ["--absolute-git-dir", "--git-common-dir", *_resolve("HEAD")[1:]]
+        self._runs = [self._start(info)]
+        self._outputs: list[tuple[int, bytes]] = []
+        if not toplevel:  # a repository for sure: ask the rest at once
+            self._start_rest()
+
+    def _start(self, args: list[str]) -> subprocess.Popen[bytes]:
+        return git.start_git(self.where, args, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+
+    def _start_rest(self) -> None:
+        self._runs.append(self._start(["config", "--list", "-z"]))
+        if self.rev is not None:
+            self._runs.append(self._start(_resolve(self.rev)))
 
     def close(self) -> None:
         """Reap the processes (killed first when their answers were not needed)."""
-        if self._outputs is None:
-            for run in self._runs:
-                run.kill()
-                run.communicate()
+        for run in self._runs[len(self._outputs) :]:
+            run.kill()
+            run.communicate()
 
-    def _results(self) -> list[tuple[int, bytes]]:
-        if self._outputs is None:
-            self._outputs = []
-            for run in self._runs:
-                out = run.communicate()[0]
-                self._outputs.append((run.returncode, out))
-        return self._outputs
+    def _result(self, index: int) -> tuple[int, bytes]:
+        while len(self._outputs) <= index:
+            run = self._runs[len(self._outputs)]
+            out = run.communicate()[0]
+            self._outputs.append((run.returncode, out))
+        return self._outputs[index]
 
     def toplevel(self) -> str | None:
         """The work tree holding `where` (as `git.toplevel`), or None outside any."""
-        code, out = self._results()[0]
-        text = os.fsdecode(out).splitlines()[0] if code == 0 and out.strip() else ""
-        return os.path.realpath(text) if text else None
+        code, out = self._result(0)
+        lines = os.fsdecode(out).splitlines()
+        if code not in (0, 1) or len(lines) < self._lines or not lines[0]:
+            return None
+        if len(self._runs) == 1:
+            self._start_rest()
+        return os.path.realpath(lines[0])
 
     def state(self, parts: list[str], racy_after: int) -> bool:
         """Add the repository's state to `parts`; whether any of it is racy."""
-        (info_code, info), (config_code, config), *commits = self._results()
-        if info_code != 0 or config_code != 0:
+        (info_code, info), (config_code, config) = self._result(0), self._result(1)
+        lines = os.fsdecode(info).splitlines()
+        if info_code not in (0, 1) or len(lines) < self._lines or config_code != 0:
             raise git.GitError(f"git refused {self.where}")
-        git_dir, common = os.fsdecode(info).splitlines()[-2:]
+        git_dir, common = lines[self._lines - 2 : self._lines]
+        head = lines[self._lines] if info_code == 0 else "None"  # None: no commit yet
         common = os.path.join(self.where, common)
-        parts += [git_dir, common, _digest(os.fsdecode(config))]
-        for code, out in commits:  # as `git.resolve_commit`: None when it names none
-            parts.append(out.decode("ascii").strip() if code == 0 else "None")
-        if self.rev is not None and commits[-1][0] != 0:
-            raise git.GitError(self.rev)  # the check says why
+        parts += [git_dir, common, head, _digest(os.fsdecode(config))]
+        if self.rev is not None:
+            code, out = self._result(2)
+            if code != 0:
+                raise git.GitError(self.rev)  # the check says why
+            parts.append(out.decode("ascii").strip())
         watched = [os.path.join(common, name) for name in _GIT_FILES]
         if self.rev is None:
             watched.append(os.path.join(git_dir, "index"))
@@ -439,7 +450,7 @@ def _has_git(folder: str) -> bool:
 
 
 def _digest(text: str) -> str:
-    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=20).hexdigest()
+    return blake2b(text.encode("utf-8", "surrogatepass"), digest_size=20).hexdigest()
 
 
 def _encode(entry: _Entry) -> bytes:
