@@ -17,7 +17,7 @@ import evaltools
 from evaltools.__main__ import main
 from evaltools.retrieval.code import definition_cache
 from evaltools.retrieval.code.definition_cache import DB_NAME
-from evaltools.retrieval.gold import check_cache, gold_check
+from evaltools.retrieval.gold import check_cache, check_key, gold_check
 from tests.conftest import REPO
 from tests.retrieval.gitrepo import SESSION_PY, GitRepo
 
@@ -73,7 +73,7 @@ def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> GitRepo:
     write_set(tmp_path / "set.jsonl", GOLD)
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("EVALTOOLS_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.setattr(check_cache, "RACY_SECONDS", -3600)
+    monkeypatch.setattr(check_key, "RACY_SECONDS", -3600)
     return repo
 
 
@@ -285,7 +285,7 @@ def test_another_evaltools_version_is_a_miss(
 def test_files_changed_just_now_are_not_trusted(
     repo: GitRepo, runs: Runs, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(check_cache, "RACY_SECONDS", definition_cache.RACY_SECONDS)
+    monkeypatch.setattr(check_key, "RACY_SECONDS", definition_cache.RACY_SECONDS)
     args = [*CHECK, "--format", "json"]
     first = runs(*args)
     assert runs(*args) == first
