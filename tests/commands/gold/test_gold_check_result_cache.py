@@ -359,3 +359,29 @@ def test_a_cache_folder_below_the_root_is_left_out_of_the_key(
     (tmp_path / "cache" / "notes.py").write_text("def Helper():\n    pass\n")
     assert runs(*args) == runs(*args, "--no-cache") != first
     assert runs.resolved == 4
+
+
+def test_a_hit_imports_neither_the_resolver_nor_the_reporters(
+    repo: GitRepo, tmp_path: Path
+) -> None:
+    time.sleep(definition_cache.RACY_SECONDS + 0.2)  # the process applies the racy rule
+    args = ["gold", "check", *CHECK, "--format", "json"]
+    probe = (
+        "import sys\n"
+        "from evaltools.__main__ import main\n"
+        f"code = main({args!r})\n"
+        "heavy = [m for m in sys.modules if m.startswith(('evaltools.retrieval.gold.gold_check',"
+        " 'evaltools.retrieval.gold.anchor', 'evaltools.retrieval.sources.lookup',"
+        " 'evaltools.retrieval.records', 'evaltools.report.', 'typer', 'tree_sitter', 'hashlib'))]\n"
+        "sys.stderr.write(repr(heavy))\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    runs = [
+        subprocess.run(
+            [sys.executable, "-c", probe], check=True, cwd=tmp_path, env=env, capture_output=True
+        )
+        for _ in range(2)
+    ]
+    assert runs[0].stdout == runs[1].stdout
+    assert runs[0].stderr.decode() != "[]"  # the miss resolved
+    assert runs[1].stderr.decode() == "[]"
