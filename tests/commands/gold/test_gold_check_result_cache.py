@@ -372,7 +372,8 @@ def test_a_hit_imports_neither_the_resolver_nor_the_reporters(
         f"code = main({args!r})\n"
         "heavy = [m for m in sys.modules if m.startswith(('evaltools.retrieval.gold.gold_check',"
         " 'evaltools.retrieval.gold.anchor', 'evaltools.retrieval.sources.lookup',"
-        " 'evaltools.retrieval.records', 'evaltools.report.', 'typer', 'tree_sitter', 'hashlib'))]\n"
+        " 'evaltools.retrieval.records', 'evaltools.report.', 'typer', 'tree_sitter',"
+        " 'hashlib'))]\n"
         "sys.stderr.write(repr(heavy))\n"
     )
     env = {**os.environ, "PYTHONPATH": str(REPO)}
