@@ -14,22 +14,25 @@ the check could have read is as it was when the entry was stored:
 - the tree: every file the check's own walk lists (`fileio.walk_files`, the candidates'
   search space, gitignore and all), each with its lstat (mode, size, mtime_ns, ctime_ns,
   inode, device; a link also with its resolved path and target's stat); in each folder
-  holding such files, whether it has a `.git` (a nested repository is another mount) and
-  its `.gitattributes`;
+  holding such files (and right below the root), its real path, whether it has a `.git`
+  (a nested repository is another mount) and its `.gitattributes`. At --rev no file of
+  the work tree is read, so only the folders count;
 - git, for each repository the paths map to: its directories, HEAD's commit, `--rev`
   resolved to a commit, the config as `git config --list` prints it, and the stat of what
   else changes history or rename detection without moving HEAD (index, shallow,
   packed-refs, replace refs, grafts, alternates, info/attributes);
 - and, written in the entry by the run that stored it and checked again before use: the
   stat of every path the check looked at outside the walk (referenced files that are
-  hidden, ignored or gone, rename targets, the tracked files `git diff` compares), and the
-  commit each record's `revision` named.
+  hidden, ignored or gone, rename targets, the tracked files `git diff` compares; at
+  --rev, only whether their folders hold a repository), and the commit each record's
+  `revision` named.
 
 Every stat in the key must be older than `RACY_SECONDS` when the key is taken (as the
 definition cache's stat rows), and the key is taken again after the check: a file changed
 during the run, or within the same timestamp tick as the key, leaves nothing stored. What
 cannot be established cheaply (stdin, `--metas`, a repository nested below a folder the
-walk does not list) runs uncached.
+walk does not list) runs uncached. The cache folder's own files are left out of the key
+when it lies below the root (`check_key.OWN_FILES`).
 
 Entries live in the definition cache's database (`DefinitionCache`: its folder, lock and
 CRC-checked rows), one row per invocation, replaced by each store; a row that does not
