@@ -7,7 +7,6 @@ a misspelt `[tool.evaltools.retreival]` must not pass as "nothing to check".
 
 from __future__ import annotations
 
-import difflib
 import json
 import re
 import sys
@@ -216,6 +215,8 @@ def _reject_unknown(table: Mapping[str, object], valid: tuple[str, ...]) -> None
 
 def closest(word: str, valid: tuple[str, ...]) -> str | None:
     """The valid name `word` most likely misspells, if any is close."""
+    import difflib  # only for a misspelled key: every command loads the configuration
+
     close = difflib.get_close_matches(word, valid, n=1, cutoff=0.6)
     return close[0] if close else None
 

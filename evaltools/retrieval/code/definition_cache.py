@@ -27,7 +27,6 @@ the current directory), as ruff and mypy keep theirs, or `EVALTOOLS_CACHE_DIR`; 
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import os
 import sqlite3
@@ -37,6 +36,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from evaltools.blake2 import blake2b
 from evaltools.retrieval.code.grammars import GRAMMARS
 from evaltools.retrieval.code.parsing import ParsedFile
 from evaltools.retrieval.code.spans import Definition
@@ -81,6 +81,8 @@ def cache_folder(project_root: Path) -> Path:
 
 def blob_id(data: bytes) -> str:
     """The id git gives these bytes as a blob (SHA-1 object format)."""
+    import hashlib  # not at the top: loading OpenSSL costs a cached `gold check` ~5 ms
+
     digest = hashlib.sha1(b"blob %d\0" % len(data), usedforsecurity=False)
     digest.update(data)
     return digest.hexdigest()
@@ -97,14 +99,26 @@ def version_tag(grammar: str) -> str:
         parts = [f"spans {SPANS_VERSION}", f"grammar {grammar}"]
         parts += [_installed("tree_sitter"), _installed(GRAMMARS[grammar][0])]
         text = "\n".join(parts).encode()
-        tag = _TAGS[grammar] = hashlib.blake2b(text, digest_size=8).hexdigest()
+        tag = _TAGS[grammar] = blake2b(text, digest_size=8).hexdigest()
     return tag
+
+
+_INSTALLED: dict[str, str] = {}
+_LISTINGS: dict[Path, list[str]] = {}
 
 
 def _installed(module: str) -> str:
     """What identifies the installed package `module`: its dist-info folder (name and
     version) and its compiled files (name, size, time), found without importing it, which
-    would cost a warm run more than its lookups (importlib.metadata costs as much)."""
+    would cost a warm run more than its lookups (importlib.metadata costs as much).
+    Asked once per module and site folder per run: every grammar's tag names tree_sitter."""
+    found = _INSTALLED.get(module)
+    if found is None:
+        found = _INSTALLED[module] = _find_installed(module)
+    return found
+
+
+def _find_installed(module: str) -> str:
     for entry in sys.path:
         folder = Path(entry or ".") / module
         if not (folder / "__init__.py").is_file():
@@ -112,9 +126,12 @@ def _installed(module: str) -> str:
         found = [str(folder)]
         prefix = module.lower() + "-"
         with contextlib.suppress(OSError):
+            names = _LISTINGS.get(folder.parent)
+            if names is None:
+                names = _LISTINGS[folder.parent] = [item.name for item in folder.parent.iterdir()]
             found += sorted(
                 name
-                for name in (item.name for item in folder.parent.iterdir())
+                for name in names
                 if name.lower().startswith(prefix) and name.endswith(".dist-info")
             )
             for item in sorted(os.scandir(folder), key=lambda item: item.name):

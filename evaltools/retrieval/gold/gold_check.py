@@ -22,6 +22,7 @@ from evaltools.fileio import (
     real_path,
 )
 from evaltools.retrieval.code.chunk_id import ChunkId, ChunkIdError, parse_chunk_id
+from evaltools.retrieval.gold.gold_roots import gold_sources
 from evaltools.retrieval.gold.resolve import (
     INVALID_CHUNK_ID,
     RULE_OF_STATUS,
@@ -36,6 +37,10 @@ from evaltools.retrieval.records.record_rules import BLANK_LINE
 
 if TYPE_CHECKING:
     from evaltools.retrieval.code.parsing import OnParsed
+    from evaltools.retrieval.gold.check_cache import Watch
+    from evaltools.retrieval.sources.source import CodeTree
+
+__all__ = ["GoldCheck", "GoldItem", "SetFile", "check_gold", "gold_sources"]
 
 STDIN = "-"
 STDIN_DISPLAY = "<stdin>"
@@ -88,27 +93,6 @@ class GoldCheck:
     diagnostics: list[Diagnostic]
 
 
-def gold_sources(
-    root: Path | None,
-    metas: Path | None,
-    default_root: Path | None,
-    default_metas: Path | None,
-) -> tuple[Path | None, Path | None]:
-    """What the gold IDs resolve against: the flags first, then the configured defaults."""
-    root = root if root is not None else default_root
-    metas = metas if metas is not None else default_metas
-    if root is None and metas is None:
-        raise UsageError(
-            "gold check needs --root DIR (the code the gold IDs point into) or --metas FILE, "
-            "or `root` in [tool.evaltools.retrieval]"
-        )
-    if root is not None and not root.is_dir():
-        raise UsageError(f"--root {root.as_posix()} is not a directory")
-    if metas is not None and not metas.is_file():
-        raise UsageError(f"--metas {metas.as_posix()} is not a file")
-    return root, metas
-
-
 def check_gold(
     paths: list[Path],
     *,
@@ -119,10 +103,13 @@ def check_gold(
     jobs: int | None = None,
     cache_dir: Path | None = None,
     on_parsed: OnParsed | None = None,
+    watch: Watch | None = None,
 ) -> GoldCheck:
     """Resolve (and with `fix`, repair) every gold ID of the sets against `root` (at `rev`)
     or the index's `metas`; definitions parsed are kept in `cache_dir` (None: no cache).
-    `on_parsed` is told how many source files have been parsed, as each one is."""
+    `on_parsed` is told how many source files have been parsed, as each one is; `watch`
+    is told the paths below the root the check looked for and the records' revisions
+    (for `check_cache`)."""
     check_paths_exist(paths)
     if fix and any(str(p) == STDIN for p in paths):
         raise UsageError("--fix rewrites files in place: it cannot take - (stdin)")
@@ -145,6 +132,7 @@ def check_gold(
         problems=problems,
         cache_dir=cache_dir,
         on_parsed=on_parsed,
+        watch=watch,
     )
     if fix:
         by_file: dict[int, list[GoldItem]] = {}
@@ -224,6 +212,7 @@ def _resolve(
     problems: list[Diagnostic],
     cache_dir: Path | None,
     on_parsed: OnParsed | None,
+    watch: Watch | None = None,
 ) -> None:
     from evaltools.retrieval.code.definition_cache import DefinitionCache
     from evaltools.retrieval.code.parsing import FileParser
@@ -231,7 +220,6 @@ def _resolve(
     from evaltools.retrieval.sources.git import GitError
     from evaltools.retrieval.sources.lookup import Lookup, MetasLookup, TreeLookup
     from evaltools.retrieval.sources.metas import read_metas
-    from evaltools.retrieval.sources.source import CodeTree
 
     if rev is not None and root is None:
         raise UsageError("--rev needs --root: the repository the revision is in")
@@ -239,7 +227,7 @@ def _resolve(
     tree: CodeTree | None = None
     cache = DefinitionCache(cache_dir) if cache_dir is not None else None
     try:
-        tree = CodeTree(root, rev) if root is not None else None
+        tree = _tree(root, rev, watch) if root is not None else None
         with FileParser(jobs, on_parsed) as pool:
             lookup: Lookup
             if metas_path is not None:
@@ -260,6 +248,26 @@ def _resolve(
             tree.close()
     for item in items:
         item.result = results[item.ref]
+    if watch is not None:
+        watch.paths.update(i.cid.path for i in items if i.cid is not None)
+        watch.revisions.update(r.revision for r in refs if r.revision)
+
+
+def _tree(root: Path, rev: str | None, watch: Watch | None) -> CodeTree:
+    from evaltools.retrieval.sources.source import CodeTree
+
+    if watch is None:
+        return CodeTree(root, rev)
+    asked = watch.paths
+
+    class WatchedTree(CodeTree):
+        """Tells `watch` every path asked about: rename targets are found this way."""
+
+        def exists(self, id_path: str) -> bool:
+            asked.add(id_path)
+            return super().exists(id_path)
+
+    return WatchedTree(root, rev)
 
 
 def _fix_file(set_file: SetFile, items: list[GoldItem]) -> None:
