@@ -262,12 +262,15 @@ def against_baseline(root: Path, sets: dict[str, Path], repeats: int, baseline: 
     time with the default workers, and the CPU time of cold runs in one process (`--jobs
     1`: all the work, which load from elsewhere disturbs much less)."""
     pycache = root / "pycache"
+    # Outside the root: each side's cache written under it would change the tree the other
+    # side's result cache is keyed by, and no warm run would hit.
+    caches = Path(tempfile.mkdtemp(prefix="bench-gold-caches-"))
     print(f"against the code in {baseline} (runs interleaved, medians of {repeats}):")
     for name, eval_set in sets.items():
         for extra in ((), ("--jobs", "1")):
             command = check_command(root, eval_set, *extra)
             runners = [
-                Runner(command, root, root / f"vs-{name}-{side}", pycache, code)
+                Runner(command, root, caches / f"{name}-{side}", pycache, code)
                 for side, code in (("this", None), ("base", baseline))
             ]
             cold: list[list[float]] = [[], []]
@@ -288,6 +291,7 @@ def against_baseline(root: Path, sets: dict[str, Path], repeats: int, baseline: 
                 this, base = (statistics.median(t) for t in times)
                 row = f"{name} set, {label}"
                 print(f"  {row:30} {this:7.3f}s vs {base:7.3f}s wall: {this / base:.2f}x")
+    shutil.rmtree(caches, ignore_errors=True)
 
 
 def wall_time(func: Callable[[], object]) -> float:
