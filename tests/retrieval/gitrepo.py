@@ -61,6 +61,24 @@ class GitRepo:
         self.git("rm", "-q", name)
 
 
+# A Go file with a method and a function: the gold check cache tests' tree.
+GO = """\
+package store
+
+type Store struct {
+\titems map[string]int
+}
+
+func (s *Store) Get(key string) int {
+\treturn s.items[key]
+}
+
+func Helper(a int) int {
+\treturn a
+}
+"""
+
+
 SESSION_PY = '''\
 import os
 

@@ -15,7 +15,7 @@ from evaltools.retrieval.code.definition_cache import DB_NAME, FOLDER_NAME
 from evaltools.retrieval.code.symbols import SPANS_VERSION
 from tests.commands.gold._concurrent import two_runs_at_once_agree
 from tests.conftest import REPO
-from tests.retrieval.gitrepo import SESSION_PY, GitRepo
+from tests.retrieval.gitrepo import GO, SESSION_PY, GitRepo
 
 REPO_ROOT = REPO
 
@@ -28,22 +28,6 @@ export class UserStore {
   get(key: string): number {
     return 1;
   }
-}
-"""
-
-GO = """\
-package store
-
-type Store struct {
-\titems map[string]int
-}
-
-func (s *Store) Get(key string) int {
-\treturn s.items[key]
-}
-
-func Helper(a int) int {
-\treturn a
 }
 """
 

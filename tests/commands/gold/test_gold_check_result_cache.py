@@ -19,23 +19,7 @@ from evaltools.retrieval.code import definition_cache
 from evaltools.retrieval.code.definition_cache import DB_NAME
 from evaltools.retrieval.gold import check_cache, check_key, gold_check
 from tests.conftest import REPO
-from tests.retrieval.gitrepo import SESSION_PY, GitRepo
-
-GO = """\
-package store
-
-type Store struct {
-\titems map[string]int
-}
-
-func (s *Store) Get(key string) int {
-\treturn s.items[key]
-}
-
-func Helper(a int) int {
-\treturn a
-}
-"""
+from tests.retrieval.gitrepo import GO, SESSION_PY, GitRepo
 
 GOLD = [
     "auth/session.py:4-6:kill_session",
