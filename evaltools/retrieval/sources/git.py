@@ -185,10 +185,11 @@ class BlobReader(Closing):
         self._stdout: IO[bytes] = self._proc.stdout  # type: ignore[assignment]
 
     def close(self) -> None:
-        if self._proc.poll() is None:
-            with contextlib.suppress(OSError):  # the process died first
-                self._stdin.close()
-            self._proc.wait()
+        # Closed even when git is gone: an unflushed request would otherwise fail again,
+        # unseen, when the pipe is collected.
+        with contextlib.suppress(OSError):  # the process died first
+            self._stdin.close()
+        self._proc.wait()
         self._stdout.close()
 
     def read(self, name: str) -> bytes | None:

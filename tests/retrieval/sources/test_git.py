@@ -89,6 +89,7 @@ def test_reader_reports_a_dead_process(repo: GitRepo) -> None:
     with pytest.raises(GitError, match="stopped answering"):
         dict(reader.read_many("HEAD", ["x"]))
     reader.close()
+    assert reader._stdin.closed  # no pipe left to fail when collected
 
 
 def test_a_hook_environment_does_not_redirect_git(
