@@ -13,7 +13,6 @@ import difflib
 import hashlib
 import json
 import re
-import sys
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from itertools import accumulate, chain, pairwise
@@ -88,10 +87,10 @@ def source_lines(data: bytes) -> list[str]:
     return data.decode("utf-8", "replace").split("\n")
 
 
-def _tokens(text: str, start: int = 0, end: int = sys.maxsize) -> list[str]:
-    """The tokens of `text[start:end]` with comment-only lines already blanked (see
+def _token_pattern(text: str) -> re.Pattern[str]:
+    """What finds the tokens of `text` (comment-only lines already blanked, see
     `_uncommented`): one regular expression pass in C, not a call per line."""
-    return (_ASCII_TOKEN if text.isascii() else _TOKEN).findall(text, start, end)
+    return _ASCII_TOKEN if text.isascii() else _TOKEN
 
 
 def _uncommented(text: str) -> str:
@@ -112,7 +111,8 @@ def _renamed(tokens: list[str], leaf: str) -> tuple[str, ...]:
 
 
 def make_body(path: str, chunk_id: str, name: str, lines: list[str]) -> Body:
-    tokens = _renamed(_tokens(_uncommented("\n".join(lines))), name.rpartition(".")[2])
+    text = _uncommented("\n".join(lines))
+    tokens = _renamed(_token_pattern(text).findall(text), name.rpartition(".")[2])
     return _made(path, chunk_id, name, grammar_of(path), tokens)
 
 
@@ -136,7 +136,7 @@ def file_bodies(path: str, data: bytes, named: Sequence[tuple[str, int, int, str
     last = len(lines)
     spans = [(min(start - 1, last), min(max(start - 1, end), last)) for _, start, end, _ in named]
     bounds = sorted({line for span in spans for line in span})
-    pattern = _ASCII_TOKEN if text.isascii() else _TOKEN
+    pattern = _token_pattern(text)
     stretches = [pattern.findall(text, before[a] + a, before[b] + b) for a, b in pairwise(bounds)]
     at = {line: number for number, line in enumerate(bounds)}
     grammar = grammar_of(path)
@@ -317,7 +317,6 @@ class BodyIndex:
         if not size:  # nothing to look up: only empty bodies compare (as equal)
             empty = [p for p, b in enumerate(self.bodies) if not b.tokens]
             return [p for p in empty if self.bodies[p].grammar == old.grammar], True
-        keys = {t: (old.grammar, t) for t in counts}  # for `_repeats`
         # Rarest first: the tokens that narrow the search most.
         order = sorted(counts, key=lambda t: (len(postings.get(t, ())), t))
         common: Counter[int] = Counter()  # position -> tokens in common among those read
@@ -337,7 +336,7 @@ class BodyIndex:
             common.update(found)  # counted in C: most tokens are once in a body
             mine = counts[token]
             if mine > 1:
-                for position, count in self._repeats(keys[token]):
+                for position, count in self._repeats((old.grammar, token)):
                     common[position] += min(mine, count) - 1
             rest -= mine
         kept: list[int] = []
