@@ -65,30 +65,30 @@ def left_out(a: list[str], b: list[str]) -> tuple[list[int], list[int]]:
     if not mid_a or not mid_b:
         return [prefix + i for i in range(len(mid_a))], [prefix + j for j in range(len(mid_b))]
     lcs = _Table(mid_a, mid_b).lcs
-    kept_a: set[int] = set()
-    i, j = len(mid_a), len(mid_b)
-    while i and j:
-        if mid_a[i - 1] == mid_b[j - 1]:
-            kept_a.add(i - 1)
-            i, j = i - 1, j - 1
-        elif lcs(i - 1, j) >= lcs(i, j - 1):
-            i -= 1
-        else:
-            j -= 1
-    kept_b: set[int] = set()
-    i, j = len(mid_a), len(mid_b)
-    while i and j:
-        if mid_a[i - 1] == mid_b[j - 1]:
-            kept_b.add(j - 1)
-            i, j = i - 1, j - 1
-        elif lcs(i, j - 1) >= lcs(i - 1, j):
-            j -= 1
-        else:
-            i -= 1
+    kept_a = _kept(mid_a, mid_b, lcs, in_a=True)
+    kept_b = _kept(mid_a, mid_b, lcs, in_a=False)
     return (
         [prefix + k for k in range(len(mid_a)) if k not in kept_a],
         [prefix + k for k in range(len(mid_b)) if k not in kept_b],
     )
+
+
+def _kept(a: list[str], b: list[str], lcs: Callable[[int, int], int], *, in_a: bool) -> set[int]:
+    """The indices of `a` (`in_a`) or of `b` on the subsequence found walking the table back
+    from the end, stepping back in that same sequence on a tie."""
+    kept: set[int] = set()
+    i, j = len(a), len(b)
+    while i and j:
+        if a[i - 1] == b[j - 1]:
+            kept.add(i - 1 if in_a else j - 1)
+            i, j = i - 1, j - 1
+        else:
+            up, left = lcs(i - 1, j), lcs(i, j - 1)
+            if up > left or (in_a and up == left):
+                i -= 1
+            else:
+                j -= 1
+    return kept
 
 
 class _Table:
