@@ -103,7 +103,8 @@ def _retrieval(
     if not work.retrieval_sets:
         return []
     from evaltools.retrieval.code.definition_cache import cache_folder
-    from evaltools.retrieval.gold.gold_check import check_gold, gold_sources
+    from evaltools.retrieval.gold.gold_check import check_gold
+    from evaltools.retrieval.gold.gold_roots import gold_sources
     from evaltools.retrieval.records.check_files import check_files, schema_text_for
 
     # Everything comes from this configuration (it may be `--config`, not the cwd's).

@@ -16,7 +16,8 @@ from evaltools.atomic import WriteError, atomic_write
 from evaltools.config.model import load_config
 from evaltools.diagnostics import Diagnostic
 from evaltools.fileio import UsageError, display_path
-from evaltools.retrieval.gold.gold_check import GoldCheck, check_gold, gold_sources
+from evaltools.retrieval.gold.gold_check import GoldCheck, check_gold
+from evaltools.retrieval.gold.gold_roots import gold_sources
 from evaltools.retrieval.gold.resolve import Status
 
 

@@ -22,7 +22,6 @@ from evaltools.fileio import (
     real_path,
 )
 from evaltools.retrieval.code.chunk_id import ChunkId, ChunkIdError, parse_chunk_id
-from evaltools.retrieval.gold.gold_roots import gold_sources
 from evaltools.retrieval.gold.resolve import (
     INVALID_CHUNK_ID,
     RULE_OF_STATUS,
@@ -40,7 +39,6 @@ if TYPE_CHECKING:
     from evaltools.retrieval.gold.check_cache import Watch
     from evaltools.retrieval.sources.source import CodeTree
 
-__all__ = ["GoldCheck", "GoldItem", "SetFile", "check_gold", "gold_sources"]
 
 STDIN = "-"
 STDIN_DISPLAY = "<stdin>"
