@@ -19,7 +19,7 @@ from typing import NamedTuple
 
 from evaltools.blake2 import blake2b
 from evaltools.fileio import UsageError, discover, display_path, real_path, walk_files
-from evaltools.retrieval.code.definition_cache import DB_NAME, RACY_SECONDS
+from evaltools.retrieval.code.definition_cache import DB_NAME, RACY_SECONDS, stat_signature
 from evaltools.retrieval.sources import git
 
 # The files the cache folder holds (`definition_cache`), left out of the key when it is
@@ -145,10 +145,7 @@ def _tree(
             parts.append(f"{name}\0{sig}")
             newest = max(newest, link_newest)
             continue
-        parts.append(
-            f"{name}\0{st.st_mode}:{st.st_size}:{st.st_mtime_ns}:{st.st_ctime_ns}:"
-            f"{st.st_ino}:{st.st_dev}"
-        )
+        parts.append(f"{name}\0{st.st_mode}:{stat_signature(st)}")
         newest = max(newest, st.st_mtime_ns, st.st_ctime_ns)
     for folder in sorted(folders):
         sig, attributes_newest = signature(os.path.join(folder, ".gitattributes"))
@@ -258,7 +255,7 @@ def signature(path: str) -> tuple[str, int]:
         st = os.lstat(path)
     except (OSError, ValueError):
         return "-", 0
-    sig = f"{st.st_mode}:{st.st_size}:{st.st_mtime_ns}:{st.st_ctime_ns}:{st.st_ino}:{st.st_dev}"
+    sig = f"{st.st_mode}:{stat_signature(st)}"
     newest = max(st.st_mtime_ns, st.st_ctime_ns)
     if stat.S_ISLNK(st.st_mode):
         target, target_newest = signature(os.path.realpath(path))
