@@ -166,8 +166,10 @@ def git(repo: Path, *args: str) -> None:
     )
 
 
-def build(root: Path, files: int, ids: int, seed: int) -> list[str]:
-    """The repository root/code (committed, refactored, committed); the eval set's IDs."""
+def build(root: Path, files: int, ids: int, seed: int) -> tuple[list[str], set[str]]:
+    """The repository root/code (committed, refactored, committed); the eval set's IDs, and
+    the files (as the IDs name them) where the refactor renamed a function or that it
+    deleted: IDs elsewhere resolve without searching the tree."""
     rng = random.Random(seed)
     repo = root / "code"
     repo.mkdir()
@@ -186,11 +188,12 @@ def build(root: Path, files: int, ids: int, seed: int) -> list[str]:
     all_defs = [(path, d) for path, src in sources.items() for d in src.defs]
     chosen = rng.sample(all_defs, min(ids, len(all_defs)))
     gold = [f"code/{path}:{start}-{end}:{name}" for path, (name, start, end) in chosen]
-    refactor(repo, sources, rng)
-    return gold
+    broken = refactor(repo, sources, rng)
+    return gold, {f"code/{path}" for path in broken}
 
 
-def refactor(repo: Path, sources: dict[str, Source], rng: random.Random) -> None:
+def refactor(repo: Path, sources: dict[str, Source], rng: random.Random) -> list[str]:
+    """Refactors and commits; returns the paths of the files edited and deleted."""
     paths = sorted(sources)
     rng.shuffle(paths)
     n = len(paths)
@@ -214,6 +217,7 @@ def refactor(repo: Path, sources: dict[str, Source], rng: random.Random) -> None
         git(repo, "rm", "-q", path)
     git(repo, "add", "-A")
     git(repo, "commit", "-q", "-m", "refactor")
+    return [*edited, *deleted]
 
 
 def git_output(repo: Path, *args: str) -> str:

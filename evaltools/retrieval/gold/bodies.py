@@ -11,18 +11,14 @@ from __future__ import annotations
 
 import difflib
 import hashlib
-import json
 import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from itertools import accumulate, chain, pairwise
-from typing import TYPE_CHECKING, NamedTuple, Protocol
+from typing import NamedTuple, Protocol
 
 from evaltools.gcpause import no_cycle_collection
 from evaltools.retrieval.code.symbols import grammar_of
-
-if TYPE_CHECKING:
-    from evaltools.retrieval.code.definition_cache import DefinitionCache
 
 # A body this similar (difflib ratio) to the old one is the same definition, edited.
 NEAR_BODY = 0.8
@@ -48,8 +44,9 @@ MAX_BOUNDED = 2_000
 INEXACT_SCORED = 10
 # Bounds are compared with this slack, so that float rounding never drops a body.
 _EPSILON = 1e-9
-# The normalisation's version: cached bodies of another one are computed again.
-BODIES_VERSION = 3
+# The version of bodies as normalised and as cached (4: compressed): cached bodies of
+# another one are computed again.
+BODIES_VERSION = 4
 # Cached bodies are kept with the definitions, under this prefix of the content's key.
 BODIES_KEY = f"bodies{BODIES_VERSION}"
 _TOKEN = re.compile(r"\w+|[^\w\s]")
@@ -152,69 +149,6 @@ def file_bodies(path: str, data: bytes, named: Sequence[tuple[str, int, int, str
         found.append(
             _made(path, chunk_id, name, grammar, _renamed(tokens, name.rpartition(".")[2]))
         )
-    return found
-
-
-def encode_bodies(bodies: Sequence[Body]) -> bytes:
-    """A file's bodies for the definition cache: what they cost to compute (the tokens
-    and fingerprint); where they are comes from the file's definitions. No token holds
-    white space: a space joins a body's tokens and a newline the bodies, so that a warm
-    run decodes a file with one `json.loads` and C-fast splits."""
-    prints = [b.fingerprint for b in bodies]
-    sizes = [b.size for b in bodies]
-    text = "\n".join(" ".join(b.tokens) for b in bodies)
-    return json.dumps([BODIES_VERSION, prints, sizes, text], separators=(",", ":")).encode()
-
-
-def decode_bodies(
-    path: str, named: Sequence[tuple[str, int, int, str]], value: bytes
-) -> list[Body] | None:
-    """The bodies `encode_bodies` stored for a file with these definitions, or None when
-    the entry is not one this version wrote (then they are computed again)."""
-    try:
-        version, prints, sizes, text = json.loads(value)
-        lines = text.split("\n") if named else []
-    except (ValueError, TypeError, AttributeError):
-        return None
-    if version != BODIES_VERSION or not len(prints) == len(sizes) == len(lines) == len(named):
-        return None
-    if not (all(type(p) is str for p in prints) and all(type(n) is int for n in sizes)):
-        return None
-    grammar = grammar_of(path)
-    make = Body._make
-    return [
-        make((path, chunk_id, name, size, fingerprint, grammar, tuple(line.split(" "))))
-        if line
-        else make((path, chunk_id, name, size, fingerprint, grammar, ()))
-        for (name, _, _, chunk_id), fingerprint, size, line in zip(
-            named, prints, sizes, lines, strict=True
-        )
-    ]
-
-
-def cached_bodies(
-    cache: DefinitionCache | None,
-    files: dict[str, tuple[bytes, list[tuple[str, int, int, str]]]],
-    content_keys: dict[str, str],
-) -> list[Body]:
-    """The bodies of files (path -> bytes and named definitions), from the cache when it
-    has them under the file's content key (see `definition_cache.entry_key`), else
-    computed and stored there."""
-    keys = {p: f"{BODIES_KEY}:{content_keys[p]}" for p in files if p in content_keys}
-    stored = cache.get_values(keys.values()) if cache is not None else {}
-    found: list[Body] = []
-    fresh: dict[str, bytes] = {}
-    for path, (data, named) in files.items():
-        key = keys.get(path)
-        value = stored.get(key) if key is not None else None
-        bodies = decode_bodies(path, named, value) if value is not None else None
-        if bodies is None:
-            bodies = file_bodies(path, data, named)
-            if key is not None:
-                fresh[key] = encode_bodies(bodies)
-        found.extend(bodies)
-    if cache is not None:
-        cache.put_values(fresh)
     return found
 
 

@@ -281,7 +281,7 @@ class TreeLookup:
         return read
 
     def _file_bodies(self, files: list[str], content_keys: dict[str, str]) -> list[Body]:
-        from evaltools.retrieval.gold.bodies import cached_bodies
+        from evaltools.retrieval.gold.body_cache import cached_bodies
 
         named: dict[str, tuple[bytes, list[tuple[str, int, int, str]]]] = {}
         for path in files:
@@ -293,7 +293,7 @@ class TreeLookup:
                     if name is not None
                 ]
                 named[path] = (data, rows)
-        return cached_bodies(self.cache, named, content_keys)
+        return cached_bodies(self.cache, named, content_keys, self.pool.jobs)
 
     def holding(self, leaves: Collection[str]) -> list[tuple[str, Entry]]:
         needles = [leaf.encode("utf-8") for leaf in leaves]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import zlib
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -14,7 +15,7 @@ import pytest
 from evaltools.__main__ import main
 from evaltools.retrieval.code import cached_parse
 from evaltools.retrieval.code.definition_cache import DB_NAME, _crc
-from evaltools.retrieval.gold import bodies
+from evaltools.retrieval.gold import bodies, body_cache
 from evaltools.retrieval.gold.bodies import BODIES_KEY
 from evaltools.retrieval.gold.searches import SEARCHES_KEY
 from tests.commands.gold._concurrent import two_runs_at_once_agree
@@ -72,13 +73,13 @@ def gold_check(capsys: pytest.CaptureFixture[str], *args: str) -> str:
 def counting_bodies(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The files whose bodies are computed (not taken from the cache) are recorded here."""
     computed: list[str] = []
-    real = bodies.file_bodies
+    real = body_cache.file_bodies
 
     def file_bodies(path: str, data: bytes, named: list[tuple[str, int, int, str]]) -> object:
         computed.append(path)
         return real(path, data, named)
 
-    monkeypatch.setattr(bodies, "file_bodies", file_bodies)
+    monkeypatch.setattr(body_cache, "file_bodies", file_bodies)
     return computed
 
 
@@ -218,7 +219,8 @@ def test_a_corrupt_body_entry_is_recomputed(
         # One value that fails its CRC; one whose CRC checks out but whose rows do not
         # fit the file's definitions (as a bug could leave it): more rows than those.
         db.execute("UPDATE definitions SET value = ? WHERE key = ?", (b"junk", keys[0]))
-        wrong = json.dumps([bodies.BODIES_VERSION, ["0" * 32] * 5, [1] * 5, "x\n" * 4]).encode()
+        wrong = json.dumps([bodies.BODIES_VERSION, ["0" * 32] * 5, [1] * 5, "x\n" * 4])
+        wrong = zlib.compress(wrong.encode())
         db.execute(
             "UPDATE definitions SET value = ?, crc = ? WHERE key = ?",
             (wrong, _crc(keys[1], wrong), keys[1]),

@@ -16,8 +16,6 @@ from evaltools.retrieval.gold.bodies import (
     MAX_SCORED,
     Body,
     BodyIndex,
-    decode_bodies,
-    encode_bodies,
     file_bodies,
     make_body,
 )
@@ -118,32 +116,6 @@ def test_a_search_cut_short_says_so_and_scores_only_a_sample(
     assert len(found) <= bodies.INEXACT_SCORED
     # Asked only for a complete answer, it scores nothing.
     assert index.near(old, complete=True) == ([], False)
-
-
-def test_cached_bodies_decode_to_the_bodies_computed() -> None:
-    data = b"def f(a):\n    return a + 1  # one\n\n\nclass C:\n    def g(self):\n        pass\n"
-    data += b"def h():\n    # only a comment\n"
-    named = [("f", 1, 2, "m.py:1-2:f"), ("C.g", 6, 7, "m.py:6-7:C.g")]
-    named.append(("h", 9, 9, "m.py:9-9:h"))  # no tokens at all
-    computed = file_bodies("m.py", data, named)
-    assert decode_bodies("m.py", named, encode_bodies(computed)) == computed
-    assert decode_bodies("e.py", [], encode_bodies([])) == []
-
-
-@pytest.mark.parametrize(
-    "value",
-    [
-        b"not json",
-        b'[2, [1, 2], [1, 2], "a\\nb"]',
-        b'[99, ["x", "y"], [1, 2], "a\\nb"]',
-        b'[2, ["x", "y"], [1, 2], "a"]',
-        b'[2, ["x"], [1], "a"]',
-    ],
-    ids=["garbage", "wrong-types", "other-version", "fewer-bodies", "short-columns"],
-)
-def test_a_bad_cached_entry_decodes_to_none(value: bytes) -> None:
-    named = [("f", 1, 2, "m.py:1-2:f"), ("g", 3, 4, "m.py:3-4:g")]
-    assert decode_bodies("m.py", named, value) is None
 
 
 def previous_body(path: str, chunk_id: str, name: str, lines: list[str]) -> Body:
