@@ -17,7 +17,8 @@ if TYPE_CHECKING:
 
 # One core's cost of a file's bodies, computed and encoded (benchmarks/bench_gold_check.py
 # --revision: 1.15 s for 15 MB); decoding them and the trip to and from a worker stay in
-# the caller (0.5 s). Workers then pay from about 17 MB of code (6,000 files) on two cores.
+# the caller (0.5 s: decoding 0.35 s, the rest the trip). Workers then pay from about
+# 17 MB of code (6,000 files) on two cores.
 BODY_COST = Cost(per_byte=7.7e-8, parent=0.45)
 # A file's named definitions: (name, start, end, chunk ID).
 Named = Sequence[tuple[str, int, int, str]]
@@ -45,7 +46,9 @@ def decode_bodies(path: str, named: Named, value: bytes) -> list[Body] | None:
         lines = text.split("\n") if named else []
     except (zlib.error, ValueError, TypeError, AttributeError):
         return None
-    if version != BODIES_VERSION or not len(prints) == len(sizes) == len(lines) == len(named):
+    if version != BODIES_VERSION or type(prints) is not list or type(sizes) is not list:
+        return None
+    if not len(prints) == len(sizes) == len(lines) == len(named):
         return None
     if not (all(type(p) is str for p in prints) and all(type(n) is int for n in sizes)):
         return None
@@ -99,12 +102,12 @@ def cached_bodies(
         tasks = ((path, *files[path]) for path in todo)
         batch = max(1, min(64, len(todo) // (workers * 8)))
         encoded = parallel_map(encoded_bodies, tasks, workers=workers, batch=batch)
-        for path, value in zip(todo, encoded, strict=True):
-            bodies = decode_bodies(path, files[path][1], value)
-            # Our own encoding always decodes; computed again, were it ever not to.
+        for path, sent in zip(todo, encoded, strict=True):
+            bodies = decode_bodies(path, files[path][1], sent)
+            # Never None for our own encoding; if ever, what is computed here is stored.
             found[path] = file_bodies(path, *files[path]) if bodies is None else bodies
             if path in keys:
-                fresh[keys[path]] = value
+                fresh[keys[path]] = sent if bodies is not None else encode_bodies(found[path])
     if cache is not None:
         cache.put_values(fresh)
     return [body for path in files for body in found[path]]

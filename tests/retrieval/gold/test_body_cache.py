@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import zlib
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from evaltools.parallel.processes import parallel_map as real_parallel_map
 from evaltools.retrieval.code.definition_cache import DefinitionCache
 from evaltools.retrieval.gold import bodies, body_cache
 from evaltools.retrieval.gold.bodies import file_bodies
@@ -36,6 +38,8 @@ V = bodies.BODIES_VERSION
         zlib.compress(f'[{V}, ["x", "y"], [1, 2], "a"]'.encode()),
         zlib.compress(f'[{V}, ["x"], [1], "a"]'.encode()),
         f'[{V}, ["x", "y"], [1, 2], "a\\nb"]'.encode(),
+        zlib.compress(f'[{V}, 1, 2, "a\\nb"]'.encode()),
+        zlib.compress(f'[{V}, null, null, "a\\nb"]'.encode()),
     ],
     ids=[
         "garbage",
@@ -44,6 +48,8 @@ V = bodies.BODIES_VERSION
         "fewer-bodies",
         "short-columns",
         "not-compressed",
+        "numbers-for-columns",
+        "null-columns",
     ],
 )
 def test_a_bad_cached_entry_decodes_to_none(value: bytes) -> None:
@@ -79,6 +85,13 @@ def test_bodies_computed_in_workers_are_those_computed_in_process(
 ) -> None:
     files = some_files(6)
     keys = {path: f"py:{number:040x}" for number, path in enumerate(files)}
+    pools: list[int] = []
+
+    def parallel_map(func: Any, items: Any, *, workers: int, batch: int = 1) -> Any:
+        pools.append(workers)
+        return real_parallel_map(func, items, workers=workers, batch=batch)
+
+    monkeypatch.setattr(body_cache, "parallel_map", parallel_map)
     found = {}
     for jobs in (1, 2):
         cache = DefinitionCache(tmp_path / str(jobs))
@@ -86,22 +99,46 @@ def test_bodies_computed_in_workers_are_those_computed_in_process(
             found[jobs] = cached_bodies(cache, files, keys, jobs)
         finally:
             cache.close()
+    assert pools == [2]  # --jobs 1 in process, --jobs 2 in two workers
     assert found[2] == found[1]
     assert [b.chunk_id for b in found[1]] == [row[3] for _, n in files.values() for row in n]
     rows = [f"{bodies.BODIES_KEY}:{key}" for key in keys.values()]
     assert stored(tmp_path / "1", rows) == stored(tmp_path / "2", rows)
     assert len(stored(tmp_path / "2", rows)) == len(files)
 
-    # What the workers stored is taken from the cache the next time: nothing is computed.
-    def computed(path: str, data: bytes, named: object) -> object:
-        raise AssertionError(f"{path} computed again")
+    # What the workers stored is taken from the cache the next time: nothing is computed,
+    # in process or in workers.
+    def computed(*args: object, **kwargs: object) -> object:
+        raise AssertionError("bodies computed again")
 
     monkeypatch.setattr(body_cache, "file_bodies", computed)
-    cache = DefinitionCache(tmp_path / "2")
+    monkeypatch.setattr(body_cache, "parallel_map", computed)
+    for jobs in (1, 2):
+        cache = DefinitionCache(tmp_path / "2")
+        try:
+            assert cached_bodies(cache, files, keys, jobs) == found[1]
+        finally:
+            cache.close()
+
+
+def test_a_worker_result_that_does_not_decode_is_computed_and_stored_as_computed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    files = some_files(3)
+    keys = {path: f"py:{number:040x}" for number, path in enumerate(files)}
+
+    def junk(func: Any, items: Any, *, workers: int, batch: int = 1) -> Any:
+        return (b"junk" for _ in items)  # as if a worker had sent something else
+
+    monkeypatch.setattr(body_cache, "parallel_map", junk)
+    cache = DefinitionCache(tmp_path)
     try:
-        assert cached_bodies(cache, files, keys, 2) == found[1]
+        found = cached_bodies(cache, files, keys, 2)
     finally:
         cache.close()
+    assert found == cached_bodies(None, files, {}, 1)
+    rows = stored(tmp_path, [f"{bodies.BODIES_KEY}:{key}" for key in keys.values()])
+    assert sorted(rows.values()) == sorted(encode_bodies(file_bodies(p, *files[p])) for p in files)
 
 
 def test_without_a_cache_bodies_are_computed_and_nothing_is_kept(tmp_path: Path) -> None:
