@@ -73,7 +73,7 @@ def gold_check(capsys: pytest.CaptureFixture[str], *args: str) -> str:
 def counting_bodies(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The files whose bodies are computed (not taken from the cache) are recorded here."""
     computed: list[str] = []
-    real = body_cache.file_bodies
+    real = bodies.file_bodies
 
     def file_bodies(path: str, data: bytes, named: list[tuple[str, int, int, str]]) -> object:
         computed.append(path)
@@ -219,8 +219,8 @@ def test_a_corrupt_body_entry_is_recomputed(
         # One value that fails its CRC; one whose CRC checks out but whose rows do not
         # fit the file's definitions (as a bug could leave it): more rows than those.
         db.execute("UPDATE definitions SET value = ? WHERE key = ?", (b"junk", keys[0]))
-        wrong = json.dumps([bodies.BODIES_VERSION, ["0" * 32] * 5, [1] * 5, "x\n" * 4])
-        wrong = zlib.compress(wrong.encode())
+        rows = json.dumps([bodies.BODIES_VERSION, ["0" * 32] * 5, [1] * 5, "x\n" * 4])
+        wrong = zlib.compress(rows.encode())
         db.execute(
             "UPDATE definitions SET value = ?, crc = ? WHERE key = ?",
             (wrong, _crc(keys[1], wrong), keys[1]),
