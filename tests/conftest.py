@@ -38,9 +38,13 @@ def in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path
 
 
+_EXIT_STATUS: list[int] = []
+
+
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     """Stop any worker pool a test left running, so that the interpreter's exit, which joins
     each pool's threads, cannot wait on one (a run once printed its result and never ended)."""
+    _EXIT_STATUS.append(int(exitstatus))
     import gc
     from concurrent.futures import ProcessPoolExecutor
 
@@ -49,3 +53,19 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     for pool in [o for o in gc.get_objects() if isinstance(o, ProcessPoolExecutor)]:
         if getattr(pool, "_processes", None):
             _workers.stop_pool(pool)
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """Once workers were killed (by the tests of Ctrl-C and SIGTERM, or above), leave as
+    `evaltools.__main__.entry` does, with the run's status: the interpreter's exit joins
+    each pool's threads, and a feeder thread writing to workers killed mid-batch waits on
+    that pipe for ever (a CI run printed its result, then hung until its timeout). By now
+    every report is written and the coverage data saved."""
+    import sys
+
+    workers = sys.modules.get("evaltools.parallel._workers")
+    if _EXIT_STATUS and workers is not None and workers.killed_pools:
+        for stream in (sys.stdout, sys.stderr):
+            stream.flush()
+        os._exit(_EXIT_STATUS[-1])
