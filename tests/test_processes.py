@@ -16,7 +16,13 @@ from pathlib import Path
 import pytest
 
 from evaltools.__main__ import main
-from evaltools.parallel.processes import Cost, available_cores, parallel_map, worker_count
+from evaltools.parallel.processes import (
+    Cost,
+    available_cores,
+    batch_size,
+    parallel_map,
+    worker_count,
+)
 from tests.conftest import CORPUS
 
 BAD_JOBS = "--jobs must be 0 (every core), 1 (no worker processes) or more; got -1"
@@ -223,3 +229,13 @@ def test_ctrl_c_late_in_the_work_never_hangs_the_exit(tmp_path: Path, delay: flo
         proc.communicate(timeout=30)  # raises on a hang
         assert proc.returncode in (130, 1, -signal.SIGINT)  # interrupted, or already done
         assert _gone(proc.pid) == []
+
+
+@pytest.mark.parametrize(
+    ("items", "workers", "most", "expected"),
+    [(0, 2, 64, 1), (15, 2, 64, 1), (160, 2, 64, 10), (10**6, 2, 64, 64), (10**6, 4, 512, 512)],
+)
+def test_batches_are_about_eight_per_worker_within_bounds(
+    items: int, workers: int, most: int, expected: int
+) -> None:
+    assert batch_size(items, workers, most) == expected

@@ -9,7 +9,13 @@ from pathlib import Path
 from evaltools import jsonio
 from evaltools.example.markdown.roundtrip_files import ROUNDTRIP_COST, FileResult, check_file
 from evaltools.fileio import check_paths_exist, discover
-from evaltools.parallel.processes import check_jobs, input_size, parallel_map, worker_count
+from evaltools.parallel.processes import (
+    batch_size,
+    check_jobs,
+    input_size,
+    parallel_map,
+    worker_count,
+)
 from evaltools.report.progress import Progress
 
 
@@ -31,7 +37,7 @@ def run(  # noqa: PLR0917 (the table's parameters, by name or position)
     size = input_size(files, ROUNDTRIP_COST, items=len(files))
     workers = worker_count(jobs, items=len(files), size=size, cost=ROUNDTRIP_COST)
     check = functools.partial(check_file, fix=fix, diff=diff, strict_reference=strict_reference)
-    batch = max(1, min(64, len(files) // (workers * 8)))
+    batch = batch_size(len(files), workers)
     results: list[FileResult] = []
     progress = Progress()
     for result in parallel_map(check, files, workers=workers, batch=batch):

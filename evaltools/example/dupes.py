@@ -40,7 +40,7 @@ from evaltools.example.records import (
 )
 from evaltools.example.spec import ExampleSpec
 from evaltools.fileio import NOT_A_FILE
-from evaltools.parallel.processes import Cost, parallel_map, worker_count
+from evaltools.parallel.processes import Cost, batch_size, parallel_map, worker_count
 
 EXCERPT = "cursor excerpt"
 PATCHES = "expected patches"
@@ -176,7 +176,7 @@ def read_fingerprints(
     `on_item` hears each example read (for a progress line)."""
     units = list(iter_all_units(paths))
     workers = worker_count(jobs, items=len(units), cost=FINGERPRINT_COST)
-    size = max(1, min(CHUNK, len(units) // (workers * 8))) if workers > 1 else CHUNK
+    size = batch_size(len(units), workers, CHUNK) if workers > 1 else CHUNK
     chunks = (units[start : start + size] for start in range(0, len(units), size))
     found: list[Fingerprint] = []
     problems: list[Diagnostic] = []

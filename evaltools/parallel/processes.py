@@ -103,6 +103,12 @@ def worker_count(jobs: int | None, *, items: int, size: int = 0, cost: Cost) -> 
     return best if best_time < 0.8 * serial else 1
 
 
+def batch_size(items: int, workers: int, most: int = 64) -> int:
+    """Items per batch sent to a worker: about eight batches per worker, few enough that
+    pickling stays cheap and enough to balance the work, and at most `most`."""
+    return max(1, min(most, items // (workers * 8)))
+
+
 def parallel_map(
     func: Callable[[_T], _R],
     items: Iterable[_T],

@@ -14,7 +14,7 @@ from evaltools.catalogue import rule
 from evaltools.diagnostics import Diagnostic, make
 from evaltools.example.records import Record, Unit, iter_all_units, parse_unit
 from evaltools.fileio import UsageError, display_path
-from evaltools.parallel.processes import Cost, parallel_map, worker_count
+from evaltools.parallel.processes import Cost, batch_size, parallel_map, worker_count
 from evaltools.score.definitions import Definition
 from evaltools.score.inputs import BadInput, Problem, Scorable, from_example, from_markdown
 from evaltools.score.prediction import ActualCursor, Prediction, Score, score_prediction
@@ -264,7 +264,7 @@ def score_paths(
     units = list(iter_all_units(paths, respect_gitignore=respect_gitignore))
     size = sum(map(_unit_size, units))
     workers = worker_count(jobs, items=len(units), size=size, cost=SCORE_COST)
-    batch = max(1, min(64, len(units) // (workers * 8)))
+    batch = batch_size(len(units), workers)
     work = functools.partial(_score_unit, definition, external, shown)
     seen: set[str] = set()
     files: set[str] = set()

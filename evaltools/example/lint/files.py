@@ -11,7 +11,7 @@ from pathlib import Path
 
 from evaltools.diagnostics import Diagnostic, Rule, make
 from evaltools.fileio import NOT_A_FILE, discover, display_path, read_text_file, real_path
-from evaltools.parallel.processes import Cost, input_size, parallel_map, worker_count
+from evaltools.parallel.processes import Cost, batch_size, input_size, parallel_map, worker_count
 from evaltools.selection import RuleSelection
 
 SUFFIXES = (".md", ".json", ".jsonl")
@@ -61,8 +61,7 @@ def lint_files(files: list[Path], jobs: int | None) -> Iterator[list[Diagnostic]
     """The findings of each file, in the order of `files`, as they come."""
     size = input_size(files, LINT_COST, items=len(files))
     workers = worker_count(jobs, items=len(files), size=size, cost=LINT_COST)
-    # A few batches per worker: few enough that pickling stays cheap, enough to balance.
-    batch = max(1, min(64, len(files) // (workers * 8)))
+    batch = batch_size(len(files), workers)
     yield from parallel_map(lint_path, files, workers=workers, batch=batch)
 
 

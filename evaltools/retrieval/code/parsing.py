@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
-from evaltools.parallel.processes import Cost, check_jobs, parallel_map, worker_count
+from evaltools.parallel.processes import Cost, batch_size, check_jobs, parallel_map, worker_count
 from evaltools.retrieval.sources.closing import Closing
 
 if TYPE_CHECKING:
@@ -93,7 +93,7 @@ class FileParser(Closing):
 
     def _map(self, func: Callable[[_T], _R], tasks: Iterable[_T], count: int) -> Iterator[_R]:
         workers = worker_count(self.jobs, items=count, cost=PARSE_COST)
-        batch = max(1, min(64, count // (workers * 8)))
+        batch = batch_size(count, workers)
         results = parallel_map(func, tasks, workers=workers, batch=batch)
         return results if self.on_parsed is None else self._counted(results, self.on_parsed)
 

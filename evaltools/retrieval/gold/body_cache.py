@@ -8,7 +8,7 @@ import zlib
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from evaltools.parallel.processes import Cost, parallel_map, worker_count
+from evaltools.parallel.processes import Cost, batch_size, parallel_map, worker_count
 from evaltools.retrieval.code.symbols import grammar_of
 from evaltools.retrieval.gold.bodies import BODIES_KEY, BODIES_VERSION, Body, file_bodies
 
@@ -100,7 +100,7 @@ def cached_bodies(
                 fresh[keys[path]] = encode_bodies(found[path])
     else:
         tasks = ((path, *files[path]) for path in todo)
-        batch = max(1, min(64, len(todo) // (workers * 8)))
+        batch = batch_size(len(todo), workers)
         encoded = parallel_map(encoded_bodies, tasks, workers=workers, batch=batch)
         for path, sent in zip(todo, encoded, strict=True):
             bodies = decode_bodies(path, files[path][1], sent)
