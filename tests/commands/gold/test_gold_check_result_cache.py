@@ -179,20 +179,35 @@ CHANGES: dict[str, Callable[[GitRepo, Path], None]] = {
 }
 
 
+# Changes that change the answer whether the check reads the work tree or `--rev HEAD`.
+ANSWER_CHANGES = ("commit", "checkout", "set-changed")
+
+
+def hit_then_change(
+    runs: Runs,
+    args: list[str],
+    change: Callable[[GitRepo, Path], None],
+    repo: GitRepo,
+    tmp_path: Path,
+) -> tuple[tuple[int, str, str], tuple[int, str, str]]:
+    """A run, a hit, `change`, then a miss whose answer is the uncached one: both answers."""
+    before = runs(*args)
+    assert runs(*args) == before and runs.resolved == 1
+    change(repo, tmp_path)
+    after = runs(*args)
+    assert runs.resolved == 2
+    assert after == runs(*args, "--no-cache")
+    return before, after
+
+
 @pytest.mark.parametrize("change", list(CHANGES))
 def test_a_change_to_any_input_is_a_miss_with_the_new_answer(
     repo: GitRepo, runs: Runs, tmp_path: Path, change: str
 ) -> None:
     args = [*CHECK, "--format", "json"]
-    before = runs(*args)
-    assert runs(*args) == before and runs.resolved == 1
-    CHANGES[change](repo, tmp_path)
-    after = runs(*args)
-    assert runs.resolved == 2
-    assert after == runs(*args, "--no-cache")
-    if change in ("edit-same-size-same-mtime", "new-candidate-file", "deleted-file"):
-        assert after != before
-    if change in ("commit", "checkout", "set-changed"):
+    before, after = hit_then_change(runs, args, CHANGES[change], repo, tmp_path)
+    work_tree_changes = ("edit-same-size-same-mtime", "new-candidate-file", "deleted-file")
+    if change in (*ANSWER_CHANGES, *work_tree_changes):
         assert after != before
     assert runs(*args) == after and runs.resolved == 3  # stored again: a hit
 
@@ -205,13 +220,8 @@ def test_at_rev_head_a_change_of_head_or_the_set_is_a_miss(
     repo: GitRepo, runs: Runs, tmp_path: Path, change: str
 ) -> None:
     args = [*CHECK, "--rev", "HEAD", "--format", "json"]
-    before = runs(*args)
-    assert runs(*args) == before and runs.resolved == 1
-    CHANGES[change](repo, tmp_path)
-    after = runs(*args)
-    assert runs.resolved == 2
-    assert after == runs(*args, "--no-cache")
-    assert (after != before) == (change in ("commit", "checkout", "set-changed"))
+    before, after = hit_then_change(runs, args, CHANGES[change], repo, tmp_path)
+    assert (after != before) == (change in ANSWER_CHANGES)
 
 
 def test_at_rev_the_work_tree_files_are_not_part_of_the_key(
