@@ -35,13 +35,19 @@ def entry() -> None:
     every write the command made is already complete (atomic writes are synchronous).
     """
     code = main()
+    leave_if_workers_were_killed(code)
+    sys.exit(code)
+
+
+def leave_if_workers_were_killed(code: int) -> None:
+    """After workers were killed, flush the output and end the process with `code` now,
+    without the exit handlers that could wait for ever (see `entry`)."""
     workers = sys.modules.get("evaltools.parallel._workers")
     if workers is not None and getattr(workers, "killed_pools", None):
         for stream in (sys.stdout, sys.stderr):
             with contextlib.suppress(OSError, ValueError):
                 stream.flush()
         os._exit(code)
-    sys.exit(code)
 
 
 def _dispatch(args: list[str]) -> int:

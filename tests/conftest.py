@@ -62,10 +62,7 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     each pool's threads, and a feeder thread writing to workers killed mid-batch waits on
     that pipe for ever (a CI run printed its result, then hung until its timeout). By now
     every report is written and the coverage data saved."""
-    import sys
+    from evaltools.__main__ import leave_if_workers_were_killed
 
-    workers = sys.modules.get("evaltools.parallel._workers")
-    if _EXIT_STATUS and workers is not None and workers.killed_pools:
-        for stream in (sys.stdout, sys.stderr):
-            stream.flush()
-        os._exit(_EXIT_STATUS[-1])
+    if _EXIT_STATUS:
+        leave_if_workers_were_killed(_EXIT_STATUS[-1])
