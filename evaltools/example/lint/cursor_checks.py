@@ -51,12 +51,12 @@ def check_cursor(ctx: LintContext) -> None:
         if error.line == 1 and "missing" in error.message:
             misspelt = _misspelt_marker(source.text)
             if misspelt is not None:
-                index, found = misspelt
+                index, column, found = misspelt
                 ctx.at_field(
                     r.MISSING_CURSOR_MARKER,
                     source,
                     index,
-                    1,
+                    column,
                     f"`{found}` is not the cursor marker, so the excerpt has none: "
                     f"write `{INLINE_CURSOR_MARKER if '<' in found else CURSOR_POSITION_MARKER}`"
                     " exactly",
@@ -80,13 +80,17 @@ _NEAR_MARKER = re.compile(
 )
 
 
-def _misspelt_marker(text: str) -> tuple[int, str] | None:
-    """(0-based line, text) of a near miss of a cursor marker (`[CURSOR POSITION]`,
-    `[cursor_position]`, `CURSOR_POSITION` without brackets, `<| user_cursor |>`)."""
+def _misspelt_marker(text: str) -> tuple[int, int, str] | None:
+    """(0-based line, 1-based byte column as the marker rules count them, text) of a near
+    miss of a cursor marker (`[CURSOR POSITION]`, `[cursor_position]`, `CURSOR_POSITION`
+    without brackets, `<| user_cursor |>`)."""
     match = _NEAR_MARKER.search(text)
     if match is None:
         return None
-    return text.count("\n", 0, match.start()), match.group(0)
+    start = match.start()
+    line_start = text.rfind("\n", 0, start) + 1
+    column = len(text[line_start:start].encode("utf-8")) + 1
+    return text.count("\n", 0, start), column, match.group(0)
 
 
 def _check_location(ctx: LintContext, source: FieldSource, loc: CursorLocation) -> None:

@@ -279,3 +279,16 @@ def test_a_list_inside_a_section_is_not_said_to_be_outside_every_section() -> No
     assert [(d.line, d.message.split(" never")[0]) for d in found] == [
         (20, "list outside a code block (to line 21)")
     ]
+
+
+@pytest.mark.parametrize(
+    ("marker", "column"),
+    [
+        ("#         ^[CURSOR POSITION]", 12),
+        ("#  ü      <|user cursor|>", 12),  # columns count bytes, as the cursor rules do
+    ],
+)
+def test_a_misspelt_marker_is_reported_at_its_column(marker: str, column: int) -> None:
+    text = GOOD.replace("#         ^[CURSOR_POSITION]", marker)
+    found = [(d.line, d.column) for d in lint_markdown(text, NAME) if d.code == "EP201"]
+    assert found == [(23, column)]
