@@ -9,18 +9,13 @@ from __future__ import annotations
 
 import json
 import re
-import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from evaltools.fileio import UsageError, display_path
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
+from evaltools.tomlio import TomlError, loads
 
 TABLE = ("tool", "evaltools")
 _BARE = re.compile(r"[A-Za-z0-9_-]+")
@@ -283,8 +278,8 @@ class _Validator:
 def parse_config(path: Path, text: str) -> Config:
     """The model of `text` (the contents of `path`); a UsageError at the first fault."""
     try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
+        data = loads(text)
+    except TomlError as exc:
         raise UsageError(f"cannot read configuration {display_path(path)}: {exc}") from exc
     tool = data.get("tool", {})
     checker = _Validator(path, text)

@@ -10,17 +10,12 @@ configuration plus the new keys and nothing else.
 from __future__ import annotations
 
 import re
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
 from evaltools.fileio import walk_files
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
+from evaltools.tomlio import TomlError, loads
 
 _FRONT_MATTER = re.compile(r"\A\ufeff?\+\+\+[ \t]*\r?\n")
 _CURSOR_HEADING = re.compile(r"^#{1,6}[ \t]+cursor position[ \t]*$", re.IGNORECASE | re.MULTILINE)
@@ -105,7 +100,7 @@ def complete(text: str | None, found: Found) -> Completion:
     """`text` (a pyproject.toml, None if there is none) with what `found` adds."""
     import tomli_w
 
-    data = tomllib.loads(text) if text else {}
+    data = loads(text) if text else {}
     tool = data.get("tool", {})
     current = tool.get("evaltools") if isinstance(tool, dict) else None
     if current is None:
@@ -170,8 +165,8 @@ def _complete_existing(
         )
     expected = _merged(data, missing)
     try:
-        same = tomllib.loads(new) == expected
-    except tomllib.TOMLDecodeError:
+        same = loads(new) == expected
+    except TomlError:
         same = False
     if not same:
         return Completion(None, [], "the table is written in a form init cannot extend")

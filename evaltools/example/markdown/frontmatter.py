@@ -3,14 +3,10 @@
 from __future__ import annotations
 
 import re
-import sys
 from dataclasses import dataclass, field
 from typing import Any
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
+from evaltools.tomlio import TomlError, loads
 
 OPEN = "+++\n"
 ROLLBACK_KEY = "uncommitted_diff_requires_edit_history_rollback"
@@ -63,8 +59,8 @@ def _interpret(raw: str, result: FrontMatter) -> None:
         result.key_lines = {"repository_url": 2, "revision": 3}
         return
     try:
-        table = tomllib.loads(raw)
-    except tomllib.TOMLDecodeError as exc:
+        table = loads(raw)
+    except TomlError as exc:
         message, line = _toml_error(exc, raw)
         result.error = f"front matter is not valid TOML ({message})"
         result.error_line = 1 + line
@@ -92,7 +88,7 @@ def _interpret(raw: str, result: FrontMatter) -> None:
 _AT_LINE = re.compile(r"\s*\(at line (\d+), column \d+\)$|\s*\(at end of document\)$")
 
 
-def _toml_error(exc: tomllib.TOMLDecodeError, raw: str) -> tuple[str, int]:
+def _toml_error(exc: TomlError, raw: str) -> tuple[str, int]:
     """The message without its position, and the 1-based line in `raw` it points at."""
     text = str(exc)
     match = _AT_LINE.search(text)
