@@ -40,8 +40,21 @@ class RuleSelection:
         self, diagnostics: Iterable[Diagnostic], root: Path | None = None
     ) -> list[Diagnostic]:
         """Per-file-ignores globs are relative to `root` (the configuration's folder)."""
-        base = root.resolve() if root is not None and self.per_file_ignores else None
-        return [d for d in diagnostics if self.enabled(d.code, d.name, _relative(d.path, base))]
+        return list(filter(self.predicate(root), diagnostics))
+
+    def predicate(self, root: Path | None = None) -> DiagnosticFilter:
+        """Whether a finding is enabled, as a value that pickles (for lint's workers)."""
+        return DiagnosticFilter(self, root.resolve() if root and self.per_file_ignores else None)
+
+
+@dataclass(frozen=True)
+class DiagnosticFilter:
+    selection: RuleSelection
+    base: Path | None  # the configuration's folder, resolved, when per-file-ignores need it
+
+    def __call__(self, found: Diagnostic) -> bool:
+        where = _relative(found.path, self.base)
+        return self.selection.enabled(found.code, found.name, where)
 
 
 def _relative(path: str, base: Path | None) -> str:
@@ -66,7 +79,8 @@ def _codes(value: object, key: str) -> tuple[str, ...]:
     if isinstance(value, str):
         return tuple(v.strip() for v in value.split(",") if v.strip())
     if isinstance(value, Sequence) and all(isinstance(v, str) for v in value):
-        return tuple(value)
+        # `--ignore EP207,EP403` as ruff takes it: each item may be a comma-separated list.
+        return tuple(part.strip() for v in value for part in v.split(",") if part.strip())
     raise UsageError(f"[tool.evaltools] `{key}` must be a list of rule codes")
 
 
@@ -75,12 +89,7 @@ def check_selectors(selectors: Iterable[str], where: str) -> None:
     for selector in selectors:
         if RULES.is_selector(selector):
             continue
-        near = RULES.nearest(selector)
-        hint = f"did you mean {near!r}? " if near else ""
-        raise UsageError(
-            f"unknown rule selector {selector!r} in {where}: {hint}"
-            "(`evaltools rule` lists the rules)"
-        )
+        raise UsageError(RULES.unknown(selector, "rule selector", f" in {where}"))
 
 
 def selection_from(

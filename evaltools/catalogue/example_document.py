@@ -220,7 +220,9 @@ RULES = (
         W,
         "An H3/H4 heading, or a heading with inline markup, does not survive a rewrite.",
         "Reports H3/H4 headings, a second `# title`, and headings with emphasis, links or "
-        "code spans.",
+        "code spans. A section name at the wrong level (`### Cursor Position`, `# Expected "
+        "Patch`, `##Expected Patch`) misplaces every block after it: it is reported once, "
+        "as the cause of what follows, and as an error when what follows would be one.",
         "The format keeps only H1 titles and H2 section names, as plain text; the rest is "
         "dropped or flattened the first time the file is rewritten.",
         f"{FM}{CURSOR}\n### Why\n\nThe cursor sits on the renamed variable.\n",
@@ -232,7 +234,8 @@ RULES = (
         W,
         "A fence indented by 1-3 spaces strips as many spaces from every line of its block.",
         "Reports an indented opening fence when some line of its block starts with a space, "
-        "and names the first line that reads differently from how it looks.",
+        "and names the first line that reads differently from how it looks; as an error "
+        "when the misread block breaks the example (a patch no longer applies, say).",
         "CommonMark removes the fence's indentation from each content line, so the code the "
         "model sees is not the code in the file; a rewrite would un-indent the fence and make "
         "the change visible.",

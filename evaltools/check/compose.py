@@ -11,6 +11,7 @@ from evaltools.config.model import Config
 from evaltools.diagnostics import Diagnostic, Severity
 from evaltools.example.lint.causes import MISPLACING_CODES
 from evaltools.fileio import read_text_file
+from evaltools.selection import DiagnosticFilter
 
 
 @dataclass
@@ -28,18 +29,24 @@ def run_checks(
     jobs: int | None = None,
     no_cache: bool = False,
     on_file: Callable[[int], None] | None = None,
+    enabled: DiagnosticFilter | None = None,
 ) -> Outcome:
-    """Everything `config` asks for over `work`; findings are not yet filtered by rule.
+    """Everything `config` asks for over `work`; findings are not yet filtered by rule, but
+    for lint's, which `enabled` selects before a cause hides what follows from it.
     `on_file` hears the count of example files done so far (for a progress line)."""
     out = Outcome()
-    out.diagnostics += _examples(work, fix, out.fixed, on_file or (lambda done: None))
+    out.diagnostics += _examples(work, fix, out.fixed, on_file or (lambda done: None), enabled)
     out.diagnostics += _retrieval(work, config, fix, out, jobs, no_cache=no_cache)
     out.diagnostics += _dupes(work, config)
     return out
 
 
 def _examples(
-    work: Plan, fix: bool, fixed: list[str], on_file: Callable[[int], None]
+    work: Plan,
+    fix: bool,
+    fixed: list[str],
+    on_file: Callable[[int], None],
+    enabled: DiagnosticFilter | None,
 ) -> list[Diagnostic]:
     from evaltools.example.lint import lint_markdown
     from evaltools.example.lint.files import lint_path
@@ -56,7 +63,7 @@ def _examples(
         # One read and one parse serve both lint and the round trip.
         stem = path.name.removesuffix(".md")
         parsed = read_markdown(read.text, stem)
-        linted = lint_markdown(read.text, read.display, stem, parsed)
+        linted = lint_markdown(read.text, read.display, stem, parsed, enabled)
         found.extend(linted)
         result = check_text(read, fix=fix, diff=False, strict_reference=False, parsed=parsed)
         if result.fixed:
@@ -65,7 +72,7 @@ def _examples(
             found.extend(unexplained(result.diagnostics, linted))
     for done, path in enumerate(work.example_records, len(work.examples) + 1):
         on_file(done)
-        found.extend(lint_path(path))
+        found.extend(lint_path(path, enabled))
     return found
 
 

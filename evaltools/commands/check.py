@@ -42,6 +42,7 @@ def run(
             jobs=jobs,
             no_cache=no_cache,
             on_file=lambda done: progress.count(done, "files"),
+            enabled=selection.predicate(settings.root),
         )
     finally:
         progress.clear()

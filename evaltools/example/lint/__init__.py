@@ -53,14 +53,19 @@ SPEC_CHECKS: tuple[Check, ...] = (
 
 
 def lint_markdown(
-    text: str, path: str, stem: str | None = None, parsed: ParsedMarkdown | None = None
+    text: str,
+    path: str,
+    stem: str | None = None,
+    parsed: ParsedMarkdown | None = None,
+    enabled: Callable[[Diagnostic], bool] | None = None,
 ) -> list[Diagnostic]:
-    """Every finding of one Markdown example (`parsed`: `read_markdown(text, stem)` if done)."""
+    """Every (`enabled`) finding of one Markdown example (`parsed`: `read_markdown(text,
+    stem)` if done). Selection comes before what a cause hides, so it is applied here."""
     parsed = parsed if parsed is not None else read_markdown(text, stem)
     ctx = LintContext(path=path, spec=parsed.spec, parsed=parsed, source=text, stem=stem)
     for check in MARKDOWN_CHECKS + SPEC_CHECKS:
         check(ctx)
-    return keep_causes(ctx)
+    return keep_causes(ctx, enabled)
 
 
 def lint_spec(spec: ExampleSpec, path: str, line: int) -> list[Diagnostic]:

@@ -9,8 +9,10 @@ name the cause, and `keep_causes` drops what follows from it.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from dataclasses import replace
 
-from evaltools.diagnostics import Diagnostic
+from evaltools.diagnostics import Diagnostic, Severity
 from evaltools.example.lint import catalogue as r
 from evaltools.example.lint.context import LintContext
 from evaltools.example.markdown.reader import SECTIONS, CodeBlock
@@ -385,15 +387,31 @@ _MAKES_MOOT = {"EP207": ("EP301", "EP302")}
 _SAME_LINE_MOOT = {"EP203": ("EP206",), "EP204": ("EP205",), "EP306": ("EP304",)}
 
 
-def keep_causes(ctx: LintContext) -> list[Diagnostic]:
-    """The findings, with what follows from the first misplacing mistake left out."""
-    if not ctx.causes:
-        moot = {code for d in ctx.diagnostics for code in _MAKES_MOOT.get(d.code, ())}
-        moot_at = {
-            (d.line, code) for d in ctx.diagnostics for code in _SAME_LINE_MOOT.get(d.code, ())
-        }
-        return [
-            d for d in ctx.diagnostics if d.code not in moot and (d.line, d.code) not in moot_at
-        ]
-    first = min(ctx.causes, key=Diagnostic.sort_key)
-    return [d for d in ctx.diagnostics if d is first or d.code.startswith(_INDEPENDENT)]
+def keep_causes(
+    ctx: LintContext, enabled: Callable[[Diagnostic], bool] | None = None
+) -> list[Diagnostic]:
+    """The enabled findings, with what follows from the first misplacing mistake left out.
+
+    Findings are selected first: a cause the user disabled hides nothing. A cause that hides
+    an error is an error itself, whatever its rule's default: otherwise a gate passes on an
+    example the reference misreads (`### Cursor Position` leaves it without a cursor)."""
+    found = ctx.diagnostics if enabled is None else list(filter(enabled, ctx.diagnostics))
+    causes = [d for d in ctx.causes if any(d is f for f in found)]
+    if not causes:
+        moot = {code for d in found for code in _MAKES_MOOT.get(d.code, ())}
+        moot_at = {(d.line, code) for d in found for code in _SAME_LINE_MOOT.get(d.code, ())}
+        return [d for d in found if d.code not in moot and (d.line, d.code) not in moot_at]
+    first = min(causes, key=Diagnostic.sort_key)
+    kept = [d for d in found if d is first or d.code.startswith(_INDEPENDENT)]
+    hidden = sorted(
+        {d.code for d in found if d.severity is Severity.ERROR} - {d.code for d in kept}
+    )
+    if hidden and first.severity is not Severity.ERROR:
+        raised = replace(
+            first,
+            severity=Severity.ERROR,
+            message=f"{first.message} (an error here, as the example is misread: "
+            f"it causes {', '.join(hidden)})",
+        )
+        kept = [raised if d is first else d for d in kept]
+    return kept

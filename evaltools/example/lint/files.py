@@ -6,13 +6,14 @@ show progress and report.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from evaltools.diagnostics import Diagnostic, Rule, make
-from evaltools.fileio import NOT_A_FILE, discover, display_path, read_text_file, real_path
+from evaltools.fileio import NOT_A_FILE, discover, read_text_file
 from evaltools.parallel.processes import Cost, batch_size, input_size, parallel_map, worker_count
-from evaltools.selection import RuleSelection
+from evaltools.selection import DiagnosticFilter, RuleSelection
 
 SUFFIXES = (".md", ".json", ".jsonl")
 
@@ -21,15 +22,20 @@ SUFFIXES = (".md", ".json", ".jsonl")
 LINT_COST = Cost(per_item=2e-4, per_byte=1.5e-7, parent=0.05)
 
 
-def lint_path(path: Path) -> list[Diagnostic]:
+def lint_path(path: Path, enabled: DiagnosticFilter | None = None) -> list[Diagnostic]:
+    """The (`enabled`) findings of one file."""
     if path.suffix == ".md" or path.is_dir():
         from evaltools.example.lint import lint_markdown
 
         read = read_text_file(path)
         if isinstance(read, Diagnostic):
-            return [read]
-        return lint_markdown(read.text, read.display, path.name.removesuffix(".md"))
-    return _lint_records(path)
+            found = [read]
+        else:
+            stem = path.name.removesuffix(".md")
+            return lint_markdown(read.text, read.display, stem, enabled=enabled)
+    else:
+        found = _lint_records(path)
+    return found if enabled is None else list(filter(enabled, found))
 
 
 def _lint_records(path: Path) -> list[Diagnostic]:
@@ -57,20 +63,15 @@ def _as(rule: Rule, found: Diagnostic) -> Diagnostic:
     return make(rule, found.path, found.line, found.column, found.message, pointer=found.pointer)
 
 
-def lint_files(files: list[Path], jobs: int | None) -> Iterator[list[Diagnostic]]:
-    """The findings of each file, in the order of `files`, as they come."""
+def lint_files(
+    files: list[Path], jobs: int | None, enabled: DiagnosticFilter | None = None
+) -> Iterator[list[Diagnostic]]:
+    """The (`enabled`) findings of each file, in the order of `files`, as they come."""
     size = input_size(files, LINT_COST, items=len(files))
     workers = worker_count(jobs, items=len(files), size=size, cost=LINT_COST)
     batch = batch_size(len(files), workers)
-    yield from parallel_map(lint_path, files, workers=workers, batch=batch)
-
-
-def _config_relative(path: Path, resolved_root: Path) -> str:
-    """Per-file-ignores globs are written relative to the configuration's directory."""
-    try:
-        return real_path(path).relative_to(resolved_root).as_posix()
-    except ValueError:
-        return display_path(path)
+    run = lint_path if enabled is None else functools.partial(lint_path, enabled=enabled)
+    yield from parallel_map(run, files, workers=workers, batch=batch)
 
 
 def lint_paths(
@@ -91,14 +92,9 @@ def lint_paths(
         what="example files",
         hint="name .json/.jsonl files directly",
     )
-    # Only per-file-ignores look at the path: resolve it only for them, and only once.
-    base = root.resolve() if root is not None and selection.per_file_ignores else None
     diagnostics: list[Diagnostic] = []
-    for done, (path, found) in enumerate(zip(files, lint_files(files, jobs), strict=True)):
+    for done, found in enumerate(lint_files(files, jobs, selection.predicate(root)), 1):
         if on_file is not None:
-            on_file(done + 1)
-        if not found:
-            continue
-        where = _config_relative(path, base) if base is not None else found[0].path
-        diagnostics.extend(d for d in found if selection.enabled(d.code, d.name, where))
+            on_file(done)
+        diagnostics.extend(found)
     return diagnostics, len(files)
