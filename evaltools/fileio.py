@@ -281,7 +281,11 @@ def git_ignored(root: Path, names: list[str]) -> frozenset[str]:
     )
 
 
-def check_paths_exist(paths: Iterable[Path]) -> None:
+def check_paths_exist(paths: Iterable[Path], *, stdin: bool = True) -> None:
+    """Every path exists; `-` is standard input, where the command reads it (`stdin`)."""
+    paths = list(paths)
+    if not stdin and any(str(p) == "-" for p in paths):
+        raise UsageError("this command does not read standard input (`-`): name the files")
     missing = [p for p in paths if str(p) != "-" and not p.exists()]
     if missing:
         names = ", ".join(p.as_posix() for p in missing)

@@ -170,7 +170,11 @@ def refusal(text: str, exc: BaseException) -> JsonError:
 
 
 def _syntax(text: str, exc: json.JSONDecodeError) -> JsonError:
-    reason = exc.msg[0].lower() + exc.msg[1:]
+    # json's messages end where it appends the position ("Invalid control character at"):
+    # the finding carries the position, so the dangling word goes.
+    reason = exc.msg[0].lower() + exc.msg[1:].removesuffix(" at").removesuffix(" starting")
+    if exc.msg.startswith("Invalid control character"):
+        reason += ": a tab or line break inside a string is written \\t or \\n"
     stripped = text.rstrip(_WHITESPACE)
     if text.startswith(BOM):
         message = "text starts with a byte order mark (were two files joined?): delete it"

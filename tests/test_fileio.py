@@ -127,3 +127,14 @@ def test_an_output_that_is_a_fifo_is_written_into_not_replaced(
     assert stat.S_ISFIFO(fifo.lstat().st_mode)
     reader.join(timeout=10)
     assert b'"chunk_id": "a.py:1-2:f"' in b"".join(received)
+
+
+@pytest.mark.parametrize("command", ["roundtrip", "check"])
+def test_a_command_that_reads_no_stdin_says_so_for_dash(
+    command: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main([command, "-"]) == 2
+    assert capsys.readouterr().err == (
+        f"evaltools {command}: error: this command does not read standard input (`-`): "
+        "name the files\n"
+    )

@@ -135,3 +135,18 @@ def test_the_writer_never_writes_nan_or_infinity() -> None:
     with pytest.raises(ValueError, match="not JSON compliant"):
         jsonio.dumps({"score": float("inf")})
     assert jsonio.dumps({"a": "é", "b": [1, 2]}, compact=True) == '{"a":"é","b":[1,2]}'
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ('{"a": "x\ty"}', "(invalid control character: a tab or line break inside a string"),
+        ('{"a": "x', "(unterminated string)"),
+    ],
+)
+def test_a_syntax_error_names_its_reason_without_a_dangling_word(text: str, reason: str) -> None:
+    with pytest.raises(jsonio.JsonError) as raised:
+        jsonio.loads(text)
+    message = str(raised.value)
+    assert reason in message
+    assert " at)" not in message and " starting)" not in message

@@ -67,6 +67,13 @@ class Catalogue:
             return selector.upper()
         return found[0] if found else None
 
+    def unknown(self, word: str, what: str = "rule", where: str = "") -> str:
+        """The message for a word that names no rule: `unknown rule selector 'X' in ignore:
+        did you mean 'Y'? (...)`, without the question when nothing is near."""
+        near = self.nearest(word)
+        hint = f": did you mean {near!r}?" if near else ""
+        return f"unknown {what} {word!r}{where}{hint} (`evaltools rule` lists the rules)"
+
 
 RULES = Catalogue(
     io_rules.RULES

@@ -32,7 +32,7 @@ def plan(paths: list[Path], config: Config, *, respect_gitignore: bool = True) -
                 "nothing to check: pass paths, or set `paths` in [tool.evaltools] and `sets` "
                 "in [tool.evaltools.retrieval]"
             )
-        check_paths_exist(configured + sets)
+        check_paths_exist(configured + sets, stdin=False)
         if configured:
             out.examples = discover(
                 configured, (".md",), respect_gitignore=ignore, what="example files"
@@ -42,7 +42,7 @@ def plan(paths: list[Path], config: Config, *, respect_gitignore: bool = True) -
                 sets, (".jsonl",), respect_gitignore=ignore, what="eval sets"
             )
         return out
-    check_paths_exist(paths)
+    check_paths_exist(paths, stdin=False)
     found = discover(paths, (".md", ".jsonl"), respect_gitignore=ignore, what="files")
     others, out.retrieval_sets = split_sets(found, list(config.retrieval.sets))
     for path in others:

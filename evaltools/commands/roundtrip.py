@@ -30,7 +30,7 @@ def run(  # noqa: PLR0917 (the table's parameters, by name or position)
     no_respect_gitignore: bool = False,
 ) -> int:
     check_jobs(jobs)
-    check_paths_exist(paths)
+    check_paths_exist(paths, stdin=False)
     files = discover(
         paths, (".md",), respect_gitignore=not no_respect_gitignore, what="example files"
     )

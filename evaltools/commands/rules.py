@@ -114,9 +114,7 @@ def chosen_rules(code: str | None) -> list[Rule]:
     prefixed = RULES.with_prefix(code) if code else []
     if prefixed:
         return prefixed
-    near = RULES.nearest(code)
-    hint = f"did you mean {near!r}? " if near else ""
-    raise UsageError(f"unknown rule {code!r}: {hint}(`evaltools rule` lists them all)")
+    raise UsageError(RULES.unknown(code))
 
 
 def run(code: str | None, output_format: str) -> int:

@@ -17,6 +17,7 @@ from typing import Any, Protocol
 
 from evaltools import jsonio
 from evaltools.fileio import UsageError
+from evaltools.jsonio import JsonError
 from evaltools.retrieval.code.chunk_id import is_valid_chunk_id
 from evaltools.retrieval.records.record import strict_loads
 
@@ -52,10 +53,15 @@ def default_schema_id() -> str:
 def load_schema(path: Path) -> dict[str, Any]:
     """A user's schema file, checked to be a usable JSON Schema (else a usage error)."""
     try:
-        # Read as strictly as the records: a key given twice would silently lose a rule.
-        schema = strict_loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
         raise UsageError(f"cannot read schema {path}: {exc}") from exc
+    try:
+        # Read as strictly as the records: a key given twice would silently lose a rule.
+        schema = strict_loads(text)
+    except JsonError as exc:
+        line, column = exc.line_column(text)
+        raise UsageError(f"cannot read schema {path}:{line}:{column}: {exc}") from exc
     if not isinstance(schema, (dict, bool)):
         raise UsageError(f"schema {path} is not a JSON Schema: it must be an object")
     if isinstance(schema, bool):
