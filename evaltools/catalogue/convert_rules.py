@@ -160,15 +160,4 @@ RULES = (
         "evaltools convert set.jsonl --to md -o /read-only/",
         "evaltools convert set.jsonl --to md -o md/",
     ),
-    Rule(
-        "CV013",
-        "several-examples-for-one-file",
-        E,
-        "Several examples were selected for a single output file.",
-        "`--to json` writes one example; the sources hold more (use `--name`, `--offset` "
-        "or `--limit 1`, or `--to jsonl`).",
-        "Writing only one of them would silently drop the others.",
-        "evaltools convert set.jsonl --to json -o one.json",
-        "evaltools convert set.jsonl --to json -o one.json --name rename",
-    ),
 )

@@ -86,10 +86,12 @@ def run(
     def on_progress(stats: conv.Stats) -> None:
         progress.update(stats.read, lambda rate: _progress_line(stats, rate))
 
-    stats = conv.convert(
-        sources, options, on_finding, on_progress, stdout=sys.stdout.buffer, stdin=None
-    )
-    progress.clear()
+    try:
+        stats = conv.convert(
+            sources, options, on_finding, on_progress, stdout=sys.stdout.buffer, stdin=None
+        )
+    finally:  # a usage error found while reading goes on a line of its own
+        progress.clear()
     if output_format == "json":
         _print_json(report_stream, options, stats, found)
     else:

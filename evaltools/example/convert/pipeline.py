@@ -4,7 +4,10 @@ The pipeline: the sources are cut into raw units in this process (cheap), units 
 chunks to worker processes that parse, filter and convert them (`convert_record`), and
 the results come back in input order to this process, which applies `--offset` and
 `--limit`, names the output files, and writes. At most a few chunks per worker are in
-flight, so memory does not grow with the input.
+flight, so memory does not grow with the input. An output that holds one example (a `.md`
+or `.json` file, or stdout) is written at the end, once the selection is known to be one
+example: how many are selected is known only as they are read (stdin, `--name`), and a
+second one makes the run a usage error with nothing written.
 
 The selection differs from the reference CLI on purpose: the reference sorts by
 repository and revision first; here the input order is kept (deterministic output), then
@@ -50,7 +53,7 @@ from evaltools.example.convert.sinks import (
     SinkFailed,
 )
 from evaltools.example.records import Unit, iter_all_units
-from evaltools.fileio import display_path
+from evaltools.fileio import UsageError, display_path
 from evaltools.parallel.processes import Cost, input_size, parallel_map, worker_count
 
 CHUNK_SIZE = 256
@@ -110,7 +113,8 @@ def convert(
     stdout: BinaryIO | None = None,
     stdin: BinaryIO | None = None,
 ) -> Stats:
-    """Convert every example of `sources`; return the counts. Raises nothing for bad input."""
+    """Convert every example of `sources`; return the counts. Raises nothing for bad input;
+    `UsageError` (with nothing written) when a one-example output gets several."""
     if options.to not in TARGETS:
         raise ValueError(f"unknown target {options.to!r}")
     stats = Stats()
@@ -136,6 +140,7 @@ def convert(
         finally:
             # Stop the workers before the sink cleans up what they may still be writing.
             results.close()
+        run.release()
         sink.commit()
     except SinkFailed as failure:  # the one output file: none of it was written
         on_finding(make(RULE_OF_KIND[WRITE_FAILED], display_path(failure.path), 1, 1, str(failure)))
@@ -221,9 +226,13 @@ class _Run:
         self.stats = stats
         self.report = on_finding
         self.names = _Names()
+        # A one-example output's example, written only once no second one turned up.
+        self.held: tuple[Unit, Converted] | None = None
+        self.count_exact = True  # False when a second example stopped the reading
 
     def take(self, chunk: list[Unit], results: list[Converted]) -> bool:
-        """Handle one chunk's results; True when --limit is reached (stop reading)."""
+        """Handle one chunk's results; True to stop reading: --limit is reached, or a
+        one-example output got a second one."""
         for unit, result in zip(chunk, results, strict=True):
             self.stats.read += 1
             self.stats.bytes_read += result.size
@@ -240,9 +249,32 @@ class _Run:
             if self.options.limit is not None and self.stats.selected >= self.options.limit:
                 return True
             self.stats.selected += 1
-            self.selected(unit, result)
+            if not self.sink.one_example:
+                self.selected(unit, result)
+            elif self.held is None:
+                self.held = unit, result
+            else:
+                _discard(result)  # counted for the message, never written
         limit = self.options.limit
-        return limit is not None and self.stats.selected >= limit
+        if limit is not None and self.stats.selected >= limit:
+            return True
+        if self.sink.one_example and self.stats.selected > 1:
+            # Reading on to count them all would convert everything for an error: stop.
+            # Only a short chunk is known to be the last one.
+            self.count_exact = len(chunk) < self.options.chunk_size
+            return True
+        return False
+
+    def release(self) -> None:
+        """Write the held example, or refuse the run when it selected several."""
+        if self.held is None:
+            return
+        unit, result = self.held
+        self.held = None
+        if self.stats.selected > 1:
+            _discard(result)
+            raise UsageError(_several(self.options, self.stats.selected, self.count_exact))
+        self.selected(unit, result)
 
     def malformed(self, result: Converted) -> None:
         self.stats.malformed += 1
@@ -309,6 +341,18 @@ class _Run:
                 f"--offset {offset} is past the end: only {matched} example"
                 f"{'' if matched == 1 else 's'} matched, so nothing was converted"
             )
+
+
+def _several(options: Options, count: int, exact: bool) -> str:
+    if str(options.output) == "-":
+        output = "-o - (stdout) takes one example"
+    else:
+        output = f"-o {display_path(options.output)} names one file"
+    return (
+        f"{output}, but {'' if exact else 'at least '}{count} examples were selected: "
+        "name a directory with -o for one file per example, or write them all into one "
+        "file with --to jsonl (or select one with --name, --offset or --limit 1)"
+    )
 
 
 def _discard(result: Converted) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from evaltools.catalogue import rule
 from evaltools.diagnostics import Rule
-from evaltools.example.convert.sinks import EXISTS, ONE_OUTPUT, WRITE_FAILED
+from evaltools.example.convert.sinks import EXISTS, WRITE_FAILED
 
 LOSSY = "lossy"  # refused: the output cannot hold all of the record
 LOSSY_ALLOWED = "lossy-allowed"  # written anyway (--allow-lossy)
@@ -19,5 +19,4 @@ RULE_OF_KIND: dict[str, Rule] = {
     EXISTS: rule("CV010"),
     COLLISION: rule("CV011"),
     WRITE_FAILED: rule("CV012"),
-    ONE_OUTPUT: rule("CV013"),
 }

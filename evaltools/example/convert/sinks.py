@@ -32,7 +32,6 @@ from evaltools.fileio import UsageError, display_path
 
 EXISTS = "exists"
 WRITE_FAILED = "write-failed"
-ONE_OUTPUT = "one-output"
 
 Problem = tuple[str, str]  # (finding kind, message)
 TEMP_SUFFIX = ".tmp"
@@ -52,6 +51,7 @@ def _exists_message(path: Path) -> str:
 
 class Sink:
     named = False  # True when each example gets its own file name
+    one_example = False  # True when the output holds a single example
     suffix = ""
     spool: str | None = None  # the temporary-file prefix workers write to
     stem: str | None = None  # the one output's file stem ("" for stdout)
@@ -194,13 +194,18 @@ class DirectorySink(Sink):
 
 
 class SingleSink(Sink):
-    """Exactly one example, into one file or onto stdout."""
+    """Exactly one example, into one file or onto stdout.
+
+    The caller writes only once the run is known to select one example: several are a
+    usage error, and the output must not hold the first of them.
+    """
+
+    one_example = True
 
     def __init__(self, path: Path | None, stdout: BinaryIO | None, *, force: bool) -> None:
         self.path = path
         self.stdout = stdout
         self.force = force
-        self.used = False
         self.stem = "" if path is None else path.name[: -len(path.suffix) or None]
         self.stream = path is not None and is_stream(path)
 
@@ -211,13 +216,6 @@ class SingleSink(Sink):
 
     def write(self, stem: str, text: str) -> Problem | None:
         target = "stdout" if self.path is None else display_path(self.path)
-        if self.used:
-            return (
-                ONE_OUTPUT,
-                f"{target} already holds an example: name a directory with -o to write "
-                "several (or select one with --name/--offset/--limit)",
-            )
-        self.used = True
         data = text.encode("utf-8")
         if self.path is None:
             assert self.stdout is not None

@@ -106,11 +106,10 @@ def _described(old: list[str], new: list[str], change: tuple[int, int, int, int]
     # `old` ends with "" after a final newline: that is no line of the file.
     last = len(old) - 1 if len(old) > 1 and old[-1] == "" else len(old)
     at = min(_slid(old, i1, i2, j1 == j2) + 1, last)
-    if i1 == i2 == len(old) and new[j1:j2] == [""] * (j2 - j1):
-        return LayoutChange(last, "the file does not end with a newline")
-    if j1 == j2 and i2 >= last and not any(line.strip() for line in old[i1:i2]):
-        text_end = max((k for k, line in enumerate(old) if line.strip()), default=-1) + 1
-        return LayoutChange(min(text_end + 1, last), "extra blank lines at the end of the file")
+    if _blank_from(old, i1) and _blank_from(new, j1):
+        ending = _ending_change(old, new)
+        if ending is not None:
+            return ending
     if i1 == i2 and not any(line.strip() for line in new[j1:j2]):
         count = j2 - j1
         blank = "a blank line is" if count == 1 else f"{count} blank lines are"
@@ -128,6 +127,41 @@ def _described(old: list[str], new: list[str], change: tuple[int, int, int, int]
             return LayoutChange(at, "trailing whitespace here")
         return LayoutChange(at, f"the canonical form writes this line as '{canonical[:80]}'")
     return LayoutChange(at, "layout differs from the canonical form here")
+
+
+def _blank_from(lines: list[str], start: int) -> bool:
+    return not any(lines[k].strip() for k in range(start, len(lines)))
+
+
+def _ending_change(old: list[str], new: list[str]) -> LayoutChange | None:
+    """How the file's end differs, in blank lines and the final newline. The writer checked
+    against decides what is missing: the reference writer ends with a blank line."""
+    old_newline, old_blank, text_end = _ending(old)
+    new_newline, new_blank, _ = _ending(new)
+    if old_blank > new_blank:
+        extra = old_blank - new_blank
+        what = "an extra blank line" if extra == 1 else f"{extra} extra blank lines"
+        # The blank lines the writer keeps come first: the extra ones are after them.
+        return LayoutChange(text_end + new_blank + 1, f"{what} at the end of the file")
+    last = text_end + old_blank
+    missing = new_blank - old_blank
+    blank = "a blank line" if missing == 1 else f"{missing} blank lines"
+    if not old_newline and new_newline:
+        also = f", and the reference writer ends it with {blank}" if missing else ""
+        return LayoutChange(last, f"the file does not end with a newline{also}")
+    if missing:
+        return LayoutChange(last, f"the reference writer ends the file with {blank}")
+    return None
+
+
+def _ending(lines: list[str]) -> tuple[bool, int, int]:
+    """(ends with a newline, blank lines at the end, lines up to the last non-blank one)."""
+    newline = len(lines) > 1 and lines[-1] == ""
+    body = len(lines) - 1 if newline else len(lines)
+    text_end = body
+    while text_end and not lines[text_end - 1].strip():
+        text_end -= 1
+    return newline, body - text_end, text_end
 
 
 def _is_heading(line: str) -> bool:

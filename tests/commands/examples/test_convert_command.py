@@ -219,3 +219,29 @@ def test_names_starting_with_a_dot_do_not_become_hidden_files(
     assert main(["convert", "md", "--to", "jsonl", "-o", "back.jsonl"]) == 0
     back = [json.loads(x)["name"] for x in (in_tmp / "back.jsonl").read_text().splitlines()]
     assert sorted(back) == sorted(names)
+
+
+@pytest.mark.parametrize(
+    ("to", "output", "shown"),
+    [
+        ("md", "single.md", "-o single.md names one file"),
+        ("json", "single.json", "-o single.json names one file"),
+        ("md", "-", "-o - (stdout) takes one example"),
+    ],
+)
+def test_several_examples_for_one_output_file_are_refused_before_writing(
+    in_tmp: Path, capsys: pytest.CaptureFixture[str], to: str, output: str, shown: str
+) -> None:
+    sources = [
+        str(CORPUS / "flask--add-import-statement.md"),
+        str(CORPUS / "zed--change-match-arm.md"),
+    ]
+    assert main(["convert", *sources, "--to", to, "-o", output]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err == (
+        f"evaltools convert: error: {shown}, but 2 examples were selected: name a directory "
+        "with -o for one file per example, or write them all into one file with --to jsonl "
+        "(or select one with --name, --offset or --limit 1)\n"
+    )
+    assert list(in_tmp.iterdir()) == []

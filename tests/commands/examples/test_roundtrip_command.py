@@ -161,3 +161,17 @@ def test_a_cursor_block_without_a_path_is_reported_at_the_block(
     assert capsys.readouterr().out.startswith(
         f"a.md:{fence_line}:1: RT003 [error] Missing cursor position codeblock"
     )
+
+
+def test_strict_reference_names_the_blank_line_the_reference_ends_with(
+    in_tmp: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    shutil.copy(CORPUS / "flask--add-import-statement.md", in_tmp / "flask--sr.md")
+    assert main(["roundtrip", "--strict-reference", "flask--sr.md"]) == 1
+    fix = "run `evaltools roundtrip --strict-reference --fix`"
+    assert capsys.readouterr().out == (
+        f"flask--sr.md:5:1: RT001 [warning] layout differs from the canonical form here: {fix}\n"
+        "flask--sr.md:76:1: RT001 [warning] the reference writer ends the file with a blank "
+        f"line: {fix}\n"
+        "1 file: 1 reformat.\n"
+    )

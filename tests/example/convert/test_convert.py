@@ -216,8 +216,9 @@ def test_single_file_and_stdout_outputs(tmp_path: Path) -> None:
     assert found == [] and stats.written == 1
     text = (tmp_path / "one.md").read_text()
     assert read_markdown(text, "one").spec.name == gen_records.spec(0).name
-    stats, found = run([source], "json", tmp_path / "x" / "one.json")
-    assert kinds(found) == ["CV013"] and stats.written == 1
+    with pytest.raises(UsageError, match=r"-o \S+one\.json names one file, but 2 examples"):
+        run([source], "json", tmp_path / "x" / "one.json")
+    assert not (tmp_path / "x").exists()
     stdout = io.BytesIO()
     found = []
     convert([source], Options("md", Path("-"), offset=1), found.append, stdout=stdout)
@@ -228,6 +229,28 @@ def test_single_file_and_stdout_outputs(tmp_path: Path) -> None:
     convert([Path("-")], Options("jsonl", Path("-")), found.append, stdout=stdout, stdin=stdin)
     names = [json.loads(line)["name"] for line in stdout.getvalue().splitlines()]
     assert names == [gen_records.spec(0).name, gen_records.spec(1).name]
+
+
+def test_a_one_example_output_refuses_several_while_streaming(tmp_path: Path) -> None:
+    # How many examples are selected is known only as they are read: nothing is written
+    # until the end, and the run stops at the chunk where a second one turns up.
+    source = tmp_path / "set.jsonl"
+    gen_records.write_jsonl(source, 40)
+    for output in (tmp_path / "one.md", Path("-")):
+        stdout = io.BytesIO()
+        options = Options("md", output, jobs=2, chunk_size=8)
+        with pytest.raises(UsageError, match="but at least 8 examples were selected"):
+            convert([source], options, print, stdout=stdout)
+        assert stdout.getvalue() == b""
+    options = Options("json", tmp_path / "one.json", offset=35, limit=3, chunk_size=8)
+    with pytest.raises(UsageError, match="but 3 examples were selected"):
+        convert([source], options, print)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["set.jsonl"]
+    # One example among many, known to be the only one only at the end: written.
+    only = gen_records.spec(37).name
+    stats, found = run([source], "json", tmp_path / "one.json", name=only, jobs=2, chunk_size=8)
+    assert found == [] and (stats.read, stats.selected, stats.written) == (40, 1, 1)
+    assert json.loads((tmp_path / "one.json").read_text())["name"] == only
 
 
 def test_unwritable_file_names_are_reported(tmp_path: Path) -> None:

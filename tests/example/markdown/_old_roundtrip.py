@@ -1,11 +1,13 @@
 """The round-trip check as it was before the line matcher and the deferred stability check
-(0ae939a), kept as the oracle of `test_roundtrip_differential.py`."""
+(0ae939a), kept as the oracle of `test_roundtrip_differential.py`.
+
+How one layout change is described (`_described`) was not part of that rework: the
+oracle uses the current description, so that fixes to its wording apply to both."""
 
 from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
-from typing import NamedTuple
 
 from evaltools.example.markdown.reader import (
     CodeBlock,
@@ -17,6 +19,7 @@ from evaltools.example.markdown.reader import (
     read_markdown,
 )
 from evaltools.example.markdown.render import to_markdown
+from evaltools.example.markdown.roundtrip import LayoutChange, _described
 from evaltools.example.spec import FIELD_NAMES, ExampleSpec
 
 
@@ -25,11 +28,6 @@ class Verdict(str, enum.Enum):
     REFORMAT = "reformat"
     LOSSY = "lossy"
     INVALID = "invalid"  # the reference cannot read it at all
-
-
-class LayoutChange(NamedTuple):
-    line: int  # 1-based, in the original
-    what: str  # what a rewrite changes there, for a person
 
 
 @dataclass
@@ -88,49 +86,6 @@ def layout_differences(text: str, rendered: str, dropped: list[Dropped]) -> list
             continue
         out.append(_described(old, new, (i1, i2, j1, j2)))
     return out
-
-
-def _described(old: list[str], new: list[str], change: tuple[int, int, int, int]) -> LayoutChange:
-    """Blank lines, the usual layout mistake, are named: an extra one at itself (slid to the
-    second of a doubled run), a missing one at the heading it should set apart."""
-    i1, i2, j1, j2 = change
-    # `old` ends with "" after a final newline: that is no line of the file.
-    last = len(old) - 1 if len(old) > 1 and old[-1] == "" else len(old)
-    at = min(_slid(old, i1, i2, j1 == j2) + 1, last)
-    if i1 == i2 == len(old) and new[j1:j2] == [""] * (j2 - j1):
-        return LayoutChange(last, "the file does not end with a newline")
-    if j1 == j2 and i2 >= last and not any(line.strip() for line in old[i1:i2]):
-        text_end = max((k for k, line in enumerate(old) if line.strip()), default=-1) + 1
-        return LayoutChange(min(text_end + 1, last), "extra blank lines at the end of the file")
-    if i1 == i2 and not any(line.strip() for line in new[j1:j2]):
-        count = j2 - j1
-        blank = "a blank line is" if count == 1 else f"{count} blank lines are"
-        if i1 < len(old) and _is_heading(old[i1]):
-            return LayoutChange(i1 + 1, f"{blank} missing before this heading")
-        if i1 > 0 and _is_heading(old[i1 - 1]):
-            return LayoutChange(i1, f"{blank} missing after this heading")
-        return LayoutChange(at, f"{blank} missing above this line")
-    if j1 == j2 and not any(line.strip() for line in old[i1:i2]):
-        extra = "blank line" if i2 - i1 == 1 else f"{i2 - i1} blank lines"
-        return LayoutChange(at, f"extra {extra} here")
-    if i2 - i1 == 1 and j2 - j1 == 1:
-        was, canonical = old[i1], new[j1]
-        if was.rstrip() == canonical:
-            return LayoutChange(at, "trailing whitespace here")
-        return LayoutChange(at, f"the canonical form writes this line as '{canonical[:80]}'")
-    return LayoutChange(at, "layout differs from the canonical form here")
-
-
-def _is_heading(line: str) -> bool:
-    return line.lstrip(" ").startswith("#")
-
-
-def _slid(old: list[str], start: int, end: int, deletion: bool) -> int:
-    """Where a deleted run sits once slid past copies of itself: the extra of a doubled line
-    is the second one, as a reader sees it."""
-    while deletion and end < len(old) and old[start] == old[end]:
-        start, end = start + 1, end + 1
-    return start
 
 
 def losses_under_headings(dropped: list[Dropped], headings: list[Heading]) -> list[Dropped]:

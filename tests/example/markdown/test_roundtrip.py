@@ -187,3 +187,40 @@ def test_a_second_reasoning_section_is_a_loss_not_a_reformat() -> None:
     assert [(d.describe(), d.line, d.end_line) for d in result.dropped] == [
         ("`Reasoning` section overridden by a later one", cursor + 1, cursor + 4)
     ]
+
+
+def _titled(ending: str) -> str:
+    """The canonical file with the title the reference writes, ending in `ending`."""
+    text = CANONICAL_FLASK.read_text(encoding="utf-8")
+    title = f"+++\n\n# {CANONICAL_FLASK.stem}\n\n## Edit History"
+    return text.replace("+++\n\n## Edit History", title, 1).removesuffix("```\n") + ending
+
+
+@pytest.mark.parametrize(
+    ("ending", "strict", "change"),
+    [
+        # The reference writer's layout ends with a blank line: a file that ends with one
+        # newline does end with a newline.
+        ("```\n", True, (78, "the reference writer ends the file with a blank line")),
+        (
+            "```",
+            True,
+            (
+                78,
+                "the file does not end with a newline, and the reference writer ends it "
+                "with a blank line",
+            ),
+        ),
+        ("```", False, (78, "the file does not end with a newline")),
+        # The blank line the reference writer keeps is not the extra one.
+        ("```\n\n\n", True, (80, "an extra blank line at the end of the file")),
+        ("```\n\n\n\n", True, (80, "2 extra blank lines at the end of the file")),
+        ("```\n\n", False, (79, "an extra blank line at the end of the file")),
+        ("```\n\n\n", False, (79, "2 extra blank lines at the end of the file")),
+    ],
+)
+def test_the_end_of_the_file_is_described_for_the_writer_checked_against(
+    ending: str, strict: bool, change: tuple[int, str]
+) -> None:
+    result = check_roundtrip(_titled(ending), CANONICAL_FLASK.stem, strict_reference=strict)
+    assert [tuple(c) for c in result.layout_changes] == [change]
