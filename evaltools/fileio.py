@@ -72,10 +72,19 @@ def real_path(path: Path) -> Path:
         return Path(os.path.abspath(path))  # noqa: PTH100
 
 
+def char_column(line: bytes, offset: int) -> int:
+    """The 1-based column of byte `offset` of `line`, in characters (code points), the unit
+    of every reported column: a caret byte offset or a reader's byte position becomes one
+    here. A byte that does not decode counts as one character (the bytes before the first
+    such byte are exactly the characters an editor shows)."""
+    return len(line[:offset].decode("utf-8", "replace")) + 1
+
+
 def line_col_of_offset(data: bytes, offset: int) -> tuple[int, int]:
+    """1-based line and character column of byte `offset` of `data`."""
     line = data.count(b"\n", 0, offset) + 1
     start = data.rfind(b"\n", 0, offset) + 1
-    return line, offset - start + 1
+    return line, char_column(data[start:offset], offset - start)
 
 
 def read_text_file(
@@ -141,8 +150,7 @@ def check_text_bytes(shown: str, data: bytes) -> Diagnostic | None:
         )
     crlf = data.find(b"\r\n")
     if crlf >= 0:
-        line, _ = line_col_of_offset(data, crlf)
-        col = crlf - (data.rfind(b"\n", 0, crlf) + 1) + 1
+        line, col = line_col_of_offset(data, crlf)
         return make(
             CRLF_LINE_ENDINGS,
             shown,

@@ -8,6 +8,10 @@ Python's 4,300-digit conversion limit (a bare `ValueError`), and nesting deeper 
 stack (`RecursionError`). Here each is a `JsonError` with its offset, and one rule
 (`INVALID_JSON`) and one wording serve lint, convert, validate and the gold commands.
 
+`locate` is the one map from a JSON Pointer to where its value sits in the text, so that a
+finding about a field (a schema's, a spec's, a lint rule's) points at the field's line and
+column, in `.json` files and `.jsonl` lines alike.
+
 `dumps` is the one writer: `allow_nan=False`, so nothing unreadable is ever written.
 """
 
@@ -16,8 +20,9 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from json.decoder import scanstring as _c_scanstring  # type: ignore[attr-defined]
 from typing import Any
 
 from evaltools.catalogue import rule
@@ -38,8 +43,13 @@ class JsonError(ValueError):
 
     def line_column(self, text: str) -> tuple[int, int]:
         """1-based line and column (in characters) of the offset in `text`."""
-        line = text.count("\n", 0, self.offset) + 1
-        return line, self.offset - (text.rfind("\n", 0, self.offset) + 1) + 1
+        return line_column(text, self.offset)
+
+
+def line_column(text: str, offset: int) -> tuple[int, int]:
+    """1-based line and column (in characters) of a character offset into `text`."""
+    line = text.count("\n", 0, offset) + 1
+    return line, offset - (text.rfind("\n", 0, offset) + 1) + 1
 
 
 class _RepeatedKey(Exception):
@@ -277,3 +287,114 @@ def dumps(
 
 
 _ENCODERS: dict[tuple[int | None, bool, bool], json.JSONEncoder] = {}
+
+
+# Where each value sits. Only texts that `loads` accepted are walked, and only for findings,
+# so the walk favours clarity over speed.
+
+# Reads a JSON string whose opening quote is just before `index`: (value, end).
+scanstring: Callable[[str, int], tuple[str, int]] = _c_scanstring
+_WS = re.compile(r"[ \t\n\r]*")
+# Numbers and literals end at the first character that cannot continue them.
+_SCALAR = re.compile(r"[^,\]}\s]+")
+
+
+def escape_token(token: str) -> str:
+    return token.replace("~", "~0").replace("/", "~1")
+
+
+def pointer(parts: Iterable[str | int]) -> str:
+    return "".join("/" + escape_token(str(part)) for part in parts)
+
+
+@dataclass
+class Locations:
+    """0-based character offsets in the text; keys that occur twice keep the last occurrence,
+    as `json.loads` does with their values."""
+
+    values: dict[str, int] = field(default_factory=dict)
+    keys: dict[str, int] = field(default_factory=dict)
+    # (pointer, offset of the repeated key) for every key after its first occurrence.
+    duplicates: list[tuple[str, int]] = field(default_factory=list)
+    complete: bool = True
+
+    def value_offset(self, ptr: str) -> int | None:
+        return self.values.get(ptr)
+
+    def key_offset(self, ptr: str) -> int | None:
+        """The member's key, or the value itself for array items and the root."""
+        found = self.keys.get(ptr)
+        return found if found is not None else self.values.get(ptr)
+
+    def nearest(self, ptr: str, *, at_key: bool = False) -> int:
+        """The value's offset (its key's, with `at_key`). A missing member has none: then the
+        offset of the nearest enclosing value (the object that lacks it), the root's last."""
+        found = self.key_offset(ptr) if at_key else self.value_offset(ptr)
+        while found is None and ptr:
+            ptr = ptr.rpartition("/")[0]
+            found = self.value_offset(ptr)
+        return found or 0
+
+
+def locate(text: str) -> Locations:
+    found = Locations()
+    try:
+        _value(text, _skip(text, 0), "", found)
+    except (RecursionError, IndexError, ValueError):
+        # Nesting deeper than Python's stack (json itself stops at about the same depth)
+        # or text that json accepted in a way this walker does not: offsets found so far stay.
+        found.complete = False
+    return found
+
+
+def _skip(text: str, index: int) -> int:
+    match = _WS.match(text, index)
+    return match.end() if match else index
+
+
+def _value(text: str, index: int, ptr: str, found: Locations) -> int:
+    found.values[ptr] = index
+    char = text[index]
+    if char == "{":
+        return _object(text, index, ptr, found)
+    if char == "[":
+        return _array(text, index, ptr, found)
+    if char == '"':
+        return scanstring(text, index + 1)[1]
+    match = _SCALAR.match(text, index)
+    if match is None:
+        raise ValueError(f"unexpected {char!r} at {index}")
+    return match.end()
+
+
+def _object(text: str, index: int, ptr: str, found: Locations) -> int:
+    index = _skip(text, index + 1)
+    if text[index] == "}":
+        return index + 1
+    seen: set[str] = set()
+    while True:
+        key_at = index
+        key, index = scanstring(text, index + 1)
+        child = ptr + "/" + escape_token(key)
+        if key in seen:
+            found.duplicates.append((child, key_at))
+        seen.add(key)
+        found.keys[child] = key_at
+        index = _skip(text, _skip(text, index) + 1)  # past the ':'
+        index = _skip(text, _value(text, index, child, found))
+        if text[index] == "}":
+            return index + 1
+        index = _skip(text, index + 1)  # past the ','
+
+
+def _array(text: str, index: int, ptr: str, found: Locations) -> int:
+    index = _skip(text, index + 1)
+    if text[index] == "]":
+        return index + 1
+    position = 0
+    while True:
+        index = _skip(text, _value(text, index, f"{ptr}/{position}", found))
+        if text[index] == "]":
+            return index + 1
+        index = _skip(text, index + 1)
+        position += 1

@@ -1,5 +1,6 @@
-"""One strict JSON reader and writer for both halves (issue 19, issue 11 point 9) and huge
-integers as findings (issue 12 point 3), through the real CLI."""
+"""One strict JSON reader and writer for both halves (issue 19, issue 11 point 9), huge
+integers as findings (issue 12 point 3), through the real CLI; and the one position map
+(`locate`) that places a finding on a field at the field's value."""
 
 from __future__ import annotations
 
@@ -150,3 +151,61 @@ def test_a_syntax_error_names_its_reason_without_a_dangling_word(text: str, reas
     message = str(raised.value)
     assert reason in message
     assert " at)" not in message and " starting)" not in message
+
+
+# --- locate -------------------------------------------------------------------------------
+
+
+def test_pointers_escape_slash_and_tilde() -> None:
+    assert jsonio.pointer(["gold", "demo_repo/a.py:3-8:f"]) == "/gold/demo_repo~1a.py:3-8:f"
+    assert jsonio.pointer(["a~b", 0]) == "/a~0b/0"
+    assert jsonio.pointer([]) == ""
+
+
+def test_locate_finds_keys_and_values() -> None:
+    text = '{"qid": "q1", "gold": {"a/b.py:1-2": 3, "x~y": [true, null, -1.5e3]}}'
+    found = jsonio.locate(text)
+    assert found.complete
+    assert found.values[""] == 0
+    assert text[found.values["/qid"] :].startswith('"q1"')
+    assert text[found.keys["/qid"] :].startswith('"qid"')
+    assert text[found.values["/gold/a~1b.py:1-2"] :].startswith("3,")
+    assert text[found.key_offset("/gold/a~1b.py:1-2") :].startswith('"a/b.py')
+    assert text[found.values["/gold/x~0y/2"] :].startswith("-1.5e3")
+    assert found.key_offset("/gold/x~0y/1") == found.values["/gold/x~0y/1"]  # array item
+    assert found.value_offset("/nope") is None
+
+
+def test_locate_handles_escapes_whitespace_and_empty_containers() -> None:
+    text = ' { "a\\"b" : "x\\u00e9" , "c" : { } , "d" : [ ] , "e":{"f":[]} } '
+    found = jsonio.locate(text)
+    assert text[found.values['/a"b'] :].startswith('"x')
+    assert text[found.values["/c"] :].startswith("{ }")
+    assert text[found.values["/d"] :].startswith("[ ]")
+    assert text[found.values["/e/f"] :].startswith("[]")
+
+
+def test_locate_lists_repeated_keys_and_keeps_the_last() -> None:
+    text = '{"g": {"k": 1, "k": 2, "k": 3}}'
+    found = jsonio.locate(text)
+    assert [text[at:].startswith('"k": 2') for _, at in found.duplicates] == [True, False]
+    assert [p for p, _ in found.duplicates] == ["/g/k", "/g/k"]
+    assert text[found.values["/g/k"] :].startswith("3")
+
+
+def test_locate_gives_up_gracefully_on_what_it_cannot_walk() -> None:
+    deep = jsonio.locate("[" * 5000 + "]" * 5000)
+    assert not deep.complete
+    assert deep.values[""] == 0
+    assert not jsonio.locate("{").complete
+    assert not jsonio.locate("}").complete
+
+
+def test_a_missing_member_is_placed_at_the_object_that_lacks_it() -> None:
+    text = '{\n  "a": {"b": 1},\n  "c": [10, 20]\n}'
+    found = jsonio.locate(text)
+    assert jsonio.line_column(text, found.nearest("/a/b")) == (2, 14)
+    assert jsonio.line_column(text, found.nearest("/a/b", at_key=True)) == (2, 9)
+    assert jsonio.line_column(text, found.nearest("/a/missing/deeper")) == (2, 8)
+    assert jsonio.line_column(text, found.nearest("/c/1")) == (3, 13)
+    assert found.nearest("/nope") == 0

@@ -101,10 +101,12 @@ RULES = (
         W,
         "The excerpt or a patch holds more than one cursor marker; only one counts.",
         "Counts marker lines and inline `<|user_cursor|>` markers in the excerpt, and marker "
-        "lines in each expected or rejected patch.",
-        "In the excerpt only the first marker sets the cursor; the others stay in it as text "
-        "the model sees, which is not the file's content. In a patch the last one sets the "
-        "predicted cursor and the others are dropped silently.",
+        "lines in each expected or rejected patch. In the excerpt it points at the marker "
+        "farther from the expected edit, or else at the first one that does not count.",
+        "In the excerpt only one marker sets the cursor (the first `<|user_cursor|>`, or "
+        "without one the first marker line); the others stay in it as text the model sees, "
+        "which is not the file's content. In a patch the last one sets the predicted cursor "
+        "and the others are dropped silently.",
         _cursor(*EXCERPT[:3], "    return 0 # [CURSOR_POSITION]"),
         CURSOR,
     ),

@@ -19,7 +19,7 @@ from evaltools.config.precommit import (
     add_evaltools,
     same_except_evaltools,
 )
-from evaltools.fileio import UsageError, display_path
+from evaltools.fileio import UsageError, display_path, line_col_of_offset
 
 
 def run(config_file: Path, rev: str | None, hooks: list[str], remote: str | None = None) -> int:
@@ -171,8 +171,7 @@ def _read(config_file: Path) -> str | None:
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        line, column = line_col_of_offset(data, exc.start)
         raise ConfigEditError(
             f"byte 0x{data[exc.start]:02x} is not valid UTF-8: re-encode the file as UTF-8",
             line,

@@ -15,7 +15,7 @@ import os
 import stat
 import sys
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import BinaryIO
 
@@ -84,6 +84,24 @@ class Record:
     markdown: ParsedMarkdown | None = None  # for `.md` sources: hints, dropped content
     size: int = 0  # bytes read
     errors: list[Diagnostic] = field(default_factory=list)
+    # A `.json` file's or `.jsonl` line's text: what `placed` finds a field's position in.
+    text: str = ""
+
+
+def placed(record: Record, found: list[Diagnostic]) -> list[Diagnostic]:
+    """`found`, each finding that names a field by JSON Pointer moved to where the field's
+    value starts in the record's text (a missing field: to the object that lacks it)."""
+    if not record.text or all(d.pointer is None for d in found):
+        return found
+    located = jsonio.locate(record.text)
+
+    def at_value(finding: Diagnostic) -> Diagnostic:
+        if finding.pointer is None:
+            return finding
+        line, column = jsonio.line_column(record.text, located.nearest(finding.pointer))
+        return replace(finding, line=record.line + line - 1, column=column)
+
+    return [at_value(d) for d in found]
 
 
 def iter_all_units(
@@ -243,12 +261,14 @@ def _parse_json_unit(unit: Unit, data: bytes, record: Record) -> None:
         where = unit.line + line - 1
         record.errors.append(make(jsonio.INVALID_JSON, unit.path, where, column, exc.message))
         return
+    record.text = text
     try:
         example = example_from_json_dict(value)
     except SpecError as exc:
-        record.errors.append(
-            make(INVALID_EXAMPLE, unit.path, unit.line, 1, f"{exc}", pointer=exc.pointer or None)
+        error = make(
+            INVALID_EXAMPLE, unit.path, unit.line, 1, str(exc), pointer=exc.pointer or None
         )
+        record.errors.extend(placed(record, [error]))
         return
     if not example.spec.name:
         example.spec.name = f"{unit.stem}-{unit.index}" if jsonl else unit.stem

@@ -91,6 +91,8 @@ def build(diagnostics: Sequence[Diagnostic], root: Path) -> dict[str, object]:
                     }
                 },
                 "originalUriBaseIds": {"%SRCROOT%": {"uri": root.as_uri() + "/"}},
+                # What `startColumn` counts; SARIF's default would be UTF-16 code units.
+                "columnKind": "unicodeCodePoints",
                 "results": results,
             }
         ],

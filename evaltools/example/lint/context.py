@@ -10,6 +10,7 @@ from evaltools.example.cursor import ExtractedPatch, parse_patch
 from evaltools.example.diffs.udiff import ParsedDiff, parse_diff
 from evaltools.example.markdown.reader import ParsedMarkdown
 from evaltools.example.spec import ExampleSpec
+from evaltools.fileio import char_column
 
 # Fields whose diffs may carry cursor lines (patches), as opposed to plain diffs.
 PATCH_FIELDS = ("expected_patch", "rejected_patch")
@@ -60,13 +61,19 @@ class LintContext:
         self.causes.append(self.diagnostics[-1])
 
     def at_field(
-        self, rule: Rule, source: FieldSource, index: int, column: int, message: str
+        self, rule: Rule, source: FieldSource, index: int, byte_column: int, message: str
     ) -> None:
-        """Report at line `index` (0-based) of a field."""
+        """Report at line `index` (0-based) of a field. `byte_column` counts the UTF-8 bytes
+        of that line, as the reference's cursor offsets do; reports count characters."""
         if source.first_line is None:
             self.report(rule, self.record_line, 1, message, source.pointer)
-        else:
-            self.report(rule, source.first_line + index, column, message, source.pointer)
+            return
+        column = 1
+        if byte_column > 1:
+            lines = source.text.split("\n")
+            line = lines[index] if 0 <= index < len(lines) else ""
+            column = char_column(line.encode("utf-8", "surrogatepass"), byte_column - 1)
+        self.report(rule, source.first_line + index, column, message, source.pointer)
 
     def source_line(self, line: int) -> str:
         if "lines" not in self.cache:

@@ -133,17 +133,21 @@ def _check_location(ctx: LintContext, source: FieldSource, loc: CursorLocation) 
         )
 
 
-def _stray_marker(ctx: LintContext, lines: list[str], seen: list[int]) -> int:
-    """The marker to report: the one farther from what the expected patches edit.
+# Every marker in the excerpt, in reading order, from the `^`/`<` of a marker line (where
+# the other cursor rules point); markers cannot overlap.
+_ANY_MARKER = re.compile(
+    rf"[\^<]?{re.escape(CURSOR_POSITION_MARKER)}|{re.escape(INLINE_CURSOR_MARKER)}"
+)
+# (0-based line, 0-based character index in the line) of one marker.
+Marker = tuple[int, int]
 
-    The cursor sits where the edit happens, so the marker nearest the lines the patches
-    delete (or add after) is the real one; without that evidence, the second one.
-    """
+
+def _edited_lines(ctx: LintContext) -> set[str]:
+    """The lines the expected patches delete, or add after: where the cursor should be."""
     from evaltools.example.diffs.udiff import LineKind
 
     edited: set[str] = set()
-    patches = [f for f in field_sources(ctx) if f.name == "expected_patch"]
-    for patch in patches:
+    for patch in (f for f in field_sources(ctx) if f.name == "expected_patch"):
         for hunk in parsed_diff(ctx, patch)[0].hunks:
             previous = ""
             for line in hunk.lines:
@@ -152,15 +156,32 @@ def _stray_marker(ctx: LintContext, lines: list[str], seen: list[int]) -> int:
                 elif line.kind is LineKind.ADDITION and previous:
                     edited.add(previous)
                 previous = line.text if line.kind is LineKind.CONTEXT else ""
-    where = [i for i, text in enumerate(lines) if text in edited and i not in seen]
-    markers = sorted(set(seen))
-    if not where or len(markers) < 2:
-        return seen[1]
-    nearness = [min(abs(m - i) for i in where) for m in markers]
+    return edited
+
+
+def _stray_marker(
+    ctx: LintContext, lines: list[str], markers: list[Marker], taken: Marker
+) -> Marker:
+    """The marker to report: the one farther from what the expected patches edit.
+
+    The cursor sits where the edit happens, so the marker nearest the lines the patches
+    delete (or add after) is the real one; without that evidence, the first marker the
+    reference does not take (`taken`).
+    """
+    extra = next(m for m in markers if m != taken)
+    rows = sorted({line for line, _ in markers})
+    if len(rows) != 2:
+        return extra
+    edited = _edited_lines(ctx)
+    where = [i for i, text in enumerate(lines) if text in edited and i not in rows]
+    if not where:
+        return extra
+    nearness = [min(abs(m - i) for i in where) for m in rows]
     # Only a clear difference overrides the default: markers a line apart tell nothing.
-    if len(markers) == 2 and nearness[1] + 3 <= nearness[0]:
-        return markers[0]
-    return seen[1]
+    if nearness[1] + 3 <= nearness[0]:
+        first_row = [m for m in markers if m[0] == rows[0]]
+        return next((m for m in first_row if m != taken), first_row[0])
+    return extra
 
 
 def _check_several_markers(ctx: LintContext, source: FieldSource) -> None:
@@ -168,20 +189,26 @@ def _check_several_markers(ctx: LintContext, source: FieldSource) -> None:
     if text.count(CURSOR_POSITION_MARKER) + text.count(INLINE_CURSOR_MARKER) < 2:
         return  # the usual case, without a look at each line
     lines = text.split("\n")
-    seen = [
-        index
-        for index, text in enumerate(lines)
-        for _ in range(text.count(CURSOR_POSITION_MARKER) + text.count(INLINE_CURSOR_MARKER))
+    markers = [
+        (index, found.start())
+        for index, line in enumerate(lines)
+        for found in _ANY_MARKER.finditer(line)
     ]
-    if len(seen) > 1:
-        stray = _stray_marker(ctx, lines, seen)
-        base, unit = (source.first_line, "lines") if source.first_line else (1, "excerpt lines")
-        where = f"{unit} {', '.join(str(base + i) for i in seen)}"
-        ctx.at_field(
-            r.SEVERAL_CURSOR_MARKERS,
-            source,
-            stray,
-            1,
-            f"{len(seen)} cursor markers in the excerpt ({where}); the reference takes the "
-            "first: keep the one under the cursor and delete the other",
-        )
+    # As `locate_cursor` reads the excerpt: the first inline marker, else the first marker.
+    inline = [m for m in markers if lines[m[0]].startswith(INLINE_CURSOR_MARKER, m[1])]
+    taken = (inline or markers)[0]
+    line, at = _stray_marker(ctx, lines, markers, taken)
+    base, unit = (source.first_line, "") if source.first_line else (1, " of the excerpt")
+
+    def shown(marker: Marker) -> str:
+        return f"{base + marker[0]}:{marker[1] + 1}"
+
+    ctx.at_field(
+        r.SEVERAL_CURSOR_MARKERS,
+        source,
+        line,
+        len(lines[line][:at].encode("utf-8", "surrogatepass")) + 1,
+        f"{len(markers)} cursor markers in the excerpt (at {', '.join(map(shown, markers))}"
+        f"{unit}); the reference takes the one at {shown(taken)}: keep the one under the "
+        "cursor and delete the others",
+    )

@@ -40,7 +40,7 @@ def lint_path(path: Path, enabled: DiagnosticFilter | None = None) -> list[Diagn
 
 def _lint_records(path: Path) -> list[Diagnostic]:
     from evaltools.example.lint import catalogue, lint_spec
-    from evaltools.example.records import BAD_FILE, BAD_JSON, iter_records
+    from evaltools.example.records import BAD_FILE, BAD_JSON, iter_records, placed
 
     out: list[Diagnostic] = []
     for record in iter_records(path):
@@ -55,7 +55,7 @@ def _lint_records(path: Path) -> list[Diagnostic]:
             else:
                 out.append(error)
         if record.example is not None:
-            out.extend(lint_spec(record.example.spec, record.path, record.line))
+            out.extend(placed(record, lint_spec(record.example.spec, record.path, record.line)))
     return out
 
 

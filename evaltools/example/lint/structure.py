@@ -65,7 +65,7 @@ def check_front_matter(ctx: LintContext) -> None:
             f"{front.error}, so the reference ignores all of it (every field blank): "
             f"{front.error_fix}"
         )
-        ctx.report(rule, front.error_line, 1, message)
+        ctx.report(rule, front.error_line, front.error_column, message)
     for key in front.unknown_keys:
         line = front.key_lines.get(key, 2)
         ctx.report(

@@ -27,6 +27,7 @@ class FrontMatter:
     rollback: bool = False
     error: str | None = None  # what is wrong ("front matter has no `revision`"), no advice
     error_line: int = 1  # 1-based line in the file
+    error_column: int = 1  # 1-based, in characters
     error_fix: str = "fix it"  # the advice for `error`, when there is a precise one
     unknown_keys: list[str] = field(default_factory=list)
     key_lines: dict[str, int] = field(default_factory=dict)  # top-level key -> line in the file
@@ -61,9 +62,9 @@ def _interpret(raw: str, result: FrontMatter) -> None:
     try:
         table = loads(raw)
     except TomlError as exc:
-        message, line = _toml_error(exc, raw)
+        message, line, column = _toml_error(exc, raw)
         result.error = f"front matter is not valid TOML ({message})"
-        result.error_line = 1 + line
+        result.error_line, result.error_column = 1 + line, column
         return
     problems = _check_types(table)
     if problems:
@@ -85,24 +86,24 @@ def _interpret(raw: str, result: FrontMatter) -> None:
     result.comment_line = next((i + 2 for i in comments), 0)
 
 
-_AT_LINE = re.compile(r"\s*\(at line (\d+), column \d+\)$|\s*\(at end of document\)$")
-
-
-def _toml_error(exc: TomlError, raw: str) -> tuple[str, int]:
-    """The message without its position, and the 1-based line in `raw` it points at."""
-    text = str(exc)
-    match = _AT_LINE.search(text)
-    if match is None:
-        return text, 1
-    # "at end of document": the last line of the front matter, not of the message.
-    line = int(match.group(1)) if match.group(1) else max(raw.count("\n"), 1)
-    message = text[: match.start()]
-    if message.startswith("Unclosed array"):
-        lines = raw.split("\n")
+def _toml_error(exc: TomlError, raw: str) -> tuple[str, int, int]:
+    """The message without its position, and the 1-based line and column in `raw` it
+    points at."""
+    lines = raw.split("\n")
+    line, column = exc.line, exc.column
+    if line >= len(lines):  # the end of the front matter: the end of its last line
+        line = max(len(lines) - 1, 1)
+        column = len(lines[line - 1]) + 1
+    if exc.reason.startswith("Unclosed array"):
         above = next((n for n in range(line - 1, 0, -1) if lines[n - 1].strip()), None)
-        if above is not None and _VALUE_END.search(lines[above - 1]):
-            return "a `,` is missing at the end of this line, between two array items", above
-    return message, line
+        end = _VALUE_END.search(lines[above - 1]) if above is not None else None
+        if above is not None and end is not None:
+            return (
+                "a `,` is missing at the end of this line, between two array items",
+                above,
+                end.end(1) + 1,
+            )
+    return exc.reason, line, column
 
 
 # A line that ends with an array item (a string, a number, a boolean) and no comma.

@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from evaltools.diagnostics import Rule
+from evaltools.jsonio import pointer as make_pointer
 from evaltools.retrieval.code.chunk_id import ChunkIdError, parse_chunk_id
-from evaltools.retrieval.code.locate import pointer as make_pointer
 from evaltools.retrieval.records.record_rules import (
     INVALID_CHUNK_ID,
     INVALID_GRADE,

@@ -15,7 +15,7 @@ from typing import Any, BinaryIO
 
 from evaltools import jsonio
 from evaltools.diagnostics import Diagnostic, Rule, make
-from evaltools.fileio import BYTE_ORDER_MARK, NOT_UTF8
+from evaltools.fileio import BYTE_ORDER_MARK, NOT_UTF8, char_column
 from evaltools.retrieval.records.record_rules import BLANK_LINE, INVALID_JSON
 
 BOM = "\ufeff"
@@ -78,7 +78,7 @@ def parse_line(raw: bytes, line: int, *, at_file_start: bool | None = None) -> R
     try:
         text = body.decode()
     except UnicodeDecodeError as exc:
-        column = len(body[: exc.start].decode(errors="replace")) + 1
+        column = char_column(body, exc.start)
         problem = LineProblem(
             NOT_UTF8,
             column,

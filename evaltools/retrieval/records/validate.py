@@ -20,7 +20,7 @@ from typing import Any
 from evaltools import jsonio
 from evaltools.diagnostics import Diagnostic, make
 from evaltools.fileio import EMPTY_FILE, NOT_A_FILE, display_path
-from evaltools.retrieval.code.locate import Locations, locate
+from evaltools.jsonio import Locations, locate
 from evaltools.retrieval.records.explain import Problem, beyond_schema, explain
 from evaltools.retrieval.records.record import NEEDS_FULL_PARSE, RecordLine, parse_line, quick_value
 from evaltools.retrieval.records.record_rules import (
@@ -191,8 +191,7 @@ def _explained(
         for where, offset in located.duplicates
     ]
     for problem in checker.explain(rec.value):
-        getter = located.key_offset if problem.at_key else located.value_offset
-        offset = _nearest(located, problem.pointer, getter(problem.pointer))
+        offset = located.nearest(problem.pointer, at_key=problem.at_key)
         found.append(
             make(
                 problem.rule,
@@ -206,16 +205,8 @@ def _explained(
     return found
 
 
-def _nearest(located: Locations, where: str, offset: int | None) -> int:
-    """A missing member has no offset: use its parent's (the object that lacks it)."""
-    while offset is None and where:
-        where = where.rpartition("/")[0]
-        offset = located.value_offset(where)
-    return offset or 0
-
-
 def _column(rec: RecordLine, located: Locations, where: str) -> int:
-    return rec.column(_nearest(located, where, located.value_offset(where)))
+    return rec.column(located.nearest(where))
 
 
 def _duplicate_key_message(where: str) -> str:

@@ -76,6 +76,21 @@ def test_json_report_lists_findings_and_counts(
     ]
 
 
+def test_a_field_of_the_wrong_type_is_reported_at_its_value(
+    in_tmp: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = json.loads(gen_records.jsonl_lines(1)[0])
+    data["revision"] = 123
+    (in_tmp / "bad.json").write_text(json.dumps(data, indent=2))
+    (in_tmp / "bad.jsonl").write_text(json.dumps(data, ensure_ascii=False) + "\n")
+    column = json.dumps(data, ensure_ascii=False).index("123") + 1
+    for name, where in (("bad.json", "4:15"), ("bad.jsonl", f"1:{column}")):
+        assert main(["convert", name, "--to", "md", "-o", "-"]) == 1
+        assert capsys.readouterr().err.startswith(
+            f"{name}:{where}: CV002 [error] /revision must be a string, not a number"
+        )
+
+
 def test_stdin_to_stdout_keeps_the_report_off_stdout(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -235,12 +235,13 @@ def test_config_file_given_explicitly(in_tmp: Path, capsys: pytest.CaptureFixtur
 # --- .json and .jsonl inputs ------------------------------------------------------------------
 
 
-def _record(**changes: object) -> str:
+def _record(*, indent: int | None = None, check: bool = True, **changes: object) -> str:
     spec = from_markdown(CLEAN.read_text(encoding="utf-8"), "flask--add-import-statement")
     data = json.loads(dumps_example(Example(spec)))
     data.update(changes)
-    example_from_json_dict(data)  # still a valid spec
-    return json.dumps(data)
+    if check:
+        example_from_json_dict(data)  # still a valid spec
+    return json.dumps(data, indent=indent, ensure_ascii=False)
 
 
 def test_json_and_jsonl_files_hold_specs(in_tmp: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -253,7 +254,7 @@ def test_json_and_jsonl_files_hold_specs(in_tmp: Path, capsys: pytest.CaptureFix
     found = json.loads(capsys.readouterr().out)
     assert [(d["path"], d["line"], d["column"], d["code"], d.get("pointer")) for d in found] == [
         ("set.jsonl", 2, 26, "IO008", None),
-        ("set.jsonl", 3, 1, "EP107", "/expected_patches"),
+        ("set.jsonl", 3, 762, "EP107", "/expected_patches"),  # at its `[]`
     ]
     assert "expecting ',' delimiter" in found[0]["message"]
 
@@ -268,9 +269,35 @@ def test_a_bad_jsonl_line_is_reported_at_its_line_and_column(
         "set.jsonl:2:11: IO008 [error] not valid JSON (a trailing comma before the end of "
         "the object): delete it"
     )
-    assert out[1].startswith("set.jsonl:3:1: EP402 [warning] revision 'main'")
+    assert out[1].startswith("set.jsonl:3:107: EP402 [warning] revision 'main'")
     assert out[1].endswith("(at /revision)")
     assert out[2] == "Found 1 error, 1 warning in 1 file."
+
+
+def test_a_field_of_a_json_file_is_reported_at_its_value(
+    in_tmp: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Pretty-printed: "revision" is on line 4, its value at column 15.
+    put(in_tmp / "bad.json", _record(indent=2, check=False, revision=123))
+    put(in_tmp / "main.json", _record(indent=2, revision="main"))
+    assert main(["lint", "bad.json", "main.json"]) == 1
+    assert capsys.readouterr().out.splitlines()[:2] == [
+        "bad.json:4:15: EP501 [error] /revision must be a string, not a number (at /revision)",
+        "main.json:4:15: EP402 [warning] revision 'main' is not a full 40-digit lower-case "
+        "commit id: use `git rev-parse <rev>` (at /revision)",
+    ]
+
+
+def test_a_field_of_a_jsonl_line_is_reported_at_its_column_in_characters(
+    in_tmp: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    line = _record(name="日本語", revision="main")
+    put(in_tmp / "set.jsonl", _record() + "\n" + line + "\n")
+    assert main(["lint", "set.jsonl", "--format", "json"]) == 0
+    [found] = json.loads(capsys.readouterr().out)
+    # The value's column in characters (in bytes it would be 89: 日本語 is 9 bytes).
+    assert (found["line"], found["column"], found["code"]) == (2, 83, "EP402")
+    assert line[82:88] == '"main"'
 
 
 def test_directories_are_searched_for_markdown_only(

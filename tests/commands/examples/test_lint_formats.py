@@ -221,3 +221,28 @@ def test_github_end_to_end_with_a_comma_and_a_colon_in_the_file_name(
     )
     assert out[1].startswith("::warning file=a%2Cb%3Ac%25.md,line=6,col=1,title=EP108 ")
     assert len(out) == 2  # no summary line: every line is a workflow command
+
+
+# --- columns ----------------------------------------------------------------------------------
+
+
+def test_every_format_reports_the_same_column_in_characters(
+    in_tmp: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A misspelt marker after `ü`: character column 6, byte column 7.
+    text = (CORPUS / "flask--add-import-statement.md").read_text(encoding="utf-8")
+    text = text.replace("# ^[CURSOR_POSITION]", "# ü ^[CURSOR POSITION]")
+    git_repo(in_tmp / "repo")
+    (in_tmp / "repo" / "flask--add-import-statement.md").write_text(text, encoding="utf-8")
+    argv = ["repo/flask--add-import-statement.md", "--format"]
+    out = lint_output([*argv, "text"], capsys, 1)
+    assert out.startswith("repo/flask--add-import-statement.md:32:6: EP201 [error] ")
+    [found] = json.loads(lint_output([*argv, "json"], capsys, 1))
+    assert (found["line"], found["column"]) == (32, 6)
+    assert ",line=32,col=6,title=EP201 " in lint_output([*argv, "github"], capsys, 1)
+    log = json.loads(lint_output([*argv, "sarif"], capsys, 1))
+    sarif_validator().validate(log)
+    run = log["runs"][0]
+    assert run["columnKind"] == "unicodeCodePoints"
+    region = run["results"][0]["locations"][0]["physicalLocation"]["region"]
+    assert region == {"startLine": 32, "startColumn": 6}

@@ -73,6 +73,10 @@ BAD_INPUTS = {
     "crlf.md": (b"+++\r\nrepository_url = 1\r\n", "IO003", 1, 4),
     "empty.md": (b"", "IO004", 1, 1),
     "binary.md": (b"PK\x03\x04\x00\x00", "IO005", 1, 5),
+    # Columns count characters (é is two bytes), up to the byte that does not decode.
+    "latin1-after-utf8.md": ("+++\ncafé ".encode() + b"caf\xe9\n", "IO001", 2, 9),
+    "crlf-after-utf8.md": ("+++\nrepository_url = 'é'\r\n".encode(), "IO003", 2, 21),
+    "nul-after-utf8.md": ("+++\né\x00\n".encode(), "IO005", 2, 2),
 }
 
 

@@ -59,7 +59,7 @@ def test_huge_recent_file_position_is_a_finding_and_the_run_goes_on(
     out = capsys.readouterr().out
     assert f"{bad}:9:10: EP112 " in out
     assert "is not a line position the reference can read" in out
-    assert f"{other}:3:1: EP003 " in out  # the second file was still checked
+    assert f"{other}:3:13: EP003 " in out  # the second file was still checked
     assert "internal error" not in out
 
 

@@ -285,10 +285,60 @@ def test_a_list_inside_a_section_is_not_said_to_be_outside_every_section() -> No
     ("marker", "column"),
     [
         ("#         ^[CURSOR POSITION]", 12),
-        ("#  ü      <|user cursor|>", 12),  # columns count bytes, as the cursor rules do
+        ("#  ü      <|user cursor|>", 11),  # columns count characters: ü is one (two bytes)
     ],
 )
 def test_a_misspelt_marker_is_reported_at_its_column(marker: str, column: int) -> None:
     text = GOOD.replace("#         ^[CURSOR_POSITION]", marker)
     found = [(d.line, d.column) for d in lint_markdown(text, NAME) if d.code == "EP201"]
     assert found == [(23, column)]
+
+
+def test_cursor_rules_report_columns_in_characters() -> None:
+    # The inline marker's `<` is at byte column 20 but character column 19 (é is two bytes).
+    text = GOOD.replace(
+        '    print("hello")\n#         ^[CURSOR_POSITION]\n', '    print("héllo")<|user_cursor|>\n'
+    )
+    found = [(d.line, d.column) for d in lint_markdown(text, NAME) if d.code == "EP206"]
+    assert found == [(22, 19)]
+
+
+def ep207(text: str) -> list[tuple[int, int, str]]:
+    found = lint_markdown(text, NAME)
+    return [(d.line, d.column, d.message.split(": keep")[0]) for d in found if d.code == "EP207"]
+
+
+def test_two_inline_markers_on_one_line_report_the_second_at_its_column() -> None:
+    text = GOOD.replace(
+        '    print("hello")\n#         ^[CURSOR_POSITION]\n',
+        '    print(<|user_cursor|>"héllo")<|user_cursor|>\n',
+    )
+    assert ep207(text) == [
+        (
+            22,
+            34,
+            "2 cursor markers in the excerpt (at 22:11, 22:34); the reference takes the one "
+            "at 22:11",
+        )
+    ]
+
+
+def test_an_inline_marker_is_taken_before_an_earlier_marker_line() -> None:
+    # The reference looks for `<|user_cursor|>` first: the `^` line above it is the extra one.
+    text = GOOD.replace(
+        "    return 0\n```\n\n## Expected", "    return 0<|user_cursor|>\n```\n\n## Expected"
+    )
+    assert ep207(text) == [
+        (
+            23,
+            11,
+            "2 cursor markers in the excerpt (at 23:11, 24:13); the reference takes the one "
+            "at 24:13",
+        )
+    ]
+
+
+def test_invalid_toml_is_reported_at_the_parser_s_column() -> None:
+    # `revision = 0"…`: tomllib reads the number 0, then wants a new line at column 13.
+    text = GOOD.replace('revision = "0', 'revision = 0"')
+    assert [(d.line, d.column) for d in lint_markdown(text, NAME) if d.code == "EP003"] == [(3, 13)]

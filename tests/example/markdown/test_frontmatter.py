@@ -32,3 +32,26 @@ def test_a_toml_error_at_the_end_points_into_the_front_matter() -> None:
     front = split_front_matter(f"+++\n{HEAD}tags = [\n+++\n")
     assert front.error is not None and front.error.startswith("front matter is not valid TOML")
     assert front.error_line == 4
+
+
+URL = 'repository_url = "https://github.com/o/r"\n'
+
+
+@pytest.mark.parametrize(
+    ("body", "line", "column", "reason"),
+    [
+        # The value ends at `2`, so tomllib wants a new line where `fec` starts.
+        (f'{URL}revision = 2fec"\n', 3, 13, "Expected newline or end of document after"),
+        (f'{URL}revision = "2fec\n', 3, 17, "Illegal character '\\n'"),  # never closed
+        ('repository_url = "é" x\nrevision = "r"\n', 2, 22, "Expected newline"),  # characters
+        (f'{HEAD}tags = [\n  "a"\n  "b"\n]\n', 5, 6, "a `,` is missing at the end of this line"),
+        (f"{HEAD}tags = [\n", 4, 9, "Invalid value"),  # the end: of the last line
+    ],
+)
+def test_a_toml_error_is_placed_at_its_line_and_column(
+    body: str, line: int, column: int, reason: str
+) -> None:
+    front = split_front_matter(f"+++\n{body}+++\n")
+    assert front.error is not None
+    assert front.error.startswith(f"front matter is not valid TOML ({reason}")
+    assert (front.error_line, front.error_column) == (line, column)

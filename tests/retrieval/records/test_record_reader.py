@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from evaltools.fileio import BYTE_ORDER_MARK, NOT_UTF8
-from evaltools.retrieval.code.locate import locate, pointer
+from evaltools.jsonio import locate
 from evaltools.retrieval.records.record import (
     NEEDS_FULL_PARSE,
     RecordLine,
@@ -139,54 +139,6 @@ def test_quick_value_takes_ordinary_lines_and_passes_on_the_rest() -> None:
         b"[" * 100_000,
     ):
         assert quick_value(raw) is NEEDS_FULL_PARSE, raw
-
-
-# --- locate -------------------------------------------------------------------------------
-
-
-def test_pointers_escape_slash_and_tilde() -> None:
-    assert pointer(["gold", "demo_repo/a.py:3-8:f"]) == "/gold/demo_repo~1a.py:3-8:f"
-    assert pointer(["a~b", 0]) == "/a~0b/0"
-    assert pointer([]) == ""
-
-
-def test_locate_finds_keys_and_values() -> None:
-    text = '{"qid": "q1", "gold": {"a/b.py:1-2": 3, "x~y": [true, null, -1.5e3]}}'
-    found = locate(text)
-    assert found.complete
-    assert found.values[""] == 0
-    assert text[found.values["/qid"] :].startswith('"q1"')
-    assert text[found.keys["/qid"] :].startswith('"qid"')
-    assert text[found.values["/gold/a~1b.py:1-2"] :].startswith("3,")
-    assert text[found.key_offset("/gold/a~1b.py:1-2") :].startswith('"a/b.py')
-    assert text[found.values["/gold/x~0y/2"] :].startswith("-1.5e3")
-    assert found.key_offset("/gold/x~0y/1") == found.values["/gold/x~0y/1"]  # array item
-    assert found.value_offset("/nope") is None
-
-
-def test_locate_handles_escapes_whitespace_and_empty_containers() -> None:
-    text = ' { "a\\"b" : "x\\u00e9" , "c" : { } , "d" : [ ] , "e":{"f":[]} } '
-    found = locate(text)
-    assert text[found.values['/a"b'] :].startswith('"x')
-    assert text[found.values["/c"] :].startswith("{ }")
-    assert text[found.values["/d"] :].startswith("[ ]")
-    assert text[found.values["/e/f"] :].startswith("[]")
-
-
-def test_locate_lists_repeated_keys_and_keeps_the_last() -> None:
-    text = '{"g": {"k": 1, "k": 2, "k": 3}}'
-    found = locate(text)
-    assert [text[at:].startswith('"k": 2') for _, at in found.duplicates] == [True, False]
-    assert [p for p, _ in found.duplicates] == ["/g/k", "/g/k"]
-    assert text[found.values["/g/k"] :].startswith("3")
-
-
-def test_locate_gives_up_gracefully_on_what_it_cannot_walk() -> None:
-    deep = locate("[" * 5000 + "]" * 5000)
-    assert not deep.complete
-    assert deep.values[""] == 0
-    assert not locate("{").complete
-    assert not locate("}").complete
 
 
 @pytest.mark.parametrize(
