@@ -47,10 +47,15 @@ class RuleSelection:
         return DiagnosticFilter(self, root.resolve() if root and self.per_file_ignores else None)
 
 
-@dataclass(frozen=True)
 class DiagnosticFilter:
-    selection: RuleSelection
-    base: Path | None  # the configuration's folder, resolved, when per-file-ignores need it
+    """`RuleSelection.enabled` for a finding at its path (a plain class: one dataclass
+    fewer on the hook's start-up path)."""
+
+    __slots__ = ("base", "selection")
+
+    def __init__(self, selection: RuleSelection, base: Path | None) -> None:
+        self.selection = selection
+        self.base = base  # the configuration's folder, resolved, when per-file-ignores need it
 
     def __call__(self, found: Diagnostic) -> bool:
         where = _relative(found.path, self.base)

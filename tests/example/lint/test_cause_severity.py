@@ -58,6 +58,7 @@ def test_an_ignored_cause_hides_nothing() -> None:
     [
         ("lint", "", [], "EP111 [error]"),
         ("lint", "", ["--ignore", "EP111"], "EP103 [error]"),
+        ("lint", "", ["--ignore", "EP111", "--jobs", "2", "."], "EP103 [error]"),  # in workers
         ("check", "", [], "EP111 [error]"),
         ("check", 'ignore = ["EP111"]', [], "EP103 [error]"),
     ],
@@ -72,7 +73,8 @@ def test_the_gate_fails_on_a_misplaced_section(
     flags: list[str],
     shown: str,
 ) -> None:
-    (tmp_path / NAME).write_text(GOOD.replace("## Cursor Position", "### Cursor Position"))
+    for name in [NAME, "repo--second.md"] if "--jobs" in flags else [NAME]:  # 2 workers
+        (tmp_path / name).write_text(GOOD.replace("## Cursor Position", "### Cursor Position"))
     (tmp_path / "pyproject.toml").write_text(f"[tool.evaltools]\n{config}\n")
     monkeypatch.chdir(tmp_path)
     assert main([command, *flags, NAME]) == 1
