@@ -21,6 +21,8 @@ import contextlib
 import os
 import signal
 import sys
+import threading
+import time
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
@@ -59,21 +61,32 @@ def start_pool(workers: int, module: str | None) -> ProcessPoolExecutor:
 
 
 def stop_pool(pool: ProcessPoolExecutor) -> None:
-    """Drop the queued work and end the workers now, not after their current batch."""
+    """Drop the queued work and end the workers now, not after their current batch; return
+    once the executor's threads have ended too, so that nothing is left to wait for."""
+    threads = _threads_of(pool)  # taken first: shutdown drops the executor's references
     # The executor has no public way to end its workers before Python 3.14.
     kill_workers(pool)
-    # Dead workers first: the executor's thread then sees a broken pool and ends. No
-    # waiting here: an interrupted main thread may hold a lock that the executor needs.
+    # Dead workers first: the executor's thread then sees a broken pool and ends. Only here,
+    # out of any signal handler, do we wait for it: a handler may have interrupted the main
+    # thread while it held a lock that the executor's thread needs to end.
     pool.shutdown(wait=False, cancel_futures=True)
+    deadline = time.monotonic() + _THREADS_END_SECONDS
+    for thread in threads:
+        thread.join(timeout=max(0.0, deadline - time.monotonic()))
 
 
-# Each pool whose workers were killed: the executor's threads may then wait for ever on a
-# pipe a killed worker left half-written, so the process entry point must not wait for them.
+# Each pool whose workers were killed. Its threads end once `kill_workers` has released the
+# result pipe; this list lets the process entry point leave without waiting for them all
+# the same, should a Python version block them somewhere else.
 killed_pools: list[int] = []
+
+# Seconds `stop_pool` waits for a killed pool's threads: they end in milliseconds.
+_THREADS_END_SECONDS = 5.0
 
 
 def kill_workers(pool: object) -> None:
-    """SIGKILL every worker of `pool` and reap it."""
+    """SIGKILL every worker of `pool`, reap it, and release the pipes the executor's threads
+    could otherwise wait on for ever. Safe in a signal handler: it waits for no thread."""
     killed_pools.append(id(pool))
     handles = list((getattr(pool, "_processes", None) or {}).values())
     for process in handles:
@@ -82,6 +95,31 @@ def kill_workers(pool: object) -> None:
     for process in handles:
         with contextlib.suppress(Exception):
             process.join(timeout=5)
+    _release_result_pipe(pool)
+
+
+def _release_result_pipe(pool: object) -> None:
+    """Close this process's write end of the pool's result pipe (private attributes: the
+    executor has no public way; nothing in this process writes there, only workers do).
+
+    A worker killed while it wrote a result leaves half a message in that pipe, and the
+    executor's thread reads the rest for ever: this process holds a write end, so no end of
+    file comes. Once it is closed, the read fails, the thread finds the pool broken and
+    closes the call queue's read end (CPython's own step, gh-94777), so the feeder thread
+    blocked writing the next item to the dead workers gets EPIPE and ends as well. Closing
+    the call queue here instead could race with that thread closing the same descriptor.
+    """
+    writer = getattr(getattr(pool, "_result_queue", None), "_writer", None)
+    if writer is not None:
+        with contextlib.suppress(Exception):
+            writer.close()
+
+
+def _threads_of(pool: object) -> list[threading.Thread]:
+    """The executor's management thread and its call queue's feeder (private attributes)."""
+    call_queue = getattr(pool, "_call_queue", None)
+    found = [getattr(pool, "_executor_manager_thread", None), getattr(call_queue, "_thread", None)]
+    return [t for t in found if isinstance(t, threading.Thread) and t.is_alive()]
 
 
 @contextlib.contextmanager
