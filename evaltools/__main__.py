@@ -30,9 +30,11 @@ def entry() -> None:
     """The process entry point (`evaltools`, `python -m evaltools`): `main`, then exit.
 
     After workers were killed (Ctrl-C, SIGTERM), the process leaves without running the
-    interpreter's exit handlers: those join the worker pool's threads, which can wait for
-    ever on a pipe that a killed worker left half-written. Output is flushed first, and
-    every write the command made is already complete (atomic writes are synchronous).
+    interpreter's exit handlers, which join the worker pool's threads. `kill_workers`
+    releases the pipes those threads could wait on (a killed worker's half-written result),
+    so they end; this exit stays as a safety net should another Python version block them
+    elsewhere. Output is flushed first, and every write the command made is already
+    complete (atomic writes are synchronous).
     """
     code = main()
     leave_if_workers_were_killed(code)
