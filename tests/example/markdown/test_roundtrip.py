@@ -2,12 +2,13 @@ from __future__ import annotations
 
 import pytest
 
-from evaltools.example.markdown.reader import DropKind
+from evaltools.example.markdown.reader import DropKind, read_markdown
 from evaltools.example.markdown.roundtrip import (
     Verdict,
     check_roundtrip,
     differing_fields,
     first_differing_line,
+    indented_fence_problem,
 )
 from evaltools.example.spec import ExampleSpec
 from tests.conftest import CORPUS, all_corpus_files, corpus_stem
@@ -224,3 +225,17 @@ def test_the_end_of_the_file_is_described_for_the_writer_checked_against(
 ) -> None:
     result = check_roundtrip(_titled(ending), CANONICAL_FLASK.stem, strict_reference=strict)
     assert [tuple(c) for c in result.layout_changes] == [change]
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("  ```a.py\n   x = 1\n  ```\n", True),  # the first line: no `\n` before it
+        ("## Cursor Position\n\n   ~~~a.py\n    x = 1\n   ~~~\n", True),
+        ("## Cursor Position\n\n```a.py\n    x = 1\n```\n", False),
+        ("## Cursor Position\n\n    ```a.py\n    x = 1\n", False),  # 4 spaces: no fence
+    ],
+)
+def test_an_indented_fence_is_found_wherever_it_stands(text: str, found: bool) -> None:
+    problem = indented_fence_problem(read_markdown(text, "x"), text)
+    assert (problem is not None) is found, problem
