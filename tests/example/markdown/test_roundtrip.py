@@ -230,7 +230,7 @@ def test_the_end_of_the_file_is_described_for_the_writer_checked_against(
 @pytest.mark.parametrize(
     ("text", "found"),
     [
-        ("  ```a.py\n   x = 1\n  ```\n", True),  # the first line: no `\n` before it
+        ("  ```a.py\n   x = 1\n```\n", True),  # the first line: no `\n` before it
         ("## Cursor Position\n\n   ~~~a.py\n    x = 1\n   ~~~\n", True),
         ("## Cursor Position\n\n```a.py\n    x = 1\n```\n", False),
         ("## Cursor Position\n\n    ```a.py\n    x = 1\n", False),  # 4 spaces: no fence
