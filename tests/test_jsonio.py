@@ -209,3 +209,28 @@ def test_a_missing_member_is_placed_at_the_object_that_lacks_it() -> None:
     assert jsonio.line_column(text, found.nearest("/a/missing/deeper")) == (2, 8)
     assert jsonio.line_column(text, found.nearest("/c/1")) == (3, 13)
     assert found.nearest("/nope") == 0
+
+
+@pytest.mark.parametrize("command", [["lint", "-"], ["convert", "-", "--to", "md", "-o", "out"]])
+def test_markdown_piped_to_stdin_gets_one_finding_that_says_what_to_do(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    command: list[str],
+) -> None:
+    import io
+    import sys
+
+    from tests.conftest import CORPUS
+
+    monkeypatch.chdir(tmp_path)
+    markdown = (CORPUS / "zed--change-match-arm.md").read_bytes()
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(markdown)))
+    assert main(command) == 1
+    out = capsys.readouterr()
+    found = [line for line in (out.out + out.err).splitlines() if "IO008" in line]
+    assert found == [
+        "<stdin>:1:1: IO008 [error] not valid JSON: standard input is read as JSONL (one "
+        "example a line), and this looks like a Markdown example: pass the .md file's path "
+        "instead"
+    ]

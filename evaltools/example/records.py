@@ -181,7 +181,19 @@ def _jsonl_units(handle: BinaryIO, shown: str, stem: str | None = None) -> Itera
     # The reference names stdin records like a file called "stdin".
     stem = "stdin" if stem is None else stem
     for index, raw in enumerate(handle):
+        if index == 0 and stem == "stdin" and raw.lstrip().startswith(_MARKDOWN_STARTS):
+            # `cat x.md | evaltools lint -` would otherwise get an error for every line.
+            message = (
+                "not valid JSON: standard input is read as JSONL (one example a line), and "
+                "this looks like a Markdown example: pass the .md file's path instead"
+            )
+            yield _error_unit(shown, stem, make(jsonio.INVALID_JSON, shown, 1, 1, message))
+            return
         yield Unit("jsonl", shown, index + 1, index, stem, raw)
+
+
+# How a Markdown example starts: front matter, a heading or a fence; never a JSON value.
+_MARKDOWN_STARTS = (b"+++", b"#", b"```", b"~~~")
 
 
 def parse_unit(unit: Unit) -> Record:
