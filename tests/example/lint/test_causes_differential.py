@@ -13,7 +13,20 @@ from evaltools.example.lint import causes, lint_markdown
 from evaltools.example.lint.context import LintContext
 from evaltools.example.markdown.reader import read_markdown
 from tests.conftest import all_corpus_files
-from tests.example.lint._old_causes import old_swallowed
+from tests.example.lint._old_causes import OLD_LINE_SCANS, old_swallowed
+
+
+def line_scans(text: str) -> tuple[list[object], list[object]]:
+    """(new, old): each line scan's matches, as (line offset, whole match, groups)."""
+    new: list[object] = []
+    old: list[object] = []
+    for name, pattern in OLD_LINE_SCANS.items():
+        scan = (
+            causes._candidate(name[-1]) if name.startswith("candidate") else getattr(causes, name)
+        )
+        new.append([(m.start(), m[0][1:], m.groups()) for m in causes.line_starts(scan, text)])
+        old.append([(m.start(), m[0], m.groups()) for m in pattern.finditer(text)])
+    return new, old
 
 
 def both(text: str) -> tuple[list[object], list[object]]:
@@ -31,7 +44,10 @@ def both(text: str) -> tuple[list[object], list[object]]:
 
 def test_corpus_files_report_the_same() -> None:
     for path in all_corpus_files():
-        new, old = both(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
+        new, old = both(text)
+        assert new == old, path
+        new, old = line_scans(text)
         assert new == old, path
 
 
@@ -71,6 +87,13 @@ LINES = st.sampled_from(
         " context",
         "#no space",
         "\t## tabbed",
+        "``py",
+        "  ~~ ",
+        "``",
+        "`` x`",
+        "##Expected Patch ##",
+        "   ###Cursor Position\r",
+        "     ~~~~",
     ]
 )
 
@@ -80,4 +103,6 @@ LINES = st.sampled_from(
 def test_generated_markdown_reports_the_same(lines: list[str], newline: bool) -> None:
     text = "\n".join(lines) + ("\n" if newline else "")
     new, old = both(text)
+    assert new == old
+    new, old = line_scans(text)
     assert new == old
