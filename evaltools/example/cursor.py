@@ -13,14 +13,16 @@ from typing import Literal, NamedTuple
 from evaltools.example.diffs._difflines import (
     CURSOR_POSITION_MARKER,
     RUST_WHITESPACE,
+    ClassifiedLines,
     LineKind,
     byte_len,
+    classify_bulk,
     classify_line,
-    classify_lines,
     from_bytes,
     is_cursor_marker_line,
     rust_lines,
     rust_trim_start,
+    select_lines,
     to_bytes,
 )
 from evaltools.example.diffs.udiff import ParsedDiff, parse_diff
@@ -289,6 +291,12 @@ class _Joiner:
 
 def extract_patch_cursor(patch: str) -> ExtractedPatch:
     """The reference's `extract_cursor_from_patch`, keeping where everything came from."""
+    return _extract(patch)[0]
+
+
+def _extract(patch: str) -> tuple[ExtractedPatch, ClassifiedLines | None]:
+    """The extracted patch and, when marker lines made this classify the patch's lines, the
+    classification of its clean lines (which `parse_patch` then need not compute again)."""
     lines = rust_lines(patch)
     # A marker line is garbage (so not indented) starting with `#`: `is_cursor_marker_line`.
     at = (
@@ -296,7 +304,8 @@ def extract_patch_cursor(patch: str) -> ExtractedPatch:
         if CURSOR_POSITION_MARKER in patch
         else []
     )
-    markers, offset = _patch_markers(lines, at) if at else ((), None)
+    classified = classify_bulk(lines) if at else None
+    markers, offset = _patch_markers(lines, at, classified) if classified else ((), None)
     skip = set(at)
     kept = [i for i in range(len(lines)) if i not in skip] if skip else range(len(lines))
     # The reference joins kept lines once something non-empty was written: leading empty
@@ -307,20 +316,23 @@ def extract_patch_cursor(patch: str) -> ExtractedPatch:
     clean = text + "\n" if patch.endswith("\n") and text else text
     # A last empty line without a final newline does not survive the join.
     line_map = tuple(kept[: len(rust_lines(clean))])
-    return ExtractedPatch(clean, offset, markers, line_map)
+    extracted = ExtractedPatch(clean, offset, markers, line_map)
+    # Splitting `clean` gives the kept lines again, but for a line that still ends in `\r`
+    # (it had two): joined with `\n`, it loses that one too.
+    if classified is None or "\r" in clean:
+        return extracted, None
+    return extracted, select_lines(classified, line_map)
 
 
 def _patch_markers(
-    lines: list[str], at: list[int]
+    lines: list[str], at: list[int], classified: ClassifiedLines
 ) -> tuple[tuple[PatchCursorMarker, ...], int | None]:
     """The markers at lines `at`; the offset counts added and context lines before each."""
-    classified = classify_lines(lines)
+    kinds, texts = classified.kinds, classified.texts
     counted = [
-        i
-        for i, c in enumerate(classified)
-        if c.kind is LineKind.ADDITION or c.kind is LineKind.CONTEXT
+        i for i, kind in enumerate(kinds) if kind is LineKind.ADDITION or kind is LineKind.CONTEXT
     ]
-    sizes = [len(to_bytes(classified[i].text)) + 1 for i in counted]
+    sizes = [len(to_bytes(texts[i])) + 1 for i in counted]
     starts = list(accumulate(sizes, initial=0))  # `starts[k]`: where line `counted[k]` starts
     markers: list[PatchCursorMarker] = []
     offset: int | None = None
@@ -389,5 +401,5 @@ def encode_cursor_in_patch(patch: str, offset: int | None) -> str:
 def parse_patch(patch: str) -> tuple[ParsedDiff, ExtractedPatch]:
     """Parse an expected/rejected patch as the reference does once its marker lines are gone,
     with line numbers of `patch` itself."""
-    extracted = extract_patch_cursor(patch)
-    return parse_diff(extracted.clean, extracted.line_map), extracted
+    extracted, classified = _extract(patch)
+    return parse_diff(extracted.clean, extracted.line_map, classified), extracted

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import enum
 import re
+from collections.abc import Sequence
 from itertools import repeat
 from operator import itemgetter
 from typing import NamedTuple
@@ -307,6 +308,19 @@ def classify_bulk(lines: list[str]) -> ClassifiedLines:
             others.append(index)
         out[index], kinds[index], texts[index] = line, kind, line.text
     return ClassifiedLines(out, kinds, texts, "".join(marks), others)
+
+
+def select_lines(classified: ClassifiedLines, indices: Sequence[int]) -> ClassifiedLines:
+    """`classify_bulk([lines[i] for i in indices])`, taken from `classify_bulk(lines)`: each
+    line is classified on its own, so a subset needs no second pass."""
+    marks = "".join([classified.marks[i] for i in indices])
+    return ClassifiedLines(
+        [classified.lines[i] for i in indices],
+        [classified.kinds[i] for i in indices],
+        [classified.texts[i] for i in indices],
+        marks,
+        [k for k, mark in enumerate(marks) if mark == "x"],
+    )
 
 
 def classify_lines(lines: list[str]) -> list[DiffLine]:

@@ -323,8 +323,11 @@ class _Parser:
 _new_tuple = tuple.__new__
 
 
-def _parse(diff: str, line_map: Sequence[int] | None) -> _Parser:
-    classified = classify_bulk(rust_lines(diff))
+def _parse(
+    diff: str, line_map: Sequence[int] | None, classified: ClassifiedLines | None = None
+) -> _Parser:
+    if classified is None:
+        classified = classify_bulk(rust_lines(diff))
     count = len(classified.lines)
     numbers = list(range(count)) if line_map is None else list(line_map[:count])
     parser = _Parser(classified, numbers, diff.isascii())
@@ -338,10 +341,13 @@ def iter_hunks(diff: str, line_map: Sequence[int] | None = None) -> Iterator[Hun
         yield from file.hunks
 
 
-def parse_diff(diff: str, line_map: Sequence[int] | None = None) -> ParsedDiff:
+def parse_diff(
+    diff: str, line_map: Sequence[int] | None = None, classified: ClassifiedLines | None = None
+) -> ParsedDiff:
     """Parse a whole diff. `line_map[i]`, when given, is the line number to report for line `i`
-    (used to parse a patch with its cursor-marker lines removed, in the patch's own numbering)."""
-    parser = _parse(diff, line_map)
+    (used to parse a patch with its cursor-marker lines removed, in the patch's own numbering);
+    `classified`, when given, is `classify_bulk(rust_lines(diff))`, already done."""
+    parser = _parse(diff, line_map, classified)
     return ParsedDiff(
         tuple(parser.classified.lines),
         tuple(parser.numbers),

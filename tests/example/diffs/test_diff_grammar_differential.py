@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from evaltools.example.cursor import parse_patch
 from evaltools.example.diffs import udiff
+from evaltools.example.diffs._difflines import classify_bulk, select_lines
 from evaltools.example.diffs.udiff import classify_line, iter_hunks, parse_diff, rust_lines
 from evaltools.example.markdown.reader import read_markdown
 from tests.conftest import all_corpus_files
@@ -161,3 +162,16 @@ def test_generated_diffs_of_bare_prefixes_parse_as_before(diff: str) -> None:
 @given(LINES)
 def test_each_generated_line_classifies_as_before(text: str) -> None:
     assert line(classify_line(text)) == line(old_lines.classify_line(text))
+
+
+@settings(deadline=None)
+@given(st.lists(LINES, max_size=30), st.data())
+def test_a_subset_of_classified_lines_is_their_classification(
+    lines: list[str], data: st.DataObject
+) -> None:
+    # parse_patch hands the patch's classification, without its marker lines, to parse_diff.
+    keep = sorted(
+        data.draw(st.sets(st.integers(0, max(len(lines) - 1, 0)))) & set(range(len(lines)))
+    )
+    chosen = select_lines(classify_bulk(lines), keep)
+    assert chosen == classify_bulk([lines[i] for i in keep])
