@@ -112,6 +112,10 @@ class AtomicFile:
         self.target = _through_links(path)
         self.expect = expect
         directory = self.target.parent
+        # A rename replaces even a read-only file (only the folder's mode counts): the
+        # file's own mode must refuse the rewrite, as it would refuse `open(path, "w")`.
+        if self.target.exists() and not os.access(self.target, os.W_OK):
+            raise WriteFailed(path, "permission denied")
         remove_stale_temps(directory)
         try:
             fd, name = _create(directory, self.target.name)

@@ -113,6 +113,22 @@ def test_new_files_get_the_umask_mode_and_rewritten_files_keep_theirs(
     capsys.readouterr()
 
 
+def test_a_read_only_file_is_not_rewritten(
+    in_tmp: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (in_tmp / "a.md").write_text(REFORMAT)
+    (in_tmp / "a.md").chmod(0o444)
+    if os.geteuid() == 0:  # the kernel lets root write anyway: ask as a user would be told
+        real = os.access
+        monkeypatch.setattr(os, "access", lambda path, mode: mode != os.W_OK and real(path, mode))
+    assert main(["roundtrip", "--fix", "a.md"]) == 1
+    assert "a.md:1:1: IO020 [error] permission denied; the file was left unchanged" in (
+        capsys.readouterr().out
+    )
+    assert (in_tmp / "a.md").read_text() == REFORMAT
+    assert sorted(p.name for p in in_tmp.iterdir()) == ["a.md"]
+
+
 # --- symbolic links --------------------------------------------------------------------------
 
 
