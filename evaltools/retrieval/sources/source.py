@@ -60,6 +60,12 @@ class CodeTree(Closing):
             self._root_mount = RepoMount(top, "", prefix)
             if rev is not None:
                 self._commit(self._root_mount)  # an unknown --rev is a usage error, early
+        elif rev is not None and not _holds_repository(root):
+            # Else every file would read as deleted at `rev`: a usage error, not findings.
+            raise git.GitError(
+                f"--rev {rev!r} needs a git repository, and {display_path(root)} is in none "
+                "and holds none: drop --rev to check the files as they are"
+            )
 
     def close(self) -> None:
         for reader in self._readers.values():
@@ -320,3 +326,12 @@ class CodeTree(Closing):
     def _walk(self) -> list[str]:
         # The skip policy of every command (hidden and tool folders, .gitignore).
         return walk_files(self.root, None)[0]
+
+
+def _holds_repository(root: Path) -> bool:
+    """Whether a `.git` stands anywhere below `root` (a nested repository owns its files)."""
+    for _folder, folders, files in os.walk(root):
+        if ".git" in folders or ".git" in files:
+            return True
+        folders[:] = [f for f in folders if not f.startswith(".")]
+    return False

@@ -292,6 +292,22 @@ def test_rev_reads_the_commit_not_the_work_tree(
     assert err.startswith("evaltools gold check: error: 'no-such-rev' names no commit in ")
 
 
+def test_rev_without_any_repository_is_a_usage_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "code").mkdir()
+    (tmp_path / "code" / "s.py").write_text("def f():\n    return 1\n")
+    (tmp_path / "set.jsonl").write_text(json.dumps(record("q1", "code/s.py:1-2:f")) + "\n")
+    assert main(["gold", "check", "set.jsonl", "--root", "."]) == 0
+    capsys.readouterr()
+    assert main(["gold", "check", "set.jsonl", "--root", ".", "--rev", "HEAD"]) == 2
+    assert capsys.readouterr().err == (
+        "evaltools gold check: error: --rev 'HEAD' needs a git repository, and . is in none "
+        "and holds none: drop --rev to check the files as they are\n"
+    )
+
+
 def test_metas(workspace: Path, capsys: pytest.CaptureFixture[str]) -> None:
     metas = workspace / "metas.jsonl"
     metas.write_text(
