@@ -11,6 +11,7 @@ from __future__ import annotations
 import shutil
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from evaltools.atomic import WriteError, atomic_write
 from evaltools.config.precommit import (
@@ -20,6 +21,10 @@ from evaltools.config.precommit import (
     same_except_evaltools,
 )
 from evaltools.fileio import UsageError, display_path, line_col_of_offset
+from evaltools.tomlio import TomlError
+
+if TYPE_CHECKING:
+    from evaltools.config.pyproject_setup import Completion
 
 
 def run(config_file: Path, rev: str | None, hooks: list[str], remote: str | None = None) -> int:
@@ -30,10 +35,13 @@ def run(config_file: Path, rev: str | None, hooks: list[str], remote: str | None
     if remote is not None and rev is None:
         raise UsageError("--remote needs --rev: the tag or commit of that repository to pin")
     request = Request(tuple(dict.fromkeys(hooks)), remote, rev)
+    pyproject = config_file.parent / "pyproject.toml"
+    # Both files are read before either is written: an unreadable one stops init whole.
+    completion = _plan_pyproject(pyproject)
     code = _edit_precommit(config_file, request)
     if code != 0:
         return code
-    _complete_pyproject(config_file.parent / "pyproject.toml")
+    _complete_pyproject(pyproject, *completion)
     if remote is None:
         _warn_unless_on_path()
     sys.stdout.write("run `pre-commit install` to run the hooks on each commit\n")
@@ -62,8 +70,7 @@ def _edit_precommit(config_file: Path, request: Request) -> int:
             before = before.replace("\r\n", "\n")
         edit = add_evaltools(before, request)
     except ConfigEditError as exc:
-        sys.stdout.write(f"{shown}:{exc.line}:{exc.column}: {exc} (file left unchanged)\n")
-        return 1
+        raise UsageError(f"{shown}:{exc.line}:{exc.column}: {exc}; nothing written") from exc
     if edit.action == "unchanged":
         sys.stdout.write(f"{shown}: the evaltools entry is already there; nothing to do\n")
         return 0
@@ -87,19 +94,34 @@ def _edit_precommit(config_file: Path, request: Request) -> int:
     return 0
 
 
-def _complete_pyproject(pyproject: Path) -> None:
+def _plan_pyproject(pyproject: Path) -> tuple[bytes | None, Completion]:
+    """What pyproject.toml holds and what init would add; a usage error if it cannot be read."""
     from evaltools.config.pyproject_setup import complete, discover
 
     shown = display_path(pyproject)
     if pyproject.exists() and not pyproject.is_file():
         raise UsageError(f"{shown} is not a regular file")
+    read = pyproject.read_bytes() if pyproject.exists() else None
     try:
-        read = pyproject.read_bytes() if pyproject.exists() else None
         text = None if read is None else read.decode("utf-8")
-        result = complete(text, discover(pyproject.parent))
-    except (UnicodeDecodeError, ValueError) as exc:  # tomllib's errors are ValueErrors
-        sys.stdout.write(f"{shown}: cannot read it ({exc}); [tool.evaltools] not written\n")
-        return
+    except UnicodeDecodeError as exc:
+        assert read is not None
+        line, column = line_col_of_offset(read, exc.start)
+        raise UsageError(
+            f"{shown}:{line}:{column}: byte 0x{read[exc.start]:02x} is not valid UTF-8: "
+            "re-encode the file as UTF-8; nothing written"
+        ) from exc
+    try:
+        return read, complete(text, discover(pyproject.parent))
+    except TomlError as exc:
+        raise UsageError(
+            f"{shown}:{exc.line}:{exc.column}: not valid TOML ({exc.reason}): fix it; "
+            "nothing written"
+        ) from exc
+
+
+def _complete_pyproject(pyproject: Path, read: bytes | None, result: Completion) -> None:
+    shown = display_path(pyproject)
     if result.refused is not None:
         sys.stdout.write(
             f"{shown}: left unchanged: {result.refused}; see the README for [tool.evaltools]\n"

@@ -127,9 +127,11 @@ def test_refuses_files_it_cannot_edit_safely(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, where: str
 ) -> None:
     code, after = _run(tmp_path, text, "--hook", "evaltools-check")
-    assert code == 1
+    assert code == 2  # init cannot do what was asked: a usage error, and nothing written
     assert after == text
-    assert where in capsys.readouterr().out
+    err = capsys.readouterr().err
+    assert where in err and err.endswith("; nothing written\n")
+    assert not (tmp_path / "pyproject.toml").exists()
 
 
 def test_semantic_check_catches_a_change_elsewhere() -> None:
@@ -154,10 +156,10 @@ def test_a_file_that_is_not_utf8_is_refused_at_the_byte(
 ) -> None:
     config = tmp_path / "pc.yaml"
     config.write_bytes(b"repos:\n- repo: caf\xe9\n")
-    assert main(["init", "--config-file", str(config)]) == 1
-    assert capsys.readouterr().out == (
-        f"{config.as_posix()}:2:12: byte 0xe9 is not valid UTF-8: re-encode the file as UTF-8 "
-        "(file left unchanged)\n"
+    assert main(["init", "--config-file", str(config)]) == 2
+    assert capsys.readouterr().err == (
+        f"evaltools init: error: {config.as_posix()}:2:12: byte 0xe9 is not valid UTF-8: "
+        "re-encode the file as UTF-8; nothing written\n"
     )
     assert config.read_bytes() == b"repos:\n- repo: caf\xe9\n"
 
@@ -255,8 +257,8 @@ def test_a_local_entry_is_not_switched_to_remote_silently(
 ) -> None:
     code, local = _run(tmp_path, None)
     code, after = _run(tmp_path, None, "--remote", "https://x", "--rev", "v1")
-    assert (code, after) == (1, local)
-    assert "the evaltools entry is `repo: local`" in capsys.readouterr().out
+    assert (code, after) == (2, local)
+    assert "the evaltools entry is `repo: local`" in capsys.readouterr().err
 
 
 def test_the_hooks_file_is_generated_from_the_one_list() -> None:

@@ -138,3 +138,15 @@ def test_the_written_configuration_is_valid_for_check(
     capsys.readouterr()
     assert main(["check"]) == 0
     assert capsys.readouterr().out == "All checks passed: 3 files.\n"
+
+
+def test_an_unreadable_pyproject_stops_init_before_anything_is_written(
+    in_tmp: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (in_tmp / "pyproject.toml").write_text('[project\nname = "demo"\n')
+    assert main(["init"]) == 2
+    assert capsys.readouterr().err == (
+        "evaltools init: error: pyproject.toml:1:9: not valid TOML (Expected ']' at the end "
+        "of a table declaration): fix it; nothing written\n"
+    )
+    assert sorted(p.name for p in in_tmp.iterdir()) == ["pyproject.toml"]
