@@ -122,7 +122,7 @@ def _retrieval(
     if settings.root is None and settings.metas is None:
         out.note = "gold check skipped: set `root` in [tool.evaltools.retrieval]"
         return found
-    root, metas = gold_sources(settings.root, settings.metas, None, None)
+    root, metas = gold_sources(None, None, settings.root, settings.metas)
     gold = check_gold(
         work.retrieval_sets,
         root=root,

@@ -15,6 +15,8 @@ def gold_sources(
     default_metas: Path | None,
 ) -> tuple[Path | None, Path | None]:
     """What the gold IDs resolve against: the flags first, then the configured defaults."""
+    root_from = "--root" if root is not None else "`root` in [tool.evaltools.retrieval]:"
+    metas_from = "--metas" if metas is not None else "`metas` in [tool.evaltools.retrieval]:"
     root = root if root is not None else default_root
     metas = metas if metas is not None else default_metas
     if root is None and metas is None:
@@ -23,7 +25,7 @@ def gold_sources(
             "or `root` in [tool.evaltools.retrieval]"
         )
     if root is not None and not root.is_dir():
-        raise UsageError(f"--root {root.as_posix()} is not a directory")
+        raise UsageError(f"{root_from} {root.as_posix()} is not a directory")
     if metas is not None and not metas.is_file():
-        raise UsageError(f"--metas {metas.as_posix()} is not a file")
+        raise UsageError(f"{metas_from} {metas.as_posix()} is not a file")
     return root, metas

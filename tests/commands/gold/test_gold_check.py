@@ -380,6 +380,21 @@ def test_usage_errors(
     assert message in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("command", [["check"], ["gold", "check", "set.jsonl"]])
+def test_a_configured_root_that_is_missing_is_named_as_configured(
+    in_tmp: Path, capsys: pytest.CaptureFixture[str], command: list[str]
+) -> None:
+    (in_tmp / "set.jsonl").write_text(json.dumps(record("q1", "a.py:1-2:f")) + "\n")
+    (in_tmp / "pyproject.toml").write_text(
+        '[tool.evaltools.retrieval]\nsets = ["set.jsonl"]\nroot = "nope"\n'
+    )
+    assert main(command) == 2
+    assert capsys.readouterr().err.endswith(
+        f": error: `root` in [tool.evaltools.retrieval]: {(in_tmp / 'nope').as_posix()} is "
+        "not a directory\n"
+    )
+
+
 def test_bad_records_and_ids_are_errors_not_skips(
     workspace: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
