@@ -115,7 +115,7 @@ class AtomicFile:
         # A rename replaces even a read-only file (only the folder's mode counts): the
         # file's own mode must refuse the rewrite, as it would refuse `open(path, "w")`.
         if self.target.exists() and not os.access(self.target, os.W_OK):
-            raise WriteFailed(path, "permission denied")
+            raise WriteFailed(path, _why_not_writable(self.target))
         remove_stale_temps(directory)
         try:
             fd, name = _create(directory, self.target.name)
@@ -215,6 +215,15 @@ def _create(directory: Path, name: str) -> tuple[int, str]:
             return os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666), str(temp)
         except FileExistsError:  # pragma: no cover (2**32 names)
             continue
+
+
+def _why_not_writable(target: Path) -> str:
+    """The kernel's reason (a read-only file system, say), asked by opening without writing."""
+    try:
+        os.close(os.open(target, os.O_WRONLY | os.O_NONBLOCK))
+    except OSError as exc:
+        return _why(exc)
+    return "permission denied"
 
 
 def _why(exc: OSError) -> str:
