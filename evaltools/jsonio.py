@@ -23,7 +23,7 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from json.decoder import scanstring as _c_scanstring  # type: ignore[attr-defined]
-from typing import Any
+from typing import Any, NamedTuple
 
 from evaltools.catalogue import rule
 
@@ -307,10 +307,10 @@ def pointer(parts: Iterable[str | int]) -> str:
     return "".join("/" + escape_token(str(part)) for part in parts)
 
 
-@dataclass(frozen=True)
-class Member:
+class Member(NamedTuple):
     """One `"key": value` of an object as written: a repeated key is a member each time, and
-    the spans are what an edit in place replaces (the key's token with its quotes)."""
+    the spans are what an edit in place replaces (the key's token with its quotes). A named
+    tuple: jsonio is on lint's start-up path, where each dataclass costs its compile time."""
 
     parent: int  # offset of the object's `{`
     key: str

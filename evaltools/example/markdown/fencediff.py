@@ -63,7 +63,8 @@ def _key(kind: str, line: str) -> str:
 
 def fence_changes(old: list[str], new: list[str], opcodes: list[Opcode]) -> list[tuple[int, str]]:
     """(1-based line, what) for each block of `old` whose fences the diff matched (keyed by
-    `fence_keys`) to fences written with other characters in `new`: at its opening fence.
+    `fence_keys`) to fences written with other characters in `new`: at its opening fence,
+    or at its closing one when only that differs.
 
     A block whose opening fence is in a change of its own is told there."""
     matched: dict[int, int] = {}
@@ -74,12 +75,14 @@ def fence_changes(old: list[str], new: list[str], opcodes: list[Opcode]) -> list
     for opening, closing in fenced_blocks(old):
         if opening not in matched:
             continue
-        ends = [opening] if closing is None or closing not in matched else [opening, closing]
-        if all(old[n] == new[matched[n]] for n in ends):
-            continue
         was, canonical = _run(old[opening]), _run(new[matched[opening]])
-        how = f"{canonical} (backticks)" if was[0] != canonical[0] else canonical
-        out.append((opening + 1, f"the canonical form fences this block with {how}"))
+        if was != canonical:
+            how = f"{canonical} (backticks)" if was[0] != canonical[0] else canonical
+            out.append((opening + 1, f"the canonical form fences this block with {how}"))
+        elif closing in matched and old[closing] != new[matched[closing]]:
+            # Only the closing run is off (longer than the opening one): the mistake is there.
+            closed = _run(new[matched[closing]])
+            out.append((closing + 1, f"the canonical form closes this block with {closed}"))
     return out
 
 

@@ -310,3 +310,12 @@ def test_a_longer_fence_than_needed_is_named_at_its_opening_fence() -> None:
     assert [tuple(c) for c in result.layout_changes] == [
         (24, "the canonical form fences this block with ```")
     ]
+
+
+def test_a_closing_fence_longer_than_its_opening_one_is_named_where_it_is() -> None:
+    lines = CANONICAL_FLASK.read_text(encoding="utf-8").split("\n")
+    lines[37] = "`````"
+    result = check_roundtrip("\n".join(lines), CANONICAL_FLASK.stem)
+    assert [tuple(c) for c in result.layout_changes] == [
+        (38, "the canonical form closes this block with ```")
+    ]
