@@ -23,7 +23,7 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from json.decoder import scanstring as _c_scanstring  # type: ignore[attr-defined]
-from typing import Any
+from typing import Any, NamedTuple
 
 from evaltools.catalogue import rule
 
@@ -307,6 +307,19 @@ def pointer(parts: Iterable[str | int]) -> str:
     return "".join("/" + escape_token(str(part)) for part in parts)
 
 
+class Member(NamedTuple):
+    """One `"key": value` of an object as written: a repeated key is a member each time, and
+    the spans are what an edit in place replaces (the key's token with its quotes). A named
+    tuple: jsonio is on lint's start-up path, where each dataclass costs its compile time."""
+
+    parent: int  # offset of the object's `{`
+    key: str
+    key_start: int
+    key_end: int
+    value_start: int
+    value_end: int
+
+
 @dataclass
 class Locations:
     """0-based character offsets in the text; keys that occur twice keep the last occurrence,
@@ -316,7 +329,13 @@ class Locations:
     keys: dict[str, int] = field(default_factory=dict)
     # (pointer, offset of the repeated key) for every key after its first occurrence.
     duplicates: list[tuple[str, int]] = field(default_factory=list)
+    # Every object member, each object's in text order (an inner object's before its own).
+    members: list[Member] = field(default_factory=list)
     complete: bool = True
+
+    def members_of(self, brace: int) -> list[Member]:
+        """The members of the object whose `{` is at `brace`, in text order."""
+        return [member for member in self.members if member.parent == brace]
 
     def value_offset(self, ptr: str) -> int | None:
         return self.values.get(ptr)
@@ -368,23 +387,37 @@ def _value(text: str, index: int, ptr: str, found: Locations) -> int:
 
 
 def _object(text: str, index: int, ptr: str, found: Locations) -> int:
+    brace = index
     index = _skip(text, index + 1)
     if text[index] == "}":
         return index + 1
     seen: set[str] = set()
     while True:
         key_at = index
-        key, index = scanstring(text, index + 1)
+        _expect(text, index, '"')
+        key, key_end = scanstring(text, index + 1)
         child = ptr + "/" + escape_token(key)
         if key in seen:
             found.duplicates.append((child, key_at))
         seen.add(key)
         found.keys[child] = key_at
-        index = _skip(text, _skip(text, index) + 1)  # past the ':'
-        index = _skip(text, _value(text, index, child, found))
+        index = _skip(text, key_end)
+        _expect(text, index, ":")
+        value_at = _skip(text, index + 1)
+        value_end = _value(text, value_at, child, found)
+        found.members.append(Member(brace, key, key_at, key_end, value_at, value_end))
+        index = _skip(text, value_end)
         if text[index] == "}":
             return index + 1
-        index = _skip(text, index + 1)  # past the ','
+        _expect(text, index, ",")
+        index = _skip(text, index + 1)
+
+
+def _expect(text: str, index: int, char: str) -> None:
+    # What json refuses, the walk refuses too: a text that is no JSON has no offsets to
+    # edit at, and an edit in place must not guess them.
+    if text[index] != char:
+        raise ValueError(f"expected {char!r} at {index}")
 
 
 def _array(text: str, index: int, ptr: str, found: Locations) -> int:
@@ -396,5 +429,6 @@ def _array(text: str, index: int, ptr: str, found: Locations) -> int:
         index = _skip(text, _value(text, index, f"{ptr}/{position}", found))
         if text[index] == "]":
             return index + 1
+        _expect(text, index, ",")
         index = _skip(text, index + 1)
         position += 1

@@ -201,6 +201,29 @@ def test_locate_gives_up_gracefully_on_what_it_cannot_walk() -> None:
     assert not jsonio.locate("}").complete
 
 
+def test_locate_lists_every_member_with_its_key_and_value_spans() -> None:
+    text = '{"g" : {"k":1, "k": [2]}, "q": "\\u00e9"}'
+    found = jsonio.locate(text)
+    spans = [
+        (m.parent, m.key, text[m.key_start : m.key_end], text[m.value_start : m.value_end])
+        for m in found.members
+    ]
+    assert spans == [
+        (7, "k", '"k"', "1"),
+        (7, "k", '"k"', "[2]"),
+        (0, "g", '"g"', '{"k":1, "k": [2]}'),
+        (0, "q", '"q"', '"\\u00e9"'),
+    ]
+    assert [m.key for m in found.members_of(0)] == ["g", "q"]
+    assert [m.value_start for m in found.members_of(7)] == [12, 20]
+
+
+@pytest.mark.parametrize("text", ['{"a" 1}', '{"a": 1 "b": 2}', "{1: 2}", '{"a": [1 2]}'])
+def test_locate_walks_no_text_that_is_not_json(text: str) -> None:
+    # Where the walk would guess (a missing `:` or `,`), an edit in place would go wrong.
+    assert not jsonio.locate(text).complete
+
+
 def test_a_missing_member_is_placed_at_the_object_that_lacks_it() -> None:
     text = '{\n  "a": {"b": 1},\n  "c": [10, 20]\n}'
     found = jsonio.locate(text)

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+from evaltools.example.markdown.fencediff import fence_changes, fence_keys
 from evaltools.example.markdown.linematch import common_run, line_opcodes
 from evaltools.example.markdown.reader import (
     CodeBlock,
@@ -81,7 +82,8 @@ def layout_differences(text: str, rendered: str, dropped: list[Dropped]) -> list
     """
     lost = {n for d in dropped for n in range(d.line - 1, d.end_line)}
     old, new = text.split("\n"), rendered.split("\n")
-    changes = [op for op in line_opcodes(old, new) if op[0] != "equal"]
+    opcodes = line_opcodes(fence_keys(old), fence_keys(new))
+    changes = [op for op in opcodes if op[0] != "equal"]
     removed = {old[n] for _, i1, i2, _, _ in changes for n in range(i1, i2) if n not in lost}
     added = {line for _, _, _, j1, j2 in changes for line in new[j1:j2]}
     out: list[LayoutChange] = []
@@ -97,7 +99,14 @@ def layout_differences(text: str, rendered: str, dropped: list[Dropped]) -> list
         elif moved_in:
             continue
         out.append(_described(old, new, (i1, i2, j1, j2)))
-    return out
+    fences = [LayoutChange(*change) for change in fence_changes(old, new, opcodes)]
+    return named_once(out + fences)
+
+
+def named_once(changes: list[LayoutChange]) -> list[LayoutChange]:
+    """`changes` in line order, each told once: two changes can end at the same place (both
+    ends of a run of blank lines at the end of the file, say), and one line is one finding."""
+    return sorted(dict.fromkeys(changes), key=lambda change: change.line)
 
 
 def _described(old: list[str], new: list[str], change: tuple[int, int, int, int]) -> LayoutChange:
@@ -147,11 +156,22 @@ def _ending_change(old: list[str], new: list[str]) -> LayoutChange | None:
     last = text_end + old_blank
     missing = new_blank - old_blank
     blank = "a blank line" if missing == 1 else f"{missing} blank lines"
+    # A blank line the writer keeps may hold blanks: the one place is then that line (the
+    # diff sees a line deleted and one added there, each seemingly a change of its own).
+    spaced = next((n for n in range(text_end, last) if old[n]), None)
     if not old_newline and new_newline:
         also = f", and the reference writer ends it with {blank}" if missing else ""
+        if spaced is not None:
+            return LayoutChange(
+                spaced + 1,
+                f"trailing whitespace on this blank line, and the file does not "
+                f"end with a newline{also}",
+            )
         return LayoutChange(last, f"the file does not end with a newline{also}")
     if missing:
         return LayoutChange(last, f"the reference writer ends the file with {blank}")
+    if spaced is not None:
+        return LayoutChange(spaced + 1, "trailing whitespace on this blank line")
     return None
 
 

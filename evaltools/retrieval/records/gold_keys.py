@@ -1,7 +1,8 @@
 """Where each gold key's JSON string token is in a record's line, to rewrite only that token.
 
 A rewrite that re-serialised the record would reorder keys, change spacing and escapes;
-replacing the token's characters keeps every other byte of the line.
+replacing the token's characters keeps every other byte of the line. The spans are
+`jsonio.locate`'s, the one map of where a JSON text's keys and values are.
 """
 
 from __future__ import annotations
@@ -11,9 +12,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from evaltools import jsonio
-
-_WHITESPACE = " \t\n\r"
-_DECODER = json.JSONDecoder()
 
 
 @dataclass(frozen=True)
@@ -29,35 +27,15 @@ class KeyToken:
         return self.start + 1
 
 
-def _skip(text: str, index: int) -> int:
-    while index < len(text) and text[index] in _WHITESPACE:
-        index += 1
-    return index
-
-
-def _members(text: str, index: int) -> list[tuple[str, int, int, int]]:
-    """(key, key start, key end, value start) of the object whose `{` is at `index`."""
-    members: list[tuple[str, int, int, int]] = []
-    index = _skip(text, index + 1)
-    if text[index : index + 1] == "}":
-        return members
-    while True:
-        if text[index : index + 1] != '"':
-            raise ValueError("expected a key")
-        key, key_end = _DECODER.raw_decode(text, index)
-        colon = _skip(text, key_end)
-        if text[colon : colon + 1] != ":":
-            raise ValueError("expected ':'")
-        value = _skip(text, colon + 1)
-        _, value_end = _DECODER.raw_decode(text, value)
-        members.append((key, index, key_end, value))
-        index = _skip(text, value_end)
-        if text[index : index + 1] == ",":
-            index = _skip(text, index + 1)
-        elif text[index : index + 1] == "}":
-            return members
-        else:
-            raise ValueError("expected ',' or '}'")
+def _record_members(line: str) -> tuple[jsonio.Locations, list[jsonio.Member]]:
+    """Where everything in the record's line is, and the record's own members."""
+    found = jsonio.locate(line)
+    root = found.values.get("")
+    if root is None or line[root : root + 1] != "{":
+        raise ValueError("not a JSON object")
+    if not found.complete:
+        raise ValueError("not valid JSON")
+    return found, found.members_of(root)
 
 
 def gold_key_tokens(line: str) -> list[KeyToken]:
@@ -66,13 +44,11 @@ def gold_key_tokens(line: str) -> list[KeyToken]:
     Raises ValueError when the line is not an object with an object `gold` (the last
     `gold` counts, as for json.loads).
     """
-    start = _skip(line, 0)
-    if line[start : start + 1] != "{":
-        raise ValueError("not a JSON object")
-    gold = [value for key, _, _, value in _members(line, start) if key == "gold"]
-    if not gold or line[gold[-1] : gold[-1] + 1] != "{":
+    found, members = _record_members(line)
+    gold = [member.value_start for member in members if member.key == "gold"]
+    if not gold or line[gold[-1]] != "{":
         raise ValueError("no `gold` object")
-    return [KeyToken(key, s, e) for key, s, e, _ in _members(line, gold[-1])]
+    return [KeyToken(m.key, m.key_start, m.key_end) for m in found.members_of(gold[-1])]
 
 
 def encode_key(new_key: str, old_token: str) -> str:
@@ -100,11 +76,8 @@ def replace_member_value(line: str, key: str, value: str) -> str:
     """`line` with the value of the record's top-level `key` replaced by the JSON string
     `value`; nothing else changes. Raises ValueError when the line is not an object holding
     `key` (the last one counts, as for json.loads)."""
-    start = _skip(line, 0)
-    if line[start : start + 1] != "{":
-        raise ValueError("not a JSON object")
-    found = [value_start for name, _, _, value_start in _members(line, start) if name == key]
-    if not found:
+    value_of = [member for member in _record_members(line)[1] if member.key == key]
+    if not value_of:
         raise ValueError(f"no `{key}` member")
-    _, value_end = _DECODER.raw_decode(line, found[-1])
-    return line[: found[-1]] + json.dumps(value, ensure_ascii=False) + line[value_end:]
+    start, end = value_of[-1].value_start, value_of[-1].value_end
+    return line[:start] + json.dumps(value, ensure_ascii=False) + line[end:]

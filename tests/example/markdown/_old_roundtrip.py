@@ -2,13 +2,16 @@
 (0ae939a), kept as the oracle of `test_roundtrip_differential.py`.
 
 How one layout change is described (`_described`) was not part of that rework: the
-oracle uses the current description, so that fixes to its wording apply to both."""
+oracle uses the current description, so that fixes to its wording apply to both; and the
+same fence keys, fence changes and one finding per place (`fencediff`, `named_once`), added
+after it, so that both diff the same lines."""
 
 from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
 
+from evaltools.example.markdown.fencediff import fence_changes, fence_keys
 from evaltools.example.markdown.reader import (
     CodeBlock,
     DropKind,
@@ -19,7 +22,7 @@ from evaltools.example.markdown.reader import (
     read_markdown,
 )
 from evaltools.example.markdown.render import to_markdown
-from evaltools.example.markdown.roundtrip import LayoutChange, _described
+from evaltools.example.markdown.roundtrip import LayoutChange, _described, named_once
 from evaltools.example.spec import FIELD_NAMES, ExampleSpec
 
 
@@ -65,11 +68,10 @@ def layout_differences(text: str, rendered: str, dropped: list[Dropped]) -> list
 
     lost = {n for d in dropped for n in range(d.line - 1, d.end_line)}
     old, new = text.split("\n"), rendered.split("\n")
-    changes = [
-        op
-        for op in difflib.SequenceMatcher(None, old, new, autojunk=False).get_opcodes()
-        if op[0] != "equal"
-    ]
+    opcodes = difflib.SequenceMatcher(
+        None, fence_keys(old), fence_keys(new), autojunk=False
+    ).get_opcodes()
+    changes = [op for op in opcodes if op[0] != "equal"]
     removed = {old[n] for _, i1, i2, _, _ in changes for n in range(i1, i2) if n not in lost}
     added = {line for _, _, _, j1, j2 in changes for line in new[j1:j2]}
     out: list[LayoutChange] = []
@@ -85,7 +87,8 @@ def layout_differences(text: str, rendered: str, dropped: list[Dropped]) -> list
         elif moved_in:
             continue
         out.append(_described(old, new, (i1, i2, j1, j2)))
-    return out
+    fences = [LayoutChange(*change) for change in fence_changes(old, new, opcodes)]
+    return named_once(out + fences)
 
 
 def losses_under_headings(dropped: list[Dropped], headings: list[Heading]) -> list[Dropped]:

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from evaltools.example.markdown.reader import DropKind, read_markdown
@@ -239,3 +241,96 @@ def test_the_end_of_the_file_is_described_for_the_writer_checked_against(
 def test_an_indented_fence_is_found_wherever_it_stands(text: str, found: bool) -> None:
     problem = indented_fence_problem(read_markdown(text, "x"), text)
     assert (problem is not None) is found, problem
+
+
+@pytest.mark.parametrize(
+    ("ending", "strict", "change"),
+    [
+        ("```\n  \n", True, (79, "trailing whitespace on this blank line")),
+        (
+            "```\n  ",
+            True,
+            (
+                79,
+                "trailing whitespace on this blank line, and the file does not end with a newline",
+            ),
+        ),
+        ("```\n  \n", False, (79, "an extra blank line at the end of the file")),
+        ("```\n  ", False, (79, "an extra blank line at the end of the file")),
+    ],
+)
+def test_trailing_whitespace_on_the_last_blank_line_is_named_once(
+    ending: str, strict: bool, change: tuple[int, str]
+) -> None:
+    result = check_roundtrip(_titled(ending), CANONICAL_FLASK.stem, strict_reference=strict)
+    assert [tuple(c) for c in result.layout_changes] == [change]
+
+
+def _tilde_fenced(path: Path, *, blocks: slice = slice(None)) -> tuple[str, list[int]]:
+    """The file with the fences of `blocks` (both ends) written with tildes, and the
+    1-based lines of their opening fences."""
+    lines = path.read_text(encoding="utf-8").split("\n")
+    fences = [n for n, line in enumerate(lines) if line.startswith("```")]
+    pairs = list(zip(fences[::2], fences[1::2], strict=True))[blocks]
+    for opening, closing in pairs:
+        lines[opening] = "~~~" + lines[opening][3:]
+        lines[closing] = "~~~" + lines[closing][3:]
+    return "\n".join(lines), [opening + 1 for opening, _ in pairs]
+
+
+TILDES = "the canonical form fences this block with ``` (backticks)"
+
+
+def test_a_tilde_fence_is_named_once_per_block_at_its_opening_fence() -> None:
+    text, openings = _tilde_fenced(CANONICAL_FLASK)
+    assert openings == [8, 24, 42, 60]
+    for strict in (False, True):
+        result = check_roundtrip(text, CANONICAL_FLASK.stem, strict_reference=strict)
+        assert result.verdict is Verdict.REFORMAT
+        fences = [tuple(c) for c in result.layout_changes if "fence" in c.what]
+        assert fences == [(line, TILDES) for line in openings]
+        assert all(c.line in openings for c in result.layout_changes if "```" in c.what)
+
+
+def test_a_tilde_fence_beside_another_change_is_told_apart_from_it() -> None:
+    # The file's doubled blank line (114) is right before a fence.
+    path = CORPUS / "tree-sitter--if-let-to-match.md"
+    text, openings = _tilde_fenced(path, blocks=slice(3, 5))
+    assert openings == [93, 115]
+    result = check_roundtrip(text, path.stem)
+    assert [tuple(c) for c in result.layout_changes] == [
+        (93, TILDES),
+        (114, "extra blank line here"),
+        (115, TILDES),
+    ]
+
+
+def test_a_tilde_fence_closed_with_backticks_names_no_place_twice() -> None:
+    # The block then runs to the end of the file: the writer closes it there, after the
+    # lines it holds, and adds the section it swallowed.
+    path = CORPUS / "codex-acp--add-derive.md"
+    lines = path.read_text(encoding="utf-8").split("\n")
+    lines[23] = "~~~" + lines[23][3:]
+    result = check_roundtrip("\n".join(lines), path.stem)
+    assert [tuple(c) for c in result.layout_changes] == [
+        (24, "the canonical form fences this block with ```` (backticks)"),
+        (69, "layout differs from the canonical form here"),
+    ]
+
+
+def test_a_longer_fence_than_needed_is_named_at_its_opening_fence() -> None:
+    lines = CANONICAL_FLASK.read_text(encoding="utf-8").split("\n")
+    lines[23], lines[37] = "`" + lines[23], "`" + lines[37]
+    result = check_roundtrip("\n".join(lines), CANONICAL_FLASK.stem)
+    assert [tuple(c) for c in result.layout_changes] == [
+        (24, "the canonical form fences this block with ```")
+    ]
+
+
+def test_a_closing_fence_longer_than_its_opening_one_is_named_where_it_is() -> None:
+    lines = CANONICAL_FLASK.read_text(encoding="utf-8").split("\n")
+    lines[37] = "`````"
+    result = check_roundtrip("\n".join(lines), CANONICAL_FLASK.stem)
+    assert [tuple(c) for c in result.layout_changes] == [
+        (38, "the canonical form closes this block with ```")
+    ]
