@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from evaltools import jsonio
+from evaltools import jsonio, jsonlocate
 from evaltools.__main__ import main
 from tests.example import gen_records
 
@@ -157,14 +157,14 @@ def test_a_syntax_error_names_its_reason_without_a_dangling_word(text: str, reas
 
 
 def test_pointers_escape_slash_and_tilde() -> None:
-    assert jsonio.pointer(["gold", "demo_repo/a.py:3-8:f"]) == "/gold/demo_repo~1a.py:3-8:f"
-    assert jsonio.pointer(["a~b", 0]) == "/a~0b/0"
-    assert jsonio.pointer([]) == ""
+    assert jsonlocate.pointer(["gold", "demo_repo/a.py:3-8:f"]) == "/gold/demo_repo~1a.py:3-8:f"
+    assert jsonlocate.pointer(["a~b", 0]) == "/a~0b/0"
+    assert jsonlocate.pointer([]) == ""
 
 
 def test_locate_finds_keys_and_values() -> None:
     text = '{"qid": "q1", "gold": {"a/b.py:1-2": 3, "x~y": [true, null, -1.5e3]}}'
-    found = jsonio.locate(text)
+    found = jsonlocate.locate(text)
     assert found.complete
     assert found.values[""] == 0
     assert text[found.values["/qid"] :].startswith('"q1"')
@@ -178,7 +178,7 @@ def test_locate_finds_keys_and_values() -> None:
 
 def test_locate_handles_escapes_whitespace_and_empty_containers() -> None:
     text = ' { "a\\"b" : "x\\u00e9" , "c" : { } , "d" : [ ] , "e":{"f":[]} } '
-    found = jsonio.locate(text)
+    found = jsonlocate.locate(text)
     assert text[found.values['/a"b'] :].startswith('"x')
     assert text[found.values["/c"] :].startswith("{ }")
     assert text[found.values["/d"] :].startswith("[ ]")
@@ -187,23 +187,23 @@ def test_locate_handles_escapes_whitespace_and_empty_containers() -> None:
 
 def test_locate_lists_repeated_keys_and_keeps_the_last() -> None:
     text = '{"g": {"k": 1, "k": 2, "k": 3}}'
-    found = jsonio.locate(text)
+    found = jsonlocate.locate(text)
     assert [text[at:].startswith('"k": 2') for _, at in found.duplicates] == [True, False]
     assert [p for p, _ in found.duplicates] == ["/g/k", "/g/k"]
     assert text[found.values["/g/k"] :].startswith("3")
 
 
 def test_locate_gives_up_gracefully_on_what_it_cannot_walk() -> None:
-    deep = jsonio.locate("[" * 5000 + "]" * 5000)
+    deep = jsonlocate.locate("[" * 5000 + "]" * 5000)
     assert not deep.complete
     assert deep.values[""] == 0
-    assert not jsonio.locate("{").complete
-    assert not jsonio.locate("}").complete
+    assert not jsonlocate.locate("{").complete
+    assert not jsonlocate.locate("}").complete
 
 
 def test_locate_lists_every_member_with_its_key_and_value_spans() -> None:
     text = '{"g" : {"k":1, "k": [2]}, "q": "\\u00e9"}'
-    found = jsonio.locate(text)
+    found = jsonlocate.locate(text)
     spans = [
         (m.parent, m.key, text[m.key_start : m.key_end], text[m.value_start : m.value_end])
         for m in found.members
@@ -221,12 +221,12 @@ def test_locate_lists_every_member_with_its_key_and_value_spans() -> None:
 @pytest.mark.parametrize("text", ['{"a" 1}', '{"a": 1 "b": 2}', "{1: 2}", '{"a": [1 2]}'])
 def test_locate_walks_no_text_that_is_not_json(text: str) -> None:
     # Where the walk would guess (a missing `:` or `,`), an edit in place would go wrong.
-    assert not jsonio.locate(text).complete
+    assert not jsonlocate.locate(text).complete
 
 
 def test_a_missing_member_is_placed_at_the_object_that_lacks_it() -> None:
     text = '{\n  "a": {"b": 1},\n  "c": [10, 20]\n}'
-    found = jsonio.locate(text)
+    found = jsonlocate.locate(text)
     assert jsonio.line_column(text, found.nearest("/a/b")) == (2, 14)
     assert jsonio.line_column(text, found.nearest("/a/b", at_key=True)) == (2, 9)
     assert jsonio.line_column(text, found.nearest("/a/missing/deeper")) == (2, 8)

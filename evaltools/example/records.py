@@ -19,7 +19,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import BinaryIO
 
-from evaltools import jsonio
+from evaltools import jsonio, jsonlocate
 from evaltools.catalogue import rule
 from evaltools.diagnostics import Diagnostic, make
 from evaltools.example.markdown.reader import ParsedMarkdown, read_markdown
@@ -93,7 +93,7 @@ def placed(record: Record, found: list[Diagnostic]) -> list[Diagnostic]:
     value starts in the record's text (a missing field: to the object that lacks it)."""
     if not record.text or all(d.pointer is None for d in found):
         return found
-    located = jsonio.locate(record.text)
+    located = jsonlocate.locate(record.text)
 
     def at_value(finding: Diagnostic) -> Diagnostic:
         if finding.pointer is None:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from evaltools.diagnostics import Rule
-from evaltools.jsonio import pointer as make_pointer
+from evaltools.jsonlocate import pointer as make_pointer
 from evaltools.retrieval.code.chunk_id import ChunkIdError, parse_chunk_id
 from evaltools.retrieval.records.record_rules import (
     INVALID_CHUNK_ID,

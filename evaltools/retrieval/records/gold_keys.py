@@ -2,7 +2,7 @@
 
 A rewrite that re-serialised the record would reorder keys, change spacing and escapes;
 replacing the token's characters keeps every other byte of the line. The spans are
-`jsonio.locate`'s, the one map of where a JSON text's keys and values are.
+`jsonlocate.locate`'s, the one map of where a JSON text's keys and values are.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from evaltools import jsonio
+from evaltools import jsonio, jsonlocate
 
 
 @dataclass(frozen=True)
@@ -27,9 +27,9 @@ class KeyToken:
         return self.start + 1
 
 
-def _record_members(line: str) -> tuple[jsonio.Locations, list[jsonio.Member]]:
+def _record_members(line: str) -> tuple[jsonlocate.Locations, list[jsonlocate.Member]]:
     """Where everything in the record's line is, and the record's own members."""
-    found = jsonio.locate(line)
+    found = jsonlocate.locate(line)
     root = found.values.get("")
     if root is None or line[root : root + 1] != "{":
         raise ValueError("not a JSON object")

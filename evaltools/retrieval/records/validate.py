@@ -20,7 +20,7 @@ from typing import Any
 from evaltools import jsonio
 from evaltools.diagnostics import Diagnostic, make
 from evaltools.fileio import EMPTY_FILE, NOT_A_FILE, display_path
-from evaltools.jsonio import Locations, locate
+from evaltools.jsonlocate import Locations, locate
 from evaltools.retrieval.records.explain import Problem, beyond_schema, explain
 from evaltools.retrieval.records.record import NEEDS_FULL_PARSE, RecordLine, parse_line, quick_value
 from evaltools.retrieval.records.record_rules import (

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from evaltools.__main__ import main
-from evaltools.jsonio import locate as real_locate
+from evaltools.jsonlocate import locate as real_locate
 from evaltools.retrieval.records import validate as validate_module
 
 GOOD = {

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from evaltools.fileio import BYTE_ORDER_MARK, NOT_UTF8
-from evaltools.jsonio import locate
+from evaltools.jsonlocate import locate
 from evaltools.retrieval.records.record import (
     NEEDS_FULL_PARSE,
     RecordLine,
