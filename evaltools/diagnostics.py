@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import NamedTuple
 
 
@@ -37,8 +36,7 @@ class Rule(NamedTuple):
         return f"{self.what} {self.why}".strip()
 
 
-@dataclass(frozen=True)
-class Diagnostic:
+class Diagnostic(NamedTuple):
     path: str
     line: int
     column: int

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from evaltools.report import FORMATS
 
@@ -16,8 +15,7 @@ if TYPE_CHECKING:
 HELP_FLAGS = ("-h", "--help")
 
 
-@dataclass(frozen=True)
-class Param:
+class Param(NamedTuple):
     name: str
     flags: tuple[str, ...] = ()  # empty: positional
     kind: type = str
@@ -38,8 +36,7 @@ class Param:
         return self.kind is bool
 
 
-@dataclass(frozen=True)
-class Command:
+class Command(NamedTuple):
     path: tuple[str, ...]
     help: str
     # A function of `evaltools.cli.targets`: it imports the implementation when called.

@@ -10,8 +10,8 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any, NamedTuple
 
 from evaltools.fileio import UsageError, display_path
@@ -22,8 +22,7 @@ _BARE = re.compile(r"[A-Za-z0-9_-]+")
 RECORD_TYPES = ("identifier", "intent", "mixed")
 
 
-@dataclass(frozen=True)
-class RetrievalConfig:
+class RetrievalConfig(NamedTuple):
     """`[tool.evaltools.retrieval]`; paths are resolved against the pyproject's folder."""
 
     sets: tuple[Path, ...] = ()
@@ -51,16 +50,15 @@ class DupesSettings(NamedTuple):
     threshold: float = 0.5  # Zed's `ep --max-duplicates` Jaccard
 
 
-@dataclass(frozen=True)
-class Config:
+class Config(NamedTuple):
     path: Path | None = None
     paths: tuple[Path, ...] = ()
     select: tuple[str, ...] | None = None
     ignore: tuple[str, ...] = ()
-    per_file_ignores: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    per_file_ignores: Mapping[str, tuple[str, ...]] = MappingProxyType({})
     respect_gitignore: bool = True
-    retrieval: RetrievalConfig = field(default_factory=RetrievalConfig)
-    dupes: DupesSettings = field(default_factory=DupesSettings)
+    retrieval: RetrievalConfig = RetrievalConfig()
+    dupes: DupesSettings = DupesSettings()
 
     @property
     def root(self) -> Path:

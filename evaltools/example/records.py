@@ -15,7 +15,7 @@ import os
 import stat
 import sys
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO
 
@@ -99,7 +99,7 @@ def placed(record: Record, found: list[Diagnostic]) -> list[Diagnostic]:
         if finding.pointer is None:
             return finding
         line, column = jsonio.line_column(record.text, located.nearest(finding.pointer))
-        return replace(finding, line=record.line + line - 1, column=column)
+        return finding._replace(line=record.line + line - 1, column=column)
 
     return [at_value(d) for d in found]
 

@@ -18,9 +18,8 @@ import os
 import signal
 from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 from evaltools.fileio import UsageError
 
@@ -58,8 +57,7 @@ def available_cores() -> int:
     return max(1, os.cpu_count() or 1)  # pragma: no cover (platforms without affinity)
 
 
-@dataclass(frozen=True)
-class Cost:
+class Cost(NamedTuple):
     """The serial cost of a command's work, measured with its benchmark on one core.
 
     `parent` is the share of the work that stays in the calling process whatever the

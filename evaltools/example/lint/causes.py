@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import replace
 
 from evaltools.diagnostics import Diagnostic, Severity
 from evaltools.example.lint import catalogue as r
@@ -415,8 +414,7 @@ def keep_causes(
         {d.code for d in found if d.severity is Severity.ERROR} - {d.code for d in kept}
     )
     if hidden and first.severity is not Severity.ERROR:
-        raised = replace(
-            first,
+        raised = first._replace(
             severity=Severity.ERROR,
             message=f"{first.message} (an error here, as the example is misread: "
             f"it causes {', '.join(hidden)})",

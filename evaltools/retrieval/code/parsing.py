@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, NamedTuple, TypeVar
 
 from evaltools.parallel.processes import Cost, batch_size, check_jobs, parallel_map, worker_count
 from evaltools.retrieval.sources.closing import Closing
@@ -21,8 +20,7 @@ _R = TypeVar("_R")
 PARSE_COST = Cost(per_item=0.03, parent=0.05)
 
 
-@dataclass(frozen=True)
-class ParsedFile:
+class ParsedFile(NamedTuple):
     """What a gold check needs from one file; `error` says why definitions are unknown."""
 
     definitions: tuple[Definition, ...]

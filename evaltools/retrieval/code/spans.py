@@ -8,7 +8,6 @@ a definition's body, so that it needs no parsing.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from typing import NamedTuple, Protocol
 
 # (source_start, source_length, target_start, target_length) as in `@@ -s,l +s,l @@`;
@@ -37,8 +36,7 @@ class DefinitionLike(Protocol):
     def end(self) -> int: ...
 
 
-@dataclass(frozen=True)
-class Span:
+class Span(NamedTuple):
     name: str
     start: int
     end: int

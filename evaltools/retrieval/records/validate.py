@@ -13,7 +13,7 @@ import io
 import itertools
 import json
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -281,7 +281,7 @@ class FileCheck:
 
     def add(self, result: ChunkResult) -> list[Diagnostic]:
         base = self.bases[result.chunk] = self.lines_before
-        found = [replace(d, line=d.line + base) for d in result.diagnostics]
+        found = [d._replace(line=d.line + base) for d in result.diagnostics]
         seen, firsts = self.first_seen, result.first_lines
         for qid, line, column in result.repeats:
             first = self.line_of(seen.get(qid, firsts[qid]))

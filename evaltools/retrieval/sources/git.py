@@ -13,9 +13,8 @@ import os
 import subprocess
 import threading
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, NamedTuple
 
 from evaltools.retrieval.sources.closing import Closing
 
@@ -242,8 +241,7 @@ def _request(name: str) -> bytes:
     return name.encode("utf-8", "surrogateescape") + b"\n"
 
 
-@dataclass(frozen=True)
-class Rename:
+class Rename(NamedTuple):
     """`old` became `new` in `commit` (None: uncommitted work tree change)."""
 
     old: str
