@@ -151,7 +151,7 @@ def _index(lines: Sequence[Line], problems: list[Diagnostic]) -> dict[str, Line]
                     DUPLICATE_QID,
                     line.path,
                     line.number,
-                    1,
+                    line.column("/qid"),
                     f"qid {line.qid!r} already occurs on line {earlier.number}: "
                     "each query must occur once per annotator's file",
                     pointer="/qid",
@@ -167,7 +167,7 @@ def _query_differs(line_a: Line, line_b: Line) -> Diagnostic:
         QUERY_DIFFERS,
         line_b.path,
         line_b.number,
-        1,
+        line_b.column("/query"),
         f"query of {line_b.qid!r} differs from {line_a.path}:{line_a.number}: both annotators "
         "must grade the same query text",
         pointer="/query",
