@@ -370,6 +370,7 @@ def mine(
         raise UsageError(str(exc)) from exc
     finally:
         progress.clear()
+    _check_shallow(repo, result.shallow_skipped, result.commits)
     chosen = result.candidates
     if per_type is not None:
         chosen = mining.review_sample(result.candidates, per_type, seed)
@@ -387,6 +388,7 @@ def mine(
         "written_per_type": per_type_written,
         "dropped": dropped,
         "unparsed_files": result.unparsed_files,
+        "shallow_skipped": result.shallow_skipped,
     }
     drop_text = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in dropped.items()) or "none"
     mix = ", ".join(f"{t} {n}" for t, n in per_type_written.items())
@@ -398,6 +400,31 @@ def mine(
     ]
     emit(output_format, summary, text)
     return 0
+
+
+def _check_shallow(repo: Path, skipped: int, mined: int) -> None:
+    """Say what the commits at a shallow clone's edge cost; refuse when they were all there
+    was (`actions/checkout`'s default depth), rather than write an empty file as if the
+    history held no candidate."""
+    if not skipped:
+        return
+    from evaltools.retrieval.sources.git import FETCH_HISTORY
+
+    one = skipped == 1
+    why = f"whose parents git does not have, so what {'it' if one else 'they'} changed is unknown"
+    if not mined:
+        only = (
+            "commit in the range is the one" if one else f"commits in the range are the {skipped}"
+        )
+        fix = FETCH_HISTORY.replace("check again", "mine again")
+        raise UsageError(
+            f"--repo {repo} is a shallow clone whose only {only} at its edge, {why}: {fix}"
+        )
+    sys.stderr.write(
+        f"evaltools gold mine: warning: skipped {'1 commit' if one else f'{skipped} commits'} "
+        f"at the edge of the shallow clone {repo}, {why}: `git fetch --unshallow` fetches the "
+        f"full history to mine {'it' if one else 'them'} too\n"
+    )
 
 
 def _check_path_prefix(prefix: str) -> None:
