@@ -60,11 +60,13 @@ class Catalogue:
     def nearest(self, selector: str) -> str | None:
         import difflib  # only for an error message
 
+        # Codes are upper case: `rg001` means RG001, though SC001 is as close by spelling.
+        upper = selector.upper()
+        if upper != selector and self.is_selector(upper):
+            return upper
         words = [*self.rules, *self.by_name]
         prefixes = {code[:n] for code in self.rules for n in (2, 3)}
         found = difflib.get_close_matches(selector, [*words, *prefixes], n=1, cutoff=0.5)
-        if not found and selector.upper() != selector and self.is_selector(selector.upper()):
-            return selector.upper()
         return found[0] if found else None
 
     def unknown(self, word: str, what: str = "rule", where: str = "") -> str:

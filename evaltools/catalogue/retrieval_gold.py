@@ -252,6 +252,22 @@ RULES = (
         '{"qid": "q1", ..., "split": "holdout"}',
     ),
     Rule(
+        "RG405",
+        "merge-classification-differs",
+        E,
+        "The two annotators gave the same query a different `type` or `split`.",
+        "Compares `type` and `split` of the two records `gold merge` pairs, when both hold them.",
+        "Type and split decide which figures a query counts in (per-type metrics, holdout), "
+        "so neither annotator's value may win unseen: the query is not merged and goes to the "
+        "conflicts file with both values; agree on one and merge again. Other fields that "
+        "differ (`notes`, unknown fields) are listed there too, while the merged record keeps "
+        "the first file's.",
+        'ana.jsonl: {"qid": "q1", "type": "intent", ...}\n'
+        'ben.jsonl: {"qid": "q1", "type": "mixed", ...}',
+        'ana.jsonl: {"qid": "q1", "type": "intent", ...}\n'
+        'ben.jsonl: {"qid": "q1", "type": "intent", ...}',
+    ),
+    Rule(
         "RG501",
         "run-unreadable-line",
         E,

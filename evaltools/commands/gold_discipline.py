@@ -11,6 +11,7 @@ from evaltools.atomic import WriteError, atomic_write, remove_stale_temps, write
 from evaltools.diagnostics import Diagnostic, worst_exit_code
 from evaltools.fileio import UsageError, check_paths_exist, discover, display_path
 from evaltools.report import render
+from evaltools.report.gold_merge import merge_text, percent
 from evaltools.retrieval.records._gold_jsonl import JsonlFile, read_jsonl
 
 
@@ -98,10 +99,6 @@ def fail(problems: Sequence[Diagnostic], output_format: str, files_checked: int)
     return max(worst_exit_code(problems), 1)
 
 
-def percent(value: float | None) -> str:
-    return "n/a" if value is None else f"{100 * value:.1f}%"
-
-
 def emit(output_format: str, summary: dict[str, object], text: Iterable[str]) -> None:
     """The run's summary: one JSON object, or lines for people; on stderr when the data
     itself goes to stdout, so that `-o -` stays clean."""
@@ -169,44 +166,23 @@ def merge(
         },
         "conflicts": result.conflicts,
     }
-    emit(output_format, summary, _merge_text(summary, result.conflicts, first, second))
-    return 0
+    _report_findings(output_format, summary, result.findings, count)
+    emit(output_format, summary, merge_text(summary, result.conflicts, first, second))
+    return worst_exit_code(result.findings)
 
 
-def _merge_text(
-    summary: dict[str, object], conflicts: list[dict[str, object]], first: Path, second: Path
-) -> Iterable[str]:
-    agreement = summary["agreement"]
-    assert isinstance(agreement, dict)
-    kappa = agreement["weighted_kappa"]
-    yield (
-        f"Agreement on {agreement['pairs']} chunk IDs graded by both: "
-        f"exact {percent(agreement['exact'])}, within one level "
-        f"{percent(agreement['within_one'])}, linear-weighted kappa "
-        f"{'n/a' if kappa is None else f'{kappa:.3f}'}; "
-        f"{agreement['one_annotator']} IDs graded by one annotator only."
-    )
-    label = {"arbitrate": "arbitrate", "ambiguous": "AMBIGUOUS (rewrite or drop)"}
-    for conflict in conflicts:
-        status = str(conflict["status"])
-        grades = conflict["grades"]
-        assert isinstance(grades, dict)
-        yield f"{conflict['qid']}: {label.get(status, status)}"
-        for chunk_id, (grade_a, grade_b) in grades.items():
-            shown_a = "-" if grade_a is None else grade_a
-            shown_b = "-" if grade_b is None else grade_b
-            yield f"  {chunk_id}: {first.name}={shown_a} {second.name}={shown_b}"
-    counts = summary["counts"]
-    assert isinstance(counts, dict)
-    parts = [f"{counts.get(k, 0)} {k.replace('_', ' ')}" for k in _CONFLICT_KINDS]
-    where = summary["conflicts_file"]
-    tail = f"; conflicts written to {where}" if where else ""
-    if conflicts and not where:
-        tail = "; pass --conflicts FILE to write them for arbitration"
-    yield f"Merged {summary['merged']} queries into {summary['output']} ({', '.join(parts)}){tail}."
-
-
-_CONFLICT_KINDS = ("arbitrate", "ambiguous", "one_annotator", "unpaired")
+def _report_findings(
+    output_format: str, summary: dict[str, object], findings: Sequence[Diagnostic], files: int
+) -> None:
+    """Errors the merge wrote down for a person (RG405): inside the JSON summary, else as
+    findings ahead of the summary lines, in the stream the summary goes to."""
+    if not findings:
+        return
+    if output_format == "json":
+        summary["findings"] = [d.to_json() for d in sorted(findings, key=Diagnostic.sort_key)]
+        return
+    stream = sys.stderr if summary.get("output") == "-" else sys.stdout
+    render(output_format, findings, stream, files_checked=files)
 
 
 # --- sample ----------------------------------------------------------------------------------
@@ -370,6 +346,7 @@ def mine(
         raise UsageError(str(exc)) from exc
     finally:
         progress.clear()
+    _check_shallow(repo, result.shallow_skipped, result.commits)
     chosen = result.candidates
     if per_type is not None:
         chosen = mining.review_sample(result.candidates, per_type, seed)
@@ -387,6 +364,7 @@ def mine(
         "written_per_type": per_type_written,
         "dropped": dropped,
         "unparsed_files": result.unparsed_files,
+        "shallow_skipped": result.shallow_skipped,
     }
     drop_text = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in dropped.items()) or "none"
     mix = ", ".join(f"{t} {n}" for t, n in per_type_written.items())
@@ -398,6 +376,31 @@ def mine(
     ]
     emit(output_format, summary, text)
     return 0
+
+
+def _check_shallow(repo: Path, skipped: int, mined: int) -> None:
+    """Say what the commits at a shallow clone's edge cost; refuse when they were all there
+    was (`actions/checkout`'s default depth), rather than write an empty file as if the
+    history held no candidate."""
+    if not skipped:
+        return
+    from evaltools.retrieval.sources.git import FETCH_HISTORY
+
+    one = skipped == 1
+    why = f"whose parents git does not have, so what {'it' if one else 'they'} changed is unknown"
+    if not mined:
+        only = (
+            "commit in the range is the one" if one else f"commits in the range are the {skipped}"
+        )
+        fix = FETCH_HISTORY.replace("check again", "mine again")
+        raise UsageError(
+            f"--repo {repo} is a shallow clone whose only {only} at its edge, {why}: {fix}"
+        )
+    sys.stderr.write(
+        f"evaltools gold mine: warning: skipped {'1 commit' if one else f'{skipped} commits'} "
+        f"at the edge of the shallow clone {repo}, {why}: `git fetch --unshallow` fetches the "
+        f"full history to mine {'it' if one else 'them'} too\n"
+    )
 
 
 def _check_path_prefix(prefix: str) -> None:

@@ -116,3 +116,17 @@ def test_an_unknown_rule_exits_two_and_names_the_nearest(
     assert captured.err.startswith("evaltools rule: error: unknown rule 'EP999': did you mean ")
     assert main(["rule", "gold-movd"]) == 2
     assert "did you mean 'gold-moved'?" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("word", "meant"), [("rg001", "RG001"), ("du104", "DU104"), ("rg4", "RG4"), ("all", "ALL")]
+)
+def test_a_lower_case_code_suggests_the_code_not_a_near_spelling(
+    capsys: pytest.CaptureFixture[str], word: str, meant: str
+) -> None:
+    """`rg001` differs from `SC001` in two characters but from `RG001` only in case."""
+    assert main(["rule", word]) == 2
+    assert capsys.readouterr().err == (
+        f"evaltools rule: error: unknown rule {word!r}: did you mean {meant!r}? "
+        "(`evaltools rule` lists the rules)\n"
+    )

@@ -7,6 +7,7 @@ identity instead of on its position (see strata.py). The holdout split is in hol
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -20,6 +21,7 @@ from evaltools.retrieval.records._gold_jsonl import GRADES, Line
 DUPLICATE_QID = rule("RG402")
 QUERY_DIFFERS = rule("RG403")
 INVALID_SPLIT = rule("RG404")
+CLASSIFICATION_DIFFERS = rule("RG405")
 
 SPLITS = ("tune", "holdout")
 
@@ -86,6 +88,13 @@ AMBIGUOUS = "ambiguous"
 ARBITRATE = "arbitrate"
 ONE_ANNOTATOR = "one_annotator"
 UNPAIRED = "unpaired"
+CLASSIFICATION = "classification"
+FIELDS = "fields"
+
+# Fields that decide which figures a query counts in: A's value must not win over B's unseen.
+CLASSIFYING = ("type", "split")
+# Fields the merge itself decides: the pairing key, RG403's, the graded map, the union.
+_MERGED_BY_RULE = frozenset({"qid", "query", "gold", "annotators"})
 
 
 @dataclass
@@ -100,7 +109,10 @@ class MergeResult:
     conflicts: list[dict[str, object]] = field(default_factory=list)
     agreement: Agreement = field(default_factory=lambda: Agreement(0, None, None, None, 0))
     counts: Counter[str] = field(default_factory=Counter)
+    # Input that stops the merge: nothing may be written.
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    # Errors that the conflicts hold for a person to decide: written, and reported (RG405).
+    findings: list[Diagnostic] = field(default_factory=list)
 
 
 def merge_annotations(first: Sequence[Line], second: Sequence[Line]) -> MergeResult:
@@ -109,7 +121,10 @@ def merge_annotations(first: Sequence[Line], second: Sequence[Line]) -> MergeRes
     Per chunk ID graded by both: same grade -> accepted; one level apart -> arbitration;
     two or more apart anywhere in a query -> the whole query is ambiguous (rewrite or drop)
     and is not merged. IDs graded by one annotator only, and queries in one file only, are
-    listed as conflicts and never merged.
+    listed as conflicts and never merged. Fields both records hold with different values
+    are listed in the query's conflict under ``fields`` (name -> [A's, B's]); a different
+    `type` or `split` also keeps the query out of the merge (an RG405 finding), any other
+    field leaves A's value in the merged record.
     """
     result = MergeResult()
     by_qid_a = _index(first, result.diagnostics)
@@ -151,7 +166,7 @@ def _index(lines: Sequence[Line], problems: list[Diagnostic]) -> dict[str, Line]
                     DUPLICATE_QID,
                     line.path,
                     line.number,
-                    1,
+                    line.column("/qid"),
                     f"qid {line.qid!r} already occurs on line {earlier.number}: "
                     "each query must occur once per annotator's file",
                     pointer="/qid",
@@ -167,14 +182,47 @@ def _query_differs(line_a: Line, line_b: Line) -> Diagnostic:
         QUERY_DIFFERS,
         line_b.path,
         line_b.number,
-        1,
+        line_b.column("/query"),
         f"query of {line_b.qid!r} differs from {line_a.path}:{line_a.number}: both annotators "
         "must grade the same query text",
         pointer="/query",
     )
 
 
+def _differing_fields(line_a: Line, line_b: Line) -> dict[str, list[object]]:
+    """Fields both records hold with different JSON values (key order inside them aside)."""
+    record_a, record_b = line_a.record, line_b.record
+    return {
+        key: [record_a[key], record_b[key]]
+        for key in record_a
+        if key in record_b
+        and key not in _MERGED_BY_RULE
+        and _canonical(record_a[key]) != _canonical(record_b[key])
+    }
+
+
+def _canonical(value: object) -> str:
+    # json.dumps keeps 1, 1.0 and true apart, which == does not.
+    return json.dumps(value, sort_keys=True, ensure_ascii=False)
+
+
+def _classification_differs(line_a: Line, line_b: Line, key: str) -> Diagnostic:
+    return make(
+        CLASSIFICATION_DIFFERS,
+        line_b.path,
+        line_b.number,
+        line_b.column(f"/{key}"),
+        f"{key} of {line_b.qid!r} is {json.dumps(line_b.record[key])} here but "
+        f"{json.dumps(line_a.record[key])} in {line_a.path}:{line_a.number}, so the query was "
+        f"not merged: agree on one {key}, then merge again",
+        pointer=f"/{key}",
+    )
+
+
 def _merge_query(line_a: Line, line_b: Line, result: MergeResult) -> None:
+    fields = _differing_fields(line_a, line_b)
+    classifying = [key for key in CLASSIFYING if key in fields]
+    result.findings.extend(_classification_differs(line_a, line_b, k) for k in classifying)
     gold_a, gold_b = line_a.gold(), line_b.gold()
     accepted: dict[str, int] = {}
     pending: dict[str, list[int | None]] = {}
@@ -187,16 +235,18 @@ def _merge_query(line_a: Line, line_b: Line, result: MergeResult) -> None:
         pending[cid] = [grade_a, grade_b]
         if grade_a is not None and grade_b is not None and abs(grade_a - grade_b) >= 2:
             ambiguous = True
-    if ambiguous:
-        # The annotators read the query differently: every grade is shown, nothing merged.
+    if ambiguous or classifying:
+        # Read differently, or filed differently: every grade is shown, nothing merged.
         all_grades = {cid: [gold_a.get(cid), gold_b.get(cid)] for cid in (*accepted, *pending)}
-        result.conflicts.append(_conflict(line_a, AMBIGUOUS, all_grades))
+        status = AMBIGUOUS if ambiguous else CLASSIFICATION
+        result.conflicts.append(_conflict(line_a, status, all_grades, fields))
         return
     if pending:
         disputed = any(None not in grades for grades in pending.values())
-        result.conflicts.append(
-            _conflict(line_a, ARBITRATE if disputed else ONE_ANNOTATOR, pending)
-        )
+        status = ARBITRATE if disputed else ONE_ANNOTATOR
+        result.conflicts.append(_conflict(line_a, status, pending, fields))
+    elif fields:
+        result.conflicts.append(_conflict(line_a, FIELDS, {}, fields))
     if accepted:
         result.merged.append(_merged_record(line_a.record, line_b.record, accepted))
 
@@ -215,8 +265,16 @@ def _merged_record(
     return merged
 
 
-def _conflict(line: Line, status: str, grades: dict[str, list[int | None]]) -> dict[str, object]:
-    return {"qid": line.qid, "query": line.query, "status": status, "grades": grades}
+def _conflict(
+    line: Line,
+    status: str,
+    grades: dict[str, list[int | None]],
+    fields: dict[str, list[object]] | None = None,
+) -> dict[str, object]:
+    entry = {"qid": line.qid, "query": line.query, "status": status, "grades": grades}
+    if fields:
+        entry["fields"] = fields
+    return entry
 
 
 def _unpaired(line: Line, side: int) -> dict[str, object]:

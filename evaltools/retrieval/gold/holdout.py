@@ -121,7 +121,7 @@ def _invalid(line: Line) -> Diagnostic:
         INVALID_SPLIT,
         line.path,
         line.number,
-        1,
+        line.column("/split"),
         f"split of {line.qid!r} is {line.record['split']!r}, not 'tune' or 'holdout': "
         "fix it, or delete the key to let `gold split` assign one",
         pointer="/split",

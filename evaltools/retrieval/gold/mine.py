@@ -17,7 +17,7 @@ from evaltools.retrieval.code.chunk_id import ChunkId
 from evaltools.retrieval.code.outline import Outline
 from evaltools.retrieval.code.spans import DefinitionLike, Span
 from evaltools.retrieval.gold.strata import type_key, unit_hash
-from evaltools.retrieval.sources.git import BlobReader
+from evaltools.retrieval.sources.git import BlobReader, shallow_edge
 from evaltools.retrieval.sources.git_history import (
     FileChange,
     RawCommit,
@@ -146,6 +146,8 @@ class MineResult:
     commits: int = 0
     # files whose definitions could not be read (fell back to a whole-file ID)
     unparsed_files: int = 0
+    # commits at a shallow clone's edge, not mined (nor counted in `commits`)
+    shallow_skipped: int = 0
 
 
 def mine(
@@ -160,15 +162,21 @@ def mine(
 ) -> MineResult:
     """One candidate per non-merge commit whose subject may be a query and that has gold.
 
+    Commits at a shallow clone's edge are skipped and counted in `shallow_skipped`.
     ``incremental=False`` reads and parses every touched file at every commit, as the
     reference that the derived outlines (see outline.py) must agree with. `on_commit` hears
     the count of commits read so far (for a progress line).
     """
     result = MineResult()
+    edge = shallow_edge(repo) if repo.is_dir() else frozenset()
     with BlobReader(repo) as blobs:
         finder = find_definitions or _default_finder()
         gold_of = _CommitGold(blobs, finder, result, incremental=incremental)
         for commit in iter_commits(repo, since, rev_range):
+            if commit.sha in edge:
+                # Shown without its parents, its diff adds every file: all of it, not the change.
+                result.shallow_skipped += 1
+                continue
             result.commits += 1
             if on_commit is not None:
                 on_commit(result.commits)

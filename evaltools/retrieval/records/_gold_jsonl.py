@@ -15,6 +15,7 @@ from typing import Any
 from evaltools.catalogue import rule
 from evaltools.diagnostics import Diagnostic, make
 from evaltools.fileio import NOT_A_FILE, display_path
+from evaltools.jsonio import locate, pointer
 from evaltools.retrieval.records.record import RecordLine, iter_record_lines
 from evaltools.retrieval.records.record_rules import (
     BLANK_LINE,
@@ -34,6 +35,12 @@ class Line:
     number: int
     raw: bytes
     record: dict[str, Any]
+
+    def column(self, where: str) -> int:
+        """The 1-based column of the value at JSON Pointer `where` (a missing member: of the
+        object that lacks it), as `evaltools validate` places its findings."""
+        rec = RecordLine(self.number, self.raw)  # a line with a byte order mark is no Line
+        return rec.column(locate(rec.text).nearest(where))
 
     @property
     def qid(self) -> str:
@@ -113,9 +120,10 @@ def _check(shown: str, rec: RecordLine, *, need_gold: bool) -> Line | list[Diagn
             )
         )
     value = rec.record
-    problem, pointer = _problem(value, need_gold=need_gold)
+    problem, where = _problem(value, need_gold=need_gold)
     if problem is not None:
-        found.append(make(UNUSABLE_RECORD, shown, number, 1, problem, pointer=pointer))
+        column = 1 if where is None else rec.column(locate(rec.text).nearest(where))
+        found.append(make(UNUSABLE_RECORD, shown, number, column, problem, pointer=where))
     if found or value is None:
         return found
     return Line(shown, number, rec.raw, value)
@@ -141,6 +149,6 @@ def _problem(value: dict[str, Any] | None, *, need_gold: bool) -> tuple[str | No
             return (
                 f"record {qid!r}: grade {json.dumps(grade)} of {chunk_id!r} is not an "
                 "integer 1-3: use 3 (exact), 2 (relevant) or 1 (marginal)",
-                "/gold",
+                pointer(["gold", chunk_id]),
             )
     return None, None

@@ -124,6 +124,19 @@ def is_shallow(repo: Path) -> bool:
     return out.strip() == b"true"
 
 
+def shallow_edge(repo: Path) -> frozenset[str]:
+    """The commits a shallow clone's history stops at (listed in its `shallow` file), which
+    git shows without their parents; empty for a full clone."""
+    if not is_shallow(repo):
+        return frozenset()
+    try:
+        out = run_git(repo, "rev-parse", "--git-path", "shallow")
+        where = repo / out.decode("utf-8", "surrogateescape").strip()
+        return frozenset(where.read_text("ascii").split())
+    except (GitError, OSError, UnicodeDecodeError):
+        return frozenset()
+
+
 def is_ancestor(repo: Path, ancestor: str, descendant: str) -> bool:
     """`ancestor` is reachable from `descendant` through the commits the repository has."""
     try:

@@ -170,9 +170,9 @@ def test_merge_refuses_bad_input_and_writes_nothing(
     out = tmp_path / "m.jsonl"
     assert main(["gold", "merge", str(good), str(bad), "-o", str(out)]) == 1
     text = capsys.readouterr().out
-    assert "b.jsonl:1:1: RG401 [error]" in text
+    assert "b.jsonl:1:29: RG401 [error]" in text
     assert "b.jsonl:2:1: IO008 [error]" in text
-    assert "b.jsonl:3:1: RG401" in text and "b.jsonl:4:1: RG401" in text
+    assert "b.jsonl:3:9: RG401" in text and "b.jsonl:4:1: RG401" in text
     assert not out.exists()
     other = write_jsonl(tmp_path / "c.jsonl", {**rec("q1", {"a": 3}), "query": "else"})
     assert main(["gold", "merge", str(good), str(other), "-o", str(out), "--format", "json"]) == 1
@@ -289,7 +289,7 @@ def test_split_refuses_invalid_input(tmp_path: Path, capsys: pytest.CaptureFixtu
     evals.write_text('{"qid": "q1", "split": "train"}\n{"qid": "q2"}\n')
     before = evals.read_bytes()
     assert main(["gold", "split", str(evals), "--seed", "1"]) == 1
-    assert "set.jsonl:1:1: RG404 [error] split of 'q1' is 'train'" in capsys.readouterr().out
+    assert "set.jsonl:1:24: RG404 [error] split of 'q1' is 'train'" in capsys.readouterr().out
     assert evals.read_bytes() == before
     assert main(["gold", "split", str(evals), "--seed", "1", "--holdout", "1.5"]) == 2
 
