@@ -15,7 +15,7 @@ from typing import Any
 from evaltools.catalogue import rule
 from evaltools.diagnostics import Diagnostic, make
 from evaltools.fileio import NOT_A_FILE, display_path
-from evaltools.jsonio import locate, pointer
+from evaltools.jsonlocate import locate, pointer
 from evaltools.retrieval.records.record import RecordLine, iter_record_lines
 from evaltools.retrieval.records.record_rules import (
     BLANK_LINE,
