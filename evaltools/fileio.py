@@ -301,3 +301,22 @@ def check_paths_exist(paths: Iterable[Path], *, stdin: bool = True) -> None:
         if all(os.path.lexists(p) for p in missing):
             raise UsageError(f"broken symbolic link (its target is missing or loops): {names}")
         raise UsageError(f"no such file or directory: {names}")
+
+
+def refuse_input_as_output(path: Path, inputs: Iterable[Path], option: str) -> None:
+    """Refuse an output that is also an input: it is written before the command ends, so
+    the input would be lost (or, appended to, corrupted)."""
+    same = next((source for source in inputs if same_file(source, path)), None)
+    if same is not None:
+        raise UsageError(
+            f"{option} {path}: is also an input ({same}); write the output to another file"
+        )
+
+
+def same_file(one: Path, other: Path) -> bool:
+    """The same file, by inode: through links, `..` and other spellings alike."""
+    try:
+        return one.samefile(other)
+    except (OSError, ValueError):
+        # Either one missing (an output yet to be written): the same place is the same file.
+        return real_path(one) == real_path(other)

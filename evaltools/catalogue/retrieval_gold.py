@@ -272,8 +272,9 @@ RULES = (
         "run-unreadable-line",
         E,
         "A line of a retriever's run given to `gold eval` cannot be read.",
-        "TREC lines need 6 fields (qid Q0 docid rank score tag) with a numeric score; JSONL "
-        'lines need a `qid` and `results` ({"id", "score"} objects) or a ranked `ids` list.',
+        "TREC lines need 6 fields (qid Q0 docid rank score tag) with a finite numeric score "
+        "(not `nan` or `inf`, which leave the ranking to the order of the lines); JSONL lines "
+        'need a `qid` and `results` ({"id", "score"} objects) or a ranked `ids` list.',
         "A result that is silently skipped changes the metrics; `gold eval` refuses the run "
         "(exit 1) until the line is fixed.",
         "q1 Q0 auth/session.py:3-8:kill_session 1 high run1",
@@ -298,8 +299,9 @@ RULES = (
         "Each line needs a string `run`, a positive `k`, a `revision` (string or null) and "
         '`groups` holding the {"type": "all", "split": "all"} group, each group with a '
         "`metrics.ndcg` between 0 and 1, as `gold eval --history` writes them.",
-        "A line left out would make the plot's series skip a run without saying so: "
-        "`gold eval --plot` draws nothing (exit 1) until the line is fixed or deleted.",
+        "A line left out would make the plot's series skip a run without saying so, and a "
+        "line appended to a file that is not a history corrupts it: `gold eval --plot` draws "
+        "nothing and `--history` appends nothing (exit 1) until the line is fixed or deleted.",
         '{"run": "bm25.txt", "k": 10, "revision": null, "groups": []}',
         '{"run": "bm25.txt", "k": 10, "revision": null, "groups": [{"type": "all", '
         '"split": "all", "n": 40, "metrics": {"ndcg": 0.61}}]}',

@@ -302,7 +302,8 @@ GOLD_EVAL = Command(
             ("--allow-stale",),
             kind=bool,
             default=False,
-            help="Score even when gold IDs do not resolve (the queries are listed).",
+            help="Score even when gold IDs do not resolve (the queries are listed); a set with "
+            "invalid records still refuses.",
         ),
         Param(
             "history",
@@ -315,7 +316,8 @@ GOLD_EVAL = Command(
             "plot",
             ("--plot",),
             kind=Path,
-            help="Draw nDCG@k by query type over the runs of --history as an SVG line chart.",
+            help="Draw nDCG@k by query type over the runs of --history as an SVG line chart "
+            "(an existing file is replaced only if gold eval drew it).",
             metavar="SVG",
         ),
         format_param(choices=("text", "json", "markdown")),

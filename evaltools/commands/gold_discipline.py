@@ -9,7 +9,13 @@ from pathlib import Path
 from evaltools import jsonio
 from evaltools.atomic import WriteError, atomic_write, remove_stale_temps, write_finding
 from evaltools.diagnostics import Diagnostic, worst_exit_code
-from evaltools.fileio import UsageError, check_paths_exist, discover, display_path
+from evaltools.fileio import (
+    UsageError,
+    check_paths_exist,
+    discover,
+    display_path,
+    refuse_input_as_output,
+)
 from evaltools.report import render
 from evaltools.report.gold_merge import merge_text, percent
 from evaltools.retrieval.records._gold_jsonl import JsonlFile, read_jsonl
@@ -28,23 +34,11 @@ def check_output(
         return
     if path.is_dir():
         raise UsageError(f"{option} {path}: is a directory; name the output file")
-    same = next((source for source in inputs if _same_file(source, path)), None)
-    if same is not None:
-        raise UsageError(
-            f"{option} {path}: is also an input ({same}); write the output to another file"
-        )
+    refuse_input_as_output(path, inputs, option)
     if path.exists() and not force:
         raise UsageError(f"{option} {path}: file exists; pass --force to overwrite it")
     if not path.parent.is_dir():
         raise UsageError(f"{option} {path}: no such directory {path.parent}")
-
-
-def _same_file(one: Path, other: Path) -> bool:
-    """The same file, by inode: through links, `..` and other spellings alike."""
-    try:
-        return one.samefile(other)
-    except (OSError, ValueError):  # either one missing: not the same file
-        return False
 
 
 def write_output(path: Path, data: bytes, *, expect: bytes | None = None) -> Diagnostic | None:

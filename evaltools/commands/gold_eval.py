@@ -1,24 +1,41 @@
 """`evaltools gold eval RUN... --set SET [--baseline RUN] [--k 10] [--history FILE [--plot SVG]]`.
 
-The set's gold IDs are checked first by the gold check service (a stale ID refuses the
-evaluation unless --allow-stale), then each run is scored by `retrieval.evaluate` and
-reported as text, JSON or Markdown. --plot then draws the history's nDCG by query type
-(the runs just appended included); with --plot the RUNs are optional.
+The set is validated first (`validate`'s record checks: a record that is not a valid query
+would silently drop out of the scores) and its gold IDs checked by the gold check service (a
+stale ID refuses the evaluation unless --allow-stale), then each run is scored by
+`retrieval.evaluate` and reported as text, JSON or Markdown. --history appends one line per
+run; --plot then draws the history's nDCG by query type (the runs just scored included);
+with --plot the RUNs are optional.
+
+Nothing is written until everything that can refuse has been checked: the history and the
+plot are outputs that must not be inputs, the history must read back as one, and the plot
+may replace only a chart this command drew. The plot is written before the history: the
+history is the record, the plot is drawn from it, so a failed plot leaves no line that a
+re-run would record twice, and a failed history write leaves a plot a re-run redraws.
 """
 
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from evaltools import jsonio
 from evaltools.atomic import WriteError, atomic_write
 from evaltools.config.model import load_config
 from evaltools.diagnostics import Diagnostic
-from evaltools.fileio import UsageError, display_path
-from evaltools.retrieval.gold.gold_check import GoldCheck, check_gold
-from evaltools.retrieval.gold.gold_roots import gold_sources
+from evaltools.fileio import UsageError, display_path, refuse_input_as_output
+from evaltools.retrieval.gold.gold_check import GoldCheck
 from evaltools.retrieval.gold.resolve import Status
+from evaltools.retrieval.scoring.history import History, parse_history
+
+if TYPE_CHECKING:
+    from evaltools.retrieval.scoring.evaluate import Evaluation
+
+# Enough of an existing --plot file to find the generator's marker on its first line.
+_CHART_HEAD_BYTES = 4096
 
 
 def run(
@@ -36,6 +53,42 @@ def run(
     plot: Path | None,
     output_format: str,
 ) -> int:
+    _check_usage(runs, history, plot, k)
+    set_file = _set_path(set_path) if runs else set_path
+    inputs = [
+        *runs,
+        *([baseline] if baseline is not None else []),
+        *([set_file] if set_file is not None else []),
+    ]
+    old = _read_history(history, inputs, must_exist=not runs) if history is not None else None
+    if old is not None and old.parsed.problems:
+        return _refuse_history(old)
+    if plot is not None:
+        _check_plot(plot, [*inputs, *([history] if history is not None else [])])
+    if not runs:
+        assert old is not None and plot is not None  # _check_usage: no RUN means a plot
+        _write_plot(plot, old.parsed, old.path)
+        return 0
+    assert set_file is not None
+    scored = _score(
+        runs=runs,
+        set_file=set_file,
+        baseline=baseline,
+        k=k,
+        seed=seed,
+        sources=(root, rev, metas),
+        allow_stale=allow_stale,
+    )
+    if isinstance(scored, int):
+        return scored
+    results, checked, stale = scored
+    if old is not None:
+        _record(old, results, checked, rev, plot)
+    _print(results, stale, output_format)
+    return 0
+
+
+def _check_usage(runs: list[Path], history: Path | None, plot: Path | None, k: int) -> None:
     if plot is not None and history is None:
         raise UsageError(
             "--plot draws the runs recorded in a --history file: pass --history FILE too"
@@ -47,53 +100,143 @@ def run(
             "gold eval needs at least one RUN to score (or --history FILE --plot SVG to draw "
             "the runs recorded so far)"
         )
-    if runs:
-        code = _score(
-            runs=runs,
-            set_path=set_path,
-            baseline=baseline,
-            k=k,
-            seed=seed,
-            root=root,
-            rev=rev,
-            metas=metas,
-            allow_stale=allow_stale,
-            history=history,
-            output_format=output_format,
+
+
+@dataclass(frozen=True)
+class _OldHistory:
+    path: Path
+    data: bytes  # b"" for a history not created yet
+    exists: bool
+    parsed: History
+
+
+def _read_history(path: Path, inputs: Sequence[Path], *, must_exist: bool) -> _OldHistory:
+    """The history as it is now, read back whole: appending to a file that is not one
+    (the set, a run, notes) would corrupt it."""
+    refuse_input_as_output(path, inputs, "--history")
+    shown = display_path(path)
+    if not path.exists() and not must_exist:
+        if not path.parent.is_dir():
+            raise UsageError(f"--history {path}: no such directory {path.parent}")
+        return _OldHistory(path, b"", False, History())
+    if path.exists() and not path.is_file():
+        raise UsageError(f"--history {path}: is not a regular file; name the history file")
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise UsageError(f"cannot read --history {shown}: {exc.strerror}") from exc
+    return _OldHistory(path, data, True, parse_history(data, shown))
+
+
+def _refuse_history(old: _OldHistory) -> int:
+    from evaltools.report.text import format_line
+
+    for diagnostic in old.parsed.problems:
+        sys.stderr.write(format_line(diagnostic) + "\n")
+    sys.stderr.write(
+        f"gold eval: {len(old.parsed.problems)} unreadable line(s) in "
+        f"{display_path(old.path)}: it is not a history `gold eval --history` wrote; fix or "
+        "delete them, or name another --history file (nothing was written)\n"
+    )
+    return 1
+
+
+def _check_plot(plot: Path, inputs: Sequence[Path]) -> None:
+    """Refuse a --plot path that is an input or a file this command did not draw."""
+    refuse_input_as_output(plot, inputs, "--plot")
+    if plot.is_dir():
+        raise UsageError(f"--plot {plot}: is a directory; name the SVG file")
+    if plot.exists() and not _drawn_here(plot):
+        raise UsageError(
+            f"--plot {plot}: file exists and is not a chart `gold eval --plot` drew; "
+            "delete it or name another file"
         )
-        if code:
-            return code
-    if plot is not None and history is not None:
-        return _plot(history, plot)
-    return 0
+    if not plot.parent.is_dir():
+        raise UsageError(f"--plot {plot}: no such directory {plot.parent}")
+
+
+def _drawn_here(plot: Path) -> bool:
+    from evaltools.report.gold_eval import is_history_chart
+
+    if not plot.is_file():  # a FIFO or device: opening it could block, and it is no chart
+        return False
+    try:
+        with plot.open("rb") as stream:
+            return is_history_chart(stream.read(_CHART_HEAD_BYTES))
+    except OSError as exc:
+        raise UsageError(f"cannot read --plot {plot}: {exc.strerror}") from exc
+
+
+_Sources = tuple[Path | None, str | None, Path | None]  # --root, --rev, --metas
 
 
 def _score(
     *,
     runs: list[Path],
-    set_path: Path | None,
+    set_file: Path,
     baseline: Path | None,
     k: int,
     seed: int,
-    root: Path | None,
-    rev: str | None,
-    metas: Path | None,
+    sources: _Sources,
     allow_stale: bool,
-    history: Path | None,
-    output_format: str,
-) -> int:
-    from evaltools.report.text import format_line
+) -> int | tuple[list[Evaluation], GoldCheck, list[str]]:
+    """The evaluations, the gold check and the stale queries; or the exit code of a
+    refusal (an invalid set, stale gold, an unreadable run), already reported."""
     from evaltools.retrieval.scoring.evaluate import evaluate, queries_of
     from evaltools.retrieval.scoring.runs import read_run
 
-    configured = load_config().retrieval
-    root, metas = gold_sources(root, metas, configured.root, configured.metas)
-    from evaltools.report.progress import Progress
+    invalid = _set_findings(set_file)
+    if invalid:
+        return _refuse(
+            invalid,
+            f"gold eval: {len(invalid)} problem(s) in the eval set {display_path(set_file)}: "
+            "every query must count, so nothing was scored; fix them (`evaltools validate` "
+            "reports the same)",
+        )
+    checked = _check_gold(set_file, sources)
+    stale = _stale_qids(checked)
+    if checked.diagnostics and not allow_stale:
+        where = f" in {len(stale)} queries ({', '.join(stale)})" if stale else ""
+        return _refuse(
+            checked.diagnostics,
+            f"gold eval: {len(checked.diagnostics)} gold ID problem(s){where}: scoring would "
+            "skip them silently; fix them (`evaltools gold check --fix`) or pass --allow-stale",
+        )
+    queries = queries_of(line.record for f in checked.files for line in f.lines if line.record)
+    loaded = [read_run(p) for p in runs]
+    base = read_run(baseline) if baseline is not None else None
+    problems = [d for r in [*loaded, *([base] if base else [])] for d in r.problems]
+    if problems:
+        return _refuse(problems, None)
+    results = [evaluate(queries, r, k=k, seed=seed, baseline=base) for r in loaded]
+    return results, checked, stale
 
+
+def _set_findings(set_file: Path) -> list[Diagnostic]:
+    """`validate`'s findings at error level in the set: a record it refuses would drop
+    out of the scores (a grade "3", a missing qid, a repeated qid, an empty set)."""
+    from evaltools.diagnostics import Severity
+    from evaltools.retrieval.records.check_files import check_files, jsonl_files, schema_text_for
+
+    if str(set_file) == "-":
+        raise UsageError("--set -: gold eval reads the set more than once; name the file")
+    files = jsonl_files([set_file])
+    found = [d for chunk in check_files(files, schema_text_for(None), None) for d in chunk]
+    return [d for d in found if d.severity is Severity.ERROR]
+
+
+def _check_gold(set_file: Path, sources: _Sources) -> GoldCheck:
+    from evaltools.report.progress import Progress
+    from evaltools.retrieval.gold.gold_check import check_gold
+    from evaltools.retrieval.gold.gold_roots import gold_sources
+
+    configured = load_config().retrieval
+    root, rev, metas = sources
+    root, metas = gold_sources(root, metas, configured.root, configured.metas)
     progress = Progress()
     try:
-        checked = check_gold(
-            [_set_path(set_path)],
+        return check_gold(
+            [set_file],
             root=root,
             rev=rev,
             metas=metas,
@@ -102,29 +245,53 @@ def _score(
         )
     finally:
         progress.clear()
-    stale = _stale_qids(checked)
-    if checked.diagnostics and not allow_stale:
-        for diagnostic in sorted(checked.diagnostics, key=Diagnostic.sort_key):
-            sys.stderr.write(format_line(diagnostic) + "\n")
-        where = f" in {len(stale)} queries ({', '.join(stale)})" if stale else ""
-        sys.stderr.write(
-            f"gold eval: {len(checked.diagnostics)} gold ID problem(s){where}: scoring would "
-            "skip them silently; fix them (`evaltools gold check --fix`) or pass --allow-stale\n"
-        )
-        return 1
-    queries = queries_of(line.record for f in checked.files for line in f.lines if line.record)
-    loaded = [read_run(p) for p in runs]
-    base = read_run(baseline) if baseline is not None else None
-    problems = [d for r in [*loaded, *([base] if base else [])] for d in r.problems]
-    if problems:
-        for diagnostic in sorted(problems, key=Diagnostic.sort_key):
-            sys.stderr.write(format_line(diagnostic) + "\n")
-        return 1
-    results = [evaluate(queries, r, k=k, seed=seed, baseline=base) for r in loaded]
+
+
+def _refuse(found: Sequence[Diagnostic], why: str | None) -> int:
+    """Report what refuses the evaluation, on stderr; the exit code."""
+    from evaltools.report.text import format_line
+
+    for diagnostic in sorted(found, key=Diagnostic.sort_key):
+        sys.stderr.write(format_line(diagnostic) + "\n")
+    if why is not None:
+        sys.stderr.write(why + "\n")
+    return 1
+
+
+def _record(
+    old: _OldHistory,
+    results: list[Evaluation],
+    checked: GoldCheck,
+    rev: str | None,
+    plot: Path | None,
+) -> None:
+    """Append the runs to the history, after drawing the plot of the history they make."""
+    from evaltools.report.gold_eval import history_lines
+
+    # A last line without its newline (an interrupted editor save) still ends a line.
+    joint = b"\n" if old.data and not old.data.endswith(b"\n") else b""
+    data = old.data + joint + history_lines(results, checked, rev)
+    if plot is not None:
+        _write_plot(plot, parse_history(data, display_path(old.path)), old.path)
+    try:
+        atomic_write(old.path, data, expect=old.data if old.exists else None)
+    except WriteError as exc:
+        raise UsageError(f"cannot write --history {display_path(old.path)}: {exc}") from exc
+
+
+def _write_plot(plot: Path, history: History, source: Path) -> None:
+    from evaltools.report.gold_eval import history_chart
+
+    svg = history_chart(history.entries, source.name)
+    try:
+        atomic_write(plot, svg.encode())
+    except WriteError as exc:
+        raise UsageError(f"cannot write --plot {display_path(plot)}: {exc.reason}") from exc
+
+
+def _print(results: list[Evaluation], stale: list[str], output_format: str) -> None:
     from evaltools.report import gold_eval as report
 
-    if history is not None:
-        report.append_history(history, results, checked, rev)
     if output_format == "json":
         objects = [report.as_json(r, stale) for r in results]
         sys.stdout.write(jsonio.dumps(objects[0] if len(objects) == 1 else objects) + "\n")
@@ -132,33 +299,6 @@ def _score(
         sys.stdout.write("\n".join(report.as_markdown(r, stale) for r in results))
     else:
         sys.stdout.write("\n".join(report.as_text(r, stale) for r in results))
-    return 0
-
-
-def _plot(history: Path, plot: Path) -> int:
-    """Draw the history's nDCG by query type to `plot`; a bad line refuses the plot."""
-    from evaltools.report.gold_eval import history_chart
-    from evaltools.report.text import format_line
-    from evaltools.retrieval.scoring.history import read_history
-
-    try:
-        read = read_history(history)
-    except OSError as exc:
-        raise UsageError(f"cannot read --history {display_path(history)}: {exc.strerror}") from exc
-    if read.problems:
-        for diagnostic in read.problems:
-            sys.stderr.write(format_line(diagnostic) + "\n")
-        sys.stderr.write(
-            f"gold eval: {len(read.problems)} unreadable line(s) in {display_path(history)}: "
-            "fix or delete them to draw --plot\n"
-        )
-        return 1
-    svg = history_chart(read.entries, history.name)
-    try:
-        atomic_write(plot, svg.encode())
-    except WriteError as exc:
-        raise UsageError(f"cannot write --plot {display_path(plot)}: {exc.reason}") from exc
-    return 0
 
 
 def _set_path(set_path: Path | None) -> Path:

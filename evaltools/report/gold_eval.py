@@ -3,12 +3,9 @@
 from __future__ import annotations
 
 import hashlib
-from pathlib import Path
 from typing import Any
 
 from evaltools import jsonio
-from evaltools.atomic import WriteError, atomic_write
-from evaltools.fileio import UsageError, display_path
 from evaltools.retrieval.gold.gold_check import GoldCheck
 from evaltools.retrieval.scoring.evaluate import (
     ALL,
@@ -20,6 +17,9 @@ from evaltools.retrieval.scoring.evaluate import (
 from evaltools.retrieval.scoring.history import Entry
 from evaltools.retrieval.scoring.metrics import METRICS
 from evaltools.retrieval.scoring.resampling import BOOTSTRAP_RESAMPLES, PERMUTATIONS
+
+PLOT_GENERATOR = "evaltools gold eval --plot"
+_PLOT_MARKER = f'data-generator="{PLOT_GENERATOR}"'.encode()
 
 _OVERFIT = (
     "nDCG improves significantly on tune but not on holdout: the overfitting signal; "
@@ -158,9 +158,7 @@ def _markdown_table(header: list[str], rows: list[list[str]]) -> list[str]:
     return [line(header), line(["---"] * len(header)), *(line(r) for r in rows)]
 
 
-def append_history(
-    history: Path, results: list[Evaluation], checked: GoldCheck, rev: str | None
-) -> None:
+def history_lines(results: list[Evaluation], checked: GoldCheck, rev: str | None) -> bytes:
     """One JSON line per run: its overall and per-group metrics, the set's digest and the
     git revision, so a series of evaluations can be followed."""
     digest = hashlib.sha256(b"".join(f.data for f in checked.files)).hexdigest()
@@ -188,16 +186,7 @@ def append_history(
         + "\n"
         for r in results
     )
-    try:
-        old = history.read_bytes() if history.exists() else b""
-    except OSError as exc:
-        raise UsageError(f"cannot read --history {display_path(history)}: {exc.strerror}") from exc
-    # A last line without its newline (an interrupted editor save) still ends a line.
-    joint = b"\n" if old and not old.endswith(b"\n") else b""
-    try:
-        atomic_write(history, old + joint + lines.encode(), expect=old if old else None)
-    except WriteError as exc:
-        raise UsageError(f"cannot write --history {display_path(history)}: {exc}") from exc
+    return lines.encode()
 
 
 def _head(checked: GoldCheck) -> str | None:
@@ -235,7 +224,15 @@ def history_chart(entries: list[Entry], source: str) -> str:
     if len(ks) > 1:
         title += f" (k = {', '.join(map(str, ks))})"
     labels = [_run_label(e) for e in entries]
-    return line_chart(title, metric, labels, series, empty=f"no runs in {source} yet")
+    empty = f"no runs in {source} yet"
+    return line_chart(title, metric, labels, series, empty=empty, generator=PLOT_GENERATOR)
+
+
+def is_history_chart(head: bytes) -> bool:
+    """Whether a file that starts with `head` is a chart `history_chart` drew: the only
+    file `gold eval --plot` replaces (the marker is on the first line)."""
+    first = head.split(b"\n", 1)[0]
+    return first.startswith(b"<svg ") and _PLOT_MARKER in first
 
 
 def _run_label(entry: Entry) -> str:

@@ -56,11 +56,20 @@ def _n(value: float) -> str:
 
 
 def line_chart(
-    title: str, y_label: str, x_labels: Sequence[str], series: Sequence[Series], empty: str
+    title: str,
+    y_label: str,
+    x_labels: Sequence[str],
+    series: Sequence[Series],
+    *,
+    empty: str,
+    generator: str,
 ) -> str:
-    """The SVG document; `empty` is the note drawn when there is no run to show."""
+    """The SVG document; `empty` is the note drawn when there is no run to show.
+    `generator` goes into the first line (`data-generator`), so that the command can tell
+    its own chart, which it may replace, from any other file."""
     out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT}" '
+        f'<svg xmlns="http://www.w3.org/2000/svg" data-generator={quoteattr(generator)} '
+        f'width="{WIDTH}" height="{HEIGHT}" '
         f'viewBox="0 0 {WIDTH} {HEIGHT}" font-family="-apple-system, \'Segoe UI\', '
         'Helvetica, Arial, sans-serif" font-size="12">',
         f"<title>{escape(title)}</title>",

@@ -187,7 +187,7 @@ def _grade_message(error: ValidationError) -> str:
         if error.validator in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
             return f"grade {shown} is out of range: {use}"
         return f"grade {shown} is not allowed by the schema ({_clip(error.message)}): {use}"
-    return f"grade {shown} is {_json_type(grade)}, not a number: {use}"
+    return f"grade {shown} is {json_type(grade)}, not a number: {use}"
 
 
 def _within(number: int, low: object, high: object) -> bool:
@@ -255,7 +255,7 @@ def _type_message(path: Sequence[str | int], error: ValidationError) -> str:
     expected = error.validator_value
     wanted = [expected] if isinstance(expected, str) else list(expected)
     wanted_text = " or ".join(_ARTICLES.get(str(t), str(t)) for t in wanted)
-    actual = _json_type(error.instance)
+    actual = json_type(error.instance)
     if not path:
         return (
             f"the line holds {actual}, not a record: each line must be one JSON object "
@@ -266,7 +266,8 @@ def _type_message(path: Sequence[str | int], error: ValidationError) -> str:
     return f"{_name(path)} is {actual}, not {wanted_text}: change it to {wanted_text}"
 
 
-def _json_type(value: Any) -> str:
+def json_type(value: Any) -> str:
+    """The JSON type of a value with its article, as messages name it."""
     if value is None:
         return "null"
     if isinstance(value, bool):

@@ -7,13 +7,12 @@ shape becomes a diagnostic at its line, never an exception, and is left out.
 
 from __future__ import annotations
 
+import io
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from evaltools.catalogue import rule
 from evaltools.diagnostics import Diagnostic, make
-from evaltools.fileio import display_path
 from evaltools.retrieval.records.record import iter_record_lines
 from evaltools.retrieval.records.record_rules import BLANK_LINE
 from evaltools.retrieval.scoring.evaluate import ALL
@@ -43,22 +42,20 @@ class History:
     problems: list[Diagnostic] = field(default_factory=list)
 
 
-def read_history(path: Path) -> History:
-    """The entries of the history at `path`; raises OSError when it cannot be read."""
-    shown = display_path(path)
+def parse_history(data: bytes, shown: str) -> History:
+    """The entries of a history's bytes (`shown`: the file's name in diagnostics)."""
     history = History()
-    with path.open("rb") as stream:
-        for line in iter_record_lines(stream):
-            wrong = [p for p in line.problems if p.rule is not BLANK_LINE]
-            history.problems.extend(p.at(shown, line.line) for p in wrong)
-            if not line.parsed or wrong:
-                continue
-            entry = _entry(line.value)
-            if isinstance(entry, str):
-                message = f"{_SHAPE}: {entry}; fix or delete the line"
-                history.problems.append(make(HISTORY_UNREADABLE, shown, line.line, 1, message))
-            else:
-                history.entries.append(entry)
+    for line in iter_record_lines(io.BytesIO(data)):
+        wrong = [p for p in line.problems if p.rule is not BLANK_LINE]
+        history.problems.extend(p.at(shown, line.line) for p in wrong)
+        if not line.parsed or wrong:
+            continue
+        entry = _entry(line.value)
+        if isinstance(entry, str):
+            message = f"{_SHAPE}: {entry}; fix or delete the line"
+            history.problems.append(make(HISTORY_UNREADABLE, shown, line.line, 1, message))
+        else:
+            history.entries.append(entry)
     return history
 
 

@@ -9,13 +9,17 @@ run scores the same here as under trec_eval). JSONL lines are
 
 from __future__ import annotations
 
+import math
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from evaltools.catalogue import rule
 from evaltools.diagnostics import Diagnostic, make
-from evaltools.fileio import display_path
+from evaltools.fileio import char_column, display_path
+from evaltools.jsonio import locate
+from evaltools.retrieval.records.explain import json_type
 from evaltools.retrieval.records.record import NEEDS_FULL_PARSE, parse_line, quick_value
 
 RUN_UNREADABLE = rule("RG501")
@@ -64,7 +68,7 @@ def _ranked(results: list[tuple[str, float | None]]) -> list[str]:
 def _read_trec(data: bytes, shown: str, run: Run) -> _Scored:
     out = _Collector(shown, run)
     for number, raw in enumerate(data.splitlines(), 1):
-        fields = raw.split()
+        fields = list(_FIELD.finditer(raw))
         if not fields:
             continue
         if len(fields) != 6:
@@ -75,14 +79,36 @@ def _read_trec(data: bytes, shown: str, run: Run) -> _Scored:
             run.problems.append(make(RUN_UNREADABLE, shown, number, 1, message))
             continue
         try:
-            qid, docid = fields[0].decode(), fields[2].decode()
-            score = float(fields[4])
-        except (UnicodeDecodeError, ValueError):
-            message = "the line is not UTF-8 or its score (5th field) is not a number: fix it"
-            run.problems.append(make(RUN_UNREADABLE, shown, number, 1, message))
+            raw.decode()
+        except UnicodeDecodeError:
+            # The code and column every reader gives bytes that are not UTF-8.
+            run.problems.append(parse_line(raw, number).problems[0].at(shown, number))
             continue
-        out.add(qid, docid, score, number)
+        score = _score(fields[4].group().decode())
+        if isinstance(score, str):
+            column = char_column(raw, fields[4].start())
+            run.problems.append(make(RUN_UNREADABLE, shown, number, column, score))
+            continue
+        out.add(fields[0].group().decode(), fields[2].group().decode(), score, number)
     return out.scored
+
+
+# A field of a TREC line: what `bytes.split()` separates (ASCII whitespace).
+_FIELD = re.compile(rb"[^ \t\n\r\x0b\x0c]+")
+
+
+def _score(text: str) -> float | str:
+    """The score of a TREC line's 5th field, or what is wrong with it."""
+    try:
+        score = float(text)
+    except ValueError:
+        return f"score {text!r} (5th field) is not a number: write the retriever's score there"
+    if not math.isfinite(score):
+        return (
+            f"score {text!r} (5th field) is not a finite number, so the ranking would depend "
+            "on the order of the lines: write a finite score"
+        )
+    return score
 
 
 @dataclass
@@ -118,8 +144,8 @@ def _read_jsonl(data: bytes, shown: str, run: Run) -> _Scored:
                 continue
             value = line.value
         entries = _jsonl_entries(value)
-        if isinstance(entries, str):
-            run.problems.append(make(RUN_UNREADABLE, shown, number, 1, entries))
+        if isinstance(entries, _Wrong):
+            run.problems.append(entries.at(raw, shown, number))
             continue
         qid, results = entries
         out.scored.setdefault(qid, [])
@@ -134,19 +160,37 @@ _SHAPE = (
 )
 
 
-def _jsonl_entries(value: Any) -> tuple[str, list[tuple[str, float | None]]] | str:
+@dataclass(frozen=True)
+class _Wrong:
+    """Why a JSONL line is not a run line, and the member it is about."""
+
+    why: str
+    pointer: str = ""
+
+    def at(self, raw: bytes, shown: str, number: int) -> Diagnostic:
+        line = parse_line(raw, number)
+        column = line.column(locate(line.text).nearest(self.pointer))
+        pointer = self.pointer or None
+        return make(RUN_UNREADABLE, shown, number, column, f"{_SHAPE}: {self.why}", pointer=pointer)
+
+
+def _jsonl_entries(value: Any) -> tuple[str, list[tuple[str, float | None]]] | _Wrong:
     """(qid, results) of one line, or why the line is not a run line."""
     if not isinstance(value, dict) or not isinstance(value.get("qid"), (str, int)):
-        return f"{_SHAPE}: this line has no string `qid`"
+        return _Wrong("this line has no string `qid`", "/qid")
     qid = str(value["qid"])
-    if isinstance(value.get("ids"), list):
-        ids = value["ids"]
+    ids, results = value.get("ids"), value.get("results")
+    if isinstance(ids, list):
         if not all(isinstance(i, str) for i in ids):
-            return f"{_SHAPE}: every entry of `ids` must be a chunk ID string"
+            return _Wrong("every entry of `ids` must be a chunk ID string", "/ids")
         return qid, [(i, None) for i in ids]
-    results = value.get("results")
+    if ids is not None and results is None:
+        return _Wrong(f"`ids` is {json_type(ids)}, not a list: write [...] around it", "/ids")
+    if results is None:
+        return _Wrong("this line has neither `results` nor `ids`")
     if not isinstance(results, list):
-        return f"{_SHAPE}: this line has neither `results` nor `ids`"
+        why = f"`results` is {json_type(results)}, not a list: make it a list of results"
+        return _Wrong(why, "/results")
     found: list[tuple[str, float | None]] = []
     for entry in results:
         if (
@@ -155,6 +199,6 @@ def _jsonl_entries(value: Any) -> tuple[str, list[tuple[str, float | None]]] | s
             or isinstance(entry.get("score"), bool)
             or not isinstance(entry.get("score"), (int, float))
         ):
-            return f"{_SHAPE}: every result needs a string `id` and a numeric `score`"
+            return _Wrong("every result needs a string `id` and a numeric `score`", "/results")
         found.append((entry["id"], float(entry["score"])))
     return qid, found

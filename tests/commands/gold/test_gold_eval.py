@@ -171,7 +171,7 @@ def test_groups_by_type_and_split_with_small_flag(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     records = [record(f"a{i}", {cid(i): 3}, "intent", "tune") for i in range(30)]
-    records += [record(f"b{i}", {cid(100 + i): 3}, "symbol", "holdout") for i in range(5)]
+    records += [record(f"b{i}", {cid(100 + i): 3}, "identifier", "holdout") for i in range(5)]
     write_set(tmp_path, records)
     run = write_trec(tmp_path, "run.txt", [(f"a{i}", cid(i), 1.0) for i in range(30)])
     code, result = evaluate(capsys, tmp_path, run)
@@ -180,16 +180,16 @@ def test_groups_by_type_and_split_with_small_flag(
     assert set(groups) == {
         ("all", "all"),
         ("intent", "all"),
-        ("symbol", "all"),
+        ("identifier", "all"),
         ("all", "tune"),
         ("all", "holdout"),
         ("intent", "tune"),
-        ("symbol", "holdout"),
+        ("identifier", "holdout"),
     }
     assert groups[("intent", "tune")]["metrics"]["hit"] == 1.0
     assert groups[("intent", "tune")]["too_small"] is False
-    assert groups[("symbol", "all")]["metrics"]["hit"] == 0.0
-    assert groups[("symbol", "all")]["too_small"] is True
+    assert groups[("identifier", "all")]["metrics"]["hit"] == 0.0
+    assert groups[("identifier", "all")]["too_small"] is True
     assert groups[("all", "all")]["n"] == 35
     lo, hi = groups[("all", "all")]["ci"]["hit"]
     assert lo < 30 / 35 < hi
@@ -266,7 +266,7 @@ def test_unreadable_run_line_exits_1(tmp_path: Path, capsys: pytest.CaptureFixtu
     )
     err = capsys.readouterr().err
     assert code == 1
-    assert "run.txt:1:1: RG501" in err
+    assert "run.txt:1:27: RG501" in err  # at the score
     assert "run.txt:2:1: RG501" in err
 
 

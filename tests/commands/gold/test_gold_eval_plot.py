@@ -109,7 +109,7 @@ def test_empty_history_draws_empty_axes_with_a_note(
 def test_scoring_appends_then_draws_the_whole_history(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    write_set(tmp_path, [record("q1", {cid(1): 3}), record("q2", {cid(2): 3}, kind="symbol")])
+    write_set(tmp_path, [record("q1", {cid(1): 3}), record("q2", {cid(2): 3}, kind="identifier")])
     good = write_trec(tmp_path, "good.txt", [("q1", cid(1), 1.0), ("q2", cid(2), 1.0)])
     half = write_trec(tmp_path, "half.txt", [("q1", cid(1), 1.0)])
     history, svg = tmp_path / "h.jsonl", tmp_path / "out.svg"
@@ -121,11 +121,11 @@ def test_scoring_appends_then_draws_the_whole_history(
     assert {name: len(points) for name, points in lines.items()} == {
         "all": 2,
         "intent": 2,
-        "symbol": 2,
+        "identifier": 2,
     }
     root = ET.parse(svg).getroot()
     y0, y1 = gridline_y(root, "0.0"), gridline_y(root, "1.0")
-    assert [y for _, y in lines["symbol"]] == pytest.approx([y1, y0])
+    assert [y for _, y in lines["identifier"]] == pytest.approx([y1, y0])
     assert [y for _, y in lines["all"]] == pytest.approx([y1, (y0 + y1) / 2], abs=0.06)
 
 
@@ -183,9 +183,11 @@ def test_bad_history_line_is_a_diagnostic_and_no_plot(
 def test_plot_replaces_the_old_picture_atomically(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    (tmp_path / "p.svg").write_text("old picture", encoding="utf-8")
+    assert plot(tmp_path, capsys, "")[0] == 0
+    old = (tmp_path / "p.svg").read_text(encoding="utf-8")
     assert plot(tmp_path, capsys, entry("r", {"all": 0.5}))[0] == 0
-    assert (tmp_path / "p.svg").read_text(encoding="utf-8").startswith("<svg ")
+    new = (tmp_path / "p.svg").read_text(encoding="utf-8")
+    assert new.startswith("<svg ") and new != old
     assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")] == []
 
 
@@ -196,4 +198,5 @@ def test_unwritable_plot_is_a_usage_error(
     history.write_text(entry("r", {"all": 0.5}), encoding="utf-8")
     svg = tmp_path / "no" / "such" / "dir" / "p.svg"
     assert main(["gold", "eval", "--history", str(history), "--plot", str(svg)]) == 2
-    assert "cannot write --plot" in capsys.readouterr().err
+    assert f"--plot {svg}: no such directory {svg.parent}" in capsys.readouterr().err
+    assert not svg.parent.exists()
