@@ -18,7 +18,7 @@ from typing import Any
 from evaltools.catalogue import rule
 from evaltools.diagnostics import Diagnostic, make
 from evaltools.fileio import char_column, display_path
-from evaltools.jsonio import locate
+from evaltools.jsonlocate import locate
 from evaltools.retrieval.records.explain import json_type
 from evaltools.retrieval.records.record import NEEDS_FULL_PARSE, parse_line, quick_value
 
