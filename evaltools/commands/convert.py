@@ -10,21 +10,9 @@ from evaltools import jsonio
 from evaltools.diagnostics import Diagnostic, Severity
 from evaltools.example import records
 from evaltools.example.convert import pipeline as conv
-from evaltools.fileio import UsageError, check_paths_exist, discover
+from evaltools.fileio import UsageError, check_paths_exist, discover, refuse_input_as_output
 from evaltools.parallel.processes import check_jobs
 from evaltools.report.progress import Progress
-
-
-def _refuse_output_among_sources(output: Path, paths: list[Path]) -> None:
-    """Writing over a source while reading it would lose the records not yet read."""
-    if str(output) == "-" or not output.is_file():
-        return
-    for source in paths:
-        if str(source) != "-" and source.is_file() and source.samefile(output):
-            raise UsageError(
-                f"the output {output.as_posix()} is also a source: write to another file, "
-                "then move it over the source"
-            )
 
 
 def run(
@@ -46,8 +34,9 @@ def run(
         raise UsageError("--offset and --limit must not be negative")
     check_jobs(jobs)
     check_paths_exist(paths)
-    if to != "md":  # Markdown goes to a directory; the sink says so for a file
-        _refuse_output_among_sources(output, paths)
+    if to != "md" and str(output) != "-":  # Markdown goes to a folder: the sink says so
+        # Writing over a source while reading it would lose the records not yet read.
+        refuse_input_as_output(output, [p for p in paths if str(p) != "-"], "-o")
     if sum(str(p) == "-" for p in paths) > 1:
         raise UsageError("stdin (-) can be read only once")
     # The listing is taken before anything is written, so no output is read back.

@@ -114,7 +114,7 @@ def test_stdin_to_stdout_keeps_the_report_off_stdout(
     [
         (["--offset", "-1"], "must not be negative"),
         (["--jobs", "-1"], "--jobs must be 0 (every core), 1 (no worker processes) or more"),
-        (["--to", "jsonl", "-o", "set.jsonl", "--force"], "is also a source"),
+        (["--to", "jsonl", "-o", "set.jsonl", "--force"], "-o set.jsonl: is also an input"),
         (["missing.md"], "no such file or directory: missing.md"),
         (["-", "-"], "stdin (-) can be read only once"),
         (["--to", "jsonl", "-o", "."], "is a directory"),
