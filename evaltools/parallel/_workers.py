@@ -63,14 +63,28 @@ def start_pool(workers: int, module: str | None) -> ProcessPoolExecutor:
 def stop_pool(pool: ProcessPoolExecutor) -> None:
     """Drop the queued work and end the workers now, not after their current batch; return
     once the executor's threads have ended too, so that nothing is left to wait for."""
-    threads = _threads_of(pool)  # taken first: shutdown drops the executor's references
+    # Taken first: shutdown drops the executor's references to them.
+    threads, call_queue = _threads_of(pool), getattr(pool, "_call_queue", None)
+    feeder = getattr(call_queue, "_thread", None)
     # The executor has no public way to end its workers before Python 3.14.
     kill_workers(pool)
     # Dead workers first: the executor's thread then sees a broken pool and ends. Only here,
     # out of any signal handler, do we wait for it: a handler may have interrupted the main
     # thread while it held a lock that the executor's thread needs to end.
     pool.shutdown(wait=False, cancel_futures=True)
-    deadline = time.monotonic() + _THREADS_END_SECONDS
+    _join(threads, _FEEDER_GRACE_SECONDS)
+    if isinstance(feeder, threading.Thread) and feeder.is_alive():
+        # Still writing the next item to the dead workers' pipe after the grace period: a
+        # Python before 3.11.5 (Debian 12 has 3.11.2) lacks gh-94777's fix, so the executor's
+        # thread waits for the feeder for ever. Closing the pipe's read end, as that fix
+        # does, fails the write; a feeder stuck in it cannot be closing the same end.
+        with contextlib.suppress(Exception):
+            call_queue._reader.close()  # type: ignore[union-attr]
+    _join(threads, _THREADS_END_SECONDS)
+
+
+def _join(threads: list[threading.Thread], seconds: float) -> None:
+    deadline = time.monotonic() + seconds
     for thread in threads:
         thread.join(timeout=max(0.0, deadline - time.monotonic()))
 
@@ -80,7 +94,9 @@ def stop_pool(pool: ProcessPoolExecutor) -> None:
 # the same, should a Python version block them somewhere else.
 killed_pools: list[int] = []
 
-# Seconds `stop_pool` waits for a killed pool's threads: they end in milliseconds.
+# Seconds `stop_pool` waits for a killed pool's threads: they end in milliseconds, unless
+# the feeder is stuck (see `stop_pool`), which the grace period tells.
+_FEEDER_GRACE_SECONDS = 1.0
 _THREADS_END_SECONDS = 5.0
 
 
