@@ -62,7 +62,13 @@ def run(
     ]
     old = _read_history(history, inputs, must_exist=not runs) if history is not None else None
     if old is not None and old.parsed.problems:
-        return _refuse_history(old)
+        return _refuse(
+            old.parsed.problems,
+            f"gold eval: {len(old.parsed.problems)} unreadable line(s) in "
+            f"{display_path(old.path)}: it is not a history `gold eval --history` wrote; fix or "
+            "delete them, or name another --history file (nothing was written)",
+            output_format,
+        )
     if plot is not None:
         _check_plot(plot, [*inputs, *([history] if history is not None else [])])
     if not runs:
@@ -78,6 +84,7 @@ def run(
         seed=seed,
         sources=(root, rev, metas),
         allow_stale=allow_stale,
+        output_format=output_format,
     )
     if isinstance(scored, int):
         return scored
@@ -128,19 +135,6 @@ def _read_history(path: Path, inputs: Sequence[Path], *, must_exist: bool) -> _O
     return _OldHistory(path, data, True, parse_history(data, shown))
 
 
-def _refuse_history(old: _OldHistory) -> int:
-    from evaltools.report.text import format_line
-
-    for diagnostic in old.parsed.problems:
-        sys.stderr.write(format_line(diagnostic) + "\n")
-    sys.stderr.write(
-        f"gold eval: {len(old.parsed.problems)} unreadable line(s) in "
-        f"{display_path(old.path)}: it is not a history `gold eval --history` wrote; fix or "
-        "delete them, or name another --history file (nothing was written)\n"
-    )
-    return 1
-
-
 def _check_plot(plot: Path, inputs: Sequence[Path]) -> None:
     """Refuse a --plot path that is an input or a file this command did not draw."""
     refuse_input_as_output(plot, inputs, "--plot")
@@ -179,6 +173,7 @@ def _score(
     seed: int,
     sources: _Sources,
     allow_stale: bool,
+    output_format: str,
 ) -> int | tuple[list[Evaluation], GoldCheck, list[str]]:
     """The evaluations, the gold check and the stale queries; or the exit code of a
     refusal (an invalid set, stale gold, an unreadable run), already reported."""
@@ -192,6 +187,7 @@ def _score(
             f"gold eval: {len(invalid)} problem(s) in the eval set {display_path(set_file)}: "
             "every query must count, so nothing was scored; fix them (`evaltools validate` "
             "reports the same)",
+            output_format,
         )
     checked = _check_gold(set_file, sources)
     stale = _stale_qids(checked)
@@ -201,13 +197,14 @@ def _score(
             checked.diagnostics,
             f"gold eval: {len(checked.diagnostics)} gold ID problem(s){where}: scoring would "
             "skip them silently; fix them (`evaltools gold check --fix`) or pass --allow-stale",
+            output_format,
         )
     queries = queries_of(line.record for f in checked.files for line in f.lines if line.record)
     loaded = [read_run(p) for p in runs]
     base = read_run(baseline) if baseline is not None else None
     problems = [d for r in [*loaded, *([base] if base else [])] for d in r.problems]
     if problems:
-        return _refuse(problems, None)
+        return _refuse(problems, None, output_format)
     results = [evaluate(queries, r, k=k, seed=seed, baseline=base) for r in loaded]
     return results, checked, stale
 
@@ -247,12 +244,18 @@ def _check_gold(set_file: Path, sources: _Sources) -> GoldCheck:
         progress.clear()
 
 
-def _refuse(found: Sequence[Diagnostic], why: str | None) -> int:
-    """Report what refuses the evaluation, on stderr; the exit code."""
-    from evaltools.report.text import format_line
+def _refuse(found: Sequence[Diagnostic], why: str | None, output_format: str) -> int:
+    """Report what refuses the evaluation, and why; the exit code. With `--format json` the
+    findings are stdout's JSON, as every command prints them, so a pipeline reads them."""
+    if output_format == "json":
+        from evaltools.report import render
 
-    for diagnostic in sorted(found, key=Diagnostic.sort_key):
-        sys.stderr.write(format_line(diagnostic) + "\n")
+        render("json", found, sys.stdout, files_checked=0)
+    else:
+        from evaltools.report.text import format_line
+
+        for diagnostic in sorted(found, key=Diagnostic.sort_key):
+            sys.stderr.write(format_line(diagnostic) + "\n")
     if why is not None:
         sys.stderr.write(why + "\n")
     return 1

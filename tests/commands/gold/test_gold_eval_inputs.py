@@ -93,6 +93,19 @@ def test_an_empty_set_refuses(in_tmp: Path, capsys: pytest.CaptureFixture[str]) 
     )
 
 
+def test_a_refusal_under_format_json_is_json_on_stdout(
+    in_tmp: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    write_set(in_tmp, [])
+    write_trec(in_tmp, "run.trec", [("q1", cid(1), 1.0)])
+    assert evaluate("--format", "json") == 1
+    out, err = capsys.readouterr()
+    assert [(d["path"], d["line"], d["code"]) for d in json.loads(out)] == [
+        ("set.jsonl", 1, "IO004")
+    ]
+    assert err == refusal(1)
+
+
 def test_set_from_stdin_is_a_usage_error(in_tmp: Path, capsys: pytest.CaptureFixture[str]) -> None:
     write_trec(in_tmp, "run.trec", [("q1", cid(1), 1.0)])
     assert main(["gold", "eval", "run.trec", "--set", "-", "--metas", "metas.jsonl"]) == 2
