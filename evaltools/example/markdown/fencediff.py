@@ -20,6 +20,9 @@ from collections.abc import Sequence
 from evaltools.example.markdown.linematch import Opcode
 
 _FENCE = re.compile(r"( {0,3})(`{3,}|~{3,})(.*)")
+# The lines `_FENCE` can match, found in one `\n`-anchored search over the joined text (a
+# pattern starting with a literal is scanned for far faster than a match tried per line).
+_FENCE_START = re.compile(r"\n {0,3}(?:```|~~~)")
 
 
 def fenced_blocks(lines: Sequence[str]) -> list[tuple[int, int | None]]:
@@ -28,7 +31,8 @@ def fenced_blocks(lines: Sequence[str]) -> list[tuple[int, int | None]]:
     blocks: list[tuple[int, int | None]] = []
     opening: re.Match[str] | None = None
     start = 0
-    for number, line in enumerate(lines):
+    for number in _fence_candidates(lines):
+        line = lines[number]
         match = _FENCE.fullmatch(line)
         if match is None:
             continue
@@ -44,11 +48,25 @@ def fenced_blocks(lines: Sequence[str]) -> list[tuple[int, int | None]]:
     return blocks
 
 
-def fence_keys(lines: list[str]) -> list[str]:
-    """`lines` with each fence line replaced by what the diff compares of it. A key holds a
-    line break, which no line does, so it never equals a line that is not a fence."""
+def _fence_candidates(lines: Sequence[str]) -> list[int]:
+    text = "\n" + "\n".join(lines)
+    found, number, previous = [], 0, 0
+    for match in _FENCE_START.finditer(text):
+        number += text.count("\n", previous, match.start())
+        previous = match.start()
+        found.append(number)  # the `\n`s before a line's own one: its index
+    return found
+
+
+Blocks = list[tuple[int, int | None]]
+
+
+def fence_keys(lines: list[str], blocks: Blocks | None = None) -> list[str]:
+    """`lines` with each fence line replaced by what the diff compares of it (`blocks`:
+    `fenced_blocks(lines)`, when already found). A key holds a line break, which no line
+    does, so it never equals a line that is not a fence."""
     keys = list(lines)
-    for opening, closing in fenced_blocks(lines):
+    for opening, closing in fenced_blocks(lines) if blocks is None else blocks:
         keys[opening] = _key("\nopen", lines[opening])
         if closing is not None:
             keys[closing] = _key("\nclose", lines[closing])
@@ -61,7 +79,9 @@ def _key(kind: str, line: str) -> str:
     return f"{kind}{match[1]}\n{match[3]}"
 
 
-def fence_changes(old: list[str], new: list[str], opcodes: list[Opcode]) -> list[tuple[int, str]]:
+def fence_changes(
+    old: list[str], new: list[str], opcodes: list[Opcode], blocks: Blocks | None = None
+) -> list[tuple[int, str]]:
     """(1-based line, what) for each block of `old` whose fences the diff matched (keyed by
     `fence_keys`) to fences written with other characters in `new`: at its opening fence,
     or at its closing one when only that differs.
@@ -72,7 +92,7 @@ def fence_changes(old: list[str], new: list[str], opcodes: list[Opcode]) -> list
         if tag == "equal":
             matched.update((i1 + k, j1 + k) for k in range(i2 - i1))
     out = []
-    for opening, closing in fenced_blocks(old):
+    for opening, closing in fenced_blocks(old) if blocks is None else blocks:
         if opening not in matched:
             continue
         was, canonical = _run(old[opening]), _run(new[matched[opening]])

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from evaltools.example.markdown.fencediff import fence_changes, fence_keys
+from evaltools.example.markdown.fencediff import fence_changes, fence_keys, fenced_blocks
 from evaltools.example.markdown.linematch import common_run, line_opcodes
 from evaltools.example.markdown.reader import (
     CodeBlock,
@@ -82,7 +82,8 @@ def layout_differences(text: str, rendered: str, dropped: list[Dropped]) -> list
     """
     lost = {n for d in dropped for n in range(d.line - 1, d.end_line)}
     old, new = text.split("\n"), rendered.split("\n")
-    opcodes = line_opcodes(fence_keys(old), fence_keys(new))
+    blocks = fenced_blocks(old)  # the keys' and the fence changes'
+    opcodes = line_opcodes(fence_keys(old, blocks), fence_keys(new))
     changes = [op for op in opcodes if op[0] != "equal"]
     removed = {old[n] for _, i1, i2, _, _ in changes for n in range(i1, i2) if n not in lost}
     added = {line for _, _, _, j1, j2 in changes for line in new[j1:j2]}
@@ -99,7 +100,7 @@ def layout_differences(text: str, rendered: str, dropped: list[Dropped]) -> list
         elif moved_in:
             continue
         out.append(_described(old, new, (i1, i2, j1, j2)))
-    fences = [LayoutChange(*change) for change in fence_changes(old, new, opcodes)]
+    fences = [LayoutChange(*change) for change in fence_changes(old, new, opcodes, blocks)]
     return named_once(out + fences)
 
 
