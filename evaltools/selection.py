@@ -51,14 +51,18 @@ class DiagnosticFilter:
     """`RuleSelection.enabled` for a finding at its path (a plain class: one dataclass
     fewer on the hook's start-up path)."""
 
-    __slots__ = ("base", "selection")
+    __slots__ = ("base", "selection", "where")
 
     def __init__(self, selection: RuleSelection, base: Path | None) -> None:
         self.selection = selection
         self.base = base  # the configuration's folder, resolved, when per-file-ignores need it
+        # Each shown path's place relative to `base`: resolved once per file, not per finding.
+        self.where: dict[str, str] = {}
 
     def __call__(self, found: Diagnostic) -> bool:
-        where = _relative(found.path, self.base)
+        where = self.where.get(found.path)
+        if where is None:
+            where = self.where[found.path] = _relative(found.path, self.base)
         return self.selection.enabled(found.code, found.name, where)
 
 

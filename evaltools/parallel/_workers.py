@@ -63,9 +63,14 @@ def start_pool(workers: int, module: str | None) -> ProcessPoolExecutor:
 def stop_pool(pool: ProcessPoolExecutor) -> None:
     """Drop the queued work and end the workers now, not after their current batch; return
     once the executor's threads have ended too, so that nothing is left to wait for."""
-    # Taken first: shutdown drops the executor's references to them.
-    threads, call_queue = _threads_of(pool), getattr(pool, "_call_queue", None)
+    # Taken first: shutdown drops the executor's references to them (private attributes).
+    call_queue = getattr(pool, "_call_queue", None)
     feeder = getattr(call_queue, "_thread", None)
+    threads = [
+        thread
+        for thread in (getattr(pool, "_executor_manager_thread", None), feeder)
+        if isinstance(thread, threading.Thread) and thread.is_alive()
+    ]
     # The executor has no public way to end its workers before Python 3.14.
     kill_workers(pool)
     # Dead workers first: the executor's thread then sees a broken pool and ends. Only here,
@@ -73,7 +78,7 @@ def stop_pool(pool: ProcessPoolExecutor) -> None:
     # thread while it held a lock that the executor's thread needs to end.
     pool.shutdown(wait=False, cancel_futures=True)
     _join(threads, _FEEDER_GRACE_SECONDS)
-    if isinstance(feeder, threading.Thread) and feeder.is_alive():
+    if feeder in threads and feeder.is_alive():
         # Still writing the next item to the dead workers' pipe after the grace period: a
         # Python before 3.11.5 (Debian 12 has 3.11.2) lacks gh-94777's fix, so the executor's
         # thread waits for the feeder for ever. Closing the pipe's read end, as that fix
@@ -121,21 +126,15 @@ def _release_result_pipe(pool: object) -> None:
     A worker killed while it wrote a result leaves half a message in that pipe, and the
     executor's thread reads the rest for ever: this process holds a write end, so no end of
     file comes. Once it is closed, the read fails, the thread finds the pool broken and
-    closes the call queue's read end (CPython's own step, gh-94777), so the feeder thread
-    blocked writing the next item to the dead workers gets EPIPE and ends as well. Closing
-    the call queue here instead could race with that thread closing the same descriptor.
+    closes the call queue's read end (CPython's own step, gh-94777, from 3.11.5), so the
+    feeder thread blocked writing the next item to the dead workers gets EPIPE and ends as
+    well. Closing the call queue here could race with that thread closing the same
+    descriptor; `stop_pool` closes it only for a Python that will not.
     """
     writer = getattr(getattr(pool, "_result_queue", None), "_writer", None)
     if writer is not None:
         with contextlib.suppress(Exception):
             writer.close()
-
-
-def _threads_of(pool: object) -> list[threading.Thread]:
-    """The executor's management thread and its call queue's feeder (private attributes)."""
-    call_queue = getattr(pool, "_call_queue", None)
-    found = [getattr(pool, "_executor_manager_thread", None), getattr(call_queue, "_thread", None)]
-    return [t for t in found if isinstance(t, threading.Thread) and t.is_alive()]
 
 
 @contextlib.contextmanager
