@@ -32,34 +32,34 @@ def _check(in_tmp: Path, capsys: pytest.CaptureFixture[str], text: str) -> tuple
     [
         (
             '[project]\nname = "x"\n\n[tool.evaltools]\npaths = ["evals"]\nselct = ["EP1"]\n',
-            "pyproject.toml:6: unknown key 'selct' in [tool.evaltools] (did you mean 'select'?)",
+            "pyproject.toml:6:1: unknown key 'selct' in [tool.evaltools] (did you mean 'select'?)",
         ),
         (
             '[tool.evaltools]\npaths = ["evals"]\n\n[tool.evaltools.retreival]\nsets = ["s"]\n',
-            "pyproject.toml:4: unknown key 'retreival' in [tool.evaltools] "
+            "pyproject.toml:4:1: unknown key 'retreival' in [tool.evaltools] "
             "(did you mean 'retrieval'?)",
         ),
         (
             '[tool.evaltools]\npaths = ["evals"]\n[tool.evaltools.retrieval]\nroot = "."\n'
             'sest = ["s.jsonl"]\n',
-            "pyproject.toml:5: unknown key 'sest' in [tool.evaltools.retrieval] "
+            "pyproject.toml:5:1: unknown key 'sest' in [tool.evaltools.retrieval] "
             "(did you mean 'sets'?)",
         ),
         (
             '[tool.evaltools]\npaths = ["evals"]\n[tool.evaltools.retrieval]\n'
             "target-mix = { identifier = 3, intnt = 5 }\n",
-            "pyproject.toml:4: unknown key 'intnt' in [tool.evaltools.retrieval.target-mix] "
+            "pyproject.toml:4:32: unknown key 'intnt' in [tool.evaltools.retrieval.target-mix] "
             "(did you mean 'intent'?)",
         ),
         (
             '[tool.evaltools]\npaths = ["evals"]\n[tool.evaltools.retrieval.target-mix]\n'
             "identifier = 3\n\nidentifer = 2\n",
-            "pyproject.toml:6: unknown key 'identifer' in [tool.evaltools.retrieval.target-mix] "
+            "pyproject.toml:6:1: unknown key 'identifer' in [tool.evaltools.retrieval.target-mix] "
             "(did you mean 'identifier'?)",
         ),
         (
             '[tool.evaltools]\npaths = ["evals"]\nfrobnicate = true\n',
-            "pyproject.toml:3: unknown key 'frobnicate' in [tool.evaltools] (valid: 'paths', "
+            "pyproject.toml:3:1: unknown key 'frobnicate' in [tool.evaltools] (valid: 'paths', "
             "'select', 'ignore', 'per-file-ignores', 'respect-gitignore', 'retrieval', 'dupes')",
         ),
     ],
@@ -72,28 +72,29 @@ def test_an_unknown_key_in_any_table_is_exit_2_at_its_line_with_the_nearest_name
 
 
 @pytest.mark.parametrize(
-    ("text", "line"),
+    ("text", "line", "column"),
     [
         # dotted keys, under the table and from the parent table
-        ('[tool.evaltools]\npaths = ["evals"]\nretrieval.sets = []\nretrieval.rot = "."\n', 4),
-        ('[tool]\nevaltools.paths = ["evals"]\n\nevaltools.retrieval.rot = "."\n', 4),
+        ('[tool.evaltools]\npaths = ["evals"]\nretrieval.sets = []\nretrieval.rot = "."\n', 4, 1),
+        ('[tool]\nevaltools.paths = ["evals"]\n\nevaltools.retrieval.rot = "."\n', 4, 1),
         # an inline table
-        ('[tool.evaltools]\npaths = ["evals"]\nretrieval = { sets = [], rot = "." }\n', 3),
+        ('[tool.evaltools]\npaths = ["evals"]\nretrieval = { sets = [], rot = "." }\n', 3, 26),
         # a key-like line inside a multi-line string or array is not a key
         (
             '[tool.other]\ntext = """\nrot = 1\n"""\n[tool.evaltools]\npaths = [\n  "evals",\n'
             ']\n"retrieval" . rot = "."\n',
             9,
+            1,
         ),
     ],
 )
 def test_the_line_is_found_for_dotted_keys_inline_tables_and_around_strings(
-    in_tmp: Path, capsys: pytest.CaptureFixture[str], text: str, line: int
+    in_tmp: Path, capsys: pytest.CaptureFixture[str], text: str, line: int, column: int
 ) -> None:
     code, err = _check(in_tmp, capsys, text)
     assert code == 2
     assert err == (
-        f"evaltools check: error: pyproject.toml:{line}: unknown key 'rot' in "
+        f"evaltools check: error: pyproject.toml:{line}:{column}: unknown key 'rot' in "
         "[tool.evaltools.retrieval] (did you mean 'root'?)\n"
     )
 
@@ -103,40 +104,40 @@ def test_the_line_is_found_for_dotted_keys_inline_tables_and_around_strings(
     [
         (
             '[tool.evaltools]\n\npaths = "evals"\n',
-            '3: [tool.evaltools] paths must be a list of paths (strings), e.g. paths = ["evals"]',
+            '3:9: [tool.evaltools] paths must be a list of paths (strings), e.g. paths = ["evals"]',
         ),
         (
             '[tool.evaltools]\npaths = ["evals"]\nrespect-gitignore = "no"\n',
-            "3: [tool.evaltools] respect-gitignore must be true or false",
+            "3:21: [tool.evaltools] respect-gitignore must be true or false",
         ),
         (
             '[tool.evaltools]\npaths = ["evals"]\nignore = [1]\n',
-            "3: [tool.evaltools] ignore must be a list of rule codes, prefixes or names, e.g. "
+            "3:10: [tool.evaltools] ignore must be a list of rule codes, prefixes or names, e.g. "
             '["EP205"]',
         ),
         (
             '[tool.evaltools]\npaths = ["evals"]\n[tool.evaltools.per-file-ignores]\n'
             '"a/*.md" = ["EP1"]\n"b.c" = 3\n',
-            '5: [tool.evaltools] per-file-ignores."b.c" must be a list of rule codes, prefixes '
+            '5:9: [tool.evaltools] per-file-ignores."b.c" must be a list of rule codes, prefixes '
             'or names, e.g. ["EP205"]',
         ),
         (
             '[tool.evaltools]\npaths = ["evals"]\nretrieval = 3\n',
-            "3: [tool.evaltools.retrieval] must be a table",
+            "3:13: [tool.evaltools.retrieval] must be a table",
         ),
         (
             '[tool.evaltools.retrieval]\nsets = ["s.jsonl"]\nmetas = false\n',
-            "3: [tool.evaltools.retrieval] metas must be a path (a string, relative to "
+            "3:9: [tool.evaltools.retrieval] metas must be a path (a string, relative to "
             'pyproject.toml), e.g. "."',
         ),
         (
             "[tool.evaltools.retrieval]\nholdout-share = 1\n",
-            "2: [tool.evaltools.retrieval] holdout-share must be a number between 0 and 1, "
+            "2:17: [tool.evaltools.retrieval] holdout-share must be a number between 0 and 1, "
             "e.g. 0.2",
         ),
         (
             '[tool.evaltools.retrieval]\nsets = ["s.jsonl"]\ntarget-mix = { intent = true }\n',
-            "3: [tool.evaltools.retrieval] target-mix.intent must be a non-negative number",
+            "3:25: [tool.evaltools.retrieval] target-mix.intent must be a non-negative number",
         ),
     ],
 )
@@ -153,7 +154,7 @@ def test_every_command_reads_the_same_model(
     (in_tmp / "pyproject.toml").write_text('[tool.evaltools.retrieval]\nroot = "."\nmeta = "m"\n')
     (in_tmp / "set.jsonl").write_text("")
     expected = (
-        "pyproject.toml:3: unknown key 'meta' in [tool.evaltools.retrieval] "
+        "pyproject.toml:3:1: unknown key 'meta' in [tool.evaltools.retrieval] "
         "(did you mean 'metas'?)\n"
     )
     for argv in (["lint", "x.md"], ["validate", "set.jsonl"], ["gold", "check", "set.jsonl"]):
@@ -185,9 +186,59 @@ def test_key_lines_follow_quoted_keys_and_headers_first_written() -> None:
     )
     assert tomllib.loads(text)["arr"] == [{"k": 'x"', "z": 2}]  # the text is valid TOML
     lines = KeyLines(text)
-    assert lines.line(("a", "b.c", "x")) == 3
-    assert lines.line(("a", "b.c", "y")) == 2  # not written (a comment): its table's line
-    assert lines.line(("a",)) == 4
-    assert lines.line(("a", "qA")) == 5
-    assert lines.line(("arr", "z")) == 8
-    assert lines.line(("missing",)) == 1
+    assert lines.key(("a", "b.c", "x")) == (3, 1)
+    assert lines.key(("a", "b.c", "y")) == (2, 1)  # not written (a comment): its table's place
+    assert lines.key(("a",)) == (4, 1)
+    assert lines.key(("a", "qA")) == (5, 1)
+    assert lines.value(("a", "qA")) == (5, 13)
+    assert lines.key(("arr", "z")) == (8, 1)
+    assert lines.key(("missing",)) == (1, 1)
+    assert lines.value(("missing",)) == (1, 1)
+
+
+def test_key_lines_place_each_item_of_an_array_but_not_of_a_nested_one() -> None:
+    text = 'k = [\n  "a",  "é",\n  ["x", "y", "z"], "b"]\nt = { u = ["v", "w"] }\n'
+    lines = KeyLines(text)
+    assert lines.value(("k",)) == (1, 5)
+    assert [lines.item(("k",), n) for n in range(4)] == [(2, 3), (2, 9), (3, 3), (3, 20)]
+    assert lines.item(("k",), 4) == (1, 5)  # no such item: the value's place
+    assert lines.item(("t", "u"), 1) == (4, 17)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (
+            '[tool.evaltools]\nselect = ["EP1",\n    "XX1"]\n',
+            "pyproject.toml:3:5: unknown rule selector 'XX1' in [tool.evaltools] select "
+            "(`evaltools rule` lists the rules)",
+        ),
+        (
+            '[tool.evaltools]\nignore = ["EP108,ep2"]\n',
+            "pyproject.toml:2:11: unknown rule selector 'ep2' in [tool.evaltools] ignore: "
+            "did you mean 'EP2'? (`evaltools rule` lists the rules)",
+        ),
+        (
+            '[tool.evaltools]\nignore = "EP108, EP2x"\n',
+            "pyproject.toml:2:10: unknown rule selector 'EP2x' in [tool.evaltools] ignore: "
+            "did you mean 'EP2'? (`evaltools rule` lists the rules)",
+        ),
+        (
+            '[tool.evaltools\nselect = ["EP1"]\n',
+            "pyproject.toml:1:16: not valid TOML (Expected ']' at the end of a table "
+            "declaration): fix it, or the configuration cannot be read",
+        ),
+        (
+            '[tool.evaltools]\nselect = ["EP1"]\n# caf\xe9\n',
+            "pyproject.toml:3:6: byte 0xe9 is not valid UTF-8: re-encode the file as UTF-8, "
+            "or the configuration cannot be read",
+        ),
+    ],
+)
+def test_a_bad_selector_or_unreadable_configuration_is_exit_2_at_its_line_and_column(
+    in_tmp: Path, capsys: pytest.CaptureFixture[str], text: str, message: str
+) -> None:
+    (in_tmp / "pyproject.toml").write_bytes(text.encode("latin-1"))
+    (in_tmp / "evals").mkdir()
+    assert main(["check"]) == 2
+    assert capsys.readouterr().err == f"evaltools check: error: {message}\n"

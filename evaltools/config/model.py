@@ -14,7 +14,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
-from evaltools.fileio import UsageError, display_path
+from evaltools.fileio import UsageError, display_path, line_col_of_offset
 from evaltools.tomlio import TomlError, loads
 
 TABLE = ("tool", "evaltools")
@@ -83,6 +83,16 @@ class _Invalid(Exception):
         self.path = path  # below the key being checked, when the fault is deeper
 
 
+class _UnknownSelector(Exception):
+    """Item `index` of a list of rule selectors (`path` below the key) names no rule."""
+
+    def __init__(self, selector: str, index: int, path: tuple[str, ...] = ()) -> None:
+        super().__init__(selector)
+        self.selector = selector
+        self.index = index
+        self.path = path
+
+
 Check = Callable[[object], Any]
 
 
@@ -96,12 +106,25 @@ def _strings(example: str) -> Check:
 
 
 def _codes(value: object) -> tuple[str, ...]:
-    # A comma-separated string is accepted too, as on the command line.
+    # A comma-separated string is accepted too, as on the command line; so is an item.
     if isinstance(value, str):
-        return tuple(v.strip() for v in value.split(",") if v.strip())
-    if isinstance(value, list) and all(isinstance(v, str) for v in value):
-        return tuple(value)
-    raise _Invalid('must be a list of rule codes, prefixes or names, e.g. ["EP205"]')
+        items = [value]
+    elif isinstance(value, list) and all(isinstance(v, str) for v in value):
+        items = value
+    else:
+        raise _Invalid('must be a list of rule codes, prefixes or names, e.g. ["EP205"]')
+    from evaltools.catalogue import RULES  # only for a configuration that selects rules
+
+    codes: list[str] = []
+    for index, item in enumerate(items):
+        for part in item.split(","):
+            selector = part.strip()
+            if not selector:
+                continue
+            if not RULES.is_selector(selector):
+                raise _UnknownSelector(selector, index if isinstance(value, list) else -1)
+            codes.append(selector)
+    return tuple(codes)
 
 
 def _string(value: object) -> str:
@@ -139,6 +162,8 @@ def _per_file_ignores(value: object) -> dict[str, tuple[str, ...]]:
             out[glob] = _codes(codes)
         except _Invalid as exc:
             raise _Invalid(str(exc), (glob,)) from None
+        except _UnknownSelector as exc:
+            raise _UnknownSelector(exc.selector, exc.index, (glob,)) from None
     return out
 
 
@@ -237,19 +262,27 @@ class _Validator:
         self.text = text
         self._lines: Any = None
 
-    def fail(self, where: tuple[str, ...], message: str) -> UsageError:
+    def fail(
+        self, where: tuple[str, ...], message: str, place: str = "key", item: int = -1
+    ) -> UsageError:
+        """A usage error at `where`: its key, its value, or item `item` of its array."""
         from evaltools.config.toml_lines import KeyLines
 
         if self._lines is None:
             self._lines = KeyLines(self.text)
-        line = self._lines.line(where)
-        return UsageError(f"{display_path(self.path)}:{line}: {message}")
+        if item >= 0:
+            line, column = self._lines.item(where, item)
+        elif place == "value":
+            line, column = self._lines.value(where)
+        else:
+            line, column = self._lines.key(where)
+        return UsageError(f"{display_path(self.path)}:{line}:{column}: {message}")
 
     def table(
         self, where: tuple[str, ...], value: object, schema: Mapping[str, Check]
     ) -> dict[str, Any]:
         if not isinstance(value, dict):
-            raise self.fail(where, f"{_header(where)} must be a table")
+            raise self.fail(where, f"{_header(where)} must be a table", "value")
         out: dict[str, Any] = {}
         for key, item in value.items():
             if key not in schema:
@@ -262,8 +295,15 @@ class _Validator:
             except _Invalid as exc:
                 inner = (key, *exc.path)
                 raise self.fail(
-                    (*where, *inner), f"{_header(where)} {_dotted(inner)} {exc}"
+                    (*where, *inner), f"{_header(where)} {_dotted(inner)} {exc}", "value"
                 ) from None
+            except _UnknownSelector as exc:
+                from evaltools.catalogue import RULES
+
+                inner = (key, *exc.path)
+                where_named = f" in {_header(where)} {_dotted(inner)}"
+                message = RULES.unknown(exc.selector, "rule selector", where_named)
+                raise self.fail((*where, *inner), message, "value", exc.index) from None
             except _Unknown as exc:
                 inner = (*where, key)
                 raise self.fail(
@@ -278,11 +318,16 @@ def parse_config(path: Path, text: str) -> Config:
     try:
         data = loads(text)
     except TomlError as exc:
-        raise UsageError(f"cannot read configuration {display_path(path)}: {exc}") from exc
+        raise UsageError(
+            f"{display_path(path)}:{exc.line}:{exc.column}: not valid TOML ({exc.reason}): "
+            "fix it, or the configuration cannot be read"
+        ) from exc
     tool = data.get("tool", {})
     checker = _Validator(path, text)
     if not isinstance(tool, dict):
-        raise checker.fail(("tool",), "`tool` must be a table ([tool.evaltools] lives in it)")
+        raise checker.fail(
+            ("tool",), "`tool` must be a table ([tool.evaltools] lives in it)", "value"
+        )
     if "evaltools" not in tool:
         return Config(path)
     top = checker.table(TABLE, tool["evaltools"], TOP)
@@ -333,7 +378,15 @@ def load_config(explicit: Path | None = None, start: Path | None = None) -> Conf
     if not path.is_file():  # a directory, a missing file, or a FIFO that would block
         raise UsageError(f"cannot read configuration {path}: not a file")
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UsageError(f"cannot read configuration {path}: {exc}") from exc
+        data = path.read_bytes()
+    except OSError as exc:
+        raise UsageError(f"cannot read configuration {path}: {exc.strerror or exc}") from exc
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line, column = line_col_of_offset(data, exc.start)
+        raise UsageError(
+            f"{display_path(path)}:{line}:{column}: byte 0x{data[exc.start]:02x} is not valid "
+            "UTF-8: re-encode the file as UTF-8, or the configuration cannot be read"
+        ) from exc
     return parse_config(path, text)

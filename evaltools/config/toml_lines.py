@@ -1,6 +1,7 @@
-"""The line of each key of a TOML document, by its full dotted path.
+"""Where each key of a TOML document is written, by its full dotted path: the key's line and
+column, its value's, and each array item's.
 
-tomllib gives values but no positions; a configuration error should point at its line.
+tomllib gives values but no positions; a configuration error should point at its place.
 This scanner runs only on text tomllib has accepted, so it can be lenient: it follows
 table headers, dotted and quoted keys, inline tables, arrays and the four string forms
 (whose contents may look like keys), and records where each path is first written.
@@ -12,6 +13,7 @@ import bisect
 import re
 
 Key = tuple[str, ...]
+Position = tuple[int, int]  # 1-based line and column (in characters)
 
 _BARE = re.compile(r"[A-Za-z0-9_-]+")
 _ESCAPE = re.compile(r"\\(u[0-9A-Fa-f]{4}|U[0-9A-Fa-f]{8}|.)")
@@ -20,24 +22,39 @@ _SIMPLE_ESCAPES = {"b": "\b", "t": "\t", "n": "\n", "f": "\f", "r": "\r", '"': '
 
 
 class KeyLines:
-    """`line(path)`: the line of `path`, else of its nearest written ancestor, else 1."""
+    """`key(path)`, `value(path)`, `item(path, index)`: where `path` (its value, its array's
+    item) is written; else where its nearest written ancestor is; else 1:1."""
 
     def __init__(self, text: str) -> None:
-        self._explicit: dict[Key, int] = {}
-        self._implicit: dict[Key, int] = {}
+        self._explicit: dict[Key, Position] = {}
+        self._implicit: dict[Key, Position] = {}
+        self._values: dict[Key, Position] = {}
+        self._items: dict[tuple[Key, int], Position] = {}
         _Scanner(text, self).run()
 
-    def record(self, path: Key, line: int) -> None:
-        self._explicit.setdefault(path, line)
+    def record(self, path: Key, at: Position) -> None:
+        self._explicit.setdefault(path, at)
         for cut in range(1, len(path)):  # a dotted key or header also defines its parents
-            self._implicit.setdefault(path[:cut], line)
+            self._implicit.setdefault(path[:cut], at)
 
-    def line(self, path: Key) -> int:
+    def record_value(self, path: Key, at: Position) -> None:
+        self._values.setdefault(path, at)
+
+    def record_item(self, path: Key, index: int, at: Position) -> None:
+        self._items.setdefault((path, index), at)
+
+    def key(self, path: Key) -> Position:
         for cut in range(len(path), 0, -1):
             found = self._explicit.get(path[:cut], self._implicit.get(path[:cut]))
             if found is not None:
                 return found
-        return 1
+        return (1, 1)
+
+    def value(self, path: Key) -> Position:
+        return self._values.get(path) or self.key(path)
+
+    def item(self, path: Key, index: int) -> Position:
+        return self._items.get((path, index)) or self.value(path)
 
 
 def _unescape(body: str) -> str:
@@ -57,8 +74,9 @@ class _Scanner:
         self.out = out
         self._starts = [0] + [m.end() for m in re.finditer("\n", text)]
 
-    def _line(self, offset: int) -> int:
-        return bisect.bisect_right(self._starts, offset)
+    def _at(self, offset: int) -> Position:
+        line = bisect.bisect_right(self._starts, offset)
+        return line, offset - self._starts[line - 1] + 1
 
     def _peek(self, ahead: int = 0) -> str:
         at = self.i + ahead
@@ -88,7 +106,7 @@ class _Scanner:
                 table = self._key()
                 self._skip(newlines=False)
                 self.i += 2 if self.text.startswith("]]", self.i) else 1
-                self.out.record(table, self._line(start))
+                self.out.record(table, self._at(start))
             else:
                 self._pair(table)
 
@@ -97,7 +115,9 @@ class _Scanner:
         path = prefix + self._key()
         self._skip(newlines=False)
         self.i += 1  # "="
-        self.out.record(path, self._line(start))
+        self.out.record(path, self._at(start))
+        self._skip(newlines=False)
+        self.out.record_value(path, self._at(self.i))
         self._value(path)
 
     def _key(self) -> Key:
@@ -117,19 +137,23 @@ class _Scanner:
                 return tuple(parts)
             self.i += 1
 
-    def _value(self, path: Key) -> None:
+    def _value(self, path: Key, top: bool = True) -> None:
         self._skip(newlines=False)
         char = self._peek()
         if char in "\"'":
             self._string()
         elif char == "[":
             self.i += 1
+            index = 0
             while True:
                 self._skip(newlines=True)
                 if self._peek() in ("]", ""):
                     self.i += 1
                     return
-                self._value(path)
+                if top:  # an item of a nested array is not the key's item
+                    self.out.record_item(path, index, self._at(self.i))
+                index += 1
+                self._value(path, top=False)
                 self._skip(newlines=True)
                 if self._peek() == ",":
                     self.i += 1

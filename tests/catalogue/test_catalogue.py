@@ -96,6 +96,8 @@ def test_per_file_ignores_in_the_configuration_are_checked(
     path.write_text(RULES.get("EP001").fixed, encoding="utf-8")  # type: ignore[union-attr]
     monkeypatch.chdir(tmp_path)
     assert main(["lint", str(path)]) == 2
-    assert (
-        "unknown rule selector 'EP9999' in per-file-ignores 'evals/*.md'" in capsys.readouterr().err
+    assert capsys.readouterr().err == (
+        "evaltools lint: error: pyproject.toml:2:38: unknown rule selector 'EP9999' in "
+        "[tool.evaltools] per-file-ignores.\"evals/*.md\": did you mean 'EP309'? "
+        "(`evaltools rule` lists the rules)\n"
     )

@@ -134,7 +134,7 @@ def test_a_pyproject_whose_tool_is_not_a_table_is_a_usage_error(
     (in_tmp / "pyproject.toml").write_text("tool = 5\n")
     assert main(["check"]) == 2
     assert capsys.readouterr().err == (
-        "evaltools check: error: pyproject.toml:1: `tool` must be a table "
+        "evaltools check: error: pyproject.toml:1:8: `tool` must be a table "
         "([tool.evaltools] lives in it)\n"
     )
 

@@ -115,7 +115,7 @@ def test_threshold_option_and_config(in_tmp: Path, capsys: pytest.CaptureFixture
     (in_tmp / "pyproject.toml").write_text("[tool.evaltools.dupes]\nthreshhold = 0.9\n")
     assert main(["dupes", "."]) == 2
     assert (
-        "pyproject.toml:2: unknown key 'threshhold' in [tool.evaltools.dupes] "
+        "pyproject.toml:2:1: unknown key 'threshhold' in [tool.evaltools.dupes] "
         "(did you mean 'threshold'?)" in capsys.readouterr().err
     )
     assert main(["dupes", ".", "--threshold", "1.5"]) == 2

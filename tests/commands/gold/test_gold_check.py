@@ -353,7 +353,7 @@ def test_configuration_gives_root_and_metas(
     assert "RG004" in capsys.readouterr().out
     (workspace / "pyproject.toml").write_text("[tool.evaltools.retrieval]\nroot = 3\n")
     assert main(["gold", "check", "set.jsonl"]) == 2
-    assert "pyproject.toml:2: [tool.evaltools.retrieval] root must be a path" in (
+    assert "pyproject.toml:2:8: [tool.evaltools.retrieval] root must be a path" in (
         capsys.readouterr().err
     )
 

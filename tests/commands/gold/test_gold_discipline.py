@@ -369,7 +369,7 @@ def test_split_takes_its_default_share_from_the_configuration(
     (tmp_path / "pyproject.toml").write_text("[tool.evaltools.retrieval]\nholdout-share = 0\n")
     assert main(["gold", "split", str(configured), "--seed", "4"]) == 2
     assert capsys.readouterr().err == (
-        "evaltools gold split: error: pyproject.toml:2: [tool.evaltools.retrieval] "
+        "evaltools gold split: error: pyproject.toml:2:17: [tool.evaltools.retrieval] "
         "holdout-share must be a number between 0 and 1, e.g. 0.2\n"
     )
 

@@ -157,9 +157,12 @@ def test_targets_from_the_configuration(in_tmp: Path, capsys: pytest.CaptureFixt
     [
         (
             "target-mix = {identifier = 3, intent = 5, other = 2}",
-            ":2: unknown key 'other' in [tool.evaltools.retrieval.target-mix] (valid: ",
+            ":2:43: unknown key 'other' in [tool.evaltools.retrieval.target-mix] (valid: ",
         ),
-        ("target-mix = {identifier = -1}", ":2: [tool.evaltools.retrieval] target-mix.identifier"),
+        (
+            "target-mix = {identifier = -1}",
+            ":2:28: [tool.evaltools.retrieval] target-mix.identifier",
+        ),
         ("target-mix = {identifier = 0}", "must not be all zeros"),
         ("target-mix = 3", "target-mix must be a table"),
         ("holdout-share = 1.5", "holdout-share must be a number between 0 and 1"),
