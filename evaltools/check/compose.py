@@ -10,6 +10,7 @@ from evaltools.check.plan import Plan
 from evaltools.config.model import Config
 from evaltools.diagnostics import Diagnostic, Severity
 from evaltools.example.lint.causes import MISPLACING_CODES
+from evaltools.example.lint.fold import MISREAD, fold_into
 from evaltools.fileio import read_text_file
 from evaltools.selection import DiagnosticFilter
 
@@ -64,38 +65,53 @@ def _examples(
         stem = path.name.removesuffix(".md")
         parsed = read_markdown(read.text, stem)
         linted = lint_markdown(read.text, read.display, stem, parsed, enabled)
-        found.extend(linted)
         result = check_text(read, fix=fix, diff=False, strict_reference=False, parsed=parsed)
+        roundtrip = [] if result.fixed else result.diagnostics
         if result.fixed:
             fixed.append(f"{result.path}: rewritten in canonical layout")
-        elif result.status != "invalid":  # lint has said why the reference cannot read it
-            found.extend(unexplained(result.diagnostics, linted))
+        # Selected before the fold, as lint's own findings are: an ignored RT rule raises
+        # no lint finding to an error.
+        chosen = roundtrip if enabled is None else list(filter(enabled, roundtrip))
+        found.extend(fold_roundtrip(chosen, linted))
     for done, path in enumerate(work.example_records, len(work.examples) + 1):
         on_file(done)
         found.extend(lint_path(path, enabled))
     return found
 
 
-def unexplained(roundtrip: list[Diagnostic], linted: list[Diagnostic]) -> list[Diagnostic]:
-    """The round trip's findings that lint has not already reported as their cause.
+def fold_roundtrip(roundtrip: list[Diagnostic], linted: list[Diagnostic]) -> list[Diagnostic]:
+    """Lint's findings and the round trip's, each round-trip finding folded into the lint
+    finding that already names its cause (an error when it hides one, see `fold_into`).
 
     A document error (EP0xx/EP1xx) or a misplacing mistake (an indented fence, even as a
     warning) misreads the file, so every round-trip difference follows from it; otherwise a
     lint finding on the same line names the same mistake, better.
     """
-    own = [d for d in roundtrip if d.code.startswith("RT")]  # a failed write always shows
-    others = [d for d in roundtrip if not d.code.startswith("RT")]
-    if any(
-        d.code in MISPLACING_CODES
-        or (d.severity is Severity.ERROR and d.code.startswith(("EP0", "EP1")))
+    own = [d for d in roundtrip if d.code.startswith("RT")]
+    others = [d for d in roundtrip if not d.code.startswith("RT")]  # a failed write always shows
+    misreading = [
+        d
         for d in linted
-    ):
-        return others
+        if d.code in MISPLACING_CODES
+        or (d.severity is Severity.ERROR and d.code.startswith(("EP0", "EP1")))
+    ]
+    if misreading:
+        cause = min(misreading, key=Diagnostic.sort_key)
+        return [fold_into(d, own, MISREAD) if d is cause else d for d in linted] + others
     # The file name (EP4xx) is reported at line 1 and explains no layout there.
-    lines = {
-        d.line for d in linted if d.severity is not Severity.INFO and not d.code.startswith("EP4")
-    }
-    return [d for d in own if d.line not in lines] + others
+    at_line: dict[int, Diagnostic] = {}
+    for d in sorted(linted, key=Diagnostic.sort_key):
+        if d.severity is not Severity.INFO and not d.code.startswith("EP4"):
+            at_line.setdefault(d.line, d)
+    hidden: dict[int, list[Diagnostic]] = {}
+    kept: list[Diagnostic] = []
+    for d in own:
+        explained_by = at_line.get(d.line)
+        if explained_by is None:
+            kept.append(d)
+        else:
+            hidden.setdefault(id(explained_by), []).append(d)
+    return [fold_into(d, hidden.get(id(d), ())) for d in linted] + kept + others
 
 
 def _retrieval(

@@ -12,10 +12,10 @@ from evaltools.example.lint.causes import (
     check_indented_fences,
     check_runaway_fences,
     check_section_levels,
-    keep_causes,
 )
 from evaltools.example.lint.context import LintContext
 from evaltools.example.lint.cursor_checks import check_cursor
+from evaltools.example.lint.fold import keep_causes
 from evaltools.example.lint.metadata import check_file_name, check_metadata
 from evaltools.example.lint.patch_checks import check_diffs
 from evaltools.example.lint.patch_fit import check_patches_apply

@@ -3,15 +3,14 @@
 An unclosed fence, an indented fence or a section heading at the wrong level changes which
 section every later block lands in. Each later rule would then report a true but
 misleading finding; ruff's bar is one mistake, one finding, at its line. So these rules
-name the cause, and `keep_causes` drops what follows from it.
+name the cause, and `lint/fold.py` folds what follows from it into the cause.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 
-from evaltools.diagnostics import Diagnostic, Severity
 from evaltools.example.lint import catalogue as r
 from evaltools.example.lint.context import LintContext
 from evaltools.example.markdown.reader import SECTIONS, CodeBlock
@@ -21,8 +20,6 @@ _SECTION_TITLES = {*SECTIONS, "reasoning"}
 _HEADING = re.compile(r" {0,3}(#{1,6})[ \t]+(.*?)[ \t#]*$")
 # The rules below, whose findings make every later difference a consequence.
 MISPLACING_CODES = (r.UNCLOSED_FENCE.code, r.INDENTED_FENCE.code, r.DROPPED_HEADING.code)
-# Rules whose finding is independent of where blocks land: kept next to a cause.
-_INDEPENDENT = ("EP0", "EP4")
 
 
 # The line scans here are `\n`-anchored and run by `line_starts`: a pattern that starts with
@@ -380,44 +377,3 @@ def check_section_levels(ctx: LintContext) -> None:
             f"marks), so what follows lands in the section before it; write `## {title}`",
         )
         return
-
-
-# A finding that makes others meaningless: a second cursor marker stays in the excerpt as
-# text, so every patch compared with the excerpt seems not to match it.
-_MAKES_MOOT = {"EP207": ("EP301", "EP302")}
-
-
-# Findings that only restate another finding's mistake on the same line: a cursor inside a
-# character is the non-ASCII warning made certain; a marker past the line's end makes the
-# advice on its canonical form moot; a file header written without its space is also a hunk
-# without a header.
-_SAME_LINE_MOOT = {"EP203": ("EP206",), "EP204": ("EP205",), "EP306": ("EP304",)}
-
-
-def keep_causes(
-    ctx: LintContext, enabled: Callable[[Diagnostic], bool] | None = None
-) -> list[Diagnostic]:
-    """The enabled findings, with what follows from the first misplacing mistake left out.
-
-    Findings are selected first: a cause the user disabled hides nothing. A cause that hides
-    an error is an error itself, whatever its rule's default: otherwise a gate passes on an
-    example the reference misreads (`### Cursor Position` leaves it without a cursor)."""
-    found = ctx.diagnostics if enabled is None else list(filter(enabled, ctx.diagnostics))
-    causes = [d for d in ctx.causes if any(d is f for f in found)]
-    if not causes:
-        moot = {code for d in found for code in _MAKES_MOOT.get(d.code, ())}
-        moot_at = {(d.line, code) for d in found for code in _SAME_LINE_MOOT.get(d.code, ())}
-        return [d for d in found if d.code not in moot and (d.line, d.code) not in moot_at]
-    first = min(causes, key=Diagnostic.sort_key)
-    kept = [d for d in found if d is first or d.code.startswith(_INDEPENDENT)]
-    hidden = sorted(
-        {d.code for d in found if d.severity is Severity.ERROR} - {d.code for d in kept}
-    )
-    if hidden and first.severity is not Severity.ERROR:
-        raised = first._replace(
-            severity=Severity.ERROR,
-            message=f"{first.message} (an error here, as the example is misread: "
-            f"it causes {', '.join(hidden)})",
-        )
-        kept = [raised if d is first else d for d in kept]
-    return kept

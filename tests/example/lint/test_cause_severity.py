@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from evaltools.__main__ import main
+from evaltools.diagnostics import Diagnostic, Severity, make
 from evaltools.example.lint import lint_markdown
 from evaltools.selection import RuleSelection
 from tests.example.lint.test_lint_rules import GOOD, NAME
@@ -94,3 +95,23 @@ def test_ignore_takes_a_comma_separated_list(capsys: pytest.CaptureFixture[str])
         "evaltools lint: error: unknown rule selector 'XYZ' in ignore "
         "(`evaltools rule` lists the rules)\n"
     )
+
+
+def _finding(code: str, line: int, severity: str) -> Diagnostic:
+    from evaltools.catalogue import RULES
+
+    rule = RULES.get(code)
+    assert rule is not None
+    return make(rule._replace(severity=Severity(severity)), NAME, line, 1, f"{code} here")
+
+
+def test_a_finding_that_makes_an_error_moot_stands_for_it_as_an_error() -> None:
+    """Every fold follows one rule: a second cursor marker (a warning) that hides a patch
+    that does not apply (an error) is an error itself."""
+    from evaltools.example.lint.fold import _drop_moot
+
+    kept = _drop_moot([_finding("EP207", 5, "warning"), _finding("EP301", 9, "error")])
+    assert [(d.code, d.severity.value) for d in kept] == [("EP207", "error")]
+    assert kept[0].message == "EP207 here (an error here: it causes EP301)"
+    kept = _drop_moot([_finding("EP204", 5, "warning"), _finding("EP205", 5, "warning")])
+    assert [(d.code, d.severity.value) for d in kept] == [("EP204", "warning")]
