@@ -26,6 +26,9 @@ class Rule(NamedTuple):
     fixed: str = ""  # the same input, fixed
     # Off unless selected by code or name (like ruff's preview rules).
     default_enabled: bool = True
+    # The file could not be read or parsed at all: reported whatever select/ignore say (as
+    # ruff reports a file it cannot parse), or a selection would let it pass unchecked.
+    always_reported: bool = False
 
     @property
     def family(self) -> str:

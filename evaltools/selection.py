@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from evaltools.catalogue import RULES
-from evaltools.diagnostics import Diagnostic
+from evaltools.diagnostics import Diagnostic, Rule
 from evaltools.fileio import UsageError, real_path
 
 
@@ -16,21 +16,72 @@ def _matches(code: str, name: str, selectors: Iterable[str]) -> bool:
     return any(s == "ALL" or code.startswith(s) or s == name for s in selectors)
 
 
+_EXACT = 1_000  # a code or a name: more specific than any prefix
+
+
+def _specificity(selector: str, code: str, name: str) -> int | None:
+    """How closely `selector` names the rule (None: not at all), as ruff ranks selectors:
+    ALL, then longer prefixes, then the rule itself."""
+    if selector == "ALL":
+        return 0
+    if selector in (code, name):
+        return _EXACT
+    return len(selector) if code.startswith(selector) else None
+
+
+@dataclass(frozen=True)
+class Layer:
+    """One source of `select`/`ignore` (the configuration, then the command line): a layer
+    with `select` starts from nothing; within it the most specific selector decides, and
+    `ignore` wins a tie."""
+
+    select: tuple[str, ...] | None = None
+    ignore: tuple[str, ...] = ()
+
+    def decide(self, rule: Rule | None, code: str, name: str, enabled: bool) -> bool:
+        if self.select is not None:
+            enabled = False
+        best, verdict = -1, None
+        for selector in self.select or ():
+            rank = _specificity(selector, code, name)
+            if rank is not None and rank > best:
+                # An off-by-default rule needs its code, its name or ALL (as ruff's preview).
+                on = rule is None or rule.default_enabled or rank in (0, _EXACT)
+                best, verdict = rank, on
+        for selector in self.ignore:
+            rank = _specificity(selector, code, name)
+            if rank is not None and rank >= best:
+                best, verdict = rank, False
+        return enabled if verdict is None else verdict
+
+
 @dataclass(frozen=True)
 class RuleSelection:
+    """`select`/`ignore` of the configuration, then `command_line`'s (whose `--select`
+    replaces both of the configuration's, as in ruff), then `per-file-ignores`. A rule that
+    says a file could not be read at all is always reported."""
+
     select: tuple[str, ...] | None = None
     ignore: tuple[str, ...] = ()
     per_file_ignores: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    command_line: Layer = Layer()
+
+    def by_rule(self, code: str, name: str) -> bool:
+        """Whether the rule is enabled before `per-file-ignores` (None: every path)."""
+        rule = RULES.get(code)
+        if rule is not None and rule.always_reported:
+            return True
+        enabled = rule is None or rule.default_enabled
+        for layer in (Layer(self.select, self.ignore), self.command_line):
+            enabled = layer.decide(rule, code, name, enabled)
+        return enabled
 
     def enabled(self, code: str, name: str, path: str) -> bool:
+        if not self.by_rule(code, name):
+            return False
         rule = RULES.get(code)
-        explicit = self.select is not None and (code in self.select or name in self.select)
-        if rule is not None and not rule.default_enabled and not explicit:
-            return False
-        if self.select is not None and not _matches(code, name, self.select):
-            return False
-        if _matches(code, name, self.ignore):
-            return False
+        if rule is not None and rule.always_reported:
+            return True
         return not any(
             _path_matches(path, pattern) and _matches(code, name, codes)
             for pattern, codes in self.per_file_ignores.items()
@@ -104,19 +155,16 @@ def check_selectors(selectors: Iterable[str], where: str) -> None:
 def selection_from(
     table: Mapping[str, object], select: Sequence[str] | None, ignore: Sequence[str] | None
 ) -> RuleSelection:
-    """Flags win over the configuration, as in ruff."""
-    chosen = _codes(select, "select") if select else None
-    if chosen is None and "select" in table:
-        chosen = _codes(table["select"], "select")
-    ignored = _codes(table.get("ignore", []), "ignore") + (
-        _codes(ignore, "ignore") if ignore else ()
-    )
+    """The configuration's selection, then the command line's on top of it, as in ruff."""
+    chosen = _codes(table["select"], "select") if "select" in table else None
+    ignored = _codes(table.get("ignore", []), "ignore")
+    flags = Layer(_codes(select, "select") if select else None, _codes(ignore or (), "ignore"))
     raw = table.get("per-file-ignores", {})
     if not isinstance(raw, Mapping):
         raise UsageError("[tool.evaltools] `per-file-ignores` must be a table of glob = [codes]")
     per_file = {str(k): _codes(v, f"per-file-ignores.{k}") for k, v in raw.items()}
-    check_selectors(chosen or (), "select")
-    check_selectors(ignored, "ignore")
+    check_selectors((*(chosen or ()), *(flags.select or ())), "select")
+    check_selectors((*ignored, *flags.ignore), "ignore")
     for pattern, codes in per_file.items():
         check_selectors(codes, f"per-file-ignores {pattern!r}")
-    return RuleSelection(chosen, ignored, per_file)
+    return RuleSelection(chosen, ignored, per_file, flags)

@@ -34,13 +34,13 @@ FAMILIES = {
 class Catalogue:
     def __init__(self, rules: tuple[Rule, ...]) -> None:
         self.rules = {r.code: r for r in rules}
-        # Two families share a name (invalid-chunk-id: RV008,
-        # RG006): a selector by name selects both, a lookup gives the lower code.
-        self.by_name: dict[str, Rule] = {}
-        for r in sorted(rules, key=lambda r: r.code):
-            self.by_name.setdefault(r.name, r)
+        # A name selects one rule: a shared one would make `ignore` cover a rule the user
+        # never named and `evaltools rule NAME` explain only one of them.
+        self.by_name = {r.name: r for r in rules}
         if len(self.rules) != len(rules):
             raise ValueError("duplicate rule code in the catalogue")
+        if len(self.by_name) != len(rules):
+            raise ValueError("duplicate rule name in the catalogue")
 
     def get(self, code_or_name: str) -> Rule | None:
         return self.rules.get(code_or_name) or self.by_name.get(code_or_name)

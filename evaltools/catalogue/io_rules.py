@@ -17,6 +17,7 @@ RULES = (
         "file cannot be parsed, and a lossy decode would change what the model is scored on.",
         "caf\\xe9 = 1   (byte 0xE9 alone: Latin-1 `é`)",
         "café = 1   (saved as UTF-8: bytes 0xC3 0xA9)",
+        always_reported=True,
     ),
     Rule(
         "IO002",
@@ -61,6 +62,7 @@ RULES = (
         "where text belongs; parsing it would only produce noise.",
         "PK\\x03\\x04\\x00... (a zip archive named `set.jsonl`)",
         "(the text file it should have been)",
+        always_reported=True,
     ),
     Rule(
         "IO006",
@@ -72,6 +74,7 @@ RULES = (
         "artefact committed under the eval folder, and reading it would stall a hook.",
         "evals/debug-dump.md   (120 MB)",
         "(delete it, or move it out of the eval folder)",
+        always_reported=True,
     ),
     Rule(
         "IO007",
@@ -83,6 +86,7 @@ RULES = (
         "file that is missing: either way the path cannot be checked.",
         "evals/latest.md -> /tmp/gone.md   (a dangling symlink)",
         "evals/latest.md   (a regular file, or a link to one)",
+        always_reported=True,
     ),
     Rule(
         "IO020",
@@ -122,5 +126,6 @@ RULES = (
         "UTF-16 surrogate escape.",
         '{"qid": "q1", "query": "x", "gold": {"a.py:1-2:f": 3},}',
         '{"qid": "q1", "query": "x", "gold": {"a.py:1-2:f": 3}}',
+        always_reported=True,
     ),
 )

@@ -68,7 +68,7 @@ RULES = (
     ),
     Rule(
         "RG006",
-        "invalid-chunk-id",
+        "gold-invalid-chunk-id",
         E,
         "A gold key is not a chunk ID (`path:start-end:symbol`) relative to the root.",
         "The span is the last `:<digits>-<digits>` followed by `:` or the end; lines are "

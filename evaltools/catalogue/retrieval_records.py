@@ -138,5 +138,6 @@ RULES = (
         "A set that cannot be read cannot be validated; passing silently would hide it.",
         "evaltools validate gold.jsonl   (mode 000)",
         "chmod u+r gold.jsonl && evaltools validate gold.jsonl",
+        always_reported=True,
     ),
 )

@@ -65,6 +65,31 @@ def paths_param(help_text: str, *, required: bool = True) -> Param:
 
 
 # Shared by the commands of both tables.
+CONFIG = Param(
+    "config",
+    ("--config",),
+    kind=Path,
+    help="The pyproject.toml to read [tool.evaltools] from.",
+    metavar="FILE",
+)
+
+# Every command that reports findings selects them by one RuleSelection
+# (evaltools.selection), so these two are declared once for all of them.
+SELECT = Param(
+    "select",
+    ("--select",),
+    multiple=True,
+    help="Rule codes, prefixes, names or ALL to enable (replaces the configured select and "
+    "ignore; the more specific of --select and --ignore wins).",
+    metavar="CODE",
+)
+IGNORE = Param(
+    "ignore",
+    ("--ignore",),
+    multiple=True,
+    help="Rule codes, prefixes or names to ignore.",
+    metavar="CODE",
+)
 NO_GITIGNORE = Param(
     "no_respect_gitignore",
     ("--no-respect-gitignore",),

@@ -6,22 +6,16 @@ from pathlib import Path
 
 from evaltools.cli import targets
 from evaltools.cli.params import (
+    CONFIG,
+    IGNORE,
     JOBS,
     NO_CACHE,
     NO_GITIGNORE,
+    SELECT,
     Command,
     Param,
     format_param,
     paths_param,
-)
-
-# Every command that searches directories takes it (discovery is fileio.discover).
-_CONFIG = Param(
-    "config",
-    ("--config",),
-    kind=Path,
-    help="The pyproject.toml to read [tool.evaltools] from.",
-    metavar="FILE",
 )
 
 # The names of evaltools.score.definitions (kept literal: the table is on the lint hook's path;
@@ -40,21 +34,9 @@ EXAMPLE_COMMANDS: tuple[Command, ...] = (
                 required=False,
             ),
             format_param(),
-            Param(
-                "select",
-                ("--select",),
-                multiple=True,
-                help="Rule codes, prefixes or names to enable (replaces the configured ones).",
-                metavar="CODE",
-            ),
-            Param(
-                "ignore",
-                ("--ignore",),
-                multiple=True,
-                help="Rule codes, prefixes or names to ignore.",
-                metavar="CODE",
-            ),
-            _CONFIG,
+            SELECT,
+            IGNORE,
+            CONFIG,
             JOBS,
             NO_GITIGNORE,
         ),
@@ -166,7 +148,9 @@ EXAMPLE_COMMANDS: tuple[Command, ...] = (
                 default=False,
                 help="Apply the safe fixes: canonical layout, moved gold IDs.",
             ),
-            _CONFIG,
+            SELECT,
+            IGNORE,
+            CONFIG,
             JOBS,
             NO_GITIGNORE,
             NO_CACHE,
@@ -200,7 +184,9 @@ EXAMPLE_COMMANDS: tuple[Command, ...] = (
                 metavar="X",
             ),
             format_param(),
-            _CONFIG,
+            SELECT,
+            IGNORE,
+            CONFIG,
             JOBS,
         ),
     ),
@@ -307,7 +293,11 @@ EXAMPLE_COMMANDS: tuple[Command, ...] = (
         "Explain a rule, or list every rule.",
         targets.rule,
         (
-            Param("code", help="Rule code or name; omit to list all.", metavar="CODE"),
+            Param(
+                "code",
+                help="Rule code, name or prefix; ALL or nothing lists every rule.",
+                metavar="CODE",
+            ),
             Param(
                 "output_format",
                 ("--format",),

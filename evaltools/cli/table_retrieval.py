@@ -6,9 +6,12 @@ from pathlib import Path
 
 from evaltools.cli import targets
 from evaltools.cli.params import (
+    CONFIG,
+    IGNORE,
     JOBS,
     NO_CACHE,
     NO_GITIGNORE,
+    SELECT,
     Command,
     Param,
     format_param,
@@ -207,6 +210,9 @@ GOLD_CHECK = Command(
         ),
         JOBS,
         format_param(),
+        SELECT,
+        IGNORE,
+        CONFIG,
         NO_CACHE,
     ),
 )
@@ -241,6 +247,9 @@ VALIDATE_COMMANDS: tuple[Command, ...] = (
                 help="Print at most N findings and say how many were left out.",
                 metavar="N",
             ),
+            SELECT,
+            IGNORE,
+            CONFIG,
             JOBS,
             NO_GITIGNORE,
         ),

@@ -77,6 +77,8 @@ def check(a: Arguments) -> int:
         paths=a.paths("paths"),
         output_format=a.text("output_format"),
         fix=a.flag("fix"),
+        select=a.texts("select"),
+        ignore=a.texts("ignore"),
         config=a.optional_path("config"),
         jobs=a.optional_integer("jobs"),
         no_respect_gitignore=a.flag("no_respect_gitignore"),
@@ -109,6 +111,9 @@ def validate(a: Arguments) -> int:
         schema=a.optional_path("schema"),
         output_format=a.text("output_format"),
         max_errors=a.optional_integer("max_errors"),
+        select=a.texts("select"),
+        ignore=a.texts("ignore"),
+        config=a.optional_path("config"),
         jobs=a.optional_integer("jobs"),
         no_respect_gitignore=a.flag("no_respect_gitignore"),
     )
@@ -131,6 +136,9 @@ def gold_check(a: Arguments) -> int:
         fix=a.flag("fix"),
         jobs=a.optional_integer("jobs"),
         output_format=a.text("output_format"),
+        select=a.texts("select"),
+        ignore=a.texts("ignore"),
+        config_file=a.optional_path("config"),
         no_cache=a.flag("no_cache"),
     )
 
@@ -215,6 +223,8 @@ def dupes(a: Arguments) -> int:
         against=a.paths("against"),
         threshold=a.optional_number("threshold"),
         output_format=a.text("output_format"),
+        select=a.texts("select"),
+        ignore=a.texts("ignore"),
         config=a.optional_path("config"),
         jobs=a.optional_integer("jobs"),
     )

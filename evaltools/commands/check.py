@@ -24,12 +24,14 @@ def run(
     config: Path | None,
     jobs: int | None = None,
     *,
+    select: list[str] | None = None,
+    ignore: list[str] | None = None,
     no_respect_gitignore: bool = False,
     no_cache: bool = False,
 ) -> int:
     check_jobs(jobs)
     settings = load_config(config)
-    selection = selection_from(settings.rules, None, None)
+    selection = selection_from(settings.rules, select, ignore)
     work = plan(paths, settings, respect_gitignore=not no_respect_gitignore)
     from evaltools.report.progress import Progress
 

@@ -10,6 +10,7 @@ from evaltools.diagnostics import worst_exit_code
 from evaltools.dupes.compare import collect
 from evaltools.fileio import UsageError, check_paths_exist
 from evaltools.parallel.processes import check_jobs
+from evaltools.selection import selection_from
 
 
 def _workers(jobs: int | None) -> int | None:
@@ -23,10 +24,13 @@ def run(
     threshold: float | None,
     output_format: str,
     *,
+    select: list[str] | None = None,
+    ignore: list[str] | None = None,
     config: Path | None = None,
     jobs: int | None = None,
 ) -> int:
     settings = load_config(config)
+    enabled = selection_from(settings.rules, select, ignore).predicate(settings.root)
     configured = settings.dupes
     if threshold is None:
         threshold = configured.threshold
@@ -47,6 +51,8 @@ def run(
         found = collect(paths, against, threshold, settings, _workers(jobs), on_item=on_item)
     finally:
         progress.clear()
+    found.pairs = [pair for pair in found.pairs if enabled(pair.to_diagnostic())]
+    found.problems = list(filter(enabled, found.problems))
     if output_format == "json":
         from evaltools.report import pairs_json
         from evaltools.report.text import format_line

@@ -16,11 +16,13 @@ from evaltools.config.model import load_config
 from evaltools.parallel.processes import check_jobs
 from evaltools.retrieval.code.definition_cache import cache_folder
 from evaltools.retrieval.gold.gold_roots import gold_sources
+from evaltools.selection import selection_from
 
 if TYPE_CHECKING:
     from evaltools.diagnostics import Diagnostic
     from evaltools.retrieval.gold.check_cache import ResultCache
     from evaltools.retrieval.gold.gold_check import GoldCheck, GoldItem
+    from evaltools.selection import DiagnosticFilter
 
 
 def run(
@@ -32,9 +34,13 @@ def run(
     fix: bool,
     output_format: str,
     jobs: int | None = None,
+    select: list[str] | None = None,
+    ignore: list[str] | None = None,
+    config_file: Path | None = None,
     no_cache: bool = False,
 ) -> int:
-    config = load_config()
+    config = load_config(config_file)
+    selection = selection_from(config.rules, select, ignore)
     root, metas = gold_sources(root, metas, config.retrieval.root, config.retrieval.metas)
     check_jobs(jobs)
     cache_dir = None if no_cache else cache_folder(config.root)
@@ -43,7 +49,13 @@ def run(
     from evaltools.retrieval.gold.check_cache import open_results
 
     results = open_results(
-        cache_dir, paths, root=root, rev=rev, metas=metas, output_format=output_format
+        cache_dir,
+        paths,
+        root=root,
+        rev=rev,
+        metas=metas,
+        output_format=output_format,
+        selection=repr(selection),  # the same sets, selected otherwise, print otherwise
     )
     try:
         if results is not None:
@@ -62,6 +74,7 @@ def run(
             jobs=jobs,
             cache_dir=cache_dir,
             results=results,
+            enabled=selection.predicate(config.root),
         )
     finally:
         if results is not None:
@@ -79,6 +92,7 @@ def _check(
     jobs: int | None,
     cache_dir: Path | None,
     results: ResultCache | None,
+    enabled: DiagnosticFilter,
 ) -> int:
     from evaltools.report.progress import Progress
     from evaltools.retrieval.gold.check_cache import Outcome
@@ -103,6 +117,8 @@ def _check(
         )
     finally:
         progress.clear()
+    found.diagnostics = list(filter(enabled, found.diagnostics))
+    found.problems = list(filter(enabled, found.problems))
     out, err = io.StringIO(), io.StringIO()
     _report(output_format, found, out, err)
     code = 1 if found.diagnostics else 0

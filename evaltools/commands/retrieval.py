@@ -34,13 +34,19 @@ def validate(
     max_errors: int | None,
     jobs: int | None,
     *,
+    select: list[str] | None = None,
+    ignore: list[str] | None = None,
+    config: Path | None = None,
     no_respect_gitignore: bool = False,
 ) -> int:
     from evaltools.retrieval.records.validate import checker_for
+    from evaltools.selection import selection_from
 
     if max_errors is not None and max_errors < 0:
         raise UsageError("--max-errors must be 0 or more")
     check_jobs(jobs)
+    settings = load_config(config)
+    enabled = selection_from(settings.rules, select, ignore).predicate(settings.root)
     check_paths_exist(paths)
     schema_text = schema_text_for(schema)
     if schema_text is not None:
@@ -49,7 +55,7 @@ def validate(
     shown = _Shown(max_errors)
     progress = Progress()
     for done, found in enumerate(check_files(files, schema_text, jobs)):
-        shown.extend(found)
+        shown.extend(list(filter(enabled, found)))
         progress.count(done + 1, "parts")
     progress.clear()
     shown.write(output_format, sys.stdout, len(files))

@@ -17,8 +17,13 @@ DOC_INTRO = (
     "`[tool.evaltools]` take either, or a code prefix such as `EP1`; an unknown one is a "
     "usage error. The prefixes: "
     + ", ".join(f"`{code}` {what}" for code, what in FAMILIES.items())
-    + ". Errors make the exit code 1; rules marked *off by default* run only when selected "
-    "by code or name. `evaltools rule CODE` explains one rule, `evaltools rule EP2` the rules "
+    + ". `ALL` selects every rule, the rules off by default too. A command-line `--select` "
+    "replaces the configuration's `select` and `ignore` (per-file ignores still apply); "
+    "within one source the most specific selector wins (`--select EP305 --ignore EP3` keeps "
+    "EP305), and `ignore` wins a tie. Errors make the exit code 1; rules marked *off by "
+    "default* run only when selected by code, name or `ALL`; rules marked *always reported* "
+    "mean the file could not be read or parsed at all, and no selection turns them off. "
+    "`evaltools rule CODE` explains one rule, `evaltools rule EP2` the rules "
     "of a prefix. This file is generated from the rule catalogue (evaltools/catalogue) by "
     "`evaltools rule --format markdown > docs/rules.md`; a test keeps it in step."
 )
@@ -37,6 +42,7 @@ def _rule_json(rule: Rule) -> dict[str, object]:
         "failing": rule.failing,
         "fixed": rule.fixed,
         "default_enabled": rule.default_enabled,
+        "always_reported": rule.always_reported,
     }
 
 
@@ -46,6 +52,8 @@ def _cell(text: str) -> str:
 
 
 def _default(rule: Rule) -> str:
+    if rule.always_reported:
+        return "always reported, whatever select and ignore say"
     return "on by default" if rule.default_enabled else "off by default"
 
 
@@ -53,6 +61,7 @@ def markdown_table(rules: list[Rule]) -> str:
     lines = ["| code | name | severity | what it checks |", "| --- | --- | --- | --- |"]
     for rule in rules:
         off = " (off by default)" if not rule.default_enabled else ""
+        off += " (always reported)" if rule.always_reported else ""
         lines.append(
             f"| [`{rule.code}`](#{rule.code.lower()}) | `{rule.name}` | "
             f"{rule.severity.value}{off} | {_cell(rule.summary)} |"
@@ -106,7 +115,7 @@ def _list_line(rule: Rule) -> str:
 
 def chosen_rules(code: str | None) -> list[Rule]:
     """One rule by code or name, or every rule of a code prefix; a usage error otherwise."""
-    if code is None:
+    if code is None or code == "ALL":
         return RULES.all()
     rule = RULES.get(code)
     if rule is not None:
@@ -119,13 +128,13 @@ def chosen_rules(code: str | None) -> list[Rule]:
 
 def run(code: str | None, output_format: str) -> int:
     rules = chosen_rules(code)
-    single = code is not None and RULES.get(code) is not None
+    single = code not in (None, "ALL") and RULES.get(code or "") is not None
     if output_format == "json":
         sys.stdout.write(
             jsonio.dumps([_rule_json(r) for r in rules], indent=2, ensure_ascii=True) + "\n"
         )
     elif output_format == "markdown":
-        if code is None:
+        if code in (None, "ALL"):
             sys.stdout.write(markdown_document(rules))
         else:
             sections = "\n".join(markdown_section(r) for r in rules)

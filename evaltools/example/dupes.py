@@ -147,14 +147,16 @@ def fingerprint_units(units: Sequence[Unit]) -> list[Fingerprint | list[Diagnost
 
 
 def _record_errors(record: Record) -> list[Diagnostic]:
+    from evaltools.catalogue import RULES
     from evaltools.example.lint.catalogue import BAD_RECORD
-    from evaltools.jsonio import INVALID_JSON
 
     out = []
     for error in record.errors:
-        rule = NOT_A_FILE if error.code == BAD_FILE else BAD_RECORD
-        if error.code == INVALID_JSON.code:
-            rule = INVALID_JSON
+        # A file problem keeps its own code: selection cannot turn off the ones that say the
+        # file could not be read at all, which an EP501 in their place would let it do.
+        rule = RULES.rules.get(error.code) if error.code.startswith("IO") else None
+        if rule is None:
+            rule = NOT_A_FILE if error.code == BAD_FILE else BAD_RECORD
         message = f"{error.message} (not compared for duplicates)"
         out.append(make(rule, error.path, error.line, error.column, message, pointer=error.pointer))
     return out

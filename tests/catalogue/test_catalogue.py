@@ -25,8 +25,9 @@ def test_every_rule_has_what_why_failing_and_fixed() -> None:
 def test_codes_and_names_are_unique_and_stable() -> None:
     rules = RULES.all()
     assert len({r.code for r in rules}) == len(rules)
-    shared = {r.name for r in rules if [s.name for s in rules].count(r.name) > 1}
-    assert shared == {"invalid-chunk-id"}  # RV008/RG006
+    assert len({r.name for r in rules}) == len(rules)  # a name selects one rule
+    assert RULES.get("invalid-chunk-id") == RULES.get("RV008")
+    assert RULES.get("gold-invalid-chunk-id") == RULES.get("RG006")
     assert RULES.get("EP104") == RULES.get("unknown-section")
     assert RULES.get("invalid-json") == RULES.get("IO008")
     assert {r.family for r in rules} == {"IO", "EP", "RT", "CV", "RV", "RG", "DU", "SC"}
@@ -101,3 +102,12 @@ def test_per_file_ignores_in_the_configuration_are_checked(
         "[tool.evaltools] per-file-ignores.\"evals/*.md\": did you mean 'EP309'? "
         "(`evaltools rule` lists the rules)\n"
     )
+
+
+def test_a_catalogue_refuses_a_shared_name() -> None:
+    from evaltools.catalogue import Catalogue
+
+    one, other = RULES.get("RV008"), RULES.get("RG006")
+    assert one is not None and other is not None
+    with pytest.raises(ValueError, match="duplicate rule name"):
+        Catalogue((one, other._replace(name=one.name)))

@@ -192,6 +192,7 @@ def open_results(
     rev: str | None,
     metas: Path | None,
     output_format: str,
+    selection: str = "",
 ) -> ResultCache | None:
     """The result cache for this invocation, or None when its key cannot be taken (no
     cache, stdin, --metas, no root, a set that is not a plain file, git refusing)."""
@@ -199,7 +200,7 @@ def open_results(
         return None
     if any(str(p) == STDIN for p in paths) or not paths:
         return None
-    request = Request(paths, root, rev, output_format, cache_dir)
+    request = Request(paths, root, rev, output_format, cache_dir, selection)
     state = state_of(request)
     if state is None:
         return None

@@ -55,14 +55,20 @@ class State(NamedTuple):
 class Request:
     """One invocation: what it names, and when its key was first taken (nanoseconds)."""
 
-    def __init__(
-        self, sets: list[Path], root: Path, rev: str | None, output_format: str, cache_dir: Path
+    def __init__(  # noqa: PLR0917 (what names one invocation)
+        self,
+        sets: list[Path],
+        root: Path,
+        rev: str | None,
+        output_format: str,
+        cache_dir: Path,
+        selection: str = "",
     ) -> None:
         self.sets, self.root, self.rev = sets, root, rev
         self.root_real = os.path.realpath(root)
         self.cache_real = os.path.realpath(cache_dir)
         self.started = time.time_ns()
-        invocation = [os.getcwd(), str(root), self.root_real, rev, output_format]
+        invocation = [os.getcwd(), str(root), self.root_real, rev, output_format, selection]
         invocation += [str(p) for p in sets]
         self.row = PREFIX + digest(json.dumps(invocation, ensure_ascii=False))
 
