@@ -152,6 +152,8 @@ class DirectorySink(Sink):
                 f"-o {directory} is a file: --to {suffix[1:]} writes one file per example "
                 f"into a directory (name a directory, or a *{suffix} file for one example)"
             )
+        # The folders this run makes, deepest first: a run that writes nothing leaves none.
+        self.created = [d for d in (directory, *directory.parents) if not d.exists()]
         directory.mkdir(parents=True, exist_ok=True)
         remove_stale_temps(directory)  # from an earlier run that was killed
         self.directory = directory
@@ -191,6 +193,11 @@ class DirectorySink(Sink):
                 if entry.name.startswith(self.prefix):
                     with contextlib.suppress(OSError):
                         Path(entry.path).unlink()
+        for made in self.created:
+            try:
+                made.rmdir()  # only an empty folder: anything written keeps it
+            except OSError:
+                break
 
 
 class SingleSink(Sink):

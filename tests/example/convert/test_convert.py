@@ -88,6 +88,14 @@ def test_offset_past_the_end_converts_nothing_and_says_so(tmp_path: Path) -> Non
     assert stats.written == 0 and stats.notes == []
     stats, _ = run([source], "md", tmp_path / "md", offset=5)
     assert stats.written == 15 and len(list((tmp_path / "md").iterdir())) == 15
+    # A run that writes nothing leaves no folder behind, not even the parents it made...
+    stats, _ = run([source], "md", tmp_path / "new" / "md", offset=50)
+    assert stats.written == 0 and not (tmp_path / "new").exists()
+    # ...and never removes a folder that was there before.
+    (tmp_path / "kept").mkdir()
+    stats, _ = run([source], "md", tmp_path / "kept" / "md", name="no such name")
+    assert stats.written == 0 and list((tmp_path / "kept").iterdir()) == []
+    assert (tmp_path / "kept").is_dir()
 
 
 def test_name_collisions_get_numbered_suffixes_in_input_order(tmp_path: Path) -> None:
@@ -145,7 +153,7 @@ def test_extra_fields_refuse_md_but_survive_json_and_jsonl(tmp_path: Path) -> No
     assert kinds(found) == ["CV007"] and stats.refused == 1
     assert "`prompt`, `score`, `rating` cannot be kept in Markdown" in found[0].message
     assert "--allow-lossy" in found[0].message
-    assert not list((tmp_path / "md").iterdir())
+    assert not (tmp_path / "md").exists()  # nothing written: no folder left behind
     stats, found = run([source], "md", tmp_path / "md", allow_lossy=True)
     assert kinds(found) == ["CV008"] and stats.written == 1
     stats, found = run([source], "jsonl", tmp_path / "same.jsonl")
@@ -262,7 +270,7 @@ def test_unwritable_file_names_are_reported(tmp_path: Path) -> None:
     _, found = run([source], "md", tmp_path / "md")
     assert kinds(found) == ["CV012", "CV012"]
     assert "cannot write" in found[1].message and "too long" in found[1].message
-    assert not list((tmp_path / "md").iterdir())
+    assert not (tmp_path / "md").exists()
 
 
 def test_an_interrupted_run_leaves_no_output(tmp_path: Path) -> None:
