@@ -284,7 +284,8 @@ RULES = (
         "In `## Recently Opened Files` and `## Recently Viewed Files`, a line `path<TAB>N` "
         "gives the file's cursor position; N must be an unsigned integer below 2^64.",
         "The reference splits at the last tab and drops the text after it when it is not a "
-        "number, so the position (or the end of a path holding a tab) silently disappears.",
+        "number, so the position (or the end of a path holding a tab) silently disappears; "
+        "`roundtrip` calls the file `lossy` (RT002) and `convert` refuses it.",
         f"{FM}## Recently Opened Files\n\n```\nsrc/a.py\tten\n```\n",
         f"{FM}## Recently Opened Files\n\n```\nsrc/a.py\t10\n```\n",
     ),

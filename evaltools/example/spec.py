@@ -2,15 +2,17 @@
 
 JSON written by the reference CLI may carry runtime fields (`prompt`, `predictions`,
 `score`, ...) flattened next to the spec's own; they are kept, in their places,
-untouched, in `Example.extra`.
+untouched, in `Example.extra`; keys a recent file's object carries beside `path` and
+`cursor_position`, in `RecentFile.extra`.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from evaltools import jsonio
+from evaltools.example.markdown.hints import LayoutHints
 
 RATINGS = ("Positive", "Negative")
 TELEMETRY_FIELDS = ("request_id", "device_id", "time", "rejection_reason", "was_shown")
@@ -28,6 +30,10 @@ class SpecError(ValueError):
 class RecentFile:
     path: str
     cursor_position: int | None = None
+    # Keys of its JSON object the reference does not know, kept so that they are written
+    # back; `keys` is the object's own key order.
+    extra: dict[str, Any] = field(default_factory=dict)
+    keys: list[str] = field(default_factory=list, repr=False, compare=False)
 
 
 @dataclass
@@ -50,9 +56,13 @@ class ExampleSpec:
     telemetry: dict[str, Any] | None = None
     human_feedback: list[dict[str, Any]] = field(default_factory=list)
     rating: str | None = None
+    # How the Markdown file it was read from was laid out, so that `to_markdown(spec)`
+    # writes that file again; presentation only, so no part of equality or of the JSON.
+    layout: LayoutHints | None = field(default=None, repr=False, compare=False)
 
 
-FIELD_NAMES = tuple(f.name for f in fields(ExampleSpec))
+# The model's fields: `layout` is not one.
+FIELD_NAMES = tuple(f.name for f in fields(ExampleSpec) if f.compare)
 REQUIRED_JSON_FIELDS = (
     "repository_url",
     "revision",
@@ -80,8 +90,36 @@ def _recent_to_json(files: list[RecentFile]) -> list[dict[str, Any]]:
         item: dict[str, Any] = {"path": recent.path}
         if recent.cursor_position is not None:
             item["cursor_position"] = recent.cursor_position
-        out.append(item)
+        out.append(_in_order(item, recent.extra, recent.keys) if recent.extra else item)
     return out
+
+
+def unmodelled_keys(spec: ExampleSpec) -> list[str]:
+    """The keys nested in the spec's objects that it keeps without modelling them, as JSON
+    Pointers (`/recently_opened_files/0/note`); `telemetry` and `human_feedback` are kept
+    whole, so they are not listed."""
+    return [
+        f"/{name}/{i}/{key.replace('~', '~0').replace('/', '~1')}"
+        for name in ("recently_opened_files", "recently_viewed_files")
+        for i, recent in enumerate(getattr(spec, name))
+        for key in recent.extra
+    ]
+
+
+def without_unmodelled(spec: ExampleSpec) -> ExampleSpec:
+    """The spec without the keys `unmodelled_keys` lists: what a form that cannot hold them
+    keeps."""
+    if not unmodelled_keys(spec):
+        return spec
+    return replace(
+        spec,
+        recently_opened_files=[
+            RecentFile(f.path, f.cursor_position) for f in spec.recently_opened_files
+        ],
+        recently_viewed_files=[
+            RecentFile(f.path, f.cursor_position) for f in spec.recently_viewed_files
+        ],
+    )
 
 
 def spec_to_json_dict(spec: ExampleSpec) -> dict[str, Any]:
@@ -123,18 +161,22 @@ def example_to_json_dict(example: Example) -> dict[str, Any]:
     When the record was read from JSON, its original key order is reproduced instead,
     so that a record passes through a conversion unchanged.
     """
-    spec_part = spec_to_json_dict(example.spec)
-    if not example.key_order:
-        return {**spec_part, **example.extra}
+    return _in_order(spec_to_json_dict(example.spec), example.extra, example.key_order)
+
+
+def _in_order(known: dict[str, Any], extra: dict[str, Any], order: list[str]) -> dict[str, Any]:
+    """`known` and then `extra`, or both in `order` (the keys as read) when there is one."""
+    if not order:
+        return {**known, **extra}
     out: dict[str, Any] = {}
-    for key in example.key_order:
-        if key in spec_part:
-            out[key] = spec_part[key]
-        elif key in example.extra:
-            out[key] = example.extra[key]
-    for key, value in spec_part.items():
+    for key in order:
+        if key in known:
+            out[key] = known[key]
+        elif key in extra:
+            out[key] = extra[key]
+    for key, value in known.items():
         out.setdefault(key, value)
-    for key, value in example.extra.items():
+    for key, value in extra.items():
         out.setdefault(key, value)
     return out
 
@@ -184,8 +226,12 @@ def _recent_files(value: Any, pointer: str) -> list[RecentFile]:
             _expect(position, int, f"{where}/cursor_position", "an unsigned integer")
             if position < 0:
                 raise SpecError(f"{where}/cursor_position must not be negative", where)
-        out.append(RecentFile(path, position))
+        extra = {k: v for k, v in item.items() if k not in _RECENT_FILE_KEYS}
+        out.append(RecentFile(path, position, extra, list(item) if extra else []))
     return out
+
+
+_RECENT_FILE_KEYS = ("path", "cursor_position")
 
 
 def _telemetry(value: Any, pointer: str) -> dict[str, Any] | None:

@@ -17,6 +17,8 @@ from evaltools.example.spec import (
     example_to_json_dict,
     filename,
     spec_to_json_dict,
+    unmodelled_keys,
+    without_unmodelled,
 )
 from tests.conftest import corpus_files
 
@@ -104,6 +106,30 @@ def test_runtime_fields_are_kept_in_place_and_untouched() -> None:
         "predictions",
         "score",
     ]
+
+
+def test_keys_nested_in_recent_files_are_kept_in_place_and_compared() -> None:
+    line = (
+        '{"name":"n","repository_url":"u","revision":"r","uncommitted_diff":"",'
+        '"recently_opened_files":[{"note":"keep me","path":"a","cursor_position":3},{"path":"b"}],'
+        '"recently_viewed_files":[{"path":"c","seen":{"n":[1,2]}}],'
+        '"cursor_path":"p","cursor_position":"x\\n","edit_history":"","expected_patches":[]}'
+    )
+    example = example_from_json_dict(json.loads(line))
+    opened = example.spec.recently_opened_files
+    assert opened == [RecentFile("a", 3, {"note": "keep me"}), RecentFile("b")]
+    assert dumps_example(example) == line
+    assert unmodelled_keys(example.spec) == [
+        "/recently_opened_files/0/note",
+        "/recently_viewed_files/0/seen",
+    ]
+    held = without_unmodelled(example.spec)
+    assert unmodelled_keys(held) == [] and held != example.spec
+    assert spec_to_json_dict(held)["recently_opened_files"][0] == {
+        "path": "a",
+        "cursor_position": 3,
+    }
+    assert unmodelled_keys(example.spec) != []  # the spec itself is left as it was
 
 
 def test_corpus_specs_pass_the_schema_and_survive_json() -> None:

@@ -322,12 +322,14 @@ class _Run:
         for loss in result.losses:
             if self.options.allow_lossy:
                 message = f"{loss.message}; written without it (--allow-lossy)"
-                self.report(make(RULE_OF_KIND[LOSSY_ALLOWED], result.path, loss.line, 1, message))
+                self.report(
+                    make(RULE_OF_KIND[LOSSY_ALLOWED], result.path, loss.line, loss.column, message)
+                )
             else:
                 message = (
                     f"{loss.message}: not converted ({loss.fix}, or pass --allow-lossy to drop it)"
                 )
-                self.report(make(RULE_OF_KIND[LOSSY], result.path, loss.line, 1, message))
+                self.report(make(RULE_OF_KIND[LOSSY], result.path, loss.line, loss.column, message))
 
     def refuse(self, kind: str, result: Converted, message: str) -> None:
         self.stats.refused += 1

@@ -26,6 +26,8 @@ from evaltools.example.spec import (
     dumps_example,
     example_to_json_dict,
     filename,
+    unmodelled_keys,
+    without_unmodelled,
 )
 
 TARGETS = ("md", "json", "jsonl")
@@ -59,6 +61,7 @@ class Loss:
     line: int
     message: str
     fix: str  # how to keep it
+    column: int = 1
 
 
 @dataclass
@@ -132,7 +135,8 @@ def source_losses(record: Record) -> list[Loss]:
         Loss(
             d.line,
             f"{d.describe()} at {_lines(d.line, d.end_line)} is not part of the example",
-            "move it under `## Reasoning` to keep it",
+            d.remedy(),
+            d.column,
         )
         for d in dropped
     ]
@@ -150,6 +154,7 @@ def markdown_for(
     losses: list[Loss] = []
     unmodelled = [name for name in example.extra if name != LAYOUT_FIELD]
     unmodelled += [name for name in NOT_IN_MARKDOWN if getattr(spec, name)]
+    unmodelled += [pointer.lstrip("/") for pointer in unmodelled_keys(spec)]
     if unmodelled:
         fields = ", ".join(f"`{name}`" for name in unmodelled)
         losses.append(
@@ -164,7 +169,7 @@ def markdown_for(
     problem = _read_back_problem(text, example, stem)
     if problem is not None and hints is not None:
         # Layout hints are presentation only: fall back to the plain layout if they hurt.
-        plain = to_markdown(spec, stem=stem)
+        plain = to_markdown(spec, stem=stem, hints=LayoutHints())
         if _read_back_problem(plain, example, stem) is None:
             text, problem = plain, None
     if problem is None:
@@ -182,9 +187,9 @@ def _read_back_problem(text: str, example: Example, stem: str | None) -> tuple[b
     if back.errors:
         first = back.errors[0]
         return True, f"the Markdown written for it would not read back: {first} (line {first.line})"
-    changed = [
-        name for name in differing_fields(example.spec, back.spec) if name not in NOT_IN_MARKDOWN
-    ]
+    # Keys the Markdown form cannot hold are a loss of their own, told apart above.
+    held = without_unmodelled(example.spec)
+    changed = [name for name in differing_fields(held, back.spec) if name not in NOT_IN_MARKDOWN]
     if changed:
         fields = ", ".join(f"`{name}`" for name in changed)
         return False, f"{fields} would not survive the Markdown form (it reads back changed)"

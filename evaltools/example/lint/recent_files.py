@@ -5,7 +5,7 @@ from __future__ import annotations
 from evaltools.example.lint import catalogue as r
 from evaltools.example.lint.context import LintContext
 from evaltools.example.markdown.document import WHITESPACE
-from evaltools.example.markdown.reader import parse_position
+from evaltools.example.markdown.pathlist import parse_position, path_lines
 
 RECENT_SECTIONS = ("Recently Opened Files", "Recently Viewed Files")
 
@@ -15,22 +15,19 @@ def check_recent_files(ctx: LintContext) -> None:
     for block in ctx.parsed.blocks:
         if block.section not in RECENT_SECTIONS or not block.used:
             continue
-        for index, raw in enumerate(block.text.split("\n")):
-            line = raw.strip(WHITESPACE)
-            tab = line.rfind("\t")
-            if tab < 0:
-                _check_space_before_position(ctx, block.line + 1 + index, raw)
+        lines = block.text.split("\n")
+        for index, _, unread in path_lines(block.text):
+            if unread is None:
+                if "\t" not in lines[index].strip(WHITESPACE):
+                    _check_space_before_position(ctx, block.line + 1 + index, lines[index])
                 continue
-            if parse_position(line[tab + 1 :]) is not None:
-                continue
-            shown = line[tab + 1 :][:20]
             ctx.report(
                 r.BAD_FILE_POSITION,
                 block.line + 1 + index,
-                raw.rfind("\t") + 2,
-                f"`{shown}` after the tab is not a line position the reference can read "
-                "(an unsigned integer below 2^64): it drops that text; fix the number or "
-                "remove the tab",
+                unread.column,
+                f"`{unread.text[:20]}` after the tab is not a line position the reference can "
+                "read (an unsigned integer below 2^64): it drops that text, and a rewrite or a "
+                "conversion would lose it; fix the number or remove the tab",
             )
 
 

@@ -277,8 +277,13 @@ def _later_copy(ctx: LintContext, dropped: Dropped) -> CodeBlock | None:
 
 def _report_dropped(ctx: LintContext, dropped: Dropped) -> None:
     kind = dropped.kind
-    if kind in (DropKind.STRAY_CODE, DropKind.UNKNOWN_HEADING, DropKind.FRONT_MATTER):
-        return  # reported where the loss is: at the block, or by the front matter rules
+    if kind in (
+        DropKind.STRAY_CODE,
+        DropKind.UNKNOWN_HEADING,
+        DropKind.FRONT_MATTER,
+        DropKind.FILE_POSITION,
+    ):
+        return  # reported where the loss is: at the block, or by the rules of its part
     if kind is DropKind.OVERRIDDEN and dropped.detail == REASONING:
         assert ctx.parsed is not None
         later = [h.line for h in ctx.parsed.headings if h.section == REASONING]

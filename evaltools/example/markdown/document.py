@@ -12,6 +12,7 @@ from typing import NamedTuple
 
 from evaltools.example.diffs._difflines import RUST_WHITESPACE
 from evaltools.example.markdown.frontmatter import FrontMatter
+from evaltools.example.markdown.hints import LayoutHints
 from evaltools.example.spec import ExampleSpec
 
 ACCEPTED_PREDICTION_MARKER = "// User accepted prediction:"
@@ -91,6 +92,7 @@ class DropKind(str, enum.Enum):
     TITLE_OVERRIDDEN = "title overridden by a later one"
     LINK_DEFINITION = "link reference definition"
     FRONT_MATTER = "front matter content"
+    FILE_POSITION = "text after the tab of a recent file"
 
 
 # A named tuple, not a dataclass: each dataclass costs about a millisecond at import, on the
@@ -103,8 +105,11 @@ class Dropped(NamedTuple):
     end_line: int
     excerpt: str
     detail: str = ""  # the section, the block's kind, or what is wrong with the front matter
+    column: int = 1  # 1-based, in characters, where the lost content starts on `line`
 
     def describe(self) -> str:
+        if self.kind is DropKind.FILE_POSITION:
+            return f"`{self.excerpt}` after the tab (not a position the reference reads)"
         if self.kind is DropKind.OVERRIDDEN:
             what = "section" if self.detail == REASONING else "block"
             return f"`{self.detail}` {what} overridden by a later one"
@@ -112,12 +117,29 @@ class Dropped(NamedTuple):
             return self.detail
         return str(self.kind.value)
 
+    def remedy(self) -> str:
+        """How to keep what a rewrite would lose."""
+        if self.kind is DropKind.FRONT_MATTER:
+            if self.detail.startswith("front matter the reference cannot read"):
+                return "fix it, so that the reference reads it"
+            if self.detail.startswith("unknown front matter keys"):
+                return "remove it, or record it as an entry of `tags`"
+            return _MOVE_TO_REASONING
+        if self.kind is DropKind.OVERRIDDEN and self.detail == REASONING:
+            return "merge the two `## Reasoning` sections into one"
+        return _REMEDIES.get(self.kind, _MOVE_TO_REASONING)
 
-@dataclass
-class LayoutHints:
-    has_title: bool = False
-    # (accepted marker before it, block text) for each fenced block under Edit History.
-    history_blocks: list[tuple[bool, str]] = field(default_factory=list)
+
+_MOVE_TO_REASONING = "delete it, or move it into `## Reasoning` (right after the front matter)"
+_REMEDIES = {
+    DropKind.TEXT: "move it into `## Reasoning` (right after the front matter) to keep it",
+    DropKind.UNKNOWN_HEADING: "use one of the known section headings, or `## Reasoning` for notes",
+    DropKind.STRAY_CODE: "put it under the section it belongs to",
+    DropKind.OVERRIDDEN: "keep one block: the reference uses only the last",
+    DropKind.HEADING_MARKUP: "write the heading as plain text",
+    DropKind.TITLE_OVERRIDDEN: "keep one `# title`",
+    DropKind.FILE_POSITION: "write the position as a number after the tab, or remove the tab",
+}
 
 
 @dataclass

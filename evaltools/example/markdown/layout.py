@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from evaltools.example.markdown.document import LayoutHints
+from evaltools.example.markdown.hints import LayoutHints
 from evaltools.example.markdown.render import default_hints
 from evaltools.example.spec import ExampleSpec
 

@@ -24,11 +24,12 @@ from evaltools.example.markdown.document import (
     DropKind,
     Dropped,
     Heading,
-    LayoutHints,
     MarkdownError,
     ParsedMarkdown,
 )
 from evaltools.example.markdown.frontmatter import split_front_matter
+from evaltools.example.markdown.hints import LayoutHints
+from evaltools.example.markdown.pathlist import UnreadPosition, parse_path_list, path_lines
 from evaltools.example.spec import ExampleSpec, RecentFile
 
 __all__ = [
@@ -47,8 +48,10 @@ __all__ = [
     "LayoutHints",
     "MarkdownError",
     "ParsedMarkdown",
+    "UnreadPosition",
     "from_markdown",
     "parse_path_list",
+    "path_lines",
     "read_markdown",
     "trim_blank_lines",
 ]
@@ -90,6 +93,8 @@ def read_markdown(text: str, stem: str | None = None) -> ParsedMarkdown:
         )
     if not spec.name and stem is not None:
         spec.name = stem
+    machine.hints.stem = stem
+    spec.layout = machine.hints
     return ParsedMarkdown(
         spec=spec,
         front_matter=front,
@@ -119,31 +124,6 @@ def from_markdown(text: str, stem: str | None = None) -> ExampleSpec:
     if parsed.errors:
         raise parsed.errors[0]
     return parsed.spec
-
-
-def parse_path_list(text: str) -> list[RecentFile]:
-    out = []
-    for raw in text.split("\n"):
-        line = raw.strip(WHITESPACE)
-        if not line:
-            continue
-        path, tab, tail = line.rpartition("\t")
-        if not tab:
-            out.append(RecentFile(line))
-            continue
-        out.append(RecentFile(path, parse_position(tail)))
-    return out
-
-
-_USIZE_MAX = 2**64 - 1
-
-
-def parse_position(text: str) -> int | None:
-    """A Rust `usize` as the reference reads a recent file's position; None if it cannot."""
-    if not (text.isascii() and text.isdigit()) or len(text.lstrip("0")) > 20:
-        return None  # int() of thousands of digits raises; past 20 digits it overflows anyway
-    value = int(text)
-    return value if value <= _USIZE_MAX else None
 
 
 class _SectionMachine:
@@ -355,9 +335,9 @@ class _SectionMachine:
         if section == "Uncommitted Diff":
             spec.uncommitted_diff = block.text
         elif section == "Recently Opened Files":
-            spec.recently_opened_files = parse_path_list(block.text)
+            spec.recently_opened_files = self.path_list(block)
         elif section == "Recently Viewed Files":
-            spec.recently_viewed_files = parse_path_list(block.text)
+            spec.recently_viewed_files = self.path_list(block)
         elif section == "Edit History":
             block.accepted = self.accepted
             if self.accepted:
@@ -373,6 +353,22 @@ class _SectionMachine:
             spec.expected_patches.append(block.text)
         elif section == "Rejected Patch":
             spec.rejected_patch = block.text
+
+    def path_list(self, block: CodeBlock) -> list[RecentFile]:
+        """The block's files; the text after a tab that is no position is lost."""
+        out = []
+        for index, recent, unread in path_lines(block.text):
+            out.append(recent)
+            if unread is not None:
+                self.locate(block)
+                line = block.line + 1 + index
+                excerpt = unread.text[:60]
+                self.dropped.append(
+                    Dropped(
+                        DropKind.FILE_POSITION, line, line, excerpt, block.section, unread.column
+                    )
+                )
+        return out
 
     def keep_marker_paragraph(self) -> None:
         if self.last_paragraph is not None and self.last_paragraph in self.dropped:

@@ -119,7 +119,13 @@ def to_markdown(
     hints: LayoutHints | None = None,
     strict_reference: bool = False,
 ) -> str:
+    """The spec's Markdown; `hints` default to those it was read with (`spec.layout`), and
+    `stem` then to the stem it was read under, so that `to_markdown(from_markdown(x, stem))`
+    writes `x` again wherever the round trip is exact."""
     strict = strict_reference
+    if hints is None and spec.layout is not None:
+        hints = spec.layout
+        stem = hints.stem if stem is None else stem
     out: list[str] = [OPEN]
     out.append(
         render_front_matter(
@@ -134,8 +140,10 @@ def to_markdown(
     if strict or (spec.name and (has_title or spec.name != stem)):
         out.append(f"# {spec.name if strict else escape_title(spec.name)}\n\n")
     if spec.reasoning is not None:
+        # The reference ensures a newline after the output so far, not after the text: an
+        # empty reasoning follows the heading's blank line.
         out.append(f"## Reasoning\n\n{spec.reasoning}")
-        if not spec.reasoning.endswith("\n"):
+        if not out[-1].endswith("\n"):
             out.append("\n")
         out.append("\n")
     if spec.uncommitted_diff:

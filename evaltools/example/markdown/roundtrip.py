@@ -81,6 +81,7 @@ def layout_differences(text: str, rendered: str, dropped: list[Dropped]) -> list
     the loss's finding comes first, the layout's once the loss is mended.
     """
     lost = {n for d in dropped for n in range(d.line - 1, d.end_line)}
+    cut = {d.line - 1 for d in dropped if d.kind is DropKind.FILE_POSITION}
     old, new = text.split("\n"), rendered.split("\n")
     blocks = fenced_blocks(old)  # the keys' and the fence changes'
     opcodes = line_opcodes(fence_keys(old, blocks), fence_keys(new))
@@ -92,6 +93,8 @@ def layout_differences(text: str, rendered: str, dropped: list[Dropped]) -> list
         gone = [old[n] for n in range(i1, i2) if n not in lost and old[n].strip()]
         came = [line for line in new[j1:j2] if line.strip()]
         moved_in = bool(came) and not gone and all(line in removed for line in came)
+        if _cut_short(old, new, cut, (i1, i2, j1, j2)):
+            continue  # what a line loses (the text after a tab) is the loss's finding
         if dropped:
             beside_loss = any(n in lost for n in range(i1 - 1, i2 + 1))
             moves = all(line in added for line in gone) and all(line in removed for line in came)
@@ -102,6 +105,17 @@ def layout_differences(text: str, rendered: str, dropped: list[Dropped]) -> list
         out.append(_described(old, new, (i1, i2, j1, j2)))
     fences = [LayoutChange(*change) for change in fence_changes(old, new, opcodes, blocks)]
     return named_once(out + fences)
+
+
+def _cut_short(
+    old: list[str], new: list[str], cut: set[int], change: tuple[int, int, int, int]
+) -> bool:
+    """Whether the change only cuts lines that lose their end (`cut`) short, each to the
+    start it keeps."""
+    i1, i2, j1, j2 = change
+    if i2 - i1 != j2 - j1 or any(n not in cut for n in range(i1, i2)):
+        return False
+    return all(old[i1 + k].strip().startswith(new[j1 + k].strip()) for k in range(i2 - i1))
 
 
 def named_once(changes: list[LayoutChange]) -> list[LayoutChange]:

@@ -13,7 +13,7 @@ from pathlib import Path
 from evaltools.atomic import WriteError, atomic_write, remove_stale_temps, write_finding
 from evaltools.catalogue import rule
 from evaltools.diagnostics import Diagnostic, make
-from evaltools.example.markdown.reader import REASONING, DropKind, Dropped, ParsedMarkdown
+from evaltools.example.markdown.reader import ParsedMarkdown
 from evaltools.example.markdown.roundtrip import (
     LayoutChange,
     RoundTrip,
@@ -38,30 +38,6 @@ class FileResult:
     diff: str = ""
 
 
-_HINTS = {
-    DropKind.TEXT: "move it into `## Reasoning` (right after the front matter) to keep it",
-    DropKind.UNKNOWN_HEADING: "use one of the known section headings, or `## Reasoning` for notes",
-    DropKind.STRAY_CODE: "put it under the section it belongs to",
-    DropKind.OVERRIDDEN: "keep one block: the reference uses only the last",
-    DropKind.HEADING_MARKUP: "write the heading as plain text",
-    DropKind.TITLE_OVERRIDDEN: "keep one `# title`",
-}
-
-
-def _hint(dropped: Dropped) -> str:
-    if dropped.kind is DropKind.FRONT_MATTER:
-        if dropped.detail.startswith("front matter the reference cannot read"):
-            return "fix it, so that the reference reads it"
-        if dropped.detail.startswith("unknown front matter keys"):
-            return "remove it, or record it as an entry of `tags`"
-        return "delete it, or move it into `## Reasoning` (right after the front matter)"
-    if dropped.kind is DropKind.OVERRIDDEN and dropped.detail == REASONING:
-        return "merge the two `## Reasoning` sections into one"
-    return _HINTS.get(
-        dropped.kind, "delete it, or move it into `## Reasoning` (right after the front matter)"
-    )
-
-
 def _span(first: int, last: int) -> str:
     return f" (lines {first}-{last})" if last > first else ""
 
@@ -75,8 +51,9 @@ def _diagnostics(shown: str, result: RoundTrip, strict_reference: bool = False) 
                 LOSSY_CONTENT,
                 shown,
                 d.line,
-                1,
-                f"{d.describe()} would be lost on a rewrite{_span(d.line, d.end_line)}: {_hint(d)}",
+                d.column,
+                f"{d.describe()} would be lost on a rewrite"
+                f"{_span(d.line, d.end_line)}: {d.remedy()}",
             )
             for d in result.dropped
         ]

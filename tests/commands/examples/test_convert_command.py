@@ -27,8 +27,8 @@ def test_corpus_to_jsonl_refuses_lossy_files_naming_the_lines(
         f"{CORPUS.as_posix()}/vscode--log-object-property.md:6:1: CV007 [error] "
     )
     assert out[0].endswith(
-        "at line 6 is not part of the example: not converted (move it under `## Reasoning` "
-        "to keep it, or pass --allow-lossy to drop it)"
+        "at line 6 is not part of the example: not converted (move it into `## Reasoning` "
+        "(right after the front matter) to keep it, or pass --allow-lossy to drop it)"
     )
     assert "zed--change-match-arm.md:6:1: CV007 [error]" in out[1]
     assert out[2] == "15 examples to jsonl (13 written, 2 refused): all.jsonl"
@@ -260,3 +260,59 @@ def test_several_examples_for_one_output_file_are_refused_before_writing(
         "(or select one with --name, --offset or --limit 1)\n"
     )
     assert list(in_tmp.iterdir()) == []
+
+
+@pytest.mark.parametrize("to", ["json", "jsonl"])
+def test_text_after_a_recent_file_tab_that_is_no_position_is_refused(
+    in_tmp: Path, capsys: pytest.CaptureFixture[str], to: str
+) -> None:
+    text = (CORPUS / "flask--add-import-statement.md").read_text(encoding="utf-8")
+    block = "## Recently Opened Files\n\n```\nsrc/flask/app.py\tline 12\nsrc/flask/ctx.py\tabc\n```"
+    (in_tmp / "x.md").write_text(text.replace("## Edit History", f"{block}\n\n## Edit History", 1))
+    assert main(["convert", "x.md", "--to", to, "-o", f"x.{to}"]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("x.md:9:18: CV007 [error] `line 12` after the tab")
+    assert out[0].endswith("or pass --allow-lossy to drop it)")
+    assert out[1].startswith("x.md:10:18: CV007 [error] `abc` after the tab")
+    output = in_tmp / f"x.{to}"
+    assert not output.exists() or output.read_text() == ""
+    output.unlink(missing_ok=True)
+    assert main(["convert", "x.md", "--to", to, "-o", f"x.{to}", "--allow-lossy"]) == 0
+    assert capsys.readouterr().out.count("CV008 [warning]") == 2
+    written = json.loads((in_tmp / f"x.{to}").read_text())
+    assert written["recently_opened_files"] == [
+        {"path": "src/flask/app.py"},
+        {"path": "src/flask/ctx.py"},
+    ]
+
+
+def test_keys_nested_in_recent_files_are_kept_in_json_and_refused_for_markdown(
+    in_tmp: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    record = json.loads(gen_records.jsonl_lines(1)[0])
+    record["recently_opened_files"] = [
+        {"path": "src/a.py", "cursor_position": 3, "note": "keep me"},
+        {"meta": {"seen": 2}, "path": "src/b.py"},
+    ]
+    record["recently_viewed_files"] = [{"path": "src/c.py", "why": None}]
+    (in_tmp / "x.json").write_text(json.dumps(record, indent=2) + "\n")
+    assert main(["convert", "x.json", "--to", "jsonl", "-o", "x.jsonl"]) == 0
+    assert main(["convert", "x.jsonl", "--to", "json", "-o", "back.json"]) == 0
+    capsys.readouterr()
+    for written in ("x.jsonl", "back.json"):
+        data = json.loads((in_tmp / written).read_text())
+        assert data["recently_opened_files"] == record["recently_opened_files"]
+        assert list(data["recently_opened_files"][1]) == ["meta", "path"]
+        assert data["recently_viewed_files"] == record["recently_viewed_files"]
+    assert main(["convert", "x.json", "--to", "md", "-o", "x.md"]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == (
+        "x.json:1:1: CV007 [error] `recently_opened_files/0/note`, "
+        "`recently_opened_files/1/meta`, `recently_viewed_files/0/why` cannot be kept in "
+        "Markdown: not converted (convert to .jsonl instead, or pass --allow-lossy to drop it)"
+    )
+    assert len(out) == 2  # the keys are the loss, named once
+    assert not (in_tmp / "x.md").exists()
+    assert main(["convert", "x.json", "--to", "md", "-o", "x.md", "--allow-lossy"]) == 0
+    assert "CV008 [warning]" in capsys.readouterr().out
+    assert "src/a.py\t3\nsrc/b.py\n" in (in_tmp / "x.md").read_text()

@@ -211,3 +211,41 @@ def test_a_whitespace_only_last_line_is_named_once(
         "run `evaltools roundtrip --fix`",
         "1 file: 1 reformat.",
     ]
+
+
+def _with_recent_files(lines: str) -> str:
+    """The canonical flask example with a `## Recently Opened Files` block (lines 6-11)."""
+    text = (CORPUS / "flask--add-import-statement.md").read_text(encoding="utf-8")
+    block = f"## Recently Opened Files\n\n```\n{lines}```\n\n## Edit History"
+    return text.replace("## Edit History", block, 1)
+
+
+NOT_POSITIONS = "src/flask/app.py\tline 12\nsrc/flask/ctx.py\tabc\n"
+
+
+def test_text_after_a_recent_file_tab_that_is_no_position_is_lossy_and_never_fixed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "flask--add-import-statement.md"
+    path.write_text(_with_recent_files(NOT_POSITIONS), encoding="utf-8")
+    before = path.read_bytes()
+    assert main(["roundtrip", "--fix", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert f"{path}:9:18: RT002 [error] `line 12` after the tab" in out
+    assert f"{path}:10:18: RT002 [error] `abc` after the tab" in out
+    assert "RT001" not in out  # the lines cut short are the loss, not a layout change
+    assert "not rewritten" in out
+    assert path.read_bytes() == before
+    assert main(["roundtrip", "--format", "json", str(path)]) == 1
+    [item] = json.loads(capsys.readouterr().out)
+    assert (item["status"], item["line"]) == ("lossy", 9)
+
+
+def test_a_position_the_reference_reads_is_no_loss(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "flask--add-import-statement.md"
+    path.write_text(_with_recent_files("src/flask/app.py\t+12\nsrc/a b.py\t007\n"))
+    assert main(["roundtrip", "--fix", str(path)]) == 1  # a reformat, as a formatter's check
+    assert "1 reformat (1 fixed)" in capsys.readouterr().out
+    assert path.read_text() == _with_recent_files("src/flask/app.py\t12\nsrc/a b.py\t7\n")

@@ -10,7 +10,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from evaltools.__main__ import main
-from evaltools.example.markdown.document import ACCEPTED_PREDICTION_MARKER, LayoutHints
+from evaltools.example.markdown.document import ACCEPTED_PREDICTION_MARKER
+from evaltools.example.markdown.hints import LayoutHints
 from evaltools.example.markdown.layout import LAYOUT_FIELD, layout_from_json, layout_to_json
 from evaltools.example.markdown.reader import read_markdown
 from evaltools.example.markdown.render import to_markdown

@@ -3,6 +3,7 @@ from __future__ import annotations
 import pytest
 
 from evaltools.example.markdown.reader import (
+    DropKind,
     MarkdownError,
     from_markdown,
     parse_path_list,
@@ -141,6 +142,23 @@ def test_parse_path_list_follows_the_reference() -> None:
         RecentFile("a.py", 3),
         RecentFile("b c.py", None),
         RecentFile("d.py"),
+    ]
+
+
+def test_a_position_may_carry_a_plus_sign_as_rust_reads_it() -> None:
+    assert parse_path_list("a.py\t+12\nb.py\t+\nc.py\t-1\n") == [
+        RecentFile("a.py", 12),
+        RecentFile("b.py", None),
+        RecentFile("c.py", None),
+    ]
+
+
+def test_text_after_a_tab_that_is_no_position_is_dropped_at_its_column() -> None:
+    text = FRONT + "## Recently Viewed Files\n\n```\n  a.py\tline 12\nb.py\t3\n```\n\n" + CURSOR
+    parsed = read_markdown(text)
+    assert parsed.spec.recently_viewed_files == [RecentFile("a.py"), RecentFile("b.py", 3)]
+    assert [(d.kind, d.line, d.column, d.excerpt) for d in parsed.dropped] == [
+        (DropKind.FILE_POSITION, 9, 8, "line 12")
     ]
 
 

@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 
 from evaltools.example.markdown.reader import WHITESPACE, from_markdown, read_markdown
 from evaltools.example.markdown.render import escape_info, fence_for, to_markdown
+from evaltools.example.markdown.roundtrip import Verdict, check_roundtrip
 from evaltools.example.spec import ExampleSpec, RecentFile
 
 TOKENS = ["`", "```", "````", "~~~", "\n", "\t", "\r", " ", "#", "+", "-", "@@", "   ```"]
@@ -107,6 +108,24 @@ def test_strict_reference_layout_is_the_reference_writers() -> None:
         "# n\n\n## Edit History\n\n```diff\n// User accepted prediction:\nH\n```\n\n"
         "## Cursor Position\n\n```p.py\nx\n```\n\n## Expected Patch\n\n```diff\nP\n```\n\n"
     )
+
+
+def test_an_empty_reasoning_is_the_heading_and_two_blank_lines_in_both_modes() -> None:
+    spec = ExampleSpec(
+        name="n",
+        repository_url="u",
+        revision="r",
+        reasoning="",
+        cursor_path="p",
+        cursor_position="x\n",
+    )
+    strict = to_markdown(spec, strict_reference=True)
+    assert "# n\n\n## Reasoning\n\n\n## Edit History\n\n" in strict  # reference section 4, item 3
+    text = to_markdown(spec, stem="n")
+    assert "+++\n\n## Reasoning\n\n\n## Edit History\n\n" in text
+    assert check_roundtrip(text, "n").verdict is Verdict.EXACT
+    assert check_roundtrip(strict, "n", strict_reference=True).verdict is Verdict.EXACT
+    assert from_markdown(text, "n").reasoning == ""
 
 
 def test_default_layout_elides_title_and_ends_with_one_newline() -> None:

@@ -4,7 +4,9 @@ from pathlib import Path
 
 import pytest
 
-from evaltools.example.markdown.reader import DropKind, read_markdown
+from evaltools.__main__ import main
+from evaltools.example.markdown.reader import DropKind, from_markdown, read_markdown
+from evaltools.example.markdown.render import to_markdown
 from evaltools.example.markdown.roundtrip import (
     Verdict,
     check_roundtrip,
@@ -12,8 +14,8 @@ from evaltools.example.markdown.roundtrip import (
     first_differing_line,
     indented_fence_problem,
 )
-from evaltools.example.spec import ExampleSpec
-from tests.conftest import CORPUS, all_corpus_files, corpus_stem
+from evaltools.example.spec import ExampleSpec, example_from_json_dict, spec_to_json_dict
+from tests.conftest import CORPUS, DATA, all_corpus_files, corpus_stem
 
 CANONICAL_FLASK = CORPUS / "flask--add-import-statement.md"
 
@@ -88,13 +90,13 @@ def test_helpers() -> None:
 
 def test_spec_alone_reproduces_every_exact_file() -> None:
     """md -> json -> md: without layout hints the default layout is the files' layout."""
-    from evaltools.example.markdown.reader import from_markdown
-    from evaltools.example.markdown.render import to_markdown
-
     reproduced = []
     for path in all_corpus_files():
         text = path.read_text(encoding="utf-8")
-        spec = from_markdown(text, corpus_stem(path))
+        # Through JSON, which does not carry the layout the spec was read with.
+        data = spec_to_json_dict(from_markdown(text, corpus_stem(path)))
+        spec = example_from_json_dict(data).spec
+        assert spec.layout is None
         if to_markdown(spec, stem=corpus_stem(path)) == text:
             reproduced.append(path.name.removesuffix(".md"))
     every = {p.name.removesuffix(".md") for p in all_corpus_files()}
@@ -334,3 +336,68 @@ def test_a_closing_fence_longer_than_its_opening_one_is_named_where_it_is() -> N
     assert [tuple(c) for c in result.layout_changes] == [
         (38, "the canonical form closes this block with ```")
     ]
+
+
+def _api_pair_reproduces(path: Path) -> bool:
+    """`to_markdown(from_markdown(x, stem)) == x`, with the stem the CLI reads the file under."""
+    try:
+        text = path.read_bytes().decode("utf-8")
+        spec = from_markdown(text, path.name.removesuffix(".md"))
+    except (UnicodeDecodeError, ValueError):
+        return False
+    return to_markdown(spec) == text
+
+
+def test_the_public_pair_reproduces_exactly_the_files_the_cli_calls_exact(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    paths = sorted({*all_corpus_files(), *DATA.rglob("*.md")})
+    main(["roundtrip", "--format", "json", "--jobs", "1", *map(str, paths)])
+    status = {Path(item["path"]).resolve(): item["status"] for item in _items(capsys)}
+    assert set(status) == {p.resolve() for p in paths}
+    exact = {p for p in paths if status[p.resolve()] == "exact"}
+    assert len(exact) > 100
+    assert {p for p in paths if _api_pair_reproduces(p)} == exact
+
+
+def _items(capsys: pytest.CaptureFixture[str]) -> list[dict[str, str]]:
+    import json
+
+    items: list[dict[str, str]] = json.loads(capsys.readouterr().out)
+    return items
+
+
+HISTORY = "--- a/f\n+++ b/f\n@@ -1 +1 @@\n-a\n+b\n"
+
+
+@pytest.mark.parametrize(
+    "layout",
+    [
+        f"# stem\n\n## Edit History\n\n```diff\n{HISTORY}```\n\n",
+        f"## Edit History\n\n```diff\n{HISTORY}```\n\n```diff\n{HISTORY}```\n\n",
+        f"# stem\n\n## Edit History\n\n```diff\n// User accepted prediction:\n{HISTORY}```\n\n",
+        f"## Edit History\n\n// User accepted prediction:\n```diff\n{HISTORY}```\n\n```diff\n"
+        f"{HISTORY}{HISTORY}```\n\n",
+    ],
+    ids=[
+        "title-equal-to-the-stem",
+        "second-history-fence",
+        "marker-inside-the-fence",
+        "marker-paragraph-then-two-diffs",
+    ],
+)
+def test_the_public_pair_keeps_the_layout_it_read(layout: str) -> None:
+    text = (
+        '+++\nrepository_url = "https://github.com/o/r"\nrevision = "abc"\n+++\n\n'
+        + layout
+        + "## Cursor Position\n\n```f\nb\n```\n\n## Expected Patch\n"
+    )
+    assert check_roundtrip(text, "stem").verdict is Verdict.EXACT
+    spec = from_markdown(text, "stem")
+    assert to_markdown(spec) == text
+    assert to_markdown(spec, stem="stem") == text
+    # The layout is presentation: neither equality nor the JSON form sees it.
+    plain = example_from_json_dict(spec_to_json_dict(spec)).spec
+    assert plain.layout is None and plain == spec
+    assert spec_to_json_dict(plain) == spec_to_json_dict(spec)
+    assert "layout" not in spec_to_json_dict(spec)
