@@ -18,7 +18,7 @@ from evaltools.cli.params import (
 COMMANDS: tuple[Command, ...] = ()
 
 
-# --- gold discipline: mine, merge, sample, split (evaltools.commands.gold_discipline) ---------
+# --- gold discipline: mine, merge, sample, split (evaltools.commands.gold_*) ----------------
 
 _OUTPUT_FORMAT = format_param(choices=("text", "json"))
 _FORCE = Param("force", ("--force",), kind=bool, default=False, help="Overwrite output files.")
