@@ -141,9 +141,12 @@ GOLD_DISCIPLINE_COMMANDS: tuple[Command, ...] = (
     ),
     Command(
         ("gold", "split"),
-        "Split the set into tune and holdout, in place: each type holds out --holdout of "
-        "its queries to within one query; records keep their split unless the quota "
-        "changes, the others are chosen by a hash of (seed, qid).",
+        "Split the set into tune and holdout, in place: records without a split are drawn, "
+        "per type by a hash of (seed, qid), toward --holdout of the type's queries to within "
+        "one query. Records keep their split: a tune query never enters the holdout (it may "
+        "have been tuned on), so a type short of holdout is reported with how many queries "
+        "it misses, to be filled by new queries; holdout queries move to tune only when "
+        "--holdout asks for a smaller holdout than the type holds.",
         targets.gold_split,
         (
             paths_param("Eval set files or directories (searched for *.jsonl)."),

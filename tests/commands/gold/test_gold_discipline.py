@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from evaltools.__main__ import main
+from tests.conftest import REPO
 from tests.retrieval.mine_repo import HistoryRepo, build_acceptance_repo
 
 
@@ -264,7 +265,7 @@ def test_split_rewrites_in_place_reproducibly_and_stably(
     shutil.copy(evals, copy)
     assert main(["gold", "split", str(evals), "--seed", "4"]) == 0
     assert (
-        "Assigned a split to 40 records and moved 0 between tune and holdout, in 1 of 1 files"
+        "Assigned a split to 40 records and moved 0 from holdout to tune, in 1 of 1 files"
         in capsys.readouterr().out
     )
     done = evals.read_bytes()
@@ -282,6 +283,46 @@ def test_split_rewrites_in_place_reproducibly_and_stably(
     evals.write_bytes(done + _eval_set(tmp_path / "new.jsonl", 40, 30).read_bytes())
     assert main(["gold", "split", str(evals), "--seed", "4"]) == 0
     assert evals.read_bytes().startswith(done)
+
+
+def test_split_keeps_the_splits_of_the_projects_own_set(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # evals/retrieval.jsonl holds out 3 of 12 identifier, 4 of 20 intent and 1 of 8 mixed
+    # queries: within one query of 20% each, so a split with any seed changes nothing (it
+    # used to swap an identifier holdout query for a mixed tune one).
+    evals = tmp_path / "set.jsonl"
+    shutil.copy(REPO / "evals" / "retrieval.jsonl", evals)
+    before = evals.read_bytes()
+    for seed in ("1", "2", "7"):
+        assert main(["gold", "split", str(evals), "--seed", seed]) == 0
+        assert evals.read_bytes() == before
+        assert "and moved 0 from holdout to tune, in 0 of 1 files" in capsys.readouterr().out
+
+
+def test_split_says_what_it_moves_to_tune_and_what_only_new_queries_can_fill(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    evals = tmp_path / "set.jsonl"
+    tuned = [{**rec(f"t{i}", {"a.py:1-2:f": 3}), "split": "tune"} for i in range(9)]
+    write_jsonl(evals, *tuned, {**rec("h0", {"a.py:1-2:f": 3}), "split": "holdout"})
+    before = evals.read_bytes()
+    assert main(["gold", "split", str(evals), "--seed", "1", "--holdout", "0.3"]) == 0
+    out = capsys.readouterr().out
+    assert evals.read_bytes() == before  # no tune query entered the holdout
+    assert "  intent: 1 of 10 (10.0%); 2 holdout queries missing\n" in out
+    assert "Tune queries never move into the holdout (they may have been tuned on)" in out
+    argv = ["gold", "split", str(evals), "--seed", "1", "--holdout", "0.3", "--format", "json"]
+    assert main(argv) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["missing_holdout"] == {"intent": 2}
+    assert summary["moved"] == 0 and summary["moved_to_tune"] == {}
+    # a smaller holdout is the one case a holdout query moves, and the output says so
+    write_jsonl(evals, *tuned[:5], *({**r, "split": "holdout"} for r in tuned[5:]))
+    assert main(["gold", "split", str(evals), "--seed", "1", "--holdout", "0.2"]) == 0
+    out = capsys.readouterr().out
+    assert "moved 2 from holdout to tune" in out
+    assert "intent: 2 of 9 (22.2%); 2 moved from holdout to tune, as the target asks" in out
 
 
 def test_split_refuses_invalid_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
