@@ -84,7 +84,10 @@ GOLD_DISCIPLINE_COMMANDS: tuple[Command, ...] = (
     Command(
         ("gold", "merge"),
         "Merge two annotators' grades: same grade accepted, one level apart to arbitration, "
-        "two or more apart the query is ambiguous; prints the agreement.",
+        "two or more apart the query is ambiguous (a chunk one annotator did not grade counts "
+        "as their 0). Only queries whose grades all agree are written to -o; the others (and "
+        "queries in one file only) are left out, written to --conflicts, reported as "
+        "findings, and exit 1; prints the agreement.",
         targets.gold_merge,
         (
             Param("first", kind=Path, required=True, help="First annotator's JSONL.", metavar="A"),
@@ -103,7 +106,8 @@ GOLD_DISCIPLINE_COMMANDS: tuple[Command, ...] = (
                 "conflicts",
                 ("--conflicts",),
                 kind=Path,
-                help="Write what needs a person (arbitration, ambiguous, one-sided) here.",
+                help="Write the queries left out for a person (arbitration, ambiguous, "
+                "unpaired, type or split differs) here, with both grades of every chunk.",
                 metavar="FILE",
             ),
             _FORCE,

@@ -121,17 +121,16 @@ def test_merge_writes_accepted_grades_conflicts_and_agreement(
     )
     merged, conflicts = tmp_path / "merged.jsonl", tmp_path / "conflicts.jsonl"
     argv = ["gold", "merge", str(first), str(second), "-o", str(merged)]
-    assert main([*argv, "--conflicts", str(conflicts)]) == 0
+    assert main([*argv, "--conflicts", str(conflicts)]) == 1  # two queries left out
     text = capsys.readouterr().out
     # pairs (3,3) (3,2) (2,2) (1,2) (3,1): exact 2/5, within one 4/5
     assert "exact 40.0%, within one level 80.0%" in text
+    assert "bob.jsonl:1:76: RG406 [error] b of 'q1' is graded 2 here and 3 in " in text
+    assert "bob.jsonl:3:76: RG407 [error] e of 'q3' is graded 1 here and 3 in " in text
     assert "q3: AMBIGUOUS (rewrite or drop)" in text
     assert "e: ann.jsonl=3 bob.jsonl=1" in text
-    assert "Merged 2 queries" in text
-    assert [json.loads(x)["gold"] for x in merged.read_text().splitlines()] == [
-        {"a": 3},
-        {"c": 2},
-    ]
+    assert "Merged 1 queries into" in text and "left out 2 for a person to decide" in text
+    assert [json.loads(x)["gold"] for x in merged.read_text().splitlines()] == [{"c": 2}]
     assert [json.loads(x)["status"] for x in conflicts.read_text().splitlines()] == [
         "arbitrate",
         "ambiguous",
@@ -146,7 +145,7 @@ def test_merge_kappa_in_json_matches_the_hand_computed_value(
     second = write_jsonl(tmp_path / "b.jsonl", rec("q1", {"w": 3, "x": 2, "y": 2, "z": 2}))
     out = tmp_path / "m.jsonl"
     argv = ["gold", "merge", str(first), str(second), "-o", str(out), "--format", "json"]
-    assert main(argv) == 0
+    assert main(argv) == 1  # x and z need arbitration
     agreement = json.loads(capsys.readouterr().out)["agreement"]
     assert agreement["weighted_kappa"] == pytest.approx(1 / 3, abs=1e-12)
     assert agreement == {
@@ -156,10 +155,49 @@ def test_merge_kappa_in_json_matches_the_hand_computed_value(
         "weighted_kappa": agreement["weighted_kappa"],
         "one_annotator": 0,
     }
-    assert main(["gold", "merge", str(first), str(second), "-o", str(out), "--force"]) == 0
+    assert main(["gold", "merge", str(first), str(second), "-o", str(out), "--force"]) == 1
     text = capsys.readouterr().out
     assert "linear-weighted kappa 0.333" in text
     assert "pass --conflicts FILE" in text
+
+
+def test_merge_writes_no_record_with_a_grade_left_to_decide(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A grades g 2, B grades it 1; only B grades k; both give f 3. The record used to be
+    # written with f alone, exit 0, as if final: g and k counted as misses in every metric.
+    first = write_jsonl(
+        tmp_path / "A.jsonl",
+        {**rec("m1", {"a.py:1-3:f": 3, "a.py:5-9:g": 2}), "annotators": ["ann"]},
+        {**rec("m2", {"a.py:1-3:f": 2}), "annotators": ["ann"]},
+    )
+    second = write_jsonl(
+        tmp_path / "B.jsonl",
+        {
+            **rec("m1", {"a.py:1-3:f": 3, "a.py:5-9:g": 1, "a.py:11-12:k": 1}),
+            "annotators": ["bob"],
+        },
+        {**rec("m2", {"a.py:1-3:f": 2}), "annotators": ["bob"]},
+    )
+    merged, conflicts = tmp_path / "M.jsonl", tmp_path / "C.jsonl"
+    argv = ["gold", "merge", str(first), str(second), "-o", str(merged)]
+    for extra in ([], ["--conflicts", str(conflicts)]):
+        assert main([*argv, *extra, "--force"]) == 1
+        out = capsys.readouterr().out
+        out = out.replace(f"{tmp_path.as_posix()}/", "")
+        assert [line.split(" is graded")[0] for line in out.splitlines()[:2]] == [
+            "B.jsonl:1:94: RG406 [error] a.py:5-9:g of 'm1'",
+            "B.jsonl:1:113: RG406 [error] a.py:11-12:k of 'm1'",
+        ]
+        assert "not graded in A.jsonl:1 (counts as 0, not relevant)" in out
+        assert "left out 1 for a person to decide" in out
+        assert [json.loads(x)["qid"] for x in merged.read_text().splitlines()] == ["m2"]
+    assert json.loads(conflicts.read_text()) == {
+        "qid": "m1",
+        "query": "query m1",
+        "status": "arbitrate",
+        "grades": {"a.py:1-3:f": [3, 3], "a.py:5-9:g": [2, 1], "a.py:11-12:k": [None, 1]},
+    }
 
 
 def test_merge_refuses_bad_input_and_writes_nothing(
