@@ -268,6 +268,47 @@ RULES = (
         'ben.jsonl: {"qid": "q1", "type": "intent", ...}',
     ),
     Rule(
+        "RG406",
+        "merge-needs-arbitration",
+        E,
+        "The two annotators graded a chunk one level apart.",
+        "Compares the grades of every chunk ID either record of a query `gold merge` pairs "
+        "holds; a chunk only one annotator graded counts as the other's grade 0 (not "
+        "relevant), so a one-sided grade 1 is one level apart too.",
+        "The spec has a third person or a discussion decide such a grade. A record holding "
+        "only the agreed grades would look final while a chunk an annotator called relevant "
+        "is missing from its gold (a miss in every metric until someone arbitrates), so the "
+        "whole query is left out of the merged file and written to `--conflicts` with both "
+        "grades of every chunk; fix the grade in both files and merge again.",
+        'ana.jsonl: "gold": {"a.py:5-9:g": 2}\nben.jsonl: "gold": {"a.py:5-9:g": 1}',
+        'ana.jsonl: "gold": {"a.py:5-9:g": 2}\nben.jsonl: "gold": {"a.py:5-9:g": 2}',
+    ),
+    Rule(
+        "RG407",
+        "merge-ambiguous-query",
+        E,
+        "The two annotators graded a chunk two or more levels apart.",
+        "Compares grades as RG406 does (a chunk one annotator did not grade counts as 0, so "
+        "a one-sided grade 2 or 3 is two or more apart).",
+        "Grades that far apart mean the annotators read the query differently: it is "
+        "ambiguous, so it is not merged; rewrite the query (and grade it again) or drop it.",
+        'ana.jsonl: "gold": {"a.py:5-9:g": 3}\nben.jsonl: "gold": {"a.py:5-9:g": 1}',
+        'ana.jsonl: {"query": "where is the retry backoff computed", "gold": '
+        '{"a.py:5-9:g": 3}}\nben.jsonl: (the same query) "gold": {"a.py:5-9:g": 3}',
+    ),
+    Rule(
+        "RG408",
+        "merge-unpaired-query",
+        E,
+        "A query is in one annotator's file only.",
+        "Pairs the records of the two inputs of `gold merge` by qid.",
+        "One annotator's grades are not the double annotation the spec asks for, so the "
+        "query is not merged and goes to `--conflicts`: have the other annotator grade it, "
+        "or take it out of this file.",
+        'ana.jsonl: {"qid": "q7", ...}   (no q7 in ben.jsonl)',
+        'ana.jsonl: {"qid": "q7", ...}\nben.jsonl: {"qid": "q7", ...}',
+    ),
+    Rule(
         "RG501",
         "run-unreadable-line",
         E,

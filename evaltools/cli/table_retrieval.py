@@ -21,7 +21,7 @@ from evaltools.cli.params import (
 COMMANDS: tuple[Command, ...] = ()
 
 
-# --- gold discipline: mine, merge, sample, split (evaltools.commands.gold_discipline) ---------
+# --- gold discipline: mine, merge, sample, split (evaltools.commands.gold_*) ----------------
 
 _OUTPUT_FORMAT = format_param(choices=("text", "json"))
 _FORCE = Param("force", ("--force",), kind=bool, default=False, help="Overwrite output files.")
@@ -87,7 +87,10 @@ GOLD_DISCIPLINE_COMMANDS: tuple[Command, ...] = (
     Command(
         ("gold", "merge"),
         "Merge two annotators' grades: same grade accepted, one level apart to arbitration, "
-        "two or more apart the query is ambiguous; prints the agreement.",
+        "two or more apart the query is ambiguous (a chunk one annotator did not grade counts "
+        "as their 0). Only queries whose grades all agree are written to -o; the others (and "
+        "queries in one file only) are left out, written to --conflicts, reported as "
+        "findings, and exit 1; prints the agreement.",
         targets.gold_merge,
         (
             Param("first", kind=Path, required=True, help="First annotator's JSONL.", metavar="A"),
@@ -106,7 +109,8 @@ GOLD_DISCIPLINE_COMMANDS: tuple[Command, ...] = (
                 "conflicts",
                 ("--conflicts",),
                 kind=Path,
-                help="Write what needs a person (arbitration, ambiguous, one-sided) here.",
+                help="Write the queries left out for a person (arbitration, ambiguous, "
+                "unpaired, type or split differs) here, with both grades of every chunk.",
                 metavar="FILE",
             ),
             _FORCE,
@@ -144,9 +148,12 @@ GOLD_DISCIPLINE_COMMANDS: tuple[Command, ...] = (
     ),
     Command(
         ("gold", "split"),
-        "Split the set into tune and holdout, in place: each type holds out --holdout of "
-        "its queries to within one query; records keep their split unless the quota "
-        "changes, the others are chosen by a hash of (seed, qid).",
+        "Split the set into tune and holdout, in place: records without a split are drawn, "
+        "per type by a hash of (seed, qid), toward --holdout of the type's queries to within "
+        "one query. Records keep their split: a tune query never enters the holdout (it may "
+        "have been tuned on), so a type short of holdout is reported with how many queries "
+        "it misses, to be filled by new queries; holdout queries move to tune only when "
+        "--holdout asks for a smaller holdout than the type holds.",
         targets.gold_split,
         (
             paths_param("Eval set files or directories (searched for *.jsonl)."),

@@ -160,7 +160,7 @@ def gold_mine(a: Arguments) -> int:
 
 
 def gold_merge(a: Arguments) -> int:
-    from evaltools.commands.gold_discipline import merge
+    from evaltools.commands.gold_merge import merge
 
     return merge(
         first=a.path("first"),
@@ -186,7 +186,7 @@ def gold_sample(a: Arguments) -> int:
 
 
 def gold_split(a: Arguments) -> int:
-    from evaltools.commands.gold_discipline import split
+    from evaltools.commands.gold_split import split
 
     return split(
         paths=a.paths("paths"),

@@ -1,190 +1,29 @@
-"""`evaltools gold mine|merge|sample|split`: the gold discipline as commands."""
+"""`evaltools gold mine|sample`: weak labels from git history, and the audit sample.
+
+`gold merge` and `gold split` are in gold_merge.py and gold_split.py; what the four share is
+in `report.gold_io`."""
 
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from evaltools import jsonio
-from evaltools.atomic import WriteError, atomic_write, remove_stale_temps, write_finding
-from evaltools.diagnostics import Diagnostic, worst_exit_code
-from evaltools.fileio import (
-    UsageError,
-    check_paths_exist,
-    discover,
-    display_path,
-    refuse_input_as_output,
+from evaltools.fileio import UsageError
+from evaltools.report.gold_io import (
+    check_output,
+    check_share,
+    dump_jsonl,
+    emit,
+    fail,
+    fail_writing,
+    input_files,
+    read_sets,
+    write_output,
 )
-from evaltools.report import render
-from evaltools.report.gold_merge import merge_text, percent
-from evaltools.retrieval.records._gold_jsonl import JsonlFile, read_jsonl
-
-
-def dump_jsonl(records: Iterable[object]) -> bytes:
-    return b"".join(jsonio.dumps(record).encode("utf-8") + b"\n" for record in records)
-
-
-def check_output(
-    path: Path, force: bool, *, inputs: Sequence[Path] = (), option: str = "-o"
-) -> None:
-    """Refuse to overwrite an existing output file unless --force, and an input ever: the
-    output is written before the command ends, so the input would be lost."""
-    if str(path) == "-":
-        return
-    if path.is_dir():
-        raise UsageError(f"{option} {path}: is a directory; name the output file")
-    refuse_input_as_output(path, inputs, option)
-    if path.exists() and not force:
-        raise UsageError(f"{option} {path}: file exists; pass --force to overwrite it")
-    if not path.parent.is_dir():
-        raise UsageError(f"{option} {path}: no such directory {path.parent}")
-
-
-def write_output(path: Path, data: bytes, *, expect: bytes | None = None) -> Diagnostic | None:
-    """Write one output (or rewrite an input read as `expect`); the finding if it failed."""
-    if str(path) == "-":
-        sys.stdout.flush()
-        sys.stdout.buffer.write(data)
-        sys.stdout.buffer.flush()
-        return None
-    try:
-        atomic_write(path, data, expect=expect)
-    except WriteError as error:
-        return write_finding(error, display_path(path))
-    return None
-
-
-def fail_writing(
-    problems: Sequence[Diagnostic], written: Sequence[str], output_format: str, files: int
-) -> int:
-    """Report the files that could not be written, after saying which ones were."""
-    for name in written:
-        sys.stderr.write(f"written: {name}\n")
-    return fail(problems, output_format, files)
-
-
-def input_files(paths: Sequence[Path]) -> list[Path]:
-    """The .jsonl files to read: those named, and those in the directories named."""
-    if any(str(path) == "-" for path in paths):
-        raise UsageError("- (stdin) is not supported here: name the .jsonl files")
-    check_paths_exist(paths)
-    return discover(paths, (".jsonl",), what="eval sets")
-
-
-def read_sets(
-    files: Sequence[Path], *, need_gold: bool
-) -> tuple[list[JsonlFile], list[Diagnostic]]:
-    """The sets, or the diagnostics of the lines that make one unusable."""
-    sets: list[JsonlFile] = []
-    problems: list[Diagnostic] = []
-    for path in files:
-        found = read_jsonl(path, need_gold=need_gold)
-        if isinstance(found, list):
-            problems.extend(found)
-        else:
-            sets.append(found)
-    return sets, problems
-
-
-def fail(problems: Sequence[Diagnostic], output_format: str, files_checked: int) -> int:
-    """Report input problems the usual way; nothing has been written."""
-    render(output_format, problems, sys.stdout, files_checked=files_checked)
-    return max(worst_exit_code(problems), 1)
-
-
-def emit(output_format: str, summary: dict[str, object], text: Iterable[str]) -> None:
-    """The run's summary: one JSON object, or lines for people; on stderr when the data
-    itself goes to stdout, so that `-o -` stays clean."""
-    stream = sys.stderr if summary.get("output") == "-" else sys.stdout
-    if output_format == "json":
-        stream.write(jsonio.dumps(summary, indent=2) + "\n")
-        return
-    for line in text:
-        stream.write(line + "\n")
-
-
-# --- merge -----------------------------------------------------------------------------------
-
-
-def merge(
-    *,
-    first: Path,
-    second: Path,
-    output: Path,
-    conflicts: Path | None,
-    force: bool,
-    output_format: str,
-) -> int:
-    from evaltools.retrieval.gold.annotate import merge_annotations
-
-    inputs = input_files([first, second])
-    for path in (first, second):
-        if path.is_dir():
-            raise UsageError(
-                f"{path.as_posix()} is a directory: gold merge takes two .jsonl files, "
-                "one per annotator"
-            )
-    check_output(output, force, inputs=inputs)
-    if conflicts is not None:
-        check_output(conflicts, force, inputs=inputs, option="--conflicts")
-        if conflicts.resolve() == output.resolve():
-            raise UsageError("-o and --conflicts must name two different files")
-    count = len(inputs)
-    files, problems = read_sets(inputs, need_gold=True)
-    if problems:
-        return fail(problems, output_format, count)
-    result = merge_annotations(files[0].lines, files[1].lines)
-    if result.diagnostics:
-        return fail(result.diagnostics, output_format, count)
-    outputs = [(output, dump_jsonl(result.merged))]
-    if conflicts is not None:
-        outputs.append((conflicts, dump_jsonl(result.conflicts)))
-    failed = [(path, write_output(path, data)) for path, data in outputs]
-    written = [str(path) for path, problem in failed if problem is None]
-    problems = [problem for _, problem in failed if problem is not None]
-    if problems:
-        return fail_writing(problems, written, output_format, count)
-    agreement = result.agreement
-    summary: dict[str, object] = {
-        "output": str(output),
-        "conflicts_file": None if conflicts is None else str(conflicts),
-        "merged": len(result.merged),
-        "counts": dict(sorted(result.counts.items())),
-        "agreement": {
-            "pairs": agreement.pairs,
-            "exact": agreement.exact,
-            "within_one": agreement.within_one,
-            "weighted_kappa": agreement.kappa,
-            "one_annotator": agreement.one_annotator,
-        },
-        "conflicts": result.conflicts,
-    }
-    _report_findings(output_format, summary, result.findings, count)
-    emit(output_format, summary, merge_text(summary, result.conflicts, first, second))
-    return worst_exit_code(result.findings)
-
-
-def _report_findings(
-    output_format: str, summary: dict[str, object], findings: Sequence[Diagnostic], files: int
-) -> None:
-    """Errors the merge wrote down for a person (RG405): inside the JSON summary, else as
-    findings ahead of the summary lines, in the stream the summary goes to."""
-    if not findings:
-        return
-    if output_format == "json":
-        summary["findings"] = [d.to_json() for d in sorted(findings, key=Diagnostic.sort_key)]
-        return
-    stream = sys.stderr if summary.get("output") == "-" else sys.stdout
-    render(output_format, findings, stream, files_checked=files)
-
+from evaltools.report.gold_merge import percent
 
 # --- sample ----------------------------------------------------------------------------------
-
-
-def _check_share(name: str, value: float) -> None:
-    if not 0 < value <= 1:
-        raise UsageError(f"{name} must be a share in (0, 1], like 0.1; got {value}")
 
 
 def sample(
@@ -198,7 +37,7 @@ def sample(
 ) -> int:
     from evaltools.retrieval.gold.annotate import sample_pairs
 
-    _check_share("--fraction", fraction)
+    check_share("--fraction", fraction)
     inputs = input_files(paths)
     check_output(output, force, inputs=inputs)
     count = len(inputs)
@@ -240,66 +79,6 @@ def _typed(per_type: dict[str, dict[str, int]]) -> list[tuple[str, dict[str, int
     from evaltools.retrieval.gold.strata import type_key
 
     return sorted(per_type.items(), key=lambda item: type_key(item[0]))
-
-
-# --- split -----------------------------------------------------------------------------------
-
-
-def split(*, paths: list[Path], holdout: float | None, seed: int, output_format: str) -> int:
-    from evaltools.retrieval.gold.holdout import split_set
-
-    if holdout is None:
-        holdout = _configured_holdout()
-    else:
-        _check_share("--holdout", holdout)
-    inputs = input_files(paths)
-    count = len(inputs)
-    files, problems = read_sets(inputs, need_gold=False)
-    if problems:
-        return fail(problems, output_format, count)
-    result = split_set(files, holdout, seed)
-    if result.diagnostics:
-        return fail(result.diagnostics, output_format, count)
-    changed: list[str] = []
-    for planned in result.files:
-        remove_stale_temps(planned.source.path.parent)  # a killed earlier split may have left some
-        if planned.changed:
-            problem = write_output(planned.source.path, planned.data, expect=planned.source.data)
-            if problem is not None:
-                problems.append(problem)
-                continue
-            changed.append(planned.source.display)
-    if problems:
-        return fail_writing(problems, changed, output_format, count)
-    typed = [(n, {"records": r, "holdout": h}) for n, (r, h) in result.per_type.items()]
-    summary: dict[str, object] = {
-        "seed": seed,
-        "holdout": holdout,
-        "assigned": result.assigned,
-        "moved": result.moved,
-        "files_changed": changed,
-        "per_type": dict(typed),
-    }
-    text = [
-        f"Assigned a split to {result.assigned} records and moved {result.moved} between tune "
-        f"and holdout, in {len(changed)} of {count} files (seed {seed}, target holdout "
-        f"{percent(holdout)}); holdout per type:"
-    ]
-    for name, row in typed:
-        held, records = row["holdout"], row["records"]
-        text.append(f"  {name}: {held} of {records} ({percent(held / records)})")
-    emit(output_format, summary, text)
-    return 0
-
-
-def _configured_holdout() -> float:
-    """`holdout-share` of [tool.evaltools.retrieval] (the target `gold stats` checks), else 0.2."""
-    from evaltools.config.model import load_config
-    from evaltools.retrieval.records.stats import Targets
-
-    share = Targets.from_config(load_config().retrieval.targets).holdout_share
-    _check_share("[tool.evaltools.retrieval] holdout-share", share)
-    return share
 
 
 # --- mine ------------------------------------------------------------------------------------

@@ -27,7 +27,7 @@ def merge_text(
         f"{agreement['one_annotator']} IDs graded by one annotator only."
     )
     label = {
-        "arbitrate": "arbitrate",
+        "arbitrate": "ARBITRATE (not merged: decide the grades one level apart)",
         "ambiguous": "AMBIGUOUS (rewrite or drop)",
         "classification": "TYPE OR SPLIT DIFFERS (not merged: agree on one)",
         "fields": f"fields differ (the merged record keeps {first.name}'s)",
@@ -52,11 +52,16 @@ def merge_text(
     # of a merge without them stays as it was.
     kinds = [*_CONFLICT_KINDS, *(k for k in ("classification", "fields") if counts.get(k))]
     parts = [f"{counts.get(k, 0)} {k.replace('_', ' ')}" for k in kinds]
+    # Every kind but `fields` (merged with the first file's values) keeps the query out.
+    left_out = sum(counts.get(k, 0) for k in kinds if k != "fields")
     where = summary["conflicts_file"]
     tail = f"; conflicts written to {where}" if where else ""
     if conflicts and not where:
         tail = "; pass --conflicts FILE to write them for arbitration"
-    yield f"Merged {summary['merged']} queries into {summary['output']} ({', '.join(parts)}){tail}."
+    yield (
+        f"Merged {summary['merged']} queries into {summary['output']}, left out {left_out} "
+        f"for a person to decide ({', '.join(parts)}){tail}."
+    )
 
 
-_CONFLICT_KINDS = ("arbitrate", "ambiguous", "one_annotator", "unpaired")
+_CONFLICT_KINDS = ("arbitrate", "ambiguous", "unpaired")

@@ -15,6 +15,7 @@ from fractions import Fraction
 
 from evaltools.catalogue import rule
 from evaltools.diagnostics import Diagnostic, make
+from evaltools.jsonlocate import pointer
 from evaltools.retrieval.gold.strata import quotas, type_key, unit_hash
 from evaltools.retrieval.records._gold_jsonl import GRADES, Line
 
@@ -22,6 +23,9 @@ DUPLICATE_QID = rule("RG402")
 QUERY_DIFFERS = rule("RG403")
 INVALID_SPLIT = rule("RG404")
 CLASSIFICATION_DIFFERS = rule("RG405")
+NEEDS_ARBITRATION = rule("RG406")
+AMBIGUOUS_QUERY = rule("RG407")
+UNPAIRED_QUERY = rule("RG408")
 
 SPLITS = ("tune", "holdout")
 
@@ -61,9 +65,9 @@ class Agreement:
     """Agreement over IDs graded by both annotators.
 
     An ID graded by only one annotator is left out of all three figures and counted in
-    ``one_annotator`` instead: a missing grade means the annotator did not see or did not
-    list the chunk, not that they judged it irrelevant, and counting it as a 0 would mix
-    the coverage of the candidate lists into the agreement on grades.
+    ``one_annotator`` instead: the figures measure how alike two given grades are, and
+    counting a missing one as 0 would mix the coverage of the candidate lists into them.
+    Deciding a query is another matter: there the missing grade is a 0 (`_merge_query`).
     """
 
     pairs: int
@@ -86,7 +90,6 @@ class Agreement:
 
 AMBIGUOUS = "ambiguous"
 ARBITRATE = "arbitrate"
-ONE_ANNOTATOR = "one_annotator"
 UNPAIRED = "unpaired"
 CLASSIFICATION = "classification"
 FIELDS = "fields"
@@ -101,8 +104,9 @@ _MERGED_BY_RULE = frozenset({"qid", "query", "gold", "annotators"})
 class MergeResult:
     """``merged``: records to write; ``conflicts``: everything a person must still decide.
 
-    Every query of either file ends up in ``merged`` (with its accepted grades), in
-    ``conflicts``, or in both (accepted IDs merged, the rest pending), so nothing is lost.
+    Every query of either file ends up in ``merged`` (all its grades agreed) or in
+    ``conflicts`` (with every grade of both annotators), never in part in each: a merged
+    record is final. A query in both has only differing non-classifying ``fields``.
     """
 
     merged: list[dict[str, object]] = field(default_factory=list)
@@ -111,17 +115,18 @@ class MergeResult:
     counts: Counter[str] = field(default_factory=Counter)
     # Input that stops the merge: nothing may be written.
     diagnostics: list[Diagnostic] = field(default_factory=list)
-    # Errors that the conflicts hold for a person to decide: written, and reported (RG405).
+    # Why each query in the conflicts was left out (RG405-RG408): written, and reported.
     findings: list[Diagnostic] = field(default_factory=list)
 
 
 def merge_annotations(first: Sequence[Line], second: Sequence[Line]) -> MergeResult:
     """Merge two annotators' files by qid, following the grading discipline.
 
-    Per chunk ID graded by both: same grade -> accepted; one level apart -> arbitration;
-    two or more apart anywhere in a query -> the whole query is ambiguous (rewrite or drop)
-    and is not merged. IDs graded by one annotator only, and queries in one file only, are
-    listed as conflicts and never merged. Fields both records hold with different values
+    Per chunk ID either graded (a missing grade is 0, not relevant): same grade ->
+    accepted; one level apart -> arbitration (RG406); two or more apart -> the query is
+    ambiguous, rewrite or drop it (RG407). A query is merged only when every grade is
+    accepted; otherwise the whole query goes to the conflicts. Queries in one file only go
+    there too (RG408). Fields both records hold with different values
     are listed in the query's conflict under ``fields`` (name -> [A's, B's]); a different
     `type` or `split` also keeps the query out of the merge (an RG405 finding), any other
     field leaves A's value in the merged record.
@@ -137,6 +142,7 @@ def merge_annotations(first: Sequence[Line], second: Sequence[Line]) -> MergeRes
         line_b = by_qid_b.get(qid)
         if line_b is None:
             result.conflicts.append(_unpaired(line_a, 0))
+            result.findings.append(_unpaired_query(line_a))
             continue
         if line_a.query != line_b.query:
             result.diagnostics.append(_query_differs(line_a, line_b))
@@ -149,6 +155,7 @@ def merge_annotations(first: Sequence[Line], second: Sequence[Line]) -> MergeRes
     for qid, line_b in by_qid_b.items():
         if qid not in by_qid_a:
             result.conflicts.append(_unpaired(line_b, 1))
+            result.findings.append(_unpaired_query(line_b))
     result.agreement = Agreement.of(pairs, one_annotator)
     for conflict in result.conflicts:
         result.counts[str(conflict["status"])] += 1
@@ -220,35 +227,71 @@ def _classification_differs(line_a: Line, line_b: Line, key: str) -> Diagnostic:
 
 
 def _merge_query(line_a: Line, line_b: Line, result: MergeResult) -> None:
+    """Merge one query both annotators graded, or hold all of it back for a person.
+
+    A query with any chunk the two graded differently is not merged at all: a record
+    holding only the agreed grades would look final while a chunk an annotator called
+    relevant is missing from its gold, and would count as a miss until someone arbitrated.
+    """
     fields = _differing_fields(line_a, line_b)
     classifying = [key for key in CLASSIFYING if key in fields]
     result.findings.extend(_classification_differs(line_a, line_b, k) for k in classifying)
     gold_a, gold_b = line_a.gold(), line_b.gold()
-    accepted: dict[str, int] = {}
-    pending: dict[str, list[int | None]] = {}
-    ambiguous = False
-    for cid in [*gold_a, *(c for c in gold_b if c not in gold_a)]:
-        grade_a, grade_b = gold_a.get(cid), gold_b.get(cid)
-        if grade_a is not None and grade_a == grade_b:
-            accepted[cid] = grade_a
-            continue
-        pending[cid] = [grade_a, grade_b]
-        if grade_a is not None and grade_b is not None and abs(grade_a - grade_b) >= 2:
-            ambiguous = True
-    if ambiguous or classifying:
-        # Read differently, or filed differently: every grade is shown, nothing merged.
-        all_grades = {cid: [gold_a.get(cid), gold_b.get(cid)] for cid in (*accepted, *pending)}
-        status = AMBIGUOUS if ambiguous else CLASSIFICATION
-        result.conflicts.append(_conflict(line_a, status, all_grades, fields))
+    grades = {cid: [gold_a.get(cid), gold_b.get(cid)] for cid in {**gold_a, **gold_b}}
+    # A chunk an annotator did not grade, they judged not relevant: grade 0.
+    gaps = {cid: abs((a or 0) - (b or 0)) for cid, (a, b) in grades.items()}
+    ambiguous = [cid for cid, gap in gaps.items() if gap >= 2]
+    # An ambiguous query is rewritten or dropped, so its one-level gaps need no arbiter.
+    disputed = ambiguous or [cid for cid, gap in gaps.items() if gap == 1]
+    result.findings.extend(_disputed(line_a, line_b, cid, gaps[cid]) for cid in disputed)
+    if disputed or classifying:
+        # Read differently, filed differently, or graded differently: every grade is
+        # shown, nothing merged.
+        status = AMBIGUOUS if ambiguous else CLASSIFICATION if classifying else ARBITRATE
+        result.conflicts.append(_conflict(line_a, status, grades, fields))
         return
-    if pending:
-        disputed = any(None not in grades for grades in pending.values())
-        status = ARBITRATE if disputed else ONE_ANNOTATOR
-        result.conflicts.append(_conflict(line_a, status, pending, fields))
-    elif fields:
+    if fields:
         result.conflicts.append(_conflict(line_a, FIELDS, {}, fields))
-    if accepted:
-        result.merged.append(_merged_record(line_a.record, line_b.record, accepted))
+    result.merged.append(_merged_record(line_a.record, line_b.record, gold_a))
+
+
+def _disputed(line_a: Line, line_b: Line, chunk_id: str, gap: int) -> Diagnostic:
+    """A chunk graded `gap` levels apart, at its grade in B's file (A's when B lacks it)."""
+    here, there = (line_b, line_a) if chunk_id in line_b.gold() else (line_a, line_b)
+    other = there.gold().get(chunk_id)
+    graded_there = (
+        f"not graded in {there.path}:{there.number} (counts as 0, not relevant)"
+        if other is None
+        else f"{other} in {there.path}:{there.number}"
+    )
+    if gap >= 2:
+        code = AMBIGUOUS_QUERY
+        verdict = "two or more levels apart, so the query is ambiguous: rewrite or drop it"
+    else:
+        code = NEEDS_ARBITRATION
+        verdict = "one level apart, so a third person or a discussion decides the grade"
+    where = pointer(["gold", chunk_id])
+    return make(
+        code,
+        here.path,
+        here.number,
+        here.column(where),
+        f"{chunk_id} of {here.qid!r} is graded {here.gold()[chunk_id]} here and "
+        f"{graded_there}: {verdict}; the query was not merged",
+        pointer=where,
+    )
+
+
+def _unpaired_query(line: Line) -> Diagnostic:
+    return make(
+        UNPAIRED_QUERY,
+        line.path,
+        line.number,
+        line.column("/qid"),
+        f"query {line.qid!r} is in this annotator's file only, so it was not merged: the other "
+        "annotator grades it too, or it leaves this file",
+        pointer="/qid",
+    )
 
 
 def _merged_record(

@@ -1,31 +1,35 @@
 """The holdout split: which queries are never used for tuning, per type, to a target share.
 
-Each type's holdout is the floor or the ceiling of its exact share, and the whole set's is
-the rounded share (`strata.quotas`), so `gold stats` never finds the split that `gold split`
-made off target. Who fills a type's quota, in this order: the queries already in holdout,
-then those without a split, then those in tune; within each group by
-``unit_hash(seed, qid)``. So a query stays where it is unless its type's quota changes:
-adding queries to a split set moves no old query unless the quota of its type grows by more
-than the new queries of that type can fill, or shrinks.
+A query that was in tune may have been tuned on, so it never moves into the holdout: a gain
+measured on it would not be a held-out gain. Records that have a split keep it; only the
+records without one are drawn, per type, toward the target (within each type by
+``unit_hash(seed, qid)``), and the total toward the rounded share of the set when the types'
+ranges allow it (`strata.quotas` breaks ties). A type whose holdout is already within one
+query of its exact share is on target and is left alone. Two cases move or miss:
+
+- a type holds out more than the ceiling of its share (the target was lowered): its
+  worst-ranked holdout queries move to tune, which leaks nothing;
+- a type holds out less than the floor of its share and has too few new queries to fill it:
+  those holdout queries are reported missing, and only new queries can fill them.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 
 from evaltools.diagnostics import Diagnostic, make
 from evaltools.retrieval.gold.annotate import INVALID_SPLIT, SPLITS
-from evaltools.retrieval.gold.strata import quotas, type_key, unit_hash
+from evaltools.retrieval.gold.strata import exact_share, quotas, type_key, unit_hash
 from evaltools.retrieval.records._gold_jsonl import JsonlFile, Line
 from evaltools.retrieval.records.gold_keys import replace_member_value
 
 TUNE, HOLDOUT = SPLITS
-# Fill order of a type's holdout quota: by the split a query has now.
-_PRIORITY = {HOLDOUT: 0, None: 1, TUNE: 2}
 
 
 @dataclass(frozen=True)
@@ -54,6 +58,8 @@ class SplitResult:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     # type -> (records, holdout records after the run), in type order
     per_type: dict[str, tuple[int, int]] = field(default_factory=dict)
+    # type -> holdout queries short of the floor of its share that no new query could fill
+    missing: dict[str, int] = field(default_factory=dict)
 
     @property
     def assigned(self) -> int:
@@ -61,11 +67,16 @@ class SplitResult:
 
     @property
     def moved(self) -> int:
+        """Holdout queries moved to tune (the only move there is)."""
         return sum(change.before is not None for change in self.changes)
+
+    def moved_per_type(self) -> dict[str, int]:
+        found = Counter(c.line.type_name for c in self.changes if c.before is not None)
+        return {name: found[name] for name in sorted(found, key=type_key)}
 
 
 def split_set(files: Sequence[JsonlFile], holdout: float, seed: int) -> SplitResult:
-    """Give every record of the set a split that meets the per-type holdout quotas.
+    """Give every record of the set without a split one, toward the per-type holdout share.
 
     The set is all the files together. Nothing is planned when a record has a `split` other
     than tune or holdout (RG404): that value's meaning is unknown, so is the quota's state.
@@ -77,7 +88,7 @@ def split_set(files: Sequence[JsonlFile], holdout: float, seed: int) -> SplitRes
             result.diagnostics.append(_invalid(line))
     if result.diagnostics:
         return result
-    target = _holdout_members(lines, holdout, seed)
+    target, result.missing = _holdout_members(lines, holdout, seed)
     position = 0
     for jsonl in files:
         raws = list(jsonl.raws)
@@ -96,17 +107,94 @@ def split_set(files: Sequence[JsonlFile], holdout: float, seed: int) -> SplitRes
     return result
 
 
-def _holdout_members(lines: Sequence[Line], holdout: float, seed: int) -> set[int]:
-    """The positions in `lines` of the records to hold out."""
-    by_type: dict[str, list[tuple[int, float, int]]] = {}
-    for position, line in enumerate(lines):
-        rank = (_PRIORITY[line.record.get("split")], unit_hash(str(seed), line.qid), position)
-        by_type.setdefault(line.type_name, []).append(rank)
-    wanted = quotas({name: len(ranks) for name, ranks in by_type.items()}, holdout)
+@dataclass
+class _Stratum:
+    """One type's records by the split they have now, each list best-ranked first."""
+
+    holdout: list[int] = field(default_factory=list)
+    new: list[int] = field(default_factory=list)
+    tune: int = 0
+
+    @property
+    def size(self) -> int:
+        return len(self.holdout) + len(self.new) + self.tune
+
+
+def _holdout_members(
+    lines: Sequence[Line], holdout: float, seed: int
+) -> tuple[set[int], dict[str, int]]:
+    """The positions in `lines` of the records to hold out, and the holdout queries missing
+    per type (those only new queries can fill)."""
+    ranked = sorted(range(len(lines)), key=lambda p: (unit_hash(str(seed), lines[p].qid), p))
+    strata: dict[str, _Stratum] = {}
+    for position in ranked:
+        line = lines[position]
+        stratum = strata.setdefault(line.type_name, _Stratum())
+        split = line.record.get("split")
+        if split == HOLDOUT:
+            stratum.holdout.append(position)
+        elif split == TUNE:
+            stratum.tune += 1
+        else:
+            stratum.new.append(position)
+    counts, missing = _holdout_counts(strata, holdout)
     chosen: set[int] = set()
-    for name, ranks in by_type.items():
-        chosen.update(position for _, _, position in sorted(ranks)[: wanted[name]])
-    return chosen
+    for name, stratum in strata.items():
+        # Kept first, then drawn: a holdout query leaves only when the count is below them.
+        chosen.update([*stratum.holdout, *stratum.new][: counts[name]])
+    return chosen, missing
+
+
+def _holdout_counts(
+    strata: dict[str, _Stratum], holdout: float
+) -> tuple[dict[str, int], dict[str, int]]:
+    """How many of each type to hold out, and how many holdout queries each type misses.
+
+    A type's count lies in the range it can reach without a tune query entering the holdout,
+    narrowed to the floor..ceiling of its exact share where the two overlap; inside that,
+    `quotas` gives the start and the total is then brought toward the set's rounded share.
+    """
+    share = exact_share(holdout)
+    wanted = quotas({name: s.size for name, s in strata.items()}, holdout)
+    ranges: dict[str, tuple[int, int]] = {}
+    missing: dict[str, int] = {}
+    for name, stratum in strata.items():
+        low, high = math.floor(share * stratum.size), math.ceil(share * stratum.size)
+        held, reachable = len(stratum.holdout), len(stratum.holdout) + len(stratum.new)
+        if held > high:  # the share asks for fewer: holdout queries may go to tune
+            ranges[name] = (low, high)
+        elif reachable < low:  # only new queries could fill the rest
+            ranges[name] = (reachable, reachable)
+            missing[name] = low - reachable
+        else:
+            ranges[name] = (max(held, low), min(reachable, high))
+    counts = {name: min(max(wanted[name], lo), hi) for name, (lo, hi) in ranges.items()}
+    exact = {name: share * stratum.size for name, stratum in strata.items()}
+    # The quotas sum to the rounded share of the whole set.
+    _toward_total(counts, ranges, exact, sum(wanted.values()))
+    return counts, {name: missing[name] for name in sorted(missing, key=type_key)}
+
+
+def _toward_total(
+    counts: dict[str, int],
+    ranges: dict[str, tuple[int, int]],
+    exact: dict[str, Fraction],
+    total: int,
+) -> None:
+    """Move counts inside their ranges until they sum to `total`, or as near as the ranges
+    allow: up where the count is furthest below the exact share, down where furthest above
+    (ties in type order). A range is at most one wide, so one step per type is enough."""
+    gap = total - sum(counts.values())
+    if gap > 0:
+        up = [name for name in counts if counts[name] < ranges[name][1]]
+        up.sort(key=lambda name: (counts[name] - exact[name], type_key(name)))
+        for name in up[:gap]:
+            counts[name] += 1
+    elif gap < 0:
+        down = [name for name in counts if counts[name] > ranges[name][0]]
+        down.sort(key=lambda name: (exact[name] - counts[name], type_key(name)))
+        for name in down[:-gap]:
+            counts[name] -= 1
 
 
 def _with_split(line: Line, value: str) -> bytes:

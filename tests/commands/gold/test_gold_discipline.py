@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from evaltools.__main__ import main
+from tests.conftest import REPO
 from tests.retrieval.mine_repo import HistoryRepo, build_acceptance_repo
 
 
@@ -120,17 +121,16 @@ def test_merge_writes_accepted_grades_conflicts_and_agreement(
     )
     merged, conflicts = tmp_path / "merged.jsonl", tmp_path / "conflicts.jsonl"
     argv = ["gold", "merge", str(first), str(second), "-o", str(merged)]
-    assert main([*argv, "--conflicts", str(conflicts)]) == 0
+    assert main([*argv, "--conflicts", str(conflicts)]) == 1  # two queries left out
     text = capsys.readouterr().out
     # pairs (3,3) (3,2) (2,2) (1,2) (3,1): exact 2/5, within one 4/5
     assert "exact 40.0%, within one level 80.0%" in text
+    assert "bob.jsonl:1:76: RG406 [error] b of 'q1' is graded 2 here and 3 in " in text
+    assert "bob.jsonl:3:76: RG407 [error] e of 'q3' is graded 1 here and 3 in " in text
     assert "q3: AMBIGUOUS (rewrite or drop)" in text
     assert "e: ann.jsonl=3 bob.jsonl=1" in text
-    assert "Merged 2 queries" in text
-    assert [json.loads(x)["gold"] for x in merged.read_text().splitlines()] == [
-        {"a": 3},
-        {"c": 2},
-    ]
+    assert "Merged 1 queries into" in text and "left out 2 for a person to decide" in text
+    assert [json.loads(x)["gold"] for x in merged.read_text().splitlines()] == [{"c": 2}]
     assert [json.loads(x)["status"] for x in conflicts.read_text().splitlines()] == [
         "arbitrate",
         "ambiguous",
@@ -145,7 +145,7 @@ def test_merge_kappa_in_json_matches_the_hand_computed_value(
     second = write_jsonl(tmp_path / "b.jsonl", rec("q1", {"w": 3, "x": 2, "y": 2, "z": 2}))
     out = tmp_path / "m.jsonl"
     argv = ["gold", "merge", str(first), str(second), "-o", str(out), "--format", "json"]
-    assert main(argv) == 0
+    assert main(argv) == 1  # x and z need arbitration
     agreement = json.loads(capsys.readouterr().out)["agreement"]
     assert agreement["weighted_kappa"] == pytest.approx(1 / 3, abs=1e-12)
     assert agreement == {
@@ -155,10 +155,49 @@ def test_merge_kappa_in_json_matches_the_hand_computed_value(
         "weighted_kappa": agreement["weighted_kappa"],
         "one_annotator": 0,
     }
-    assert main(["gold", "merge", str(first), str(second), "-o", str(out), "--force"]) == 0
+    assert main(["gold", "merge", str(first), str(second), "-o", str(out), "--force"]) == 1
     text = capsys.readouterr().out
     assert "linear-weighted kappa 0.333" in text
     assert "pass --conflicts FILE" in text
+
+
+def test_merge_writes_no_record_with_a_grade_left_to_decide(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A grades g 2, B grades it 1; only B grades k; both give f 3. The record used to be
+    # written with f alone, exit 0, as if final: g and k counted as misses in every metric.
+    first = write_jsonl(
+        tmp_path / "A.jsonl",
+        {**rec("m1", {"a.py:1-3:f": 3, "a.py:5-9:g": 2}), "annotators": ["ann"]},
+        {**rec("m2", {"a.py:1-3:f": 2}), "annotators": ["ann"]},
+    )
+    second = write_jsonl(
+        tmp_path / "B.jsonl",
+        {
+            **rec("m1", {"a.py:1-3:f": 3, "a.py:5-9:g": 1, "a.py:11-12:k": 1}),
+            "annotators": ["bob"],
+        },
+        {**rec("m2", {"a.py:1-3:f": 2}), "annotators": ["bob"]},
+    )
+    merged, conflicts = tmp_path / "M.jsonl", tmp_path / "C.jsonl"
+    argv = ["gold", "merge", str(first), str(second), "-o", str(merged)]
+    for extra in ([], ["--conflicts", str(conflicts)]):
+        assert main([*argv, *extra, "--force"]) == 1
+        out = capsys.readouterr().out
+        out = out.replace(f"{tmp_path.as_posix()}/", "")
+        assert [line.split(" is graded")[0] for line in out.splitlines()[:2]] == [
+            "B.jsonl:1:94: RG406 [error] a.py:5-9:g of 'm1'",
+            "B.jsonl:1:113: RG406 [error] a.py:11-12:k of 'm1'",
+        ]
+        assert "not graded in A.jsonl:1 (counts as 0, not relevant)" in out
+        assert "left out 1 for a person to decide" in out
+        assert [json.loads(x)["qid"] for x in merged.read_text().splitlines()] == ["m2"]
+    assert json.loads(conflicts.read_text()) == {
+        "qid": "m1",
+        "query": "query m1",
+        "status": "arbitrate",
+        "grades": {"a.py:1-3:f": [3, 3], "a.py:5-9:g": [2, 1], "a.py:11-12:k": [None, 1]},
+    }
 
 
 def test_merge_refuses_bad_input_and_writes_nothing(
@@ -264,7 +303,7 @@ def test_split_rewrites_in_place_reproducibly_and_stably(
     shutil.copy(evals, copy)
     assert main(["gold", "split", str(evals), "--seed", "4"]) == 0
     assert (
-        "Assigned a split to 40 records and moved 0 between tune and holdout, in 1 of 1 files"
+        "Assigned a split to 40 records and moved 0 from holdout to tune, in 1 of 1 files"
         in capsys.readouterr().out
     )
     done = evals.read_bytes()
@@ -282,6 +321,46 @@ def test_split_rewrites_in_place_reproducibly_and_stably(
     evals.write_bytes(done + _eval_set(tmp_path / "new.jsonl", 40, 30).read_bytes())
     assert main(["gold", "split", str(evals), "--seed", "4"]) == 0
     assert evals.read_bytes().startswith(done)
+
+
+def test_split_keeps_the_splits_of_the_projects_own_set(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # evals/retrieval.jsonl holds out 3 of 12 identifier, 4 of 20 intent and 1 of 8 mixed
+    # queries: within one query of 20% each, so a split with any seed changes nothing (it
+    # used to swap an identifier holdout query for a mixed tune one).
+    evals = tmp_path / "set.jsonl"
+    shutil.copy(REPO / "evals" / "retrieval.jsonl", evals)
+    before = evals.read_bytes()
+    for seed in ("1", "2", "7"):
+        assert main(["gold", "split", str(evals), "--seed", seed]) == 0
+        assert evals.read_bytes() == before
+        assert "and moved 0 from holdout to tune, in 0 of 1 files" in capsys.readouterr().out
+
+
+def test_split_says_what_it_moves_to_tune_and_what_only_new_queries_can_fill(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    evals = tmp_path / "set.jsonl"
+    tuned = [{**rec(f"t{i}", {"a.py:1-2:f": 3}), "split": "tune"} for i in range(9)]
+    write_jsonl(evals, *tuned, {**rec("h0", {"a.py:1-2:f": 3}), "split": "holdout"})
+    before = evals.read_bytes()
+    assert main(["gold", "split", str(evals), "--seed", "1", "--holdout", "0.3"]) == 0
+    out = capsys.readouterr().out
+    assert evals.read_bytes() == before  # no tune query entered the holdout
+    assert "  intent: 1 of 10 (10.0%); 2 holdout queries missing\n" in out
+    assert "Tune queries never move into the holdout (they may have been tuned on)" in out
+    argv = ["gold", "split", str(evals), "--seed", "1", "--holdout", "0.3", "--format", "json"]
+    assert main(argv) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["missing_holdout"] == {"intent": 2}
+    assert summary["moved"] == 0 and summary["moved_to_tune"] == {}
+    # a smaller holdout is the one case a holdout query moves, and the output says so
+    write_jsonl(evals, *tuned[:5], *({**r, "split": "holdout"} for r in tuned[5:]))
+    assert main(["gold", "split", str(evals), "--seed", "1", "--holdout", "0.2"]) == 0
+    out = capsys.readouterr().out
+    assert "moved 2 from holdout to tune" in out
+    assert "intent: 2 of 9 (22.2%); 2 moved from holdout to tune, as the target asks" in out
 
 
 def test_split_refuses_invalid_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -56,8 +56,8 @@ def test_a_different_type_or_split_is_an_error_and_a_conflict_not_a_merge(
         '  notes: a.jsonl="A: means session" b.jsonl="B"',
         '  extra: a.jsonl={"a": 1} b.jsonl={"b": 2}',
         "  a.py:1-3:f: a.jsonl=3 b.jsonl=3",
-        "Merged 0 queries into m.jsonl (0 arbitrate, 0 ambiguous, 0 one annotator, 0 unpaired, "
-        "1 classification); conflicts written to c.jsonl.",
+        "Merged 0 queries into m.jsonl, left out 1 for a person to decide (0 arbitrate, "
+        "0 ambiguous, 0 unpaired, 1 classification); conflicts written to c.jsonl.",
     ]
     assert Path("m.jsonl").read_bytes() == b""
     assert Path("c.jsonl").read_bytes() == (
@@ -77,8 +77,8 @@ def test_other_differing_fields_are_merged_as_a_has_them_and_listed_as_conflicts
         "q1: fields differ (the merged record keeps a.jsonl's)",
         '  notes: a.jsonl="A: means session" b.jsonl="B: means token"',
         '  extra: a.jsonl={"a": 1} b.jsonl={"b": 2}',
-        "Merged 1 queries into m.jsonl (0 arbitrate, 0 ambiguous, 0 one annotator, 0 unpaired, "
-        "1 fields); conflicts written to c.jsonl.",
+        "Merged 1 queries into m.jsonl, left out 0 for a person to decide (0 arbitrate, "
+        "0 ambiguous, 0 unpaired, 1 fields); conflicts written to c.jsonl.",
     ]
     # B's field that A lacks joins the record, as before
     assert (
@@ -96,8 +96,8 @@ def test_equal_values_written_alike_are_no_conflict(capsys: pytest.CaptureFixtur
     _write({**A, "extra": {"a": 1, "b": [1]}}, {**A, "extra": {"b": [1], "a": 1}})
     assert main(ARGV) == 0
     assert capsys.readouterr().out.splitlines()[1:] == [
-        "Merged 1 queries into m.jsonl (0 arbitrate, 0 ambiguous, 0 one annotator, "
-        "0 unpaired); conflicts written to c.jsonl."
+        "Merged 1 queries into m.jsonl, left out 0 for a person to decide (0 arbitrate, "
+        "0 ambiguous, 0 unpaired); conflicts written to c.jsonl."
     ]
     assert Path("m.jsonl").read_bytes() == Path("a.jsonl").read_bytes()
     assert Path("c.jsonl").read_bytes() == b""

@@ -81,16 +81,28 @@ def test_same_grades_are_accepted_with_all_fields_kept() -> None:
     assert result.agreement.exact == 1.0
 
 
-def test_one_level_apart_goes_to_arbitration_with_both_grades() -> None:
-    first = lines(rec("q1", {"a": 3, "b": 2}), rec("q2", {"c": 1}))
-    second = lines(rec("q1", {"a": 3, "b": 1}), rec("q2", {"c": 2}))
+def test_one_level_apart_keeps_the_whole_query_out_for_arbitration() -> None:
+    # q1's agreed grade of "a" alone would look like a final record without "b"
+    first = lines(rec("q1", {"a": 3, "b": 2}), rec("q2", {"c": 1}), rec("q3", {"d": 2}))
+    second = lines(
+        rec("q1", {"a": 3, "b": 1}), rec("q2", {"c": 2}), rec("q3", {"d": 2}), path="b.jsonl"
+    )
     result = merge_annotations(first, second)
-    assert [r["gold"] for r in result.merged] == [{"a": 3}]  # q2 has nothing accepted yet
+    assert [r["qid"] for r in result.merged] == ["q3"]
     assert result.conflicts == [
-        {"qid": "q1", "query": "query q1", "status": "arbitrate", "grades": {"b": [2, 1]}},
+        {
+            "qid": "q1",
+            "query": "query q1",
+            "status": "arbitrate",
+            "grades": {"a": [3, 3], "b": [2, 1]},
+        },
         {"qid": "q2", "query": "query q2", "status": "arbitrate", "grades": {"c": [1, 2]}},
     ]
     assert result.counts["arbitrate"] == 2
+    assert [(d.code, d.path, d.line, d.pointer) for d in result.findings] == [
+        ("RG406", "b.jsonl", 1, "/gold/b"),
+        ("RG406", "b.jsonl", 2, "/gold/c"),
+    ]
 
 
 def test_two_levels_apart_makes_the_whole_query_ambiguous() -> None:
@@ -108,17 +120,27 @@ def test_two_levels_apart_makes_the_whole_query_ambiguous() -> None:
     ]
 
 
-def test_ids_and_queries_graded_by_one_annotator_are_listed() -> None:
-    first = lines(rec("q1", {"a": 2, "b": 3}), rec("only-a", {"x": 1}))
-    second = lines(rec("q1", {"a": 2, "c": 1}), rec("only-b", {"y": 3}))
+def test_a_chunk_one_annotator_did_not_grade_counts_as_their_0() -> None:
+    first = lines(
+        rec("q1", {"a": 2}), rec("q2", {"a": 2, "b": 3}), rec("only-a", {"x": 1}), path="a.jsonl"
+    )
+    second = lines(
+        rec("q1", {"a": 2, "c": 1}), rec("q2", {"a": 2}), rec("only-b", {"y": 3}), path="b.jsonl"
+    )
     result = merge_annotations(first, second)
-    assert [r["gold"] for r in result.merged] == [{"a": 2}]
+    assert result.merged == []
     assert result.conflicts == [
         {
             "qid": "q1",
             "query": "query q1",
-            "status": "one_annotator",
-            "grades": {"b": [3, None], "c": [None, 1]},
+            "status": "arbitrate",  # c: 1 against no grade, 0
+            "grades": {"a": [2, 2], "c": [None, 1]},
+        },
+        {
+            "qid": "q2",
+            "query": "query q2",
+            "status": "ambiguous",  # b: 3 against no grade, 0
+            "grades": {"a": [2, 2], "b": [3, None]},
         },
         {
             "qid": "only-a",
@@ -133,7 +155,15 @@ def test_ids_and_queries_graded_by_one_annotator_are_listed() -> None:
             "grades": {"y": [None, 3]},
         },
     ]
-    assert result.agreement.pairs == 1
+    # each finding where the grade is: in the file of the annotator who gave it
+    assert sorted((d.code, d.path, d.line, d.pointer) for d in result.findings) == [
+        ("RG406", "b.jsonl", 1, "/gold/c"),
+        ("RG407", "a.jsonl", 2, "/gold/b"),
+        ("RG408", "a.jsonl", 3, "/qid"),
+        ("RG408", "b.jsonl", 3, "/qid"),
+    ]
+    # the agreement figures stay those of the chunks both graded
+    assert result.agreement.pairs == 2
     assert result.agreement.one_annotator == 2
 
 

@@ -115,3 +115,49 @@ def test_an_invalid_split_is_reported_and_nothing_planned(value: Any) -> None:
 def test_per_type_counts_after_the_run() -> None:
     result = split_set([typed(40)], 0.2, seed=5)
     assert result.per_type == {"identifier": (14, 3), "intent": (13, 3), "mixed": (13, 2)}
+
+
+def _assigned(kind: str, count: int, held: int, start: int = 0) -> list[bytes]:
+    """`count` records of `kind`, the first `held` in holdout and the rest in tune."""
+    return [
+        json.dumps(
+            {"qid": f"{kind}{i}", "type": kind, "split": "holdout" if i < held else "tune"}
+        ).encode()
+        + b"\n"
+        for i in range(start, start + count)
+    ]
+
+
+def test_a_set_within_one_query_of_the_share_per_type_is_left_alone() -> None:
+    # 20% of 12, 20, 8 is 2.4, 4, 1.6: the quotas would say 2, 4, 2, but 3, 4, 1 is within
+    # one query of every type's share and of the set's, so nothing moves: no tune query
+    # may enter the holdout, no holdout query needs to leave it.
+    raws = [*_assigned("identifier", 12, 3), *_assigned("intent", 20, 4), *_assigned("mixed", 8, 1)]
+    for seed in range(20):
+        result = split_set([jsonl(*raws)], 0.2, seed=seed)
+        assert result.changes == [], seed
+        assert result.missing == {}
+        assert result.per_type == {"identifier": (12, 3), "intent": (20, 4), "mixed": (8, 1)}
+
+
+def test_a_tune_query_never_enters_the_holdout_the_missing_ones_are_counted() -> None:
+    tuned = _assigned("intent", 10, 0)
+    result = split_set([jsonl(*tuned)], 0.2, seed=3)
+    assert result.changes == []
+    assert result.missing == {"intent": 2}
+    assert result.per_type == {"intent": (10, 0)}
+    # a new query is drawn for the holdout, the rest stays missing
+    new = json.dumps({"qid": "new", "type": "intent"}).encode() + b"\n"
+    result = split_set([jsonl(*tuned, new)], 0.2, seed=3)
+    assert [(c.line.qid, c.before, c.after) for c in result.changes] == [("new", None, "holdout")]
+    assert result.missing == {"intent": 1}
+    # a larger share draws new queries only, whatever the seed
+    grown = [
+        *_assigned("mixed", 10, 2),
+        *(b'{"qid": "n%d", "type": "mixed"}\n' % i for i in range(3)),
+    ]
+    for seed in range(20):
+        result = split_set([jsonl(*grown)], 0.5, seed=seed)
+        assert {c.line.qid for c in result.changes} == {"n0", "n1", "n2"}
+        assert all(c.after == "holdout" for c in result.changes)
+        assert result.missing == {"mixed": 1}  # 5 of 13 held out, 6 is the floor of 6.5

@@ -1,0 +1,95 @@
+"""`evaltools gold merge`: two annotators' grades into one set, and what a person must
+still decide."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from evaltools.diagnostics import Diagnostic, worst_exit_code
+from evaltools.fileio import UsageError
+from evaltools.report import render
+from evaltools.report.gold_io import (
+    check_output,
+    dump_jsonl,
+    emit,
+    fail,
+    fail_writing,
+    input_files,
+    read_sets,
+    write_output,
+)
+from evaltools.report.gold_merge import merge_text
+
+
+def merge(
+    *,
+    first: Path,
+    second: Path,
+    output: Path,
+    conflicts: Path | None,
+    force: bool,
+    output_format: str,
+) -> int:
+    from evaltools.retrieval.gold.annotate import merge_annotations
+
+    inputs = input_files([first, second])
+    for path in (first, second):
+        if path.is_dir():
+            raise UsageError(
+                f"{path.as_posix()} is a directory: gold merge takes two .jsonl files, "
+                "one per annotator"
+            )
+    check_output(output, force, inputs=inputs)
+    if conflicts is not None:
+        check_output(conflicts, force, inputs=inputs, option="--conflicts")
+        if conflicts.resolve() == output.resolve():
+            raise UsageError("-o and --conflicts must name two different files")
+    count = len(inputs)
+    files, problems = read_sets(inputs, need_gold=True)
+    if problems:
+        return fail(problems, output_format, count)
+    result = merge_annotations(files[0].lines, files[1].lines)
+    if result.diagnostics:
+        return fail(result.diagnostics, output_format, count)
+    outputs = [(output, dump_jsonl(result.merged))]
+    if conflicts is not None:
+        outputs.append((conflicts, dump_jsonl(result.conflicts)))
+    failed = [(path, write_output(path, data)) for path, data in outputs]
+    written = [str(path) for path, problem in failed if problem is None]
+    problems = [problem for _, problem in failed if problem is not None]
+    if problems:
+        return fail_writing(problems, written, output_format, count)
+    agreement = result.agreement
+    summary: dict[str, object] = {
+        "output": str(output),
+        "conflicts_file": None if conflicts is None else str(conflicts),
+        "merged": len(result.merged),
+        "counts": dict(sorted(result.counts.items())),
+        "agreement": {
+            "pairs": agreement.pairs,
+            "exact": agreement.exact,
+            "within_one": agreement.within_one,
+            "weighted_kappa": agreement.kappa,
+            "one_annotator": agreement.one_annotator,
+        },
+        "conflicts": result.conflicts,
+    }
+    _report_findings(output_format, summary, result.findings, count)
+    emit(output_format, summary, merge_text(summary, result.conflicts, first, second))
+    return worst_exit_code(result.findings)
+
+
+def _report_findings(
+    output_format: str, summary: dict[str, object], findings: Sequence[Diagnostic], files: int
+) -> None:
+    """Errors the merge wrote down for a person (RG405): inside the JSON summary, else as
+    findings ahead of the summary lines, in the stream the summary goes to."""
+    if not findings:
+        return
+    if output_format == "json":
+        summary["findings"] = [d.to_json() for d in sorted(findings, key=Diagnostic.sort_key)]
+        return
+    stream = sys.stderr if summary.get("output") == "-" else sys.stdout
+    render(output_format, findings, stream, files_checked=files)

@@ -1,0 +1,102 @@
+"""`evaltools gold split`: tune and holdout, in place, per type."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from evaltools.atomic import remove_stale_temps
+from evaltools.report.gold_io import (
+    check_share,
+    emit,
+    fail,
+    fail_writing,
+    input_files,
+    read_sets,
+    write_output,
+)
+from evaltools.report.gold_merge import percent
+
+if TYPE_CHECKING:
+    from evaltools.retrieval.gold.holdout import SplitResult
+
+
+def split(*, paths: list[Path], holdout: float | None, seed: int, output_format: str) -> int:
+    from evaltools.retrieval.gold.holdout import split_set
+
+    if holdout is None:
+        holdout = _configured_holdout()
+    else:
+        check_share("--holdout", holdout)
+    inputs = input_files(paths)
+    count = len(inputs)
+    files, problems = read_sets(inputs, need_gold=False)
+    if problems:
+        return fail(problems, output_format, count)
+    result = split_set(files, holdout, seed)
+    if result.diagnostics:
+        return fail(result.diagnostics, output_format, count)
+    changed: list[str] = []
+    for planned in result.files:
+        remove_stale_temps(planned.source.path.parent)  # a killed earlier split may have left some
+        if planned.changed:
+            problem = write_output(planned.source.path, planned.data, expect=planned.source.data)
+            if problem is not None:
+                problems.append(problem)
+                continue
+            changed.append(planned.source.display)
+    if problems:
+        return fail_writing(problems, changed, output_format, count)
+    summary: dict[str, object] = {
+        "seed": seed,
+        "holdout": holdout,
+        "assigned": result.assigned,
+        "moved": result.moved,
+        "files_changed": changed,
+        "per_type": {n: {"records": r, "holdout": h} for n, (r, h) in result.per_type.items()},
+        "moved_to_tune": result.moved_per_type(),
+        "missing_holdout": result.missing,
+    }
+    emit(output_format, summary, _split_text(result, holdout, seed, len(changed), count))
+    return 0
+
+
+def _split_text(
+    result: SplitResult, holdout: float, seed: int, changed: int, count: int
+) -> list[str]:
+    """The summary for people: a holdout query moved to tune and a holdout query missing are
+    said per type, since either one changes what the holdout measures."""
+    text = [
+        f"Assigned a split to {result.assigned} records and moved {result.moved} from holdout "
+        f"to tune, in {changed} of {count} files (seed {seed}, target holdout "
+        f"{percent(holdout)}); holdout per type:"
+    ]
+    moved = result.moved_per_type()
+    for name, (records, held) in result.per_type.items():
+        line = f"  {name}: {held} of {records} ({percent(held / records)})"
+        if moved.get(name):
+            line += (
+                f"; {moved[name]} moved from holdout to tune, as the target asks for a "
+                "smaller holdout"
+            )
+        if result.missing.get(name):
+            missing = result.missing[name]
+            line += f"; {missing} holdout {'query' if missing == 1 else 'queries'} missing"
+        text.append(line)
+    if result.missing:
+        text.append(
+            "Tune queries never move into the holdout (they may have been tuned on): add new "
+            "queries of the types missing some and split again; queries without a split are "
+            "drawn for the holdout first."
+        )
+    return text
+
+
+def _configured_holdout() -> float:
+    """`holdout-share` of [tool.evaltools.retrieval] (the target `gold stats` checks), else 0.2."""
+    from evaltools.config.model import load_config
+    from evaltools.retrieval.records.stats import Targets
+
+    share = Targets.from_config(load_config().retrieval.targets).holdout_share
+    check_share("[tool.evaltools.retrieval] holdout-share", share)
+    return share

@@ -1,0 +1,111 @@
+"""What the gold discipline commands (`gold mine`, `merge`, `sample`, `split`) share: the
+sets they read, the outputs they refuse to overwrite or write atomically, their summaries.
+
+Here rather than in `commands/` because command modules do not import one another."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+from evaltools import jsonio
+from evaltools.atomic import WriteError, atomic_write, write_finding
+from evaltools.diagnostics import Diagnostic, worst_exit_code
+from evaltools.fileio import (
+    UsageError,
+    check_paths_exist,
+    discover,
+    display_path,
+    refuse_input_as_output,
+)
+from evaltools.report import render
+from evaltools.retrieval.records._gold_jsonl import JsonlFile, read_jsonl
+
+
+def dump_jsonl(records: Iterable[object]) -> bytes:
+    return b"".join(jsonio.dumps(record).encode("utf-8") + b"\n" for record in records)
+
+
+def check_output(
+    path: Path, force: bool, *, inputs: Sequence[Path] = (), option: str = "-o"
+) -> None:
+    """Refuse to overwrite an existing output file unless --force, and an input ever: the
+    output is written before the command ends, so the input would be lost."""
+    if str(path) == "-":
+        return
+    if path.is_dir():
+        raise UsageError(f"{option} {path}: is a directory; name the output file")
+    refuse_input_as_output(path, inputs, option)
+    if path.exists() and not force:
+        raise UsageError(f"{option} {path}: file exists; pass --force to overwrite it")
+    if not path.parent.is_dir():
+        raise UsageError(f"{option} {path}: no such directory {path.parent}")
+
+
+def write_output(path: Path, data: bytes, *, expect: bytes | None = None) -> Diagnostic | None:
+    """Write one output (or rewrite an input read as `expect`); the finding if it failed."""
+    if str(path) == "-":
+        sys.stdout.flush()
+        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.flush()
+        return None
+    try:
+        atomic_write(path, data, expect=expect)
+    except WriteError as error:
+        return write_finding(error, display_path(path))
+    return None
+
+
+def fail_writing(
+    problems: Sequence[Diagnostic], written: Sequence[str], output_format: str, files: int
+) -> int:
+    """Report the files that could not be written, after saying which ones were."""
+    for name in written:
+        sys.stderr.write(f"written: {name}\n")
+    return fail(problems, output_format, files)
+
+
+def input_files(paths: Sequence[Path]) -> list[Path]:
+    """The .jsonl files to read: those named, and those in the directories named."""
+    if any(str(path) == "-" for path in paths):
+        raise UsageError("- (stdin) is not supported here: name the .jsonl files")
+    check_paths_exist(paths)
+    return discover(paths, (".jsonl",), what="eval sets")
+
+
+def read_sets(
+    files: Sequence[Path], *, need_gold: bool
+) -> tuple[list[JsonlFile], list[Diagnostic]]:
+    """The sets, or the diagnostics of the lines that make one unusable."""
+    sets: list[JsonlFile] = []
+    problems: list[Diagnostic] = []
+    for path in files:
+        found = read_jsonl(path, need_gold=need_gold)
+        if isinstance(found, list):
+            problems.extend(found)
+        else:
+            sets.append(found)
+    return sets, problems
+
+
+def fail(problems: Sequence[Diagnostic], output_format: str, files_checked: int) -> int:
+    """Report input problems the usual way; nothing has been written."""
+    render(output_format, problems, sys.stdout, files_checked=files_checked)
+    return max(worst_exit_code(problems), 1)
+
+
+def emit(output_format: str, summary: dict[str, object], text: Iterable[str]) -> None:
+    """The run's summary: one JSON object, or lines for people; on stderr when the data
+    itself goes to stdout, so that `-o -` stays clean."""
+    stream = sys.stderr if summary.get("output") == "-" else sys.stdout
+    if output_format == "json":
+        stream.write(jsonio.dumps(summary, indent=2) + "\n")
+        return
+    for line in text:
+        stream.write(line + "\n")
+
+
+def check_share(name: str, value: float) -> None:
+    if not 0 < value <= 1:
+        raise UsageError(f"{name} must be a share in (0, 1], like 0.1; got {value}")
