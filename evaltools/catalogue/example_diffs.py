@@ -32,7 +32,9 @@ RULES = (
         E,
         "The cursor excerpt has no `[CURSOR_POSITION]` marker line and no `<|user_cursor|>`.",
         "The excerpt must say where the cursor is: a marker line `#   ^[CURSOR_POSITION]` "
-        "under the cursor line, or `<|user_cursor|>` inline.",
+        "under the cursor line, or `<|user_cursor|>` inline. A marker typed a few characters "
+        "wrong (`^[CURSOR_POSITON]`, `^[CURSOR_POSITION`, `[CURSOR POSITION]`) is reported "
+        "where it is written, else the finding is at the block's opening fence.",
         "Without a cursor the reference has no position to predict from; the example runs "
         "with the cursor at offset 0, which is not what its author meant.",
         _cursor(*EXCERPT[:2], EXCERPT[3]),
@@ -220,7 +222,10 @@ RULES = (
         "A line inside a hunk is not a diff line; the reference ignores it and the rest of that "
         "file's diff.",
         "Every line in a hunk must start with a space, `-`, `+` or `\\`; also reports diff "
-        "lines before any `---`/`+++` header.",
+        "lines before any `---`/`+++` header, and a `\\ No newline at end of file` line "
+        "followed in its hunk by a line of the side it cut (context, or a deleted line after "
+        "a deleted one, an added line after an added one), which the reference joins to the "
+        "line above the marker; git's own placement after a file's last line is never reported.",
         "The reference stops at the first such line (often a context line that lost its "
         "leading space in an editor), so the rest of the hunk is silently ignored.",
         _patch(*HUNK[:2], 'print("hello")', *HUNK[3:]),

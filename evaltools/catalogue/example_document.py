@@ -131,13 +131,16 @@ RULES = (
         "EP104",
         "unknown-section",
         E,
-        "A code block sits under a heading the format does not know; the reference drops it.",
+        "A `##` heading the format does not know, or a code block under one; the reference "
+        "drops both.",
         "Headings are matched case-insensitively against: Uncommitted Diff, Recently Opened "
         "Files, Recently Viewed Files, Edit History, Cursor Position, Expected Patch, Rejected "
         "Patch (and Reasoning, read by evaltools). A code block before any heading is "
-        "reported too.",
+        "reported too, and so is an unknown heading with nothing under it (one with text "
+        "under it is reported with its text, as EP108).",
         "A typo such as `## Expected Patches` loses every block under it: the example then "
-        "has no expected patch, or less of one than its author wrote.",
+        "has no expected patch, or less of one than its author wrote. Even an empty unknown "
+        "heading is lost on any rewrite, so the file does not round-trip.",
         f"{FM}{CURSOR}\n" + PATCH.replace("## Expected Patch", "## Expected Patches"),
         EXAMPLE,
     ),
@@ -255,8 +258,10 @@ RULES = (
         "cursor-path-not-patched",
         W,
         "The cursor block's path is not a file any expected patch edits.",
-        "Compares the cursor block's info string with the files named in the expected "
-        "patches' headers; says which part to remove when the path follows a language name.",
+        "Compares the whole cursor block's info string (a path may hold spaces) with the files "
+        "named in the expected patches' headers; says which part to remove when the path "
+        "follows a language name, and to quote a header path with spaces, which the "
+        "reference otherwise ends at its first space.",
         "The info string is the file's path, not a language: with another name, every "
         "expected patch edits some other file, so none is checked against the excerpt and "
         "scoring applies them to nothing.",

@@ -104,12 +104,15 @@ class FilePatch(NamedTuple):
 
 class ParsedDiff(NamedTuple):
     """`lines[i]` classifies diff line `line_numbers[i]`. `ignored_lines` are body lines (context,
-    ±, `\\ No newline`) that belong to no file: before the first `---` or after garbage."""
+    ±, `\\ No newline`) that belong to no file: before the first `---` or after garbage.
+    `joining_lines`: `\\ No newline` lines whose cut newline joins two lines of one side of a
+    hunk (git writes the marker only after a side's last line, so never those)."""
 
     lines: tuple[DiffLine, ...]
     line_numbers: tuple[int, ...]
     files: tuple[FilePatch, ...]
     ignored_lines: tuple[int, ...]
+    joining_lines: tuple[int, ...] = ()
 
     @property
     def hunks(self) -> tuple[Hunk, ...]:
@@ -167,6 +170,10 @@ class _Parser:
         self.pending_start: int | None = None
         self.processed_no_newline = False
         self.last_op: LineKind | None = None
+        # The `\\ No newline` that cut a newline in the open hunk, and the marks of the lines
+        # of the side it cut (context is on both), which it joins if one follows.
+        self.cut: tuple[int, str] | None = None
+        self.joining: list[int] = []
         self.header_line: int | None = None
         self.header: HunkLocation | None = None
 
@@ -196,13 +203,14 @@ class _Parser:
             else:  # NO_NEWLINE
                 if self.file is None:
                     self.ignored.append(numbers[index])
-                self._no_newline()
+                self._no_newline(numbers[index])
         if start < len(lines):
             self._body_run(start, len(lines))
         self._flush()
         self._end_file(None, False)
 
     def _flush(self) -> None:
+        self.cut = None
         file = self.file
         if file is not None and (self.size or self.edits):
             path = file.new_path if file.old_path == DEV_NULL else file.old_path
@@ -250,6 +258,9 @@ class _Parser:
         self.body += self.body_lines[start:stop]
         texts = self.classified.texts[start:stop]
         marks = self.classified.marks[start:stop]
+        if self.cut is not None and any(mark in marks for mark in self.cut[1]):
+            self.joining.append(self.cut[0])
+            self.cut = None
         self.last_op = self.classified.kinds[stop - 1]
         here = self.size
         if "+" in marks:
@@ -300,7 +311,7 @@ class _Parser:
                 last.parts.append("\n".join(added) + "\n")
             here += removed
 
-    def _no_newline(self) -> None:
+    def _no_newline(self, number: int) -> None:
         # Only the first marker of a hunk counts; the flag is reset only when a hunk is emitted.
         if self.processed_no_newline:
             return
@@ -311,10 +322,12 @@ class _Parser:
         if self.last_op is _ADDITION:
             parts = self.edits[-1].parts
             parts[-1] = parts[-1][:-1]
+            self.cut = (number, " +")
             return
         if self.size:
             self.context[-1] = self.context[-1][:-1]
             self.size -= 1
+            self.cut = (number, " -" if self.last_op is _DELETION else " -+")
             if self.last_op is _DELETION:
                 self.edits[-1].end -= 1
 
@@ -353,6 +366,7 @@ def parse_diff(
         tuple(parser.numbers),
         tuple(parser.files),
         tuple(parser.ignored),
+        tuple(parser.joining),
     )
 
 

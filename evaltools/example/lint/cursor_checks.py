@@ -75,22 +75,49 @@ def check_cursor(ctx: LintContext) -> None:
 
 
 _NEAR_MARKER = re.compile(
-    r"\[\s*cursor[\s_-]*pos(?:ition)?\s*\]|cursor_position|<\|\s*user[\s_-]*cursor\s*\|>",
-    re.IGNORECASE,
+    r"\[\s*cursor[\s_-]*pos(?:ition)?\s*\]|<\|\s*user[\s_-]*cursor\s*\|>", re.IGNORECASE
 )
+# What a mistyped `[CURSOR_POSITION]` on a marker line looks like: capitals in brackets (one
+# may be missing or another kind), or alone after a comment mark or caret, after nothing but
+# comment marks, spaces and a caret. Code lines start with a word, so they hardly ever match.
+_MARKER_LIKE = re.compile(
+    r"^[^\w\n\[\](){}]*?"
+    r"(?:(?P<found>[\[({][A-Z_ -]{10,20}[\])}]?|[A-Z][A-Z_ -]{9,19}[\])}])"
+    r"|[^\w\s\[\](){}][ \t]*(?P<bare>[A-Z][A-Z_-]{9,19})[ \t]*$)",
+    re.MULTILINE,
+)
+_NEAR_MARKER_RATIO = 0.8  # `[CUSROR_POSITION]`, `{CURSOR_POSITION}` pass; `[CURSOR_POS]` not
 
 
 def _misspelt_marker(text: str) -> tuple[int, int, str] | None:
     """(0-based line, 1-based byte column as the marker rules count them, text) of a near
-    miss of a cursor marker (`[CURSOR POSITION]`, `[cursor_position]`, `CURSOR_POSITION`
-    without brackets, `<| user_cursor |>`)."""
-    match = _NEAR_MARKER.search(text)
-    if match is None:
-        return None
-    start = match.start()
+    miss of a cursor marker: a marker line with `[CURSOR_POSITON]`, `[CURSOR_POSITION`,
+    `{CURSOR_POSITION}`, `^CURSOR_POSITION`, or anywhere `[CURSOR POSITION]`,
+    `[cursor_position]`, `<| user_cursor |>`."""
+    found = _mistyped_marker_line(text)
+    if found is None:
+        match = _NEAR_MARKER.search(text)
+        if match is None:
+            return None
+        found = match.start(), match.group(0)
+    start, marker = found
     line_start = text.rfind("\n", 0, start) + 1
     column = len(text[line_start:start].encode("utf-8")) + 1
-    return text.count("\n", 0, start), column, match.group(0)
+    return text.count("\n", 0, start), column, marker
+
+
+def _mistyped_marker_line(text: str) -> tuple[int, str] | None:
+    """(offset, text) of the first `[CURSOR_POSITION]` typed a few characters wrong on a
+    line of its own."""
+    import difflib  # only when the excerpt has no marker, so not on every lint run's start-up
+
+    for match in _MARKER_LIKE.finditer(text):
+        group = "found" if match["found"] else "bare"
+        marker = match[group].rstrip()
+        similar = difflib.SequenceMatcher(None, marker, CURSOR_POSITION_MARKER, autojunk=False)
+        if similar.ratio() >= _NEAR_MARKER_RATIO:
+            return match.start(group), marker
+    return None
 
 
 def _check_location(ctx: LintContext, source: FieldSource, loc: CursorLocation) -> None:

@@ -106,6 +106,7 @@ def _check_lines(
 ) -> None:
     kinds = dict(zip(parsed.line_numbers, [line.kind for line in parsed.lines], strict=True))
     ignored = set(parsed.ignored_lines)
+    joining = parsed.joining_lines
     headless = False
     # Only garbage and file headers can be findings here; body lines are most of a diff.
     checked = [
@@ -133,14 +134,15 @@ def _check_lines(
                 "this line is not a diff line (context lines start with a space): the "
                 "reference ignores every hunk line after it until the next `---` header",
             )
-        elif diff_line.kind is LineKind.NO_NEWLINE and kinds.get(number + 1) in _HUNK_BODY:
+        elif diff_line.kind is LineKind.NO_NEWLINE and number in joining:
             ctx.at_field(
                 r.GARBAGE_IN_HUNK,
                 source,
                 number,
                 1,
-                "`\\ No newline at end of file` inside a hunk joins the line above it to the "
-                "next one: delete it (it belongs only after a file's last line)",
+                "`\\ No newline at end of file` drops the newline of the line above it, so the "
+                "reference joins that line to the next line on its side of the hunk: delete it "
+                "(it belongs only after the last line of a file's old or new text)",
             )
         elif diff_line.kind is LineKind.GARBAGE and _lost_hunk_line(text, kinds.get(number - 1)):
             ctx.at_field(

@@ -90,18 +90,34 @@ def _check_cursor_path(ctx: LintContext) -> None:
     edited = max(dict.fromkeys(paths), key=paths.count)
     block = cursor_source(ctx)
     line = block.block_line if block is not None and block.block_line else ctx.record_line
-    words = cursor_path.split()
-    fix = f"write `{edited}`"
-    if len(words) > 1 and any(_same_file(p, words[-1]) for p in paths):
-        fix = f"the info string is the path alone: remove `{' '.join(words[:-1])}`"
     ctx.report(
         r.CURSOR_PATH_NOT_PATCHED,
         line,
         1,
         f"the cursor block's path `{cursor_path[:60]}` is not a file the expected patches edit "
-        f"(`{edited[:60]}`), so no patch is checked against the excerpt: {fix}",
+        f"(`{edited[:60]}`), so no patch is checked against the excerpt: "
+        f"{_path_fix(cursor_path, paths, edited)}",
         "/cursor_path",
     )
+
+
+def _path_fix(cursor_path: str, paths: list[str], edited: str) -> str:
+    """The fix for a cursor path that no patch edits. The whole info string is the path, and
+    a path may hold spaces: only words without a `/` before a patched path are a language."""
+    words = cursor_path.split()
+    if len(words) > 1 and any(_same_file(p, words[0]) for p in paths):
+        return (
+            f'quote the path in the diff headers, as `--- "a/{cursor_path[:60]}"`, since the '
+            "reference ends an unquoted path at its first space"
+        )
+    prefix = words[:-1]
+    if (
+        prefix
+        and not any("/" in word for word in prefix)
+        and any(_same_file(p, words[-1]) for p in paths)
+    ):
+        return f"the info string is the path alone: remove `{' '.join(prefix)[:60]}`"
+    return f"write `{edited[:60]}`"
 
 
 def _report_swapped_mark(ctx: LintContext, found: Mismatch, hunk: Hunk, window: list[str]) -> bool:

@@ -190,7 +190,7 @@ def _check_repeated_blocks(ctx: LintContext) -> None:
 
 
 def _check_unknown_headings(ctx: LintContext) -> None:
-    """One finding per unknown `## heading` that holds code, at the heading."""
+    """One finding per unknown `## heading` that holds code or nothing, at the heading."""
     assert ctx.parsed is not None
     headings = [h for h in ctx.parsed.headings if h.level == 2]
     for heading in headings:
@@ -199,10 +199,20 @@ def _check_unknown_headings(ctx: LintContext) -> None:
         later = [h.line for h in headings if h.line > heading.line]
         end = min(later, default=ctx.source.count("\n") + 2)
         blocks = [b for b in ctx.parsed.blocks if heading.line < b.line < end]
-        if not blocks:
-            continue  # prose only: reported as text outside the sections
-        count = f"its {len(blocks)} code blocks are" if len(blocks) > 1 else "its code block is"
         meant = _close_section(heading.title)
+        if not blocks:
+            if _prose_under(ctx, heading.line):
+                continue  # reported with its prose, as text outside the sections
+            hint = f", or write `## {meant}` if you meant it" if meant else ""
+            ctx.report(
+                r.UNKNOWN_SECTION,
+                heading.line,
+                1,
+                f"unknown heading `## {heading.title}` is not a section of the format and is "
+                f"lost on any rewrite: delete it{hint}",
+            )
+            continue
+        count = f"its {len(blocks)} code blocks are" if len(blocks) > 1 else "its code block is"
         hint = f"did you mean `## {meant}`?" if meant else "use a known section heading"
         message = f"unknown heading `## {heading.title}`: {count} dropped; {hint}"
         if meant is not None and not any(b.section == meant for b in ctx.parsed.blocks):
@@ -210,6 +220,17 @@ def _check_unknown_headings(ctx: LintContext) -> None:
             ctx.report_cause(r.UNKNOWN_SECTION, heading.line, 1, message)
         else:
             ctx.report(r.UNKNOWN_SECTION, heading.line, 1, message)
+
+
+def _prose_under(ctx: LintContext, line: int) -> bool:
+    """Whether text under the unknown heading at `line` is lost with it (one loss at the
+    heading, as `check_dropped` reports it)."""
+    assert ctx.parsed is not None
+    unknown = DropKind.UNKNOWN_HEADING
+    alone = (d.end_line for d in ctx.parsed.dropped if d.line == line and d.kind is unknown)
+    own = next(alone, line)
+    losses = losses_under_headings(ctx.parsed.dropped, ctx.parsed.headings)
+    return any(d.line == line and d.end_line > own for d in losses)
 
 
 def _check_closed_early(ctx: LintContext, block: CodeBlock) -> None:

@@ -286,12 +286,35 @@ def test_a_list_inside_a_section_is_not_said_to_be_outside_every_section() -> No
     [
         ("#         ^[CURSOR POSITION]", 12),
         ("#  ü      <|user cursor|>", 11),  # columns count characters: ü is one (two bytes)
+        # A few characters off: found on a line of its own, by similarity.
+        ("#         ^[CURSOR_POSITON]", 12),
+        ("#         ^[CURSOR_POSITION", 12),
+        ("#         ^[CUSROR_POSITION]", 12),
+        ("//        ^{CURSOR_POSITION}", 12),
+        ("# <CURSOR_POSITION]", 4),
+        ("#         ^CURSOR_POSITION", 12),
     ],
 )
 def test_a_misspelt_marker_is_reported_at_its_column(marker: str, column: int) -> None:
     text = GOOD.replace("#         ^[CURSOR_POSITION]", marker)
-    found = [(d.line, d.column) for d in lint_markdown(text, NAME) if d.code == "EP201"]
-    assert found == [(23, column)]
+    found = [(d.line, d.column, d.message) for d in lint_markdown(text, NAME) if d.code == "EP201"]
+    assert [(line, col) for line, col, _ in found] == [(23, column)]
+    assert found[0][2].startswith(f"`{marker[column - 1 :]}` is not the cursor marker")
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "    cursor_position = editor.cursor()",
+        "    marks[CURSOR_POSITIONS] = 1",
+        "    CURSOR_POSITION = 1",
+        "[TOOL_SETTINGS_TABLE]",
+    ],
+)
+def test_code_like_a_marker_is_no_misspelt_marker(code: str) -> None:
+    """Without a marker, EP201 stays at the fence when the excerpt only holds code."""
+    text = GOOD.replace("#         ^[CURSOR_POSITION]", code)
+    assert [line for code, line in lint(text) if code == "EP201"] == [20]
 
 
 def test_cursor_rules_report_columns_in_characters() -> None:
