@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from evaltools.diagnostics import Rule, Severity
 
-E, W = Severity.ERROR, Severity.WARNING
+E, W, INFO = Severity.ERROR, Severity.WARNING, Severity.INFO
 
 RULES = (
     Rule(
@@ -144,6 +144,73 @@ RULES = (
         "the set's call, so `--fix` never rewrites it: both places are listed.",
         '"gold": {"app.py:10-90:Flask": 3}   (now `class Flask(App): ...`, body in core.py)',
         '"gold": {"core.py:10-90:App": 3}',
+    ),
+    Rule(
+        "RG012",
+        "gold-id-rewritten",
+        INFO,
+        "`gold check --fix` rewrote a gold chunk ID.",
+        "One line per rewritten ID, `old -> new (why)`, in every output format: a moved "
+        "span, a renamed file, a relocated definition (RG001, RG002, RG009).",
+        "A rewrite nobody sees cannot be reviewed: the line says what changed and on what "
+        "evidence, so the diff of the set can be checked against it.",
+        '"gold": {"net/retry.py:10-42:retry": 3}   (retry now at lines 14-46)',
+        '"gold": {"net/retry.py:14-46:retry": 3}',
+    ),
+    Rule(
+        "RG013",
+        "gold-revision-updated",
+        INFO,
+        "`gold check --fix` moved a record's `revision` to the commit its gold was fixed at.",
+        "When --fix rewrites a record that has a `revision`, and then every gold ID of the "
+        "record resolves at the commit checked (`--rev`, or HEAD when the record's files have "
+        "no uncommitted changes), `revision` becomes that commit's 40-hex id.",
+        "`revision` says where the gold IDs were last verified: left at the old commit, the "
+        "next refactor would be followed from a commit where the new IDs do not exist.",
+        '{"gold": {"net/retry.py:14-46:retry": 3}, "revision": "<the old commit>"}',
+        '{"gold": {"net/retry.py:14-46:retry": 3}, "revision": "<the commit checked>"}',
+    ),
+    Rule(
+        "RG014",
+        "gold-revision-kept",
+        W,
+        "`gold check --fix` rewrote a record's gold but could not move its `revision`.",
+        "The work tree was checked and a file of the record's gold differs from HEAD (or is "
+        "not committed), or its gold lies in several repositories: no commit holds the "
+        "IDs as fixed.",
+        "Commit the code, then set `revision` to that commit by hand, or undo the rewrite "
+        "and run `gold check --fix` again, which then moves `revision` too (a rerun on the "
+        "rewritten record finds nothing to rewrite, and --fix never touches such a record).",
+        "(fixed against uncommitted edits of net/retry.py)",
+        "(the edits committed, `gold check --fix` run again)",
+    ),
+    Rule(
+        "RG015",
+        "gold-check-skipped",
+        W,
+        "`evaltools check` did not resolve a retrieval set's gold IDs: nothing says where "
+        "the code is.",
+        "The configuration names retrieval sets but neither `root` nor `metas` in "
+        "[tool.evaltools.retrieval]; the set is validated, its gold IDs are not checked.",
+        "A check that passes without resolving the gold would hide every stale ID: set "
+        "`root` (the folder chunk ID paths are relative to) or `metas` (the index's chunk "
+        "list).",
+        '[tool.evaltools.retrieval]\nsets = ["evals/retrieval.jsonl"]',
+        '[tool.evaltools.retrieval]\nsets = ["evals/retrieval.jsonl"]\nroot = "."',
+    ),
+    Rule(
+        "RG016",
+        "gold-window-missing-lines",
+        E,
+        "A gold window ID (no symbol) names lines its file no longer has.",
+        "A window `path:start-end` resolves when the file has its lines (or, with `--metas`, "
+        "when the index has a chunk at them); the file is there but ends before `end`. "
+        "`--format json` reports it as `missing_symbol` (the file exists, what the ID names "
+        "does not), with `kind` `missing_lines`.",
+        "Nothing is rewritten: lines have no name to follow, so a person chooses the new "
+        "window or drops it.",
+        '"gold": {"net/retry.py:40-60": 1}   (the file now has 30 lines)',
+        '"gold": {"net/retry.py:10-30": 1}',
     ),
     Rule(
         "RG101",

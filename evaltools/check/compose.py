@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from evaltools.catalogue import rule
 from evaltools.check.plan import Plan
 from evaltools.config.model import Config
 from evaltools.diagnostics import Diagnostic, Severity
@@ -19,7 +20,6 @@ from evaltools.selection import DiagnosticFilter
 class Outcome:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     fixed: list[str] = field(default_factory=list)  # "path: what was rewritten"
-    note: str | None = None  # a check that could not run, and why
 
 
 def run_checks(
@@ -37,7 +37,7 @@ def run_checks(
     `on_file` hears the count of example files done so far (for a progress line)."""
     out = Outcome()
     out.diagnostics += _examples(work, fix, out.fixed, on_file or (lambda done: None), enabled)
-    out.diagnostics += _retrieval(work, config, fix, out, jobs, no_cache=no_cache)
+    out.diagnostics += _retrieval(work, config, fix, jobs, no_cache=no_cache)
     out.diagnostics += _dupes(work, config)
     return out
 
@@ -118,13 +118,14 @@ def _retrieval(
     work: Plan,
     config: Config,
     fix: bool,
-    out: Outcome,
     jobs: int | None = None,
     *,
     no_cache: bool = False,
 ) -> list[Diagnostic]:
     if not work.retrieval_sets:
         return []
+    from evaltools.diagnostics import make
+    from evaltools.fileio import display_path
     from evaltools.retrieval.code.definition_cache import cache_folder
     from evaltools.retrieval.gold.gold_check import check_gold
     from evaltools.retrieval.gold.gold_roots import gold_sources
@@ -136,8 +137,14 @@ def _retrieval(
     for chunk in check_files(work.retrieval_sets, schema_text_for(settings.schema), jobs):
         found.extend(chunk)
     if settings.root is None and settings.metas is None:
-        out.note = "gold check skipped: set `root` in [tool.evaltools.retrieval]"
-        return found
+        # A finding, not a note on stderr: a pass that resolved no gold must say so in
+        # every format a pipeline reads.
+        message = (
+            "gold IDs not checked: set `root` (or `metas`) in [tool.evaltools.retrieval] "
+            "of pyproject.toml to say where the code is"
+        )
+        skipped = rule("RG015")
+        return found + [make(skipped, display_path(p), 1, 1, message) for p in work.retrieval_sets]
     root, metas = gold_sources(None, None, settings.root, settings.metas)
     gold = check_gold(
         work.retrieval_sets,
@@ -148,12 +155,13 @@ def _retrieval(
         jobs=jobs,
         cache_dir=None if no_cache else cache_folder(config.root),
     )
-    found.extend(gold.diagnostics)
-    out.fixed.extend(
-        f"{item.file.display}:{item.line.line}: gold ID of {item.qid} repaired"
-        for item in gold.items
-        if item.fixed
-    )
+    # What validate reported already (an invalid chunk ID is RV008 there, RG006 here; a
+    # line that is not JSON is IO008 in both), at the same place, is reported once: as
+    # validate's finding, which says more (a JSON pointer).
+    seen = {(d.path, d.line, d.column) for d in found}
+    found.extend(d for d in gold.problems if (d.path, d.line, d.column) not in seen)
+    # A rewritten ID is told by its own finding (RG012), in every format.
+    found.extend(i.finding for i in gold.items if i.finding is not None)
     return found
 
 

@@ -180,7 +180,7 @@ EXAMPLE_COMMANDS: tuple[Command, ...] = (
                 ("--threshold",),
                 kind=float,
                 help="Estimated Jaccard similarity that makes a near-duplicate (default: "
-                "threshold of [tool.evaltools.dupes], else 0.5).",
+                "`threshold` of [tool.evaltools.dupes], else 0.5).",
                 metavar="X",
             ),
             format_param(),

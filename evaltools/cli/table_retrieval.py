@@ -161,8 +161,8 @@ GOLD_DISCIPLINE_COMMANDS: tuple[Command, ...] = (
                 "holdout",
                 ("--holdout",),
                 kind=float,
-                help="Share of queries to hold out (default: holdout-share of "
-                "tool.evaltools.retrieval in pyproject.toml, else 0.2).",
+                help="Share of queries to hold out (default: `holdout-share` of "
+                "[tool.evaltools.retrieval] in pyproject.toml, else 0.2).",
                 metavar="SHARE",
             ),
             _SEED,
@@ -179,7 +179,8 @@ COMMANDS += GOLD_DISCIPLINE_COMMANDS
 GOLD_CHECK = Command(
     ("gold", "check"),
     "Resolve every gold chunk ID against the code (work tree or --rev) or the index's "
-    "metas.jsonl; --fix rewrites only the IDs that moved or whose file git saw renamed.",
+    "metas.jsonl; --fix rewrites only the IDs whose one new place the evidence names "
+    "(moved, renamed file, relocated), and then the record's `revision`.",
     targets.gold_check,
     (
         paths_param(
@@ -190,7 +191,7 @@ GOLD_CHECK = Command(
             ("--root",),
             kind=Path,
             help="The folder chunk ID paths are relative to: the code repository or the "
-            "folder holding it (default: tool.evaltools.retrieval.root in pyproject.toml).",
+            "folder holding it (default: `root` of [tool.evaltools.retrieval] in pyproject.toml).",
             metavar="DIR",
         ),
         Param(
@@ -205,7 +206,7 @@ GOLD_CHECK = Command(
             ("--metas",),
             kind=Path,
             help="The index's chunk list (metas.jsonl): an ID not in it is unresolved "
-            "(default: tool.evaltools.retrieval.sources.metas in pyproject.toml).",
+            "(default: `metas` of [tool.evaltools.retrieval] in pyproject.toml).",
             metavar="FILE",
         ),
         Param(
@@ -213,7 +214,9 @@ GOLD_CHECK = Command(
             ("--fix",),
             kind=bool,
             default=False,
-            help="Rewrite moved and renamed_file IDs in place; never applies a guess.",
+            help="Rewrite moved, renamed_file and relocated IDs in place (each rewrite is "
+            "listed), and the `revision` of a record whose gold then all resolves; never "
+            "applies a guess.",
         ),
         JOBS,
         format_param(),
@@ -241,7 +244,7 @@ VALIDATE_COMMANDS: tuple[Command, ...] = (
                 "schema",
                 ("--schema",),
                 kind=Path,
-                help="A JSON Schema of your own (default: `schema` of tool.evaltools.retrieval "
+                help="A JSON Schema of your own (default: `schema` of [tool.evaltools.retrieval] "
                 "in pyproject.toml, else the shipped retrieval-record.schema.json); it can "
                 "$ref the shipped one by its $id.",
                 metavar="FILE",
@@ -264,8 +267,8 @@ VALIDATE_COMMANDS: tuple[Command, ...] = (
     Command(
         ("gold", "stats"),
         "Size, type mix, split, sources and grades of a retrieval eval set, against its "
-        "targets: 3:5:2 mix, 20% holdout, 30+ queries, or target-mix and holdout-share of "
-        "tool.evaltools.retrieval in pyproject.toml.",
+        "targets: 3:5:2 mix, 20% holdout, 30+ queries, or `target-mix` and `holdout-share` of "
+        "[tool.evaltools.retrieval] in pyproject.toml.",
         targets.gold_stats,
         (
             paths_param("Eval set files or directories (searched for *.jsonl); '-' is stdin."),

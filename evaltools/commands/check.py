@@ -54,6 +54,4 @@ def run(
     render(output_format, diagnostics, sys.stdout, files_checked=work.files)
     for line in outcome.fixed:
         sys.stderr.write(f"fixed: {line}\n")
-    if outcome.note is not None:
-        sys.stderr.write(f"evaltools check: {outcome.note}\n")
     return worst_exit_code(diagnostics)

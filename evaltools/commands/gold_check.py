@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from evaltools.config.model import load_config
+from evaltools.diagnostics import worst_exit_code
 from evaltools.parallel.processes import check_jobs
 from evaltools.retrieval.code.definition_cache import cache_folder
 from evaltools.retrieval.gold.gold_roots import gold_sources
@@ -21,7 +22,8 @@ from evaltools.selection import selection_from
 if TYPE_CHECKING:
     from evaltools.diagnostics import Diagnostic
     from evaltools.retrieval.gold.check_cache import ResultCache
-    from evaltools.retrieval.gold.gold_check import GoldCheck, GoldItem
+    from evaltools.retrieval.gold.gold_check import GoldCheck
+    from evaltools.retrieval.gold.items import GoldItem
     from evaltools.selection import DiagnosticFilter
 
 
@@ -119,34 +121,36 @@ def _check(
         progress.clear()
     found.diagnostics = list(filter(enabled, found.diagnostics))
     found.problems = list(filter(enabled, found.problems))
-    out, err = io.StringIO(), io.StringIO()
-    _report(output_format, found, out, err)
-    code = 1 if found.diagnostics else 0
+    out = io.StringIO()
+    _report(output_format, found, out)
+    code = worst_exit_code(found.diagnostics)
     sys.stdout.write(out.getvalue())
-    sys.stderr.write(err.getvalue())
     if results is not None and not fix:
         repairable = any(
             i.result is not None and i.result.status.repairable and i.result.new_chunk_id
             for i in found.items
         )
-        results.store(Outcome(out.getvalue(), err.getvalue(), code), repairable=repairable)
+        results.store(Outcome(out.getvalue(), "", code), repairable=repairable)
     return code
 
 
-def _report(fmt: str, found: GoldCheck, out: TextIO, err: TextIO) -> None:
-    from evaltools import jsonio
+def _report(fmt: str, found: GoldCheck, out: TextIO) -> None:
     from evaltools.diagnostics import Diagnostic
 
     items, diagnostics, problems = found.items, found.diagnostics, found.problems
     files_checked = len(found.files)
     if fmt == "json":
-        from evaltools.report.text import format_line
+        from evaltools import jsonio
 
+        # One array holds everything: an object per gold ID (cli.md's shape) and one per
+        # finding that is not about a resolved ID (a line that is no record, an invalid
+        # key), with the same keys, so that a script reading stdout misses nothing.
+        placed = [((i.file.display, i.line.line, i.column), _item_json(i)) for i in items]
+        placed += [((d.path, d.line, d.column), _problem_json(d, found)) for d in problems]
+        placed.sort(key=lambda pair: pair[0])  # stable: a line's IDs stay in key order
         # One object a line: readable, greppable, and fast for 10,000 IDs.
-        objects = ",\n".join("  " + jsonio.dumps(_item_json(i)) for i in items)
-        out.write(f"[\n{objects}\n]\n" if items else "[]\n")
-        for problem in sorted(problems, key=Diagnostic.sort_key):
-            err.write(format_line(problem) + "\n")
+        lines = ",\n".join("  " + jsonio.dumps(o) for _, o in placed)
+        out.write(f"[\n{lines}\n]\n" if placed else "[]\n")
         return
     if fmt != "text":
         from evaltools.report import render
@@ -164,19 +168,62 @@ def _item_json(item: GoldItem) -> dict[str, object]:
     from evaltools.retrieval.gold.resolve import Resolution, Status
 
     result = item.result or Resolution(Status.MISSING_FILE)
+    status = result.contract_status
+    # `new_chunk_id` is where --fix rewrites the ID: moved, renamed_file, and a relocated
+    # ID (reported as missing by name), which leads its candidates too.
+    new = result.new_chunk_id if result.status.repairable else None
+    lead = [new] if new is not None and result.status is Status.RELOCATED else []
+    candidates = lead + [c for c in result.candidates if c not in lead]
     return {
         "path": item.file.display,
         "line": item.line.line,
+        "column": item.column,
         "qid": item.qid,
         "chunk_id": item.ref.chunk_id,
-        "status": result.status.value,
-        "new_chunk_id": result.new_chunk_id,
-        "candidates": list(result.candidates),
+        "status": status.value,
+        "kind": result.status.value,
+        "new_chunk_id": new,
+        "candidates": candidates,
         "caveat": result.caveat,
+        "fixed": item.fixed,
+        **_finding_json(item.finding),
+    }
+
+
+def _problem_json(problem: Diagnostic, found: GoldCheck) -> dict[str, object]:
+    """A finding about no resolved gold ID (an invalid key: its qid and key), with the keys
+    of the ID objects and no status."""
+    qid, key = found.invalid.get(problem, (None, None))
+    return {
+        "path": problem.path,
+        "line": problem.line,
+        "column": problem.column,
+        "qid": qid,
+        "chunk_id": key,
+        "status": None,
+        "kind": None,
+        "new_chunk_id": None,
+        "candidates": [],
+        "caveat": None,
+        "fixed": False,
+        **_finding_json(problem),
+    }
+
+
+def _finding_json(finding: Diagnostic | None) -> dict[str, object]:
+    """The lint shape's fields (`code`, `name`, `severity`, `message`); null for an ok ID."""
+    if finding is None:
+        return dict.fromkeys(("code", "name", "severity", "message"))
+    return {
+        "code": finding.code,
+        "name": finding.name,
+        "severity": finding.severity.value,
+        "message": finding.message,
     }
 
 
 def _summary(items: list[GoldItem], problems: list[Diagnostic], files_checked: int) -> str:
+    from evaltools.diagnostics import Severity
     from evaltools.retrieval.gold.resolve import Status
 
     counts = Counter(i.result.status for i in items if i.result is not None)
@@ -186,6 +233,9 @@ def _summary(items: list[GoldItem], problems: list[Diagnostic], files_checked: i
     text = f"{len(items)} gold IDs in {files_checked} {noun}: {', '.join(parts) or 'none'}"
     if fixed:
         text += f"; {fixed} fixed"
-    if problems:
-        text += f"; {len(problems)} other error{'s' if len(problems) != 1 else ''}"
+    for severity, what in ((Severity.INFO, "note"), (Severity.WARNING, "warning")):
+        if n := sum(1 for p in problems if p.severity is severity):
+            text += f"; {n} {what}{'s' if n != 1 else ''}"
+    if n := sum(1 for p in problems if p.severity is Severity.ERROR):
+        text += f"; {n} other error{'s' if n != 1 else ''}"
     return text + "."

@@ -3,12 +3,15 @@ reads: metavars, not Python types."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from evaltools.__main__ import main
 from evaltools.cli.params import Command
 from evaltools.cli.table import all_commands, groups
 from evaltools.cli.typer_app import usage_name
+from evaltools.config import model as config_model
 
 LEAKED = (
     "\\[",
@@ -87,3 +90,33 @@ def test_shell_completion_is_answered_from_the_typer_app(
     monkeypatch.setenv("COMP_CWORD", "3")
     assert main([]) == 0
     assert capsys.readouterr().out.split() == ["text", "json", "github", "sarif"]
+
+
+# `key` of [tool.evaltools.table], or a dotted tool.evaltools.table.key: what help names.
+_KEY_OF_TABLE = re.compile(r"`([a-z-]+)` of \[tool\.evaltools(?:\.([a-z-]+))?\]")
+_DOTTED = re.compile(r"(?<![\[\w.])tool\.evaltools((?:\.[a-z-]+)+)")
+
+
+def test_every_configuration_key_a_help_names_exists() -> None:
+    """A default said to come from a key the configuration rejects (the metas default was
+    `tool.evaltools.retrieval.sources.metas`) sends users to write an error."""
+    tables: dict[str | None, dict[str, object]] = {
+        None: dict(config_model.TOP),
+        "retrieval": dict(config_model.RETRIEVAL),
+        "dupes": dict(config_model.DUPES),
+    }
+    texts = [c.help for c in all_commands()] + [p.help for c in all_commands() for p in c.params]
+    named = 0
+    for text in texts:
+        flat = " ".join(text.split())
+        for key, table in _KEY_OF_TABLE.findall(flat):
+            assert key in tables[table or None], f"{key!r} of {table!r} in: {flat}"
+            named += 1
+        for dotted in _DOTTED.findall(flat):
+            parts = dotted.strip(".").split(".")
+            table = parts[0] if parts[0] in tables else None
+            keys = parts[1:] if table else parts
+            # A table alone (`of tool.evaltools.retrieval`), or one key of it.
+            assert len(keys) <= 1 and all(k in tables[table] for k in keys), flat
+            named += 1
+    assert named >= 5

@@ -68,9 +68,13 @@ def test_fix_repairs_layout_and_moved_gold(
     (project / "src" / "mod.py").write_text("import os\n\n" + CODE)
     assert main(["check", "--fix"]) == 0
     captured = capsys.readouterr()
-    assert captured.out == "All checks passed: 3 files.\n"
+    # The gold rewrite is a finding of its own, in every format, saying what became what.
+    assert captured.out == (
+        "evals/retrieval.jsonl:1:67: RG012 [info] src/mod.py:5-6:target -> "
+        "src/mod.py:7-8:target (moved: `target` is now at lines 7-8)\n"
+        "Found 1 info in 3 files.\n"
+    )
     assert f"fixed: evals/{name}: rewritten in canonical layout" in captured.err
-    assert "fixed: evals/retrieval.jsonl:1: gold ID of q1 repaired" in captured.err
     assert '"src/mod.py:7-8:target"' in (evals / "retrieval.jsonl").read_text()
     assert main(["check"]) == 0
 
@@ -99,12 +103,39 @@ def test_configuration_selects_across_commands(
     assert capsys.readouterr().out == "All checks passed: 2 files.\n"
 
 
-def test_without_a_root_the_gold_check_is_skipped_and_said(
-    project: Path, capsys: pytest.CaptureFixture[str]
+@pytest.mark.parametrize("fmt", ["text", "json", "github", "sarif"])
+def test_without_a_root_the_skipped_gold_check_is_a_finding(
+    project: Path, capsys: pytest.CaptureFixture[str], fmt: str
 ) -> None:
+    """Not a note on stderr: `check --format json` printed `[]`, as if all were checked."""
     (project / "pyproject.toml").write_text(PYPROJECT.replace('root = "."\n', ""))
-    assert main(["check"]) == 0
-    assert "gold check skipped" in capsys.readouterr().err
+    assert main(["check", "evals/retrieval.jsonl", "--format", fmt]) == 0  # a warning
+    out = capsys.readouterr().out
+    assert "RG015" in out and "gold IDs not checked" in out
+    if fmt == "json":
+        [finding] = json.loads(out)
+        assert (finding["path"], finding["line"], finding["severity"]) == (
+            "evals/retrieval.jsonl",
+            1,
+            "warning",
+        )
+
+
+def test_a_bad_chunk_id_is_reported_once(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """validate (RV009) and the gold check (RG006) both read the key: `check` says it once,
+    as validate's finding; `gold check` alone still reports it."""
+    sets = project / "evals" / "retrieval.jsonl"
+    sets.write_text(
+        '{"qid": "q1", "query": "q", "type": "intent", "gold": {"src/mod.py:5-2:target": 3}}\n'
+        "not json\n"
+    )
+    assert main(["check"]) == 1
+    out = capsys.readouterr().out
+    assert sum("5-2" in line for line in out.splitlines()) == 1
+    assert "RV009" in out and "RG006" not in out
+    assert out.count("IO008") == 1
+    assert main(["gold", "check", str(sets)]) == 1
+    assert "RG006" in capsys.readouterr().out
 
 
 def test_nothing_to_check_is_a_usage_error(

@@ -50,6 +50,8 @@ def resolve_all(
         results[ref] = dataclasses.replace(match_renamed(cid, targets[ref], lookup), caveat=caveat)
     follow_all(ids, results, lookup)
     add_candidates(ids, results, lookup)
+    for ref in gone:
+        results[ref] = dataclasses.replace(results[ref], file_gone=True)
     lookup.save()
     return results
 
@@ -58,11 +60,7 @@ def add_candidates(
     ids: dict[GoldRef, ChunkId], results: dict[GoldRef, Resolution], lookup: Lookup
 ) -> None:
     """Candidates for IDs a person must resolve: similar names, the same name elsewhere."""
-    open_refs = [
-        ref
-        for ref, result in results.items()
-        if result.status in (Status.MISSING_SYMBOL, Status.MISSING_FILE)
-    ]
+    open_refs = [ref for ref, result in results.items() if result.status.missing]
     if not open_refs:
         return
     leaves = {leaf_of(symbol) for ref in open_refs if (symbol := ids[ref].symbol)}
@@ -75,7 +73,7 @@ def add_candidates(
         by_basename.setdefault(path.rpartition("/")[2], []).append(path)
     for ref in open_refs:
         cid, result = ids[ref], results[ref]
-        if result.status is Status.MISSING_SYMBOL:
+        if result.status is not Status.MISSING_FILE:
             exists = lookup.get(cid.path) is not None
             places = [cid.path] if exists else lookup.renamed(cid.path, ref.revision)
         else:

@@ -30,7 +30,7 @@ OWN_FILES = frozenset(
     [".gitignore", "CACHEDIR.TAG", *(DB_NAME + s for s in ("", "-wal", "-shm", "-journal"))]
 )
 # Bump when what `gold check` prints for the same inputs changes without a release.
-RESULTS_VERSION = 1
+RESULTS_VERSION = 2  # 2: JSON objects carry every finding (kind, code, ...)
 PREFIX = f"goldcheck{RESULTS_VERSION}:"
 # Paths below a repository's git directory that change its history or rename detection
 # without moving HEAD (`index` only for the work tree: `git diff HEAD` reads it).

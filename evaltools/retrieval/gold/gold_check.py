@@ -21,8 +21,10 @@ from evaltools.fileio import (
     display_path,
     real_path,
 )
-from evaltools.retrieval.code.chunk_id import ChunkId, ChunkIdError, parse_chunk_id
+from evaltools.retrieval.code.chunk_id import ChunkIdError, parse_chunk_id
+from evaltools.retrieval.gold.items import GoldItem, SetFile
 from evaltools.retrieval.gold.resolve import (
+    GOLD_REWRITTEN,
     INVALID_CHUNK_ID,
     RULE_OF_STATUS,
     UNREADABLE_RECORD,
@@ -30,7 +32,6 @@ from evaltools.retrieval.gold.resolve import (
     Resolution,
     Status,
 )
-from evaltools.retrieval.records.gold_keys import gold_key_tokens
 from evaltools.retrieval.records.record import RecordLine, iter_record_lines
 from evaltools.retrieval.records.record_rules import BLANK_LINE
 
@@ -45,50 +46,13 @@ STDIN_DISPLAY = "<stdin>"
 
 
 @dataclass
-class SetFile:
-    path: Path
-    display: str
-    data: bytes
-    lines: list[RecordLine] = field(default_factory=list)
-    _columns: dict[int, dict[str, int]] = field(default_factory=dict)
-
-    def column(self, line: RecordLine, key: str) -> int:
-        """The column of `key`'s token in the line; scanned only for lines that report."""
-        columns = self._columns.get(line.line)
-        if columns is None:
-            columns = self._columns[line.line] = {}
-            try:
-                for token in gold_key_tokens(line.text):
-                    columns.setdefault(token.key, line.column(token.start))
-            except ValueError:  # pragma: no cover - json parsed it, so the scanner does too
-                pass
-        return columns.get(key, 1)
-
-
-@dataclass
-class GoldItem:
-    """One gold ID where it is written: the file and the record's line."""
-
-    file: SetFile
-    line: RecordLine
-    qid: str | None
-    ref: GoldRef
-    result: Resolution | None = None
-    cid: ChunkId | None = None  # the ID parsed (when it was checked), for `resolve_all`
-    fixed: bool = False
-    conflict: str | None = None  # why a repair was not written
-
-    @property
-    def column(self) -> int:
-        return self.file.column(self.line, self.ref.chunk_id)
-
-
-@dataclass
 class GoldCheck:
     files: list[SetFile]
     items: list[GoldItem]
     problems: list[Diagnostic]
     diagnostics: list[Diagnostic]
+    # The problems that are invalid gold keys: their record's qid and the key as written.
+    invalid: dict[Diagnostic, tuple[str | None, str]] = field(default_factory=dict)
 
 
 def check_gold(
@@ -114,13 +78,14 @@ def check_gold(
     problems: list[Diagnostic] = []
     files: list[SetFile] = []
     items: list[GoldItem] = []
+    invalid: dict[Diagnostic, tuple[str | None, str]] = {}
     # A file named twice (`evals evals/set.jsonl`) is checked, and fixed, once.
     unique = {real_path(p): p for p in discover(paths, (".jsonl",), what="eval sets")}
     for path in unique.values():
         set_file = _read_set(path, problems)
         if set_file is not None:
             files.append(set_file)
-            items.extend(_gold_items(set_file, problems))
+            items.extend(_gold_items(set_file, problems, invalid))
     _resolve(
         items,
         root=root,
@@ -133,13 +98,34 @@ def check_gold(
         watch=watch,
     )
     if fix:
-        by_file: dict[int, list[GoldItem]] = {}
-        for item in items:
-            by_file.setdefault(id(item.file), []).append(item)
+        _fix(files, items, problems, root=root, rev=rev, from_index=metas is not None)
+    for item in items:
+        item.finding = _diagnostic(item)
+    diagnostics = problems + [i.finding for i in items if i.finding is not None]
+    return GoldCheck(files, items, problems, diagnostics, invalid)
+
+
+def _fix(
+    files: list[SetFile],
+    items: list[GoldItem],
+    problems: list[Diagnostic],
+    *,
+    root: Path | None,
+    rev: str | None,
+    from_index: bool,
+) -> None:
+    # Only --fix rewrites: a check alone does not import the rewriting machinery.
+    from evaltools.retrieval.gold.fix_records import RevisionTarget, fix_file
+
+    by_file: dict[int, list[GoldItem]] = {}
+    for item in items:
+        by_file.setdefault(id(item.file), []).append(item)
+    target = RevisionTarget(root, rev, from_index=from_index)
+    try:
         for set_file in files:
-            _fix_file(set_file, by_file.get(id(set_file), []))
-    diagnostics = problems + [d for i in items if (d := _diagnostic(i)) is not None]
-    return GoldCheck(files, items, problems, diagnostics)
+            problems.extend(fix_file(set_file, by_file.get(id(set_file), []), target))
+    finally:
+        target.close()
 
 
 def _read_set(path: Path, problems: list[Diagnostic]) -> SetFile | None:
@@ -160,7 +146,11 @@ def _read_set(path: Path, problems: list[Diagnostic]) -> SetFile | None:
     return SetFile(path, shown, data, list(iter_record_lines(io.BytesIO(data))))
 
 
-def _gold_items(set_file: SetFile, problems: list[Diagnostic]) -> list[GoldItem]:
+def _gold_items(
+    set_file: SetFile,
+    problems: list[Diagnostic],
+    invalid: dict[Diagnostic, tuple[str | None, str]],
+) -> list[GoldItem]:
     items: list[GoldItem] = []
     for line in set_file.lines:
         record = line.record
@@ -172,12 +162,16 @@ def _gold_items(set_file: SetFile, problems: list[Diagnostic]) -> list[GoldItem]
                 # Invalid JSON (or bytes) has the one code every command gives it.
                 problems.append(line.problems[-1].at(set_file.display, line.line))
             continue
-        items.extend(_items_of(set_file, line, record, problems))
+        items.extend(_items_of(set_file, line, record, problems, invalid))
     return items
 
 
 def _items_of(
-    set_file: SetFile, line: RecordLine, record: dict[str, object], problems: list[Diagnostic]
+    set_file: SetFile,
+    line: RecordLine,
+    record: dict[str, object],
+    problems: list[Diagnostic],
+    invalid: dict[Diagnostic, tuple[str | None, str]],
 ) -> list[GoldItem]:
     gold = record.get("gold")
     qid = record.get("qid")
@@ -194,7 +188,9 @@ def _items_of(
             cid = parse_chunk_id(key)
         except ChunkIdError as exc:
             column = set_file.column(line, key)
-            problems.append(make(INVALID_CHUNK_ID, set_file.display, line.line, column, str(exc)))
+            problem = make(INVALID_CHUNK_ID, set_file.display, line.line, column, str(exc))
+            problems.append(problem)
+            invalid[problem] = (qid_text, key)
             continue
         items.append(GoldItem(set_file, line, qid_text, GoldRef(key, since), cid=cid))
     return items
@@ -268,31 +264,16 @@ def _tree(root: Path, rev: str | None, watch: Watch | None) -> CodeTree:
     return WatchedTree(root, rev)
 
 
-def _fix_file(set_file: SetFile, items: list[GoldItem]) -> None:
-    """Rewrite the repairable keys of one file in place (see `repair.repair_file`)."""
-    # Only --fix rewrites: a check alone does not import the rewriting machinery.
-    from evaltools.retrieval.gold.repair import KeyRepair, repair_file
-
-    wanted: dict[KeyRepair, GoldItem] = {}
-    for item in items:
-        result = item.result
-        if result is not None and result.status.repairable and result.new_chunk_id:
-            wanted[KeyRepair(item.line.line, item.ref.chunk_id, result.new_chunk_id)] = item
-    if not wanted:
-        return
-    outcome = repair_file(set_file.path, set_file.data, set_file.lines, wanted)
-    for repair, why in outcome.items():
-        item = wanted[repair]
-        item.conflict = why
-        item.fixed = why is None
-
-
 def _diagnostic(item: GoldItem) -> Diagnostic | None:
     result = item.result
-    if result is None or result.status is Status.OK or item.fixed:
+    if result is None or result.status is Status.OK:
         return None
-    rule = RULE_OF_STATUS[result.status]
-    return make(rule, item.file.display, item.line.line, item.column, _message(item, result))
+    where = (item.file.display, item.line.line, item.column)
+    if item.fixed:
+        # Every rewrite is shown, so that the set's diff can be reviewed against it.
+        message = f"{item.ref.chunk_id} -> {result.new_chunk_id} ({result.status.value}: "
+        return make(GOLD_REWRITTEN, *where, message + f"{result.detail})")
+    return make(RULE_OF_STATUS[result.status], *where, _message(item, result))
 
 
 def _message(item: GoldItem, result: Resolution) -> str:
@@ -314,6 +295,9 @@ def _message(item: GoldItem, result: Resolution) -> str:
         return (
             f"{gold} was hollowed out ({result.detail}): keep the name or follow the body, {shown}"
         )
+    if result.status is Status.MISSING_LINES:
+        hint = "choose the lines meant, or remove it"
+        return f"{gold} names lines that are gone ({result.detail}): {hint}"
     if result.caveat:  # the history to decide from is missing: get it before editing
         return f"{gold} does not resolve ({result.detail}), but {result.caveat}"
     hint = f"replace it with one of {shown}" if shown else "replace it with what it became"

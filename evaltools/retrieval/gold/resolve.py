@@ -5,6 +5,9 @@ same file (`moved`), or in the file git says the old one was renamed (or copied)
 (`renamed_file`), or the one place its body went (`relocated`, see `follow`). Everything
 else is left to a person, with candidates: several fits (`ambiguous`), one body in several
 places (`copied`), a name kept on a body that went elsewhere (`hollowed`).
+
+These nine kinds are finer than the six statuses of the command-line contract (cli.md):
+`Resolution.contract_status` says which of the six each one is reported as.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ class Status(str, enum.Enum):
     MOVED = "moved"
     RENAMED_FILE = "renamed_file"
     MISSING_SYMBOL = "missing_symbol"
+    MISSING_LINES = "missing_lines"  # a window (no symbol) past its file's end
     MISSING_FILE = "missing_file"
     AMBIGUOUS = "ambiguous"
     RELOCATED = "relocated"
@@ -34,6 +38,22 @@ class Status(str, enum.Enum):
     @property
     def repairable(self) -> bool:
         return self in (Status.MOVED, Status.RENAMED_FILE, Status.RELOCATED)
+
+    @property
+    def missing(self) -> bool:
+        """Nothing fits: a person chooses among candidates found by name, lines or body."""
+        return self in (Status.MISSING_SYMBOL, Status.MISSING_LINES, Status.MISSING_FILE)
+
+
+# The statuses `gold check --format json` may print (cli.md: "What is written here is fixed").
+CONTRACT_STATUSES = (
+    Status.OK,
+    Status.MOVED,
+    Status.RENAMED_FILE,
+    Status.MISSING_SYMBOL,
+    Status.MISSING_FILE,
+    Status.AMBIGUOUS,
+)
 
 
 GOLD_MOVED = rule("RG001")
@@ -46,10 +66,13 @@ UNREADABLE_RECORD = rule("RG008")
 GOLD_RELOCATED = rule("RG009")
 GOLD_COPIED = rule("RG010")
 GOLD_HOLLOWED = rule("RG011")
+GOLD_MISSING_LINES = rule("RG016")
+GOLD_REWRITTEN = rule("RG012")
 RULE_OF_STATUS = {
     Status.MOVED: GOLD_MOVED,
     Status.RENAMED_FILE: GOLD_FILE_RENAMED,
     Status.MISSING_SYMBOL: GOLD_MISSING_SYMBOL,
+    Status.MISSING_LINES: GOLD_MISSING_LINES,
     Status.MISSING_FILE: GOLD_MISSING_FILE,
     Status.AMBIGUOUS: GOLD_AMBIGUOUS,
     Status.RELOCATED: GOLD_RELOCATED,
@@ -74,6 +97,22 @@ class Resolution:
     detail: str = ""  # what was found, for the message
     # Why the verdict may be wrong: it rests on git history that the clone does not have.
     caveat: str | None = None
+    # The ID's own file is gone from the tree: a relocated ID then reports `missing_file`.
+    file_gone: bool = False
+
+    @property
+    def contract_status(self) -> Status:
+        """The one of the six contract statuses this verdict is: a relocated ID is by name
+        missing (so a script that only knows the six never takes it for a plain move); a
+        hollowed or copied one has several right places, so it is ambiguous; a window past
+        its file's end is missing what it names, as a symbol would be."""
+        if self.status is Status.RELOCATED:
+            return Status.MISSING_FILE if self.file_gone else Status.MISSING_SYMBOL
+        if self.status in (Status.COPIED, Status.HOLLOWED):
+            return Status.AMBIGUOUS
+        if self.status is Status.MISSING_LINES:
+            return Status.MISSING_SYMBOL
+        return self.status
 
 
 def match_in_file(cid: ChunkId, found: FileEntries, written: str | None = None) -> Resolution:
@@ -107,7 +146,7 @@ def _match_window(cid: ChunkId, found: FileEntries) -> Resolution:
         if cid.end <= found.line_count:
             return Resolution(Status.OK)
         return Resolution(
-            Status.MISSING_SYMBOL,
+            Status.MISSING_LINES,
             detail=f"{cid.path} has {found.line_count} lines, fewer than the span's end {cid.end}",
         )
     same = [e for e in found.entries if e.name is None and (e.start, e.end) == (cid.start, cid.end)]
@@ -116,7 +155,7 @@ def _match_window(cid: ChunkId, found: FileEntries) -> Resolution:
             Status.MOVED, same[0].chunk_id, detail=f"the index calls it {same[0].chunk_id}"
         )
     return Resolution(
-        Status.MISSING_SYMBOL,
+        Status.MISSING_LINES,
         detail=f"the index has no chunk of {cid.path} at lines {cid.start}-{cid.end}",
     )
 
@@ -149,7 +188,7 @@ def match_renamed(cid: ChunkId, targets: Sequence[str], lookup: Lookup) -> Resol
     if targets:
         what = f"`{cid.symbol}`" if cid.symbol else f"lines {cid.start}-{cid.end}"
         return Resolution(
-            Status.MISSING_SYMBOL,
+            Status.MISSING_SYMBOL if cid.symbol else Status.MISSING_LINES,
             detail=f"{cid.path} was renamed to {renamed}, which has no {what}",
         )
     return Resolution(Status.MISSING_FILE, detail=lookup.absent(cid.path))

@@ -155,6 +155,14 @@ def list_files(repo: Path, rev: str | None) -> list[str]:
     return [os.fsdecode(p) for p in out.split(b"\0") if p]
 
 
+def changed_from_head(repo: Path) -> frozenset[str]:
+    """Paths (repository-relative) whose content in the index or the work tree is not HEAD's:
+    modified, staged, added or deleted (untracked files are not listed: `list_files` at
+    HEAD tells them apart)."""
+    out = run_git(repo, "diff", "-z", "--no-renames", "--no-ext-diff", "--name-only", "HEAD", "--")
+    return frozenset(os.fsdecode(p) for p in out.split(b"\0") if p)
+
+
 def list_links(repo: Path, rev: str) -> list[str]:
     """Paths tracked at `rev` as symbolic links (mode 120000): their blob is the link's
     target, a path, not the content of a file."""

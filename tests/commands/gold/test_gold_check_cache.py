@@ -286,7 +286,7 @@ def test_a_warm_run_starts_no_workers_for_gold_files_that_are_gone(
     args = ["gold", "check", "set.jsonl", "--root", "code", "--format", "json", *rev]
     main([*args, "--jobs", "1"])
     expected = capsys.readouterr().out
-    assert expected.count('"missing_file"') == 200 and '"ok"' in expected
+    assert expected.count('"status": "missing_file"') == 200 and '"ok"' in expected
     monkeypatch.setattr(processes, "available_cores", lambda: 4)
     assert processes.worker_count(None, items=200, cost=parsing.PARSE_COST) > 1  # else moot
 

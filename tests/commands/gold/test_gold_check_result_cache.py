@@ -104,14 +104,14 @@ def test_a_hit_prints_what_a_miss_printed(
     assert hit[0] == 1 and "Helper" in hit[1]
 
 
-def test_a_run_with_problems_on_stderr_is_kept_whole(repo: GitRepo, runs: Runs) -> None:
+def test_a_run_with_record_problems_is_kept_whole(repo: GitRepo, runs: Runs) -> None:
     with Path("set.jsonl").open("a") as out:
         out.write('{"qid": "bad", "gold": {"no-colon": 3}}\n')
     miss = runs(*CHECK, "--format", "json")
     hit = runs(*CHECK, "--format", "json")
     assert runs.resolved == 1
     assert hit == miss
-    assert "no-colon" in hit[2]
+    assert '"chunk_id": "no-colon"' in hit[1]
 
 
 def edit_same_size_and_time(repo: GitRepo, root: Path) -> None:

@@ -193,7 +193,7 @@ def test_go_method_and_typescript_function(tmp_path: Path) -> None:
 def test_windows_and_unsupported_files(repo: GitRepo) -> None:
     repo.write("notes.c", "int main() {}\n")
     got = resolve(repo.path, "auth/session.py:18-40", "notes.c:1-1:main", "notes.c:1-1")
-    assert got["auth/session.py:18-40"].status is Status.MISSING_SYMBOL
+    assert got["auth/session.py:18-40"].status is Status.MISSING_LINES  # a window: no symbol
     assert got["auth/session.py:18-40"].detail == (
         "auth/session.py has 19 lines, fewer than the span's end 40"
     )
@@ -206,9 +206,13 @@ def test_a_window_in_a_renamed_file(repo: GitRepo) -> None:
     repo.mv("auth/session.py", "auth/s.py")
     got = resolve(repo.path, "auth/session.py:1-3", "auth/session.py:1-99")
     assert got["auth/session.py:1-3"] == Resolution(
-        Status.RENAMED_FILE, "auth/s.py:1-3", (), "auth/session.py was renamed to auth/s.py"
+        Status.RENAMED_FILE,
+        "auth/s.py:1-3",
+        (),
+        "auth/session.py was renamed to auth/s.py",
+        file_gone=True,
     )
-    assert got["auth/session.py:1-99"].status is Status.MISSING_SYMBOL
+    assert got["auth/session.py:1-99"].status is Status.MISSING_LINES
 
 
 def test_zero_padded_span_is_normalised(repo: GitRepo) -> None:
@@ -388,7 +392,7 @@ def test_metas_statuses() -> None:
         "b.py:5-9": ("moved", "c2", ()),
         "b.py:2-3:h": ("ambiguous", None, ("c1", "c3")),
         "a.py:1-5:ff": ("missing_symbol", None, ("a.py:1-5:f", "a.py:6-9:g", "a.py:10-20")),
-        "a.py:12-14": ("missing_symbol", None, ("a.py:10-20", "a.py:6-9:g", "a.py:1-5:f")),
+        "a.py:12-14": ("missing_lines", None, ("a.py:10-20", "a.py:6-9:g", "a.py:1-5:f")),
         "gone.py:1-2:g": ("missing_file", None, ("a.py:6-9:g",)),
     }
 

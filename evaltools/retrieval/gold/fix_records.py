@@ -1,0 +1,172 @@
+"""`gold check --fix` over one set file: which gold keys are rewritten, and whether each
+rewritten record's `revision` moves to the commit its gold now resolves at.
+
+A record's `revision` says which commit its gold IDs were last verified against; it is
+where the next refactor is followed from (`follow` reads the IDs' old bodies there). Left
+at the old commit after a rewrite, it names a commit where the new IDs do not exist. So
+when every gold ID of a rewritten record resolves at the target, `revision` becomes the
+target's commit: `--rev`'s, or in the work tree HEAD's, but only if the record's files are
+HEAD's too (else no commit holds the IDs as fixed, and a warning says to commit: a rerun
+of --fix on the rewritten record would find nothing to rewrite, so it would not move it).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from evaltools.catalogue import rule
+from evaltools.diagnostics import Diagnostic, make
+from evaltools.retrieval.code.chunk_id import parse_chunk_id
+from evaltools.retrieval.gold.repair import KeyRepair, repair_file
+from evaltools.retrieval.gold.resolve import Status
+from evaltools.retrieval.sources import git
+
+if TYPE_CHECKING:
+    from evaltools.retrieval.gold.items import GoldItem, SetFile
+    from evaltools.retrieval.sources.source import CodeTree
+
+REVISION_UPDATED = rule("RG013")
+REVISION_KEPT = rule("RG014")
+
+
+class RevisionTarget:
+    """The commit a set's gold is checked at (`--rev`, else HEAD), per repository, and
+    whether the work tree still holds it for a record's files."""
+
+    def __init__(self, root: Path | None, rev: str | None, *, from_index: bool) -> None:
+        self._root, self._rev, self._from_index = root, rev, from_index
+        self._tree: CodeTree | None = None
+        self._commits: dict[Path, str | None] = {}
+        self._changed: dict[Path, frozenset[str]] = {}
+        self._at_head: dict[Path, frozenset[str]] = {}
+
+    def close(self) -> None:
+        if self._tree is not None:
+            self._tree.close()
+
+    def commit_for(self, paths: set[str]) -> tuple[str | None, str]:
+        """The commit every one of `paths` (chunk ID paths) is verified at, or None and why
+        there is none."""
+        try:
+            return self._commit_for(paths)
+        except git.GitError as exc:  # the keys are rewritten all the same: say why not this
+            return None, str(exc)
+
+    def _commit_for(self, paths: set[str]) -> tuple[str | None, str]:
+        if self._from_index or self._root is None:
+            return None, "gold was checked against the index (--metas), which names no commit"
+        if self._tree is None:
+            from evaltools.retrieval.sources.source import CodeTree
+
+            self._tree = CodeTree(self._root, self._rev)
+        mounts = {self._tree.mount(p) for p in paths}
+        if None in mounts:
+            shown = sorted(p for p in paths if self._tree.mount(p) is None)[0]
+            return None, f"no git repository holds {shown}"
+        if len(mounts) > 1:
+            return None, "its gold lies in several git repositories"
+        mount = mounts.pop()
+        assert mount is not None
+        top = mount.top
+        if top not in self._commits:
+            self._commits[top] = git.resolve_commit(top, self._rev or "HEAD")
+        commit = self._commits[top]
+        if commit is None:
+            return None, f"the repository {top} has no commit yet"
+        if self._rev is None:
+            changed = [p for p in sorted(paths) if self._differs(top, mount.to_repo(p), p)]
+            if changed:
+                return None, (
+                    f"{', '.join(changed[:3])} differ{'s' if len(changed) == 1 else ''} from "
+                    "HEAD in the work tree, so no commit holds the rewritten IDs yet: commit "
+                    "the code, then set `revision` to that commit (or undo this rewrite and "
+                    "run `evaltools gold check --fix` again, which then moves it too)"
+                )
+        return commit, ""
+
+    def _differs(self, top: Path, repo_path: str, id_path: str) -> bool:
+        """Whether the work tree's `id_path` is not HEAD's: changed, or there on one side."""
+        if top not in self._changed:
+            self._changed[top] = git.changed_from_head(top)
+            self._at_head[top] = frozenset(git.list_files(top, "HEAD"))
+        if repo_path in self._changed[top]:
+            return True
+        assert self._tree is not None
+        on_disk = os.path.lexists(self._tree.local_path(id_path))
+        return on_disk != (repo_path in self._at_head[top])
+
+
+def fix_file(set_file: SetFile, items: list[GoldItem], target: RevisionTarget) -> list[Diagnostic]:
+    """Rewrite the repairable keys of one file in place (see `repair.repair_file`), and the
+    `revision` of each record they all were rewritten in when its gold then resolves; the
+    findings about revisions are returned (a rewritten key is told by its item)."""
+    by_line: dict[int, list[GoldItem]] = {}
+    for item in items:
+        by_line.setdefault(item.line.line, []).append(item)
+    wanted: dict[KeyRepair, GoldItem] = {}
+    for item in items:
+        result = item.result
+        if result is not None and result.status.repairable and result.new_chunk_id:
+            wanted[KeyRepair(item.line.line, item.ref.chunk_id, result.new_chunk_id)] = item
+    if not wanted:
+        return []
+    revisions: dict[int, str] = {}
+    kept: dict[int, str] = {}
+    for number in {r.line for r in wanted}:
+        revision, why = _revision(by_line[number], target)
+        if revision is not None:
+            revisions[number] = revision
+        elif why:
+            kept[number] = why
+    outcome = repair_file(set_file.path, set_file.data, set_file.lines, wanted, revisions)
+    for repair, refused in outcome.keys.items():
+        item = wanted[repair]
+        item.conflict = refused
+        item.fixed = refused is None
+    found: list[Diagnostic] = []
+    for number in sorted(outcome.revised):
+        first = by_line[number][0]
+        message = (
+            f"`revision` of {first.qid or 'the record'} set to {revisions[number]} (was "
+            f"{first.ref.revision}): every gold ID of the record resolves there"
+        )
+        found.append(make(REVISION_UPDATED, set_file.display, number, 1, message))
+    for number, why in sorted(kept.items()):
+        if all(item.fixed for repair, item in wanted.items() if repair.line == number):
+            first = by_line[number][0]
+            message = (
+                f"`revision` of {first.qid or 'the record'} left at {first.ref.revision} "
+                f"although its gold was rewritten: {why}"
+            )
+            found.append(make(REVISION_KEPT, set_file.display, number, 1, message))
+    return found
+
+
+def _revision(line_items: list[GoldItem], target: RevisionTarget) -> tuple[str | None, str]:
+    """The `revision` the record gets once its repairs are written, or None and why not
+    (empty: nothing to say, as for a record without `revision` or with gold unresolved)."""
+    record = line_items[0].line.record or {}
+    current = record.get("revision")
+    gold = record.get("gold")
+    if not isinstance(current, str) or not isinstance(gold, dict):
+        return None, ""
+    if len(gold) != len(line_items):
+        return None, ""  # an invalid key resolves nowhere
+    paths: set[str] = set()
+    for item in line_items:
+        result = item.result
+        if result is None or item.cid is None:
+            return None, ""
+        if result.status is not Status.OK and not (
+            result.status.repairable and result.new_chunk_id
+        ):
+            return None, ""  # still unresolved after the rewrite: verified nowhere
+        paths.add(item.cid.path)
+        if result.new_chunk_id:
+            paths.add(parse_chunk_id(result.new_chunk_id).path)
+    commit, why = target.commit_for(paths)
+    if commit is None or commit == current:
+        return None, why
+    return commit, ""
