@@ -54,16 +54,15 @@ def leave_if_workers_were_killed(code: int) -> None:
 
 def _dispatch(args: list[str]) -> int:
     if args in (["--version"], ["-V"]):
-        from evaltools import __version__
-
-        sys.stdout.write(f"evaltools {__version__}\n")
-        return 0
+        return _version()
     if os.environ.get(_COMPLETE_VAR):
         return typer_main(args)
     from evaltools.cli import table
 
     found = table.find(args)
     if found is None:
+        if _asks_for_the_version(args):
+            return _version()
         unknown = _unknown_command(args)
         if unknown is None:
             return typer_main(args)
@@ -81,11 +80,25 @@ def _dispatch(args: list[str]) -> int:
     if parsed.eager == "help":
         return typer_main(args)
     if parsed.eager == "version":
-        from evaltools import __version__
-
-        sys.stdout.write(f"evaltools {__version__}\n")
-        return 0
+        return _version()
     return invoke(command, Arguments(parsed.values), debug=parsed.debug)
+
+
+def _version() -> int:
+    from evaltools import __version__
+
+    sys.stdout.write(f"evaltools {__version__}\n")
+    return 0
+
+
+def _asks_for_the_version(args: list[str]) -> bool:
+    """`--version` where the top level or a group takes its options (`evaltools gold
+    --version`): eager, as click has it, whatever follows."""
+    if args[:1] == ["--version"]:
+        return True
+    from evaltools.cli import table
+
+    return len(args) > 1 and args[1] == "--version" and args[0] in table.groups()
 
 
 def _usage_error(prog: str, message: str) -> int:

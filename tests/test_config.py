@@ -242,3 +242,29 @@ def test_a_bad_selector_or_unreadable_configuration_is_exit_2_at_its_line_and_co
     (in_tmp / "evals").mkdir()
     assert main(["check"]) == 2
     assert capsys.readouterr().err == f"evaltools check: error: {message}\n"
+
+
+def test_a_pyproject_without_the_table_is_passed_over_on_the_way_up(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    project = tmp_path / "p1"
+    (project / "evals" / "sub").mkdir(parents=True)
+    (project / "pyproject.toml").write_text(
+        '[tool.evaltools]\npaths = ["evals"]\nignore = ["EP108"]\n'
+    )
+    # A package's own pyproject.toml below the project's, as ruff passes over one
+    # without [tool.ruff]; one that only mentions evaltools is passed over too.
+    (project / "evals" / "sub" / "pyproject.toml").write_text(
+        '[project]\nname = "sub"  # checked by evaltools\n'
+    )
+    example = project / "evals" / "repo--stray-text.md"
+    shutil.copyfile(CORPUS / "codex-acp--add-derive.md", example)
+    with example.open("a") as handle:
+        handle.write("\nstray text\n")
+    monkeypatch.chdir(project / "evals" / "sub")
+    assert main(["lint", "../repo--stray-text.md"]) == 0
+    assert capsys.readouterr().out == "All checks passed: 1 file.\n"
+    # The round trip still loses the text (RT002): check found the configured paths.
+    assert main(["check"]) == 1
+    out = capsys.readouterr().out
+    assert "repo--stray-text.md:71:1: RT002" in out and "EP108" not in out

@@ -221,3 +221,19 @@ def test_a_hook_run_prints_findings_and_one_line_per_failing_batch(
     assert "All checks passed" not in result.stdout
     assert result.stdout.count("Found ") == 1, result.stdout
     assert "evals/repo--broken.md:3:1: EP201 [error]" in result.stdout
+
+
+def test_the_check_hook_runs_whatever_the_commit_holds(
+    project: Path, hooks_repo: Path, pre_commit_home: Path
+) -> None:
+    """It checks the configured set, which a change outside any `files:` pattern breaks."""
+    (project / "pyproject.toml").write_text(
+        '[tool.evaltools]\npaths = ["evals"]\n[tool.evaltools.retrieval]\n'
+        'sets = ["evals/retrieval.jsonl"]\nroot = "."\n'
+    )
+    record = '{"qid": "q1", "query": "where is f", "type": "intent", "gold": {"src/a.py:1-2:f": 3}}'
+    (project / "evals" / "retrieval.jsonl").write_text(record + "\n")
+    # src/a.py is gone (a deleted path is never passed); only pyproject.toml is named.
+    result = try_repo(project, hooks_repo, pre_commit_home, "evaltools-check", "pyproject.toml")
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "evals/retrieval.jsonl:1:" in result.stdout and " RG004 [error] " in result.stdout

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from evaltools.config.model import Config
-from evaltools.fileio import UsageError, check_paths_exist, discover
+from evaltools.fileio import NothingFound, UsageError, check_paths_exist, discover
 from evaltools.retrieval.records.sniff import split_sets
 
 
@@ -15,6 +15,7 @@ class Plan:
     examples: list[Path] = field(default_factory=list)
     example_records: list[Path] = field(default_factory=list)
     retrieval_sets: list[Path] = field(default_factory=list)
+    empty: list[str] = field(default_factory=list)  # configured places that held nothing
 
     @property
     def files(self) -> int:
@@ -27,20 +28,16 @@ def plan(paths: list[Path], config: Config, *, respect_gitignore: bool = True) -
     if not paths:
         configured = list(config.paths)
         sets = list(config.retrieval.sets)
-        if not configured and not sets:
+        if not config.declares_targets:
             raise UsageError(
                 "nothing to check: pass paths, or set `paths` in [tool.evaltools] and `sets` "
                 "in [tool.evaltools.retrieval]"
             )
+        # A configured place that is gone is an error; one that holds no eval files yet
+        # (a fresh setup) is said and passes, as ruff passes a folder without Python files.
         check_paths_exist(configured + sets, stdin=False)
-        if configured:
-            out.examples = discover(
-                configured, (".md",), respect_gitignore=ignore, what="example files"
-            )
-        if sets:
-            out.retrieval_sets = discover(
-                sets, (".jsonl",), respect_gitignore=ignore, what="eval sets"
-            )
+        out.examples = _found(configured, (".md",), ignore, "example files", out.empty)
+        out.retrieval_sets = _found(sets, (".jsonl",), ignore, "eval sets", out.empty)
         return out
     check_paths_exist(paths, stdin=False)
     found = discover(paths, (".md", ".jsonl"), respect_gitignore=ignore, what="files")
@@ -49,3 +46,16 @@ def plan(paths: list[Path], config: Config, *, respect_gitignore: bool = True) -
         is_record = path.suffix in (".json", ".jsonl")
         (out.example_records if is_record else out.examples).append(path)
     return out
+
+
+def _found(
+    paths: list[Path], suffixes: tuple[str, ...], ignore: bool, what: str, empty: list[str]
+) -> list[Path]:
+    """The files below configured `paths`; finding none is noted in `empty`, not raised."""
+    if not paths:
+        return []
+    try:
+        return discover(paths, suffixes, respect_gitignore=ignore, what=what)
+    except NothingFound as nothing:
+        empty.append(str(nothing))
+        return []

@@ -261,8 +261,9 @@ EXAMPLE_COMMANDS: tuple[Command, ...] = (
                 "config_file",
                 ("--config-file",),
                 kind=Path,
-                default=Path(".pre-commit-config.yaml"),
-                help="The pre-commit configuration to edit (created if missing).",
+                help="The pre-commit configuration to edit (created if missing); default: "
+                ".pre-commit-config.yaml at the top level of the git repository, where "
+                "pre-commit reads it.",
                 metavar="FILE",
             ),
             Param(

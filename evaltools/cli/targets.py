@@ -90,7 +90,7 @@ def init(a: Arguments) -> int:
     from evaltools.commands.init import run
 
     return run(
-        config_file=a.path("config_file"),
+        config_file=a.optional_path("config_file"),
         rev=a.optional_text("rev"),
         hooks=a.texts("hooks"),
         remote=a.optional_text("remote"),

@@ -80,6 +80,16 @@ def _show_version(value: bool) -> None:
         raise typer.Exit(0)
 
 
+def _version_option() -> Any:
+    return typer.Option(
+        False, *VERSION.flags, help=VERSION.help, callback=_show_version, is_eager=True
+    )
+
+
+def _group_options(version: bool = _version_option()) -> None:
+    """What a group accepts before its command's name."""
+
+
 def _signature(command: Command) -> inspect.Signature:
     parameters = [
         inspect.Parameter(
@@ -88,13 +98,7 @@ def _signature(command: Command) -> inspect.Signature:
         for p in command.params
     ]
     debug = typer.Option(False, *DEBUG.flags, help=DEBUG.help)
-    version = typer.Option(
-        False,
-        *VERSION.flags,
-        help=VERSION.help,
-        callback=_show_version,
-        is_eager=True,
-    )
+    version = _version_option()
     for name, option in ((DEBUG.name, debug), (VERSION.name, version)):
         parameters.append(
             inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=option, annotation=bool)
@@ -127,20 +131,14 @@ def build_app() -> typer.Typer:
     )
 
     @app.callback()
-    def main(
-        version: bool = typer.Option(
-            False,
-            "--version",
-            callback=_show_version,
-            is_eager=True,
-            help="Show the version and exit.",
-        ),
-    ) -> None:
+    def main(version: bool = _version_option()) -> None:
         """Keep evaluation sets for code-assistant models healthy."""
 
     sub_apps: dict[str, typer.Typer] = {}
     for name, description in groups().items():
         sub_apps[name] = typer.Typer(no_args_is_help=True, help=description, rich_markup_mode=None)
+        # `--version` works on every command and group (cli.md); a group takes it here.
+        sub_apps[name].callback()(_group_options)
         app.add_typer(sub_apps[name], name=name)
     for command in all_commands():
         target = sub_apps[command.path[0]] if len(command.path) > 1 else app

@@ -54,4 +54,11 @@ def run(
     render(output_format, diagnostics, sys.stdout, files_checked=work.files)
     for line in outcome.fixed:
         sys.stderr.write(f"fixed: {line}\n")
+    for place in work.empty:
+        sys.stderr.write(f"evaltools check: warning: {place}\n")
+    if work.files == 0 and not work.empty:
+        sys.stderr.write(
+            "evaltools check: warning: nothing to check yet: `paths` in [tool.evaltools] and "
+            "`sets` in [tool.evaltools.retrieval] name no files\n"
+        )
     return worst_exit_code(diagnostics)

@@ -15,37 +15,109 @@ from typing import TYPE_CHECKING
 
 from evaltools.atomic import WriteError, atomic_write
 from evaltools.config.precommit import (
+    DEFAULT_HOOKS,
     ConfigEditError,
     Request,
     add_evaltools,
+    check_hooks_skipping_commits,
     same_except_evaltools,
 )
+from evaltools.config.pyproject_setup import TEMPLATE_ADDED
 from evaltools.fileio import UsageError, display_path, line_col_of_offset
-from evaltools.tomlio import TomlError
+from evaltools.tomlio import TomlError, loads
 
 if TYPE_CHECKING:
+    from evaltools.config.precommit_hooks import Hook
     from evaltools.config.pyproject_setup import Completion
 
 
-def run(config_file: Path, rev: str | None, hooks: list[str], remote: str | None = None) -> int:
+def run(
+    config_file: Path | None, rev: str | None, hooks: list[str], remote: str | None = None
+) -> int:
     _check_hooks(hooks)
     for flag, value in (("--rev", rev), ("--remote", remote)):
         if value is not None and (not value.strip() or any(c in value for c in "\r\n")):
             raise UsageError(f"{flag} must be one non-empty line")
     if remote is not None and rev is None:
         raise UsageError("--remote needs --rev: the tag or commit of that repository to pin")
-    request = Request(tuple(dict.fromkeys(hooks)), remote, rev)
+    config_file, top = _places(config_file)
     pyproject = config_file.parent / "pyproject.toml"
     # Both files are read before either is written: an unreadable one stops init whole.
     completion = _plan_pyproject(pyproject)
-    code = _edit_precommit(config_file, request)
+    wanted = tuple(dict.fromkeys(hooks))
+    files, unnarrowed = _narrowed(wanted or DEFAULT_HOOKS, completion, pyproject.parent)
+    code = _edit_precommit(config_file, Request(wanted, remote, rev, files))
     if code != 0:
         return code
     _complete_pyproject(pyproject, *completion)
+    for hook in unnarrowed:
+        sys.stdout.write(
+            f"{display_path(config_file)}: {hook.id} runs on every file matching "
+            f"`{hook.files}`: [tool.evaltools] `{hook.scope}` names no place in the repository "
+            "to narrow its `files:` to; narrow it by hand to where your evals live\n"
+        )
     if remote is None:
         _warn_unless_on_path()
-    sys.stdout.write("run `pre-commit install` to run the hooks on each commit\n")
+    if top is None:
+        sys.stderr.write(
+            "evaltools init: warning: not in a git repository, and pre-commit needs one: "
+            "run `git init` here (or run init in your repository) before `pre-commit install`\n"
+        )
+    else:
+        sys.stdout.write("run `pre-commit install` to run the hooks on each commit\n")
     return 0
+
+
+def _places(config_file: Path | None) -> tuple[Path, Path | None]:
+    """The pre-commit configuration to edit, and the top level of the repository it is in.
+
+    pre-commit reads its configuration at the repository's top level and runs the hooks
+    there, so that is where init writes, wherever in the repository it is run; the
+    pyproject.toml beside it is the one `evaltools check` finds from there (not the
+    nearest one above the working directory, which may be a package's own).
+    """
+    from evaltools.retrieval.sources.git import toplevel
+
+    if config_file is not None:
+        folder = config_file.parent
+        return config_file, toplevel(folder) if folder.is_dir() else None
+    top = toplevel(Path.cwd())
+    if top is None:
+        return Path(".pre-commit-config.yaml"), None
+    if top.resolve() != Path.cwd().resolve():
+        sys.stdout.write(
+            f"the repository's top level is {top.as_posix()}: writing there, where "
+            "pre-commit reads its configuration\n"
+        )
+    return top / ".pre-commit-config.yaml", top
+
+
+def _narrowed(
+    hooks: tuple[str, ...], completion: tuple[bytes | None, Completion], base: Path
+) -> tuple[dict[str, str], list[Hook]]:
+    """Each per-file hook's `files:` narrowed to what [tool.evaltools] configures once
+    completed, and the hooks left unnarrowed for want of a configured place."""
+    from evaltools.config.precommit_hooks import BY_ID, narrowed
+
+    read, result = completion
+    text = result.text if result.text is not None else (read or b"").decode("utf-8")
+    try:
+        table = loads(text).get("tool", {}).get("evaltools", {})
+        sets = table.get("retrieval", {}).get("sets", [])
+        places = {"paths": table.get("paths", []), "sets": sets}
+    except (TomlError, AttributeError):  # a form init left alone, and says so
+        places = {"paths": [], "sets": []}
+    files: dict[str, str] = {}
+    left: list[Hook] = []
+    for hook in (BY_ID[h] for h in hooks if BY_ID[h].scope is not None):
+        configured = places.get(hook.scope or "")
+        if isinstance(configured, list) and all(isinstance(p, str) for p in configured):
+            pattern = narrowed(hook, configured, base)
+            if pattern is not None:
+                files[hook.id] = pattern
+                continue
+        left.append(hook)
+    return files, left
 
 
 def _check_hooks(hooks: list[str]) -> None:
@@ -71,6 +143,12 @@ def _edit_precommit(config_file: Path, request: Request) -> int:
         edit = add_evaltools(before, request)
     except ConfigEditError as exc:
         raise UsageError(f"{shown}:{exc.line}:{exc.column}: {exc}; nothing written") from exc
+    for line in check_hooks_skipping_commits(edit.text):
+        sys.stderr.write(
+            f"evaltools init: warning: {shown}:{line}: the evaltools-check hook has no "
+            "`always_run: true`: add it, or a commit that only deletes code the gold points "
+            "into (or only changes pyproject.toml) skips the check\n"
+        )
     if edit.action == "unchanged":
         sys.stdout.write(f"{shown}: the evaltools entry is already there; nothing to do\n")
         return 0
@@ -130,11 +208,11 @@ def _complete_pyproject(pyproject: Path, read: bytes | None, result: Completion)
         sys.stdout.write(f"{shown}: [tool.evaltools] already set; nothing to add\n")
     elif not _write(pyproject, result.text, expect=read):
         return
-    elif result.added == ["a commented template"]:
+    elif result.added == [TEMPLATE_ADDED]:
         sys.stdout.write(
-            f"{shown}: found no example files or retrieval sets; wrote a commented "
-            "[tool.evaltools] template to fill in (until then `evaltools check` has nothing "
-            "to check)\n"
+            f"{shown}: found no example files or retrieval sets; wrote [tool.evaltools] with "
+            "`paths = []` and a commented template to fill in (until then `evaltools check` "
+            "passes, saying there is nothing to check)\n"
         )
     else:
         sys.stdout.write(f"{shown}: added " + ", ".join(result.added) + "\n")

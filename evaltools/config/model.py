@@ -14,6 +14,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
+from evaltools.config.discovery import find_pyproject
 from evaltools.fileio import UsageError, display_path, line_col_of_offset
 from evaltools.tomlio import TomlError, loads
 
@@ -59,6 +60,9 @@ class Config(NamedTuple):
     respect_gitignore: bool = True
     retrieval: RetrievalConfig = RetrievalConfig()
     dupes: DupesSettings = DupesSettings()
+    # `paths` or retrieval `sets` written, even as []: what `check` is to look at is
+    # declared, so finding nothing there is news, not a gate that checks nothing unawares.
+    declares_targets: bool = False
 
     @property
     def root(self) -> Path:
@@ -359,16 +363,8 @@ def parse_config(path: Path, text: str) -> Config:
             holdout_share=retrieval.get("holdout-share"),
         ),
         dupes=dupes,
+        declares_targets="paths" in top or "sets" in retrieval,
     )
-
-
-def find_pyproject(start: Path) -> Path | None:
-    here = start.resolve()
-    for candidate in (here, *here.parents):
-        path = candidate / "pyproject.toml"
-        if path.is_file():
-            return path
-    return None
 
 
 def load_config(explicit: Path | None = None, start: Path | None = None) -> Config:

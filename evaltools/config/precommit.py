@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import json
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -41,6 +42,7 @@ class Request:
     hooks: tuple[str, ...] = ()
     remote: str | None = None
     rev: str | None = None
+    files: Mapping[str, str] = field(default_factory=dict)  # hook id -> its narrowed `files:`
 
 
 @dataclass(frozen=True)
@@ -63,9 +65,14 @@ def _load(text: str) -> Any:
         raise ConfigEditError(f"not valid YAML: {exc.problem or exc}", line, column) from exc
 
 
-def _hook_lines(hook_id: str, local: bool, dash: str, key_indent: str) -> list[str]:
-    """One item of a `hooks:` list: the full definition for a local entry, else its id."""
-    fields = hook_fields(BY_ID[hook_id], LOCAL_LANGUAGE, describe=False)[: None if local else 1]
+def _hook_lines(
+    hook_id: str, local: bool, dash: str, key_indent: str, files: str | None = None
+) -> list[str]:
+    """One item of a `hooks:` list: the full definition for a local entry, else its id
+    and, when narrowed, its `files:`."""
+    fields = hook_fields(BY_ID[hook_id], LOCAL_LANGUAGE, describe=False, files=files)
+    if not local:
+        fields = [fields[0], *([("files", yaml_scalar(files))] if files else [])]
     first, *rest = (f"{key}: {value}" for key, value in fields)
     return [dash + first, *(key_indent + line for line in rest)]
 
@@ -80,7 +87,13 @@ def _block(indent: str, request: Request, item_indent: str) -> str:
         lines = [f"{indent}{dash}repo: {yaml_scalar(request.remote)}"]
         lines += [f"{inner}rev: {yaml_scalar(request.rev or '')}", f"{inner}hooks:"]
     for hook_id in hooks:
-        lines += _hook_lines(hook_id, request.remote is None, f"{inner}  - ", f"{inner}    ")
+        lines += _hook_lines(
+            hook_id,
+            request.remote is None,
+            f"{inner}  - ",
+            f"{inner}    ",
+            request.files.get(hook_id),
+        )
     return "\n".join(lines) + "\n"
 
 
@@ -145,7 +158,7 @@ def _update(text: str, index: int, request: Request) -> Edit:
     present = {h.get("id") for h in entry.get("hooks") or [] if isinstance(h, dict)}
     missing = [h for h in request.hooks if h not in present]
     if missing:
-        text = _add_hooks(text, index, missing, local=local)
+        text = _add_hooks(text, index, missing, local=local, files=request.files)
         changes.append("added " + ", ".join(missing))
     for key, wanted in (("repo", request.remote), ("rev", request.rev)):
         if wanted is None:
@@ -158,7 +171,9 @@ def _update(text: str, index: int, request: Request) -> Edit:
     return Edit(text, "updated" if changes else "unchanged", changes)
 
 
-def _add_hooks(text: str, index: int, ids: list[str], *, local: bool) -> str:
+def _add_hooks(
+    text: str, index: int, ids: list[str], *, local: bool, files: Mapping[str, str]
+) -> str:
     repos, entry = _entry(text, index)
     hooks: Any = entry.get("hooks")
     entry_line = repos.lc.item(index)[0] + 1
@@ -184,7 +199,7 @@ def _add_hooks(text: str, index: int, ids: list[str], *, local: bool) -> str:
     dash = " " * dash_column + "-" + " " * (key_column - dash_column - 1)
     new: list[str] = []
     for hook_id in ids:
-        new += _hook_lines(hook_id, local, dash, " " * key_column)
+        new += _hook_lines(hook_id, local, dash, " " * key_column, files.get(hook_id))
     end = _end_of_sequence(lines, hooks, dash_column)
     lines[end:end] = new
     return "\n".join(lines)
@@ -254,6 +269,23 @@ def _end_of_sequence(lines: list[str], items: Any, dash_column: int) -> int:
     while end > last_line + 1 and not lines[end - 1].strip():
         end -= 1
     return end
+
+
+def check_hooks_skipping_commits(text: str) -> list[int]:
+    """The lines of local `evaltools-check` hooks without `always_run: true`, as init once
+    wrote them (with a `files:` pattern): those skip a commit that only deletes code the
+    gold points into, or only changes pyproject.toml."""
+    repos = _load(text).get("repos") if text.strip() else None
+    lines: list[int] = []
+    for entry in repos if isinstance(repos, list) else []:
+        if not isinstance(entry, dict) or str(entry.get("repo", "")) != "local":
+            continue
+        hooks: Any = entry.get("hooks")
+        for index, hook in enumerate(hooks if isinstance(hooks, list) else []):
+            is_check = isinstance(hook, dict) and hook.get("id") == "evaltools-check"
+            if is_check and hook.get("always_run") is not True and hasattr(hooks, "lc"):
+                lines.append(hooks.lc.item(index)[0] + 1)
+    return lines
 
 
 def same_except_evaltools(before: str | None, after: str) -> bool:

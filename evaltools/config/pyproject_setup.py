@@ -19,12 +19,14 @@ from evaltools.tomlio import TomlError, loads
 
 _FRONT_MATTER = re.compile(r"\A\ufeff?\+\+\+[ \t]*\r?\n")
 _CURSOR_HEADING = re.compile(r"^#{1,6}[ \t]+cursor position[ \t]*$", re.IGNORECASE | re.MULTILINE)
-TEMPLATE_MARK = "# [tool.evaltools]"
-TEMPLATE = f"""
-# evaltools init found no example files or retrieval sets; fill in and uncomment:
-{TEMPLATE_MARK}
-# paths = ["evals"]                    # folders of edit-prediction examples (*.md)
-#
+# A real table, not a commented one: `paths = []` tells `check` that nothing is there yet
+# (it passes, saying so), where no table at all leaves it a usage error on every commit.
+TEMPLATE = """
+# evaltools init found no example files or retrieval sets yet; `evaltools check` passes,
+# saying there is nothing to check, until you fill in `paths` (or uncomment `sets`):
+[tool.evaltools]
+paths = []                             # folders of edit-prediction examples (*.md), e.g. ["evals"]
+
 # [tool.evaltools.retrieval]
 # sets = ["evals/retrieval.jsonl"]     # retrieval eval sets (*.jsonl)
 # root = "."                           # what gold chunk paths are relative to
@@ -83,6 +85,9 @@ def discover(root: Path) -> Found:
     return Found(_widest_folders(examples, markdown), sets)
 
 
+TEMPLATE_ADDED = "[tool.evaltools] paths = [] with a commented template"
+
+
 @dataclass(frozen=True)
 class Completion:
     text: str | None  # the new pyproject.toml, None when nothing changes
@@ -105,9 +110,7 @@ def complete(text: str | None, found: Found) -> Completion:
     current = tool.get("evaltools") if isinstance(tool, dict) else None
     if current is None:
         if not found:
-            if text is not None and TEMPLATE_MARK in text:
-                return Completion(None, [])
-            return Completion(_joined(text, TEMPLATE), ["a commented template"])
+            return Completion(_joined(text, TEMPLATE), [TEMPLATE_ADDED])
         wanted = _wanted(found)
         table = {
             **wanted[""],
@@ -141,6 +144,8 @@ def _complete_existing(
 
     retrieval = current.get("retrieval", {})
     wanted = _wanted(found)
+    if not found and "paths" not in current and "sets" not in retrieval:
+        wanted[""]["paths"] = []  # as the template has it: nothing to check yet, said
     missing = {
         "": {k: v for k, v in wanted[""].items() if k not in current},
         "retrieval": {

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from evaltools.__main__ import main
+from evaltools.__main__ import main, typer_main
 from evaltools.cli.params import Command
 from evaltools.cli.table import all_commands, groups
 from evaltools.cli.typer_app import usage_name
@@ -74,11 +74,16 @@ def test_help_after_arguments_is_still_help(capsys: pytest.CaptureFixture[str]) 
     assert "Usage: evaltools convert" in capsys.readouterr().out
 
 
-def test_version_on_a_command(capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize("words", PAGES, ids=lambda w: " ".join(w) or "evaltools")
+def test_version_on_every_command_and_group(
+    capsys: pytest.CaptureFixture[str], words: list[str]
+) -> None:
     from evaltools import __version__
 
-    assert main(["convert", "--version"]) == 0
-    assert capsys.readouterr().out == f"evaltools {__version__}\n"
+    # What runs, and what the help documents (the Typer app), must both answer it.
+    for run in (main, typer_main):
+        assert run([*words, "--version"]) == 0, run.__name__
+        assert capsys.readouterr().out == f"evaltools {__version__}\n", run.__name__
 
 
 def test_shell_completion_is_answered_from_the_typer_app(

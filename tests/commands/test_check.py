@@ -149,6 +149,30 @@ def test_nothing_to_check_is_a_usage_error(
     assert "must be a list of paths" in capsys.readouterr().err
 
 
+def test_configured_places_without_eval_files_pass_and_say_so(
+    in_tmp: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A fresh setup: the places exist, nothing is in them yet (as ruff passes a folder
+    # without Python files, saying so).
+    (in_tmp / "evals").mkdir()
+    (in_tmp / "evals" / "notes.txt").write_text("soon\n")
+    (in_tmp / "pyproject.toml").write_text('[tool.evaltools]\npaths = ["evals"]\n')
+    assert main(["check", "--format", "json"]) == 0
+    captured = capsys.readouterr()
+    assert captured.out == "[]\n"
+    assert captured.err == (
+        "evaltools check: warning: no example files (*.md) under evals/ "
+        "(1 file with other suffixes)\n"
+    )
+    (in_tmp / "pyproject.toml").write_text("[tool.evaltools]\npaths = []\n")
+    assert main(["check"]) == 0
+    assert capsys.readouterr().err.startswith("evaltools check: warning: nothing to check yet")
+    # A configured place that is not there is still an error: a clone without it is no pass.
+    (in_tmp / "pyproject.toml").write_text('[tool.evaltools]\npaths = ["evals", "gone"]\n')
+    assert main(["check"]) == 2
+    assert "no such file or directory: " in capsys.readouterr().err
+
+
 def test_a_jsonl_too_deep_to_read_is_a_finding_not_a_crash(
     in_tmp: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -162,7 +186,8 @@ def test_a_jsonl_too_deep_to_read_is_a_finding_not_a_crash(
 def test_a_pyproject_whose_tool_is_not_a_table_is_a_usage_error(
     in_tmp: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    (in_tmp / "pyproject.toml").write_text("tool = 5\n")
+    # It names evaltools, so it may be the configuration: a file that does not is skipped.
+    (in_tmp / "pyproject.toml").write_text('tool = "evaltools"\n')
     assert main(["check"]) == 2
     assert capsys.readouterr().err == (
         "evaltools check: error: pyproject.toml:1:8: `tool` must be a table "

@@ -18,7 +18,7 @@ CHECK_HOOK = (
     "      entry: evaltools check\n"
     "      language: system\n"
     "      pass_filenames: false\n"
-    "      files: \\.(md|json|jsonl|py|pyi|js|jsx|mjs|ts|tsx|go|rs|java)$\n"
+    "      always_run: true\n"
 )
 ENTRY = "- repo: local\n  hooks:\n" + CHECK_HOOK
 
@@ -282,3 +282,21 @@ def test_a_path_without_this_evaltools_is_warned_about(
     assert f"warning: the hook will run {other / 'evaltools'}, not the evaltools" in (
         capsys.readouterr().err
     )
+
+
+def test_a_check_hook_that_skips_commits_is_pointed_at(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # What init wrote before the hook ran on every commit: kept as it is, but said.
+    old = ENTRY.replace(
+        "      always_run: true\n",
+        "      files: \\.(md|json|jsonl|py|pyi|js|jsx|mjs|ts|tsx|go|rs|java)$\n",
+    )
+    text = "repos:\n" + old
+    code, after = _run(tmp_path, text)
+    assert (code, after) == (0, text)
+    err = capsys.readouterr().err
+    assert f"warning: {(tmp_path / '.pre-commit-config.yaml').as_posix()}:4: the " in err
+    assert "evaltools-check hook has no `always_run: true`: add it" in err
+    _run(tmp_path, "repos:\n" + ENTRY)
+    assert "always_run" not in capsys.readouterr().err

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
+from ruamel.yaml import YAML
 
 from evaltools.__main__ import main
 from tests.conftest import CORPUS
@@ -115,7 +117,7 @@ def test_a_table_init_cannot_extend_is_left_alone_and_said(
     )
 
 
-def test_nothing_found_writes_a_commented_template_once(
+def test_nothing_found_writes_an_empty_table_and_a_template_once(
     in_tmp: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     subprocess.run(["git", "init", "-q"], cwd=in_tmp, check=True)
@@ -123,10 +125,28 @@ def test_nothing_found_writes_a_commented_template_once(
     assert _init() == 0
     after = (in_tmp / "pyproject.toml").read_text()
     assert after.startswith('[project]\nname = "x"\n\n# evaltools init found no example files')
-    assert "\n# [tool.evaltools]\n# paths = [" in after
-    assert "found no example files or retrieval sets; wrote a commented" in capsys.readouterr().out
+    assert "\n[tool.evaltools]\npaths = []  " in after
+    assert "\n# [tool.evaltools.retrieval]\n# sets = [" in after
+    out = capsys.readouterr().out
+    assert "found no example files or retrieval sets; wrote [tool.evaltools] with `paths" in out
+    assert "`evaltools check` passes, saying there is nothing to check" in out
     assert _init() == 0
     assert (in_tmp / "pyproject.toml").read_text() == after
+    # Until there is something to check, `check` (the hook) passes and says why.
+    capsys.readouterr()
+    assert main(["check"]) == 0
+    assert "warning: nothing to check yet" in capsys.readouterr().err
+
+
+def test_a_table_that_names_nothing_to_check_gets_an_empty_paths(repo: Path) -> None:
+    for folder in ("evals", "build"):
+        shutil.rmtree(repo / folder)
+    (repo / "pyproject.toml").write_text('[tool.evaltools]\nignore = ["EP205"]\n')
+    assert _init() == 0
+    assert (repo / "pyproject.toml").read_text() == (
+        '[tool.evaltools]\npaths = []\nignore = ["EP205"]\n'
+    )
+    assert main(["check"]) == 0
 
 
 def test_the_written_configuration_is_valid_for_check(
@@ -150,3 +170,88 @@ def test_an_unreadable_pyproject_stops_init_before_anything_is_written(
         "of a table declaration): fix it; nothing written\n"
     )
     assert sorted(p.name for p in in_tmp.iterdir()) == ["pyproject.toml"]
+
+
+def test_from_a_subdirectory_init_writes_at_the_top_level(
+    repo: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app = repo / "src" / "app"
+    app.mkdir(parents=True)
+    (repo / "src" / "a.py").write_text("def f():\n    return 1\n")
+    # A package's own pyproject.toml is not the project's: the hook runs at the top level.
+    (app / "pyproject.toml").write_text('[project]\nname = "app"\n')
+    monkeypatch.chdir(app)
+    assert _init() == 0
+    assert (repo / "pyproject.toml").read_text() == FOUND
+    assert (repo / ".pre-commit-config.yaml").is_file()
+    assert sorted(p.name for p in app.iterdir()) == ["pyproject.toml"]
+    assert (app / "pyproject.toml").read_text() == '[project]\nname = "app"\n'
+    out = capsys.readouterr().out
+    assert f"the repository's top level is {repo.resolve().as_posix()}: writing there" in out
+    # Said where: absolute here, since src/app has a pyproject.toml of its own.
+    top = repo.resolve().as_posix()
+    assert f"\n{top}/.pre-commit-config.yaml: created with evaltools" in out
+    assert f"\n{top}/pyproject.toml: added [tool.evaltools] paths" in out
+    assert main(["check"]) == 0
+
+
+def test_outside_a_git_repository_init_writes_here_and_says_pre_commit_needs_one(
+    in_tmp: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (in_tmp / "evals").mkdir()
+    shutil.copyfile(CORPUS / EXAMPLE, in_tmp / "evals" / EXAMPLE)
+    assert _init() == 0
+    assert sorted(p.name for p in in_tmp.iterdir()) == [
+        ".pre-commit-config.yaml",
+        "evals",
+        "pyproject.toml",
+    ]
+    captured = capsys.readouterr()
+    assert "not in a git repository, and pre-commit needs one: run `git init` here" in (
+        captured.err
+    )
+    assert "run `pre-commit install`" not in captured.out
+
+
+def _files_of(config: Path) -> dict[str, str]:
+    loaded = YAML(typ="safe", pure=True).load(config.read_text())
+    return {h["id"]: h.get("files") for h in loaded["repos"][0]["hooks"]}
+
+
+def test_per_file_hooks_are_narrowed_to_the_configured_places(repo: Path) -> None:
+    hooks = ("evaltools-lint", "evaltools-roundtrip-fix", "evaltools-validate")
+    assert _init(*(arg for hook in hooks for arg in ("--hook", hook))) == 0
+    files = _files_of(repo / ".pre-commit-config.yaml")
+    assert files == {
+        "evaltools-lint": r"^evals/.*\.md$",
+        "evaltools-roundtrip-fix": r"^evals/.*\.md$",
+        "evaltools-validate": r"^evals/retrieval\.jsonl$",
+    }
+    # As pre-commit matches them: from the top level, with `re.search`.
+    md = re.compile(files["evaltools-lint"])
+    assert md.search("evals/sub/flask--copy.md") and md.search("evals/x.md")
+    assert not any(md.search(p) for p in ("README.md", "docs/evals/x.md", "evalsx/a.md"))
+
+
+def test_narrowed_patterns_escape_what_the_paths_hold(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (repo / "my evals+1 (old)").mkdir()
+    (repo / "x").mkdir()
+    (repo / "pyproject.toml").write_text(
+        '[tool.evaltools]\npaths = ["./my evals+1 (old)/", "x/a.md"]\n'
+        '[tool.evaltools.retrieval]\nsets = ["evals/retrieval.jsonl"]\n'
+    )
+    assert _init("--hook", "evaltools-roundtrip", "--hook", "evaltools-gold-check") == 0
+    files = _files_of(repo / ".pre-commit-config.yaml")
+    md = re.compile(files["evaltools-roundtrip"])
+    assert md.search("my evals+1 (old)/deep/e.md") and md.search("x/a.md")
+    assert not any(md.search(p) for p in ("my evals1 (old)/e.md", "x/a.mdx", "x/b.md", "a.md"))
+    assert files["evaltools-gold-check"] == r"^evals/retrieval\.jsonl$"
+    # The whole repository is no narrowing: the hook keeps its pattern, and init says so.
+    (repo / ".pre-commit-config.yaml").unlink()
+    (repo / "pyproject.toml").write_text('[tool.evaltools]\npaths = ["."]\n')
+    capsys.readouterr()
+    assert _init("--hook", "evaltools-lint") == 0
+    assert _files_of(repo / ".pre-commit-config.yaml")["evaltools-lint"] == r"\.md$"
+    assert "evaltools-lint runs on every file matching `\\.md$`" in capsys.readouterr().out

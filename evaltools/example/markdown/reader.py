@@ -88,8 +88,10 @@ def read_markdown(text: str, stem: str | None = None) -> ParsedMarkdown:
     machine = _SectionMachine(spec, body, _LineIndex(body.encode("utf-8"), body_line))
     machine.run()
     if not spec.cursor_path or not spec.cursor_position:
+        # The file's last line, not the offset past its last newline (a line that is not there).
+        last_line = text.count("\n", 0, max(len(text) - 1, 0)) + 1
         machine.errors.append(
-            MarkdownError("Missing cursor position codeblock", _cursor_line(machine))
+            MarkdownError("Missing cursor position codeblock", _cursor_line(machine, last_line))
         )
     if not spec.name and stem is not None:
         spec.name = stem
@@ -108,14 +110,14 @@ def read_markdown(text: str, stem: str | None = None) -> ParsedMarkdown:
     )
 
 
-def _cursor_line(machine: _SectionMachine) -> int:
+def _cursor_line(machine: _SectionMachine, last_line: int) -> int:
     """Where a missing cursor is best shown: the block that has no path or text, else the
     section's heading, else the end of the file."""
     blocks = [b for b in machine.blocks if b.section == "Cursor Position"]
     for block in blocks:
         machine.locate(block)
     headings = [h.line for h in machine.headings if h.section == "Cursor Position"]
-    return ([b.line for b in blocks] or headings or [machine.last_line])[-1]
+    return ([b.line for b in blocks] or headings or [last_line])[-1]
 
 
 def from_markdown(text: str, stem: str | None = None) -> ExampleSpec:
@@ -150,10 +152,6 @@ class _SectionMachine:
         self.headings: list[Heading] = []
         self.dropped: list[Dropped] = []
         self.errors: list[MarkdownError] = []
-
-    @property
-    def last_line(self) -> int:
-        return self.lines.line(len(self.body_bytes))
 
     def run(self) -> None:
         import pyromark

@@ -82,6 +82,8 @@ def read_markdown(text: str, stem: str | None = None) -> ParsedMarkdown:
     machine = _SectionMachine(spec, body, _LineIndex(body.encode("utf-8"), body_line))
     machine.run()
     if not spec.cursor_path or not spec.cursor_position:
+        # As the reader now places it: on the file's last line, not one past it.
+        machine.last_line = text.count("\n", 0, max(len(text) - 1, 0)) + 1
         machine.errors.append(
             MarkdownError("Missing cursor position codeblock", _cursor_line(machine))
         )

@@ -90,10 +90,22 @@ def test_hard_errors_are_collected_with_lines() -> None:
     assert messages == [
         ("Unexpected heading level: h5", 8),
         ("Unexpected indented codeblock", 10),
-        ("Missing cursor position codeblock", 11),
+        ("Missing cursor position codeblock", 10),  # the last line, not one past it
     ]
     with pytest.raises(MarkdownError, match="h5"):
         from_markdown(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "line"),
+    [("# hi\n", 1), ("# hi", 1), ("# hi\n\n\n", 3), ('+++\nrepository_url = "u"\n+++\n', 3)],
+)
+def test_a_missing_cursor_without_a_section_is_placed_on_the_last_line(
+    text: str, line: int
+) -> None:
+    assert [(str(e), e.line) for e in read_markdown(text).errors] == [
+        ("Missing cursor position codeblock", line)
+    ]
 
 
 def test_front_matter_problems_blank_the_fields() -> None:

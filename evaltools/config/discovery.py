@@ -1,0 +1,41 @@
+"""Which pyproject.toml configures a run: the nearest one above that has `[tool.evaltools]`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from evaltools.tomlio import TomlError, loads
+
+
+def find_pyproject(start: Path) -> Path | None:
+    """The nearest pyproject.toml at or above `start` that has `[tool.evaltools]`.
+
+    As ruff passes over one without `[tool.ruff]`: a package's own pyproject.toml below the
+    project's (its `[project]` only) must not hide the project's configuration.
+    """
+    here = start.resolve()
+    for candidate in (here, *here.parents):
+        path = candidate / "pyproject.toml"
+        if path.is_file() and _may_configure_evaltools(path):
+            return path
+    return None
+
+
+def _may_configure_evaltools(path: Path) -> bool:
+    """Whether `path` has a `tool.evaltools` table, or cannot be read to say it has none.
+
+    A file that does not mention `evaltools` cannot hold the table, so it is never parsed:
+    every command, each hook run included, walks up through these files. One that cannot
+    be read or parsed is taken, so that loading it reports why rather than skipping it.
+    """
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return True
+    if b"evaltools" not in data:
+        return False
+    try:
+        tool = loads(data.decode("utf-8")).get("tool", {})
+    except (UnicodeDecodeError, TomlError):
+        return True
+    return not isinstance(tool, dict) or "evaltools" in tool
