@@ -64,6 +64,28 @@ def _project_root(cwd: str) -> str:
     return cwd
 
 
+def project_root(cwd: Path) -> Path:
+    """The root the project's paths are relative to (SARIF's `%SRCROOT%`): the git work
+    tree's top level, else the folder of the configuration (the nearest pyproject.toml,
+    as `load_config` finds it), else `cwd` itself."""
+    here = cwd.resolve()
+    for candidate in (here, *here.parents):
+        if (candidate / ".git").exists():
+            return candidate
+    config = find_pyproject(here)
+    return here if config is None else config.parent
+
+
+def find_pyproject(start: Path) -> Path | None:
+    """The configuration file: the nearest pyproject.toml at or above `start`."""
+    here = start.resolve()
+    for candidate in (here, *here.parents):
+        path = candidate / "pyproject.toml"
+        if path.is_file():
+            return path
+    return None
+
+
 def real_path(path: Path) -> Path:
     """`path.resolve()`, except that a symbolic link loop gives the absolute path."""
     try:

@@ -14,7 +14,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
-from evaltools.fileio import UsageError, display_path, line_col_of_offset
+from evaltools.fileio import UsageError, display_path, find_pyproject, line_col_of_offset
 from evaltools.tomlio import TomlError, loads
 
 TABLE = ("tool", "evaltools")
@@ -360,15 +360,6 @@ def parse_config(path: Path, text: str) -> Config:
         ),
         dupes=dupes,
     )
-
-
-def find_pyproject(start: Path) -> Path | None:
-    here = start.resolve()
-    for candidate in (here, *here.parents):
-        path = candidate / "pyproject.toml"
-        if path.is_file():
-            return path
-    return None
 
 
 def load_config(explicit: Path | None = None, start: Path | None = None) -> Config:
