@@ -19,7 +19,6 @@ from evaltools.fileio import (
     check_paths_exist,
     discover,
     display_path,
-    real_path,
 )
 from evaltools.retrieval.code.chunk_id import ChunkId, ChunkIdError, parse_chunk_id
 from evaltools.retrieval.gold.resolve import (
@@ -114,9 +113,9 @@ def check_gold(
     problems: list[Diagnostic] = []
     files: list[SetFile] = []
     items: list[GoldItem] = []
-    # A file named twice (`evals evals/set.jsonl`) is checked, and fixed, once.
-    unique = {real_path(p): p for p in discover(paths, (".jsonl",), what="eval sets")}
-    for path in unique.values():
+    # A file named twice (`evals evals/set.jsonl`) is checked, and fixed, once: discover
+    # takes each file once.
+    for path in discover(paths, (".jsonl",), what="eval sets"):
         set_file = _read_set(path, problems)
         if set_file is not None:
             files.append(set_file)
