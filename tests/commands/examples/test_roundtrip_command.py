@@ -211,3 +211,20 @@ def test_a_whitespace_only_last_line_is_named_once(
         "run `evaltools roundtrip --fix`",
         "1 file: 1 reformat.",
     ]
+
+
+def test_fix_exits_zero_once_every_reformat_file_is_rewritten(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # As black and `ruff format`: the files were fixed, nothing is left wrong.
+    name = "tree-sitter--if-let-to-match.md"
+    target = tmp_path / name
+    target.write_bytes((CORPUS / name).read_bytes())
+    assert main(["roundtrip", str(target), "--fix"]) == 0
+    assert capsys.readouterr().out.endswith("1 file: 1 reformat (1 fixed).\n")
+    assert main(["roundtrip", str(target)]) == 0
+    # A write that fails leaves the file to reformat: still 1.
+    target.write_bytes((CORPUS / name).read_bytes())
+    target.chmod(0o444)
+    assert main(["roundtrip", str(target), "--fix"]) == 1
+    assert "IO020" in capsys.readouterr().out
