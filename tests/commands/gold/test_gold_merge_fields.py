@@ -119,3 +119,11 @@ def test_the_json_summary_holds_the_findings(capsys: pytest.CaptureFixture[str])
         "b.jsonl",
     )
     assert summary["conflicts"][0]["fields"] == {"type": ["intent", "mixed"]}
+
+
+def test_a_file_merged_with_itself_is_read_twice(capsys: pytest.CaptureFixture[str]) -> None:
+    # Two positions, two annotators: discovery's one-file-once does not apply.
+    _write(A, A)
+    assert main(["gold", "merge", "a.jsonl", "./a.jsonl", "-o", "m.jsonl"]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == AGREED
+    assert json.loads(Path("m.jsonl").read_text())["gold"] == A["gold"]
