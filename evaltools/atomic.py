@@ -114,8 +114,9 @@ class AtomicFile:
         directory = self.target.parent
         # A rename replaces even a read-only file (only the folder's mode counts): the
         # file's own mode must refuse the rewrite, as it would refuse `open(path, "w")`.
-        if self.target.exists() and not os.access(self.target, os.W_OK):
-            raise WriteFailed(path, _why_not_writable(self.target))
+        refused = _refusal(self.target)
+        if refused is not None:
+            raise WriteFailed(path, refused)
         remove_stale_temps(directory)
         try:
             fd, name = _create(directory, self.target.name)
@@ -215,6 +216,27 @@ def _create(directory: Path, name: str) -> tuple[int, str]:
             return os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666), str(temp)
         except FileExistsError:  # pragma: no cover (2**32 names)
             continue
+
+
+def _refusal(target: Path) -> str | None:
+    """Why an existing `target` must not be rewritten, or None.
+
+    A file with no write bit for anyone (`chmod 444`) is refused from its mode bits, for
+    root too: `os.access` says root may write anything, so a check by it alone let a
+    root run rewrite a file its owner had marked read-only. Other files are refused when
+    this user may not write them (another user's, a read-only file system)."""
+    try:
+        mode = target.stat().st_mode
+    except (OSError, ValueError):  # missing: a new file
+        return None
+    if stat.S_ISREG(mode) and not mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH):
+        return (
+            f"the file is read-only (mode {stat.S_IMODE(mode):04o}, no write permission for "
+            "anyone): make it writable (chmod u+w) to let evaltools rewrite it"
+        )
+    if not os.access(target, os.W_OK):
+        return _why_not_writable(target)
+    return None
 
 
 def _why_not_writable(target: Path) -> str:

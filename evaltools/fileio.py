@@ -64,6 +64,20 @@ def _project_root(cwd: str) -> str:
     return cwd
 
 
+def project_root(cwd: Path) -> Path:
+    """The root the project's paths are relative to (SARIF's `%SRCROOT%`): the git work
+    tree's top level, else the folder of the configuration (as `load_config` finds it),
+    else `cwd` itself."""
+    from evaltools.config.discovery import find_pyproject  # only outside a git work tree
+
+    here = cwd.resolve()
+    for candidate in (here, *here.parents):
+        if (candidate / ".git").exists():
+            return candidate
+    config = find_pyproject(here)
+    return here if config is None else config.parent
+
+
 def real_path(path: Path) -> Path:
     """`path.resolve()`, except that a symbolic link loop gives the absolute path."""
     try:
@@ -170,6 +184,16 @@ class NothingFound(UsageError):
     """A search found no file to work on: an error, never a pass over nothing."""
 
 
+class Walk(NamedTuple):
+    """What `walk_files` found below a directory: the matching names (POSIX paths
+    relative to it, sorted), and how many files it left out for their suffix and because
+    git ignores them."""
+
+    names: list[str]
+    others: int
+    ignored: int
+
+
 def discover(
     paths: Iterable[Path],
     suffixes: tuple[str, ...],
@@ -181,40 +205,58 @@ def discover(
 ) -> list[Path]:
     """The files a command sees: paths named directly as given (whatever their name, and
     `-`), and for each directory the files below it ending in one of `suffixes`, sorted.
+    A file reached twice (named twice, or named and found in a directory also named) is
+    taken once, at its first place and under its first name, by its real path (as ruff).
 
     One skip policy for every command: hidden files and folders (`.git`, `.svn`, `.venv`,
     `.drafts`, ...), `venv`, `node_modules` and `__pycache__` are never entered, and files
     git ignores are left out (as ruff and black do) unless `respect_gitignore` is False.
-    A file named directly is always included, and nothing below `exclude` (a command's
-    output, which may live below a source directory) is searched. No file at all is a
-    `NothingFound` error naming what was searched (`what`, `hint`: for its message).
+    A file named directly is always included, a directory named directly is searched even
+    if git ignores it (its own ignore rules still apply below it), and nothing below
+    `exclude` (a command's output, which may live below a source directory) is searched.
+    No file at all is a `NothingFound` error naming what was searched (`what`, `hint`).
     """
-    found: list[Path] = []
+    found: dict[str, Path] = {}
     searched: list[Path] = []
-    others = 0
+    others = ignored = 0
     for path in paths:
         if str(path) != "-" and path.is_dir() and path.suffix not in suffixes:
             searched.append(path)
-            matching, other = walk_files(
-                path, suffixes, respect_gitignore=respect_gitignore, exclude=exclude
-            )
-            found.extend(path / name for name in matching)
-            others += other
+            walk = walk_files(path, suffixes, respect_gitignore=respect_gitignore, exclude=exclude)
+            # One realpath per directory: the walk enters no linked directory, so below it
+            # only a linked file needs resolving (a conversion may list millions).
+            real = os.path.realpath(path)
+            for name in walk.names:
+                file = path / name
+                key = str(real_path(file)) if file.is_symlink() else f"{real}{os.sep}{name}"
+                found.setdefault(key, file)
+            others += walk.others
+            ignored += walk.ignored
         else:
-            found.append(path)
+            found.setdefault("-" if str(path) == "-" else str(real_path(path)), path)
     if not found:
-        raise NothingFound(_nothing_found(what, suffixes, searched, others, hint))
-    return found
+        raise NothingFound(
+            _nothing_found(what, suffixes, searched, Walk([], others, ignored), hint)
+        )
+    return list(found.values())
 
 
 def _nothing_found(
-    what: str, suffixes: tuple[str, ...], searched: list[Path], others: int, hint: str
+    what: str, suffixes: tuple[str, ...], searched: list[Path], left_out: Walk, hint: str
 ) -> str:
     patterns = ", ".join(f"*{s}" for s in suffixes)
     where = ", ".join(f"{display_path(p).rstrip('/')}/" for p in searched) or "the given paths"
     notes = []
-    if others:
-        notes.append(f"{others} {'file' if others == 1 else 'files'} with other suffixes")
+    if left_out.ignored:
+        kinds = "/".join(suffixes)
+        noun = "file" if left_out.ignored == 1 else "files"
+        notes.append(
+            f"{left_out.ignored} {kinds} {noun} ignored by .gitignore; "
+            "pass --no-respect-gitignore to take them"
+        )
+    if left_out.others:
+        noun = "file" if left_out.others == 1 else "files"
+        notes.append(f"{left_out.others} {noun} with other suffixes")
     if hint:
         notes.append(hint)
     tail = f" ({'; '.join(notes)})" if notes else ""
@@ -227,10 +269,10 @@ def walk_files(
     *,
     respect_gitignore: bool = True,
     exclude: Path | None = None,
-) -> tuple[list[str], int]:
+) -> Walk:
     """The files below `root` (POSIX paths relative to it, sorted) ending in one of
     `suffixes` (any file for None), by the skip policy of `discover`; and how many other
-    files it skipped for their suffix."""
+    files it left out for their suffix or because git ignores them."""
     excluded = os.path.realpath(exclude) if exclude is not None else None
     if excluded is not None and os.path.realpath(root) == excluded:
         # Converting a directory into itself: the listing is taken before anything is
@@ -258,10 +300,10 @@ def walk_files(
                 matching.append(prefix + name)
             else:
                 others += 1
-    if respect_gitignore and matching:
-        ignored = git_ignored(root, matching)
-        matching = [name for name in matching if name not in ignored]
-    return matching, others
+    if not (respect_gitignore and matching):
+        return Walk(matching, others, 0)
+    ignored = git_ignored(root, matching)
+    return Walk([name for name in matching if name not in ignored], others, len(ignored))
 
 
 def _is_within(path: str, root: str) -> bool:
@@ -270,23 +312,35 @@ def _is_within(path: str, root: str) -> bool:
 
 def git_ignored(root: Path, names: list[str]) -> frozenset[str]:
     """Which of `names` (relative to the directory `root`) git ignores: one `git
-    check-ignore` for all of them. Outside a work tree, or without git, none."""
+    check-ignore` for all of them. Outside a work tree, or without git, none.
+
+    A `root` git ignores itself (named on the command line: taken, as ruff takes it) is
+    asked about as the top of its own work tree: git would otherwise answer "ignored"
+    for every file below it, for the folder's sake, and hide the rules below it."""
+    top = ["-C", str(root)]
+    index: list[str] = []
+    if _git(top, ["check-ignore", "-q", "."]) is not None:
+        git_dir = _git(top, ["rev-parse", "--absolute-git-dir"]) or b""
+        top = [*top, f"--git-dir={os.fsdecode(git_dir.strip())}", "--work-tree=."]
+        # The index names files from the real top, not from this one.
+        index = ["--no-index"]
+    listed = "\0".join(names).encode("utf-8", "surrogateescape") + b"\0"
+    out = _git(top, ["check-ignore", *index, "--stdin", "-z"], listed)
+    if out is None:
+        return frozenset()
+    return frozenset(item.decode("utf-8", "surrogateescape") for item in out.split(b"\0") if item)
+
+
+def _git(where: list[str], args: list[str], stdin: bytes = b"") -> bytes | None:
+    """git's standard output, or None when it fails (for check-ignore: nothing ignored,
+    or not a work tree) or there is no git at all."""
     import subprocess  # not at the top: the lint hook names files and never walks
 
     try:
-        done = subprocess.run(
-            ["git", "-C", str(root), "check-ignore", "--stdin", "-z"],
-            input="\0".join(names).encode("utf-8", "surrogateescape") + b"\0",
-            capture_output=True,
-            check=False,
-        )
-    except OSError:  # no git at all
-        return frozenset()
-    if done.returncode != 0:  # 1: nothing ignored; 128: not a work tree
-        return frozenset()
-    return frozenset(
-        item.decode("utf-8", "surrogateescape") for item in done.stdout.split(b"\0") if item
-    )
+        done = subprocess.run(["git", *where, *args], input=stdin, capture_output=True, check=False)
+    except OSError:
+        return None
+    return done.stdout if done.returncode == 0 else None
 
 
 def check_paths_exist(paths: Iterable[Path], *, stdin: bool = True) -> None:

@@ -272,17 +272,41 @@ def dumps(
     ensure_ascii: bool = False,
 ) -> str:
     """The one JSON writer: never NaN or Infinity (`ValueError` instead); UTF-8 text unless
-    `ensure_ascii`; `compact` drops the blanks after `,` and `:` (one record per line)."""
-    key = (indent, compact, ensure_ascii)
+    `ensure_ascii`; `compact` drops the blanks after `,` and `:` (one record per line).
+
+    A lone surrogate (a byte of a file name that is not UTF-8, as Python decodes it) is
+    written as U+FFFD: its `\\udcff` escape would be JSON that strict readers (serde_json,
+    this module's `loads`) refuse, and the raw surrogate has no UTF-8 form at all."""
+    key = (indent, compact)
     encoder = _ENCODERS.get(key)
     if encoder is None:
         # What `json.dumps` builds on every call with these options: built once here, as
         # callers write one object per record (encoding keeps no state between calls).
         separators = (",", ":") if compact else None
         encoder = _ENCODERS[key] = json.JSONEncoder(
-            ensure_ascii=ensure_ascii, indent=indent, separators=separators, allow_nan=False
+            ensure_ascii=False, indent=indent, separators=separators, allow_nan=False
         )
-    return encoder.encode(value)
+    text: str = encoder.encode(value)
+    if text.isascii():
+        return text
+    # Unescaped, a non-ASCII character can only be inside a string: replacing or escaping
+    # it there is all `ensure_ascii` would have done, without a second encoder.
+    if _SURROGATE.search(text) is not None:
+        text = _SURROGATE.sub("\ufffd", text)
+    return _NON_ASCII.sub(_escape, text) if ensure_ascii else text
 
 
-_ENCODERS: dict[tuple[int | None, bool, bool], json.JSONEncoder] = {}
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_NON_ASCII = re.compile("[^\x00-\x7f]")
+
+
+def _escape(found: re.Match[str]) -> str:
+    """`\\uXXXX` as `json.dumps(ensure_ascii=True)` writes it (a UTF-16 pair above U+FFFF)."""
+    code = ord(found.group())
+    if code <= 0xFFFF:
+        return f"\\u{code:04x}"
+    code -= 0x10000
+    return f"\\u{0xD800 | code >> 10:04x}\\u{0xDC00 | code & 0x3FF:04x}"
+
+
+_ENCODERS: dict[tuple[int | None, bool], json.JSONEncoder] = {}

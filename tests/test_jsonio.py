@@ -257,3 +257,12 @@ def test_markdown_piped_to_stdin_gets_one_finding_that_says_what_to_do(
         "example a line), and this looks like a Markdown example: pass the .md file's path "
         "instead"
     ]
+
+
+def test_dumps_writes_a_lone_surrogate_as_u_fffd_and_escapes_as_json_does() -> None:
+    # A file name's undecodable byte (surrogateescape): no lone-surrogate escape, no raw byte.
+    value = {"path": "b/x\udcff.md", "other": "é 😀 \u2028"}
+    assert jsonio.dumps(value) == '{"path": "b/x\ufffd.md", "other": "é 😀 \u2028"}'
+    clean = {**value, "path": "b/x\ufffd.md"}
+    assert jsonio.dumps(value, ensure_ascii=True) == json.dumps(clean, ensure_ascii=True)
+    assert jsonio.loads(jsonio.dumps(value, ensure_ascii=True)) == clean

@@ -3,6 +3,7 @@ contract around it (usage error 2, internal error 2, Ctrl-C 130, closed pipe).""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 from typing import Any, TextIO, cast
@@ -17,6 +18,7 @@ PIPE_CLOSED = 1
 
 
 def invoke(command: Command, arguments: Arguments, *, debug: bool = False) -> int:
+    print_names_as_bytes(sys.stdout)
     guard = PipeGuard(sys.stdout)
     sys.stdout = cast(TextIO, guard)
     try:
@@ -44,6 +46,16 @@ def invoke(command: Command, arguments: Arguments, *, debug: bool = False) -> in
         return 2
     finally:
         sys.stdout = guard.wrapped
+
+
+def print_names_as_bytes(stream: TextIO) -> None:
+    """Text output prints a file name that is not UTF-8 as the bytes the file system holds
+    (as ruff does): under a UTF-8 locale Python's stdout is strict and would raise on it.
+    The JSON writer and the GitHub reporter make their output valid UTF-8 themselves."""
+    reconfigure = getattr(stream, "reconfigure", None)
+    if reconfigure is not None:
+        with contextlib.suppress(OSError, ValueError):
+            reconfigure(errors="surrogateescape")
 
 
 def interrupted() -> int:

@@ -34,13 +34,16 @@ def merge(
 ) -> int:
     from evaltools.retrieval.gold.annotate import merge_annotations
 
-    inputs = input_files([first, second])
+    input_files([first, second])  # the checks: no stdin, both exist
     for path in (first, second):
         if path.is_dir():
             raise UsageError(
                 f"{path.as_posix()} is a directory: gold merge takes two .jsonl files, "
                 "one per annotator"
             )
+    # One file per annotator, by position: the same file twice is merged with itself,
+    # not taken once as discovery takes a file named twice.
+    inputs = [first, second]
     check_output(output, force, inputs=inputs)
     if conflicts is not None:
         check_output(conflicts, force, inputs=inputs, option="--conflicts")

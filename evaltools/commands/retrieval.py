@@ -69,10 +69,12 @@ class _Shown:
         self.limit = limit
         self.kept: list[Diagnostic] = []
         self.counts: Counter[Severity] = Counter()
+        self.paths: set[str] = set()  # of the files with findings, shown or not
 
     def extend(self, found: Sequence[Diagnostic]) -> None:
         for diagnostic in found:
             self.counts[diagnostic.severity] += 1
+            self.paths.add(diagnostic.path)
         room = len(found) if self.limit is None else max(self.limit - len(self.kept), 0)
         self.kept.extend(found[:room])
 
@@ -89,17 +91,11 @@ class _Shown:
             render(output_format, self.kept, out, files_checked=files_checked)
             sys.stderr.write(f"evaltools validate: {note}\n")
             return
-        from evaltools.report.text import format_line
+        from evaltools.report.text import format_line, found_line
 
         for diagnostic in self.kept:
             out.write(format_line(diagnostic) + "\n")
-        parts = [
-            f"{self.counts[s]} {s.value}{'s' if self.counts[s] != 1 else ''}"
-            for s in Severity
-            if self.counts[s]
-        ]
-        noun = "file" if files_checked == 1 else "files"
-        out.write(f"... {note}.\nFound {', '.join(parts)} in {files_checked} {noun}.\n")
+        out.write(f"... {note}.\n{found_line(self.counts, len(self.paths), files_checked)}\n")
 
 
 def gold_stats(paths: list[Path], output_format: str) -> int:

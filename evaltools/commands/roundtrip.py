@@ -48,7 +48,14 @@ def run(  # noqa: PLR0917 (the table's parameters, by name or position)
         _print_json(results)
     else:
         _print_text(results, fix=fix)
-    return 1 if any(r.status != "exact" for r in results) else 0
+    return 1 if any(_still_wrong(r) for r in results) else 0
+
+
+def _still_wrong(result: FileResult) -> bool:
+    """A file that does not round-trip once the command ends: a `reformat` file `--fix`
+    rewrote does (exit 0, as black and `ruff format` exit after rewriting; pre-commit fails
+    the hook by itself when a file changed), a lossy one it refused does not."""
+    return result.status != "exact" and not (result.status == "reformat" and result.fixed)
 
 
 def _print_json(results: list[FileResult]) -> None:

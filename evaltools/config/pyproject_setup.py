@@ -44,7 +44,7 @@ class Found:
 
 def _listed(root: Path) -> list[str]:
     """The repository's candidate files (not ignored by git), relative POSIX paths."""
-    return walk_files(root, (".md", ".jsonl"))[0]
+    return walk_files(root, (".md", ".jsonl")).names
 
 
 def _head(path: Path, size: int = 1 << 20) -> str:

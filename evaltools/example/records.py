@@ -120,9 +120,9 @@ def iter_all_units(
     """
     for path in paths:
         if str(path) != STDIN and path.is_dir():
-            names, _ = walk_files(
+            names = walk_files(
                 path, SUFFIXES, respect_gitignore=respect_gitignore, exclude=exclude
-            )
+            ).names
             shown_root = display_path(path)
             prefix = "" if shown_root == "." else f"{shown_root}/"
             for name in names:

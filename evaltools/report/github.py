@@ -11,7 +11,15 @@ _LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "
 
 
 def escape_data(value: str) -> str:
-    return value.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    return valid_utf8(value).replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def valid_utf8(value: str) -> str:
+    """`value` with each byte of a name that is not UTF-8 as U+FFFD: the runner reads the
+    commands as UTF-8, and its escapes (%25, %0D, %0A, %3A, %2C) cannot spell a raw byte."""
+    if value.isascii():
+        return value
+    return value.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
 
 
 def escape_property(value: str) -> str:

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from typing import TextIO
 
+from evaltools import jsonio
 from evaltools.dupes.pairs import Pair
 
 
 def render(pairs: Sequence[Pair], out: TextIO) -> None:
-    json.dump([pair.to_json() for pair in pairs], out, ensure_ascii=False, indent=2)
+    out.write(jsonio.dumps([pair.to_json() for pair in pairs], indent=2))
     out.write("\n")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
@@ -10,32 +11,25 @@ from urllib.parse import quote
 from evaltools import __version__, jsonio
 from evaltools.catalogue import RULES
 from evaltools.diagnostics import Diagnostic, Severity
-from evaltools.fileio import real_path
+from evaltools.fileio import project_root, real_path
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 _LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
-
-
-def repository_root(start: Path) -> Path:
-    here = start.resolve()
-    for candidate in (here, *here.parents):
-        if (candidate / ".git").exists():
-            return candidate
-    return here
 
 
 def artifact_location(path: str, root: Path) -> dict[str, str]:
     """A percent-encoded URI relative to %SRCROOT%, or an absolute file URI outside the root.
 
     A bare relative path is not a URI: `a:b.md` would read as scheme `a`, and `#`, `?`,
-    `%` or a space would change what it points at.
+    `%` or a space would change what it points at. A name that is not UTF-8 is encoded
+    from its bytes as the file system holds them (RFC 3986 percent-encodes octets).
     """
     resolved = real_path(Path(path))
     try:
         relative = resolved.relative_to(root)
     except ValueError:
         return {"uri": resolved.as_uri()}
-    return {"uri": quote(relative.as_posix()), "uriBaseId": "%SRCROOT%"}
+    return {"uri": quote(os.fsencode(relative.as_posix())), "uriBaseId": "%SRCROOT%"}
 
 
 def build(diagnostics: Sequence[Diagnostic], root: Path) -> dict[str, object]:
@@ -101,6 +95,6 @@ def build(diagnostics: Sequence[Diagnostic], root: Path) -> dict[str, object]:
 
 def render(diagnostics: Sequence[Diagnostic], out: TextIO) -> None:
     out.write(
-        jsonio.dumps(build(diagnostics, repository_root(Path.cwd())), indent=2, ensure_ascii=True)
+        jsonio.dumps(build(diagnostics, project_root(Path.cwd())), indent=2, ensure_ascii=True)
     )
     out.write("\n")

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Mapping, Sequence
 from typing import TextIO
 
 from evaltools.diagnostics import Diagnostic, Severity
@@ -26,14 +27,21 @@ def format_line(d: Diagnostic) -> str:
 
 
 def summary(diagnostics: Sequence[Diagnostic], files_checked: int) -> str:
-    counts = dict.fromkeys(Severity, 0)
-    for d in diagnostics:
-        counts[d.severity] += 1
+    counts = Counter(d.severity for d in diagnostics)
+    return found_line(counts, len({d.path for d in diagnostics}), files_checked)
+
+
+def found_line(counts: Mapping[Severity, int], affected: int, files_checked: int) -> str:
+    """`Found 1 error, 2 warnings in 1 of 3 files.`: how many files have findings, of how
+    many checked (`in 3 files` alone read as if all three had some)."""
     noun = "file" if files_checked == 1 else "files"
-    if not diagnostics:
+    if not any(counts.values()):
         return f"All checks passed: {files_checked} {noun}."
     parts = [f"{counts[s]} {s.value}{'s' if counts[s] != 1 else ''}" for s in Severity if counts[s]]
-    return f"Found {', '.join(parts)} in {files_checked} {noun}."
+    # Findings about files not counted as checked (a configuration, a stale cache) make
+    # `affected` no part of `files_checked`: then the count checked alone.
+    where = f"{affected} of " if affected < files_checked else ""
+    return f"Found {', '.join(parts)} in {where}{files_checked} {noun}."
 
 
 def render(diagnostics: Sequence[Diagnostic], out: TextIO, *, files_checked: int) -> None:

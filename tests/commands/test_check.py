@@ -89,7 +89,7 @@ def test_explicit_paths_sort_sets_from_example_records(
     out = capsys.readouterr().out
     assert "examples.jsonl:2:2: IO008 [error]" in out
     assert "retrieval.jsonl" not in out
-    assert out.endswith("Found 1 error in 2 files.\n")
+    assert out.endswith("Found 1 error in 1 of 2 files.\n")
 
 
 def test_configuration_selects_across_commands(

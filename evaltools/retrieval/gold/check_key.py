@@ -92,7 +92,7 @@ def state_of(request: Request) -> State | None:
             if not stat.S_ISREG(os.stat(path).st_mode):
                 return None  # a FIFO would block; the check reports it
             parts += [display_path(path), blake2b(path.read_bytes()).hexdigest()]
-        names, _ = walk_files(request.root, None)
+        names = walk_files(request.root, None).names
         folders = _folders(request.root_real, names)
         mounts = [f for f in sorted(folders) if f != request.root_real and has_git(f)]
         probes += [_GitProbe(Path(top), request.rev) for top in mounts]

@@ -19,7 +19,6 @@ from evaltools.fileio import (
     check_paths_exist,
     discover,
     display_path,
-    real_path,
 )
 from evaltools.retrieval.code.chunk_id import ChunkIdError, parse_chunk_id
 from evaltools.retrieval.gold.items import GoldItem, SetFile
@@ -79,9 +78,9 @@ def check_gold(
     files: list[SetFile] = []
     items: list[GoldItem] = []
     invalid: dict[Diagnostic, tuple[str | None, str]] = {}
-    # A file named twice (`evals evals/set.jsonl`) is checked, and fixed, once.
-    unique = {real_path(p): p for p in discover(paths, (".jsonl",), what="eval sets")}
-    for path in unique.values():
+    # A file named twice (`evals evals/set.jsonl`) is checked, and fixed, once: discover
+    # takes each file once.
+    for path in discover(paths, (".jsonl",), what="eval sets"):
         set_file = _read_set(path, problems)
         if set_file is not None:
             files.append(set_file)

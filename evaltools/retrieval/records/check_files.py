@@ -9,7 +9,7 @@ from pathlib import Path
 from evaltools import jsonio
 from evaltools.config.model import load_config
 from evaltools.diagnostics import Diagnostic
-from evaltools.fileio import UsageError, discover, display_path, real_path
+from evaltools.fileio import UsageError, discover, display_path
 from evaltools.parallel.processes import Cost, available_cores, parallel_map, worker_count
 
 STDIN = Path("-")
@@ -35,13 +35,10 @@ def schema_text_for(schema: Path | None) -> str | None:
 
 
 def jsonl_files(paths: Sequence[Path], *, respect_gitignore: bool = True) -> list[Path]:
-    """Named files as given, directories searched for *.jsonl; each file once, sorted."""
-    unique: dict[str, Path] = {}
+    """Named files as given, directories searched for *.jsonl; each file once (as
+    `discover` takes it), sorted."""
     found = discover(paths, (".jsonl",), respect_gitignore=respect_gitignore, what="eval sets")
-    for path in found:
-        key = "-" if path == STDIN else str(real_path(path))
-        unique.setdefault(key, path)
-    return sorted(unique.values(), key=lambda p: (p == STDIN, display_path(p)))
+    return sorted(found, key=lambda p: (p == STDIN, display_path(p)))
 
 
 def check_files(

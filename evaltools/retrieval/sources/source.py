@@ -325,7 +325,7 @@ class CodeTree(Closing):
 
     def _walk(self) -> list[str]:
         # The skip policy of every command (hidden and tool folders, .gitignore).
-        return walk_files(self.root, None)[0]
+        return walk_files(self.root, None).names
 
 
 def _holds_repository(root: Path) -> bool:

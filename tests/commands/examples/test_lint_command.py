@@ -85,7 +85,7 @@ def test_an_error_exits_one_and_is_counted(
         "EP104 [error] unknown heading `## Expected Patchs`: its 2 code blocks are dropped; "
         "did you mean `## Expected Patch`?"
     )
-    assert out[-1] == "Found 1 error, 1 warning in 3 files."
+    assert out[-1] == "Found 1 error, 1 warning in 2 of 3 files."
 
 
 @pytest.mark.parametrize(
@@ -222,7 +222,7 @@ def test_per_file_ignores_globs_are_relative_to_the_configuration(
         out = capsys.readouterr().out
         assert "current/zed--change-match-arm.md:6:1: EP108" in out
         assert "legacy" not in out
-        assert out.endswith("Found 1 warning in 2 files.\n")
+        assert out.endswith("Found 1 warning in 1 of 2 files.\n")
 
 
 def test_config_file_given_explicitly(in_tmp: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -328,7 +328,7 @@ def test_jobs_gives_the_same_findings_in_the_same_order(
     _many(in_tmp / "evals", 61)
     assert main(["lint", "evals", "--jobs", "1"]) == 0
     serial = capsys.readouterr().out
-    assert serial.endswith("in 61 files.\n")
+    assert serial.endswith("of 61 files.\n")
     assert serial.count(": EP") > 10
     assert main(["lint", "evals", "--jobs", "2"]) == 0
     assert capsys.readouterr().out == serial

@@ -246,3 +246,21 @@ def test_every_format_reports_the_same_column_in_characters(
     assert run["columnKind"] == "unicodeCodePoints"
     region = run["results"][0]["locations"][0]["physicalLocation"]["region"]
     assert region == {"startLine": 32, "startColumn": 6}
+
+
+def test_sarif_outside_git_is_relative_to_the_configuration_folder(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # No git repository: %SRCROOT% is the folder of pyproject.toml, not the working
+    # directory (a subfolder here), and results stay relative to it.
+    project = tmp_path / "project"
+    (project / "tools").mkdir(parents=True)
+    (project / "pyproject.toml").write_text("[tool.evaltools]\n", encoding="utf-8")
+    copy(PROSE, project / "evals" / PROSE.name)
+    monkeypatch.chdir(project / "tools")
+    log = json.loads(lint_output(["../evals", "--format", "sarif"], capsys, 0))
+    run = log["runs"][0]
+    assert run["originalUriBaseIds"] == {"%SRCROOT%": {"uri": project.resolve().as_uri() + "/"}}
+    assert [r["locations"][0]["physicalLocation"]["artifactLocation"] for r in run["results"]] == [
+        {"uri": f"evals/{PROSE.name}", "uriBaseId": "%SRCROOT%"}
+    ]

@@ -246,6 +246,23 @@ def test_a_position_the_reference_reads_is_no_loss(
 ) -> None:
     path = tmp_path / "flask--add-import-statement.md"
     path.write_text(_with_recent_files("src/flask/app.py\t+12\nsrc/a b.py\t007\n"))
-    assert main(["roundtrip", "--fix", str(path)]) == 1  # a reformat, as a formatter's check
+    assert main(["roundtrip", "--fix", str(path)]) == 0  # a reformat, fixed
     assert "1 reformat (1 fixed)" in capsys.readouterr().out
     assert path.read_text() == _with_recent_files("src/flask/app.py\t12\nsrc/a b.py\t7\n")
+
+
+def test_fix_exits_zero_once_every_reformat_file_is_rewritten(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # As black and `ruff format`: the files were fixed, nothing is left wrong.
+    name = "tree-sitter--if-let-to-match.md"
+    target = tmp_path / name
+    target.write_bytes((CORPUS / name).read_bytes())
+    assert main(["roundtrip", str(target), "--fix"]) == 0
+    assert capsys.readouterr().out.endswith("1 file: 1 reformat (1 fixed).\n")
+    assert main(["roundtrip", str(target)]) == 0
+    # A write that fails leaves the file to reformat: still 1.
+    target.write_bytes((CORPUS / name).read_bytes())
+    target.chmod(0o444)
+    assert main(["roundtrip", str(target), "--fix"]) == 1
+    assert "IO020" in capsys.readouterr().out

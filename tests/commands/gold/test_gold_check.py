@@ -262,6 +262,22 @@ def test_fix_of_everything_stale_exits_0(
     assert main(["gold", "check", "evals", "--root", "."]) == 0
 
 
+def test_fix_leaves_a_read_only_set_alone_even_as_root(
+    workspace: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The mode bits decide, not os.access: as root (this suite's CI user) too.
+    repo = repo_of(workspace)
+    repo.write("auth/session.py", "\n" + SESSION_PY)
+    path = write_set(
+        workspace, record("q1", "demo_repo/auth/session.py:4-6:kill_session", split="tune")
+    )
+    before = path.read_bytes()
+    path.chmod(0o444)
+    assert main(["gold", "check", str(path), "--root", ".", "--fix"]) == 1
+    assert "the file is read-only (mode 0444, no write permission" in capsys.readouterr().out
+    assert path.read_bytes() == before
+
+
 def test_fix_keeps_bom_crlf_and_non_ascii(
     workspace: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -48,7 +48,7 @@ def test_a_different_type_or_split_is_an_error_and_a_conflict_not_a_merge(
         'b.jsonl:1:60: RG405 [error] split of \'q1\' is "holdout" here but "tune" in '
         "a.jsonl:1, so the query was not merged: agree on one split, then merge again "
         "(at /split)",
-        "Found 2 errors in 2 files.",
+        "Found 2 errors in 1 of 2 files.",
         AGREED,
         "q1: TYPE OR SPLIT DIFFERS (not merged: agree on one)",
         '  type: a.jsonl="intent" b.jsonl="mixed"',
@@ -119,3 +119,11 @@ def test_the_json_summary_holds_the_findings(capsys: pytest.CaptureFixture[str])
         "b.jsonl",
     )
     assert summary["conflicts"][0]["fields"] == {"type": ["intent", "mixed"]}
+
+
+def test_a_file_merged_with_itself_is_read_twice(capsys: pytest.CaptureFixture[str]) -> None:
+    # Two positions, two annotators: discovery's one-file-once does not apply.
+    _write(A, A)
+    assert main(["gold", "merge", "a.jsonl", "./a.jsonl", "-o", "m.jsonl"]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == AGREED
+    assert json.loads(Path("m.jsonl").read_text())["gold"] == A["gold"]

@@ -313,7 +313,7 @@ def test_directories_are_searched_for_jsonl(
     assert code == 1
     assert out.splitlines() == [
         "evals/sub/b.jsonl:1:9: RV010 [error] `qid` is empty: fill it in (at /qid)",
-        "Found 1 error in 2 files.",
+        "Found 1 error in 1 of 2 files.",
     ]
 
 
@@ -430,3 +430,17 @@ def test_the_rules_are_documented(capsys: pytest.CaptureFixture[str]) -> None:
     assert {f"RV{n:03}" for n in range(2, 13)} <= codes
     assert "IO008" in codes  # invalid JSON: one rule for every command
     assert {f"RG{n}" for n in range(101, 106)} <= codes
+
+
+def test_the_summary_says_how_many_of_the_files_checked_have_findings(
+    in_tmp: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Three files checked, findings in one: `in 3 files` read as if each had some.
+    (in_tmp / "set.jsonl").write_text(many_bad_records(5))
+    for name in ("a.jsonl", "b.jsonl"):
+        (in_tmp / name).write_text(record(qid=name) + "\n")
+    files = ("a.jsonl", "b.jsonl", "set.jsonl")
+    _, out, _ = run(capsys, *files)
+    assert out.splitlines()[-1] == "Found 5 errors in 1 of 3 files."
+    _, out, _ = run(capsys, *files, "--max-errors", "2")
+    assert out.splitlines()[-1] == "Found 5 errors in 1 of 3 files."
