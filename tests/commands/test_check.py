@@ -72,7 +72,7 @@ def test_fix_repairs_layout_and_moved_gold(
     assert captured.out == (
         "evals/retrieval.jsonl:1:67: RG012 [info] src/mod.py:5-6:target -> "
         "src/mod.py:7-8:target (moved: `target` is now at lines 7-8)\n"
-        "Found 1 info in 3 files.\n"
+        "Found 1 info in 1 of 3 files.\n"
     )
     assert f"fixed: evals/{name}: rewritten in canonical layout" in captured.err
     assert '"src/mod.py:7-8:target"' in (evals / "retrieval.jsonl").read_text()
