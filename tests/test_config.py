@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from evaltools.__main__ import main
-from evaltools.config.toml_lines import KeyLines
+from evaltools.tomllocate import KeyLines
 from tests.conftest import CORPUS
 
 if sys.version_info >= (3, 11):

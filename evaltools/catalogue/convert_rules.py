@@ -28,8 +28,8 @@ RULES = (
         E,
         "Content in the file never reaches the example and would vanish on any rewrite.",
         "Reports text that the reader drops (prose outside `## Reasoning`, blocks under "
-        "unknown headings, comments in the front matter, text after the tab of a recent "
-        "file that is not a position) when the file is written back.",
+        "unknown headings, front matter comments wherever on their line, text after the tab "
+        "of a recent file that is not a position) when the file is written back.",
         "A rewrite would delete it without a word. Move descriptions under `## Reasoning`, "
         "fix misspelt headings, or delete the content.",
         "Some notes about the example.\n\n## Cursor Position\n...",

@@ -75,7 +75,8 @@ RULES = (
         W,
         "The front matter has a key the format does not define; it is lost on any rewrite.",
         "Known keys are `repository_url`, `revision`, `tags` and the rollback flag of the "
-        "format reference; any other key is reported at its line.",
+        "format reference; any other key is reported where it is written, read as TOML reads "
+        'it (`"\\u0061bc"` is `abc`), and shown as TOML writes it (`"a\\tb"`).',
         "The reference drops keys it does not know, so `roundtrip --fix` or a conversion "
         "silently deletes the information. Put such notes in `tags` or under `## Reasoning`.",
         f'+++\n{URL}{REV}owner = "me"\n+++\n',
@@ -86,7 +87,8 @@ RULES = (
         "front-matter-comment",
         W,
         "The front matter has a TOML comment; it is lost on any rewrite.",
-        "Reports the first `#` comment line inside the front matter.",
+        "Reports each TOML comment in the front matter at its `#`: on a line of its own, after "
+        "a value, or inside a multi-line array. A `#` inside a string is no comment.",
         "The writer regenerates the front matter from the parsed keys, so comments vanish on "
         "the first rewrite. `## Reasoning` is read back and survives.",
         f"+++\n{URL}{REV}# reviewed by Ana\n+++\n",

@@ -270,7 +270,7 @@ class _Validator:
         self, where: tuple[str, ...], message: str, place: str = "key", item: int = -1
     ) -> UsageError:
         """A usage error at `where`: its key, its value, or item `item` of its array."""
-        from evaltools.config.toml_lines import KeyLines
+        from evaltools.tomllocate import KeyLines
 
         if self._lines is None:
             self._lines = KeyLines(self.text)

@@ -130,7 +130,7 @@ def source_losses(record: Record) -> list[Loss]:
     parsed = record.markdown
     if parsed is None:
         return []
-    dropped = sorted(parsed.dropped + front_matter_losses(parsed), key=lambda d: d.line)
+    dropped = sorted(parsed.dropped + front_matter_losses(parsed), key=lambda d: (d.line, d.column))
     return [
         Loss(
             d.line,

@@ -17,7 +17,8 @@ _FILE_NAME = re.compile(rf"{_WORDS}--{_WORDS}\.md")
 def _key_line(ctx: LintContext, key: str) -> int:
     if ctx.parsed is None:
         return ctx.record_line
-    return ctx.parsed.front_matter.key_lines.get(key, 1)
+    position = ctx.parsed.front_matter.key_position(key)
+    return position[0] if position is not None else 1
 
 
 def check_metadata(ctx: LintContext) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from evaltools.example.lint import catalogue as r
 from evaltools.example.lint.causes import section_heading
 from evaltools.example.lint.context import LintContext
+from evaltools.example.markdown.frontmatter import shown_key
 from evaltools.example.markdown.reader import (
     ACCEPTED_PREDICTION_MARKER,
     OTHER,
@@ -67,19 +68,19 @@ def check_front_matter(ctx: LintContext) -> None:
         )
         ctx.report(rule, front.error_line, front.error_column, message)
     for key in front.unknown_keys:
-        line = front.key_lines.get(key, 2)
+        line, column = front.key_position(key) or (2, 1)
         ctx.report(
             r.UNKNOWN_FRONT_MATTER_KEY,
             line,
-            1,
-            f"front matter key `{key}` is not part of the format and is lost on any rewrite: "
-            "remove it, or record it as an entry of `tags`",
+            column,
+            f"front matter key `{shown_key(key)}` is not part of the format and is lost on any "
+            "rewrite: remove it, or record it as an entry of `tags`",
         )
-    if front.comment_line:
+    for line, column in front.comments:
         ctx.report(
             r.FRONT_MATTER_COMMENT,
-            front.comment_line,
-            1,
+            line,
+            column,
             "front matter comment is lost on any rewrite: move the note into `## Reasoning` "
             "(right after the front matter)",
         )

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from evaltools.tomlio import TomlError, loads
+
+if TYPE_CHECKING:
+    from evaltools.tomllocate import KeyLines
 
 OPEN = "+++\n"
 ROLLBACK_KEY = "uncommitted_diff_requires_edit_history_rollback"
@@ -30,8 +33,28 @@ class FrontMatter:
     error_column: int = 1  # 1-based, in characters
     error_fix: str = "fix it"  # the advice for `error`, when there is a precise one
     unknown_keys: list[str] = field(default_factory=list)
-    key_lines: dict[str, int] = field(default_factory=dict)  # top-level key -> line in the file
-    comment_line: int = 0  # line in the file of the first TOML comment; 0: none
+    # Where each TOML comment starts in the file, (line, column) of its `#`: a rewrite, which
+    # writes the front matter from its values, loses every one.
+    comments: list[tuple[int, int]] = field(default_factory=list)
+    # The front matter when it is TOML, whose keys can then be located; they are scanned for
+    # only when a finding asks where one is (or the text has a `#` that may be a comment).
+    _toml: str | None = field(default=None, repr=False, compare=False)
+    _located: KeyLines | None = field(default=None, repr=False, compare=False)
+
+    def key_position(self, key: str) -> tuple[int, int] | None:
+        """(line, column) in the file where top-level `key` is written (a `[key]` header or a
+        dotted `key.sub` counts), as TOML reads it (`"k\\u0065y"` is `key`); None when it is
+        not written, or the front matter is not TOML."""
+        located = self._locate()
+        found = located.written((key,)) if located is not None else None
+        return (1 + found[0], found[1]) if found is not None else None
+
+    def _locate(self) -> KeyLines | None:
+        if self._located is None and self._toml is not None:
+            from evaltools.tomllocate import KeyLines
+
+            self._located = KeyLines(self._toml)
+        return self._located
 
 
 def split_front_matter(text: str) -> FrontMatter:
@@ -51,13 +74,14 @@ _SIMPLE = re.compile(
     r'repository_url = "([^"\\\x00-\x1f\x7f]*)"\nrevision = "([^"\\\x00-\x1f\x7f]*)"\n\Z'
 )
 _PLAIN_STRING = re.compile(r'[^"\\\x00-\x1f\x7f]*\Z')
+_BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
 
 
 def _interpret(raw: str, result: FrontMatter) -> None:
     simple = _SIMPLE.match(raw)
     if simple is not None:
         result.repository_url, result.revision = simple.group(1), simple.group(2)
-        result.key_lines = {"repository_url": 2, "revision": 3}
+        result._toml = raw  # no comment: `#` can only be inside the two strings
         return
     try:
         table = loads(raw)
@@ -66,24 +90,26 @@ def _interpret(raw: str, result: FrontMatter) -> None:
         result.error = f"front matter is not valid TOML ({message})"
         result.error_line, result.error_column = 1 + line, column
         return
+    result._toml = raw
     problems = _check_types(table)
     if problems:
         result.error, key = problems
         misspelt = _misspelling(key, table) if key not in table else None
         if misspelt is not None:
-            result.error += f" but has `{misspelt}`"
-            result.error_fix = f"rename `{misspelt}` to `{key}`"
+            result.error += f" but has `{shown_key(misspelt)}`"
+            result.error_fix = f"rename `{shown_key(misspelt)}` to `{key}`"
             key = misspelt
-        result.error_line = 1 + _key_line(raw, key)
+        position = result.key_position(key)
+        result.error_line = position[0] if position is not None else 1
         return
     result.repository_url = table["repository_url"]
     result.revision = table["revision"]
     result.tags = list(table.get("tags", []))
     result.rollback = bool(table.get(ROLLBACK_KEY, False))
     result.unknown_keys = [k for k in table if k not in KNOWN_KEYS]
-    result.key_lines = {k: 1 + (_key_line(raw, k) or 1) for k in table}
-    comments = (i for i, line in enumerate(raw.split("\n")) if line.lstrip().startswith("#"))
-    result.comment_line = next((i + 2 for i in comments), 0)
+    located = result._locate() if "#" in raw else None  # most front matter has no `#` at all
+    if located is not None:
+        result.comments = [(1 + line, column) for line, column in located.comments]
 
 
 def _toml_error(exc: TomlError, raw: str) -> tuple[str, int, int]:
@@ -133,15 +159,10 @@ def _misspelling(key: str, table: dict[str, Any]) -> str | None:
     return close[0] if close else None
 
 
-def _key_line(raw: str, key: str) -> int:
-    """1-based line inside the front matter where top-level `key` is defined: `key = `,
-    `"key" = `, `key.sub = `, `[key]` or `[[key]]`; 0 when there is none (a missing key)."""
-    name = re.escape(key)
-    pattern = re.compile(
-        rf"""^[ \t]*(?:\[\[?[ \t]*)?(?:{name}|"{name}"|'{name}')[ \t]*[=.\]]""", re.MULTILINE
-    )
-    found = pattern.search(raw)
-    return raw.count("\n", 0, found.start()) + 1 if found is not None else 0
+def shown_key(key: str) -> str:
+    """`key` as a TOML key, for a message: bare when it can be, else quoted with escapes, so
+    that a tab or a line break in it shows as `\\t` or `\\n` in every output format."""
+    return key if _BARE_KEY.fullmatch(key) else toml_string(key)
 
 
 def toml_string(value: str) -> str:

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from evaltools.example.markdown.fencediff import fence_changes, fence_keys, fenced_blocks
+from evaltools.example.markdown.frontmatter import shown_key
 from evaltools.example.markdown.linematch import common_run, line_opcodes
 from evaltools.example.markdown.reader import (
     CodeBlock,
@@ -80,9 +81,8 @@ def layout_differences(text: str, rendered: str, dropped: list[Dropped]) -> list
     file a move follows from the loss (a second title, say), so it is not reported at all:
     the loss's finding comes first, the layout's once the loss is mended.
     """
-    lost = {n for d in dropped for n in range(d.line - 1, d.end_line)}
-    cut = {d.line - 1 for d in dropped if d.kind is DropKind.FILE_POSITION}
-    old, new = text.split("\n"), rendered.split("\n")
+    old, lost = kept_lines(text, dropped)
+    new = rendered.split("\n")
     blocks = fenced_blocks(old)  # the keys' and the fence changes'
     opcodes = line_opcodes(fence_keys(old, blocks), fence_keys(new))
     changes = [op for op in opcodes if op[0] != "equal"]
@@ -93,8 +93,6 @@ def layout_differences(text: str, rendered: str, dropped: list[Dropped]) -> list
         gone = [old[n] for n in range(i1, i2) if n not in lost and old[n].strip()]
         came = [line for line in new[j1:j2] if line.strip()]
         moved_in = bool(came) and not gone and all(line in removed for line in came)
-        if _cut_short(old, new, cut, (i1, i2, j1, j2)):
-            continue  # what a line loses (the text after a tab) is the loss's finding
         if dropped:
             beside_loss = any(n in lost for n in range(i1 - 1, i2 + 1))
             moves = all(line in added for line in gone) and all(line in removed for line in came)
@@ -107,15 +105,23 @@ def layout_differences(text: str, rendered: str, dropped: list[Dropped]) -> list
     return named_once(out + fences)
 
 
-def _cut_short(
-    old: list[str], new: list[str], cut: set[int], change: tuple[int, int, int, int]
-) -> bool:
-    """Whether the change only cuts lines that lose their end (`cut`) short, each to the
-    start it keeps."""
-    i1, i2, j1, j2 = change
-    if i2 - i1 != j2 - j1 or any(n not in cut for n in range(i1, i2)):
-        return False
-    return all(old[i1 + k].strip().startswith(new[j1 + k].strip()) for k in range(i2 - i1))
+def kept_lines(text: str, dropped: list[Dropped]) -> tuple[list[str], set[int]]:
+    """The text's lines as a rewrite would keep them, and the (0-based) ones it loses whole.
+
+    A loss that starts after other text on its line (a front matter comment after a value,
+    the text after a recent file's tab) takes the line's end only: the rest is compared with
+    the canonical line as layout, so a line that differs by that loss alone is no layout
+    change (the loss's finding tells it).
+    """
+    old = text.split("\n")
+    lost: set[int] = set()
+    for d in dropped:
+        before = old[d.line - 1][: d.column - 1] if d.column > 1 and d.line == d.end_line else ""
+        if before.strip():
+            old[d.line - 1] = before.rstrip()
+        else:
+            lost.update(range(d.line - 1, d.end_line))
+    return old, lost
 
 
 def named_once(changes: list[LayoutChange]) -> list[LayoutChange]:
@@ -244,16 +250,16 @@ def front_matter_losses(parsed: ParsedMarkdown) -> list[Dropped]:
         reason = front.error.removeprefix("front matter ")
         out.append(_front(front.error_line, f"front matter the reference cannot read ({reason})"))
     if front.unknown_keys:
-        keys = ", ".join(front.unknown_keys)
-        first = min(front.key_lines.get(k, 2) for k in front.unknown_keys)
-        out.append(_front(first, f"unknown front matter keys ({keys})"))
-    if front.comment_line:
-        out.append(_front(front.comment_line, "comments in the front matter"))
+        keys = ", ".join(shown_key(k) for k in front.unknown_keys)
+        line, column = min(front.key_position(k) or (2, 1) for k in front.unknown_keys)
+        out.append(_front(line, f"unknown front matter keys ({keys})", column))
+    for line, column in front.comments:
+        out.append(_front(line, "front matter comment", column))
     return out
 
 
-def _front(line: int, detail: str) -> Dropped:
-    return Dropped(DropKind.FRONT_MATTER, line, line, "", detail)
+def _front(line: int, detail: str, column: int = 1) -> Dropped:
+    return Dropped(DropKind.FRONT_MATTER, line, line, "", detail, column)
 
 
 def check_roundtrip(
@@ -276,7 +282,7 @@ def check_roundtrip(
     if rendered == text:
         return RoundTrip(Verdict.EXACT, text, rendered)
     dropped = losses_under_headings(
-        sorted(parsed.dropped + front_matter_losses(parsed), key=lambda d: d.line),
+        sorted(parsed.dropped + front_matter_losses(parsed), key=lambda d: (d.line, d.column)),
         parsed.headings,
     )
     verdict = Verdict.LOSSY if dropped else Verdict.REFORMAT

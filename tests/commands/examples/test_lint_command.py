@@ -388,3 +388,34 @@ def test_front_matter_findings_name_the_key_line_and_say_how_to_fix(
         "o--no-rev.md:1:1: EP004 [error] front matter has no `revision`, so the reference "
         "ignores all of it (every field blank): fix it"
     )
+
+
+@pytest.mark.parametrize(
+    ("key", "shown"),
+    [
+        ("foo", "foo"),
+        ('"a b"', '"a b"'),
+        ('"a\\tb"', '"a\\tb"'),  # the tab shown escaped, as a line break is
+        ('"a\\nb"', '"a\\nb"'),
+        ('"\\u0061bc"', "abc"),
+        ('"a\\u007Fb"', '"a\\u007Fb"'),
+        ("  'x\\ty'", '"x\\\\ty"'),  # a literal key's backslash is one
+    ],
+)
+def test_an_unknown_front_matter_key_is_placed_at_itself_and_shown_as_toml_writes_it(
+    in_tmp: Path, capsys: pytest.CaptureFixture[str], key: str, shown: str
+) -> None:
+    text = CLEAN.read_text(encoding="utf-8").replace("+++\n\n", f"{key} = 1\n+++\n\n", 1)
+    put(in_tmp / "o--extra.md", text)
+    column = len(key) - len(key.lstrip()) + 1
+    assert main(["lint", "o--extra.md"]) == 0
+    first = capsys.readouterr().out.splitlines()[0]
+    assert first.startswith(f"o--extra.md:4:{column}: EP005 [warning] front matter key `{shown}` ")
+    assert main(["lint", "o--extra.md", "--format", "json"]) == 0
+    finding = json.loads(capsys.readouterr().out)[0]
+    assert (finding["line"], finding["column"]) == (4, column)
+    assert f"`{shown}`" in finding["message"]
+    assert main(["roundtrip", "o--extra.md"]) == 1
+    assert capsys.readouterr().out.startswith(
+        f"o--extra.md:4:{column}: RT002 [error] unknown front matter keys ({shown}) "
+    )

@@ -266,3 +266,59 @@ def test_fix_exits_zero_once_every_reformat_file_is_rewritten(
     target.chmod(0o444)
     assert main(["roundtrip", str(target), "--fix"]) == 1
     assert "IO020" in capsys.readouterr().out
+
+
+FLASK = CORPUS / "flask--add-import-statement.md"
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "at"),
+    [
+        # After a value, inside a multi-line array, after its closing bracket, on its own.
+        ('flask"\n', 'flask" # origin remote\n', "2:53"),
+        ('08be7"\n', '08be7"\ntags = [\n    "a", # first\n    "b",\n]\n', "5:10"),
+        ('08be7"\n', '08be7"\ntags = [\n    "a",\n] # end\n', "6:3"),
+        ('08be7"\n', '08be7"\nx = { a = 1 } # inline\n', "4:15"),
+        ('08be7"\n', '08be7"\n# own line\n', "4:1"),
+    ],
+)
+def test_a_front_matter_comment_anywhere_is_refused_by_fix_and_convert_and_linted(
+    in_tmp: Path, capsys: pytest.CaptureFixture[str], old: str, new: str, at: str
+) -> None:
+    text = FLASK.read_text(encoding="utf-8").replace(old, new, 1)
+    path = in_tmp / "flask--c1.md"
+    path.write_text(text, encoding="utf-8")
+    assert main(["roundtrip", "flask--c1.md", "--fix"]) == 1
+    out = capsys.readouterr().out
+    assert f"flask--c1.md:{at}: RT002 [error] front matter comment would be lost" in out
+    assert "1 lossy" in out
+    assert path.read_text(encoding="utf-8") == text  # not rewritten
+    assert main(["convert", "flask--c1.md", "--to", "json", "-o", "out"]) == 1
+    out = capsys.readouterr().out
+    assert f"flask--c1.md:{at}: CV007 [error] front matter comment at line" in out
+    assert not (in_tmp / "out").exists() or not list((in_tmp / "out").iterdir())
+    main(["lint", "flask--c1.md"])
+    assert f"flask--c1.md:{at}: EP006 [warning] front matter comment" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ('08be7"\n', '08be7"\ntags = ["""\n# not a comment"""]\n'),
+        ('08be7"\n', "08be7\"\ntags = ['''\n# not a comment''']\n"),
+        ('revision = "2fec0b206c6e83ea813ab26597e15c96fab08be7"\n', 'revision = """\n# x\n"""\n'),
+        ('08be7"\n', '08be7"\ntags = ["a # b", \'c # d\']\n'),
+    ],
+)
+def test_a_hash_inside_a_front_matter_string_is_no_loss(
+    in_tmp: Path, capsys: pytest.CaptureFixture[str], old: str, new: str
+) -> None:
+    text = FLASK.read_text(encoding="utf-8").replace(old, new, 1)
+    (in_tmp / "flask--s.md").write_text(text, encoding="utf-8")
+    assert main(["roundtrip", "flask--s.md"]) == 1
+    out = capsys.readouterr().out
+    assert "RT002" not in out and "1 reformat" in out
+    assert main(["convert", "flask--s.md", "--to", "json", "-o", "out"]) == 0
+    assert "CV007" not in capsys.readouterr().out
+    main(["lint", "flask--s.md"])
+    assert "EP006" not in capsys.readouterr().out

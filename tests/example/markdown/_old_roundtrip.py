@@ -4,7 +4,8 @@
 How one layout change is described (`_described`) was not part of that rework: the
 oracle uses the current description, so that fixes to its wording apply to both; and the
 same fence keys, fence changes and one finding per place (`fencediff`, `named_once`), added
-after it, so that both diff the same lines."""
+after it, so that both diff the same lines; and the same front matter losses (where each
+comment and unknown key is) and lines they leave (`kept_lines`), which it did not touch."""
 
 from __future__ import annotations
 
@@ -22,7 +23,13 @@ from evaltools.example.markdown.reader import (
     read_markdown,
 )
 from evaltools.example.markdown.render import to_markdown
-from evaltools.example.markdown.roundtrip import LayoutChange, _described, named_once
+from evaltools.example.markdown.roundtrip import (
+    LayoutChange,
+    _described,
+    front_matter_losses,
+    kept_lines,
+    named_once,
+)
 from evaltools.example.spec import FIELD_NAMES, ExampleSpec
 
 
@@ -66,8 +73,8 @@ def layout_differences(text: str, rendered: str, dropped: list[Dropped]) -> list
     """
     import difflib  # only files that are not exact get here
 
-    lost = {n for d in dropped for n in range(d.line - 1, d.end_line)}
-    old, new = text.split("\n"), rendered.split("\n")
+    old, lost = kept_lines(text, dropped)
+    new = rendered.split("\n")
     opcodes = difflib.SequenceMatcher(
         None, fence_keys(old), fence_keys(new), autojunk=False
     ).get_opcodes()
@@ -114,27 +121,6 @@ def differing_fields(a: ExampleSpec, b: ExampleSpec) -> list[str]:
     return [name for name in FIELD_NAMES if getattr(a, name) != getattr(b, name)]
 
 
-def front_matter_losses(parsed: ParsedMarkdown) -> list[Dropped]:
-    front = parsed.front_matter
-    out = []
-    if front.present and not front.closed:
-        out.append(_front(1, "front matter without a closing `+++` line"))
-    if front.error is not None:
-        reason = front.error.removeprefix("front matter ")
-        out.append(_front(front.error_line, f"front matter the reference cannot read ({reason})"))
-    if front.unknown_keys:
-        keys = ", ".join(front.unknown_keys)
-        first = min(front.key_lines.get(k, 2) for k in front.unknown_keys)
-        out.append(_front(first, f"unknown front matter keys ({keys})"))
-    if front.comment_line:
-        out.append(_front(front.comment_line, "comments in the front matter"))
-    return out
-
-
-def _front(line: int, detail: str) -> Dropped:
-    return Dropped(DropKind.FRONT_MATTER, line, line, "", detail)
-
-
 def check_roundtrip(
     text: str,
     stem: str | None = None,
@@ -155,7 +141,7 @@ def check_roundtrip(
     if rendered == text:
         return RoundTrip(Verdict.EXACT, text, rendered)
     dropped = losses_under_headings(
-        sorted(parsed.dropped + front_matter_losses(parsed), key=lambda d: d.line),
+        sorted(parsed.dropped + front_matter_losses(parsed), key=lambda d: (d.line, d.column)),
         parsed.headings,
     )
     verdict = Verdict.LOSSY if dropped else Verdict.REFORMAT

@@ -71,7 +71,7 @@ def test_front_matter_comments_and_unknown_keys_are_lossy() -> None:
     result = check_roundtrip(commented, "codex-acp--add-derive")
     assert result.verdict is Verdict.LOSSY
     kinds = [d.describe() for d in result.dropped]
-    assert "comments in the front matter" in kinds
+    assert "front matter comment" in kinds
     assert "unknown front matter keys (extra)" in kinds
 
 
@@ -139,7 +139,62 @@ def test_a_front_matter_comment_is_placed_on_its_line() -> None:
     text = (CORPUS / "codex-acp--add-derive.md").read_text(encoding="utf-8")
     commented = text.replace("\n+++\n\n", "\n# reviewed by me\n+++\n\n", 1)
     result = check_roundtrip(commented, "codex-acp--add-derive")
-    assert [(d.describe(), d.line) for d in result.dropped] == [("comments in the front matter", 4)]
+    assert [(d.describe(), d.line, d.column) for d in result.dropped] == [
+        ("front matter comment", 4, 1)
+    ]
+    assert result.layout_changes == []
+
+
+FLASK_URL = 'repository_url = "https://github.com/pallets/flask"'
+
+
+@pytest.mark.parametrize(
+    ("front", "comments"),
+    [
+        # After a value: the line stays, its end goes.
+        (f"{FLASK_URL} # origin remote\n", [(2, len(FLASK_URL) + 2)]),
+        (f'{FLASK_URL}\ntags = [\n    "a", # first\n    "b",\n]\n', [(4, 10)]),
+        (f'{FLASK_URL}\ntags = [\n    "a",\n    "b",\n] # after the bracket\n', [(6, 3)]),
+        (f'{FLASK_URL}\ntags = ["a"]  #  one\n#two\n', [(3, 15), (4, 1)]),
+    ],
+)
+def test_every_front_matter_comment_makes_the_file_lossy_at_its_hash(
+    front: str, comments: list[tuple[int, int]]
+) -> None:
+    text = CANONICAL_FLASK.read_text(encoding="utf-8").replace(FLASK_URL + "\n", front, 1)
+    result = check_roundtrip(text, CANONICAL_FLASK.stem)
+    assert result.verdict is Verdict.LOSSY
+    assert [(d.describe(), d.line, d.column) for d in result.dropped] == [
+        ("front matter comment", line, column) for line, column in comments
+    ]
+    # A line that differs from the canonical one by its comment alone is no layout change.
+    assert result.layout_changes == []
+
+
+def test_a_line_that_loses_its_comment_is_still_checked_for_layout() -> None:
+    text = CANONICAL_FLASK.read_text(encoding="utf-8")
+    text = text.replace(FLASK_URL, FLASK_URL.replace(" = ", "=") + "  # origin", 1)
+    result = check_roundtrip(text, CANONICAL_FLASK.stem)
+    assert [(d.line, d.column) for d in result.dropped] == [(2, len(FLASK_URL) + 1)]
+    assert [tuple(c) for c in result.layout_changes] == [
+        (2, f"the canonical form writes this line as '{FLASK_URL}'")
+    ]
+
+
+@pytest.mark.parametrize(
+    "front",
+    [
+        f'{FLASK_URL}\ntags = ["""\n# not a comment"""]\n',
+        f"{FLASK_URL}\ntags = ['''\n# not a comment''']\n",
+        f"{FLASK_URL}\ntags = [\"a # b\", 'c # d']\n",
+        'repository_url = "https://github.com/pallets/flask#readme"\n',
+    ],
+)
+def test_a_hash_inside_a_string_is_no_loss(front: str) -> None:
+    text = CANONICAL_FLASK.read_text(encoding="utf-8").replace(FLASK_URL + "\n", front, 1)
+    result = check_roundtrip(text, CANONICAL_FLASK.stem)
+    assert result.verdict in (Verdict.REFORMAT, Verdict.EXACT)
+    assert result.dropped == []
 
 
 def test_each_layout_mistake_is_its_own_place_and_a_doubled_line_is_the_second() -> None:

@@ -1,10 +1,12 @@
 """Where each key of a TOML document is written, by its full dotted path: the key's line and
-column, its value's, and each array item's.
+column, its value's, each array item's; and where each comment is.
 
-tomllib gives values but no positions; a configuration error should point at its place.
-This scanner runs only on text tomllib has accepted, so it can be lenient: it follows
-table headers, dotted and quoted keys, inline tables, arrays and the four string forms
-(whose contents may look like keys), and records where each path is first written.
+tomllib gives values but no positions, and drops comments; a configuration error should
+point at its place, and a front matter comment that a rewrite would lose at itself. This
+scanner runs only on text tomllib has accepted, so it can be lenient: it follows table
+headers, dotted and quoted keys, inline tables, arrays and the four string forms (whose
+contents may look like keys or comments), and records where each path is first written and
+where each `#` starts a comment.
 """
 
 from __future__ import annotations
@@ -16,6 +18,15 @@ Key = tuple[str, ...]
 Position = tuple[int, int]  # 1-based line and column (in characters)
 
 _BARE = re.compile(r"[A-Za-z0-9_-]+")
+# Each string form from its opening quotes to just past its closing ones; a one-line form's
+# body is group 1. Multi-line content may end with one or two quotes of its own (`""""`), so
+# up to five quotes close it. Possessive: a text tomllib rejected fails fast, never slowly.
+_STRING_FORMS = {
+    '"""': re.compile(r'"""(?:[^"\\]++|\\.|""?+(?!"))*+"{3,5}', re.DOTALL),
+    "'''": re.compile(r"'''(?:[^']++|''?+(?!'))*+'{3,5}"),
+    '"': re.compile(r'"((?:[^"\\\n]++|\\.)*+)"'),
+    "'": re.compile(r"'([^'\n]*+)'"),
+}
 _ESCAPE = re.compile(r"\\(u[0-9A-Fa-f]{4}|U[0-9A-Fa-f]{8}|.)")
 _SCALAR = re.compile(r"[^,\]}\n#]*")
 _SIMPLE_ESCAPES = {"b": "\b", "t": "\t", "n": "\n", "f": "\f", "r": "\r", '"': '"', "\\": "\\"}
@@ -23,9 +34,11 @@ _SIMPLE_ESCAPES = {"b": "\b", "t": "\t", "n": "\n", "f": "\f", "r": "\r", '"': '
 
 class KeyLines:
     """`key(path)`, `value(path)`, `item(path, index)`: where `path` (its value, its array's
-    item) is written; else where its nearest written ancestor is; else 1:1."""
+    item) is written; else where its nearest written ancestor is; else 1:1. `written(path)`:
+    where `path` is written, or None. `comments`: where each comment starts."""
 
     def __init__(self, text: str) -> None:
+        self.comments: list[Position] = []  # where each comment's `#` is, in text order
         self._explicit: dict[Key, Position] = {}
         self._implicit: dict[Key, Position] = {}
         self._values: dict[Key, Position] = {}
@@ -43,9 +56,14 @@ class KeyLines:
     def record_item(self, path: Key, index: int, at: Position) -> None:
         self._items.setdefault((path, index), at)
 
+    def written(self, path: Key) -> Position | None:
+        """Where `path` itself is first written (a dotted key or header under it counts); None
+        when it is not."""
+        return self._explicit.get(path, self._implicit.get(path))
+
     def key(self, path: Key) -> Position:
         for cut in range(len(path), 0, -1):
-            found = self._explicit.get(path[:cut], self._implicit.get(path[:cut]))
+            found = self.written(path[:cut])
             if found is not None:
                 return found
         return (1, 1)
@@ -89,6 +107,7 @@ class _Scanner:
             if char in " \t" or (newlines and char in "\r\n"):
                 self.i += 1
             elif char == "#":
+                self.out.comments.append(self._at(self.i))
                 end = self.text.find("\n", self.i)
                 self.i = len(self.text) if end < 0 else end
             else:
@@ -174,19 +193,19 @@ class _Scanner:
 
     def _string(self) -> str:
         """Skip a string of any of the four forms; the value matters only for quoted keys."""
-        text, start = self.text, self.i
-        quote = text[start]
-        if text.startswith(quote * 3, start):
-            self.i = start + 3
-            while self.i < len(text) and not text.startswith(quote * 3, self.i):
-                self.i += 2 if quote == '"' and text[self.i] == "\\" else 1
-            self.i += 3
-            while self._peek() == quote:  # up to two quotes may end the content
-                self.i += 1
-            return ""
-        self.i = start + 1
-        while self.i < len(text) and text[self.i] != quote:
-            self.i += 2 if quote == '"' and text[self.i] == "\\" else 1
-        body = text[start + 1 : self.i]
-        self.i += 1
-        return _unescape(body) if quote == '"' else body
+        self.i, value = _skip_string(self.text, self.i)
+        return value
+
+
+def _skip_string(text: str, start: int) -> tuple[int, str]:
+    """Just past the string whose opening quote is at `start`, in any of the four forms, and
+    its value if it is a one-line string (a quoted key is one); "" for a multi-line one."""
+    quote = text[start]
+    opening = quote * 3 if text.startswith(quote * 3, start) else quote
+    found = _STRING_FORMS[opening].match(text, start)
+    if found is None:  # not TOML after all: a string that never ends
+        return len(text), ""
+    if len(opening) == 3:
+        return found.end(), ""
+    body = found.group(1)
+    return found.end(), _unescape(body) if quote == '"' else body
