@@ -21,7 +21,7 @@ from evaltools.cli.params import (
 COMMANDS: tuple[Command, ...] = ()
 
 
-# --- gold discipline: mine, merge, sample, split (evaltools.commands.gold_*) ----------------
+# --- gold discipline: mine, merge, sample, split (evaltools.commands.gold) ------------------
 
 _OUTPUT_FORMAT = format_param(choices=("text", "json"))
 _FORCE = Param("force", ("--force",), kind=bool, default=False, help="Overwrite output files.")
@@ -174,7 +174,7 @@ GOLD_DISCIPLINE_COMMANDS: tuple[Command, ...] = (
 COMMANDS += GOLD_DISCIPLINE_COMMANDS
 
 
-# --- gold check (evaltools.commands.gold_check) ---------------------------------------------
+# --- gold check (evaltools.commands.gold.check) ---------------------------------------------
 
 GOLD_CHECK = Command(
     ("gold", "check"),
@@ -280,7 +280,7 @@ VALIDATE_COMMANDS: tuple[Command, ...] = (
 COMMANDS += VALIDATE_COMMANDS
 
 
-# --- gold eval (evaltools.commands.gold_eval) -----------------------------------------------
+# --- gold eval (evaltools.commands.gold.evaluate) ------------------------------------------
 
 GOLD_EVAL = Command(
     ("gold", "eval"),

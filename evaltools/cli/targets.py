@@ -126,7 +126,7 @@ def gold_stats(a: Arguments) -> int:
 
 
 def gold_check(a: Arguments) -> int:
-    from evaltools.commands.gold_check import run
+    from evaltools.commands.gold.check import run
 
     return run(
         paths=a.paths("paths"),
@@ -144,7 +144,7 @@ def gold_check(a: Arguments) -> int:
 
 
 def gold_mine(a: Arguments) -> int:
-    from evaltools.commands.gold_discipline import mine
+    from evaltools.commands.gold.discipline import mine
 
     return mine(
         repo=a.path("repo"),
@@ -160,7 +160,7 @@ def gold_mine(a: Arguments) -> int:
 
 
 def gold_merge(a: Arguments) -> int:
-    from evaltools.commands.gold_merge import merge
+    from evaltools.commands.gold.merge import merge
 
     return merge(
         first=a.path("first"),
@@ -173,7 +173,7 @@ def gold_merge(a: Arguments) -> int:
 
 
 def gold_sample(a: Arguments) -> int:
-    from evaltools.commands.gold_discipline import sample
+    from evaltools.commands.gold.discipline import sample
 
     return sample(
         paths=a.paths("paths"),
@@ -186,7 +186,7 @@ def gold_sample(a: Arguments) -> int:
 
 
 def gold_split(a: Arguments) -> int:
-    from evaltools.commands.gold_split import split
+    from evaltools.commands.gold.split import split
 
     return split(
         paths=a.paths("paths"),
@@ -197,7 +197,7 @@ def gold_split(a: Arguments) -> int:
 
 
 def gold_eval(a: Arguments) -> int:
-    from evaltools.commands.gold_eval import run
+    from evaltools.commands.gold.evaluate import run
 
     return run(
         runs=a.paths("runs"),

@@ -1,7 +1,7 @@
 """`gold check` as a service: read eval sets, resolve every gold ID, repair what is safe.
 
 It prints nothing: it returns the gold items with their resolutions and the diagnostics, and
-the command (`evaltools.commands.gold_check`) reports them.
+the command (`evaltools.commands.gold.check`) reports them.
 """
 
 from __future__ import annotations

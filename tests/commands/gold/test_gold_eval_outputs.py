@@ -213,7 +213,7 @@ def test_a_plot_that_cannot_be_written_leaves_the_history_as_it_was(
             raise WriteFailed(path, "no space left on device")
         real(path, data, expect=expect)
 
-    monkeypatch.setattr("evaltools.commands.gold_eval.atomic_write", failing)
+    monkeypatch.setattr("evaltools.commands.gold.evaluate.atomic_write", failing)
     before = snapshot(work)
     assert score("--plot", "p.svg") == 2
     assert capsys.readouterr() == (

@@ -65,7 +65,7 @@ def _calls(path: Path, name: str) -> int:
 
 
 def test_the_command_only_reports_and_one_place_writes() -> None:
-    command = PACKAGE / "commands" / "gold_check.py"
+    command = PACKAGE / "commands" / "gold" / "check.py"
     assert _calls(command, "atomic_write") == 0
     assert "rewrite_gold_keys" not in command.read_text(encoding="utf-8")
     writers = sorted(

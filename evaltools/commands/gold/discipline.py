@@ -1,6 +1,6 @@
 """`evaltools gold mine|sample`: weak labels from git history, and the audit sample.
 
-`gold merge` and `gold split` are in gold_merge.py and gold_split.py; what the four share is
+`gold merge` and `gold split` are in merge.py and split.py; what the four share is
 in `report.gold_io`."""
 
 from __future__ import annotations

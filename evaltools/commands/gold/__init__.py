@@ -1,0 +1,1 @@
+"""The `gold` commands: checking, evaluating and keeping the discipline of retrieval gold."""
