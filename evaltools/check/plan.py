@@ -36,6 +36,8 @@ def plan(paths: list[Path], config: Config, *, respect_gitignore: bool = True) -
         # A configured place that is gone is an error; one that holds no eval files yet
         # (a fresh setup) is said and passes, as ruff passes a folder without Python files.
         check_paths_exist(configured + sets, stdin=False)
+        if not configured and not sets:
+            _refuse_eval_files_left_out(config)
         out.examples = _found(configured, (".md",), ignore, "example files", out.empty)
         out.retrieval_sets = _found(sets, (".jsonl",), ignore, "eval sets", out.empty)
         return out
@@ -59,3 +61,28 @@ def _found(
     except NothingFound as nothing:
         empty.append(str(nothing))
         return []
+
+
+def _refuse_eval_files_left_out(config: Config) -> None:
+    """`paths = []` (init's "nothing here yet") while eval files have since been added: the
+    gate would pass on every commit without ever checking them."""
+    from evaltools.config.pyproject_setup import discover as discover_eval_files
+
+    if config.path is None:
+        return
+    found = discover_eval_files(config.path.parent)
+    if not found:
+        return
+    from evaltools.fileio import display_path
+    from evaltools.tomllocate import KeyLines
+
+    shown = [*found.examples, *found.sets]
+    line, column = KeyLines(config.path.read_text(encoding="utf-8")).key(
+        ("tool", "evaltools", "paths")
+    )
+    raise UsageError(
+        f"{display_path(config.path)}:{line}:{column}: [tool.evaltools] names no eval files, "
+        f"but there are some now ({', '.join(shown[:3])}{', ...' if len(shown) > 3 else ''}): "
+        "run `evaltools init` again to add them, or list them in `paths` (examples) and "
+        "[tool.evaltools.retrieval] `sets`"
+    )

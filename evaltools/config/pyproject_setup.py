@@ -140,14 +140,15 @@ def _joined(text: str | None, addition: str) -> str:
 def _complete_existing(
     text: str, data: dict[str, Any], current: dict[str, Any], found: Found
 ) -> Completion:
-    import tomli_w
 
     retrieval = current.get("retrieval", {})
     wanted = _wanted(found)
     if not found and "paths" not in current and "sets" not in retrieval:
         wanted[""]["paths"] = []  # as the template has it: nothing to check yet, said
+    # `paths = []` is init's own "nothing here yet": examples found since then fill it.
+    refill = current.get("paths") == [] and bool(wanted[""].get("paths"))
     missing = {
-        "": {k: v for k, v in wanted[""].items() if k not in current},
+        "": {k: v for k, v in wanted[""].items() if k not in current or (k == "paths" and refill)},
         "retrieval": {
             k: v
             for k, v in wanted["retrieval"].items()
@@ -157,17 +158,16 @@ def _complete_existing(
     if not any(missing.values()):
         return Completion(None, [])
     new = text
-    for table, keys in missing.items():
-        if not keys:
-            continue
-        header = "tool.evaltools" + (f".{table}" if table else "")
-        lines = tomli_w.dumps(keys)
-        # Right under its header, or as a new table at the end; the re-read below refuses
-        # what TOML would not allow (a table written inline cannot be extended).
-        at = _header_end(new, header)
-        new = (
-            new[:at] + lines + new[at:] if at is not None else _joined(new, f"[{header}]\n{lines}")
-        )
+    if refill:
+        filled = _fill_empty_paths(new, wanted[""]["paths"])
+        if filled is None:
+            return Completion(None, [], "the table is written in a form init cannot extend")
+        new = filled
+    for table, wanted_keys in missing.items():
+        keys = {
+            k: v for k, v in wanted_keys.items() if not (refill and table == "" and k == "paths")
+        }
+        new = _insert(new, "tool.evaltools" + (f".{table}" if table else ""), keys)
     expected = _merged(data, missing)
     try:
         same = loads(new) == expected
@@ -176,6 +176,37 @@ def _complete_existing(
     if not same:
         return Completion(None, [], "the table is written in a form init cannot extend")
     return Completion(new, _names(missing))
+
+
+def _insert(text: str, header: str, keys: dict[str, Any]) -> str:
+    """`keys` right under `[header]`, or as a new table at the end; the caller's re-read
+    refuses what TOML would not allow (a table written inline cannot be extended)."""
+    import tomli_w
+
+    if not keys:
+        return text
+    lines = tomli_w.dumps(keys)
+    at = _header_end(text, header)
+    return (
+        text[:at] + lines + text[at:] if at is not None else _joined(text, f"[{header}]\n{lines}")
+    )
+
+
+def _fill_empty_paths(text: str, paths: list[str]) -> str | None:
+    """`text` with the `paths = []` of [tool.evaltools] holding `paths` instead."""
+    import tomli_w
+
+    start = _header_end(text, "tool.evaltools")
+    if start is None:
+        return None
+    empty = re.compile(r"^([ \t]*paths[ \t]*=[ \t]*)\[[ \t]*\]", re.MULTILINE)
+    match = empty.search(text, start)
+    next_table = re.compile(r"^[ \t]*\[", re.MULTILINE).search(text, start)
+    if match is None or (next_table is not None and next_table.start() < match.start()):
+        return None
+    # One line, as the template's `[]` was, so that its comment stays beside it.
+    value = "[" + ", ".join(tomli_w.dumps({"p": p})[len("p = ") :].strip() for p in paths) + "]"
+    return text[: match.start()] + match.group(1) + value + text[match.end() :]
 
 
 def _header_end(text: str, header: str) -> int | None:

@@ -138,6 +138,31 @@ def test_nothing_found_writes_an_empty_table_and_a_template_once(
     assert "warning: nothing to check yet" in capsys.readouterr().err
 
 
+def test_eval_files_added_after_an_empty_init_stop_the_gate_until_init_adds_them(
+    in_tmp: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # `paths = []` must not pass every commit forever once examples exist: the new files
+    # would never be checked.
+    subprocess.run(["git", "init", "-q"], cwd=in_tmp, check=True)
+    assert _init() == 0
+    (in_tmp / "evals" / "deep").mkdir(parents=True)
+    shutil.copy(CORPUS / EXAMPLE, in_tmp / "evals" / "deep")
+    subprocess.run(["git", "add", "-A"], cwd=in_tmp, check=True)
+    capsys.readouterr()
+    assert main(["check"]) == 2
+    assert capsys.readouterr().err == (
+        "evaltools check: error: pyproject.toml:4:1: [tool.evaltools] names no eval files, but "
+        "there are some now (evals): run `evaltools init` again to add them, or list them in "
+        "`paths` (examples) and [tool.evaltools.retrieval] `sets`\n"
+    )
+    assert _init() == 0
+    assert "added [tool.evaltools] paths" in capsys.readouterr().out
+    text = (in_tmp / "pyproject.toml").read_text()
+    assert '\npaths = ["evals"]                             # folders of' in text
+    assert main(["check"]) == 0
+    assert capsys.readouterr().out == "All checks passed: 1 file.\n"
+
+
 def test_a_table_that_names_nothing_to_check_gets_an_empty_paths(repo: Path) -> None:
     for folder in ("evals", "build"):
         shutil.rmtree(repo / folder)
