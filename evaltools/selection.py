@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import fnmatch
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
+from typing import NamedTuple
 
 from evaltools.catalogue import RULES
 from evaltools.diagnostics import Diagnostic, Rule
@@ -29,8 +29,9 @@ def _specificity(selector: str, code: str, name: str) -> int | None:
     return len(selector) if code.startswith(selector) else None
 
 
-@dataclass(frozen=True)
-class Layer:
+# Named tuples, not dataclasses: a gold check answered from its result cache reads the
+# selection, and dataclasses (with inspect) would be most of that run's imports.
+class Layer(NamedTuple):
     """One source of `select`/`ignore` (the configuration, then the command line): a layer
     with `select` starts from nothing; within it the most specific selector decides, and
     `ignore` wins a tie."""
@@ -55,15 +56,14 @@ class Layer:
         return enabled if verdict is None else verdict
 
 
-@dataclass(frozen=True)
-class RuleSelection:
+class RuleSelection(NamedTuple):
     """`select`/`ignore` of the configuration, then `command_line`'s (whose `--select`
     replaces both of the configuration's, as in ruff), then `per-file-ignores`. A rule that
     says a file could not be read at all is always reported."""
 
     select: tuple[str, ...] | None = None
     ignore: tuple[str, ...] = ()
-    per_file_ignores: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    per_file_ignores: Mapping[str, tuple[str, ...]] = {}  # shared, never mutated
     command_line: Layer = Layer()
 
     def by_rule(self, code: str, name: str) -> bool:
