@@ -39,9 +39,11 @@ RULES = (
         "RV004",
         "duplicate-qid",
         E,
-        "Two records of one file share a `qid`.",
-        "The finding is on the later record and names the line of the first. Files are "
-        "checked one by one: the same qid in two files is not reported.",
+        "Two records of one file share a `qid` (of one set, for `gold split`).",
+        "The finding is on the later record and names the line of the first. `validate` "
+        "checks files one by one: the same qid in two files is not reported. `gold split` "
+        "takes the files it is given as one set, so it reports a qid repeated across them "
+        "too, and splits nothing: copies drawn apart could put a tuned query in the holdout.",
         "`qid` identifies a query within its set: reports, merges of annotators' grades and "
         "audit samples are keyed by it, so a duplicate makes one of the two invisible.",
         GOOD + "\n" + GOOD,

@@ -153,7 +153,8 @@ GOLD_DISCIPLINE_COMMANDS: tuple[Command, ...] = (
         "one query. Records keep their split: a tune query never enters the holdout (it may "
         "have been tuned on), so a type short of holdout is reported with how many queries "
         "it misses, to be filled by new queries; holdout queries move to tune only when "
-        "--holdout asks for a smaller holdout than the type holds.",
+        "--holdout asks for a smaller holdout than the type holds. The files are one set: "
+        "a qid repeated in one or across them is reported (RV004) and nothing is written.",
         targets.gold_split,
         (
             paths_param("Eval set files or directories (searched for *.jsonl)."),

@@ -17,7 +17,7 @@ from evaltools.catalogue import rule
 from evaltools.diagnostics import Diagnostic, make
 from evaltools.jsonlocate import pointer
 from evaltools.retrieval.gold.strata import quotas, type_key, unit_hash
-from evaltools.retrieval.records._gold_jsonl import GRADES, Line
+from evaltools.retrieval.records._gold_jsonl import GRADES, Line, index_by_qid
 
 DUPLICATE_QID = rule("RG402")
 QUERY_DIFFERS = rule("RG403")
@@ -164,23 +164,19 @@ def merge_annotations(first: Sequence[Line], second: Sequence[Line]) -> MergeRes
 
 
 def _index(lines: Sequence[Line], problems: list[Diagnostic]) -> dict[str, Line]:
-    seen: dict[str, Line] = {}
-    for line in lines:
-        earlier = seen.get(line.qid)
-        if earlier is not None:
-            problems.append(
-                make(
-                    DUPLICATE_QID,
-                    line.path,
-                    line.number,
-                    line.column("/qid"),
-                    f"qid {line.qid!r} already occurs on line {earlier.number}: "
-                    "each query must occur once per annotator's file",
-                    pointer="/qid",
-                )
-            )
-        else:
-            seen[line.qid] = line
+    seen, repeats = index_by_qid(lines)
+    problems.extend(
+        make(
+            DUPLICATE_QID,
+            line.path,
+            line.number,
+            line.column("/qid"),
+            f"qid {line.qid!r} already occurs on line {earlier.number}: "
+            "each query must occur once per annotator's file",
+            pointer="/qid",
+        )
+        for line, earlier in repeats
+    )
     return seen
 
 

@@ -26,8 +26,9 @@ from fractions import Fraction
 from evaltools.diagnostics import Diagnostic, make
 from evaltools.retrieval.gold.annotate import INVALID_SPLIT, SPLITS
 from evaltools.retrieval.gold.strata import exact_share, quotas, type_key, unit_hash
-from evaltools.retrieval.records._gold_jsonl import JsonlFile, Line
+from evaltools.retrieval.records._gold_jsonl import JsonlFile, Line, index_by_qid
 from evaltools.retrieval.records.gold_keys import replace_member_value
+from evaltools.retrieval.records.validate import duplicate_qid
 
 TUNE, HOLDOUT = SPLITS
 
@@ -80,13 +81,17 @@ def split_set(files: Sequence[JsonlFile], holdout: float, seed: int) -> SplitRes
 
     The set is all the files together. Nothing is planned when a record has a `split` other
     than tune or holdout (RG404): that value's meaning is unknown, so is the quota's state.
+    Nor when a qid occurs twice, in one file or in two (RV004): the copies are drawn apart,
+    so one could enter the holdout while the other is tuned on.
     """
     result = SplitResult()
     lines = [line for jsonl in files for line in jsonl.lines]
     for line in lines:
         if "split" in line.record and line.record["split"] not in SPLITS:
             result.diagnostics.append(_invalid(line))
+    result.diagnostics.extend(_repeated(line, first) for line, first in index_by_qid(lines)[1])
     if result.diagnostics:
+        result.diagnostics.sort(key=Diagnostic.sort_key)
         return result
     target, result.missing = _holdout_members(lines, holdout, seed)
     position = 0
@@ -213,6 +218,19 @@ def _invalid(line: Line) -> Diagnostic:
         f"split of {line.qid!r} is {line.record['split']!r}, not 'tune' or 'holdout': "
         "fix it, or delete the key to let `gold split` assign one",
         pointer="/split",
+    )
+
+
+def _repeated(line: Line, first: Line) -> Diagnostic:
+    return duplicate_qid(
+        line.path,
+        line.number,
+        line.column("/qid"),
+        line.qid,
+        first.number,
+        first_path=first.path,
+        advice="give each query its own qid, or drop the copy; `gold split` assigns no "
+        "split until then, as copies drawn apart could put a tuned query in the holdout",
     )
 
 

@@ -8,6 +8,7 @@ of integer grades 1-3. Full record validation is `evaltools validate`'s job.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -77,6 +78,17 @@ class JsonlFile:
     def data(self) -> bytes:
         """The file's bytes as they were read (the lines are all of them, line ends kept)."""
         return b"".join(self.raws)
+
+
+def index_by_qid(lines: Iterable[Line]) -> tuple[dict[str, Line], list[tuple[Line, Line]]]:
+    """Each qid's first line, and every later line of a qid already seen, with that first."""
+    first: dict[str, Line] = {}
+    repeats: list[tuple[Line, Line]] = []
+    for line in lines:
+        seen = first.setdefault(line.qid, line)
+        if seen is not line:
+            repeats.append((line, seen))
+    return first, repeats
 
 
 def read_jsonl(path: Path, *, need_gold: bool) -> JsonlFile | list[Diagnostic]:

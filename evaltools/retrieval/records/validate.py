@@ -223,14 +223,25 @@ def _duplicate_key_message(where: str) -> str:
     )
 
 
-def duplicate_qid(display: str, line: int, column: int, qid: str, first: int) -> Diagnostic:
+def duplicate_qid(
+    display: str,
+    line: int,
+    column: int,
+    qid: str,
+    first: int,
+    *,
+    first_path: str | None = None,
+    advice: str = "give each query its own qid",
+) -> Diagnostic:
+    """RV004 on the later record; `first_path` names the first one's file when the set
+    spans several (`gold split`)."""
+    where = f"line {first}" if first_path in (None, display) else f"{first_path}:{first}"
     return make(
         DUPLICATE_QID,
         display,
         line,
         column,
-        f"qid {json.dumps(qid, ensure_ascii=False)} is used again (first at line {first}): "
-        "give each query its own qid",
+        f"qid {json.dumps(qid, ensure_ascii=False)} is used again (first at {where}): {advice}",
         pointer="/qid",
     )
 

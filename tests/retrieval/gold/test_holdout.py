@@ -112,6 +112,18 @@ def test_an_invalid_split_is_reported_and_nothing_planned(value: Any) -> None:
     assert result.changes == [] and result.files == []
 
 
+def test_a_repeated_qid_in_one_file_or_across_files_is_reported_and_nothing_planned() -> None:
+    # Drawn one by one, the copies used to land apart: the tune one in t1, a holdout one in t2.
+    tuned = jsonl(b'{"qid": "c", "type": "intent", "split": "tune"}\n', path="t1.jsonl")
+    fresh = jsonl(b'{"qid": "c", "type": "intent"}\n', b'{"qid": "d"}\n', b'{"qid": "d"}\n')
+    result = split_set([tuned, fresh], 0.9, seed=1)
+    found = [(d.code, d.path, d.line, d.column, d.message) for d in result.diagnostics]
+    assert [f[:4] for f in found] == [("RV004", "s.jsonl", 1, 9), ("RV004", "s.jsonl", 3, 9)]
+    assert 'qid "c" is used again (first at t1.jsonl:1)' in found[0][4]
+    assert 'qid "d" is used again (first at line 2)' in found[1][4]
+    assert result.changes == [] and result.files == []
+
+
 def test_per_type_counts_after_the_run() -> None:
     result = split_set([typed(40)], 0.2, seed=5)
     assert result.per_type == {"identifier": (14, 3), "intent": (13, 3), "mixed": (13, 2)}
