@@ -8,7 +8,7 @@ from pathlib import Path
 
 from evaltools import jsonio
 from evaltools.example.markdown.roundtrip_files import ROUNDTRIP_COST, FileResult, check_file
-from evaltools.fileio import check_paths_exist, discover
+from evaltools.fileio import UsageError, check_paths_exist, discover, display_path
 from evaltools.parallel.processes import (
     batch_size,
     check_jobs,
@@ -34,6 +34,13 @@ def run(  # noqa: PLR0917 (the table's parameters, by name or position)
     files = discover(
         paths, (".md",), respect_gitignore=not no_respect_gitignore, what="example files"
     )
+    records = [f for f in files if f.suffix in (".json", ".jsonl")]
+    if records:
+        # Read as Markdown they would fail for want of a cursor section: a false verdict.
+        raise UsageError(
+            f"{display_path(records[0])} is an example in JSON form, which has no Markdown "
+            "layout to round-trip: name .md files (`evaltools lint` checks .json/.jsonl)"
+        )
     size = input_size(files, ROUNDTRIP_COST, items=len(files))
     workers = worker_count(jobs, items=len(files), size=size, cost=ROUNDTRIP_COST)
     check = functools.partial(check_file, fix=fix, diff=diff, strict_reference=strict_reference)

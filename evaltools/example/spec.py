@@ -224,14 +224,19 @@ def _recent_files(value: Any, pointer: str) -> list[RecentFile]:
         position = item.get("cursor_position")
         if position is not None:
             _expect(position, int, f"{where}/cursor_position", "an unsigned integer")
-            if position < 0:
-                raise SpecError(f"{where}/cursor_position must not be negative", where)
+            if not 0 <= position <= USIZE_MAX:
+                raise SpecError(
+                    f"{where}/cursor_position must be an unsigned integer below 2^64, as the "
+                    "reference reads it",
+                    f"{where}/cursor_position",
+                )
         extra = {k: v for k, v in item.items() if k not in _RECENT_FILE_KEYS}
         out.append(RecentFile(path, position, extra, list(item) if extra else []))
     return out
 
 
 _RECENT_FILE_KEYS = ("path", "cursor_position")
+USIZE_MAX = 2**64 - 1  # the reference's `usize` on the 64-bit machines it runs on
 
 
 def _telemetry(value: Any, pointer: str) -> dict[str, Any] | None:

@@ -149,7 +149,12 @@ def test_corpus_specs_pass_the_schema_and_survive_json() -> None:
         ({"tags": [True]}, "/tags/0"),
         (
             {"recently_opened_files": [{"path": "a", "cursor_position": -1}]},
-            "/recently_opened_files/0",
+            "/recently_opened_files/0/cursor_position",
+        ),
+        # The reference reads a usize: 2^64 is as unreadable as -1, in JSON as in Markdown.
+        (
+            {"recently_viewed_files": [{"path": "a", "cursor_position": 2**64}]},
+            "/recently_viewed_files/0/cursor_position",
         ),
         ({"recently_viewed_files": [{}]}, "/recently_viewed_files/0"),
         ({"uncommitted_diff_contains_edit_history": 1}, "/uncommitted_diff_contains_edit_history"),

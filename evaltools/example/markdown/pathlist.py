@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from typing import NamedTuple
 
 from evaltools.example.markdown.document import WHITESPACE
-from evaltools.example.spec import RecentFile
+from evaltools.example.spec import USIZE_MAX, RecentFile
 
 
 def parse_path_list(text: str) -> list[RecentFile]:
@@ -40,9 +40,6 @@ def path_lines(text: str) -> Iterator[tuple[int, RecentFile, UnreadPosition | No
         yield index, RecentFile(path, position), unread
 
 
-_USIZE_MAX = 2**64 - 1
-
-
 def parse_position(text: str) -> int | None:
     """A Rust `usize` as the reference reads a recent file's position; None if it cannot."""
     if text[:1] == "+":
@@ -50,4 +47,4 @@ def parse_position(text: str) -> int | None:
     if not (text.isascii() and text.isdigit()) or len(text.lstrip("0")) > 20:
         return None  # int() of thousands of digits raises; past 20 digits it overflows anyway
     value = int(text)
-    return value if value <= _USIZE_MAX else None
+    return value if value <= USIZE_MAX else None

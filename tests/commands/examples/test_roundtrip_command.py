@@ -322,3 +322,18 @@ def test_a_hash_inside_a_front_matter_string_is_no_loss(
     assert "CV007" not in capsys.readouterr().out
     main(["lint", "flask--s.md"])
     assert "EP006" not in capsys.readouterr().out
+
+
+def test_an_example_in_json_form_named_directly_is_a_usage_error_not_a_false_verdict(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = tmp_path / "flask--add-import-statement.md"
+    source.write_bytes((CORPUS / source.name).read_bytes())
+    for suffix in ("json", "jsonl"):
+        target = tmp_path / f"ex.{suffix}"
+        assert main(["convert", str(source), "--to", suffix, "-o", str(target)]) == 0
+        capsys.readouterr()
+        assert main(["roundtrip", str(source), str(target)]) == 2
+        captured = capsys.readouterr()
+        assert captured.out == ""
+        assert "is an example in JSON form, which has no Markdown layout" in captured.err
