@@ -109,15 +109,18 @@ def fold_roundtrip(
         caused = [d for d in own if follows(d)]
         own = [d for d in own if not follows(d)]
         linted = [fold_into(d, caused, MISREAD) if d is cause else d for d in linted]
-    # The file name (EP4xx) is reported at line 1 and explains no layout there.
-    at_line: dict[int, Diagnostic] = {}
+    # The file name (EP4xx) is reported at line 1 and explains no layout there. A loss at the
+    # very place of a lint finding is that finding's (a trailing comment after an unknown key
+    # is EP006's, not EP005's at the line's start); else the line's first finding names it.
+    at_line: dict[int | tuple[int, int], Diagnostic] = {}
     for d in sorted(linted, key=Diagnostic.sort_key):
         if d.severity is not Severity.INFO and not d.code.startswith("EP4"):
             at_line.setdefault(d.line, d)
+            at_line.setdefault((d.line, d.column), d)
     hidden: dict[int, list[Diagnostic]] = {}
     kept: list[Diagnostic] = []
     for d in own:
-        explained_by = at_line.get(d.line)
+        explained_by = at_line.get((d.line, d.column)) or at_line.get(d.line)
         if explained_by is None:
             kept.append(d)
         else:
