@@ -187,7 +187,7 @@ RULES = (
         "patch-cursor-after-deletion",
         E,
         "A `#…[CURSOR_POSITION]` line in a patch must follow an added or context line.",
-        "Checks the diff line directly above each patch cursor line.",
+        "Checks the diff line above each patch cursor line, past `\\ No newline` lines.",
         "The patch cursor's offset counts only added and context lines, so after a deletion "
         "it points at a different place from the one the marker shows.",
         _patch(*HUNK[:4], "#     ^[CURSOR_POSITION]", HUNK[4]),

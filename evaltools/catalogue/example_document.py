@@ -226,8 +226,9 @@ RULES = (
         "An H3/H4 heading, or a heading with inline markup, does not survive a rewrite.",
         "Reports H3/H4 headings, a second `# title`, and headings with emphasis, links or "
         "code spans. A section name at the wrong level (`### Cursor Position`, `# Expected "
-        "Patch`, `##Expected Patch`) misplaces every block after it: it is reported once, "
-        "as the cause of what follows, and as an error when what follows would be one.",
+        "Patch`, `##Expected Patch`) puts what follows it, up to the next H2, in the section "
+        "before it: it is reported once, as the cause of what that misreading changes, and "
+        "as an error when what it hides would be one.",
         "The format keeps only H1 titles and H2 section names, as plain text; the rest is "
         "dropped or flattened the first time the file is rewritten.",
         f"{FM}{CURSOR}\n### Why\n\nThe cursor sits on the renamed variable.\n",

@@ -12,6 +12,8 @@ from evaltools.config.model import Config
 from evaltools.diagnostics import Diagnostic, Severity
 from evaltools.example.lint.causes import MISPLACING_CODES
 from evaltools.example.lint.fold import MISREAD, fold_into
+from evaltools.example.lint.misread import follows_from
+from evaltools.example.markdown.document import ParsedMarkdown
 from evaltools.fileio import read_text_file
 from evaltools.selection import DiagnosticFilter
 
@@ -72,20 +74,26 @@ def _examples(
         # Selected before the fold, as lint's own findings are: an ignored RT rule raises
         # no lint finding to an error.
         chosen = roundtrip if enabled is None else list(filter(enabled, roundtrip))
-        found.extend(fold_roundtrip(chosen, linted))
+        found.extend(fold_roundtrip(chosen, linted, parsed, read.text))
     for done, path in enumerate(work.example_records, len(work.examples) + 1):
         on_file(done)
         found.extend(lint_path(path, enabled))
     return found
 
 
-def fold_roundtrip(roundtrip: list[Diagnostic], linted: list[Diagnostic]) -> list[Diagnostic]:
+def fold_roundtrip(
+    roundtrip: list[Diagnostic],
+    linted: list[Diagnostic],
+    parsed: ParsedMarkdown | None = None,
+    source: str = "",
+) -> list[Diagnostic]:
     """Lint's findings and the round trip's, each round-trip finding folded into the lint
     finding that already names its cause (an error when it hides one, see `fold_into`).
 
     A document error (EP0xx/EP1xx) or a misplacing mistake (an indented fence, even as a
-    warning) misreads the file, so every round-trip difference follows from it; otherwise a
-    lint finding on the same line names the same mistake, better.
+    warning) misreads the file, so the round-trip differences that follow from it (see
+    `follows_from`) fold into it; otherwise a lint finding on the same line names the same
+    mistake, better.
     """
     own = [d for d in roundtrip if d.code.startswith("RT")]
     others = [d for d in roundtrip if not d.code.startswith("RT")]  # a failed write always shows
@@ -97,16 +105,22 @@ def fold_roundtrip(roundtrip: list[Diagnostic], linted: list[Diagnostic]) -> lis
     ]
     if misreading:
         cause = min(misreading, key=Diagnostic.sort_key)
-        return [fold_into(d, own, MISREAD) if d is cause else d for d in linted] + others
-    # The file name (EP4xx) is reported at line 1 and explains no layout there.
-    at_line: dict[int, Diagnostic] = {}
+        follows = follows_from(parsed, source, cause)
+        caused = [d for d in own if follows(d)]
+        own = [d for d in own if not follows(d)]
+        linted = [fold_into(d, caused, MISREAD) if d is cause else d for d in linted]
+    # The file name (EP4xx) is reported at line 1 and explains no layout there. A loss at the
+    # very place of a lint finding is that finding's (a trailing comment after an unknown key
+    # is EP006's, not EP005's at the line's start); else the line's first finding names it.
+    at_line: dict[int | tuple[int, int], Diagnostic] = {}
     for d in sorted(linted, key=Diagnostic.sort_key):
         if d.severity is not Severity.INFO and not d.code.startswith("EP4"):
             at_line.setdefault(d.line, d)
+            at_line.setdefault((d.line, d.column), d)
     hidden: dict[int, list[Diagnostic]] = {}
     kept: list[Diagnostic] = []
     for d in own:
-        explained_by = at_line.get(d.line)
+        explained_by = at_line.get((d.line, d.column)) or at_line.get(d.line)
         if explained_by is None:
             kept.append(d)
         else:

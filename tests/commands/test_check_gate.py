@@ -73,3 +73,33 @@ def test_an_ignored_round_trip_rule_raises_no_cause(
     monkeypatch.chdir(tmp_path)
     assert main(["check"]) == 0
     assert f"{name}:6:1: EP108 [warning]" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("keys", "comment", "key"),
+    [
+        ('x = { a = 1, b = "#" } # c\n', "4:24", "4:1"),  # after an unknown key, on its line
+        ('# c\nx = { a = 1, b = "#" }\n', "4:1", "5:1"),  # on its own line
+    ],
+)
+def test_a_front_matter_comment_s_loss_folds_into_its_own_finding(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    *,
+    keys: str,
+    comment: str,
+    key: str,
+) -> None:
+    from tests.example.lint.test_lint_rules import GOOD, NAME
+
+    (tmp_path / NAME).write_text(GOOD.replace("+++\n\n", f"{keys}+++\n\n", 1))
+    (tmp_path / "pyproject.toml").write_text("[tool.evaltools]\n")
+    monkeypatch.chdir(tmp_path)
+    assert main(["check", NAME]) == 1
+    out = capsys.readouterr().out
+    # Each loss (RT002) is folded into the finding at its place, which it makes an error.
+    assert f":{comment}: EP006 [error] front matter comment" in out
+    assert f":{key}: EP005 [error] front matter key `x`" in out
+    assert out.count("it causes RT002") == 2
+    assert "RT002 [" not in out

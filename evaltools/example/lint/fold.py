@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable
 
 from evaltools.diagnostics import Diagnostic, Severity
 from evaltools.example.lint.context import LintContext
+from evaltools.example.lint.misread import follows_from
 
 # Rules whose finding is independent of where blocks land: kept next to a cause.
 _INDEPENDENT = ("EP0", "EP4")
@@ -47,21 +48,27 @@ def fold_into(cause: Diagnostic, hidden: Iterable[Diagnostic], why: str = "") ->
 def keep_causes(
     ctx: LintContext, enabled: Callable[[Diagnostic], bool] | None = None
 ) -> list[Diagnostic]:
-    """The enabled findings, with what follows from the first misplacing mistake left out
+    """The enabled findings, with what follows from each misplacing mistake left out
     (`### Cursor Position` leaves the example without a cursor: one finding, an error)."""
     found = ctx.diagnostics if enabled is None else list(filter(enabled, ctx.diagnostics))
     causes = [d for d in ctx.causes if any(d is f for f in found)]
-    if not causes:
-        return _drop_moot(found)
-    first = min(causes, key=Diagnostic.sort_key)
-    kept = [d for d in found if d is first or d.code.startswith(_INDEPENDENT)]
-    hidden = [d for d in found if not any(d is k for k in kept)]
-    raised = fold_into(first, hidden, MISREAD)
-    return [raised if d is first else d for d in kept]
+    for cause in sorted(causes, key=Diagnostic.sort_key):
+        if not any(cause is d for d in found):
+            continue  # it follows from an earlier cause
+        follows = follows_from(ctx.parsed, ctx.source, cause)
+        hidden = [
+            d
+            for d in found
+            if d is not cause and not d.code.startswith(_INDEPENDENT) and follows(d)
+        ]
+        gone = {id(d) for d in hidden}
+        raised = fold_into(cause, hidden, MISREAD)
+        found = [raised if d is cause else d for d in found if id(d) not in gone]
+    return _drop_moot(found)
 
 
 def _drop_moot(found: list[Diagnostic]) -> list[Diagnostic]:
-    """Without a misplacing cause: each finding that makes others moot stands for them."""
+    """Each finding that makes others moot stands for them."""
     out: list[Diagnostic] = []
     dropped: set[int] = set()
     for d in found:

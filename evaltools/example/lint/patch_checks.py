@@ -281,10 +281,15 @@ def _check_patch_cursors(
                 "patch cursor line has neither `^` nor `<`: the reference drops it silently",
             )
             continue
+        # The reference counts from the last added or context line above the marker, so
+        # other markers and git's `\ No newline` lines between the two do not matter.
         previous = marker.line - 1
-        while previous in marker_lines:
+        kind: LineKind | None = None
+        while previous >= 0 and kind is None:
+            if previous not in marker_lines:
+                kind = classify_line(lines[previous]).kind
+                kind = None if kind is LineKind.NO_NEWLINE else kind
             previous -= 1
-        kind = classify_line(lines[previous]).kind if previous >= 0 else None
         if kind not in (LineKind.ADDITION, LineKind.CONTEXT):
             ctx.at_field(
                 r.PATCH_CURSOR_AFTER_DELETION,

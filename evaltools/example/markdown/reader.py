@@ -427,12 +427,18 @@ _BLOCK_NAMES = {
 }
 
 
+# What pulldown-cmark reads as a blank line (its `is_ascii_whitespace_no_nl`, and a CRLF's
+# `\r`). Not Rust's `char::is_whitespace`: a line of U+00A0 or U+3000 is a paragraph, text the
+# section holds, and trimming it as blank would delete it on a rewrite.
+_BLANK = " \t\x0b\x0c\r"
+
+
 def trim_blank_lines(raw: str) -> str:
     """Section text without its leading and trailing blank lines (and final newline)."""
     lines = raw.split("\n")
-    while lines and not lines[0].strip(WHITESPACE):
+    while lines and not lines[0].strip(_BLANK):
         lines.pop(0)
-    while lines and not lines[-1].strip(WHITESPACE):
+    while lines and not lines[-1].strip(_BLANK):
         lines.pop()
     return "\n".join(lines)
 

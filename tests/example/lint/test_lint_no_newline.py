@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from evaltools.example.cursor import extract_patch_cursor
 from evaltools.example.diffs.udiff import apply_diff_to_string, parse_diff
 from evaltools.example.lint import lint_markdown
 from tests.conftest import CORPUS
@@ -108,3 +109,34 @@ def test_a_joining_marker_is_reported_at_its_line_with_advice() -> None:
     marker = text.split("\n").index("\\ No newline at end of file") + 1
     assert [(line, column) for line, column, _ in found] == [(marker, 1)]
     assert "joins that line to the next line on its side of the hunk: delete it" in found[0][2]
+
+
+def test_a_patch_cursor_below_git_s_no_newline_line_is_on_the_added_line(tmp_path: Path) -> None:
+    # Reference 7.1: the offset counts from the last added or context line above the marker,
+    # so a `\ No newline` line between the two changes nothing.
+    repo = GitRepo(tmp_path)
+    repo.write("src/app.py", 'def main():\n    print("hello")\n    return 0')
+    repo.commit()
+    repo.write("src/app.py", 'def main():\n    print("hello")\n    return 1')
+    patch = repo.git("diff")
+    assert patch.endswith("+    return 1\n\\ No newline at end of file\n")
+    marker = "#          ^[CURSOR_POSITION]\n"
+    text = (
+        '+++\nrepository_url = "https://github.com/o/r"\n'
+        'revision = "0123456789abcdef0123456789abcdef01234567"\n+++\n\n'
+        "## Edit History\n\n(No edit history)\n\n"
+        '## Cursor Position\n\n```src/app.py\ndef main():\n    print("hello")\n'
+        "#         ^[CURSOR_POSITION]\n    return 0\n```\n\n"
+        f"## Expected Patch\n\n```diff\n{patch}{marker}```\n"
+    )
+    new = 'def main():\n    print("hello")\n    return 1'
+    offset = extract_patch_cursor(patch + marker).offset
+    assert offset is not None and new[offset:] == " 1"  # column 10 of `    return 1`
+    found = [(d.code, d.line) for d in lint_markdown(text, "repo--change-return.md")]
+    assert found == []
+    # Below a deleted line's `\ No newline`, the cursor still counts from a line above it.
+    deleted = patch.replace("+    return 1\n\\ No newline at end of file\n", "")
+    text = text.replace(patch, deleted)
+    assert ("EP307", text.split("\n").index(marker[:-1]) + 1) in [
+        (d.code, d.line) for d in lint_markdown(text, "repo--change-return.md")
+    ]

@@ -26,6 +26,9 @@ from evaltools.example.markdown.document import (
     ParsedMarkdown,
 )
 from evaltools.example.markdown.frontmatter import split_front_matter
+
+# What a blank line is changed apart from the rework: both readers share it.
+from evaltools.example.markdown.reader import trim_blank_lines
 from evaltools.example.spec import ExampleSpec, RecentFile
 
 __all__ = [
@@ -406,16 +409,6 @@ _BLOCK_NAMES = {
     "Table": "table outside a code block",
     "other": "content outside a code block",
 }
-
-
-def trim_blank_lines(raw: str) -> str:
-    """Section text without its leading and trailing blank lines (and final newline)."""
-    lines = raw.split("\n")
-    while lines and not lines[0].strip(WHITESPACE):
-        lines.pop(0)
-    while lines and not lines[-1].strip(WHITESPACE):
-        lines.pop()
-    return "\n".join(lines)
 
 
 def _ascii_lower(text: str) -> str:

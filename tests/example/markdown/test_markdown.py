@@ -177,3 +177,23 @@ def test_text_after_a_tab_that_is_no_position_is_dropped_at_its_column() -> None
 def test_trim_blank_lines() -> None:
     assert trim_blank_lines("\n \nA\n\nB\n\n") == "A\n\nB"
     assert trim_blank_lines("\n\n") == ""
+
+
+HISTORY = "## Edit History\n\n(No edit history)\n\n"
+PATCH = (
+    "\n## Expected Patch\n\n```diff\n--- a/src/a.py\n+++ b/src/a.py\n@@ -1 +1 @@\n"
+    "-x = 1\n+x = 2\n```\n"
+)
+
+
+@pytest.mark.parametrize("space", ["\u00a0", "\u3000"])
+def test_a_reasoning_line_of_unicode_space_is_text_not_a_blank_line(space: str) -> None:
+    # pulldown-cmark reads such a line as a paragraph (a blank line holds only spaces, tabs
+    # and form feeds), so it is reasoning text a rewrite must keep, not layout to trim.
+    from evaltools.example.markdown.roundtrip import Verdict, check_roundtrip
+
+    for reasoning in (space, f"Why.\n\n{space}", f"{space}\n\nWhy."):
+        text = f"{FRONT}## Reasoning\n\n{reasoning}\n\n{HISTORY}{CURSOR}{PATCH}"
+        assert read_markdown(text, "x").spec.reasoning == reasoning
+        assert check_roundtrip(text, "x").verdict is Verdict.EXACT
+    assert trim_blank_lines(f"\n \t\x0c\r\n{space}\n\x0b\n") == space
