@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from evaltools.__main__ import main
@@ -124,8 +124,12 @@ def test_sample_meets_each_type_quota_within_one_pair(
 # --- split -----------------------------------------------------------------------------------
 
 
-def split_and_check(evals: Path, holdout: float, seed: int) -> dict[str, Any]:
-    """Split in place; check the bytes and the quotas; return the summary."""
+def split_and_check(
+    evals: Path, holdout: float, seed: int, *, exact_total: bool = True
+) -> dict[str, Any]:
+    """Split in place; check the bytes and the quotas (the whole set's exactly, unless
+    records already split keep it from that: a tune query never enters the holdout to
+    round the total); return the summary."""
     before = evals.read_bytes().splitlines(keepends=True)
     code, stdout, _ = run(
         "gold",
@@ -153,7 +157,8 @@ def split_and_check(evals: Path, holdout: float, seed: int) -> dict[str, Any]:
             assert new == old[:-2] + b', "split": "%s"}\n' % json.loads(new)["split"].encode()
         sizes[new_record["type"]] += 1
         held[new_record["type"]] += json.loads(new)["split"] == "holdout"
-    assert sum(held.values()) == nearest(holdout, len(after))
+    if exact_total:
+        assert sum(held.values()) == nearest(holdout, len(after))
     for kind, size in sizes.items():
         assert within_one(held[kind], holdout, size), (kind, held, sizes)
         assert summary["per_type"][kind] == {"records": size, "holdout": held[kind]}
@@ -197,6 +202,8 @@ def test_the_issue_case_nine_records_hold_out_two(in_tmp: Path) -> None:
     holdout=st.sampled_from([0.1, 0.2, 0.25, 0.5]),
     seed=st.integers(0, 10**6),
 )
+# Two tune `mixed` queries: rounding the whole set's holdout up would need one of them.
+@example(mix=(2, 0, 2), added=(10, 0, 0), holdout=0.25, seed=0)
 def test_adding_ten_queries_moves_at_most_the_change_in_quota(
     mix: tuple[int, int, int], added: tuple[int, int, int], holdout: float, seed: int
 ) -> None:
@@ -209,9 +216,10 @@ def test_adding_ten_queries_moves_at_most_the_change_in_quota(
         evals.write_bytes(
             done + b"".join(json.dumps(r).encode() + b"\n" for r in records(added, start=100))
         )
-        second = split_and_check(evals, holdout, seed)
+        second = split_and_check(evals, holdout, seed, exact_total=False)
         now = {r["qid"]: r["split"] for r in map(json.loads, evals.read_bytes().splitlines())}
         moved = sum(now[qid] != split for qid, split in old.items())
+        assert not any(split == "tune" and now[qid] == "holdout" for qid, split in old.items())
         change = sum(
             abs(
                 second["per_type"][kind]["holdout"]
