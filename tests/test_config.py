@@ -60,7 +60,8 @@ def _check(in_tmp: Path, capsys: pytest.CaptureFixture[str], text: str) -> tuple
         (
             '[tool.evaltools]\npaths = ["evals"]\nfrobnicate = true\n',
             "pyproject.toml:3:1: unknown key 'frobnicate' in [tool.evaltools] (valid: 'paths', "
-            "'select', 'ignore', 'per-file-ignores', 'respect-gitignore', 'retrieval', 'dupes')",
+            "'select', 'ignore', 'per-file-ignores', 'exclude', 'respect-gitignore', 'retrieval', "
+            "'dupes')",
         ),
     ],
 )

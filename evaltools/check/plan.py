@@ -38,11 +38,13 @@ def plan(paths: list[Path], config: Config, *, respect_gitignore: bool = True) -
         check_paths_exist(configured + sets, stdin=False)
         if not configured and not sets:
             _refuse_eval_files_left_out(config)
-        out.examples = _found(configured, (".md",), ignore, "example files", out.empty)
-        out.retrieval_sets = _found(sets, (".jsonl",), ignore, "eval sets", out.empty)
+        out.examples = _found(configured, (".md",), ignore, "example files", out.empty, config)
+        out.retrieval_sets = _found(sets, (".jsonl",), ignore, "eval sets", out.empty, config)
         return out
     check_paths_exist(paths, stdin=False)
-    found = discover(paths, (".md", ".jsonl"), respect_gitignore=ignore, what="files")
+    found = discover(
+        paths, (".md", ".jsonl"), respect_gitignore=ignore, what="files", excluded=config.excluded
+    )
     others, out.retrieval_sets = split_sets(found, list(config.retrieval.sets))
     for path in others:
         is_record = path.suffix in (".json", ".jsonl")
@@ -50,14 +52,21 @@ def plan(paths: list[Path], config: Config, *, respect_gitignore: bool = True) -
     return out
 
 
-def _found(
-    paths: list[Path], suffixes: tuple[str, ...], ignore: bool, what: str, empty: list[str]
+def _found(  # noqa: PLR0917 (one call per kind of file)
+    paths: list[Path],
+    suffixes: tuple[str, ...],
+    ignore: bool,
+    what: str,
+    empty: list[str],
+    config: Config,
 ) -> list[Path]:
     """The files below configured `paths`; finding none is noted in `empty`, not raised."""
     if not paths:
         return []
     try:
-        return discover(paths, suffixes, respect_gitignore=ignore, what=what)
+        return discover(
+            paths, suffixes, respect_gitignore=ignore, what=what, excluded=config.excluded
+        )
     except NothingFound as nothing:
         empty.append(str(nothing))
         return []

@@ -46,6 +46,7 @@ def run(
             jobs=jobs,
             respect_gitignore=not no_respect_gitignore,
             on_file=lambda done: progress.count(done, "files"),
+            excluded=settings.excluded,
         )
     finally:
         progress.clear()

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, TextIO
 from evaltools.commands.rerun import with_fix
 from evaltools.config.model import Config, load_config
 from evaltools.diagnostics import worst_exit_code
-from evaltools.fileio import UsageError
+from evaltools.fileio import UsageError, check_paths_exist
 from evaltools.parallel.processes import check_jobs
 from evaltools.retrieval.code.definition_cache import cache_folder
 from evaltools.retrieval.gold.gold_roots import gold_sources
@@ -92,15 +92,24 @@ def run(
 
 
 def configured_sets(config: Config, paths: list[Path]) -> list[Path]:
-    """The sets named, else `sets` of [tool.evaltools.retrieval], as `check` takes them."""
-    if paths:
+    """The sets named, else `sets` of [tool.evaltools.retrieval], as `check` takes them;
+    the directories among them listed without what `exclude` leaves out."""
+    if not paths:
+        if not config.retrieval.sets:
+            raise UsageError(
+                "no eval sets to check: pass PATH..., or set `sets` in "
+                "[tool.evaltools.retrieval] of pyproject.toml"
+            )
+        paths = list(config.retrieval.sets)
+    excluded = config.excluded
+    if excluded is None or not any(str(p) != "-" and p.is_dir() for p in paths):
         return paths
-    if not config.retrieval.sets:
-        raise UsageError(
-            "no eval sets to check: pass PATH..., or set `sets` in [tool.evaltools.retrieval] "
-            "of pyproject.toml"
-        )
-    return list(config.retrieval.sets)
+    # The directories are listed here, so that what the check (and its result cache)
+    # reads leaves out what `exclude` says; a missing path is the check's to report.
+    from evaltools.fileio import discover
+
+    check_paths_exist(paths)
+    return discover(paths, (".jsonl",), what="eval sets", excluded=excluded)
 
 
 def _check(
