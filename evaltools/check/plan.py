@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from evaltools.config.model import Config
+from evaltools.config.places import check_configured_exist
 from evaltools.fileio import NothingFound, UsageError, check_paths_exist, discover
 from evaltools.retrieval.records.sniff import split_sets
 
@@ -35,7 +36,7 @@ def plan(paths: list[Path], config: Config, *, respect_gitignore: bool = True) -
             )
         # A configured place that is gone is an error; one that holds no eval files yet
         # (a fresh setup) is said and passes, as ruff passes a folder without Python files.
-        check_paths_exist(configured + sets, stdin=False)
+        check_configured_exist(config, "paths", "sets")
         if not configured and not sets:
             _refuse_eval_files_left_out(config)
         out.examples = _found(configured, (".md",), ignore, "example files", out.empty, config)

@@ -100,6 +100,9 @@ def configured_sets(config: Config, paths: list[Path]) -> list[Path]:
                 "no eval sets to check: pass PATH..., or set `sets` in "
                 "[tool.evaltools.retrieval] of pyproject.toml"
             )
+        from evaltools.config.places import check_configured_exist
+
+        check_configured_exist(config, "sets")
         paths = list(config.retrieval.sets)
     excluded = config.excluded
     if excluded is None or not any(str(p) != "-" and p.is_dir() for p in paths):
