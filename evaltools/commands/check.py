@@ -11,10 +11,10 @@ from pathlib import Path
 
 from evaltools.check.compose import run_checks
 from evaltools.check.plan import plan
-from evaltools.commands.rerun import with_fix
 from evaltools.config.model import load_config
 from evaltools.diagnostics import worst_exit_code
 from evaltools.parallel.processes import check_jobs
+from evaltools.rerun import with_fix
 from evaltools.selection import selection_from
 
 

@@ -12,11 +12,11 @@ from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from evaltools.commands.rerun import with_fix
 from evaltools.config.model import Config, load_config
 from evaltools.diagnostics import worst_exit_code
 from evaltools.fileio import UsageError, check_paths_exist
 from evaltools.parallel.processes import check_jobs
+from evaltools.rerun import with_fix
 from evaltools.retrieval.code.definition_cache import cache_folder
 from evaltools.retrieval.gold.gold_roots import gold_sources
 from evaltools.selection import selection_from
