@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import NamedTuple
 
@@ -202,6 +202,7 @@ def discover(
     exclude: Path | None = None,
     what: str = "files",
     hint: str = "",
+    excluded: Callable[[Path], bool] | None = None,
 ) -> list[Path]:
     """The files a command sees: paths named directly as given (whatever their name, and
     `-`), and for each directory the files below it ending in one of `suffixes`, sorted.
@@ -214,11 +215,13 @@ def discover(
     A file named directly is always included, a directory named directly is searched even
     if git ignores it (its own ignore rules still apply below it), and nothing below
     `exclude` (a command's output, which may live below a source directory) is searched.
+    A file found in a directory is left out when `excluded` says so (the configuration's
+    `exclude` globs); a file named directly is taken all the same, as ruff takes it.
     No file at all is a `NothingFound` error naming what was searched (`what`, `hint`).
     """
     found: dict[str, Path] = {}
     searched: list[Path] = []
-    others = ignored = 0
+    others = ignored = left_out = 0
     for path in paths:
         if str(path) != "-" and path.is_dir() and path.suffix not in suffixes:
             searched.append(path)
@@ -228,6 +231,9 @@ def discover(
             real = os.path.realpath(path)
             for name in walk.names:
                 file = path / name
+                if excluded is not None and excluded(file):
+                    left_out += 1
+                    continue
                 key = str(real_path(file)) if file.is_symlink() else f"{real}{os.sep}{name}"
                 found.setdefault(key, file)
             others += walk.others
@@ -235,6 +241,9 @@ def discover(
         else:
             found.setdefault("-" if str(path) == "-" else str(real_path(path)), path)
     if not found:
+        if left_out:
+            noun = "file" if left_out == 1 else "files"
+            hint = "; ".join(filter(None, [f"{left_out} {noun} left out by `exclude`", hint]))
         raise NothingFound(
             _nothing_found(what, suffixes, searched, Walk([], others, ignored), hint)
         )

@@ -126,6 +126,22 @@ def _relative(path: str, base: Path | None) -> str:
         return path
 
 
+class Excluded:
+    """`exclude` of [tool.evaltools]: whether a file found by walking a directory is left
+    out. Its globs are relative to `base` (the configuration's folder) and match as
+    per-file-ignores globs do, so that one glob means the same in both keys."""
+
+    __slots__ = ("base", "globs")
+
+    def __init__(self, base: Path, globs: Sequence[str]) -> None:
+        self.base = base.resolve()
+        self.globs = tuple(globs)
+
+    def __call__(self, path: Path) -> bool:
+        where = _relative(str(path), self.base)
+        return any(_path_matches(where, glob) for glob in self.globs)
+
+
 def _path_matches(path: str, pattern: str) -> bool:
     posix = PurePosixPath(path)
     return (

@@ -60,7 +60,8 @@ def _check(in_tmp: Path, capsys: pytest.CaptureFixture[str], text: str) -> tuple
         (
             '[tool.evaltools]\npaths = ["evals"]\nfrobnicate = true\n',
             "pyproject.toml:3:1: unknown key 'frobnicate' in [tool.evaltools] (valid: 'paths', "
-            "'select', 'ignore', 'per-file-ignores', 'respect-gitignore', 'retrieval', 'dupes')",
+            "'select', 'ignore', 'per-file-ignores', 'exclude', 'respect-gitignore', 'retrieval', "
+            "'dupes')",
         ),
     ],
 )
@@ -268,3 +269,42 @@ def test_a_pyproject_without_the_table_is_passed_over_on_the_way_up(
     assert main(["check"]) == 1
     out = capsys.readouterr().out
     assert "repo--stray-text.md:71:1: RT002" in out and "EP108" not in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "text", "message"),
+    [
+        (
+            ["check"],
+            '[tool.evaltools]\npaths = [\n  "evals",\n  "nonexistent",\n]\n',
+            'pyproject.toml:4:3: "nonexistent" in `paths` of [tool.evaltools]: no such file '
+            "or directory (create it, or remove it from `paths`)",
+        ),
+        (
+            ["lint"],
+            '[tool.evaltools]\npaths = ["evals", "./gone/"]\n',
+            'pyproject.toml:2:19: "./gone/" in `paths` of [tool.evaltools]: no such file or '
+            "directory (create it, or remove it from `paths`)",
+        ),
+        (
+            ["check"],
+            '[tool.evaltools]\npaths = ["evals"]\n\n[tool.evaltools.retrieval]\n'
+            'sets = ["evals/set.jsonl"]\nroot = "."\n',
+            'pyproject.toml:5:9: "evals/set.jsonl" in `sets` of [tool.evaltools.retrieval]: '
+            "no such file or directory (create it, or remove it from `sets`)",
+        ),
+        (
+            ["gold", "check"],
+            '[tool.evaltools.retrieval]\nsets = ["evals/set.jsonl"]\nroot = "."\n',
+            'pyproject.toml:2:9: "evals/set.jsonl" in `sets` of [tool.evaltools.retrieval]: '
+            "no such file or directory (create it, or remove it from `sets`)",
+        ),
+    ],
+)
+def test_a_configured_path_that_does_not_exist_is_reported_at_its_item(
+    in_tmp: Path, capsys: pytest.CaptureFixture[str], argv: list[str], text: str, message: str
+) -> None:
+    (in_tmp / "pyproject.toml").write_text(text)
+    (in_tmp / "evals").mkdir()
+    assert main(argv) == 2
+    assert capsys.readouterr().err == f"evaltools {' '.join(argv)}: error: {message}\n"

@@ -33,13 +33,17 @@ def run_checks(
     no_cache: bool = False,
     on_file: Callable[[int], None] | None = None,
     enabled: DiagnosticFilter | None = None,
+    fix_command: str = "evaltools check --fix",
 ) -> Outcome:
     """Everything `config` asks for over `work`; findings are not yet filtered by rule, but
     for lint's, which `enabled` selects before a cause hides what follows from it.
-    `on_file` hears the count of example files done so far (for a progress line)."""
+    `on_file` hears the count of example files done so far (for a progress line);
+    `fix_command` is what a stale gold ID's finding says to run."""
     out = Outcome()
     out.diagnostics += _examples(work, fix, out.fixed, on_file or (lambda done: None), enabled)
-    out.diagnostics += _retrieval(work, config, fix, jobs, no_cache=no_cache)
+    out.diagnostics += _retrieval(
+        work, config, fix, jobs, no_cache=no_cache, fix_command=fix_command
+    )
     out.diagnostics += _dupes(work, config)
     return out
 
@@ -135,6 +139,7 @@ def _retrieval(
     jobs: int | None = None,
     *,
     no_cache: bool = False,
+    fix_command: str,
 ) -> list[Diagnostic]:
     if not work.retrieval_sets:
         return []
@@ -168,6 +173,7 @@ def _retrieval(
         fix=fix,
         jobs=jobs,
         cache_dir=None if no_cache else cache_folder(config.root),
+        fix_command=fix_command,
     )
     # What validate reported already (an invalid chunk ID is RV008 there, RG006 here; a
     # line that is not JSON is IO008 in both), at the same place, is reported once: as

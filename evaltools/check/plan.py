@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from evaltools.config.model import Config
+from evaltools.config.places import check_configured_exist
 from evaltools.fileio import NothingFound, UsageError, check_paths_exist, discover
 from evaltools.retrieval.records.sniff import split_sets
 
@@ -35,14 +36,16 @@ def plan(paths: list[Path], config: Config, *, respect_gitignore: bool = True) -
             )
         # A configured place that is gone is an error; one that holds no eval files yet
         # (a fresh setup) is said and passes, as ruff passes a folder without Python files.
-        check_paths_exist(configured + sets, stdin=False)
+        check_configured_exist(config, "paths", "sets")
         if not configured and not sets:
             _refuse_eval_files_left_out(config)
-        out.examples = _found(configured, (".md",), ignore, "example files", out.empty)
-        out.retrieval_sets = _found(sets, (".jsonl",), ignore, "eval sets", out.empty)
+        out.examples = _found(configured, (".md",), ignore, "example files", out.empty, config)
+        out.retrieval_sets = _found(sets, (".jsonl",), ignore, "eval sets", out.empty, config)
         return out
     check_paths_exist(paths, stdin=False)
-    found = discover(paths, (".md", ".jsonl"), respect_gitignore=ignore, what="files")
+    found = discover(
+        paths, (".md", ".jsonl"), respect_gitignore=ignore, what="files", excluded=config.excluded
+    )
     others, out.retrieval_sets = split_sets(found, list(config.retrieval.sets))
     for path in others:
         is_record = path.suffix in (".json", ".jsonl")
@@ -50,14 +53,21 @@ def plan(paths: list[Path], config: Config, *, respect_gitignore: bool = True) -
     return out
 
 
-def _found(
-    paths: list[Path], suffixes: tuple[str, ...], ignore: bool, what: str, empty: list[str]
+def _found(  # noqa: PLR0917 (one call per kind of file)
+    paths: list[Path],
+    suffixes: tuple[str, ...],
+    ignore: bool,
+    what: str,
+    empty: list[str],
+    config: Config,
 ) -> list[Path]:
     """The files below configured `paths`; finding none is noted in `empty`, not raised."""
     if not paths:
         return []
     try:
-        return discover(paths, suffixes, respect_gitignore=ignore, what=what)
+        return discover(
+            paths, suffixes, respect_gitignore=ignore, what=what, excluded=config.excluded
+        )
     except NothingFound as nothing:
         empty.append(str(nothing))
         return []

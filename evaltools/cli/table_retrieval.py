@@ -185,7 +185,9 @@ GOLD_CHECK = Command(
     targets.gold_check,
     (
         paths_param(
-            "Eval set files or directories (searched for *.jsonl); '-' is stdin (not with --fix)."
+            "Eval set files or directories (searched for *.jsonl); '-' is stdin (not with "
+            "--fix); default: `sets` of [tool.evaltools.retrieval].",
+            required=False,
         ),
         Param(
             "root",

@@ -14,6 +14,7 @@ from evaltools.check.plan import plan
 from evaltools.config.model import load_config
 from evaltools.diagnostics import worst_exit_code
 from evaltools.parallel.processes import check_jobs
+from evaltools.rerun import with_fix
 from evaltools.selection import selection_from
 
 
@@ -33,6 +34,9 @@ def run(
     settings = load_config(config)
     selection = selection_from(settings.rules, select, ignore)
     work = plan(paths, settings, respect_gitignore=not no_respect_gitignore)
+    # `check --fix` repairs stale gold too, so a finding's hint names this command: what
+    # printed it can run it as written (`gold check` may lack the paths or configuration).
+    fix_command = with_fix("check", paths, (("--config", config),))
     from evaltools.report.progress import Progress
 
     progress = Progress()
@@ -45,6 +49,7 @@ def run(
             no_cache=no_cache,
             on_file=lambda done: progress.count(done, "files"),
             enabled=selection.predicate(settings.root),
+            fix_command=fix_command,
         )
     finally:
         progress.clear()

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import TextIO
 
 from evaltools import jsonio
+from evaltools.config.exclude import walk_exclusion
 from evaltools.diagnostics import Diagnostic, Severity
 from evaltools.example import records
 from evaltools.example.convert import pipeline as conv
@@ -46,6 +47,7 @@ def run(
         respect_gitignore=not no_respect_gitignore,
         exclude=None if str(output) == "-" else output,
         what="examples",
+        excluded=walk_exclusion(paths),
     )
     options = conv.Options(
         to=to,

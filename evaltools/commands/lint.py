@@ -19,6 +19,9 @@ def configured_paths(config: Config, paths: list[Path]) -> list[Path]:
         return paths
     if not config.paths:
         raise UsageError("no paths given and no `paths` in [tool.evaltools]")
+    from evaltools.config.places import check_configured_exist
+
+    check_configured_exist(config, "paths")
     return list(config.paths)
 
 
@@ -46,6 +49,7 @@ def run(
             jobs=jobs,
             respect_gitignore=not no_respect_gitignore,
             on_file=lambda done: progress.count(done, "files"),
+            excluded=settings.excluded,
         )
     finally:
         progress.clear()

@@ -51,7 +51,9 @@ def validate(
     schema_text = schema_text_for(schema)
     if schema_text is not None:
         checker_for(schema_text)  # compile it here: workers forked later inherit it
-    files = jsonl_files(paths, respect_gitignore=not no_respect_gitignore)
+    files = jsonl_files(
+        paths, respect_gitignore=not no_respect_gitignore, excluded=settings.excluded
+    )
     shown = _Shown(max_errors)
     progress = Progress()
     for done, found in enumerate(check_files(files, schema_text, jobs)):
@@ -105,10 +107,11 @@ def gold_stats(paths: list[Path], output_format: str) -> int:
     from evaltools.retrieval.records.validate import plan_file
 
     check_paths_exist(paths)
-    targets = Targets.from_config(load_config().retrieval.targets)
+    config = load_config()
+    targets = Targets.from_config(config.retrieval.targets)
     stats = SetStats()
     found: list[Diagnostic] = []
-    for path in jsonl_files(paths):
+    for path in jsonl_files(paths, excluded=config.excluded):
         if path == STDIN:
             stats.add_lines("<stdin>", iter_record_lines(sys.stdin.buffer))
             continue

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from evaltools import jsonio
+from evaltools.config.exclude import walk_exclusion
 from evaltools.example.markdown.roundtrip_files import ROUNDTRIP_COST, FileResult, check_file
 from evaltools.fileio import UsageError, check_paths_exist, discover, display_path
 from evaltools.parallel.processes import (
@@ -32,7 +33,11 @@ def run(  # noqa: PLR0917 (the table's parameters, by name or position)
     check_jobs(jobs)
     check_paths_exist(paths, stdin=False)
     files = discover(
-        paths, (".md",), respect_gitignore=not no_respect_gitignore, what="example files"
+        paths,
+        (".md",),
+        respect_gitignore=not no_respect_gitignore,
+        what="example files",
+        excluded=walk_exclusion(paths),
     )
     records = [f for f in files if f.suffix in (".json", ".jsonl")]
     if records:

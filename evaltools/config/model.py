@@ -57,6 +57,7 @@ class Config(NamedTuple):
     select: tuple[str, ...] | None = None
     ignore: tuple[str, ...] = ()
     per_file_ignores: Mapping[str, tuple[str, ...]] = MappingProxyType({})
+    exclude: tuple[str, ...] = ()
     respect_gitignore: bool = True
     retrieval: RetrievalConfig = RetrievalConfig()
     dupes: DupesSettings = DupesSettings()
@@ -67,6 +68,15 @@ class Config(NamedTuple):
     @property
     def root(self) -> Path:
         return self.path.parent if self.path is not None else Path.cwd()
+
+    @property
+    def excluded(self) -> Callable[[Path], bool] | None:
+        """What `discover` leaves out of the directories it walks (None: nothing)."""
+        if not self.exclude:
+            return None
+        from evaltools.selection import Excluded
+
+        return Excluded(self.root, self.exclude)
 
     @property
     def rules(self) -> dict[str, object]:
@@ -216,6 +226,7 @@ TOP: dict[str, Check] = {
     "select": _codes,
     "ignore": _codes,
     "per-file-ignores": _per_file_ignores,
+    "exclude": _strings('exclude = ["evals/README.md", "**/drafts/*"]'),
     "respect-gitignore": _boolean,
     "retrieval": lambda value: value,  # a table of its own, checked against RETRIEVAL
     "dupes": _dupes,
@@ -353,6 +364,7 @@ def parse_config(path: Path, text: str) -> Config:
         select=top.get("select"),
         ignore=top.get("ignore", ()),
         per_file_ignores=top.get("per-file-ignores", {}),
+        exclude=top.get("exclude", ()),
         respect_gitignore=top.get("respect-gitignore", True),
         retrieval=RetrievalConfig(
             sets=tuple(base / s for s in retrieval.get("sets", ())),

@@ -36,7 +36,11 @@ def sorted_inputs(paths: list[Path], config: Config) -> tuple[list[Path], list[P
     from evaltools.retrieval.records.sniff import split_sets
 
     found = discover(
-        paths, SUFFIXES, respect_gitignore=config.respect_gitignore, what="examples or eval sets"
+        paths,
+        SUFFIXES,
+        respect_gitignore=config.respect_gitignore,
+        what="examples or eval sets",
+        excluded=config.excluded,
     )
     return split_sets(found, list(config.retrieval.sets))
 

@@ -71,7 +71,9 @@ def input_files(paths: Sequence[Path]) -> list[Path]:
     if any(str(path) == "-" for path in paths):
         raise UsageError("- (stdin) is not supported here: name the .jsonl files")
     check_paths_exist(paths)
-    return discover(paths, (".jsonl",), what="eval sets")
+    from evaltools.config.exclude import walk_exclusion
+
+    return discover(paths, (".jsonl",), what="eval sets", excluded=walk_exclusion(paths))
 
 
 def read_sets(

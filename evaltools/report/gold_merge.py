@@ -50,17 +50,22 @@ def merge_text(
     assert isinstance(counts, dict)
     # The kinds that only differing fields make are shown when they occur, so that the line
     # of a merge without them stays as it was.
-    kinds = [*_CONFLICT_KINDS, *(k for k in ("classification", "fields") if counts.get(k))]
+    kinds = [*_CONFLICT_KINDS, *(k for k in ("classification",) if counts.get(k))]
     parts = [f"{counts.get(k, 0)} {k.replace('_', ' ')}" for k in kinds]
-    # Every kind but `fields` (merged with the first file's values) keeps the query out.
-    left_out = sum(counts.get(k, 0) for k in kinds if k != "fields")
+    left_out = sum(counts.get(k, 0) for k in kinds)
+    # A query whose only conflict is `fields` was merged (with the first file's values), so
+    # it is counted apart from those left out, or the breakdown would not add up to them.
+    differing = counts.get("fields", 0)
+    merged_apart = (
+        f"; {differing} merged with differing fields ({first.name}'s kept)" if differing else ""
+    )
     where = summary["conflicts_file"]
     tail = f"; conflicts written to {where}" if where else ""
     if conflicts and not where:
         tail = "; pass --conflicts FILE to write them for arbitration"
     yield (
         f"Merged {summary['merged']} queries into {summary['output']}, left out {left_out} "
-        f"for a person to decide ({', '.join(parts)}){tail}."
+        f"for a person to decide ({', '.join(parts)}){merged_apart}{tail}."
     )
 
 

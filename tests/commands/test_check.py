@@ -170,7 +170,10 @@ def test_configured_places_without_eval_files_pass_and_say_so(
     # A configured place that is not there is still an error: a clone without it is no pass.
     (in_tmp / "pyproject.toml").write_text('[tool.evaltools]\npaths = ["evals", "gone"]\n')
     assert main(["check"]) == 2
-    assert "no such file or directory: " in capsys.readouterr().err
+    assert capsys.readouterr().err == (
+        'evaltools check: error: pyproject.toml:2:19: "gone" in `paths` of [tool.evaltools]: '
+        "no such file or directory (create it, or remove it from `paths`)\n"
+    )
 
 
 def test_a_jsonl_too_deep_to_read_is_a_finding_not_a_crash(

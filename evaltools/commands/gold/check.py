@@ -1,4 +1,4 @@
-"""`evaltools gold check PATH... --root DIR [--rev REV] [--metas FILE] [--fix]`.
+"""`evaltools gold check [PATH...] [--root DIR] [--rev REV] [--metas FILE] [--fix]`.
 
 Arguments and configuration in, `retrieval.gold_check.check_gold` does the work, and the
 results go out as text, JSON, or a report format.
@@ -12,9 +12,11 @@ from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from evaltools.config.model import load_config
+from evaltools.config.model import Config, load_config
 from evaltools.diagnostics import worst_exit_code
+from evaltools.fileio import UsageError, check_paths_exist
 from evaltools.parallel.processes import check_jobs
+from evaltools.rerun import with_fix
 from evaltools.retrieval.code.definition_cache import cache_folder
 from evaltools.retrieval.gold.gold_roots import gold_sources
 from evaltools.selection import selection_from
@@ -43,6 +45,10 @@ def run(
 ) -> int:
     config = load_config(config_file)
     selection = selection_from(config.rules, select, ignore)
+    # What a stale ID's finding says to run: this invocation, as given, with --fix.
+    given = (("--root", root), ("--rev", rev), ("--metas", metas), ("--config", config_file))
+    fix_command = with_fix("gold check", paths, given)
+    paths = configured_sets(config, paths)
     root, metas = gold_sources(root, metas, config.retrieval.root, config.retrieval.metas)
     check_jobs(jobs)
     cache_dir = None if no_cache else cache_folder(config.root)
@@ -57,7 +63,8 @@ def run(
         rev=rev,
         metas=metas,
         output_format=output_format,
-        selection=repr(selection),  # the same sets, selected otherwise, print otherwise
+        # The same sets, selected otherwise or named otherwise, print otherwise.
+        selection=f"{selection!r} {fix_command}",
     )
     try:
         if results is not None:
@@ -77,10 +84,35 @@ def run(
             cache_dir=cache_dir,
             results=results,
             enabled=selection.predicate(config.root),
+            fix_command=fix_command,
         )
     finally:
         if results is not None:
             results.close()
+
+
+def configured_sets(config: Config, paths: list[Path]) -> list[Path]:
+    """The sets named, else `sets` of [tool.evaltools.retrieval], as `check` takes them;
+    the directories among them listed without what `exclude` leaves out."""
+    if not paths:
+        if not config.retrieval.sets:
+            raise UsageError(
+                "no eval sets to check: pass PATH..., or set `sets` in "
+                "[tool.evaltools.retrieval] of pyproject.toml"
+            )
+        from evaltools.config.places import check_configured_exist
+
+        check_configured_exist(config, "sets")
+        paths = list(config.retrieval.sets)
+    excluded = config.excluded
+    if excluded is None or not any(str(p) != "-" and p.is_dir() for p in paths):
+        return paths
+    # The directories are listed here, so that what the check (and its result cache)
+    # reads leaves out what `exclude` says; a missing path is the check's to report.
+    from evaltools.fileio import discover
+
+    check_paths_exist(paths)
+    return discover(paths, (".jsonl",), what="eval sets", excluded=excluded)
 
 
 def _check(
@@ -95,6 +127,7 @@ def _check(
     cache_dir: Path | None,
     results: ResultCache | None,
     enabled: DiagnosticFilter,
+    fix_command: str,
 ) -> int:
     from evaltools.report.progress import Progress
     from evaltools.retrieval.gold.check_cache import Outcome
@@ -116,6 +149,7 @@ def _check(
             cache_dir=cache_dir,
             on_parsed=on_parsed,
             watch=None if results is None else results.watch,
+            fix_command=fix_command,
         )
     finally:
         progress.clear()

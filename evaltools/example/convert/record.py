@@ -29,6 +29,7 @@ from evaltools.example.spec import (
     unmodelled_keys,
     without_unmodelled,
 )
+from evaltools.jsonlocate import locate, pointer
 
 TARGETS = ("md", "json", "jsonl")
 
@@ -152,14 +153,14 @@ def markdown_for(
     """The Markdown text, what it cannot hold, and why it cannot be written at all (if so)."""
     spec = example.spec
     losses: list[Loss] = []
-    unmodelled = [name for name in example.extra if name != LAYOUT_FIELD]
-    unmodelled += [name for name in NOT_IN_MARKDOWN if getattr(spec, name)]
-    unmodelled += [pointer.lstrip("/") for pointer in unmodelled_keys(spec)]
-    if unmodelled:
-        fields = ", ".join(f"`{name}`" for name in unmodelled)
-        losses.append(
-            Loss(record.line, f"{fields} cannot be kept in Markdown", "convert to .jsonl instead")
-        )
+    pointers = [pointer([name]) for name in example.extra if name != LAYOUT_FIELD]
+    pointers += [pointer([name]) for name in NOT_IN_MARKDOWN if getattr(spec, name)]
+    pointers += unmodelled_keys(spec)
+    if pointers:
+        fields = ", ".join(f"`{p.lstrip('/')}`" for p in pointers)
+        line, column = _first_placed(record, pointers)
+        message = f"{fields} cannot be kept in Markdown"
+        losses.append(Loss(line, message, "convert to .jsonl instead", column))
     if record.markdown is not None:
         hints: LayoutHints | None = record.markdown.hints
     else:
@@ -179,6 +180,19 @@ def markdown_for(
         return text, losses, message
     losses.append(Loss(record.line, message, "convert to .jsonl instead"))
     return text, losses, None
+
+
+def _first_placed(record: Record, pointers: list[str]) -> tuple[int, int]:
+    """Where the first of `pointers` (in the text's order) has its value in the record's
+    JSON text, as every finding on a JSON field is placed; the record's start without one."""
+    if not record.text:  # a Markdown source: its fields have no place of their own
+        return record.line, 1
+    located = locate(record.text)
+    offsets = [o for o in map(located.value_offset, pointers) if o is not None]
+    if not offsets:
+        return record.line, 1
+    line, column = jsonio.line_column(record.text, min(offsets))
+    return record.line + line - 1, column
 
 
 def _read_back_problem(text: str, example: Example, stem: str | None) -> tuple[bool, str] | None:

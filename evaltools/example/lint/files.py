@@ -82,6 +82,7 @@ def lint_paths(
     jobs: int | None = 1,
     respect_gitignore: bool = True,
     on_file: Callable[[int], None] | None = None,
+    excluded: Callable[[Path], bool] | None = None,
 ) -> tuple[list[Diagnostic], int]:
     """The selected findings of every example file below `paths`, and how many files.
     `on_file` hears the count of files done so far (for a progress line)."""
@@ -91,6 +92,7 @@ def lint_paths(
         respect_gitignore=respect_gitignore,
         what="example files",
         hint="name .json/.jsonl files directly",
+        excluded=excluded,
     )
     diagnostics: list[Diagnostic] = []
     for done, found in enumerate(lint_files(files, jobs, selection.predicate(root)), 1):

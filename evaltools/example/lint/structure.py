@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from evaltools.example.lint import catalogue as r
 from evaltools.example.lint.causes import section_heading
 from evaltools.example.lint.context import LintContext
@@ -19,6 +21,7 @@ from evaltools.example.markdown.reader import (
 from evaltools.example.markdown.roundtrip import losses_under_headings
 
 KNOWN_HEADINGS = [*SECTIONS.values(), "Reasoning"]
+EXAMPLE_SECTIONS = frozenset(SECTIONS.values())
 
 
 def check_front_matter(ctx: LintContext) -> None:
@@ -34,13 +37,19 @@ def check_front_matter(ctx: LintContext) -> None:
             # The front matter then reads as prose: what follows from that is this mistake.
             ctx.report_cause(r.MISSING_FRONT_MATTER, line, 1, message)
         else:
-            ctx.report(
-                r.MISSING_FRONT_MATTER,
-                1,
-                1,
+            message = (
                 'no front matter: start the file with `+++`, `repository_url = "…"`, '
-                '`revision = "…"`, `+++`',
+                '`revision = "…"`, `+++`'
             )
+            if not any(h.section in EXAMPLE_SECTIONS for h in ctx.parsed.headings):
+                # Prose in an examples folder (a README) is not a broken example: say how
+                # to leave it out, or every commit fails on it with no way forward shown.
+                shown = json.dumps(ctx.path)
+                message += (
+                    f"; or, if this file is not an example, exclude it: `exclude = [{shown}]` "
+                    "in [tool.evaltools]"
+                )
+            ctx.report(r.MISSING_FRONT_MATTER, 1, 1, message)
         return
     if not front.closed:
         near = _near_closing_line(ctx)

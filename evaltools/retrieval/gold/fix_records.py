@@ -35,8 +35,16 @@ class RevisionTarget:
     """The commit a set's gold is checked at (`--rev`, else HEAD), per repository, and
     whether the work tree still holds it for a record's files."""
 
-    def __init__(self, root: Path | None, rev: str | None, *, from_index: bool) -> None:
+    def __init__(
+        self,
+        root: Path | None,
+        rev: str | None,
+        *,
+        from_index: bool,
+        fix_command: str = "evaltools gold check --fix",
+    ) -> None:
         self._root, self._rev, self._from_index = root, rev, from_index
+        self._fix_command = fix_command  # what the warning says to run again
         self._tree: CodeTree | None = None
         self._commits: dict[Path, str | None] = {}
         self._changed: dict[Path, frozenset[str]] = {}
@@ -82,7 +90,7 @@ class RevisionTarget:
                     f"{', '.join(changed[:3])} differ{'s' if len(changed) == 1 else ''} from "
                     "HEAD in the work tree, so no commit holds the rewritten IDs yet: commit "
                     "the code, then set `revision` to that commit (or undo this rewrite and "
-                    "run `evaltools gold check --fix` again, which then moves it too)"
+                    f"run `{self._fix_command}` again, which then moves it too)"
                 )
         return commit, ""
 

@@ -65,12 +65,14 @@ def check_gold(
     cache_dir: Path | None = None,
     on_parsed: OnParsed | None = None,
     watch: Watch | None = None,
+    fix_command: str = "evaltools gold check --fix",
 ) -> GoldCheck:
     """Resolve (and with `fix`, repair) every gold ID of the sets against `root` (at `rev`)
     or the index's `metas`; definitions parsed are kept in `cache_dir` (None: no cache).
     `on_parsed` is told how many source files have been parsed, as each one is; `watch`
     is told the paths below the root the check looked for and the records' revisions
-    (for `check_cache`)."""
+    (for `check_cache`). `fix_command` is what a stale ID's finding says to run: the
+    command that printed it, with --fix, so that the advice works where it is read."""
     check_paths_exist(paths)
     if fix and any(str(p) == STDIN for p in paths):
         raise UsageError("--fix rewrites files in place: it cannot take - (stdin)")
@@ -97,9 +99,10 @@ def check_gold(
         watch=watch,
     )
     if fix:
-        _fix(files, items, problems, root=root, rev=rev, from_index=metas is not None)
+        from_index = metas is not None
+        _fix(files, items, problems, (root, rev, from_index), fix_command)
     for item in items:
-        item.finding = _diagnostic(item)
+        item.finding = _diagnostic(item, fix_command)
     diagnostics = problems + [i.finding for i in items if i.finding is not None]
     return GoldCheck(files, items, problems, diagnostics, invalid)
 
@@ -108,18 +111,18 @@ def _fix(
     files: list[SetFile],
     items: list[GoldItem],
     problems: list[Diagnostic],
-    *,
-    root: Path | None,
-    rev: str | None,
-    from_index: bool,
+    checked_at: tuple[Path | None, str | None, bool],
+    fix_command: str,
 ) -> None:
+    """Repair `items` in place; `checked_at` is (root, rev, from_index) of the check."""
     # Only --fix rewrites: a check alone does not import the rewriting machinery.
     from evaltools.retrieval.gold.fix_records import RevisionTarget, fix_file
 
+    root, rev, from_index = checked_at
+    target = RevisionTarget(root, rev, from_index=from_index, fix_command=fix_command)
     by_file: dict[int, list[GoldItem]] = {}
     for item in items:
         by_file.setdefault(id(item.file), []).append(item)
-    target = RevisionTarget(root, rev, from_index=from_index)
     try:
         for set_file in files:
             problems.extend(fix_file(set_file, by_file.get(id(set_file), []), target))
@@ -263,7 +266,7 @@ def _tree(root: Path, rev: str | None, watch: Watch | None) -> CodeTree:
     return WatchedTree(root, rev)
 
 
-def _diagnostic(item: GoldItem) -> Diagnostic | None:
+def _diagnostic(item: GoldItem, fix_command: str) -> Diagnostic | None:
     result = item.result
     if result is None or result.status is Status.OK:
         return None
@@ -272,17 +275,14 @@ def _diagnostic(item: GoldItem) -> Diagnostic | None:
         # Every rewrite is shown, so that the set's diff can be reviewed against it.
         message = f"{item.ref.chunk_id} -> {result.new_chunk_id} ({result.status.value}: "
         return make(GOLD_REWRITTEN, *where, message + f"{result.detail})")
-    return make(RULE_OF_STATUS[result.status], *where, _message(item, result))
+    return make(RULE_OF_STATUS[result.status], *where, _message(item, result, fix_command))
 
 
-def _message(item: GoldItem, result: Resolution) -> str:
+def _message(item: GoldItem, result: Resolution, fix_command: str) -> str:
     gold = f"gold `{item.ref.chunk_id}`" + (f" of {item.qid}" if item.qid else "")
     shown = ", ".join(f"`{c}`" for c in result.candidates[:3])
     if result.status.repairable:
-        fix = (
-            item.conflict
-            or f"run `evaltools gold check --fix` to rewrite it to `{result.new_chunk_id}`"
-        )
+        fix = item.conflict or f"run `{fix_command}` to rewrite it to `{result.new_chunk_id}`"
         return f"{gold} is stale ({result.detail}): {fix}"
     if result.status is Status.AMBIGUOUS:
         return f"{gold} is ambiguous ({result.detail}): rewrite it to the one meant, e.g. {shown}"

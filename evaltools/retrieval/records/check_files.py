@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 from evaltools import jsonio
@@ -34,10 +34,17 @@ def schema_text_for(schema: Path | None) -> str | None:
     return None if is_default_schema(loaded) else jsonio.dumps(loaded, ensure_ascii=True)
 
 
-def jsonl_files(paths: Sequence[Path], *, respect_gitignore: bool = True) -> list[Path]:
-    """Named files as given, directories searched for *.jsonl; each file once (as
-    `discover` takes it), sorted."""
-    found = discover(paths, (".jsonl",), respect_gitignore=respect_gitignore, what="eval sets")
+def jsonl_files(
+    paths: Sequence[Path],
+    *,
+    respect_gitignore: bool = True,
+    excluded: Callable[[Path], bool] | None = None,
+) -> list[Path]:
+    """Named files as given, directories searched for *.jsonl (but what `excluded` says);
+    each file once (as `discover` takes it), sorted."""
+    found = discover(
+        paths, (".jsonl",), respect_gitignore=respect_gitignore, what="eval sets", excluded=excluded
+    )
     return sorted(found, key=lambda p: (p == STDIN, display_path(p)))
 
 

@@ -307,7 +307,7 @@ def test_keys_nested_in_recent_files_are_kept_in_json_and_refused_for_markdown(
     assert main(["convert", "x.json", "--to", "md", "-o", "x.md"]) == 1
     out = capsys.readouterr().out.splitlines()
     assert out[0] == (
-        "x.json:1:1: CV007 [error] `recently_opened_files/0/note`, "
+        "x.json:17:15: CV007 [error] `recently_opened_files/0/note`, "
         "`recently_opened_files/1/meta`, `recently_viewed_files/0/why` cannot be kept in "
         "Markdown: not converted (convert to .jsonl instead, or pass --allow-lossy to drop it)"
     )

@@ -121,7 +121,8 @@ def test_every_status_in_json(workspace: Path, capsys: pytest.CaptureFixture[str
         "name": "gold-moved",
         "severity": "error",
         "message": "gold `demo_repo/auth/session.py:4-6:kill_session` of q1 is stale "
-        "(`kill_session` is now at lines 6-8): run `evaltools gold check --fix` to rewrite it "
+        "(`kill_session` is now at lines 6-8): run `evaltools gold check evals/set.jsonl --root . "
+        "--fix` to rewrite it "
         "to `demo_repo/auth/session.py:6-8:kill_session`",
     }
     assert by_id(items) == {
@@ -165,8 +166,9 @@ def test_text_output_lines_and_summary(workspace: Path, capsys: pytest.CaptureFi
     assert main(["gold", "check", "evals/set.jsonl", "--root", "."]) == 1
     assert capsys.readouterr().out == (
         "evals/set.jsonl:1:24: RG001 [error] gold `demo_repo/auth/session.py:4-6:kill_session` "
-        "of q1 is stale (`kill_session` is now at lines 5-7): run `evaltools gold check --fix` "
-        "to rewrite it to `demo_repo/auth/session.py:5-7:kill_session`\n"
+        "of q1 is stale (`kill_session` is now at lines 5-7): run `evaltools gold check "
+        "evals/set.jsonl --root . --fix` to rewrite it to "
+        "`demo_repo/auth/session.py:5-7:kill_session`\n"
         "evals/set.jsonl:1:73: RG003 [error] gold `demo_repo/auth/session.py:18-19:revoke_token` "
         "of q1 does not resolve (demo_repo/auth/session.py defines no `revoke_token`): replace it "
         "with one of `demo_repo/auth/session.py:19-20:revoke`, or remove it\n"

@@ -78,7 +78,8 @@ def test_other_differing_fields_are_merged_as_a_has_them_and_listed_as_conflicts
         '  notes: a.jsonl="A: means session" b.jsonl="B: means token"',
         '  extra: a.jsonl={"a": 1} b.jsonl={"b": 2}',
         "Merged 1 queries into m.jsonl, left out 0 for a person to decide (0 arbitrate, "
-        "0 ambiguous, 0 unpaired, 1 fields); conflicts written to c.jsonl.",
+        "0 ambiguous, 0 unpaired); 1 merged with differing fields (a.jsonl's kept); "
+        "conflicts written to c.jsonl.",
     ]
     # B's field that A lacks joins the record, as before
     assert (
@@ -127,3 +128,31 @@ def test_a_file_merged_with_itself_is_read_twice(capsys: pytest.CaptureFixture[s
     assert main(["gold", "merge", "a.jsonl", "./a.jsonl", "-o", "m.jsonl"]) == 0
     assert capsys.readouterr().out.splitlines()[0] == AGREED
     assert json.loads(Path("m.jsonl").read_text())["gold"] == A["gold"]
+
+
+def test_the_summary_adds_up_when_a_fields_only_query_is_merged(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Left out: one to arbitrate, one unpaired, one classification; merged apart from them:
+    q4, whose notes differ. The breakdown of those left out adds up to their number."""
+    first = [
+        {**A, "qid": "q1", "gold": {"a.py:1-3:f": 3}},
+        {**A, "qid": "q2"},
+        {**A, "qid": "q3"},
+        {**A, "qid": "q4"},
+    ]
+    second = [
+        {**A, "qid": "q1", "gold": {"a.py:1-3:f": 2}},
+        {**A, "qid": "q3", "type": "mixed"},
+        {**A, "qid": "q4", "notes": "B"},
+    ]
+    Path("a.jsonl").write_text("".join(json.dumps(r) + "\n" for r in first))
+    Path("b.jsonl").write_text("".join(json.dumps(r) + "\n" for r in second))
+    main(ARGV)
+    summary = capsys.readouterr().out.splitlines()[-1]
+    assert summary == (
+        "Merged 1 queries into m.jsonl, left out 3 for a person to decide (1 arbitrate, "
+        "0 ambiguous, 1 unpaired, 1 classification); 1 merged with differing fields "
+        "(a.jsonl's kept); conflicts written to c.jsonl."
+    )
+    assert [json.loads(line)["qid"] for line in Path("m.jsonl").read_text().splitlines()] == ["q4"]

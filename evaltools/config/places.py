@@ -1,0 +1,53 @@
+"""Configured places that must exist: a missing one is reported where it is written, as
+every other configuration error is, at its item of the `paths` or `sets` array."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from evaltools.config.model import TABLE, Config
+from evaltools.fileio import UsageError, display_path
+
+# The configuration's lists of places, by key: where each is written, and its name there.
+KEYS = {
+    "paths": (TABLE, "[tool.evaltools]"),
+    "sets": ((*TABLE, "retrieval"), "[tool.evaltools.retrieval]"),
+}
+
+
+def check_configured_exist(config: Config, *keys: str) -> None:
+    """Every place `keys` ("paths", "sets") of `config` name exists; else a usage error at
+    the first missing one's item, naming it as written (not as resolved)."""
+    for key in keys:
+        places = config.paths if key == "paths" else config.retrieval.sets
+        for index, place in enumerate(places):
+            if not place.exists():
+                raise _missing(config, key, index, place)
+
+
+def _missing(config: Config, key: str, index: int, place: Path) -> UsageError:
+    # `exists` follows links: a link to nowhere (or a loop of links) is not missing.
+    why = (
+        "a broken symbolic link (its target is missing or loops)"
+        if os.path.lexists(place)
+        else "no such file or directory"
+    )
+    if config.path is None:  # not from a file (a test's Config): no place to point at
+        return UsageError(f"`{key}` names {place.as_posix()}: {why}")
+    from evaltools.tomlio import loads
+    from evaltools.tomllocate import KeyLines
+
+    table, header = KEYS[key]
+    text = config.path.read_text(encoding="utf-8")
+    written: object = loads(text)
+    for name in (*table, key):
+        written = written[name] if isinstance(written, dict) else None
+    shown = written[index] if isinstance(written, list) else place.as_posix()
+    line, column = KeyLines(text).item((*table, key), index)
+    return UsageError(
+        f"{display_path(config.path)}:{line}:{column}: {json.dumps(shown, ensure_ascii=False)} "
+        f"in `{key}` of {header}: {why} "
+        f"(create it, or remove it from `{key}`)"
+    )
