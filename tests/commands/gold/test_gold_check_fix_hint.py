@@ -10,15 +10,8 @@ from pathlib import Path
 import pytest
 
 from evaltools.__main__ import main
+from tests.commands.test_check import CODE, PYPROJECT
 
-CODE = "def helper():\n    return 1\n\n\ndef target(x):\n    return x + 1\n"
-PYPROJECT = """[tool.evaltools]
-paths = ["evals"]
-
-[tool.evaltools.retrieval]
-sets = ["evals/retrieval.jsonl"]
-root = "."
-"""
 STALE = {"qid": "q1", "query": "add one", "type": "intent", "gold": {"src/mod.py:1-2:target": 3}}
 
 
