@@ -20,12 +20,14 @@ Position = tuple[int, int]  # 1-based line and column (in characters)
 _BARE = re.compile(r"[A-Za-z0-9_-]+")
 # Each string form from its opening quotes to just past its closing ones; a one-line form's
 # body is group 1. Multi-line content may end with one or two quotes of its own (`""""`), so
-# up to five quotes close it. Possessive: a text tomllib rejected fails fast, never slowly.
+# up to five quotes close it. Each repetition takes one unit (a character, an escape, one or
+# two quotes), so no text can be split two ways and a failed match backtracks in linear time.
+# No possessive quantifiers: Python 3.11 before 3.11.3 mismatches some of them (gh-101955).
 _STRING_FORMS = {
-    '"""': re.compile(r'"""(?:[^"\\]++|\\.|""?+(?!"))*+"{3,5}', re.DOTALL),
-    "'''": re.compile(r"'''(?:[^']++|''?+(?!'))*+'{3,5}"),
-    '"': re.compile(r'"((?:[^"\\\n]++|\\.)*+)"'),
-    "'": re.compile(r"'([^'\n]*+)'"),
+    '"""': re.compile(r'"""(?:[^"\\]|\\.|""?(?!"))*"{3,5}', re.DOTALL),
+    "'''": re.compile(r"'''(?:[^']|''?(?!'))*'{3,5}"),
+    '"': re.compile(r'"((?:[^"\\\n]|\\.)*)"'),
+    "'": re.compile(r"'([^'\n]*)'"),
 }
 _ESCAPE = re.compile(r"\\(u[0-9A-Fa-f]{4}|U[0-9A-Fa-f]{8}|.)")
 _SCALAR = re.compile(r"[^,\]}\n#]*")
