@@ -19,7 +19,6 @@ from evaltools.parallel.processes import check_jobs
 from evaltools.rerun import with_fix
 from evaltools.retrieval.code.definition_cache import cache_folder
 from evaltools.retrieval.gold.gold_roots import gold_sources
-from evaltools.selection import selection_from
 
 if TYPE_CHECKING:
     from evaltools.diagnostics import Diagnostic
@@ -44,7 +43,6 @@ def run(
     no_cache: bool = False,
 ) -> int:
     config = load_config(config_file)
-    selection = selection_from(config.rules, select, ignore)
     # What a stale ID's finding says to run: this invocation, as given, with --fix.
     given = (("--root", root), ("--rev", rev), ("--metas", metas), ("--config", config_file))
     fix_command = with_fix("gold check", paths, given)
@@ -63,8 +61,10 @@ def run(
         rev=rev,
         metas=metas,
         output_format=output_format,
-        # The same sets, selected otherwise or named otherwise, print otherwise.
-        selection=f"{selection!r} {fix_command}",
+        # The same sets, selected otherwise or named otherwise, print otherwise. The words
+        # as given: an entry exists only once they were checked (by this version, which the
+        # key holds too), so a hit needs neither the selection nor the rule catalogue.
+        selection=f"{config.rules!r} {select!r} {ignore!r} {fix_command}",
     )
     try:
         if results is not None:
@@ -73,6 +73,9 @@ def run(
                 sys.stdout.write(hit.stdout)
                 sys.stderr.write(hit.stderr)
                 return hit.code
+        from evaltools.selection import selection_from
+
+        selection = selection_from(config.rules, select, ignore)
         return _check(
             paths,
             root=root,
