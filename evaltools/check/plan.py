@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from evaltools.config.model import Config
-from evaltools.config.places import check_configured_exist
+from evaltools.config.places import check_configured_exist, refuse_unlisted_eval_files
 from evaltools.fileio import NothingFound, UsageError, check_paths_exist, discover
 from evaltools.retrieval.records.sniff import split_sets
 
@@ -38,7 +38,7 @@ def plan(paths: list[Path], config: Config, *, respect_gitignore: bool = True) -
         # (a fresh setup) is said and passes, as ruff passes a folder without Python files.
         check_configured_exist(config, "paths", "sets")
         if not configured and not sets:
-            _refuse_eval_files_left_out(config)
+            refuse_unlisted_eval_files(config)
         out.examples = _found(configured, (".md",), ignore, "example files", out.empty, config)
         out.retrieval_sets = _found(sets, (".jsonl",), ignore, "eval sets", out.empty, config)
         return out
@@ -71,28 +71,3 @@ def _found(  # noqa: PLR0917 (one call per kind of file)
     except NothingFound as nothing:
         empty.append(str(nothing))
         return []
-
-
-def _refuse_eval_files_left_out(config: Config) -> None:
-    """`paths = []` (init's "nothing here yet") while eval files have since been added: the
-    gate would pass on every commit without ever checking them."""
-    from evaltools.config.pyproject_setup import discover as discover_eval_files
-
-    if config.path is None:
-        return
-    found = discover_eval_files(config.path.parent)
-    if not found:
-        return
-    from evaltools.fileio import display_path
-    from evaltools.tomllocate import KeyLines
-
-    shown = [*found.examples, *found.sets]
-    line, column = KeyLines(config.path.read_text(encoding="utf-8")).key(
-        ("tool", "evaltools", "paths")
-    )
-    raise UsageError(
-        f"{display_path(config.path)}:{line}:{column}: [tool.evaltools] names no eval files, "
-        f"but there are some now ({', '.join(shown[:3])}{', ...' if len(shown) > 3 else ''}): "
-        "run `evaltools init` again to add them, or list them in `paths` (examples) and "
-        "[tool.evaltools.retrieval] `sets`"
-    )

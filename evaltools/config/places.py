@@ -6,9 +6,13 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from evaltools.config.model import TABLE, Config
 from evaltools.fileio import UsageError, display_path
+
+if TYPE_CHECKING:
+    from evaltools.tomllocate import KeyLines
 
 # The configuration's lists of places, by key: where each is written, and its name there.
 KEYS = {
@@ -27,6 +31,33 @@ def check_configured_exist(config: Config, *keys: str) -> None:
                 raise _missing(config, key, index, place)
 
 
+def refuse_unlisted_eval_files(config: Config) -> None:
+    """`paths = []` (init's "nothing here yet") while eval files have since been added: the
+    gate would pass on every commit without ever checking them."""
+    from evaltools.config.pyproject_setup import discover as discover_eval_files
+
+    if config.path is None:
+        return
+    found = discover_eval_files(config.path.parent)
+    if not found:
+        return
+    shown = [*found.examples, *found.sets]
+    text = config.path.read_text(encoding="utf-8")
+    line, column = _key_lines(text).key((*TABLE, "paths"))
+    raise UsageError(
+        f"{display_path(config.path)}:{line}:{column}: [tool.evaltools] names no eval files, "
+        f"but there are some now ({', '.join(shown[:3])}{', ...' if len(shown) > 3 else ''}): "
+        "run `evaltools init` again to add them, or list them in `paths` (examples) and "
+        "[tool.evaltools.retrieval] `sets`"
+    )
+
+
+def _key_lines(text: str) -> KeyLines:
+    from evaltools.tomllocate import KeyLines  # only for an error's place
+
+    return KeyLines(text)
+
+
 def _missing(config: Config, key: str, index: int, place: Path) -> UsageError:
     # `exists` follows links: a link to nowhere (or a loop of links) is not missing.
     why = (
@@ -37,7 +68,6 @@ def _missing(config: Config, key: str, index: int, place: Path) -> UsageError:
     if config.path is None:  # not from a file (a test's Config): no place to point at
         return UsageError(f"`{key}` names {place.as_posix()}: {why}")
     from evaltools.tomlio import loads
-    from evaltools.tomllocate import KeyLines
 
     table, header = KEYS[key]
     text = config.path.read_text(encoding="utf-8")
@@ -45,7 +75,7 @@ def _missing(config: Config, key: str, index: int, place: Path) -> UsageError:
     for name in (*table, key):
         written = written[name] if isinstance(written, dict) else None
     shown = written[index] if isinstance(written, list) else place.as_posix()
-    line, column = KeyLines(text).item((*table, key), index)
+    line, column = _key_lines(text).item((*table, key), index)
     return UsageError(
         f"{display_path(config.path)}:{line}:{column}: {json.dumps(shown, ensure_ascii=False)} "
         f"in `{key}` of {header}: {why} "
