@@ -88,6 +88,24 @@ RULES = (
         '"events": [], "predictions": [{"actual_patch": "..."}]',
     ),
     Rule(
+        "SC007",
+        "prediction-not-placed",
+        E,
+        "A prediction for a `.md` (or spec-only) example changes lines that are not among the "
+        "file lines the example holds, so it cannot be scored.",
+        "Such an example has no `prompt_inputs`; its documents are the lines it holds: the "
+        "cursor block, the old side of each expected hunk and the new side of each "
+        "edit-history hunk, at their stated line numbers. A hunk of the prediction whose "
+        "path or old lines (context and deleted lines) are not there, or are there more than "
+        "once with no line number to pick one, has nothing to apply to.",
+        "Scoring it would give a number that does not measure the prediction (upstream drops "
+        "such hunks in silence), so it is left out of the scores and the summary says so. "
+        "Fix the prediction's path or context lines, or score the `ep predict` output of the "
+        "example, whose cursor excerpt holds more of the file.",
+        '{"name": "x", "patch": "<a hunk for lines the example does not show>"}',
+        '{"name": "x", "patch": "<a hunk whose context lines are in the cursor block>"}',
+    ),
+    Rule(
         "SC101",
         "quirk-no-documents",
         W,

@@ -222,6 +222,18 @@ EXAMPLE_COMMANDS: tuple[Command, ...] = (
                 "file no longer holds.",
             ),
             Param(
+                "mode",
+                ("--mode",),
+                default="score",
+                choices=("score", "eval"),
+                help="score (default): each prediction as `ep score` writes score[]: every "
+                "related excerpt is a document, and an example without a prediction is not "
+                "scored (the summary names them). eval: as `ep eval` scores before its "
+                "summary: related excerpts kept in their `order` while they fit in 12,000 "
+                "bytes (4,000 x 3), and an example without a prediction scores one empty "
+                "prediction.",
+            ),
+            Param(
                 "by",
                 ("--by",),
                 choices=("tag", "repo", "provider"),

@@ -67,6 +67,7 @@ def score(a: Arguments) -> int:
         output_format=a.text("output_format"),
         jobs=a.optional_integer("jobs"),
         no_respect_gitignore=a.flag("no_respect_gitignore"),
+        mode=a.text("mode"),
     )
 
 

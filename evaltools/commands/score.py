@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 
 from evaltools.diagnostics import Diagnostic, worst_exit_code
-from evaltools.fileio import check_paths_exist
+from evaltools.fileio import UsageError, check_paths_exist
 
 
 def run(
@@ -20,11 +20,17 @@ def run(
     output_format: str,
     jobs: int | None = None,
     no_respect_gitignore: bool = False,
+    mode: str = "score",
 ) -> int:
     from evaltools.report import score_report
     from evaltools.report.text import format_line
     from evaltools.score import definitions, service, summary, write
 
+    if write_scores and mode == "eval":
+        raise UsageError(
+            "--write-scores writes score[] as `ep score` does, which --mode eval is not "
+            "(related context capped, an empty prediction scored): drop one of the two"
+        )
     check_paths_exist([*paths, *(p for p in (predictions, baseline) if p is not None)])
     definition = definitions.definition(metric)
     before = service.read_baseline(baseline) if baseline is not None else None
@@ -39,12 +45,19 @@ def run(
             respect_gitignore=not no_respect_gitignore,
             jobs=jobs,
             on_example=lambda done: progress.count(done, "examples"),
+            eval_like=mode == "eval",
         )
     finally:
         progress.clear()
     groups = summary.groups_json(outcome.rows, by, before) if by or before is not None else {}
     doc = score_report.document(
-        definition.name, outcome.rows, summary.summarise([r.score for r in outcome.rows]), groups
+        definition.name,
+        outcome.rows,
+        summary.summarise([r.score for r in outcome.rows]),
+        groups,
+        mode=mode,
+        left_out=outcome.left_out,
+        unpredicted=outcome.unpredicted,
     )
     if write_scores:
         outcome.diagnostics += write.write_scores(outcome.writable, outcome.unwritable)

@@ -13,13 +13,26 @@ NAME_WIDTH = 40
 
 
 def document(
-    metric: str, rows: Sequence[Row], summary: dict[str, Any], groups: dict[str, Any]
+    metric: str,
+    rows: Sequence[Row],
+    summary: dict[str, Any],
+    groups: dict[str, Any],
+    *,
+    mode: str = "score",
+    left_out: Sequence[tuple[str, int, str]] = (),
+    unpredicted: Sequence[str] = (),
 ) -> dict[str, Any]:
+    """`left_out`: predictions given but not scored (name, index, rule code); `unpredicted`:
+    examples without a prediction (not scored under `ep score`'s mode, one empty prediction
+    each under `ep eval`'s)."""
     return {
         "metric": metric,
+        "mode": mode,
         "scores": [{"name": r.name, "prediction": r.prediction, **r.score} for r in rows],
         "summary": summary,
         "groups": groups,
+        "left_out": [{"name": n, "prediction": i, "code": c} for n, i, c in left_out],
+        "without_prediction": list(unpredicted),
     }
 
 
@@ -67,9 +80,7 @@ def render_text(doc: dict[str, Any], definition_summary: str, out: TextIO) -> No
         f"{'Cursor':>7} WrgER\n"
     )
     for score in doc["scores"]:
-        label = (
-            score["name"] if score["prediction"] == 0 else f"{score['name']} #{score['prediction']}"
-        )
+        label = _label(score)
         wrong = "\u2717" if score["wrong_editable_region"] else ""
         out.write(
             f"{_name(label):<{NAME_WIDTH}} {score['delta_chr_f']:>9.2f} "
@@ -85,7 +96,9 @@ def render_text(doc: dict[str, Any], definition_summary: str, out: TextIO) -> No
     out.write(
         f"Delta chrF (\u03b2={s['delta_chr_f_beta']}): TP={s['delta_chr_f_true_positives']}, "
         f"FP={s['delta_chr_f_false_positives']}, FN={s['delta_chr_f_false_negatives']}, "
-        f"P={s['delta_chr_f_precision'] * 100:.1f}%, R={s['delta_chr_f_recall'] * 100:.1f}%\n"
+        f"pooled {_pooled(s, *(f'delta_chr_f_{c}' for c in _COUNTS))}"
+        f" (mean per prediction P={s['delta_chr_f_precision'] * 100:.1f}%, "
+        f"R={s['delta_chr_f_recall'] * 100:.1f}%)\n"
     )
     if "cursor_avg_distance" in s:
         out.write(
@@ -102,20 +115,17 @@ def render_text(doc: dict[str, Any], definition_summary: str, out: TextIO) -> No
     if "avg_kept_rate" in s:
         out.write(
             f"Kept rate: {s['avg_kept_rate'] * 100:.1f}%, recall rate: "
-            f"{s['avg_recall_rate'] * 100:.1f}% over {s['kept_rate_examples']} predictions "
-            f"(chars kept {s['total_kept_chars']}, correctly deleted "
-            f"{s['total_correctly_deleted_chars']}, discarded {s['total_discarded_chars']})\n"
+            f"{s['avg_recall_rate'] * 100:.1f}% over {s['kept_rate_examples']} of "
+            f"{s['total_examples']} predictions (chars kept {s['total_kept_chars']}, correctly "
+            f"deleted {s['total_correctly_deleted_chars']}, discarded "
+            f"{s['total_discarded_chars']}){_without_kept(doc['scores'])}\n"
         )
     for name, title in (("editable_context", "Editable context"), ("jump_location", "Jump")):
         if f"{name}_examples" in s:
-            out.write(
-                f"{title}: lines P={s[f'avg_{name}_lines_precision'] * 100:.1f}% "
-                f"R={s[f'avg_{name}_lines_recall'] * 100:.1f}% "
-                f"F1={s[f'avg_{name}_lines_f1'] * 100:.1f}%, files "
-                f"P={s[f'avg_{name}_files_precision'] * 100:.1f}% "
-                f"R={s[f'avg_{name}_files_recall'] * 100:.1f}% "
-                f"F1={s[f'avg_{name}_files_f1'] * 100:.1f}%\n"
-            )
+            lines = _pooled(s, f"{name}_lines_tp", f"{name}_lines_fp", f"{name}_lines_fn")
+            files = _pooled(s, f"{name}_files_tp", f"{name}_files_fp", f"{name}_files_fn")
+            out.write(f"{title} (pooled): lines {lines}, files {files}\n")
+    _write_omissions(doc, out)
     if doc["groups"]:
         out.write(f"\n{'Group':<{NAME_WIDTH}} {'N':>5} {'DeltaChrF':>9} {'F1':>7}\n")
         for key, entry in doc["groups"].items():
@@ -124,6 +134,63 @@ def render_text(doc: dict[str, Any], definition_summary: str, out: TextIO) -> No
                 f"{_name(key):<{NAME_WIDTH}} {g['total_examples']:>5} {g['avg_delta_chr_f']:>9.2f} "
                 f"{g['exact_lines_f1'] * 100:>6.1f}%{_difference(entry)}\n"
             )
+
+
+_COUNTS = ("true_positives", "false_positives", "false_negatives")
+
+
+def _ratio(part: int, whole: int) -> str:
+    # 0/0 has no value: upstream's 1.0 there would show an absent prediction as perfect.
+    return "-" if whole == 0 else f"{part / whole * 100:.1f}%"
+
+
+def _pooled(s: dict[str, Any], tp_key: str, fp_key: str, fn_key: str) -> str:
+    """P, R and F1 of the summed counts (the means upstream reports are in the JSON)."""
+    tp, fp, fn = s[tp_key], s[fp_key], s[fn_key]
+    f1 = _ratio(2 * tp, 2 * tp + fp + fn)
+    return f"P={_ratio(tp, tp + fp)} R={_ratio(tp, tp + fn)} F1={f1}"
+
+
+def _label(score: dict[str, Any]) -> str:
+    return score["name"] if score["prediction"] == 0 else f"{score['name']} #{score['prediction']}"
+
+
+def _listed(names: Sequence[str], most: int = 5) -> str:
+    shown = ", ".join(names[:most])
+    return shown + (f" and {len(names) - most} more" if len(names) > most else "")
+
+
+def _without_kept(scores: Sequence[dict[str, Any]]) -> str:
+    missing = [_label(score) for score in scores if "kept_rate" not in score]
+    if not missing:
+        return ""
+    return (
+        f"; left out, as upstream does, {len(missing)} where neither the prediction nor any "
+        f"expected patch changes a document it is scored on: {_listed(missing)}"
+    )
+
+
+def _write_omissions(doc: dict[str, Any], out: TextIO) -> None:
+    left = doc.get("left_out", [])
+    if left:
+        names = [_label(entry) for entry in left]
+        codes = ", ".join(sorted({entry["code"] for entry in left}))
+        out.write(
+            f"Not scored: {len(left)} prediction(s) that could not be placed ({codes}): "
+            f"{_listed(names)}\n"
+        )
+    missing = doc.get("without_prediction", [])
+    if missing and doc.get("mode") == "eval":
+        out.write(
+            f"Without a prediction: {len(missing)} example(s), each scored as one empty "
+            f"prediction, as `ep eval` does: {_listed(missing)}\n"
+        )
+    elif missing:
+        out.write(
+            f"Without a prediction: {len(missing)} example(s), not scored, as `ep score` does "
+            f"(`--mode eval` scores one empty prediction for each, as `ep eval` does): "
+            f"{_listed(missing)}\n"
+        )
 
 
 def _cell(text: str) -> str:

@@ -11,10 +11,12 @@ from evaltools.example.diffs.udiff import rust_lines
 from evaltools.example.spec import Example
 from evaltools.score.apply import apply_with_hunk_offset, extract_inline_cursor, try_apply
 from evaltools.score.definitions import Definition
-from evaltools.score.documents import Document, strip_first_component
+from evaltools.score.documents import Document, apply_to_documents, strip_first_component
+from evaltools.score.file_lines import file_documents
 from evaltools.score.metrics.reversal import NO_HISTORY, History, history
 from evaltools.score.patch_lines import parse_patch_lines
 from evaltools.score.prediction import ActualCursor, Expected, Prediction
+from evaltools.score.related_limit import Excerpt, selected
 
 OLD_MARKER = "[CURSOR_POSITION]"
 _REGION_START = "<|editable_region_start|>\n"
@@ -45,6 +47,9 @@ class Scorable(NamedTuple):
     # Upstream refuses the example ("Expected patch did not apply"): nothing is scored.
     refused: bool = False
     history: History = NO_HISTORY
+    # Documents built from a `.md`'s own file lines (our extension, `score.file_lines`): a
+    # prediction they cannot place is an error, not upstream's silent drop.
+    from_file_lines: bool = False
 
 
 def _get(
@@ -59,14 +64,18 @@ def _get(
     return value
 
 
-def _related_documents(files: list[Any]) -> list[Document]:
-    docs: list[Document] = []
+def _related_documents(files: list[Any], cap: int | None) -> list[Document]:
+    """The related files' excerpts as documents, in file then excerpt order; `cap`: `ep
+    eval`'s byte limit (`score.related_limit`), None for `ep score`'s every excerpt."""
+    paths: list[str] = []
+    excerpts: list[list[Excerpt]] = []
     for i, file in enumerate(files):
         where = f"/prompt_inputs/related_files/{i}"
         if not isinstance(file, dict):
             raise BadInput("SC003", where, f"{where} must be an object")
         # Upstream drops the first component: the project name, absent from expected patches.
-        path = strip_first_component(_get(file, "path", str, where)) or ""
+        paths.append(strip_first_component(_get(file, "path", str, where)) or "")
+        excerpts.append([])
         for j, excerpt in enumerate(_get(file, "excerpts", list, where)):
             at = f"{where}/excerpts/{j}"
             if not isinstance(excerpt, dict):
@@ -74,8 +83,15 @@ def _related_documents(files: list[Any]) -> list[Document]:
             rows = _get(excerpt, "row_range", dict, at)
             start = _get(rows, "start", int, f"{at}/row_range")
             end = _get(rows, "end", int, f"{at}/row_range")
-            docs.append(Document(path, start, end, _get(excerpt, "text", str, at)))
-    return docs
+            order = _get(excerpt, "order", int, at, optional=True) or 0
+            excerpts[-1].append(Excerpt(start, end, _get(excerpt, "text", str, at), order))
+    keep = None if cap is None else selected(excerpts, cap)
+    return [
+        Document(path, e.start, e.end, e.text)
+        for f, path in enumerate(paths)
+        for j, e in enumerate(excerpts[f])
+        if keep is None or keep[f][j]
+    ]
 
 
 def _teacher_region(prompt: Any) -> str | None:
@@ -183,9 +199,12 @@ def _old_marker_problems(patches: list[str]) -> list[Problem]:
     ]
 
 
-def from_example(example: Example, definition: Definition) -> Scorable:
-    """An `ep predict` Example: `prompt_inputs` gives the base text and the documents.
-    Raises `BadInput` when it is missing or malformed."""
+def from_example(
+    example: Example, definition: Definition, *, related_cap: int | None = None
+) -> Scorable:
+    """An `ep predict` Example: `prompt_inputs` gives the base text and the documents (the
+    related ones cut to `related_cap` bytes as `ep eval` does). Raises `BadInput` when it is
+    missing or malformed."""
     inputs = example.extra.get("prompt_inputs")
     if not isinstance(inputs, dict):
         raise BadInput(
@@ -196,7 +215,7 @@ def from_example(example: Example, definition: Definition) -> Scorable:
         )
     original = _get(inputs, "cursor_excerpt", str, "/prompt_inputs")
     related = _get(inputs, "related_files", list, "/prompt_inputs", optional=True) or []
-    documents = _excerpt_document(inputs, original) + _related_documents(related)
+    documents = _excerpt_document(inputs, original) + _related_documents(related, related_cap)
     predictions, providers, problems = _predictions(example.extra.get("predictions"))
     patches = example.spec.expected_patches
     region = _teacher_region(example.extra.get("prompt"))
@@ -230,17 +249,18 @@ def _prepared(
     providers: list[str],
     problems: list[Problem],
     current: bool,
+    place: str = "the cursor excerpt",
 ) -> Scorable:
     refused = bool(failed) and (not current or not documents)
     for i in failed:
         if refused:
             message = (
-                "does not apply to the cursor excerpt, and upstream then scores nothing for "
+                f"does not apply to {place}, and upstream then scores nothing for "
                 'the example ("Expected patch did not apply")'
             )
         else:
             message = (
-                "does not apply to the cursor excerpt (its old text is not there, or more than "
+                f"does not apply to {place} (its old text is not there, or more than "
                 "once): upstream then keeps the excerpt unchanged as every expected text"
             )
         problems.append(Problem("SC002", f"/expected_patches/{i}", message))
@@ -280,24 +300,42 @@ def from_markdown(
     example: Example, predictions: list[Prediction], definition: Definition
 ) -> Scorable:
     """Our extension: an example without `prompt_inputs` (a `.md`, or a spec-only `.json`)
-    and predictions from a file. The example's own cursor block is the base text and the one
-    document, placed at the file row its expected patches imply."""
-    original, _ = cursor_excerpt(example.spec.cursor_position)
-    patches = example.spec.expected_patches
-    start = _infer_start_row(original, patches)
-    documents = [
-        Document(example.spec.cursor_path, start, start + len(rust_lines(original)), original)
-    ]
+    and predictions from a file. Its documents are the file lines it holds (the cursor block,
+    the expected patches' old sides, the edit history's new sides: `score.file_lines`); the
+    base text of the definitions before v6 is the one holding the cursor block."""
+    spec = example.spec
+    excerpt, _ = cursor_excerpt(spec.cursor_position)
+    patches = spec.expected_patches
+    cleaned = [_clean(patch) for patch in patches]
+    lines = file_documents(
+        spec.cursor_path, excerpt, cleaned, spec.edit_history, _infer_start_row(excerpt, cleaned)
+    )
+    original = lines.base.content
     expected, failed = _expected(patches, original, None, True, True)
-    providers = [""] * len(predictions)
     current = definition.context_scoring
-    return _prepared(
+    if current:
+        failed = [i for i, patch in enumerate(cleaned) if _misplaced(patch, lines.documents)]
+    prepared = _prepared(
         original,
         expected,
         failed,
-        documents=documents,
+        documents=list(lines.documents),
         predictions=predictions,
-        providers=providers,
+        providers=[""] * len(predictions),
         problems=[],
         current=current,
+        place="the file lines the example holds",
     )
+    return prepared._replace(from_file_lines=True)
+
+
+def _clean(patch: str) -> str:
+    """The patch without cursor markers, old or inline."""
+    if OLD_MARKER in patch:
+        patch, _ = extract_cursor_from_patch(patch)
+    return extract_inline_cursor(patch)[0]
+
+
+def _misplaced(patch: str, documents: tuple[Document, ...]) -> bool:
+    applied = apply_to_documents(patch, documents)
+    return applied.dropped > 0 or not applied.texts

@@ -19,7 +19,16 @@ from evaltools.score.definitions import Definition
 from evaltools.score.inputs import BadInput, Problem, Scorable, from_example, from_markdown
 from evaltools.score.prediction import ActualCursor, Prediction, Score, score_prediction
 from evaltools.score.prediction_cache import Cache
+from evaltools.score.related_limit import EVAL_RELATED_CONTEXT_BYTES
 from evaltools.score.summary import Row
+
+NO_PREDICTION = Prediction(None, None)
+
+
+class LeftOut(NamedTuple):
+    name: str
+    prediction: int
+    code: str
 
 
 @dataclass
@@ -32,6 +41,11 @@ class Outcome:
     writable: dict[tuple[str, str, int], list[Score]] = field(default_factory=dict)
     # Records whose score[] cannot be written faithfully: (path, form, index) -> why.
     unwritable: dict[tuple[str, str, int], Diagnostic] = field(default_factory=dict)
+    # Predictions given but not scored, with the rule that says why.
+    left_out: list[LeftOut] = field(default_factory=list)
+    # Examples without a prediction: not scored (`ep score`), or scored as one empty
+    # prediction (`ep eval`).
+    unpredicted: list[str] = field(default_factory=list)
 
 
 def read_predictions(
@@ -102,17 +116,24 @@ def _diagnostic(record: Record, problem: Problem) -> Diagnostic:
     )
 
 
-def _scorable(record: Record, external: External | None, definition: Definition) -> Scorable | None:
+def _scorable(
+    record: Record, external: External | None, definition: Definition, eval_like: bool
+) -> Scorable | None:
+    """None: an example without a prediction, which `ep score` does not score; `ep eval`
+    (`eval_like`) scores one empty prediction for it, and caps the related context."""
     example = record.example
     assert example is not None
+    cap = EVAL_RELATED_CONTEXT_BYTES if eval_like else None
     if "prompt_inputs" in example.extra or (external is None and "predictions" in example.extra):
-        scorable = from_example(example, definition)
+        scorable = from_example(example, definition, related_cap=cap)
         if external is not None:
             given = tuple(external.predictions)
             scorable = scorable._replace(predictions=given, providers=("",) * len(given))
-        return scorable
+        if not scorable.predictions and eval_like:
+            scorable = scorable._replace(predictions=(NO_PREDICTION,), providers=("",))
+        return scorable if scorable.predictions else None
     if external is None:
-        return None  # a spec without predictions: nothing to score
+        return from_markdown(example, [NO_PREDICTION], definition) if eval_like else None
     return from_markdown(example, external.predictions, definition)
 
 
@@ -125,15 +146,23 @@ def _unreadable(prediction: Prediction, i: int, cache: Cache) -> Problem | None:
 
 
 def score_record(
-    record: Record, external: External | None, definition: Definition, outcome: Outcome
+    record: Record,
+    external: External | None,
+    definition: Definition,
+    outcome: Outcome,
+    *,
+    eval_like: bool = False,
 ) -> None:
     example = record.example
     assert example is not None
     try:
-        scorable = _scorable(record, external, definition)
+        scorable = _scorable(record, external, definition, eval_like)
     except BadInput as exc:
         outcome.diagnostics.append(_diagnostic(record, exc.problem))
         return
+    stored = example.extra.get("predictions")
+    if external is None and not (isinstance(stored, list) and stored):
+        outcome.unpredicted.append(example.spec.name)
     if scorable is None:
         return
     outcome.diagnostics += [_diagnostic(record, problem) for problem in scorable.problems]
@@ -156,6 +185,10 @@ def score_record(
             cache=cache,
             history=scorable.history,
         )
+        if scored.actual_dropped and (prediction.patch or "").strip() and scorable.from_file_lines:
+            outcome.diagnostics.append(_unplaced(record, external, i, scored.actual_dropped))
+            outcome.left_out.append(LeftOut(example.spec.name, i, "SC007"))
+            continue
         if scored.actual_dropped and (prediction.patch or "").strip():
             message = (
                 f"{scored.actual_dropped} hunk(s) of the prediction fit no document (path and "
@@ -187,6 +220,16 @@ def score_record(
             outcome.unwritable[key] = _unwritable(record, unknown)
 
 
+def _unplaced(record: Record, external: External | None, i: int, dropped: int) -> Diagnostic:
+    where = f" (line {external.lines[i]} of {external.shown})" if external is not None else ""
+    message = (
+        f"prediction {i}{where}: {dropped} hunk(s) fit none of the file lines the example "
+        "holds (cursor block, expected patches' old sides, edit history), so it cannot be "
+        "scored and is left out of the summary; check its path and old lines"
+    )
+    return make(rule("SC007"), record.path, record.line, 1, message)
+
+
 def _unwritable(record: Record, unknown: list[int]) -> Diagnostic:
     which = ", ".join(str(i) for i in unknown)
     message = (
@@ -214,6 +257,7 @@ class _Part(NamedTuple):
 
 def _score_unit(
     definition: Definition,
+    eval_like: bool,
     external: dict[str, list[tuple[int, Prediction]]],
     predictions_shown: str,
     unit: Unit,
@@ -226,7 +270,7 @@ def _score_unit(
     name = record.example.spec.name
     mine = external.get(name)
     given = None if mine is None else External(predictions_shown, mine)
-    score_record(record, given, definition, outcome)
+    score_record(record, given, definition, outcome, eval_like=eval_like)
     if record.path == STDIN_SHOWN:
         outcome.writable.clear()  # nothing to write back to
         outcome.unwritable.clear()
@@ -250,10 +294,13 @@ def score_paths(
     respect_gitignore: bool = True,
     jobs: int | None = None,
     on_example: Callable[[int], None] | None = None,
+    eval_like: bool = False,
 ) -> Outcome:
     """Every prediction of every example below `paths`, in input order, over `jobs` worker
     processes (the one --jobs policy: `processes.worker_count`). `on_example` hears the count
-    of examples scored so far (for a progress line)."""
+    of examples scored so far (for a progress line). `eval_like`: as `ep eval` scores (an
+    example without a prediction scores one empty prediction; related context capped),
+    else as `ep score` does."""
     outcome = Outcome()
     external: dict[str, list[tuple[int, Prediction]]] = {}
     shown = ""
@@ -265,7 +312,7 @@ def score_paths(
     size = sum(map(_unit_size, units))
     workers = worker_count(jobs, items=len(units), size=size, cost=SCORE_COST)
     batch = batch_size(len(units), workers)
-    work = functools.partial(_score_unit, definition, external, shown)
+    work = functools.partial(_score_unit, definition, eval_like, external, shown)
     seen: set[str] = set()
     files: set[str] = set()
     for done, part in enumerate(parallel_map(work, units, workers=workers, batch=batch), 1):
@@ -278,6 +325,8 @@ def score_paths(
         outcome.diagnostics += part.outcome.diagnostics
         outcome.writable.update(part.outcome.writable)
         outcome.unwritable.update(part.outcome.unwritable)
+        outcome.left_out += part.outcome.left_out
+        outcome.unpredicted += part.outcome.unpredicted
     outcome.files = len(files)
     for name, lines in external.items():
         if name not in seen:

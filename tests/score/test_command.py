@@ -104,7 +104,11 @@ def test_kept_rate_means_skip_predictions_without_one(
     assert (summary["avg_kept_rate"], summary["avg_recall_rate"]) == (0.5, 0.4)
     assert summary["kept_rate_examples"] == summary["recall_rate_examples"] == 1
     rc = main(["score", str(tmp_path / "run.jsonl")])
-    assert "Kept rate: 50.0%, recall rate: 40.0% over 1 predictions" in capsys.readouterr().out
+    assert (
+        "Kept rate: 50.0%, recall rate: 40.0% over 1 of 2 predictions (chars kept 0, correctly "
+        "deleted 2, discarded 2); left out, as upstream does, 1 where neither the prediction "
+        "nor any expected patch changes a document it is scored on: unrated\n"
+    ) in capsys.readouterr().out
 
 
 def test_several_expected_patches_ties_go_to_the_last(
