@@ -12,8 +12,9 @@ from typing import Any
 import pytest
 
 from evaltools.__main__ import main
+from evaltools.example.cursor import extract_cursor_from_patch
 from evaltools.example.markdown.reader import from_markdown
-from evaltools.score.inputs import _clean
+from evaltools.score.apply import extract_inline_cursor
 from tests.conftest import all_corpus_files, corpus_stem
 
 
@@ -30,8 +31,10 @@ def _predictions(path: Path, name: str, patches: list[str | None]) -> Path:
 
 
 def _own_patches(source: Path) -> tuple[str, list[str]]:
+    """The example's expected patches with their cursor markers (old or inline) removed."""
     spec = from_markdown(source.read_text(encoding="utf-8"), corpus_stem(source))
-    return spec.name or corpus_stem(source), [_clean(p) for p in spec.expected_patches]
+    patches = [extract_cursor_from_patch(p)[0] for p in spec.expected_patches]
+    return spec.name or corpus_stem(source), [extract_inline_cursor(p)[0] for p in patches]
 
 
 @pytest.mark.parametrize("source", all_corpus_files(), ids=lambda p: p.stem)
