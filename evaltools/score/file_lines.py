@@ -73,21 +73,75 @@ class _Step(NamedTuple):
         return None
 
 
+# Candidate places for a block of lines come from where its rarest known lines are known.
+_ANCHORS = 3
+
+
 class _Known:
-    """Known lines of one file, by 0-based row. What is known first wins: a later source
-    that disagrees with it on any row adds nothing."""
+    """Known lines of one file, by 0-based row. What is known first wins: a later block that
+    disagrees with it adds nothing. A block goes where its rows say, unless more of its
+    non-blank lines agree at other rows, with none against them, and either at least `need`
+    of them or every run of known lines it meets whole: the examples people write sometimes
+    number a hunk by another state of the file, and the file holds those lines once."""
 
     def __init__(self) -> None:
         self.rows: dict[int, str] = {}
+        self.where: dict[str, list[int]] = {}
 
-    def agrees(self, placed: Iterable[tuple[int, str]]) -> bool:
-        return all(self.rows.get(row, text) == text for row, text in placed)
+    def _agreeing(self, placed: list[tuple[int, str]], shift: int) -> int | None:
+        """How many non-blank lines agree at `shift`; None if any line disagrees."""
+        count = 0
+        for row, text in placed:
+            have = self.rows.get(row + shift)
+            if have is None:
+                continue
+            if have != text:
+                return None
+            count += bool(text.strip())
+        return count
 
-    def add(self, placed: list[tuple[int, str]]) -> bool:
-        if not placed or not self.agrees(placed):
-            return False
-        self.rows.update(placed)
-        return True
+    def shift(self, placed: list[tuple[int, str]], *, stated: bool, need: int) -> int | None:
+        """What to add to the rows of `placed`: 0 where they are consistent unless lines
+        agree better elsewhere; None when the block fits nowhere."""
+        best: tuple[int, int] | None = None  # (agreeing, shift)
+        at_stated = self._agreeing(placed, 0) if stated else None
+        if at_stated is not None:
+            best = (at_stated, 0)
+        solid = [(row, text) for row, text in placed if text.strip() and text in self.where]
+        solid.sort(key=lambda item: len(self.where[item[1]]))
+        lowest = min(row for row, _ in placed)
+        shifts = {known - row for row, text in solid[:_ANCHORS] for known in self.where[text]}
+        shifts = {shift for shift in shifts if lowest + shift >= 0}
+        highest = max(row for row, _ in placed)
+        for shift in sorted(shifts, key=lambda s: (abs(s), s)):
+            count = self._agreeing(placed, shift)
+            if not count or (best is not None and count <= best[0]):
+                continue
+            if count >= need or self._holds_whole_runs(lowest + shift, highest + shift):
+                best = (count, shift)
+        return None if best is None else best[1]
+
+    def _holds_whole_runs(self, low: int, high: int) -> bool:
+        """No run of known lines crosses the rows' edges: the block holds every run it meets
+        whole (a short hunk numbered by another state of the file)."""
+        inside, above, below = self.rows.keys(), low - 1, high + 1
+        return not (above in inside and low in inside) and not (high in inside and below in inside)
+
+    def add(
+        self, placed: list[tuple[int, str]], *, stated: bool = True, need: int = 0
+    ) -> int | None:
+        """Adds the block where `shift` puts it; returns that shift, None if nowhere."""
+        if not placed:
+            return None
+        solid = sum(1 for _, text in placed if text.strip())
+        shift = self.shift(placed, stated=stated, need=need or max(1, (solid + 1) // 2))
+        if shift is None:
+            return None
+        for row, text in placed:
+            if row + shift not in self.rows:
+                self.rows[row + shift] = text
+                self.where.setdefault(text, []).append(row + shift)
+        return shift
 
     def runs(self) -> Iterator[tuple[int, list[str]]]:
         start, run = -1, []
@@ -150,8 +204,10 @@ def _history_steps(history: str, cursor_path: str) -> dict[str, list[_Step]]:
 
 
 def _history_lines(history: str, cursor_path: str, files: dict[str, _Known]) -> None:
+    # The latest hunk first: its rows are those of the cursor block's state as written, an
+    # earlier one's are carried there through every later hunk's numbers.
     for key, steps in _history_steps(history, cursor_path).items():
-        for i, step in enumerate(steps):
+        for i, step in reversed(list(enumerate(steps))):
             placed: list[tuple[int, str]] = []
             row = step.at
             for kind, text in step.lines:
@@ -164,27 +220,6 @@ def _history_lines(history: str, cursor_path: str, files: dict[str, _Known]) -> 
                     placed.append((final, text))
                 row += 1
             files.setdefault(key, _Known()).add(placed)
-
-
-def _excerpt_start(known: _Known, lines: list[str]) -> int | None:
-    """The row where the cursor block agrees with the most known lines, one of them not
-    blank, and with none against it; None when it meets no known line."""
-    best: tuple[int, int] | None = None  # (agreeing lines, -start)
-    starts = {
-        row - i
-        for row, text in known.rows.items()
-        if text.strip()
-        for i, line in enumerate(lines)
-        if line == text and row >= i
-    }
-    for start in sorted(starts):
-        placed = [(start + i, line) for i, line in enumerate(lines)]
-        if not known.agrees(placed):
-            continue
-        agreeing = sum(1 for row, _ in placed if row in known.rows)
-        if best is None or agreeing > best[0]:
-            best = (agreeing, start)
-    return None if best is None else best[1]
 
 
 class FileLines(NamedTuple):
@@ -206,14 +241,13 @@ def file_documents(
     _expected_lines(expected_patches, cursor_path, files)
     _history_lines(edit_history, cursor_path, files)
     lines = rust_lines(excerpt)
-    start = _excerpt_start(files[cursor_path], lines)
+    # The cursor block has no row of its own: it goes where it meets a known line.
+    start = files[cursor_path].add(list(enumerate(lines)), stated=False, need=1)
     documents: list[Document] = []
     base: Document | None = None
     if start is None:
         base = Document(cursor_path, fallback_start, fallback_start + len(lines), excerpt)
         documents.append(base)
-    else:
-        files[cursor_path].add([(start + i, line) for i, line in enumerate(lines)])
     for path, known in files.items():
         for first, run in known.runs():
             document = Document(path, first, first + len(run), "".join(t + "\n" for t in run))
