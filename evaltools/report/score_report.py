@@ -125,7 +125,7 @@ def render_text(doc: dict[str, Any], definition_summary: str, out: TextIO) -> No
             lines = _pooled(s, f"{name}_lines_tp", f"{name}_lines_fp", f"{name}_lines_fn")
             files = _pooled(s, f"{name}_files_tp", f"{name}_files_fp", f"{name}_files_fn")
             out.write(f"{title} (pooled): lines {lines}, files {files}\n")
-    _write_omissions(doc, out)
+    out.writelines(line + "\n" for line in _omissions(doc))
     if doc["groups"]:
         out.write(f"\n{'Group':<{NAME_WIDTH}} {'N':>5} {'DeltaChrF':>9} {'F1':>7}\n")
         for key, entry in doc["groups"].items():
@@ -170,27 +170,30 @@ def _without_kept(scores: Sequence[dict[str, Any]]) -> str:
     )
 
 
-def _write_omissions(doc: dict[str, Any], out: TextIO) -> None:
+def _omissions(doc: dict[str, Any]) -> list[str]:
+    """Sentences on the predictions given but not scored and the examples without one."""
+    out: list[str] = []
     left = doc.get("left_out", [])
     if left:
         names = [_label(entry) for entry in left]
         codes = ", ".join(sorted({entry["code"] for entry in left}))
-        out.write(
+        out.append(
             f"Not scored: {len(left)} prediction(s) that could not be placed ({codes}): "
-            f"{_listed(names)}\n"
+            f"{_listed(names)}"
         )
     missing = doc.get("without_prediction", [])
     if missing and doc.get("mode") == "eval":
-        out.write(
+        out.append(
             f"Without a prediction: {len(missing)} example(s), each scored as one empty "
-            f"prediction, as `ep eval` does: {_listed(missing)}\n"
+            f"prediction, as `ep eval` does: {_listed(missing)}"
         )
     elif missing:
-        out.write(
+        out.append(
             f"Without a prediction: {len(missing)} example(s), not scored, as `ep score` does "
             f"(`--mode eval` scores one empty prediction for each, as `ep eval` does): "
-            f"{_listed(missing)}\n"
+            f"{_listed(missing)}"
         )
+    return out
 
 
 def _cell(text: str) -> str:
@@ -209,6 +212,7 @@ def render_markdown(doc: dict[str, Any], out: TextIO) -> None:
         f"| {'-' if cursor is None else f'{cursor * 100:.1f}%'} "
         f"| {'-' if wrong is None else f'{wrong * 100:.1f}%'} |\n"
     )
+    out.writelines(f"\n{_cell(line)}\n" for line in _omissions(doc))
     if not doc["groups"]:
         return
     baseline = any("baseline_difference" in e for e in doc["groups"].values())

@@ -144,7 +144,7 @@ class _Known:
         return shift
 
     def runs(self) -> Iterator[tuple[int, list[str]]]:
-        start, run = -1, []
+        start, run = -1, list[str]()
         for row in sorted(self.rows):
             if run and row != start + len(run):
                 yield start, run

@@ -73,6 +73,8 @@ def test_examples_without_a_prediction_are_named_and_scored_empty_under_eval(
         "Without a prediction: 1 example(s), not scored, as `ep score` does (`--mode eval` "
         "scores one empty prediction for each, as `ep eval` does): missing\n"
     ) in out
+    rc, out, _ = _run(capsys, "--format", "markdown", str(run))
+    assert "\nWithout a prediction: 1 example(s), not scored, as `ep score` does" in out
     doc = _json(capsys, str(run))
     assert (doc["mode"], doc["summary"]["total_examples"]) == ("score", 1)
     assert doc["without_prediction"] == ["missing"]
@@ -103,8 +105,9 @@ def test_eval_mode_caps_related_context_in_order(
         return {"row_range": rows, "text": text, "order": order}
 
     big = "x" * 99 + "\n"
-    related = [
-        {"path": "p/src/big.rs", "max_row": 200, "excerpts": [excerpt(0, big * 120, 0)]},
+    first = excerpt(0, big * 120, 0)  # 12,000 bytes
+    related: list[dict[str, Any]] = [
+        {"path": "p/src/big.rs", "max_row": 200, "excerpts": [first]},
         {
             "path": "p/src/lib.rs",
             "max_row": 13,
@@ -118,7 +121,7 @@ def test_eval_mode_caps_related_context_in_order(
     # 12,000 bytes of big.rs come first in `order`: lib.rs no longer fits under ep eval's cap.
     assert _json(capsys, str(run))["scores"][0]["delta_chr_f"] == 100.0
     assert _json(capsys, "--mode", "eval", str(run))["scores"][0]["delta_chr_f"] == 0.0
-    related[0]["excerpts"][0]["text"] = big * 119
+    first["text"] = big * 119
     run = write_jsonl(tmp_path / "r.jsonl", [record])
     assert _json(capsys, "--mode", "eval", str(run))["scores"][0]["delta_chr_f"] == 100.0
 
