@@ -16,6 +16,7 @@ from evaltools.example.cursor import cursor_excerpt, extract_cursor_from_patch
 from evaltools.example.markdown.reader import from_markdown
 from evaltools.example.spec import spec_to_json_dict
 from evaltools.score.apply import extract_inline_cursor
+from evaltools.score.documents import Document
 from evaltools.score.file_lines import file_documents
 from tests.conftest import all_corpus_files, corpus_stem
 
@@ -302,3 +303,34 @@ def test_a_near_miss_on_a_real_eval_scores_as_on_its_ep_predict_json(
     assert {k: v for k, v in mine.items() if k not in NOT_COMPARED} == {
         k: v for k, v in theirs.items() if k not in NOT_COMPARED
     }
+
+
+def test_the_file_lines_of_the_hand_made_examples() -> None:
+    excerpt = "def f():\n    x = 1\n    return x\n"
+    lines = file_documents("m.py", excerpt, [OWN], from_markdown(EXAMPLE, "m").edit_history, 0)
+    assert lines.documents == (Document("m.py", 0, 6, "".join(FILE.splitlines(True)[:6])),)
+    assert lines.base == lines.documents[0]
+    # The cursor block meets no known line: a document of its own at the row given.
+    alone = file_documents("m.py", "def g():\n", [OWN], "", 7)
+    assert alone.base == Document("m.py", 7, 8, "def g():\n")
+    old_side = "import a\nimport b\n\ndef f():\n    x = 1\n"  # the expected hunk's alone
+    assert alone.documents == (alone.base, Document("m.py", 0, 5, old_side))
+
+
+def test_a_hunk_numbered_by_another_state_of_the_file_joins_the_lines_it_repeats() -> None:
+    # The history says `x = 1` is row 11; the expected patch, numbered by another state of
+    # the file, says row 20. The file holds those lines once: one document, not two.
+    history = (
+        "--- a/m.py\n+++ b/m.py\n@@ -10,4 +10,4 @@\n def f():\n-    x = 0\n+    x = 1\n"
+        "     return x\n \n"
+    )
+    expected = (
+        "--- a/m.py\n+++ b/m.py\n@@ -20,2 +20,2 @@\n     x = 1\n-    return x\n+    return 2\n"
+    )
+    lines = file_documents("m.py", "def f():\n    x = 1\n", [expected], history, 0)
+    text = "def f():\n    x = 1\n    return x\n\n"
+    assert lines.documents == (Document("m.py", 18, 22, text),)
+    # A block that disagrees with what is known where it would go adds nothing.
+    clash = expected.replace("     x = 1", "     x = 2")
+    lines = file_documents("m.py", "def f():\n    x = 1\n", [expected, clash], history, 0)
+    assert lines.documents == (Document("m.py", 18, 22, text),)
