@@ -197,7 +197,9 @@ EXAMPLE_COMMANDS: tuple[Command, ...] = (
         "isolated whitespace, inserted/deleted tokens, reversal ratio, and under v6 kept and "
         "recall rate, jump location and editable-context coverage. Inputs: `ep predict` "
         "examples (.json/.jsonl with prompt_inputs and predictions), or .md/.json examples "
-        "with --predictions. Not implemented, so not in the output: reading a patch out of "
+        "with --predictions, scored on the file lines they hold (cursor block, expected "
+        "patches' old sides, edit history's new sides; a prediction outside them is SC007). "
+        "Not implemented, so not in the output: reading a patch out of "
         "actual_output (SC103), and a reversal ratio where "
         "upstream's diff falls back to Myers or before v6 (SC006).",
         targets.score,
