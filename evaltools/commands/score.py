@@ -53,7 +53,7 @@ def run(
     doc = score_report.document(
         definition.name,
         outcome.rows,
-        summary.summarise([r.score for r in outcome.rows]),
+        summary.summarise(*summary.scores_of(outcome.rows)),
         groups,
         mode=mode,
         left_out=outcome.left_out,

@@ -120,6 +120,11 @@ def render_text(doc: dict[str, Any], definition_summary: str, out: TextIO) -> No
             f"deleted {s['total_correctly_deleted_chars']}, discarded "
             f"{s['total_discarded_chars']}){_without_kept(doc['scores'])}\n"
         )
+    if "avg_retrieved_context_bytes" in s:
+        out.write(
+            f"Retrieved context size: {s['avg_retrieved_context_bytes']:.0f} bytes avg "
+            f"({s['retrieved_context_examples']} examples)\n"
+        )
     for name, title in (("editable_context", "Editable context"), ("jump_location", "Jump")):
         if f"{name}_examples" in s:
             lines = _pooled(s, f"{name}_lines_tp", f"{name}_lines_fp", f"{name}_lines_fn")

@@ -50,6 +50,7 @@ class Scorable(NamedTuple):
     # Documents built from a `.md`'s own file lines (our extension, `score.file_lines`): a
     # prediction they cannot place is an error, not upstream's silent drop.
     from_file_lines: bool = False
+    retrieved_bytes: int | None = None  # upstream's retrieved_context_bytes
 
 
 def _get(
@@ -214,8 +215,15 @@ def from_example(
             "which records the cursor excerpt the prediction was made on",
         )
     original = _get(inputs, "cursor_excerpt", str, "/prompt_inputs")
-    related = _get(inputs, "related_files", list, "/prompt_inputs", optional=True) or []
-    documents = _excerpt_document(inputs, original) + _related_documents(related, related_cap)
+    related = _get(inputs, "related_files", list, "/prompt_inputs", optional=True)
+    kept = _related_documents(related or [], related_cap)
+    documents = _excerpt_document(inputs, original) + kept
+    # Upstream's retrieved_context_bytes: the related excerpts' text, None without the list.
+    retrieved = (
+        None
+        if related is None
+        else sum(len(d.content.encode("utf-8", "surrogatepass")) for d in kept)
+    )
     predictions, providers, problems = _predictions(example.extra.get("predictions"))
     patches = example.spec.expected_patches
     region = _teacher_region(example.extra.get("prompt"))
@@ -236,7 +244,7 @@ def from_example(
     )
     start_row = _get(inputs, "excerpt_start_row", int, "/prompt_inputs", optional=True)
     edits = history(events if isinstance(events, list) else [], example.spec.cursor_path, start_row)
-    return prepared._replace(history=edits)
+    return prepared._replace(history=edits, retrieved_bytes=retrieved)
 
 
 def _prepared(

@@ -211,6 +211,7 @@ def score_record(
                 spec.repository_url,
                 provider,
                 scored.score,
+                scorable.retrieved_bytes if i == 0 else None,
             )
         )
     if external is None and record.form in ("json", "jsonl") and scores:

@@ -30,6 +30,8 @@ class Row(NamedTuple):
     repo: str
     provider: str
     score: Score
+    # Upstream counts the related context once per example, with its first score entry.
+    retrieved_bytes: int | None = None
 
 
 def _single(value: float) -> float:
@@ -53,7 +55,9 @@ def _reversal(scores: Sequence[Score]) -> dict[str, float]:
     return {"avg_reversal_ratio": _f32_mean(s["reversal_ratio"] for s in scores)}
 
 
-def summarise(scores: Sequence[Score]) -> dict[str, Any]:
+def summarise(scores: Sequence[Score], retrieved: Sequence[int | None] = ()) -> dict[str, Any]:
+    """`retrieved`: the related context's bytes of each example that has a list of related
+    files (None: it has none), as `ep` counts them."""
     n = len(scores)
     exact = Classification(
         sum(s["exact_lines_tp"] for s in scores),
@@ -97,6 +101,11 @@ def summarise(scores: Sequence[Score]) -> dict[str, Any]:
     out.update(_kept(scores))
     out.update(_line_file(scores, "editable_context_coverage", "editable_context"))
     out.update(_line_file(scores, "jump_location", "jump_location"))
+    sizes = [size for size in retrieved if size is not None]
+    if sizes:
+        out["avg_retrieved_context_bytes"] = sum(sizes) / len(sizes)
+        out["total_retrieved_context_bytes"] = sum(sizes)
+        out["retrieved_context_examples"] = len(sizes)
     return out
 
 
@@ -129,6 +138,11 @@ def _kept(scores: Sequence[Score]) -> dict[str, Any]:
         "total_correctly_deleted_chars": sum(s["correctly_deleted_chars"] for s in rated),
         "total_discarded_chars": sum(s["discarded_chars"] for s in rated),
     }
+
+
+def scores_of(rows: Sequence[Row]) -> tuple[list[Score], list[int | None]]:
+    """What `summarise` takes, from score rows."""
+    return [r.score for r in rows], [r.retrieved_bytes for r in rows]
 
 
 def group_keys(row: Row, by: str) -> tuple[str, ...]:
@@ -192,7 +206,7 @@ def groups_json(rows: Sequence[Row], by: str | None, baseline: Baseline | None) 
     mine = grouped(rows, by) if by else {"all": list(rows)}
     out: dict[str, Any] = {}
     for key, members in mine.items():
-        entry: dict[str, Any] = {"summary": summarise([r.score for r in members])}
+        entry: dict[str, Any] = {"summary": summarise(*scores_of(members))}
         if baseline is not None:
             diff = compare(members, baseline)
             entry["baseline_difference"] = {

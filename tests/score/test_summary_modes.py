@@ -119,8 +119,21 @@ def test_eval_mode_caps_related_context_in_order(
     )
     run = write_jsonl(tmp_path / "r.jsonl", [record])
     # 12,000 bytes of big.rs come first in `order`: lib.rs no longer fits under ep eval's cap.
-    assert _json(capsys, str(run))["scores"][0]["delta_chr_f"] == 100.0
-    assert _json(capsys, "--mode", "eval", str(run))["scores"][0]["delta_chr_f"] == 0.0
+    as_score = _json(capsys, str(run))
+    as_eval = _json(capsys, "--mode", "eval", str(run))
+    assert as_score["scores"][0]["delta_chr_f"] == 100.0
+    assert as_eval["scores"][0]["delta_chr_f"] == 0.0
+    # The related context is counted as upstream does: once per example, after the cap.
+    sizes = [
+        (
+            doc["summary"]["total_retrieved_context_bytes"],
+            doc["summary"]["retrieved_context_examples"],
+        )
+        for doc in (as_score, as_eval)
+    ]
+    assert sizes == [(12_021, 1), (12_000, 1)]
+    rc, out, _ = _run(capsys, "--mode", "eval", str(run))
+    assert "Retrieved context size: 12000 bytes avg (1 examples)\n" in out
     first["text"] = big * 119
     run = write_jsonl(tmp_path / "r.jsonl", [record])
     assert _json(capsys, "--mode", "eval", str(run))["scores"][0]["delta_chr_f"] == 100.0
