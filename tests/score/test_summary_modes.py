@@ -133,6 +133,7 @@ def test_eval_mode_caps_related_context_in_order(
     ]
     assert sizes == [(12_021, 1), (12_000, 1)]
     rc, out, _ = _run(capsys, "--mode", "eval", str(run))
+    assert rc == 0
     assert "Retrieved context size: 12000 bytes avg (1 examples)\n" in out
     first["text"] = big * 119
     run = write_jsonl(tmp_path / "r.jsonl", [record])
