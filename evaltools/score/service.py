@@ -119,7 +119,7 @@ def _diagnostic(record: Record, problem: Problem) -> Diagnostic:
 def _scorable(
     record: Record, external: External | None, definition: Definition, eval_like: bool
 ) -> Scorable | None:
-    """None: an example without a prediction, which `ep score` does not score; `ep eval`
+    """None: a spec without a prediction, which `ep score` does not score; `ep eval`
     (`eval_like`) scores one empty prediction for it, and caps the related context."""
     example = record.example
     assert example is not None
@@ -131,7 +131,7 @@ def _scorable(
             scorable = scorable._replace(predictions=given, providers=("",) * len(given))
         if not scorable.predictions and eval_like:
             scorable = scorable._replace(predictions=(NO_PREDICTION,), providers=("",))
-        return scorable if scorable.predictions else None
+        return scorable
     if external is None:
         return from_markdown(example, [NO_PREDICTION], definition) if eval_like else None
     return from_markdown(example, external.predictions, definition)
