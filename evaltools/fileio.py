@@ -340,6 +340,15 @@ def git_ignored(root: Path, names: list[str]) -> frozenset[str]:
     return frozenset(item.decode("utf-8", "surrogateescape") for item in out.split(b"\0") if item)
 
 
+def git_tracked(root: Path) -> list[str] | None:
+    """The files git's index holds below the directory `root` (POSIX paths relative to it),
+    from one `git ls-files`; None outside a work tree, or without git."""
+    out = _git(["-C", str(root)], ["ls-files", "-z"])
+    if out is None:
+        return None
+    return [item.decode("utf-8", "surrogateescape") for item in out.split(b"\0") if item]
+
+
 def _git(where: list[str], args: list[str], stdin: bytes = b"") -> bytes | None:
     """git's standard output, or None when it fails (for check-ignore: nothing ignored,
     or not a work tree) or there is no git at all."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from evaltools.diagnostics import Rule, Severity
 
-E = Severity.ERROR
+E, W = Severity.ERROR, Severity.WARNING
 
 RULES = (
     Rule(
@@ -127,5 +127,22 @@ RULES = (
         '{"qid": "q1", "query": "x", "gold": {"a.py:1-2:f": 3},}',
         '{"qid": "q1", "query": "x", "gold": {"a.py:1-2:f": 3}}',
         always_reported=True,
+    ),
+    Rule(
+        "IO030",
+        "unlisted-eval-file",
+        W,
+        "An example file or retrieval set in the repository that `evaltools check` does not check.",
+        "Lists the files git tracks below the configuration's folder (`git ls-files`) that no "
+        "configured `paths` or `sets` entry covers and no `exclude` glob names, and sniffs their "
+        "first bytes: a Markdown example (front matter and `## Cursor Position`), a `.json` or "
+        "`.jsonl` example, a retrieval set (records with `qid` and `gold`). Reported by "
+        "`check` without paths, at line 1, with the line that adds it; outside a git work tree "
+        "there is nothing to list, and nothing is reported.",
+        "A new eval folder next to the configured one is committed and passes every gate "
+        "unchecked, whatever its mistakes: the configuration, not the data, decides what is "
+        "checked.",
+        'new-evals/requests--plural.md   (paths = ["evals"])',
+        'paths = ["evals", "new-evals"]   (or exclude = ["new-evals/requests--plural.md"])',
     ),
 )

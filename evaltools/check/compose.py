@@ -39,7 +39,7 @@ def run_checks(
     for lint's, which `enabled` selects before a cause hides what follows from it.
     `on_file` hears the count of example files done so far (for a progress line);
     `fix_command` is what a stale gold ID's finding says to run."""
-    out = Outcome()
+    out = Outcome(list(work.unlisted))
     out.diagnostics += _examples(work, fix, out.fixed, on_file or (lambda done: None), enabled)
     out.diagnostics += _retrieval(
         work, config, fix, jobs, no_cache=no_cache, fix_command=fix_command

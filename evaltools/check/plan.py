@@ -5,10 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from evaltools.config.evalfiles import SUFFIXES, Kind, kind, unlisted
 from evaltools.config.model import Config
 from evaltools.config.places import check_configured_exist, refuse_unlisted_eval_files
-from evaltools.fileio import NothingFound, UsageError, check_paths_exist, discover
-from evaltools.retrieval.records.sniff import split_sets
+from evaltools.diagnostics import Diagnostic
+from evaltools.fileio import NothingFound, UsageError, check_paths_exist, discover, real_path
 
 
 @dataclass
@@ -17,6 +18,8 @@ class Plan:
     example_records: list[Path] = field(default_factory=list)
     retrieval_sets: list[Path] = field(default_factory=list)
     empty: list[str] = field(default_factory=list)  # configured places that held nothing
+    # Tracked eval files the configuration leaves out (IO030), reported with the findings.
+    unlisted: list[Diagnostic] = field(default_factory=list)
 
     @property
     def files(self) -> int:
@@ -39,18 +42,44 @@ def plan(paths: list[Path], config: Config, *, respect_gitignore: bool = True) -
         check_configured_exist(config, "paths", "sets")
         if not configured and not sets:
             refuse_unlisted_eval_files(config)
-        out.examples = _found(configured, (".md",), ignore, "example files", out.empty, config)
         out.retrieval_sets = _found(sets, (".jsonl",), ignore, "eval sets", out.empty, config)
+        found = _found(configured, SUFFIXES, ignore, "example files", out.empty, config)
+        _sort(out, found, configured, config)
+        if found and not (out.examples or out.example_records):
+            patterns = ", ".join(f"*{s}" for s in SUFFIXES)
+            out.empty.append(f"no example files ({patterns}) in `paths` of [tool.evaltools]")
+        # Only the whole configuration says what is left out: named paths are the caller's.
+        out.unlisted = unlisted(config)
         return out
     check_paths_exist(paths, stdin=False)
     found = discover(
-        paths, (".md", ".jsonl"), respect_gitignore=ignore, what="files", excluded=config.excluded
+        paths, SUFFIXES, respect_gitignore=ignore, what="files", excluded=config.excluded
     )
-    others, out.retrieval_sets = split_sets(found, list(config.retrieval.sets))
-    for path in others:
-        is_record = path.suffix in (".json", ".jsonl")
-        (out.example_records if is_record else out.examples).append(path)
+    _sort(out, found, paths, config)
     return out
+
+
+def _sort(out: Plan, found: list[Path], named: list[Path], config: Config) -> None:
+    """Each file to the checks of what it is: its form by its suffix (as `lint` and
+    `convert` read it), a `.jsonl` a retrieval set when configured as one or when its records
+    have `qid` and `gold`. A `.json`/`.jsonl` found in a folder that is plainly something
+    else (no example's keys) is no example; one named is read as its suffix says."""
+    given = set(named)
+    sets = {real_path(p) for p in config.retrieval.sets}
+    checked = {real_path(p) for p in out.retrieval_sets}
+    for path in found:
+        if path.suffix not in (".json", ".jsonl"):
+            out.examples.append(path)
+            continue
+        real = real_path(path)
+        if real in checked:
+            continue  # a configured set, below a configured folder too: checked once, as a set
+        what = kind(path)
+        if real in sets or what is Kind.SET:
+            out.retrieval_sets.append(path)
+            checked.add(real)
+        elif path in given or what is not Kind.OTHER:
+            out.example_records.append(path)
 
 
 def _found(  # noqa: PLR0917 (one call per kind of file)

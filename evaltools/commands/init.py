@@ -28,7 +28,7 @@ from evaltools.tomlio import TomlError, loads
 
 if TYPE_CHECKING:
     from evaltools.config.precommit_hooks import Hook
-    from evaltools.config.pyproject_setup import Completion
+    from evaltools.config.pyproject_setup import Completion, Found
 
 
 def run(
@@ -43,13 +43,14 @@ def run(
     config_file, top = _places(config_file)
     pyproject = config_file.parent / "pyproject.toml"
     # Both files are read before either is written: an unreadable one stops init whole.
-    completion = _plan_pyproject(pyproject)
+    read, completion, found = _plan_pyproject(pyproject)
     wanted = tuple(dict.fromkeys(hooks))
-    files, unnarrowed = _narrowed(wanted or DEFAULT_HOOKS, completion, pyproject.parent)
+    files, unnarrowed = _narrowed(wanted or DEFAULT_HOOKS, (read, completion), pyproject.parent)
     code = _edit_precommit(config_file, Request(wanted, remote, rev, files))
     if code != 0:
         return code
-    _complete_pyproject(pyproject, *completion)
+    _complete_pyproject(pyproject, read, completion)
+    _say_unlisted(pyproject, read if completion.text is None else completion.text, found)
     for hook in unnarrowed:
         sys.stdout.write(
             f"{display_path(config_file)}: {hook.id} runs on every file matching "
@@ -172,8 +173,9 @@ def _edit_precommit(config_file: Path, request: Request) -> int:
     return 0
 
 
-def _plan_pyproject(pyproject: Path) -> tuple[bytes | None, Completion]:
-    """What pyproject.toml holds and what init would add; a usage error if it cannot be read."""
+def _plan_pyproject(pyproject: Path) -> tuple[bytes | None, Completion, Found]:
+    """What pyproject.toml holds, what init would add and the eval files it found; a usage
+    error if it cannot be read."""
     from evaltools.config.pyproject_setup import complete, discover
 
     shown = display_path(pyproject)
@@ -189,8 +191,9 @@ def _plan_pyproject(pyproject: Path) -> tuple[bytes | None, Completion]:
             f"{shown}:{line}:{column}: byte 0x{read[exc.start]:02x} is not valid UTF-8: "
             "re-encode the file as UTF-8; nothing written"
         ) from exc
+    found = discover(pyproject.parent)
     try:
-        return read, complete(text, discover(pyproject.parent))
+        return read, complete(text, found), found
     except TomlError as exc:
         raise UsageError(
             f"{shown}:{exc.line}:{exc.column}: not valid TOML ({exc.reason}): fix it; "
@@ -216,6 +219,27 @@ def _complete_pyproject(pyproject: Path, read: bytes | None, result: Completion)
         )
     else:
         sys.stdout.write(f"{shown}: added " + ", ".join(result.added) + "\n")
+
+
+def _say_unlisted(pyproject: Path, written: bytes | str | None, found: Found) -> None:
+    """The eval files found that the configuration, whose keys init never changes once set,
+    leaves out: `check` would not check them (it warns, IO030), so init says so too."""
+    from evaltools.config.evalfiles import Kind, uncovered, unlisted_message
+    from evaltools.config.model import parse_config
+
+    if written is None:
+        return
+    text = written if isinstance(written, str) else written.decode("utf-8")
+    try:
+        config = parse_config(pyproject, text)
+    except UsageError:
+        return  # every command (`check` first) reports the configuration itself
+    kinds = dict.fromkeys(found.example_files, Kind.EXAMPLE) | dict.fromkeys(found.sets, Kind.SET)
+    for name in uncovered(config, list(kinds)):
+        message = unlisted_message(config, name, kinds[name])
+        sys.stderr.write(
+            f"evaltools init: warning: {display_path(pyproject.parent / name)}: {message}\n"
+        )
 
 
 def _warn_unless_on_path() -> None:

@@ -1,7 +1,7 @@
 """`[tool.evaltools]` for a repository that has none (or an incomplete one), from what is in it.
 
-Example folders are found by sniffing Markdown files (TOML front matter and a
-`## Cursor Position` heading), retrieval sets by their first record (`qid` and `gold`).
+Example folders and retrieval sets are found by a sniff of each file's first bytes
+(`evaltools.config.evalfiles`).
 Keys already set are never touched, and the new text is added to pyproject.toml as text,
 so its comments and layout stay; the result is re-read to prove it means the old
 configuration plus the new keys and nothing else.
@@ -17,15 +17,13 @@ from typing import Any
 from evaltools.fileio import walk_files
 from evaltools.tomlio import TomlError, loads
 
-_FRONT_MATTER = re.compile(r"\A\ufeff?\+\+\+[ \t]*\r?\n")
-_CURSOR_HEADING = re.compile(r"^#{1,6}[ \t]+cursor position[ \t]*$", re.IGNORECASE | re.MULTILINE)
 # A real table, not a commented one: `paths = []` tells `check` that nothing is there yet
 # (it passes, saying so), where no table at all leaves it a usage error on every commit.
 TEMPLATE = """
 # evaltools init found no example files or retrieval sets yet; `evaltools check` passes,
 # saying there is nothing to check, until you fill in `paths` (or uncomment `sets`):
 [tool.evaltools]
-paths = []                             # folders of edit-prediction examples (*.md), e.g. ["evals"]
+paths = []                             # folders of examples (*.md, *.json, *.jsonl), e.g. ["evals"]
 
 # [tool.evaltools.retrieval]
 # sets = ["evals/retrieval.jsonl"]     # retrieval eval sets (*.jsonl)
@@ -37,38 +35,21 @@ paths = []                             # folders of edit-prediction examples (*.
 class Found:
     examples: list[str] = field(default_factory=list)  # folders (or files) of examples
     sets: list[str] = field(default_factory=list)
+    example_files: list[str] = field(default_factory=list)  # every example file found
 
     def __bool__(self) -> bool:
         return bool(self.examples or self.sets)
 
 
-def _listed(root: Path) -> list[str]:
-    """The repository's candidate files (not ignored by git), relative POSIX paths."""
-    return walk_files(root, (".md", ".jsonl")).names
-
-
-def _head(path: Path, size: int = 1 << 20) -> str:
-    try:
-        with path.open("rb") as handle:
-            return handle.read(size).decode("utf-8", "replace")
-    except OSError:
-        return ""
-
-
-def is_example(path: Path) -> bool:
-    text = _head(path)
-    return bool(_FRONT_MATTER.match(text) and _CURSOR_HEADING.search(text))
-
-
-def _widest_folders(examples: list[str], markdown: list[str]) -> list[str]:
-    """The highest folder above each example holding no other Markdown (else the file)."""
-    others = [PurePosixPath(m) for m in markdown if m not in set(examples)]
+def _widest_folders(examples: list[str], others: list[str]) -> list[str]:
+    """The highest folder above each example holding none of `others` (else the file)."""
+    blocking = [PurePosixPath(m) for m in others]
     chosen: set[str] = set()
     for name in examples:
         best = name
         for folder in PurePosixPath(name).parents:
             # Never the whole repository: a README added later is no example.
-            if folder == PurePosixPath(".") or any(folder in o.parents for o in others):
+            if folder == PurePosixPath(".") or any(folder in o.parents for o in blocking):
                 break
             best = folder.as_posix()
         chosen.add(best)
@@ -76,13 +57,22 @@ def _widest_folders(examples: list[str], markdown: list[str]) -> list[str]:
 
 
 def discover(root: Path) -> Found:
-    files = [f for f in _listed(root) if (root / f).is_file()]
-    markdown = [f for f in files if f.endswith(".md")]
-    examples = [f for f in markdown if is_example(root / f)]
-    from evaltools.retrieval.records.sniff import looks_like_retrieval_set
+    """The example files (in all three forms) and retrieval sets below `root`, found as every
+    command finds files, each told by its first bytes."""
+    from evaltools.config.evalfiles import SUFFIXES, Kind, kind
 
-    sets = [f for f in files if f.endswith(".jsonl") and looks_like_retrieval_set(root / f)]
-    return Found(_widest_folders(examples, markdown), sets)
+    names = walk_files(root, SUFFIXES).names
+    kinds = {name: kind(root / name) for name in names if (root / name).is_file()}
+    examples = [name for name, k in kinds.items() if k is Kind.EXAMPLE]
+    sets = [name for name, k in kinds.items() if k is Kind.SET]
+    # What `check` would read as an example below a configured folder though it is none
+    # (any Markdown, a JSON it cannot tell): a folder holding one is not widened to.
+    others = [
+        name
+        for name, k in kinds.items()
+        if k is Kind.UNKNOWN or (k is Kind.OTHER and name.endswith(".md"))
+    ]
+    return Found(_widest_folders(examples, others), sets, examples)
 
 
 TEMPLATE_ADDED = "[tool.evaltools] paths = [] with a commented template"

@@ -1,0 +1,150 @@
+"""Which eval files a repository holds, told by a sniff of their first bytes, and which of
+them the configuration covers: what `init` writes `paths` and `sets` from, how `check`
+sorts the files below a configured place, and the tracked eval files it names when no
+configured place covers them.
+
+A file's form is its suffix, as `lint` and `convert` read it (`.md` Markdown, `.json` one
+example, `.jsonl` one a line); its kind (an example, a retrieval set, something else) is
+its content's.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from enum import Enum
+from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING
+
+from evaltools.fileio import SKIPPED_DIRECTORIES, display_path, git_tracked
+
+if TYPE_CHECKING:
+    from evaltools.config.model import Config
+    from evaltools.diagnostics import Diagnostic
+
+SUFFIXES = (".md", ".json", ".jsonl")
+
+_FRONT_MATTER = re.compile(r"\A\ufeff?\+\+\+[ \t]*\r?\n")
+_CURSOR_HEADING = re.compile(r"^#{1,6}[ \t]+cursor position[ \t]*$", re.IGNORECASE | re.MULTILINE)
+_HEAD = 1 << 20
+# Fields an example must have that no other JSON has by chance (`repository_url` and
+# `revision` are common), each with a value of its type: a JSON Schema of examples names
+# them too, with objects.
+_EXAMPLE_KEY = re.compile(
+    rb'"(?:cursor_path|cursor_position|edit_history)"\s*:\s*"|"expected_patches"\s*:\s*\['
+)
+
+
+class Kind(Enum):
+    EXAMPLE = "example file"
+    SET = "retrieval set"
+    OTHER = "other"  # readable, and plainly something else (prose, a package.json)
+    UNKNOWN = "unknown"  # empty, unreadable or no JSON: a broken example as much as anything
+
+
+def _head(path: Path) -> bytes | None:
+    try:
+        with path.open("rb") as handle:
+            return handle.read(_HEAD)
+    except OSError:
+        return None
+
+
+def is_example(path: Path) -> bool:
+    """A Markdown example: TOML front matter and a `## Cursor Position` heading."""
+    text = (_head(path) or b"").decode("utf-8", "replace")
+    return bool(_FRONT_MATTER.match(text) and _CURSOR_HEADING.search(text))
+
+
+def kind(path: Path) -> Kind:
+    """What `path` holds, from its suffix and its first bytes (not a parse of all of it)."""
+    if not path.is_file():
+        return Kind.UNKNOWN  # a FIFO would block; its reader says what it is instead
+    if path.suffix == ".md":
+        return Kind.EXAMPLE if is_example(path) else Kind.OTHER
+    if path.suffix == ".jsonl":
+        from evaltools.retrieval.records.sniff import looks_like_retrieval_set
+
+        if looks_like_retrieval_set(path):
+            return Kind.SET
+    head = _head(path)
+    if head is None or not head.strip():
+        return Kind.UNKNOWN
+    if _EXAMPLE_KEY.search(head):
+        return Kind.EXAMPLE
+    return Kind.OTHER if head.lstrip()[:1] in (b"{", b"[") else Kind.UNKNOWN
+
+
+def _places(config: Config) -> list[str]:
+    """The configured `paths` and `sets`, as POSIX paths relative to the configuration."""
+    return [_relative(config, p) for p in (*config.paths, *config.retrieval.sets)]
+
+
+def _relative(config: Config, place: Path) -> str:
+    return Path(os.path.relpath(place, config.root)).as_posix()
+
+
+def uncovered(config: Config, names: list[str]) -> list[str]:
+    """Those of `names` (POSIX paths relative to the configuration's folder) that no
+    configured path or set covers and `exclude` does not name."""
+    places = _places(config)
+    excluded = config.excluded
+
+    def covered(name: str) -> bool:
+        return any(p in (".", name) or name.startswith(p + "/") for p in places)
+
+    return [
+        name
+        for name in names
+        if not covered(name) and not (excluded is not None and excluded(config.root / name))
+    ]
+
+
+def unlisted_message(config: Config, name: str, found: Kind) -> str:
+    """What a tracked eval file outside the configuration is, and the line that adds it."""
+    if found is Kind.SET:
+        key, table, places = "sets", "[tool.evaltools.retrieval]", config.retrieval.sets
+        place = name
+    else:
+        key, table, places = "paths", "[tool.evaltools]", config.paths
+        parent = PurePosixPath(name).parent.as_posix()
+        place = name if parent == "." else parent
+    written = [_relative(config, p) for p in places]
+    line = f"{key} = {json.dumps([*written, place], ensure_ascii=False)}"
+    return (
+        f"{found.value} not checked: no configured place covers it; add "
+        f"{json.dumps(place, ensure_ascii=False)} to `{key}` in {table} ({line}), or "
+        f"{json.dumps(name, ensure_ascii=False)} to `exclude`"
+    )
+
+
+def unlisted(config: Config) -> list[Diagnostic]:
+    """A warning at each example file or retrieval set git tracks below the configuration's
+    folder that the configuration leaves out; nothing outside a git work tree.
+
+    One `git ls-files` and a sniff of the first bytes of each candidate left over."""
+    if config.path is None:
+        return []
+    tracked = git_tracked(config.root)
+    if not tracked:
+        return []
+    candidates = [
+        name
+        for name in tracked
+        if name.endswith(SUFFIXES)
+        # What no search would find anyway, under a configured place or not.
+        and not any(part.startswith(".") or part in SKIPPED_DIRECTORIES for part in name.split("/"))
+    ]
+    from evaltools.catalogue import rule
+    from evaltools.diagnostics import make
+
+    unlisted_rule = rule("IO030")
+    found: list[Diagnostic] = []
+    for name in uncovered(config, candidates):
+        path = config.root / name
+        what = kind(path)
+        if what in (Kind.EXAMPLE, Kind.SET):
+            message = unlisted_message(config, name, what)
+            found.append(make(unlisted_rule, display_path(path), 1, 1, message))
+    return found
