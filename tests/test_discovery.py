@@ -115,8 +115,8 @@ def test_gitignored_files_are_skipped_unless_named(
         ),
         (
             ["check", "js"],
-            "evaltools check: error: no files (*.md, *.jsonl) under js/ (2 files with other "
-            "suffixes)\n",
+            "evaltools check: error: no example files or retrieval sets under js/: 1 .json/.jsonl "
+            "file holds neither (js/a.json); name a file to check it as its suffix says\n",
         ),
         (
             ["validate", "js"],
@@ -157,7 +157,7 @@ def test_a_configured_path_without_files_is_said_by_check_and_an_error_for_lint(
     # Python files); lint, asked for examples, has none to lint.
     assert main(["check"]) == 0
     assert capsys.readouterr().err == (
-        "evaltools check: warning: no example files (*.md) under evals/\n"
+        "evaltools check: warning: no example files (*.md, *.json, *.jsonl) under evals/\n"
     )
     assert main(["lint"]) == 2
     assert capsys.readouterr().err == (

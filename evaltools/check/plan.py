@@ -9,7 +9,14 @@ from evaltools.config.evalfiles import SUFFIXES, Kind, kind, unlisted
 from evaltools.config.model import Config
 from evaltools.config.places import check_configured_exist, refuse_unlisted_eval_files
 from evaltools.diagnostics import Diagnostic
-from evaltools.fileio import NothingFound, UsageError, check_paths_exist, discover, real_path
+from evaltools.fileio import (
+    NothingFound,
+    UsageError,
+    check_paths_exist,
+    discover,
+    display_path,
+    real_path,
+)
 
 
 @dataclass
@@ -56,6 +63,14 @@ def plan(paths: list[Path], config: Config, *, respect_gitignore: bool = True) -
         paths, SUFFIXES, respect_gitignore=ignore, what="files", excluded=config.excluded
     )
     _sort(out, found, paths, config)
+    if not out.files:
+        where = ", ".join(f"{display_path(p).rstrip('/')}/" for p in paths)
+        shown = ", ".join(display_path(p) for p in found[:3]) + (", ..." if len(found) > 3 else "")
+        raise NothingFound(
+            f"no example files or retrieval sets under {where}: {len(found)} .json/.jsonl "
+            f"{'file holds' if len(found) == 1 else 'files hold'} neither ({shown}); "
+            "name a file to check it as its suffix says"
+        )
     return out
 
 

@@ -161,7 +161,7 @@ def test_configured_places_without_eval_files_pass_and_say_so(
     captured = capsys.readouterr()
     assert captured.out == "[]\n"
     assert captured.err == (
-        "evaltools check: warning: no example files (*.md) under evals/ "
+        "evaltools check: warning: no example files (*.md, *.json, *.jsonl) under evals/ "
         "(1 file with other suffixes)\n"
     )
     (in_tmp / "pyproject.toml").write_text("[tool.evaltools]\npaths = []\n")
