@@ -1,0 +1,131 @@
+"""Eval files the configuration leaves out are named, not skipped in silence: `check` warns
+at each one git tracks (IO030), `init` run again says so (issue 28, point 5)."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from evaltools.__main__ import main
+from tests.commands.test_check_forms import FIXED, GOOD, SET
+
+# A misspelt heading: the reference drops the expected patch under it (EP104).
+PLURAL = FIXED.replace("## Expected Patch\n", "## Expected Patches\n")
+CONFIG = '[tool.evaltools]\npaths = ["evals"]\n'
+
+
+def _git(repo: Path, *args: str) -> None:
+    subprocess.run(["git", *args], cwd=repo, check=True, capture_output=True)
+
+
+@pytest.fixture
+def repo(in_tmp: Path) -> Path:
+    _git(in_tmp, "init", "-q")
+    (in_tmp / "evals").mkdir()
+    for path in GOOD:
+        shutil.copyfile(path, in_tmp / "evals" / path.name)
+    (in_tmp / "pyproject.toml").write_text(CONFIG)
+    (in_tmp / "new-evals").mkdir()
+    (in_tmp / "new-evals" / "requests--plural.md").write_text(PLURAL)
+    return in_tmp
+
+
+def _check(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
+    code = main(["check", *argv])
+    return code, capsys.readouterr().out
+
+
+def test_an_example_outside_paths_is_named_with_the_line_that_adds_it(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    passed = f"All checks passed: {len(GOOD)} files.\n"
+    # Not in git's index yet: not the repository's, not reported.
+    assert _check(capsys) == (0, passed)
+    _git(repo, "add", "-A")
+    code, out = _check(capsys)
+    assert (code, out.splitlines()) == (
+        0,
+        [
+            "new-evals/requests--plural.md:1:1: IO030 [warning] example file not checked: no "
+            'configured place covers it; add "new-evals" to `paths` in [tool.evaltools] '
+            '(paths = ["evals", "new-evals"]), or "new-evals/requests--plural.md" to `exclude`',
+            f"Found 1 warning in 1 of {len(GOOD)} files.",
+        ],
+    )
+    # The line it gives, added: the example is checked, and its mistake is an error.
+    (repo / "pyproject.toml").write_text('[tool.evaltools]\npaths = ["evals", "new-evals"]\n')
+    code, out = _check(capsys)
+    assert code == 1, out
+    assert out.splitlines()[0].startswith("new-evals/requests--plural.md:15:1: EP104 [error] unknown heading ")
+    assert "IO030" not in out
+    # Or left out on purpose: nothing said.
+    (repo / "pyproject.toml").write_text(CONFIG + 'exclude = ["new-evals/requests--plural.md"]\n')
+    assert _check(capsys) == (0, passed)
+    assert (repo / "new-evals" / "requests--plural.md").read_text() == PLURAL
+
+
+def test_every_form_and_a_retrieval_set_outside_the_configuration_is_named(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    other = repo / "more"
+    other.mkdir()
+    (other / "a.json").write_text(f'{{"cursor_path": "src/app.py", "x": {SET.strip()}}}\n')
+    (other / "b.jsonl").write_text('{"expected_patches": []}\n')
+    (other / "set.jsonl").write_text(SET)
+    # Not eval files by their first bytes, or where no search goes: nothing said.
+    (other / "package.json").write_text('{"name": "more"}\n')
+    (other / "README.md").write_text("# more\n")
+    (repo / ".drafts").mkdir()
+    (repo / ".drafts" / "x.md").write_text(PLURAL)
+    (repo / "pyproject.toml").write_text(
+        CONFIG + '\n[tool.evaltools.retrieval]\nsets = []\nroot = "."\n'
+    )
+    _git(repo, "add", "-A")
+    code, out = _check(capsys)
+    found = [line.split(": IO030 [warning] ")[0] for line in out.splitlines() if "IO030" in line]
+    assert (code, found) == (
+        0,
+        [
+            "more/a.json:1:1",
+            "more/b.jsonl:1:1",
+            "more/set.jsonl:1:1",
+            "new-evals/requests--plural.md:1:1",
+        ],
+    )
+    assert (
+        'more/set.jsonl:1:1: IO030 [warning] retrieval set not checked: no configured place '
+        'covers it; add "more/set.jsonl" to `sets` in [tool.evaltools.retrieval] '
+        '(sets = ["more/set.jsonl"]), or "more/set.jsonl" to `exclude`'
+    ) in out.splitlines()
+    # Rule selection applies as to any finding.
+    assert _check(capsys, "--ignore", "IO030")[0] == 0
+    assert "IO030" not in _check(capsys, "--ignore", "unlisted-eval-file")[1]
+
+
+def test_outside_a_git_repository_nothing_is_listed(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    shutil.rmtree(repo / ".git")
+    assert _check(capsys) == (0, f"All checks passed: {len(GOOD)} files.\n")
+
+
+def test_init_run_again_names_examples_outside_its_paths(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    before = (repo / "pyproject.toml").read_bytes()
+    assert main(["init"]) == 0
+    captured = capsys.readouterr()
+    assert "pyproject.toml: [tool.evaltools] already set; nothing to add\n" in captured.out
+    assert (
+        "evaltools init: warning: new-evals/requests--plural.md: example file not checked: no "
+        'configured place covers it; add "new-evals" to `paths` in [tool.evaltools] '
+        '(paths = ["evals", "new-evals"]), or "new-evals/requests--plural.md" to `exclude`\n'
+    ) in captured.err
+    # Keys once set are the user's: init says, and changes nothing.
+    assert (repo / "pyproject.toml").read_bytes() == before
+    (repo / "pyproject.toml").write_text('[tool.evaltools]\npaths = ["evals", "new-evals"]\n')
+    assert main(["init"]) == 0
+    assert "IO030" not in capsys.readouterr().err
