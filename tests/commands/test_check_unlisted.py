@@ -59,7 +59,8 @@ def test_an_example_outside_paths_is_named_with_the_line_that_adds_it(
     (repo / "pyproject.toml").write_text('[tool.evaltools]\npaths = ["evals", "new-evals"]\n')
     code, out = _check(capsys)
     assert code == 1, out
-    assert out.splitlines()[0].startswith("new-evals/requests--plural.md:15:1: EP104 [error] unknown heading ")
+    first = out.splitlines()[0]
+    assert first.startswith("new-evals/requests--plural.md:15:1: EP104 [error] unknown heading ")
     assert "IO030" not in out
     # Or left out on purpose: nothing said.
     (repo / "pyproject.toml").write_text(CONFIG + 'exclude = ["new-evals/requests--plural.md"]\n')
@@ -96,7 +97,7 @@ def test_every_form_and_a_retrieval_set_outside_the_configuration_is_named(
         ],
     )
     assert (
-        'more/set.jsonl:1:1: IO030 [warning] retrieval set not checked: no configured place '
+        "more/set.jsonl:1:1: IO030 [warning] retrieval set not checked: no configured place "
         'covers it; add "more/set.jsonl" to `sets` in [tool.evaltools.retrieval] '
         '(sets = ["more/set.jsonl"]), or "more/set.jsonl" to `exclude`'
     ) in out.splitlines()
