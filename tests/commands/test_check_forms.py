@@ -141,3 +141,21 @@ def test_other_json_in_an_examples_folder_is_no_example_but_a_broken_one_is(
     code, out = _run(capsys, "check")
     assert code == 1, out
     assert out.splitlines()[0].startswith("evals/requests--saved.json:1:1: IO008 [error] ")
+
+
+def test_a_retrieval_set_below_paths_is_checked_as_a_set_not_linted(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (repo / "pyproject.toml").write_text('[tool.evaltools]\npaths = ["evals"]\n')
+    record = SET.replace('"identifier"', '"identfier"')
+    (repo / "evals" / "retrieval.jsonl").write_text(record)
+    code, out = _run(capsys, "check")
+    assert code == 1, out
+    assert out.splitlines() == [
+        "evals/retrieval.jsonl:1:1: RG015 [warning] gold IDs not checked: set `root` (or "
+        "`metas`) in [tool.evaltools.retrieval] of pyproject.toml to say where the code is",
+        'evals/retrieval.jsonl:1:40: RV010 [error] `type` "identfier" is not one of '
+        "identifier, intent, mixed: use one of them (at /type)",
+        f"Found 1 error, 1 warning in 1 of {len(GOOD) + 1} files.",
+    ]
+    assert (repo / "evals" / "retrieval.jsonl").read_text() == record
