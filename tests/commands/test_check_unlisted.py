@@ -11,9 +11,11 @@ import pytest
 
 from evaltools.__main__ import main
 from tests.commands.test_check_forms import FIXED, GOOD, SET
+from tests.conftest import REPO
 
 # A misspelt heading: the reference drops the expected patch under it (EP104).
 PLURAL = FIXED.replace("## Expected Patch\n", "## Expected Patches\n")
+SCHEMA = REPO / "evaltools" / "schemas" / "example-spec.schema.json"
 CONFIG = '[tool.evaltools]\npaths = ["evals"]\n'
 
 
@@ -78,6 +80,8 @@ def test_every_form_and_a_retrieval_set_outside_the_configuration_is_named(
     (other / "set.jsonl").write_text(SET)
     # Not eval files by their first bytes, or where no search goes: nothing said.
     (other / "package.json").write_text('{"name": "more"}\n')
+    # A schema of examples names their fields too, with objects for values.
+    shutil.copyfile(SCHEMA, other / "example-spec.schema.json")
     (other / "README.md").write_text("# more\n")
     (repo / ".drafts").mkdir()
     (repo / ".drafts" / "x.md").write_text(PLURAL)
