@@ -5,6 +5,7 @@ from __future__ import annotations
 from evaltools.diagnostics import Rule, Severity
 
 E = Severity.ERROR
+W = Severity.WARNING
 GOOD = (
     '{"qid": "q1", "query": "where is the retry loop", "type": "intent", '
     '"gold": {"net/retry.py:10-42:retry": 3}}'
@@ -141,5 +142,33 @@ RULES = (
         "evaltools validate gold.jsonl   (mode 000)",
         "chmod u+r gold.jsonl && evaltools validate gold.jsonl",
         always_reported=True,
+    ),
+    Rule(
+        "RV013",
+        "draft-record",
+        E,
+        'A record is a draft (`"status": "draft"`) in a set that does not collect drafts.',
+        "`gold mine` writes every candidate as a draft. A set listed in `drafts` of "
+        '[tool.evaltools.retrieval] (`drafts = ["evals/mined.jsonl"]`, files or folders '
+        "relative to pyproject.toml) may hold drafts; in any other set, and on the command "
+        "line without a configuration, a draft is an error. Any other `status` passes.",
+        "A weak label from git history is a candidate, not gold: scored as it stands it "
+        "measures the retriever against noise. Review the query and its grades, then remove "
+        "`status`.",
+        GOOD.replace("}}", '}, "source": "git_weak", "status": "draft"}'),
+        GOOD.replace("}}", '}, "source": "git_weak"}'),
+    ),
+    Rule(
+        "RV014",
+        "misspelt-field",
+        W,
+        "An unknown top-level field is one typo away from a field the schema knows.",
+        "A letter left out, added, changed or two swapped (case aside), from a known field "
+        "the record does not have (`splt` without `split`). The finding is at the key and "
+        "names the field meant. Other unknown fields are allowed and kept as they are.",
+        'Unknown fields pass the schema, so `"splt": "holdout"` would leave the query '
+        "in no split without a word, and it could end up tuned on.",
+        GOOD.replace("}}", '}, "splt": "holdout"}'),
+        GOOD.replace("}}", '}, "split": "holdout"}'),
     ),
 )

@@ -153,7 +153,8 @@ def _retrieval(
     # Everything comes from this configuration (it may be `--config`, not the cwd's).
     settings = config.retrieval
     found: list[Diagnostic] = []
-    for chunk in check_files(work.retrieval_sets, schema_text_for(settings.schema), jobs):
+    schema_text = schema_text_for(settings.schema)
+    for chunk in check_files(work.retrieval_sets, schema_text, jobs, settings.collects_drafts):
         found.extend(chunk)
     if settings.root is None and settings.metas is None:
         # A finding, not a note on stderr: a pass that resolved no gold must say so in

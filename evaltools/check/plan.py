@@ -46,7 +46,7 @@ def plan(paths: list[Path], config: Config, *, respect_gitignore: bool = True) -
             )
         # A configured place that is gone is an error; one that holds no eval files yet
         # (a fresh setup) is said and passes, as ruff passes a folder without Python files.
-        check_configured_exist(config, "paths", "sets")
+        check_configured_exist(config, "paths", "sets", "drafts")
         if not configured and not sets:
             refuse_unlisted_eval_files(config)
         out.retrieval_sets = _found(sets, (".jsonl",), ignore, "eval sets", out.empty, config)

@@ -56,7 +56,9 @@ def validate(
     )
     shown = _Shown(max_errors)
     progress = Progress()
-    for done, found in enumerate(check_files(files, schema_text, jobs)):
+    for done, found in enumerate(
+        check_files(files, schema_text, jobs, settings.retrieval.collects_drafts)
+    ):
         shown.extend(list(filter(enabled, found)))
         progress.count(done + 1, "parts")
     progress.clear()

@@ -32,6 +32,14 @@ class RetrievalConfig(NamedTuple):
     schema: Path | None = None
     target_mix: Mapping[str, float] | None = None
     holdout_share: float | None = None
+    drafts: tuple[Path, ...] = ()  # sets (files or folders) that may hold `gold mine` drafts
+
+    def collects_drafts(self, path: Path) -> bool:
+        """Whether the set file `path` is, or lies in, one of `drafts`."""
+        if not self.drafts:
+            return False
+        where = path.resolve()
+        return any(where == d or d in where.parents for d in map(Path.resolve, self.drafts))
 
     @property
     def targets(self) -> dict[str, object]:
@@ -219,6 +227,7 @@ RETRIEVAL: dict[str, Check] = {
     "schema": _string,
     "target-mix": _target_mix,
     "holdout-share": _share,
+    "drafts": _strings('drafts = ["evals/mined.jsonl"]'),
 }
 
 TOP: dict[str, Check] = {
@@ -373,6 +382,7 @@ def parse_config(path: Path, text: str) -> Config:
             schema=at(retrieval.get("schema")),
             target_mix=retrieval.get("target-mix"),
             holdout_share=retrieval.get("holdout-share"),
+            drafts=tuple(base / d for d in retrieval.get("drafts", ())),
         ),
         dupes=dupes,
         declares_targets="paths" in top or "sets" in retrieval,

@@ -18,14 +18,19 @@ if TYPE_CHECKING:
 KEYS = {
     "paths": (TABLE, "[tool.evaltools]"),
     "sets": ((*TABLE, "retrieval"), "[tool.evaltools.retrieval]"),
+    "drafts": ((*TABLE, "retrieval"), "[tool.evaltools.retrieval]"),
 }
 
 
 def check_configured_exist(config: Config, *keys: str) -> None:
-    """Every place `keys` ("paths", "sets") of `config` name exists; else a usage error at
-    the first missing one's item, naming it as written (not as resolved)."""
+    """Every place `keys` ("paths", "sets", "drafts") of `config` name exists; else a usage
+    error at the first missing one's item, naming it as written (not as resolved)."""
     for key in keys:
-        places = config.paths if key == "paths" else config.retrieval.sets
+        places = {
+            "paths": config.paths,
+            "sets": config.retrieval.sets,
+            "drafts": config.retrieval.drafts,
+        }[key]
         for index, place in enumerate(places):
             if not place.exists():
                 raise _missing(config, key, index, place)

@@ -218,7 +218,8 @@ def _set_findings(set_file: Path) -> list[Diagnostic]:
     if str(set_file) == "-":
         raise UsageError("--set -: gold eval reads the set more than once; name the file")
     files = jsonl_files([set_file])
-    found = [d for chunk in check_files(files, schema_text_for(None), None) for d in chunk]
+    drafts = load_config().retrieval.collects_drafts
+    found = [d for chunk in check_files(files, schema_text_for(None), None, drafts) for d in chunk]
     return [d for d in found if d.severity is Severity.ERROR]
 
 

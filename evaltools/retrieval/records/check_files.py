@@ -49,10 +49,14 @@ def jsonl_files(
 
 
 def check_files(
-    files: list[Path], schema_text: str | None, jobs: int | None
+    files: list[Path],
+    schema_text: str | None,
+    jobs: int | None,
+    drafts: Callable[[Path], bool] | None = None,
 ) -> Iterator[list[Diagnostic]]:
     """The findings of each file, chunk by chunk, in file order (what `evaltools check`
-    can reuse: `jsonl_files` and `schema_text_for` give the arguments; `jobs` is --jobs)."""
+    can reuse: `jsonl_files` and `schema_text_for` give the arguments; `jobs` is --jobs;
+    `drafts` says which files collect drafts, `RetrievalConfig.collects_drafts`)."""
     from evaltools.retrieval.records.validate import (
         FileCheck,
         FilePlan,
@@ -65,7 +69,14 @@ def check_files(
     # Planned for every core (chunks only): how many of them pay is known after.
     cores = 1 if jobs == 1 else available_cores()
     plans = [
-        path if path == STDIN else plan_file(path, jobs=cores, schema_text=schema_text)
+        path
+        if path == STDIN
+        else plan_file(
+            path,
+            jobs=cores,
+            schema_text=schema_text,
+            drafts=drafts is not None and drafts(path),
+        )
         for path in files
     ]
     tasks = [task for plan in plans if isinstance(plan, FilePlan) for task in plan.tasks]

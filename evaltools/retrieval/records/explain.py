@@ -13,11 +13,14 @@ from typing import Any
 from evaltools.diagnostics import Rule
 from evaltools.jsonlocate import pointer as make_pointer
 from evaltools.retrieval.code.chunk_id import ChunkIdError, parse_chunk_id
+from evaltools.retrieval.records.fields import FIELDS, STATUS, is_draft, misspelt
 from evaltools.retrieval.records.record_rules import (
+    DRAFT_RECORD,
     INVALID_CHUNK_ID,
     INVALID_GRADE,
     INVALID_VALUE,
     MISSING_FIELD,
+    MISSPELT_FIELD,
     REVERSED_SPAN,
     SCHEMA_VIOLATION,
     WRONG_TYPE,
@@ -36,15 +39,20 @@ class Problem:
     at_key: bool = False  # the member's key is at fault (a chunk ID), not its value
 
 
-def explain(value: Any, validator: Validator) -> list[Problem]:
-    """Every problem of one parsed line; one per pointer and rule, schema findings first."""
+def explain(
+    value: Any, validator: Validator, *, drafts: bool = False, known: tuple[str, ...] = FIELDS
+) -> list[Problem]:
+    """Every problem of one parsed line; one per pointer and rule, schema findings first
+    (a misspelt field the schema forbids is its finding alone)."""
     problems: list[Problem] = []
     seen: set[tuple[str, str]] = set()
     for error in validator.iter_errors(value):
         for problem in _translate(error):
             _add(problems, seen, problem)
-    for problem in beyond_schema(value):
-        _add(problems, seen, problem)
+    faulted = {problem.pointer for problem in problems}
+    for problem in beyond_schema(value, drafts=drafts, known=known):
+        if problem.rule is not MISSPELT_FIELD or problem.pointer not in faulted:
+            _add(problems, seen, problem)
     return problems
 
 
@@ -55,9 +63,15 @@ def _add(problems: list[Problem], seen: set[tuple[str, str]], problem: Problem) 
         problems.append(problem)
 
 
-def beyond_schema(value: Any) -> Iterator[Problem]:
-    """What no JSON Schema can say about `gold`: integral floats as grades, and chunk IDs
-    checked by the parser itself (its `start <= end` is the part a pattern cannot do)."""
+def beyond_schema(
+    value: Any, *, drafts: bool = False, known: tuple[str, ...] = FIELDS
+) -> Iterator[Problem]:
+    """What no JSON Schema can say: a draft in a set that takes none (unless `drafts`), an
+    unknown field one typo away from a `known` one the record lacks, and about `gold`:
+    integral floats as grades, and chunk IDs checked by the parser itself (its
+    `start <= end` is the part a pattern cannot do)."""
+    if isinstance(value, dict):
+        yield from _fields(value, drafts, known)
     gold = value.get("gold") if isinstance(value, dict) else None
     if not isinstance(gold, dict):
         return
@@ -70,6 +84,27 @@ def beyond_schema(value: Any) -> Iterator[Problem]:
             yield Problem(
                 INVALID_GRADE, where, f"grade {grade!r} is not an integer: write {grade:.0f}"
             )
+
+
+def _fields(value: dict[str, Any], drafts: bool, known: tuple[str, ...]) -> Iterator[Problem]:
+    for name in value:
+        near = misspelt(name, known)
+        if near is not None and near not in value:
+            yield Problem(
+                MISSPELT_FIELD,
+                make_pointer([name]),
+                f"unknown field {_render(name)} (did you mean '{near}'?): rename it, or the "
+                f"record is read without `{near}`",
+                at_key=True,
+            )
+    if not drafts and is_draft(value):
+        yield Problem(
+            DRAFT_RECORD,
+            make_pointer([STATUS]),
+            'the record is a draft ("status": "draft", as `gold mine` writes it), so no person '
+            "has reviewed its gold: review it and remove `status`, or list this set in `drafts` "
+            "of [tool.evaltools.retrieval] if it collects drafts",
+        )
 
 
 def _chunk_id_problem(chunk_id: str, where: str) -> Problem | None:

@@ -19,6 +19,7 @@ from evaltools import jsonio
 from evaltools.fileio import UsageError
 from evaltools.jsonio import JsonError
 from evaltools.retrieval.code.chunk_id import is_valid_chunk_id
+from evaltools.retrieval.records.fields import DRAFT, FIELDS, misspelt
 from evaltools.retrieval.records.record import strict_loads
 
 
@@ -128,8 +129,9 @@ _REVISION = re.compile(r"[0-9a-f]{40}")
 _MISSING: Any = object()
 
 
-def record_is_clean(value: Any) -> bool:
-    """True when the default schema and the checks a schema cannot express find nothing.
+def record_is_clean(value: Any, drafts: bool = False) -> bool:
+    """True when the default schema and the checks a schema cannot express find nothing
+    (a draft is one of them unless `drafts`: the set collects drafts).
 
     Exact types (`type(x) is int`) on purpose: JSON booleans are Python ints, and 3.0
     passes JSON Schema's `integer` but not our grade rule.
@@ -152,10 +154,20 @@ def record_is_clean(value: Any) -> bool:
     for chunk_id, grade in gold.items():
         if type(grade) is not int or grade < 1 or grade > 3 or not is_valid_chunk_id(chunk_id):
             return False
-    return len(value) == len(REQUIRED) or _optional_fields_clean(value)
+    return len(value) == len(REQUIRED) or _optional_fields_clean(value, drafts)
 
 
-def _optional_fields_clean(value: dict[str, Any]) -> bool:
+_KNOWN = frozenset(FIELDS)
+
+
+def _optional_fields_clean(value: dict[str, Any], drafts: bool) -> bool:
+    for name in value:
+        if name not in _KNOWN:
+            near = misspelt(name)
+            if near is not None and near not in value:
+                return False
+    if not drafts and value.get("status") == DRAFT:
+        return False
     split = value.get("split", _MISSING)
     if split is not _MISSING and (type(split) is not str or split not in _SPLITS):
         return False

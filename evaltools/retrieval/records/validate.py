@@ -22,6 +22,7 @@ from evaltools.diagnostics import Diagnostic, make
 from evaltools.fileio import EMPTY_FILE, NOT_A_FILE, display_path
 from evaltools.jsonlocate import Locations, locate
 from evaltools.retrieval.records.explain import Problem, beyond_schema, explain
+from evaltools.retrieval.records.fields import FIELDS
 from evaltools.retrieval.records.record import NEEDS_FULL_PARSE, RecordLine, parse_line, quick_value
 from evaltools.retrieval.records.record_rules import (
     DUPLICATE_KEY,
@@ -51,16 +52,23 @@ class Checker:
 
     With the default schema (`schema_text` None) the yes/no is `record_is_clean`, and
     jsonschema is imported only when a record fails. With a user's schema, jsonschema
-    decides everything.
+    decides everything. `drafts`: the set collects drafts (RV013 is not reported).
     """
 
-    def __init__(self, schema_text: str | None = None) -> None:
+    def __init__(self, schema_text: str | None = None, drafts: bool = False) -> None:
         self.schema_text = schema_text
+        self.drafts = drafts
+        self.known = FIELDS
         self._validator: Validator | None = None
         # An attribute, not a method: the hot loop calls it once per record.
-        self.is_clean: Callable[[Any], bool] = record_is_clean
+        self.is_clean: Callable[[Any], bool] = (
+            functools.partial(record_is_clean, drafts=True) if drafts else record_is_clean
+        )
         if schema_text is not None:
             self.validator()  # fail early on a schema that cannot be compiled
+            properties = jsonio.loads(schema_text).get("properties")
+            if isinstance(properties, dict):  # a team's fields are known too
+                self.known = tuple(dict.fromkeys([*properties, *FIELDS]))
             self.is_clean = self._schema_is_clean
 
     def validator(self) -> Validator:
@@ -72,16 +80,17 @@ class Checker:
         return self._validator
 
     def _schema_is_clean(self, value: Any) -> bool:
-        return self.validator().is_valid(value) and next(beyond_schema(value), None) is None
+        beyond = beyond_schema(value, drafts=self.drafts, known=self.known)
+        return self.validator().is_valid(value) and next(beyond, None) is None
 
     def explain(self, value: Any) -> list[Problem]:
-        return explain(value, self.validator())
+        return explain(value, self.validator(), drafts=self.drafts, known=self.known)
 
 
-@functools.lru_cache(maxsize=4)
-def checker_for(schema_text: str | None) -> Checker:
+@functools.lru_cache(maxsize=8)
+def checker_for(schema_text: str | None, drafts: bool = False) -> Checker:
     """One checker per process and schema: workers compile the schema once, not per chunk."""
-    return Checker(schema_text)
+    return Checker(schema_text, drafts)
 
 
 @dataclass(frozen=True)
@@ -92,6 +101,7 @@ class ChunkTask:
     stop: int
     schema_text: str | None = None
     chunk: int = 0  # its position in the file
+    drafts: bool = False  # the file collects drafts
 
 
 @dataclass
@@ -123,7 +133,7 @@ def check_chunk(task: ChunkTask) -> ChunkResult:
     result = check_lines(
         io.BytesIO(block),
         task.display,
-        checker_for(task.schema_text),
+        checker_for(task.schema_text, task.drafts),
         at_file_start=start == 0,
         chunk=task.chunk,
     )
@@ -257,8 +267,11 @@ class FilePlan:
     tasks: tuple[ChunkTask, ...]
 
 
-def plan_file(path: Path, *, jobs: int, schema_text: str | None) -> FilePlan | Diagnostic:
-    """Chunks of about a quarter of a worker's share of the file, within the bounds above."""
+def plan_file(
+    path: Path, *, jobs: int, schema_text: str | None, drafts: bool = False
+) -> FilePlan | Diagnostic:
+    """Chunks of about a quarter of a worker's share of the file, within the bounds above;
+    `drafts`: the file collects drafts."""
     display = display_path(path)
     if not path.is_file():
         what = "a directory" if path.is_dir() else "not a regular file"
@@ -271,7 +284,7 @@ def plan_file(path: Path, *, jobs: int, schema_text: str | None) -> FilePlan | D
         return make(EMPTY_FILE, display, 1, 1, "file is empty: delete it or add records")
     chunk = min(max(size // max(jobs * 4, 1), MIN_CHUNK_BYTES), MAX_CHUNK_BYTES)
     tasks = tuple(
-        ChunkTask(str(path), display, start, min(start + chunk, size), schema_text, index)
+        ChunkTask(str(path), display, start, min(start + chunk, size), schema_text, index, drafts)
         for index, start in enumerate(range(0, size, chunk))
     )
     return FilePlan(path, display, size, tasks)
