@@ -164,7 +164,9 @@ RULES = (
         "`gold check --fix` moved a record's `revision` to the commit its gold was fixed at.",
         "When --fix rewrites a record that has a `revision`, and then every gold ID of the "
         "record resolves at the commit checked (`--rev`, or HEAD when the record's files have "
-        "no uncommitted changes), `revision` becomes that commit's 40-hex id.",
+        "no uncommitted changes), `revision` becomes that commit's 40-hex id. In the work "
+        "tree (not at `--rev`), a record --fix does not rewrite gets HEAD's id too when all "
+        "its gold resolves `ok` there and its files are HEAD's (see RG017).",
         "`revision` says where the gold IDs were last verified: left at the old commit, the "
         "next refactor would be followed from a commit where the new IDs do not exist.",
         '{"gold": {"net/retry.py:14-46:retry": 3}, "revision": "<the old commit>"}',
@@ -211,6 +213,23 @@ RULES = (
         "window or drops it.",
         '"gold": {"net/retry.py:40-60": 1}   (the file now has 30 lines)',
         '"gold": {"net/retry.py:10-30": 1}',
+    ),
+    Rule(
+        "RG017",
+        "gold-revision-behind",
+        INFO,
+        "A record's `revision` is behind HEAD although all its gold resolves there.",
+        "Reported by a check of the work tree without `--fix`, once per set file, at the "
+        "first such record's `revision` (its message counts the others): every gold ID of "
+        "the record is `ok` at HEAD, the record's files are HEAD's, and `revision` names "
+        "another commit. `--fix` moves it to HEAD (RG013); a check never fails on it.",
+        "Re-anchoring follows each ID from `revision` to HEAD. A `revision` left behind makes "
+        "that walk longer with every commit, and after an ID was rewritten it names a commit "
+        "where the ID did not exist, so the next move of its definition to another file is "
+        "RG003 (nothing repairs it) instead of RG009 (`--fix` repairs it). A CI step on the "
+        "main branch that runs `evaltools gold check --fix` and commits keeps it current.",
+        '{"gold": {"net/retry.py:14-46:retry": 3}, "revision": "<a commit before HEAD>"}',
+        '{"gold": {"net/retry.py:14-46:retry": 3}, "revision": "<HEAD>"}',
     ),
     Rule(
         "RG101",

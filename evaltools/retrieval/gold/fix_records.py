@@ -8,27 +8,39 @@ when every gold ID of a rewritten record resolves at the target, `revision` beco
 target's commit: `--rev`'s, or in the work tree HEAD's, but only if the record's files are
 HEAD's too (else no commit holds the IDs as fixed, and a warning says to commit: a rerun
 of --fix on the rewritten record would find nothing to rewrite, so it would not move it).
+
+A record --fix does not rewrite gets `revision` moved to HEAD too when its gold all resolves
+`ok` there, its files are HEAD's, and one of them changed since `revision`: left behind (a
+rewrite committed after RG014, or code committed since), it makes each later check follow a
+longer history, and once an ID in it was rewritten, from a commit where that ID never existed
+(RG003 where RG009 would repair it). A `revision` whose files are as at HEAD is as good as
+HEAD, and is left: else the commit of each move (a CI step's) would call for another.
+Without --fix, one RG017 per file says so.
 """
 
 from __future__ import annotations
 
 import os
+import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from evaltools.catalogue import rule
 from evaltools.diagnostics import Diagnostic, make
 from evaltools.retrieval.code.chunk_id import parse_chunk_id
-from evaltools.retrieval.gold.repair import KeyRepair, repair_file
 from evaltools.retrieval.gold.resolve import Status
 from evaltools.retrieval.sources import git
 
 if TYPE_CHECKING:
     from evaltools.retrieval.gold.items import GoldItem, SetFile
-    from evaltools.retrieval.sources.source import CodeTree
+    from evaltools.retrieval.gold.repair import KeyRepair
+    from evaltools.retrieval.sources.source import CodeTree, RepoMount
 
 REVISION_UPDATED = rule("RG013")
 REVISION_KEPT = rule("RG014")
+REVISION_BEHIND = rule("RG017")
+_COMMIT = re.compile("[0-9a-f]{40}")
 
 
 class RevisionTarget:
@@ -49,20 +61,26 @@ class RevisionTarget:
         self._commits: dict[Path, str | None] = {}
         self._changed: dict[Path, frozenset[str]] = {}
         self._at_head: dict[Path, frozenset[str]] = {}
+        self._since: dict[tuple[Path, str], frozenset[str] | None] = {}
+
+    @property
+    def at_head(self) -> bool:
+        """Whether the check is of the work tree (not `--rev`, not `--metas`)."""
+        return self._rev is None and not self._from_index and self._root is not None
 
     def close(self) -> None:
         if self._tree is not None:
             self._tree.close()
 
-    def commit_for(self, paths: set[str]) -> tuple[str | None, str]:
+    def commit_for(self, paths: set[str], current: object = None) -> tuple[str | None, str]:
         """The commit every one of `paths` (chunk ID paths) is verified at, or None and why
-        there is none."""
+        there is none; `current` (the record's `revision`) when it is that commit already."""
         try:
-            return self._commit_for(paths)
+            return self._commit_for(paths, current)
         except git.GitError as exc:  # the keys are rewritten all the same: say why not this
             return None, str(exc)
 
-    def _commit_for(self, paths: set[str]) -> tuple[str | None, str]:
+    def _commit_for(self, paths: set[str], current: object) -> tuple[str | None, str]:
         if self._from_index or self._root is None:
             return None, "gold was checked against the index (--metas), which names no commit"
         if self._tree is None:
@@ -83,6 +101,10 @@ class RevisionTarget:
         commit = self._commits[top]
         if commit is None:
             return None, f"the repository {top} has no commit yet"
+        if commit == current or (
+            isinstance(current, str) and not self._changed_since(top, current, mount, paths)
+        ):
+            return current if isinstance(current, str) else commit, ""  # nothing to move
         if self._rev is None:
             changed = [p for p in sorted(paths) if self._differs(top, mount.to_repo(p), p)]
             if changed:
@@ -93,6 +115,24 @@ class RevisionTarget:
                     f"run `{self._fix_command}` again, which then moves it too)"
                 )
         return commit, ""
+
+    def _changed_since(self, top: Path, revision: str, mount: RepoMount, paths: set[str]) -> bool:
+        """Whether a file of `paths` is not at HEAD what it was at `revision` (or git cannot
+        say: a commit this clone lacks)."""
+        key = (top, revision)
+        if key not in self._since:
+            self._since[key] = None
+            if not _COMMIT.fullmatch(revision):  # never an option to git, and no commit
+                return True
+            try:
+                out = git.run_git(
+                    top, "diff", "-z", "--no-renames", "--name-only", revision, "HEAD", "--"
+                )
+                self._since[key] = frozenset(os.fsdecode(p) for p in out.split(b"\0") if p)
+            except git.GitError:
+                self._since[key] = None
+        changed = self._since[key]
+        return changed is None or any(mount.to_repo(p) in changed for p in paths)
 
     def _differs(self, top: Path, repo_path: str, id_path: str) -> bool:
         """Whether the work tree's `id_path` is not HEAD's: changed, or there on one side."""
@@ -109,25 +149,28 @@ class RevisionTarget:
 def fix_file(set_file: SetFile, items: list[GoldItem], target: RevisionTarget) -> list[Diagnostic]:
     """Rewrite the repairable keys of one file in place (see `repair.repair_file`), and the
     `revision` of each record they all were rewritten in when its gold then resolves; the
-    findings about revisions are returned (a rewritten key is told by its item)."""
-    by_line: dict[int, list[GoldItem]] = {}
-    for item in items:
-        by_line.setdefault(item.line.line, []).append(item)
+    findings about revisions are returned (a rewritten key is told by its item). A record
+    not rewritten whose gold all resolves at HEAD gets HEAD's commit as its `revision`."""
+    from evaltools.retrieval.gold.repair import KeyRepair, repair_file
+
+    by_line = _by_line(items)
     wanted: dict[KeyRepair, GoldItem] = {}
     for item in items:
         result = item.result
         if result is not None and result.status.repairable and result.new_chunk_id:
             wanted[KeyRepair(item.line.line, item.ref.chunk_id, result.new_chunk_id)] = item
-    if not wanted:
-        return []
     revisions: dict[int, str] = {}
     kept: dict[int, str] = {}
-    for number in {r.line for r in wanted}:
+    rewritten = {r.line for r in wanted}
+    for number in rewritten:
         revision, why = _revision(by_line[number], target)
         if revision is not None:
             revisions[number] = revision
         elif why:
             kept[number] = why
+    revisions.update(_behind(by_line, rewritten, target))
+    if not revisions and not wanted:
+        return []
     outcome = repair_file(set_file.path, set_file.data, set_file.lines, wanted, revisions)
     for repair, refused in outcome.keys.items():
         item = wanted[repair]
@@ -152,9 +195,62 @@ def fix_file(set_file: SetFile, items: list[GoldItem], target: RevisionTarget) -
     return found
 
 
-def _revision(line_items: list[GoldItem], target: RevisionTarget) -> tuple[str | None, str]:
+def stale_revisions(
+    set_file: SetFile, items: list[GoldItem], target: RevisionTarget, fix_command: str
+) -> list[Diagnostic]:
+    """Without --fix: the records whose `revision` --fix would move to HEAD, as one RG017 at
+    the first one's `revision` (a count of the others in its message)."""
+    by_line = _by_line(items)
+    behind = sorted(_behind(by_line, set(), target))
+    if not behind:
+        return []
+    number, commit = behind[0]
+    first = by_line[number][0]
+    old = (first.line.record or {}).get("revision")
+    others = f" (and {len(behind) - 1} more records)" if len(behind) > 1 else ""
+    message = (
+        f"`revision` of {first.qid or 'the record'}{others} is {str(old)[:12]}, behind HEAD "
+        f"{commit[:12]} where all its gold resolves: run `{fix_command}` to move it, so that "
+        "the next refactor is followed from HEAD"
+    )
+    column = _value_column(first, "/revision")
+    return [make(REVISION_BEHIND, set_file.display, number, column, message)]
+
+
+def _by_line(items: list[GoldItem]) -> dict[int, list[GoldItem]]:
+    by_line: dict[int, list[GoldItem]] = {}
+    for item in items:
+        by_line.setdefault(item.line.line, []).append(item)
+    return by_line
+
+
+def _behind(
+    by_line: dict[int, list[GoldItem]], skip: set[int], target: RevisionTarget
+) -> Iterator[tuple[int, str]]:
+    """(line, HEAD's commit) of each record but `skip`'s whose `revision` is not HEAD though
+    its gold all resolves `ok` there; at `--rev` none (that would move it backwards)."""
+    if not target.at_head:
+        return
+    for number, line_items in by_line.items():
+        resolved = all(i.result is not None and i.result.status is Status.OK for i in line_items)
+        if number not in skip and resolved:
+            revision, _ = _revision(line_items, target, rewritten=False)
+            if revision is not None:
+                yield number, revision
+
+
+def _value_column(item: GoldItem, pointer: str) -> int:
+    from evaltools.jsonlocate import locate
+
+    return item.line.column(locate(item.line.text).nearest(pointer))
+
+
+def _revision(
+    line_items: list[GoldItem], target: RevisionTarget, *, rewritten: bool = True
+) -> tuple[str | None, str]:
     """The `revision` the record gets once its repairs are written, or None and why not
-    (empty: nothing to say, as for a record without `revision` or with gold unresolved)."""
+    (empty: nothing to say, as for a record without `revision` or with gold unresolved).
+    A record not `rewritten` already at the commit is not compared with the work tree."""
     record = line_items[0].line.record or {}
     current = record.get("revision")
     gold = record.get("gold")
@@ -174,7 +270,7 @@ def _revision(line_items: list[GoldItem], target: RevisionTarget) -> tuple[str |
         paths.add(item.cid.path)
         if result.new_chunk_id:
             paths.add(parse_chunk_id(result.new_chunk_id).path)
-    commit, why = target.commit_for(paths)
+    commit, why = target.commit_for(paths, None if rewritten else current)
     if commit is None or commit == current:
         return None, why
     return commit, ""

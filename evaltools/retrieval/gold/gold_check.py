@@ -98,9 +98,11 @@ def check_gold(
         on_parsed=on_parsed,
         watch=watch,
     )
+    from_index = metas is not None
     if fix:
-        from_index = metas is not None
         _fix(files, items, problems, (root, rev, from_index), fix_command)
+    elif root is not None and rev is None and not from_index:
+        _behind_head(files, items, problems, root, fix_command)
     for item in items:
         item.finding = _diagnostic(item, fix_command)
     diagnostics = problems + [i.finding for i in items if i.finding is not None]
@@ -126,6 +128,31 @@ def _fix(
     try:
         for set_file in files:
             problems.extend(fix_file(set_file, by_file.get(id(set_file), []), target))
+    finally:
+        target.close()
+
+
+def _behind_head(
+    files: list[SetFile],
+    items: list[GoldItem],
+    problems: list[Diagnostic],
+    root: Path,
+    fix_command: str,
+) -> None:
+    """Say where --fix would move a `revision` to HEAD (RG017); git is asked only when a
+    record of the sets carries one."""
+    if not any(item.ref.revision for item in items):
+        return
+    from evaltools.retrieval.gold.fix_records import RevisionTarget, stale_revisions
+
+    target = RevisionTarget(root, None, from_index=False, fix_command=fix_command)
+    by_file: dict[int, list[GoldItem]] = {}
+    for item in items:
+        by_file.setdefault(id(item.file), []).append(item)
+    try:
+        for set_file in files:
+            found = by_file.get(id(set_file), [])
+            problems.extend(stale_revisions(set_file, found, target, fix_command))
     finally:
         target.close()
 

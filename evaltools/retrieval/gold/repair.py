@@ -48,7 +48,8 @@ def repair_file(
     """Apply `repairs` to the file at `path` (whose bytes were `checked`, read as `lines`).
 
     `revisions`: line -> the `revision` its record gets, written only when every repair of
-    that line is (a record half fixed is verified at no single commit).
+    that line is (a record half fixed is verified at no single commit); a line without
+    repairs gets its `revision` alone.
     """
     by_line: dict[int, list[KeyRepair]] = {}
     for repair in repairs:
@@ -58,6 +59,10 @@ def repair_file(
     for line in lines:
         wanted = by_line.get(line.line)
         if not wanted:
+            moved = (revisions or {}).get(line.line)
+            if moved is not None:
+                new_raw[line.line] = _rewrite_line(line, {}, moved)
+                out.revised.add(line.line)
             continue
         safe = _safe_repairs(line, wanted, out.keys)
         if safe:

@@ -103,7 +103,9 @@ def test_warm_runs_take_bodies_from_the_cache_and_agree(
     rev: list[str],
 ) -> None:
     uncached = gold_check(capsys, *rev, "--no-cache")
-    statuses = [(item["status"], item["kind"]) for item in json.loads(uncached)]
+    # (q0, all ok at HEAD, is behind it: RG017 says --fix would move its revision.)
+    found = [item for item in json.loads(uncached) if item["code"] != "RG017"]
+    statuses = [(item["status"], item["kind"]) for item in found]
     assert statuses == [
         ("ok", "ok"),
         ("missing_symbol", "relocated"),  # its old file is still there
@@ -158,7 +160,8 @@ def test_a_changed_tree_is_searched_again(
     (project / "code/app/backup.py").write_text(store)
     built = counting_indexes(monkeypatch)
     expected = gold_check(capsys, "--no-cache")
-    assert [item["kind"] for item in json.loads(expected)][1] == "copied"
+    found = [item for item in json.loads(expected) if item["code"] != "RG017"]
+    assert [item["kind"] for item in found][1] == "copied"
     assert gold_check(capsys) == expected
     assert built == [1, 1]
     assert len(body_rows(project / "cache", SEARCHES_KEY)) == 2

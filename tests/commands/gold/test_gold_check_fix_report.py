@@ -156,14 +156,16 @@ def test_fix_moves_revision_so_the_next_refactor_is_followed(
     code, out = check(capsys, "--fix")
     assert code == 0
     assert f"set.jsonl:1:1: RG013 [info] `revision` of q1 set to {head} (was {old})" in out
-    # Only the key and the revision changed; the record that was not rewritten kept its own.
+    # q2, not rewritten, resolves at HEAD as it is: its revision moves there too.
+    assert f"set.jsonl:2:1: RG013 [info] `revision` of q2 set to {head} (was {old})" in out
+    # Only the key and the revisions changed, byte for byte.
     assert path.read_text() == (
         '{"revision": "'
         + head
         + '", "qid": "q1", "gold": {"'
         + STORE
         + '": 3}, "x": {"y": 1}}\n'
-        + json.dumps(untouched)
+        + json.dumps(untouched).replace(old, head)
         + "\n"
     )
     repo.git("mv", "app/config/store.py", "app/persist.py")

@@ -61,4 +61,5 @@ def test_a_valid_prefix_writes_ids_that_validate_accepts(
         ["work/demo_repo/auth/session.py:1-2:kill_session"]
     ]
     capsys.readouterr()
-    assert main(["validate", str(out)]) == 0, capsys.readouterr().out
+    # Drafts (RV013) until reviewed; their chunk IDs are valid as written.
+    assert main(["validate", str(out), "--ignore", "RV013"]) == 0, capsys.readouterr().out
