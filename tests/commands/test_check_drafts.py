@@ -166,3 +166,29 @@ def test_close_names_and_the_fast_check_agree() -> None:
         assert drafts.is_clean(value) is clean_in_drafts, extra
         assert (checker.explain(value) == []) is clean, extra
         assert (drafts.explain(value) == []) is clean_in_drafts, extra
+
+
+def test_a_teams_schema_names_its_own_fields_and_forbids_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    schema = {
+        "$ref": "https://evaltools.invalid/schemas/retrieval-record.schema.json",
+        "properties": {"difficulty": {"type": "integer"}},
+    }
+    Path("schema.json").write_text(json.dumps(schema))
+    line = GOOD[:-1] + ', "dificulty": 2, "splt": "tune", "reviewer": "ann"}\n'
+    Path("set.jsonl").write_text(line)
+    code, out = run(capsys, "validate", "set.jsonl", "--schema", "schema.json")
+    assert code == 0
+    assert [x.split(" (did")[0] for x in out[:-1]] == [
+        f"set.jsonl:1:{line.index(name) + 1}: RV014 [warning] unknown field {name}"
+        for name in ('"dificulty"', '"splt"')
+    ]
+    # A schema that forbids unknown fields says so itself (RV011), once per field.
+    schema["properties"] = {name: {} for name in [*FIELDS, "difficulty"]}
+    schema["additionalProperties"] = False
+    Path("schema.json").write_text(json.dumps(schema))
+    code, out = run(capsys, "validate", "set.jsonl", "--schema", "schema.json")
+    assert code == 1
+    assert [x.split(": ")[1].split(" ")[0] for x in out[:-1]] == ["RV011"] * 3, out
