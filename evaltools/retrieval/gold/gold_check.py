@@ -52,6 +52,8 @@ class GoldCheck:
     diagnostics: list[Diagnostic]
     # The problems that are invalid gold keys: their record's qid and the key as written.
     invalid: dict[Diagnostic, tuple[str | None, str]] = field(default_factory=dict)
+    # A `revision` --fix would move to HEAD (RG017): --fix has work even if no ID is stale.
+    behind: bool = False
 
 
 def check_gold(
@@ -99,14 +101,15 @@ def check_gold(
         watch=watch,
     )
     from_index = metas is not None
+    behind = False
     if fix:
         _fix(files, items, problems, (root, rev, from_index), fix_command)
     elif root is not None and rev is None and not from_index:
-        _behind_head(files, items, problems, root, fix_command)
+        behind = _behind_head(files, items, problems, root, fix_command)
     for item in items:
         item.finding = _diagnostic(item, fix_command)
     diagnostics = problems + [i.finding for i in items if i.finding is not None]
-    return GoldCheck(files, items, problems, diagnostics, invalid)
+    return GoldCheck(files, items, problems, diagnostics, invalid, behind)
 
 
 def _fix(
@@ -138,23 +141,25 @@ def _behind_head(
     problems: list[Diagnostic],
     root: Path,
     fix_command: str,
-) -> None:
-    """Say where --fix would move a `revision` to HEAD (RG017); git is asked only when a
-    record of the sets carries one."""
+) -> bool:
+    """Say where --fix would move a `revision` to HEAD (RG017), and whether it would; git
+    is asked only when a record of the sets carries one."""
     if not any(item.ref.revision for item in items):
-        return
+        return False
     from evaltools.retrieval.gold.fix_records import RevisionTarget, stale_revisions
 
     target = RevisionTarget(root, None, from_index=False, fix_command=fix_command)
     by_file: dict[int, list[GoldItem]] = {}
     for item in items:
         by_file.setdefault(id(item.file), []).append(item)
+    found: list[Diagnostic] = []
     try:
         for set_file in files:
-            found = by_file.get(id(set_file), [])
-            problems.extend(stale_revisions(set_file, found, target, fix_command))
+            found += stale_revisions(set_file, by_file.get(id(set_file), []), target, fix_command)
     finally:
         target.close()
+    problems.extend(found)
+    return bool(found)
 
 
 def _read_set(path: Path, problems: list[Diagnostic]) -> SetFile | None:

@@ -134,3 +134,29 @@ def test_revision_moves_only_where_head_holds_the_gold(
     code, out = run(capsys, *args, "--fix")
     assert not [x for x in out if " RG013 " in x or " RG017 " in x], out
     assert Path("set.jsonl").read_text() == "".join(lines)
+
+
+def test_a_cached_check_that_found_a_revision_behind_does_not_answer_for_fix(
+    repo: GitRepo, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from evaltools.retrieval.gold import check_key, gold_check
+
+    monkeypatch.setattr(check_key, "RACY_SECONDS", -3600)  # files just written are stored
+    resolved: list[int] = []
+    real = gold_check.check_gold
+    monkeypatch.setattr(
+        gold_check, "check_gold", lambda *a, **k: resolved.append(1) or real(*a, **k)
+    )
+    repo.write("src/mod.py", MOD)
+    first = repo.commit("code")
+    repo.write("src/mod.py", MOD + "\n\ndef later():\n    return 3\n")
+    head = repo.commit("more")
+    Path("set.jsonl").write_text(record("src/mod.py:5-7:target", first))
+    args = ["gold", "check", "set.jsonl", "--root", "."]
+    for _ in range(2):  # the second run is answered from the result cache
+        assert main(args) == 0
+        assert " RG017 [info] " in capsys.readouterr().out
+    assert resolved == [1]
+    assert main([*args, "--fix"]) == 0
+    assert " RG013 [info] " in capsys.readouterr().out
+    assert Path("set.jsonl").read_text() == record("src/mod.py:5-7:target", head)
