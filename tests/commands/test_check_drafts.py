@@ -172,7 +172,7 @@ def test_a_teams_schema_names_its_own_fields_and_forbids_once(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.chdir(tmp_path)
-    schema = {
+    schema: dict[str, object] = {
         "$ref": "https://evaltools.invalid/schemas/retrieval-record.schema.json",
         "properties": {"difficulty": {"type": "integer"}},
     }

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -144,9 +145,12 @@ def test_a_cached_check_that_found_a_revision_behind_does_not_answer_for_fix(
     monkeypatch.setattr(check_key, "RACY_SECONDS", -3600)  # files just written are stored
     resolved: list[int] = []
     real = gold_check.check_gold
-    monkeypatch.setattr(
-        gold_check, "check_gold", lambda *a, **k: resolved.append(1) or real(*a, **k)
-    )
+
+    def counted(*args: Any, **kwargs: Any) -> gold_check.GoldCheck:
+        resolved.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(gold_check, "check_gold", counted)
     repo.write("src/mod.py", MOD)
     first = repo.commit("code")
     repo.write("src/mod.py", MOD + "\n\ndef later():\n    return 3\n")
