@@ -118,7 +118,11 @@ def convert(
     if options.to not in TARGETS:
         raise ValueError(f"unknown target {options.to!r}")
     stats = Stats()
-    sink = open_sink(options, stdout)
+    try:
+        sink = open_sink(options, stdout)
+    except SinkFailed as failure:  # the output folder cannot be made: nothing was written
+        on_finding(make(RULE_OF_KIND[WRITE_FAILED], display_path(failure.path), 1, 1, str(failure)))
+        return stats
     refusal = sink.refusal()
     if refusal is not None:
         on_finding(make(RULE_OF_KIND[EXISTS], refusal[0], 1, 1, refusal[1]))
@@ -306,6 +310,11 @@ class _Run:
             return
         if result.losses:
             self.losses(result)
+        if result.unspooled is not None:
+            self.refuse(
+                WRITE_FAILED, result, f"cannot write {self.sink.shown(stem)}: {result.unspooled}"
+            )
+            return
         if result.spooled is not None:
             problem = self.sink.place(stem, result.spooled)
         elif result.text is not None:

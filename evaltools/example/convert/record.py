@@ -13,8 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from evaltools import jsonio
+from evaltools.atomic import spool, why
 from evaltools.diagnostics import Diagnostic
-from evaltools.example.convert.sinks import spool
 from evaltools.example.markdown.layout import LAYOUT_FIELD, layout_from_json, layout_to_json
 from evaltools.example.markdown.reader import LayoutHints, read_markdown
 from evaltools.example.markdown.render import default_hints, to_markdown
@@ -77,6 +77,7 @@ class Converted:
     errors: tuple[Diagnostic, ...] = ()
     losses: tuple[Loss, ...] = ()
     unwritable: str | None = None  # the output could not be read back: never written
+    unspooled: str | None = None  # why the output could not be spooled (a full disk)
     size: int = 0  # bytes of the source
 
 
@@ -115,7 +116,10 @@ def convert_unit(unit: Unit, settings: Settings, stem: str | None = None) -> Con
         if settings.spool is None:
             out.text = text
         else:
-            out.spooled = spool(settings.spool, text.encode("utf-8"))
+            try:
+                out.spooled = spool(settings.spool, text.encode("utf-8"))
+            except OSError as exc:  # reported in input order, as every write failure
+                out.unspooled = why(exc)
     return out
 
 

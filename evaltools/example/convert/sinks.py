@@ -1,11 +1,11 @@
 """Where a conversion writes: one JSONL file (or stdout), a directory of files, or one file.
 
-Every file appears whole or not at all: it is written under a temporary name in its
-own directory and renamed into place (`evaltools.atomic`). For a directory, the workers
-write ("spool") each example's file under a temporary name, and the main process only
-renames it, in input order, once the name is settled; temporary files of a run share a
-prefix, so whatever an interrupted run leaves is removed at the end (or, after a kill,
-by the next run writing there). An output that is a symbolic link is written through.
+Every file appears whole or not at all, through the one writer (`evaltools.atomic`) and
+its rules (a read-only file is refused, a link written through, a mode kept). For a
+directory, the workers write ("spool") each example's file under a temporary name, and the
+main process only puts it in place (`place_spooled`), in input order, once the name is
+settled; temporary files of a run share a prefix, so whatever an interrupted run leaves is
+removed at the end (or, after a kill, by the next run writing there).
 
 Files of a directory are not fsync'ed one by one (that costs a journal commit per
 example, several times the conversion itself); the JSONL file, written once, is. An
@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import stat
 from pathlib import Path
 from typing import BinaryIO
 
@@ -25,8 +24,10 @@ from evaltools.atomic import (
     WriteError,
     atomic_write,
     is_stream,
+    place_spooled,
     remove_stale_temps,
     temp_prefix,
+    why,
 )
 from evaltools.fileio import UsageError, display_path
 
@@ -34,7 +35,6 @@ EXISTS = "exists"
 WRITE_FAILED = "write-failed"
 
 Problem = tuple[str, str]  # (finding kind, message)
-TEMP_SUFFIX = ".tmp"
 
 
 class SinkFailed(Exception):
@@ -65,6 +65,10 @@ class Sink:
 
     def place(self, stem: str, spooled: str) -> Problem | None:
         """Move a spooled file into place (only sinks with a `spool` get any)."""
+        raise NotImplementedError
+
+    def shown(self, stem: str) -> str:
+        """The file a spooled example of `stem` goes to, as reported."""
         raise NotImplementedError
 
     def commit(self) -> None:
@@ -154,7 +158,10 @@ class DirectorySink(Sink):
             )
         # The folders this run makes, deepest first: a run that writes nothing leaves none.
         self.created = [d for d in (directory, *directory.parents) if not d.exists()]
-        directory.mkdir(parents=True, exist_ok=True)
+        try:
+            directory.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:  # a read-only file system, a folder it may not write
+            raise SinkFailed(directory, _why(exc)) from exc
         remove_stale_temps(directory)  # from an earlier run that was killed
         self.directory = directory
         self.suffix = suffix
@@ -165,26 +172,21 @@ class DirectorySink(Sink):
         self.prefix = self.spool[len(self.directory_name) :]
 
     def place(self, stem: str, spooled: str) -> Problem | None:
-        # Strings and os functions: this runs once per example in the main process.
         path = f"{self.directory_name}{stem}{self.suffix}"
-        problem: Problem | None = None
+        if not self.force and os.path.lexists(path):
+            with contextlib.suppress(OSError):
+                os.unlink(spooled)  # noqa: PTH108
+            return EXISTS, _exists_message(Path(path))
         try:
-            if not self.force and os.path.lexists(path):
-                problem = EXISTS, _exists_message(Path(path))
-            elif os.path.islink(path):  # noqa: PTH114 (written through, as every write is)
-                atomic_write(Path(path), Path(spooled).read_bytes())
-            else:
-                with contextlib.suppress(FileNotFoundError):  # a rewritten file keeps its mode
-                    os.chmod(spooled, stat.S_IMODE(os.stat(path).st_mode))  # noqa: PTH101, PTH116
-                os.replace(spooled, path)  # noqa: PTH105
-                return None
+            place_spooled(Path(spooled), Path(path))
         except WriteError as exc:
-            problem = WRITE_FAILED, f"cannot write {display_path(Path(path))}: {exc.reason}"
-        except (OSError, ValueError) as exc:
-            problem = WRITE_FAILED, f"cannot write {display_path(Path(path))}: {_why(exc)}"
-        with contextlib.suppress(OSError):
-            os.unlink(spooled)  # noqa: PTH108
-        return problem
+            return WRITE_FAILED, f"cannot write {display_path(Path(path))}: {exc.reason}"
+        except ValueError as exc:  # a name the system cannot take
+            return WRITE_FAILED, f"cannot write {display_path(Path(path))}: {exc}"
+        return None
+
+    def shown(self, stem: str) -> str:
+        return display_path(Path(f"{self.directory_name}{stem}{self.suffix}"))
 
     def close(self) -> None:
         # Spooled files nobody placed: after --limit, an error, or an interruption.
@@ -239,38 +241,5 @@ class SingleSink(Sink):
         return None
 
 
-def _why(exc: BaseException) -> str:
-    if isinstance(exc, WriteError):
-        return exc.reason
-    if isinstance(exc, OSError) and exc.strerror:
-        return exc.strerror[:1].lower() + exc.strerror[1:]
-    return str(exc)
-
-
-_counter = iter(range(1 << 62))
-
-
-def _create(prefix: str) -> tuple[int, str]:
-    """A new file named `<prefix><pid>-<n>.tmp`, open for writing (a descriptor)."""
-    while True:
-        name = f"{prefix}{os.getpid()}-{next(_counter)}{TEMP_SUFFIX}"
-        try:
-            return os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666), name
-        except FileExistsError:  # pragma: no cover (a leftover of a crashed run)
-            continue
-
-
-def spool(prefix: str, data: bytes) -> str:
-    """Write `data` to a new temporary file named from `prefix`; return its name."""
-    fd, name = _create(prefix)
-    try:
-        view = memoryview(data)
-        while view:
-            view = view[os.write(fd, view) :]
-    except BaseException:
-        os.close(fd)
-        with contextlib.suppress(OSError):
-            Path(name).unlink()
-        raise
-    os.close(fd)
-    return name
+def _why(exc: OSError) -> str:
+    return exc.reason if isinstance(exc, WriteError) else why(exc)

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
+from evaltools.atomic import temps as atomic_temps
 from evaltools.diagnostics import Diagnostic
-from evaltools.example.convert import sinks as convert_sinks
 from evaltools.example.convert.pipeline import Options, convert
 from evaltools.example.markdown.reader import read_markdown
 from evaltools.example.spec import Example, dumps_example
@@ -318,5 +318,5 @@ def test_failures_while_spooling_and_single_outputs(
 
     with monkeypatch.context() as patch, pytest.raises(OSError, match="No space left"):
         patch.setattr(os, "write", full)
-        convert_sinks.spool(f"{tmp_path}/x-", b"data")
+        atomic_temps.spool(f"{tmp_path}/x-", b"data")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["blocker", "one.md", "set.jsonl"]

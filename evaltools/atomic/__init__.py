@@ -1,0 +1,375 @@
+"""Writing files whole or not at all, and never over an edit saved meanwhile.
+
+The one writer every command uses, with its refusal rules in one place:
+
+* the new bytes go to a temporary file beside the target (`temps`), fsync'ed, then
+  renamed onto it: a reader sees the old file or the new one;
+* an existing file with no write bit for anyone is refused, as `open(path, "w")` refuses
+  it (`refuse`), for every output: a rename alone would replace it;
+* a rewrite compares the file with the bytes the command read (`expect`) before the
+  rename and, on the file the rename replaced, after it (`install`): if it changed, the
+  edit is put back and `FileChanged` raised; `expect=MISSING` asks for a file no one else
+  created meanwhile;
+* files that belong together are written all or none (`WriteSet`);
+* a symbolic link is written through (its target gets the bytes, the link stays); a
+  device or FIFO is written into, not replaced;
+* a new file gets the mode the umask gives; a rewritten one keeps its mode.
+
+Any other failure (a full disk, a read-only file system) raises `WriteFailed`. Either way
+no temporary file is left and the target keeps its old bytes.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import stat
+from collections.abc import Iterator
+from pathlib import Path
+from types import TracebackType
+from typing import BinaryIO
+
+from evaltools.atomic.install import MISSING, Changed, Expect, Placed, put, settle, undo
+from evaltools.atomic.temps import (
+    GITIGNORE_PATTERN,
+    create_beside,
+    is_evaltools_temp,
+    remove_stale_temps,
+    spool,
+    temp_prefix,
+)
+from evaltools.catalogue import rule
+from evaltools.diagnostics import Diagnostic, make
+
+WRITE_FAILED = rule("IO020")
+FILE_CHANGED = rule("IO021")
+
+__all__ = [
+    "FILE_CHANGED",
+    "GITIGNORE_PATTERN",
+    "MISSING",
+    "WRITE_FAILED",
+    "AtomicFile",
+    "FileChanged",
+    "WriteError",
+    "WriteFailed",
+    "WriteSet",
+    "atomic_write",
+    "is_evaltools_temp",
+    "is_stream",
+    "locked",
+    "place_spooled",
+    "remove_stale_temps",
+    "spool",
+    "temp_prefix",
+    "why",
+    "write_finding",
+]
+
+
+class WriteError(OSError):
+    """A file was not written; `reason` says why (the file keeps its old bytes)."""
+
+    def __init__(self, path: Path, reason: str) -> None:
+        super().__init__(reason)
+        self.path = path
+        self.reason = reason
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.reason}"
+
+
+class WriteFailed(WriteError):
+    """The system refused the write (no space, read-only, no permission)."""
+
+
+class FileChanged(WriteError):
+    """The file is no longer what the command read: writing would lose an edit."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(
+            path, "file changed while evaltools was working on it; nothing was written, run again"
+        )
+
+
+def write_finding(error: WriteError, shown: str) -> Diagnostic:
+    """The finding for a file that was not written (`shown`: its name as reported)."""
+    if isinstance(error, FileChanged):
+        return make(FILE_CHANGED, shown, 1, 1, error.reason)
+    return make(WRITE_FAILED, shown, 1, 1, f"{error.reason}; the file was left unchanged")
+
+
+def atomic_write(path: Path, data: bytes, *, expect: Expect = None) -> None:
+    """Replace `path`'s content with `data`, whole or not at all.
+
+    `expect`: the bytes the command read from `path` (the file must still hold exactly
+    these, else `FileChanged`), or `MISSING` (it must still not exist). A device or FIFO
+    (`-o /dev/null`) is written to directly: a rename would replace the node with a file.
+    Raises `WriteError` (never a bare OSError)."""
+    with WriteSet() as files:
+        files.add(path, data, expect=expect)
+        files.commit()
+
+
+def _write_stream(path: Path, target: Path, data: bytes) -> None:
+    try:
+        with target.open("wb") as stream:
+            stream.write(data)
+    except OSError as exc:
+        raise WriteFailed(path, why(exc)) from exc
+
+
+class AtomicFile:
+    """A file being written under a temporary name; `commit` renames it onto its target.
+
+    Leaving the `with` block without `commit` (or after a failure) removes the temporary
+    file. Every failure is raised as a `WriteError`."""
+
+    def __init__(self, path: Path, *, expect: Expect = None) -> None:
+        self.path = path
+        self.target = _through_links(path)
+        self.expect = expect
+        refuse(path, self.target)
+        remove_stale_temps(self.target.parent)
+        try:
+            fd, temp = create_beside(self.target)
+        except OSError as exc:
+            raise WriteFailed(path, why(exc)) from exc
+        self.temp: Path | None = temp
+        self.handle: BinaryIO = os.fdopen(fd, "wb", buffering=1 << 20)
+        self.finished = False
+
+    def write(self, data: bytes) -> None:
+        try:
+            self.handle.write(data)
+        except OSError as exc:
+            self.discard()
+            raise WriteFailed(self.path, why(exc)) from exc
+
+    def finish(self) -> None:
+        """Make the temporary file complete and durable, with the target's mode."""
+        try:
+            self.handle.flush()
+            os.fsync(self.handle.fileno())
+            mode = _mode_of(self.target)
+            if mode is not None:
+                os.fchmod(self.handle.fileno(), mode)
+            self.handle.close()
+        except OSError as exc:
+            self.discard()
+            raise WriteFailed(self.path, why(exc)) from exc
+        self.finished = True
+
+    def place(self, *, keep: bool) -> Placed:
+        """Rename the finished file onto its target (see `install.put`)."""
+        assert self.finished and self.temp is not None, "place before finish, or twice"
+        try:
+            placed = put(self.temp, self.target, self.expect, keep=keep)
+        except Changed:
+            self.discard()
+            raise FileChanged(self.path) from None
+        except OSError as exc:
+            self.discard()
+            raise WriteFailed(self.path, why(exc)) from exc
+        self.temp = None  # placed: the name now belongs to `placed`, if to anyone
+        return placed
+
+    def commit(self) -> None:
+        if not self.finished:
+            self.finish()
+        self.place(keep=False)
+
+    def discard(self) -> None:
+        """Remove the temporary file (idempotent; never raises)."""
+        with contextlib.suppress(OSError):  # unflushed bytes: they are not wanted
+            self.handle.close()
+        if self.temp is not None:
+            with contextlib.suppress(OSError):
+                self.temp.unlink()
+            self.temp = None
+
+    def __enter__(self) -> AtomicFile:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        self.discard()
+
+
+class WriteSet:
+    """Files that belong together (a history and its chart, a merge and its conflicts):
+    written all, or none.
+
+    `add` writes each to a temporary file beside its target (a refusal, a full disk: the
+    failure is raised there, and every file of the set is discarded); `commit` then renames
+    them all, and if one rename fails, puts back what the others replaced. A kill between
+    the renames can still leave some new and some old, each file whole."""
+
+    def __init__(self) -> None:
+        self.files: list[AtomicFile] = []
+        self.streams: list[tuple[Path, Path, bytes]] = []
+
+    def add(self, path: Path, data: bytes, *, expect: Expect = None) -> None:
+        target = _through_links(path)
+        if is_stream(target):  # a device takes its bytes at the commit, last
+            self.streams.append((path, target, data))
+            return
+        try:
+            out = AtomicFile(path, expect=expect)
+            self.files.append(out)
+            out.write(data)
+            out.finish()
+        except WriteError:
+            self.discard()
+            raise
+
+    def commit(self) -> None:
+        placed: list[Placed] = []
+        keep = len(self.files) > 1
+        try:
+            for out in self.files:
+                placed.append(out.place(keep=keep))
+        except WriteError:
+            for done in reversed(placed):
+                undo(done)
+            self.discard()
+            raise
+        for done in placed:
+            settle(done)
+        self.files = []
+        for path, target, data in self.streams:
+            _write_stream(path, target, data)
+
+    def discard(self) -> None:
+        for out in self.files:
+            out.discard()
+        self.files = []
+
+    def __enter__(self) -> WriteSet:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        self.discard()
+
+
+def place_spooled(spooled: Path, path: Path) -> None:
+    """Put a file spooled in `path`'s folder (`temps.spool`) in `path`'s place, under the
+    same rules as every write: a read-only target is refused, a link is written through,
+    a replaced file's mode is kept. `spooled` is gone afterwards, whatever happened."""
+    try:
+        target = _through_links(path)
+        if target.parent != spooled.parent:  # a link out of the folder: a rename cannot
+            atomic_write(path, spooled.read_bytes())
+            return
+        refuse(path, target)
+        mode = _mode_of(target)
+        if mode is not None:
+            spooled.chmod(mode)
+        spooled.replace(target)
+    except WriteError:
+        raise
+    except OSError as exc:
+        raise WriteFailed(path, why(exc)) from exc
+    finally:
+        with contextlib.suppress(OSError):
+            spooled.unlink()
+
+
+@contextlib.contextmanager
+def locked(path: Path) -> Iterator[None]:
+    """Hold an exclusive lock for a read-modify-write of `path` (an append to a history):
+    another evaltools process doing the same waits. The lock is on the folder, so the file
+    need not exist and no lock file is left behind."""
+    import fcntl
+
+    folder = _through_links(path).parent
+    try:
+        fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+    except OSError as exc:
+        raise WriteFailed(path, why(exc)) from exc
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # releases the lock
+
+
+def _through_links(path: Path) -> Path:
+    """Where the bytes go: a symbolic link's final target (the link itself stays)."""
+    if not path.is_symlink():
+        return path
+    try:
+        return path.resolve()
+    except (RuntimeError, OSError):  # a loop (RuntimeError before Python 3.13)
+        return path
+
+
+def is_stream(path: Path) -> bool:
+    """An existing path that is neither a file nor a directory: a device such as /dev/null,
+    or a FIFO. It is written to directly (and needs no --force: nothing in it is lost)."""
+    try:
+        mode = path.stat().st_mode
+    except (OSError, ValueError):
+        return False
+    return not (stat.S_ISREG(mode) or stat.S_ISDIR(mode))
+
+
+def _mode_of(path: Path) -> int | None:
+    try:
+        return stat.S_IMODE(path.stat().st_mode)
+    except FileNotFoundError:
+        return None
+
+
+def refuse(path: Path, target: Path) -> None:
+    """Raise `WriteFailed` if `target` (`path` through its links) must not be replaced:
+    the one rule for every output, since a rename would replace even a read-only file (only
+    the folder's mode counts), where `open(path, "w")` would be refused."""
+    refused = _refusal(target)
+    if refused is not None:
+        raise WriteFailed(path, refused)
+
+
+def _refusal(target: Path) -> str | None:
+    """Why an existing `target` must not be rewritten, or None.
+
+    A file with no write bit for anyone (`chmod 444`) is refused from its mode bits, for
+    root too: `os.access` says root may write anything, so a check by it alone let a
+    root run rewrite a file its owner had marked read-only. Other files are refused when
+    this user may not write them (another user's, a read-only file system)."""
+    try:
+        mode = target.stat().st_mode
+    except (OSError, ValueError):  # missing: a new file
+        return None
+    if stat.S_ISREG(mode) and not mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH):
+        return (
+            f"the file is read-only (mode {stat.S_IMODE(mode):04o}, no write permission for "
+            "anyone): make it writable (chmod u+w) to let evaltools rewrite it"
+        )
+    if not os.access(target, os.W_OK):
+        return _why_not_writable(target)
+    return None
+
+
+def _why_not_writable(target: Path) -> str:
+    """The kernel's reason (a read-only file system, say), asked by opening without writing."""
+    try:
+        os.close(os.open(target, os.O_WRONLY | os.O_NONBLOCK))
+    except OSError as exc:
+        return why(exc)
+    return "permission denied"
+
+
+def why(exc: OSError) -> str:
+    """The system's reason, as a clause (`no space left on device`)."""
+    reason = exc.strerror or str(exc)
+    return reason[:1].lower() + reason[1:]
