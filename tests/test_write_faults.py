@@ -199,9 +199,7 @@ def test_a_read_only_file_system_is_a_finding_for_every_writer(
     assert f"disk/sample.jsonl:1:1: {message}" in done.stdout
 
 
-def test_merge_on_a_full_disk_says_what_was_written_and_what_was_not(
-    small_disk: Path, tmp_path: Path
-) -> None:
+def test_merge_on_a_full_disk_writes_neither_output(small_disk: Path, tmp_path: Path) -> None:
     record = {"qid": "q1", "query": "x", "type": "intent", "gold": {"a.py:1-2:f": 3}}
     (tmp_path / "a.jsonl").write_text(json.dumps(record) + "\n")
     disagreeing = {**record, "gold": {"a.py:1-2:f": 1}}  # a conflict to write
@@ -210,9 +208,9 @@ def test_merge_on_a_full_disk_says_what_was_written_and_what_was_not(
     args = ["gold", "merge", "a.jsonl", "b.jsonl", "-o", "m.jsonl", "--conflicts", "disk/c.jsonl"]
     done = evaltools(*args, cwd=tmp_path)
     assert done.returncode == 1
-    assert done.stderr == "written: m.jsonl\n"
+    assert done.stderr == ""
     assert "disk/c.jsonl:1:1: IO020 [error] no space left on device" in done.stdout
-    assert (tmp_path / "m.jsonl").exists()
+    assert not (tmp_path / "m.jsonl").exists()  # -o and --conflicts: both or neither
     assert not (small_disk / "c.jsonl").exists()
     assert temps(small_disk) == []
 

@@ -50,6 +50,7 @@ __all__ = [
     "MISSING",
     "WRITE_FAILED",
     "AtomicFile",
+    "Expect",
     "FileChanged",
     "WriteError",
     "WriteFailed",

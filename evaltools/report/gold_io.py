@@ -10,7 +10,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from evaltools import jsonio
-from evaltools.atomic import WriteError, atomic_write, write_finding
+from evaltools.atomic import WriteError, WriteSet, atomic_write, write_finding
 from evaltools.diagnostics import Diagnostic, worst_exit_code
 from evaltools.fileio import (
     UsageError,
@@ -54,6 +54,27 @@ def write_output(path: Path, data: bytes, *, expect: bytes | None = None) -> Dia
         atomic_write(path, data, expect=expect)
     except WriteError as error:
         return write_finding(error, display_path(path))
+    return None
+
+
+def write_outputs(outputs: Sequence[tuple[Path, bytes, bytes | None]]) -> Diagnostic | None:
+    """Write files that belong together (a merge and its conflicts, the files of one set
+    split), each `(path, data, expect)`: all of them, or none and the finding why. Stdout
+    (`-`) gets its bytes once the files are in place."""
+    files = [(path, data, expect) for path, data, expect in outputs if str(path) != "-"]
+    with WriteSet() as written:
+        for path, data, expect in files:
+            try:
+                written.add(path, data, expect=expect)
+            except WriteError as error:
+                return write_finding(error, display_path(path))
+        try:
+            written.commit()
+        except WriteError as error:
+            return write_finding(error, display_path(error.path))
+    for path, data, _ in outputs:
+        if str(path) == "-":
+            write_output(path, data)
     return None
 
 

@@ -9,9 +9,9 @@ with --plot the RUNs are optional.
 
 Nothing is written until everything that can refuse has been checked: the history and the
 plot are outputs that must not be inputs, the history must read back as one, and the plot
-may replace only a chart this command drew. The plot is written before the history: the
-history is the record, the plot is drawn from it, so a failed plot leaves no line that a
-re-run would record twice, and a failed history write leaves a plot a re-run redraws.
+may replace only a chart this command drew. The history and the plot are written together,
+both or neither (`atomic.WriteSet`), and the history is read again under a lock just before:
+two runs recording into one history at once both land.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from evaltools import jsonio
-from evaltools.atomic import WriteError, atomic_write
+from evaltools.atomic import MISSING, Expect, WriteError, WriteSet, atomic_write, locked
 from evaltools.config.model import load_config
 from evaltools.diagnostics import Diagnostic
 from evaltools.fileio import UsageError, display_path, refuse_input_as_output
@@ -269,28 +269,54 @@ def _record(
     rev: str | None,
     plot: Path | None,
 ) -> None:
-    """Append the runs to the history, after drawing the plot of the history they make."""
+    """Append the runs to the history and draw the plot of the history they make: both
+    files or neither. The history is read again under a lock, so that runs recorded by
+    another `gold eval` meanwhile (jobs of a CI matrix) are kept, not overwritten."""
     from evaltools.report.gold_eval import history_lines
 
-    # A last line without its newline (an interrupted editor save) still ends a line.
-    joint = b"\n" if old.data and not old.data.endswith(b"\n") else b""
-    data = old.data + joint + history_lines(results, checked, rev)
-    if plot is not None:
-        _write_plot(plot, parse_history(data, display_path(old.path)), old.path)
     try:
-        atomic_write(old.path, data, expect=old.data if old.exists else None)
-    except WriteError as exc:
+        with locked(old.path):
+            now = _read_history(old.path, (), must_exist=False)
+            if now.parsed.problems:
+                raise UsageError(
+                    f"--history {display_path(old.path)} changed while gold eval ran and no "
+                    "longer reads as a history; nothing was written"
+                )
+            # A last line without its newline (an interrupted editor save) still ends a line.
+            joint = b"\n" if now.data and not now.data.endswith(b"\n") else b""
+            data = now.data + joint + history_lines(results, checked, rev)
+            with WriteSet() as files:
+                if plot is not None:
+                    svg = _chart(parse_history(data, display_path(old.path)), old.path)
+                    _add(files, plot, svg, None, "--plot")
+                _add(files, old.path, data, now.data if now.exists else MISSING, "--history")
+                files.commit()
+    except WriteError as exc:  # the lock's folder cannot be opened
         raise UsageError(f"cannot write --history {display_path(old.path)}: {exc}") from exc
 
 
-def _write_plot(plot: Path, history: History, source: Path) -> None:
-    from evaltools.report.gold_eval import history_chart
-
-    svg = history_chart(history.entries, source.name)
+def _add(files: WriteSet, path: Path, data: bytes, expect: Expect, option: str) -> None:
     try:
-        atomic_write(plot, svg.encode())
+        files.add(path, data, expect=expect)
+    except WriteError as exc:
+        # The history's message has always named the file twice (`path: reason`).
+        reason = exc.reason if option == "--plot" else str(exc)
+        raise UsageError(f"cannot write {option} {display_path(path)}: {reason}") from exc
+
+
+def _write_plot(plot: Path, history: History, source: Path) -> None:
+    from evaltools.atomic import WriteError
+
+    try:
+        atomic_write(plot, _chart(history, source))
     except WriteError as exc:
         raise UsageError(f"cannot write --plot {display_path(plot)}: {exc.reason}") from exc
+
+
+def _chart(history: History, source: Path) -> bytes:
+    from evaltools.report.gold_eval import history_chart
+
+    return history_chart(history.entries, source.name).encode()
 
 
 def _print(results: list[Evaluation], stale: list[str], output_format: str) -> None:

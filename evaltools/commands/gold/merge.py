@@ -18,7 +18,7 @@ from evaltools.report.gold_io import (
     fail_writing,
     input_files,
     read_sets,
-    write_output,
+    write_outputs,
 )
 from evaltools.report.gold_merge import merge_text
 
@@ -56,14 +56,12 @@ def merge(
     result = merge_annotations(files[0].lines, files[1].lines)
     if result.diagnostics:
         return fail(result.diagnostics, output_format, count)
-    outputs = [(output, dump_jsonl(result.merged))]
+    outputs = [(output, dump_jsonl(result.merged), None)]
     if conflicts is not None:
-        outputs.append((conflicts, dump_jsonl(result.conflicts)))
-    failed = [(path, write_output(path, data)) for path, data in outputs]
-    written = [str(path) for path, problem in failed if problem is None]
-    problems = [problem for _, problem in failed if problem is not None]
-    if problems:
-        return fail_writing(problems, written, output_format, count)
+        outputs.append((conflicts, dump_jsonl(result.conflicts), None))
+    problem = write_outputs(outputs)  # both files or neither
+    if problem is not None:
+        return fail_writing([problem], [], output_format, count)
     agreement = result.agreement
     summary: dict[str, object] = {
         "output": str(output),

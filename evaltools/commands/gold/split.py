@@ -13,7 +13,7 @@ from evaltools.report.gold_io import (
     fail_writing,
     input_files,
     read_sets,
-    write_output,
+    write_outputs,
 )
 from evaltools.report.gold_merge import percent
 
@@ -36,17 +36,14 @@ def split(*, paths: list[Path], holdout: float | None, seed: int, output_format:
     result = split_set(files, holdout, seed)
     if result.diagnostics:
         return fail(result.diagnostics, output_format, count)
-    changed: list[str] = []
     for planned in result.files:
         remove_stale_temps(planned.source.path.parent)  # a killed earlier split may have left some
-        if planned.changed:
-            problem = write_output(planned.source.path, planned.data, expect=planned.source.data)
-            if problem is not None:
-                problems.append(problem)
-                continue
-            changed.append(planned.source.display)
-    if problems:
-        return fail_writing(problems, changed, output_format, count)
+    changing = [planned for planned in result.files if planned.changed]
+    # The files are one set: all of them are split, or none is.
+    problem = write_outputs([(p.source.path, p.data, p.source.data) for p in changing])
+    if problem is not None:
+        return fail_writing([problem], [], output_format, count)
+    changed = [planned.source.display for planned in changing]
     summary: dict[str, object] = {
         "seed": seed,
         "holdout": holdout,

@@ -206,14 +206,16 @@ def test_a_refused_evaluation_writes_neither_history_nor_plot(
 def test_a_plot_that_cannot_be_written_leaves_the_history_as_it_was(
     work: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from evaltools.atomic import atomic_write as real
+    from evaltools.atomic import Expect, WriteSet
 
-    def failing(path: Path, data: bytes, *, expect: bytes | None = None) -> None:
+    real = WriteSet.add
+
+    def failing(files: WriteSet, path: Path, data: bytes, *, expect: Expect = None) -> None:
         if path.suffix == ".svg":
             raise WriteFailed(path, "no space left on device")
-        real(path, data, expect=expect)
+        real(files, path, data, expect=expect)
 
-    monkeypatch.setattr("evaltools.commands.gold.evaluate.atomic_write", failing)
+    monkeypatch.setattr(WriteSet, "add", failing)
     before = snapshot(work)
     assert score("--plot", "p.svg") == 2
     assert capsys.readouterr() == (
