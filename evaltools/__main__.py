@@ -37,6 +37,9 @@ def entry() -> None:
     complete (atomic writes are synchronous).
     """
     code = main()
+    workers = sys.modules.get("evaltools.parallel._workers")
+    if workers is not None:
+        workers.stop_helpers()  # reaped here, they are no zombies of PID 1
     leave_if_workers_were_killed(code)
     sys.exit(code)
 

@@ -137,6 +137,68 @@ def _release_result_pipe(pool: object) -> None:
             writer.close()
 
 
+def stop_helpers() -> None:
+    """End the forkserver and the resource tracker this process started, and reap them.
+
+    Left to die with the command (PR_SET_PDEATHSIG, end of file on their pipe), they would
+    outlive it as zombies of PID 1, which in a container whose PID 1 does not reap (a
+    common CI set-up) pile up. The workers are already joined (the pool's shutdown, or
+    `kill_workers`); the forkserver goes first, since it holds the tracker's pipe too.
+    Private attributes: multiprocessing has no public way to stop either helper."""
+    from multiprocessing import forkserver, resource_tracker
+
+    server = forkserver._forkserver
+    pid = getattr(server, "_forkserver_pid", None)
+    if isinstance(pid, int):
+        _kill_children(pid)
+    _end(server, "_forkserver_pid", "_forkserver_alive_fd")
+    _end(resource_tracker._resource_tracker, "_pid", "_fd")
+
+
+def _kill_children(server: int) -> None:
+    """Kill the workers the forkserver still has and let it reap them. A worker it was
+    forking when a signal ended the pool is in no pool's list, so `kill_workers` missed it:
+    orphaned by the forkserver's end, it would die (PR_SET_PDEATHSIG) a zombie of PID 1."""
+    listing = f"/proc/{server}/task/{server}/children"
+    deadline = time.monotonic() + _HELPER_END_SECONDS
+    while time.monotonic() < deadline:
+        try:
+            with open(listing) as stream:  # noqa: PTH123
+                children = [int(pid) for pid in stream.read().split()]
+        except (OSError, ValueError):  # no such listing (not Linux): nothing to do
+            return
+        if not children:
+            return
+        for child in children:
+            with contextlib.suppress(OSError):
+                os.kill(child, signal.SIGKILL)
+        time.sleep(0.002)
+
+
+def _end(helper: object, pid_name: str, fd_name: str) -> None:
+    """Close the helper's pipe (it exits at its end), wait a while, then kill it; reap it."""
+    pid, fd = getattr(helper, pid_name, None), getattr(helper, fd_name, None)
+    if not isinstance(pid, int):
+        return
+    with contextlib.suppress(OSError, TypeError):
+        os.close(fd)  # type: ignore[arg-type]
+    deadline = time.monotonic() + _HELPER_END_SECONDS
+    with contextlib.suppress(OSError):  # ChildProcessError: already reaped
+        while os.waitpid(pid, os.WNOHANG) == (0, 0):
+            if time.monotonic() > deadline:
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+                break
+            time.sleep(0.002)
+    # Stopped: a later pool in this process starts a new one.
+    setattr(helper, pid_name, None)
+    setattr(helper, fd_name, None)
+
+
+# Seconds a helper gets to exit once its pipe is closed (it takes milliseconds).
+_HELPER_END_SECONDS = 2.0
+
+
 @contextlib.contextmanager
 def _quiet_stdio() -> Iterator[None]:
     """Fds 1 and 2 are /dev/null while helper processes start (they inherit them)."""

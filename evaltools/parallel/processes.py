@@ -169,6 +169,7 @@ def _terminated(pool: object, signum: int, frame: object) -> None:
     from evaltools.parallel import _workers
 
     _workers.kill_workers(pool)
+    _workers.stop_helpers()
     signal.signal(signum, signal.SIG_DFL)
     os.kill(os.getpid(), signum)
 

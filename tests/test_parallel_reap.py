@@ -1,0 +1,118 @@
+"""A command that ran worker processes leaves no process behind once it has returned: not
+its workers, not multiprocessing's forkserver and resource tracker, and no zombie of
+them. The CLI runs in its own session under a harness that is a child subreaper (as PID 1
+of a container is the reaper of orphans): whatever the command does not reap itself
+becomes the harness's child, and the harness lists its children instead of reaping them."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import CORPUS
+
+HARNESS = """
+import ctypes, json, os, signal, subprocess, sys, time
+
+PR_SET_CHILD_SUBREAPER = 36
+libc = ctypes.CDLL(None, use_errno=True)
+assert libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0, ctypes.get_errno()
+
+
+def parents():
+    found = {}
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            try:
+                stat = open(f"/proc/{name}/stat").read()
+            except OSError:
+                continue
+            fields = stat.rsplit(")", 1)[1].split()
+            found[int(name)] = (int(fields[1]), fields[0])
+    return found
+
+
+def descendants(root):
+    table = parents()
+    found, todo = [], [root]
+    while todo:
+        pid = todo.pop()
+        kids = [p for p, (parent, _) in table.items() if parent == pid]
+        found += kids
+        todo += kids
+    return found
+
+
+how, argv = sys.argv[1], sys.argv[2:]
+command = subprocess.Popen(
+    argv, start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+)
+if how != "run":
+    # Once the workers run: the forkserver (a child) has forked them (grandchildren).
+    while len(descendants(command.pid)) < 3 and command.poll() is None:
+        time.sleep(0.01)
+    if how == "interrupt":  # Ctrl-C reaches the terminal's whole process group
+        os.killpg(command.pid, signal.SIGINT)
+    else:
+        os.kill(command.pid, signal.SIGTERM)
+code = command.wait()
+err = command.stderr.read().decode()
+# What the command left: orphans re-parented here, alive or zombies. An orphan still
+# being torn down by the kernel is let go first (it is re-parented, not left).
+left = []
+for _ in range(50):
+    left = [(pid, state) for pid, (parent, state) in parents().items() if parent == os.getpid()]
+    if not [pid for pid, state in left if state != "Z"]:
+        break
+    time.sleep(0.05)
+print(json.dumps({"code": code, "stderr": err, "left": left}))
+"""
+
+
+def run_reaped(how: str, *args: str) -> dict[str, object]:
+    done = subprocess.run(
+        [sys.executable, "-c", HARNESS, how, sys.executable, "-m", "evaltools", *args],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    )
+    found: dict[str, object] = json.loads(done.stdout)
+    return found
+
+
+@pytest.fixture
+def examples(tmp_path: Path) -> Path:
+    """Enough exact examples for two workers to be worth starting, and one reformat."""
+    folder = tmp_path / "evals"
+    folder.mkdir()
+    exact = CORPUS / "flask--add-import-statement.md"
+    for i in range(400):
+        (folder / f"e{i:03d}.md").write_bytes(exact.read_bytes())
+    return folder
+
+
+@pytest.mark.parametrize("outcome", ["clean", "findings"])
+def test_roundtrip_reaps_its_workers_and_helpers(examples: Path, outcome: str) -> None:
+    if outcome == "findings":
+        text = (examples / "e000.md").read_text()
+        (examples / "e000.md").write_text(text.replace("\n\n", "\n\n\n", 1))
+    found = run_reaped("run", "roundtrip", "--jobs", "2", str(examples))
+    assert found["code"] == (0 if outcome == "clean" else 1), found["stderr"]
+    assert found["left"] == []
+
+
+def test_roundtrip_interrupted_reaps_its_workers_and_helpers(examples: Path) -> None:
+    found = run_reaped("interrupt", "roundtrip", "--jobs", "2", str(examples))
+    assert (found["code"], found["stderr"]) == (130, "evaltools: interrupted\n")
+    assert found["left"] == []
+
+
+def test_roundtrip_terminated_reaps_its_workers_and_helpers(examples: Path) -> None:
+    found = run_reaped("terminate", "roundtrip", "--jobs", "2", str(examples))
+    assert found["code"] == -15, found["stderr"]
+    assert found["left"] == []
