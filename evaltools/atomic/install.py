@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
@@ -35,6 +36,11 @@ class Changed(Exception):
     """The target is not what the command read: nothing of it was replaced."""
 
 
+# Called with the target between the first comparison and the rename: the window an edit
+# can land in. For tests, which make an edit land there; None otherwise.
+before_rename: Callable[[Path], None] | None = None
+
+
 @dataclass
 class Placed:
     """A temporary file renamed onto its target, with what it replaced."""
@@ -50,10 +56,14 @@ def put(temp: Path, target: Path, expect: Expect, *, keep: bool) -> Placed:
     replaced, to `undo` or `settle` later. Raises `Changed` (the target as it was) or
     OSError (with `temp` still there, the target untouched)."""
     if isinstance(expect, Missing):
+        if before_rename is not None:
+            before_rename(target)
         _link_new(temp, target)
         return Placed(target, None, created=True)
     if isinstance(expect, bytes) and not holds(target, expect):
         raise Changed
+    if before_rename is not None:
+        before_rename(target)
     if expect is None and not keep:
         temp.replace(target)
         return Placed(target, None)
