@@ -33,13 +33,12 @@ def test_two_gold_evals_recording_at_once_both_land(tmp_path: Path) -> None:
     for name in ("a.trec", "b.trec"):
         write_trec(tmp_path, name, [("q1", cid(1), 2.0), ("q2", cid(2), 1.0)])
     lost = []
-    options = ["--set", "set.jsonl", "--metas", "metas.jsonl"]
     for trial in range(TRIALS):
         history = f"h{trial}.jsonl"  # not there yet, as in the first run of a CI matrix
+        options = ["--set", "set.jsonl", "--metas", "metas.jsonl", "--history", history]
         runs = [
             subprocess.Popen(
-                [sys.executable, "-m", "evaltools", "gold", "eval", run, *options]
-                + ["--history", history],
+                [sys.executable, "-m", "evaltools", "gold", "eval", run, *options],
                 cwd=tmp_path,
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.PIPE,
