@@ -270,19 +270,18 @@ def place_spooled(spooled: Path, path: Path) -> None:
         target = _through_links(path)
         if target.parent != spooled.parent:  # a link out of the folder: a rename cannot
             atomic_write(path, spooled.read_bytes())
+            spooled.unlink()
             return
-        refuse(path, target)
-        mode = _mode_of(target)
+        mode = refuse(path, target)
         if mode is not None:
             spooled.chmod(mode)
         spooled.replace(target)
-    except WriteError:
-        raise
     except OSError as exc:
-        raise WriteFailed(path, why(exc)) from exc
-    finally:
         with contextlib.suppress(OSError):
             spooled.unlink()
+        if isinstance(exc, WriteError):
+            raise
+        raise WriteFailed(path, why(exc)) from exc
 
 
 @contextlib.contextmanager
@@ -331,26 +330,28 @@ def _mode_of(path: Path) -> int | None:
         return None
 
 
-def refuse(path: Path, target: Path) -> None:
+def refuse(path: Path, target: Path) -> int | None:
     """Raise `WriteFailed` if `target` (`path` through its links) must not be replaced:
     the one rule for every output, since a rename would replace even a read-only file (only
-    the folder's mode counts), where `open(path, "w")` would be refused."""
-    refused = _refusal(target)
+    the folder's mode counts), where `open(path, "w")` would be refused. Else the mode bits
+    of the file it replaces (None: a new file), which the new one keeps."""
+    try:
+        mode = os.stat(target).st_mode  # noqa: PTH116 (once per file of a conversion)
+    except (OSError, ValueError):  # missing: a new file
+        return None
+    refused = _refusal(target, mode)
     if refused is not None:
         raise WriteFailed(path, refused)
+    return stat.S_IMODE(mode)
 
 
-def _refusal(target: Path) -> str | None:
-    """Why an existing `target` must not be rewritten, or None.
+def _refusal(target: Path, mode: int) -> str | None:
+    """Why an existing `target` of mode `mode` must not be rewritten, or None.
 
     A file with no write bit for anyone (`chmod 444`) is refused from its mode bits, for
     root too: `os.access` says root may write anything, so a check by it alone let a
     root run rewrite a file its owner had marked read-only. Other files are refused when
     this user may not write them (another user's, a read-only file system)."""
-    try:
-        mode = target.stat().st_mode
-    except (OSError, ValueError):  # missing: a new file
-        return None
     if stat.S_ISREG(mode) and not mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH):
         return (
             f"the file is read-only (mode {stat.S_IMODE(mode):04o}, no write permission for "
