@@ -151,3 +151,13 @@ def test_a_history_created_just_before_the_rename_is_kept(tmp_path: Path) -> Non
     )
     assert (tmp_path / "h.jsonl").read_text() == theirs
     assert temps(tmp_path) == []
+
+
+def test_init_keeps_a_configuration_created_just_before_its_rename(tmp_path: Path) -> None:
+    subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)
+    theirs = "repos: []  # written meanwhile\n"
+    done = race(tmp_path, SAVE_AS_AN_EDITOR_DOES, {"EDITED": theirs}, "init")
+    assert done.returncode == 1
+    assert f".pre-commit-config.yaml: not written: {CHANGED}" in done.stdout
+    assert (tmp_path / ".pre-commit-config.yaml").read_text() == theirs
+    assert temps(tmp_path) == []

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from evaltools.atomic import WriteError, atomic_write
+from evaltools.atomic import MISSING, WriteError, atomic_write
 from evaltools.config.precommit import (
     DEFAULT_HOOKS,
     ConfigEditError,
@@ -274,9 +274,10 @@ def _same_install(script: Path) -> bool:
 
 
 def _write(path: Path, text: str, *, expect: bytes | None) -> bool:
-    """Write `text` over what was read as `expect`; say why not and return False if it fails."""
+    """Write `text` over what was read as `expect` (None: no file, and none created since);
+    say why not and return False if it fails."""
     try:
-        atomic_write(path, text.encode("utf-8"), expect=expect)
+        atomic_write(path, text.encode("utf-8"), expect=MISSING if expect is None else expect)
     except WriteError as error:
         sys.stdout.write(f"{display_path(path)}: not written: {error.reason}\n")
         return False
