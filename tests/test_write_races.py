@@ -68,25 +68,35 @@ from evaltools.__main__ import main
 from evaltools.atomic import install
 
 edit, args = sys.argv[1], sys.argv[2:]
-done = []
+state = {"done": []}
 
 def race(target: Path) -> None:
-    if not done:  # once: the edit an editor saves at the worst moment
-        done.append(target)
-        exec(Path(edit).read_text(), {"target": target})
+    state["target"] = target
+    exec(Path(edit).read_text(), state)
 
 install.before_rename = race
 sys.exit(main(args))
 """
 
+# Once: the edit an editor saves at the worst moment.
 SAVE_AS_AN_EDITOR_DOES = """
-(target.parent / (target.name + "~")).write_text(EDITED)
-(target.parent / (target.name + "~")).replace(target)
+if not done:
+    done.append(target)
+    (target.parent / (target.name + "~")).write_text(EDITED)
+    (target.parent / (target.name + "~")).replace(target)
 """
 
 WRITE_INTO_THE_FILE = """
-with target.open("a") as stream:
-    stream.write(APPENDED)
+if not done:
+    done.append(target)
+    with target.open("a") as stream:
+        stream.write(APPENDED)
+"""
+
+# A folder where the second output of a set goes, just before its rename.
+FOLDER_IN_THE_WAY = """
+if target.name == SECOND:
+    (target / "x").mkdir(parents=True)
 """
 
 
@@ -160,4 +170,20 @@ def test_init_keeps_a_configuration_created_just_before_its_rename(tmp_path: Pat
     assert done.returncode == 1
     assert f".pre-commit-config.yaml: not written: {CHANGED}" in done.stdout
     assert (tmp_path / ".pre-commit-config.yaml").read_text() == theirs
+    assert temps(tmp_path) == []
+
+
+def test_a_rename_that_fails_puts_back_the_outputs_already_renamed(tmp_path: Path) -> None:
+    record_ = {"qid": "q1", "query": "x", "type": "intent", "gold": {"a.py:1-2:f": 3}}
+    (tmp_path / "a.jsonl").write_text(json.dumps(record_) + "\n")
+    disagreeing = {**record_, "gold": {"a.py:1-2:f": 1}}  # a conflict to write
+    (tmp_path / "b.jsonl").write_text(json.dumps(disagreeing) + "\n")
+    (tmp_path / "m.jsonl").write_text("old merge\n")
+    inode = (tmp_path / "m.jsonl").stat().st_ino
+    args = ["gold", "merge", "a.jsonl", "b.jsonl", "-o", "m.jsonl", "--conflicts", "c.jsonl"]
+    done = race(tmp_path, FOLDER_IN_THE_WAY, {"SECOND": "c.jsonl"}, *args, "--force")
+    assert (done.returncode, done.stderr) == (1, "")
+    assert "c.jsonl:1:1: IO020 [error] is a directory; the file was left unchanged" in done.stdout
+    assert (tmp_path / "m.jsonl").read_text() == "old merge\n"
+    assert (tmp_path / "m.jsonl").stat().st_ino == inode
     assert temps(tmp_path) == []

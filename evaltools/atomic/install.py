@@ -71,7 +71,15 @@ def put(temp: Path, target: Path, expect: Expect, *, keep: bool) -> Placed:
         temp.replace(target)
         return Placed(target, None, created=True)
     placed = _swap(temp, target)
-    if isinstance(expect, bytes) and not holds(placed.displaced, expect):
+    try:
+        if placed.displaced is not None and os.path.isdir(placed.displaced):  # noqa: PTH112
+            # An exchange swaps even a folder put there meanwhile: a rename would refuse.
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(target))
+        kept = not isinstance(expect, bytes) or holds(placed.displaced, expect)
+    except OSError:
+        undo(placed)
+        raise
+    if not kept:
         undo(placed)
         raise Changed
     if not keep:
