@@ -94,7 +94,9 @@ RULES = (
         E,
         "A file could not be written (a full disk, a read-only file system, no permission).",
         "Reports an output or a rewritten input that could not be written, with the reason the "
-        "system gave; the run goes on with the other files.",
+        "system gave; the run goes on with the other files, except those written together "
+        "with it (a merge and its conflicts, the files of a set split), which are left as "
+        "they were too.",
         "The file keeps its old bytes (writes are atomic: a temporary file, then a rename), so "
         "nothing is half-written; the finding says which files were not, so none is assumed "
         "done.",
@@ -106,7 +108,9 @@ RULES = (
         "file-changed",
         E,
         "The file changed while evaltools was working on it, so it was not rewritten.",
-        "Re-reads a file right before replacing it and compares it with what the command read.",
+        "Re-reads a file right before replacing it and compares it with what the command "
+        "read, and again, after the rename, the file the rename replaced: an edit found then "
+        "is put back in place.",
         "Writing would replace an edit saved meanwhile (an editor, another tool, a second run) "
         "with a rewrite of the older content: a lost update.",
         "evals/a.md:1:1: IO021 file changed while evaltools was working on it",
