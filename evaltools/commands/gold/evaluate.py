@@ -291,7 +291,7 @@ def _record(
                     _add(files, plot, svg, None, "--plot")
                 _add(files, old.path, data, now.data if now.exists else MISSING, "--history")
                 files.commit()
-    except WriteError as exc:  # the lock's folder cannot be opened
+    except WriteError as exc:  # the lock's folder cannot be opened, or a rename failed
         raise UsageError(f"cannot write --history {display_path(old.path)}: {exc}") from exc
 
 
@@ -305,8 +305,6 @@ def _add(files: WriteSet, path: Path, data: bytes, expect: Expect, option: str) 
 
 
 def _write_plot(plot: Path, history: History, source: Path) -> None:
-    from evaltools.atomic import WriteError
-
     try:
         atomic_write(plot, _chart(history, source))
     except WriteError as exc:
