@@ -15,6 +15,13 @@ timed as CPU time (`time.process_time`: the machine is shared):
 
 `--stages` also prints where the time goes at each size, stage by stage (CPU time, one
 run each: read, parse, then each stage of the fingerprint and of the pairs).
+
+`--alike` times sets whose items are nearly all alike, where every pair is a finding
+(issue 33): N copies of one example that differ in one line, and N templated retrieval
+queries (one name varies; and five slots of ten words, most pairs near). For each, the
+time of dupes at N and 4N, its ratio to reading the same set (the baseline, timed in
+turn), the growth (4x the input: near-linear is about 4, quadratic 16), and the peak
+memory (the process's maximum resident size so far).
 """
 
 from __future__ import annotations
@@ -123,7 +130,7 @@ def dupes(path: Path) -> int:
 
 def stages(path: Path) -> dict[str, float]:
     """CPU seconds of each stage of `dupes` on `path`, done one after the other."""
-    from evaltools.dupes.minhash import Shingled, candidates, matrix, signatures
+    from evaltools.dupes.minhash import Shingled, band_keys, matrix, signatures
     from evaltools.example import dupes as example_dupes
 
     spent: dict[str, float] = {}
@@ -160,11 +167,70 @@ def stages(path: Path) -> dict[str, float]:
         )
     ]
     lap("(all of the fingerprint again)")
-    candidates(matrix([p.whole for p in prints]), range(len(prints)), 0.5)
-    lap("LSH candidates")
+    band_keys(matrix([p.whole for p in prints]), range(len(prints)), 0.5)
+    lap("LSH band keys")
     example_dupes.find_pairs(prints, 0.5)
     lap("(all of the pairs: exact, LSH, verification)")
     return spent
+
+
+def _alike_examples(path: Path, count: int) -> None:
+    base = _bases()[0]
+    with path.open("w") as out:
+        for i in range(count):
+            record = _copy(base, 0)
+            record["name"] = f"ex{i}"
+            record["cursor_position"] = f"{record['cursor_position']}\nvalue_{i} = {i}\n"
+            out.write(json.dumps(record, separators=(",", ":")) + "\n")
+
+
+def _alike_queries(path: Path, count: int, slots: bool) -> None:
+    import itertools
+
+    words = ["session", "token", "cache", "handler", "parser"]
+    words += ["router", "queue", "store", "index", "client"]
+    combos = itertools.islice(itertools.product(words, repeat=5), count)
+    with path.open("w") as out:
+        for i, combo in enumerate(combos):
+            query = (
+                "where does the {} call the {} when the {} of the {} fails in {}".format(*combo)
+                if slots
+                else f"where is the retry backoff of the session handler number {i} set"
+            )
+            record = {"qid": f"q{i}", "query": query, "gold": {f"a.py:{i}-{i}:f": 1}}
+            out.write(json.dumps(record) + "\n")
+
+
+def read_queries(path: Path) -> int:
+    from evaltools.retrieval.gold.dupes import read_prints
+
+    return len(read_prints([path])[0])
+
+
+def alike(tmp: Path, runs: int) -> None:
+    import resource
+
+    shapes: list[tuple[str, Callable[[Path, int], None], Callable[[Path], int], int]] = [
+        ("near-identical examples", _alike_examples, parse_only, 1000),
+        ("templated queries, one name", partial(_alike_queries, slots=False), read_queries, 1000),
+        ("templated queries, 5 slots", partial(_alike_queries, slots=True), read_queries, 800),
+    ]
+    for name, write, floor, small in shapes:
+        spent = {}
+        for count in (small, 4 * small):
+            path = tmp / f"alike-{count}.jsonl"
+            write(path, count)
+            (floor_time, _), (dupes_time, pairs) = best_interleaved(
+                runs, partial(floor, path), partial(dupes, path)
+            )
+            spent[count] = dupes_time
+            peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+            print(
+                f"{name:<30} {count:>6}: dupes {dupes_time:6.2f}s = "
+                f"{dupes_time / floor_time:5.1f}x reading it; {pairs} pairs listed; "
+                f"peak RSS so far {peak:.0f} MB"
+            )
+        print(f"{name:<30} growth at 4x the input: {spent[4 * small] / spent[small]:.1f}x")
 
 
 def main() -> int:
@@ -179,7 +245,12 @@ def main() -> int:
         help="One JSONL file, or one .md file per example (the corpus's own form).",
     )
     parser.add_argument("--stages", action="store_true", help="Also time each stage.")
+    parser.add_argument("--alike", action="store_true", help="Sets of items nearly all alike.")
     args = parser.parse_args()
+    if args.alike:
+        with tempfile.TemporaryDirectory() as tmp:
+            alike(Path(tmp), args.runs)
+        return 0
     large = 10_000 if args.quick else args.examples
     runs = 1 if args.quick else args.runs
     with tempfile.TemporaryDirectory() as tmp:

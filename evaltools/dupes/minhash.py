@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import hashlib
 import zlib
-from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -221,80 +220,44 @@ def similarities(table: Words, pairs: Sequence[tuple[int, int]]) -> list[float]:
 
 def jaccard(a: set[int], b: set[int]) -> float:
     """The exact Jaccard similarity of two shingle sets (1 for two empty ones)."""
-    return len(a & b) / len(a | b) if a or b else 1.0
+    if not (a or b):
+        return 1.0
+    shared = len(a & b) if len(a) <= len(b) else len(b & a)
+    return shared / (len(a) + len(b) - shared)  # no union built: half the time
 
 
-# A pair this far from the threshold towards 1 becomes a candidate with this probability.
-_RECALL_AT = 0.2
-_RECALL = 0.98
+# A pair this far above the threshold is missed by the LSH bands with at most this
+# probability (stated in `dupes --help` and the README).
+RECALL_MARGIN = 0.01
+MISS_AT_MARGIN = 0.01
+
+
+def found_probability(similarity: float, count: int, rows: int) -> float:
+    """The probability that a pair of this Jaccard similarity shares at least one of
+    `count` bands of `rows` bins (each bin agreeing with probability `similarity`, as for
+    optimal densification, taken as independent)."""
+    return 1.0 - (1.0 - similarity**rows) ** count
 
 
 @lru_cache(maxsize=16)
 def bands(threshold: float, num_perm: int = NUM_PERM) -> tuple[int, int]:
     """(bands, rows): the most rows per band (the fewest false candidates) with which a
-    pair of similarity `threshold + (1 - threshold) / 5` still shares a band with
-    probability at least 0.98 (0.5: 32 bands of 4 rows; 0.87 of the pairs at 0.5 itself)."""
-    near = threshold + (1.0 - threshold) * _RECALL_AT
+    pair of similarity `threshold + 0.01` is missed with probability below 1% (0.5: 42
+    bands of 3 rows, missing a pair at 0.51 with probability 0.25%)."""
+    near = min(threshold + RECALL_MARGIN, 1.0)
     best = (num_perm, 1)
     for rows in range(1, num_perm + 1):
         count = num_perm // rows
-        if 1.0 - (1.0 - near**rows) ** count >= _RECALL:
+        if 1.0 - found_probability(near, count, rows) < MISS_AT_MARGIN:
             best = (count, rows)
     return best
 
 
-def candidates(
-    table: Words, positions: Sequence[int], threshold: float, across: int | None = None
-) -> list[tuple[int, int]]:
-    """Pairs (i, j), i < j, of `positions` (increasing) whose rows of `table` agree in a
-    whole LSH band, each once, sorted; with `across`, only pairs with i < across <= j."""
+def band_keys(table: Words, positions: Sequence[int], threshold: float) -> Words:
+    """A row per position of `table`, a column per LSH band: the hash of the band's values
+    (two rows agreeing in a whole band have the same key; a collision is one more
+    candidate, verified as any other)."""
     count, rows = bands(round(threshold, 3))
     at = np.asarray(positions, dtype=np.intp)
-    if at.size < 2:
-        return []
-    # A band's key is the hash of its values (a collision is one more candidate), all
-    # bands at once in memory order: a column at a time missed the cache on every row.
-    banded = table[:, : count * rows].reshape(len(table), count, rows)
-    keys = np.ascontiguousarray(_mix([banded[:, :, row] for row in range(rows)])[at].T)
-    # A pair is one integer i * end + j: cheaper to gather, sort and make unique.
-    end = int(at[-1]) + 1
-    found = [_bucket_pairs(band, at, end, across) for band in keys]
-    codes = np.unique(np.concatenate(found))
-    return list(zip((codes // end).tolist(), (codes % end).tolist(), strict=True))
-
-
-def _bucket_pairs(keys: Words, at: Positions, end: int, across: int | None) -> Words:
-    """The pairs of positions that share a key, as i * end + j (some more than once)."""
-    order = np.argsort(keys, kind="stable")  # positions in increasing order within a key
-    ordered = keys[order]
-    repeats = np.zeros(len(order) + 2, dtype=bool)  # entry k has entry k - 1's key
-    repeats[1 : len(order)] = ordered[1:] == ordered[:-1]
-    starts = np.flatnonzero(~repeats[: len(order)] & repeats[1 : len(order) + 1])
-    # Most shared keys are held twice: their pairs are made here, at once.
-    two = starts[~repeats[starts + 2]]
-    first, second = at[order[two]], at[order[two + 1]]
-    if across is not None:
-        keep = (first < across) & (second >= across)
-        first, second = first[keep], second[keep]
-    pairs = [first * end + second]
-    more = starts[repeats[starts + 2]]
-    if more.size:
-        fresh = np.flatnonzero(~repeats)
-        ends = fresh[np.searchsorted(fresh, more + 2)]
-        seen: set[int] = set()
-        for start, stop in zip(more.tolist(), ends.tolist(), strict=True):
-            _add_pairs(seen, at[order[start:stop]].tolist(), end, across)
-        pairs.append(np.fromiter(seen, dtype=np.intp, count=len(seen)))
-    return np.concatenate(pairs)
-
-
-def _add_pairs(seen: set[int], members: list[int], end: int, across: int | None) -> None:
-    # A bucket's pairs are made in C (its members are in increasing order).
-    if across is None:
-        for x in range(len(members) - 1):
-            seen.update(map((members[x] * end).__add__, members[x + 1 :]))
-        return
-    split = bisect_left(members, across)
-    later = members[split:]
-    for i in members[:split] if later else ():
-        seen.update(map((i * end).__add__, later))
+    banded = table[at, : count * rows].reshape(len(at), count, rows)
+    return _mix([np.ascontiguousarray(banded[:, :, row]) for row in range(rows)])

@@ -48,6 +48,9 @@ class Pair:
     rule: Rule
     # (part, similarity) for what is alike: ("cursor excerpt", 0.93), ("gold", 1.0), ...
     parts: tuple[tuple[str, float], ...] = ()
+    # Near pairs of the same later item not listed (`evaltools.dupes.near.LISTED`):
+    # counted on its last listed pair, never dropped.
+    more: int = 0
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -58,6 +61,7 @@ class Pair:
             "parts": {name: round(value, 4) for name, value in self.parts},
             "code": self.rule.code,
             "severity": self.rule.severity.value,
+            "more": self.more,
         }
 
     def to_diagnostic(self) -> Diagnostic:
@@ -70,4 +74,6 @@ class Pair:
         message = f"{self.b.id!r} is a {what} {self.a.where()}: similarity {self.similarity:.2f}"
         if alike:
             message += f"; alike: {alike}"
+        if self.more:
+            message += f"; +{self.more} more earlier items alike (not listed)"
         return make(self.rule, self.b.path, self.b.line, 1, message)

@@ -2,8 +2,9 @@
 
 Exact: the parsed content is equal (names, tags and other metadata aside), whatever form
 or layout each was written in. Near: the exact Jaccard similarity of the 5-token shingles
-of the cursor excerpt and the expected patches together reaches the threshold; MinHash and
-LSH propose the pairs to compare, so no pair of the whole set is compared unless likely.
+of the cursor excerpt and the expected patches together reaches the threshold; every pair
+of a small set is compared, and MinHash and LSH propose the pairs of a large one
+(`evaltools.dupes.near`).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import repeat
 from pathlib import Path
 
@@ -19,15 +21,14 @@ from evaltools.dupes.minhash import (
     SHINGLE_TOKENS,
     Shingled,
     Signature,
-    candidates,
     jaccard,
     matrix,
     shingle,
     signatures,
-    similarities,
     token_ids,
     unpack,
 )
+from evaltools.dupes.near import LISTED, near_pairs
 from evaltools.dupes.pairs import DUPLICATE_EXAMPLE, Item, Pair
 from evaltools.dupes.pairs import NEAR_DUPLICATE_EXAMPLE as NEAR
 from evaltools.example.cursor import INLINE_CURSOR_MARKER
@@ -45,10 +46,6 @@ from evaltools.parallel.processes import Cost, batch_size, parallel_map, worker_
 EXCERPT = "cursor excerpt"
 PATCHES = "expected patches"
 _MARKERS = ("[CURSOR_POSITION]", INLINE_CURSOR_MARKER)
-# How far below the threshold a signature's estimate may be for the pair to be verified:
-# three standard deviations of a 128-bin estimate (about 0.05, measured for sets of 5 to
-# 67 shingles near 0.6).
-ESTIMATE_MARGIN = 0.15
 
 
 @dataclass(frozen=True)
@@ -194,36 +191,40 @@ def read_fingerprints(
 
 
 def find_pairs(
-    prints: Sequence[Fingerprint], threshold: float, *, across: int | None = None
+    prints: Sequence[Fingerprint],
+    threshold: float,
+    *,
+    across: int | None = None,
+    listed: int = LISTED,
 ) -> list[Pair]:
     """Exact and near pairs among `prints`; with `across`, only pairs of one item before
-    position `across` (the reference set) and one from it on (the set compared with it)."""
+    position `across` (the reference set) and one from it on (the set compared with it).
+    Each item lists its first `listed` near partners; the others are counted in the last
+    one listed (`Pair.more`)."""
     found: list[tuple[int, int, Pair]] = []
     members = _representatives(prints, across)
     for position, earlier in _exact_pairs(prints, across):
         found.append((earlier, position, _exact(prints[earlier], prints[position])))
     table = matrix([p.whole for p in prints])
     indexed = [position for position in members if prints[position].whole is not None]
-    proposed = candidates(table, indexed, threshold, across)
-    # Candidates whose estimate is near enough are verified exactly.
-    likely = [
-        pair
-        for pair, value in zip(proposed, similarities(table, proposed), strict=True)
-        if value >= threshold - ESTIMATE_MARGIN
-    ]
-    sets = {
-        position: (unpack(prints[position].excerpt), unpack(prints[position].patches))
-        for position in sorted({p for pair in likely for p in pair})
-    }
-    for i, j in likely:
-        (excerpt_a, patches_a), (excerpt_b, patches_b) = sets[i], sets[j]
-        value = jaccard(excerpt_a | patches_a, excerpt_b | patches_b)
-        if value < threshold:
-            continue
-        parts = _parts(sets[i], sets[j], threshold)
-        for other in members[j] if across is not None else (j,):
-            pair = Pair("near", prints[i].item, prints[other].item, value, NEAR, parts)
-            found.append((i, other, pair))
+
+    # Shingle sets are unpacked when compared; the leaders of groups, compared most, stay.
+    @lru_cache(maxsize=4096)
+    def sets(position: int) -> tuple[set[int], set[int], set[int]]:
+        excerpt, patches = unpack(prints[position].excerpt), unpack(prints[position].patches)
+        return excerpt, patches, excerpt | patches
+
+    def similarity(i: int, j: int) -> float:
+        return jaccard(sets(i)[2], sets(j)[2])
+
+    near = near_pairs(table, indexed, threshold, similarity, across=across, listed=listed)
+    for j, partners in near.items():
+        for n, (i, value) in enumerate(partners.listed):
+            parts = _parts(sets(i)[:2], sets(j)[:2], threshold)
+            more = partners.more if n == len(partners.listed) - 1 else 0
+            for other in members[j] if across is not None else (j,):
+                pair = Pair("near", prints[i].item, prints[other].item, value, NEAR, parts, more)
+                found.append((i, other, pair))
     return [pair for _, _, pair in sorted(found, key=lambda t: (t[0], t[1]))]
 
 

@@ -13,7 +13,7 @@ from itertools import combinations
 import numpy as np
 import pytest
 
-from evaltools.dupes import minhash
+from evaltools.dupes import minhash, near
 from evaltools.dupes.pairs import Item
 from evaltools.example import dupes as example_dupes
 from evaltools.example.markdown.reader import from_markdown
@@ -71,25 +71,44 @@ def test_estimates_are_unbiased_and_close() -> None:
     assert statistics.pstdev(errors) < 0.05
 
 
-def test_lsh_finds_every_pair_well_above_the_threshold() -> None:
+def _near(sets: list[set[int]], threshold: float) -> dict[tuple[int, int], float]:
+    """Every pair `near.near_pairs` reports (all listed), with its similarity."""
+    found = near.near_pairs(
+        _table(sets),
+        range(len(sets)),
+        threshold,
+        lambda i, j: minhash.jaccard(sets[i], sets[j]),
+        listed=len(sets),
+    )
+    return {(i, j): value for j, partners in found.items() for i, value in partners.listed}
+
+
+@pytest.mark.parametrize("threshold", [0.5, 0.7])
+def test_lsh_finds_every_pair_above_the_threshold(threshold: float) -> None:
     sets = _random_sets(2)
-    found = set(minhash.candidates(_table(sets), range(len(sets)), 0.5))
+    assert len(sets) > near.EXACT_LIMIT  # the LSH path
+    found = _near(sets, threshold)
     pairs = list(combinations(range(len(sets)), 2))
-    similar = [(i, j) for i, j in pairs if minhash.jaccard(sets[i], sets[j]) >= 0.6]
-    unrelated = [(i, j) for i, j in pairs if minhash.jaccard(sets[i], sets[j]) < 0.1]
+    exact = {(i, j): minhash.jaccard(sets[i], sets[j]) for i, j in pairs}
+    similar = {pair: value for pair, value in exact.items() if value >= threshold}
     assert len(similar) > 200
-    assert [pair for pair in similar if pair not in found] == []
-    # Unrelated sets seldom share a band (rotation densification made it common).
-    assert sum(pair in found for pair in unrelated) < 0.01 * len(unrelated)
+    # Nothing below the threshold, every value exact ...
+    assert found == pytest.approx({pair: similar[pair] for pair in found})
+    # ... and a pair 0.01 above it or more missed with probability below 1%.
+    clear = [pair for pair, value in similar.items() if value >= threshold + 0.01]
+    assert len([pair for pair in clear if pair not in found]) <= 0.01 * len(clear)
 
 
-def test_bands_favour_recall() -> None:
-    assert minhash.bands(0.5) == (32, 4)
-    for threshold in (0.3, 0.5, 0.8, 0.95):
+def test_bands_miss_a_pair_just_above_the_threshold_below_one_percent() -> None:
+    assert minhash.bands(0.5) == (42, 3)
+    assert 1 - minhash.found_probability(0.51, 42, 3) == pytest.approx(0.00254, abs=1e-5)
+    for threshold in (0.1, 0.3, 0.5, 0.8, 0.95, 0.99):
         count, rows = minhash.bands(threshold)
-        near = threshold + (1 - threshold) / 5
         assert count * rows <= minhash.NUM_PERM
-        assert 1 - (1 - near**rows) ** count >= 0.98
+        assert 1 - minhash.found_probability(threshold + 0.01, count, rows) < 0.01
+        # One more row per band would miss more: the fewest candidates that keep recall.
+        more = minhash.NUM_PERM // (rows + 1)
+        assert 1 - minhash.found_probability(threshold + 0.01, more, rows + 1) >= 0.01
 
 
 def _variant(spec: ExampleSpec, rnd: random.Random, rate: float, suffix: str) -> ExampleSpec:
@@ -120,7 +139,12 @@ def test_example_pairs_against_exact_jaccard(across: int | None) -> None:
     specs = _generated()
     items = [Item("set.jsonl", n + 1, f"ex{n}") for n in range(len(specs))]
     prints = example_dupes.fingerprints(specs, items)
-    pairs = example_dupes.find_pairs(prints, 0.5, across=across)
+    pairs = example_dupes.find_pairs(prints, 0.5, across=across, listed=len(specs))
+    # The default listing holds the same pairs: the first few of each item, the rest counted.
+    capped = example_dupes.find_pairs(prints, 0.5, across=across)
+    assert len(capped) < len(pairs)
+    assert sum(1 + p.more for p in capped) == len(pairs)
+    assert {(p.a.id, p.b.id) for p in capped} <= {(p.a.id, p.b.id) for p in pairs}
     keys = [p.key for p in prints]
     wholes = [excerpt | patches for excerpt, patches in example_dupes.part_shingles(specs)]
     reported = {(int(p.a.id[2:]), int(p.b.id[2:])): p for p in pairs}

@@ -3,7 +3,8 @@
 A holdout query that repeats or rewords a tuning query, or has the same gold set, is tuned
 on: the holdout no longer shows overfitting. Queries are compared after normalising case,
 whitespace and punctuation; near-duplicates by the Jaccard similarity of their character
-3-grams, among the pairs MinHash and LSH propose.
+3-grams, over every pair of a small set and the pairs MinHash and LSH propose in a large
+one (`evaltools.dupes.near`).
 """
 
 from __future__ import annotations
@@ -12,18 +13,19 @@ import hashlib
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 from evaltools.diagnostics import Diagnostic
 from evaltools.dupes.minhash import (
     Shingled,
-    candidates,
     char_ids,
     jaccard,
     matrix,
     shingle,
     signatures,
 )
+from evaltools.dupes.near import LISTED, near_pairs
 from evaltools.dupes.pairs import (
     DUPLICATE_GOLD,
     DUPLICATE_QUERY,
@@ -87,10 +89,15 @@ def read_prints(paths: Iterable[Path]) -> tuple[list[QueryPrint], list[Diagnosti
 
 
 def find_pairs(
-    prints: Sequence[QueryPrint], threshold: float, *, across: int | None = None
+    prints: Sequence[QueryPrint],
+    threshold: float,
+    *,
+    across: int | None = None,
+    listed: int = LISTED,
 ) -> list[Pair]:
     """Pairs that count twice or leak; with `across`, only pairs of one item before
-    position `across` and one from it on."""
+    position `across` and one from it on. Each query lists its first `listed` near
+    partners; the others are counted on the last one listed (`Pair.more`)."""
     alike: dict[tuple[int, int], dict[str, float]] = {}
     same_query = set(_equal_pairs(prints, "query", across))
     for i, j in same_query:
@@ -107,18 +114,24 @@ def find_pairs(
         if head not in heads:
             heads.add(head)
             indexed.append(position)
-    grams = _grams([p.query for p in prints])
-    proposed = candidates(matrix(signatures(grams)), indexed, threshold, across)
-    # A pair of equal queries is an exact pair already.
-    proposed = [(i, j) for i, j in proposed if prints[i].query != prints[j].query]
-    # Queries are short: their exact similarity costs less than reading a signature.
-    sets = _grams([prints[p].query for pair in proposed for p in pair]).sets()
-    for (i, j), a, b in zip(proposed, sets[0::2], sets[1::2], strict=True):
-        value = jaccard(a, b)
-        if value >= threshold:
-            alike.setdefault((i, j), {})[QUERY] = value
+    table = matrix(signatures(_grams([p.query for p in prints])))
+
+    @lru_cache(maxsize=4096)
+    def grams(position: int) -> set[int]:
+        return _grams([prints[position].query]).sets()[0]
+
+    def similarity(i: int, j: int) -> float:
+        return jaccard(grams(i), grams(j))
+
+    more: dict[tuple[int, int], int] = {}
+    near = near_pairs(table, indexed, threshold, similarity, across=across, listed=listed)
+    for j, partners in near.items():
+        for i, value in partners.listed:
+            if prints[i].query != prints[j].query:  # else an exact pair already
+                alike.setdefault((i, j), {})[QUERY] = value
+        more[partners.listed[-1][0], j] = partners.more
     return [
-        _pair(prints[i], prints[j], parts, (i, j) in same_query)
+        _pair(prints[i], prints[j], parts, (i, j) in same_query, more.get((i, j), 0))
         for (i, j), parts in sorted(alike.items())
     ]
 
@@ -154,13 +167,15 @@ def _equal_pairs(
     return out
 
 
-def _pair(a: QueryPrint, b: QueryPrint, alike: dict[str, float], same_query: bool) -> Pair:
+def _pair(
+    a: QueryPrint, b: QueryPrint, alike: dict[str, float], same_query: bool, more: int
+) -> Pair:
     parts = tuple(sorted(alike.items()))
     value = alike.get(QUERY, 1.0)  # the queries' similarity; 1 for a shared gold set only
     if a.split in _OPPOSITE and _OPPOSITE[a.split] == b.split:
-        return Pair("leak", a.item, b.item, value, HOLDOUT_LEAK, parts)
+        return Pair("leak", a.item, b.item, value, HOLDOUT_LEAK, parts, more)
     if same_query:
-        return Pair("exact", a.item, b.item, value, DUPLICATE_QUERY, parts)
+        return Pair("exact", a.item, b.item, value, DUPLICATE_QUERY, parts, more)
     if QUERY not in alike:
-        return Pair("exact", a.item, b.item, value, DUPLICATE_GOLD, parts)
-    return Pair("near", a.item, b.item, value, NEAR_DUPLICATE_QUERY, parts)
+        return Pair("exact", a.item, b.item, value, DUPLICATE_GOLD, parts, more)
+    return Pair("near", a.item, b.item, value, NEAR_DUPLICATE_QUERY, parts, more)
