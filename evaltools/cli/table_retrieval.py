@@ -289,7 +289,11 @@ GOLD_EVAL = Command(
     ("gold", "eval"),
     "Score retriever runs (TREC or JSONL) against the set at --k: nDCG, recall, MRR, hit "
     "rate overall, by type, by split, with bootstrap intervals; every query counts, and "
-    "stale gold IDs refuse the evaluation.",
+    "stale gold IDs refuse the evaluation. Conventions, where trec_eval's defaults differ: "
+    "MRR is cut at k; nDCG has linear gains (grade / log2(rank + 1)); ties in a run are "
+    "broken by score, then docid, both descending; a query missing from a run scores 0 and "
+    "counts in every mean (trec_eval averages only the queries the run has). --format json "
+    "also lists each query's values (qid, type, split, every metric).",
     targets.gold_eval,
     (
         Param(

@@ -70,7 +70,24 @@ def as_json(result: Evaluation, stale: list[str]) -> dict[str, Any]:
         "unknown": result.unknown,
         "stale": stale,
         "comparison": comparison,
+        "queries": _queries_json(result),
     }
+
+
+def _queries_json(result: Evaluation) -> list[dict[str, Any]]:
+    """Each query's values, in the set's order: which queries failed is what a user looks
+    at next."""
+    missing = set(result.missing)
+    return [
+        {
+            "qid": query.qid,
+            "type": query.type,
+            "split": query.split,
+            "missing": query.qid in missing,
+            "metrics": {m: _rounded(v) for m, v in zip(METRICS, values, strict=True)},
+        }
+        for query, values in zip(result.queries, result.scores, strict=True)
+    ]
 
 
 def _rows(result: Evaluation) -> list[list[str]]:

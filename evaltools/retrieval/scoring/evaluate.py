@@ -60,7 +60,8 @@ class Evaluation:
     groups: list[Group]
     missing: list[str]
     unknown: list[str]
-    scores: list[tuple[float, ...]]
+    scores: list[tuple[float, ...]]  # per query of `queries`, a value per metric
+    queries: Sequence[Query] = ()
     baseline: str | None = None
     comparison: list[Difference] = field(default_factory=list)
     baseline_missing: list[str] = field(default_factory=list)
@@ -136,6 +137,7 @@ def evaluate(
         missing=[q.qid for q in queries if q.qid not in run.ranked],
         unknown=sorted(qid for qid in run.ranked if qid not in known),
         scores=scores,
+        queries=queries,
     )
     if baseline is not None:
         result.baseline = baseline.name
