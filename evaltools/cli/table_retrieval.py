@@ -335,15 +335,26 @@ GOLD_EVAL = Command(
             "history",
             ("--history",),
             kind=Path,
-            help="Append one JSON line per run (metrics, set digest, git revision).",
+            help="Append one JSON line per run: metrics by type and by split with their "
+            "intervals, set digest, date (UTC), the --label, and the git revision of the code "
+            "(--rev, else the HEAD of --root's repository).",
             metavar="FILE",
+        ),
+        Param(
+            "label",
+            ("--label",),
+            help="A name for the runs in --history and on the --plot x axis (e.g. "
+            "nightly-2026-12-05); default: the run file's name.",
+            metavar="TEXT",
         ),
         Param(
             "plot",
             ("--plot",),
             kind=Path,
-            help="Draw nDCG@k by query type over the runs of --history as an SVG line chart "
-            "(an existing file is replaced only if gold eval drew it).",
+            help="Draw nDCG@k over the runs of --history as an SVG line chart: a line per query "
+            "type, and for tune and holdout (dashed), each with a band for its 95% interval; "
+            "x axis: label or run file, date, revision (an existing file is replaced only if "
+            "gold eval drew it).",
             metavar="SVG",
         ),
         format_param(choices=("text", "json", "markdown")),

@@ -213,6 +213,7 @@ def gold_eval(a: Arguments) -> int:
         history=a.optional_path("history"),
         plot=a.optional_path("plot"),
         output_format=a.text("output_format"),
+        label=a.optional_text("label"),
     )
 
 

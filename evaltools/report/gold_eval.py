@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import hashlib
-from typing import Any
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from evaltools import jsonio
 from evaltools.retrieval.gold.gold_check import GoldCheck
@@ -15,6 +18,9 @@ from evaltools.retrieval.scoring.evaluate import (
     Group,
 )
 from evaltools.retrieval.scoring.history import Entry
+
+if TYPE_CHECKING:
+    from evaltools.report.svg_chart import Series
 from evaltools.retrieval.scoring.metrics import METRICS
 from evaltools.retrieval.scoring.resampling import BOOTSTRAP_RESAMPLES, PERMUTATIONS
 
@@ -175,24 +181,68 @@ def _markdown_table(header: list[str], rows: list[list[str]]) -> list[str]:
     return [line(header), line(["---"] * len(header)), *(line(r) for r in rows)]
 
 
-def history_lines(results: list[Evaluation], checked: GoldCheck, rev: str | None) -> bytes:
-    """One JSON line per run: its overall and per-group metrics, the set's digest and the
-    git revision, so a series of evaluations can be followed."""
+@dataclass(frozen=True)
+class Provenance:
+    """What a history line says of a run besides its scores."""
+
+    revision: str | None  # the commit of the code the gold was checked against
+    date: str  # when it was scored, UTC, ISO 8601
+    label: str | None = None  # --label: the user's name for it (a nightly's, a branch's)
+
+
+def code_revision(root: Path | None, rev: str | None, checked: GoldCheck) -> str | None:
+    """The commit of `--rev` (else HEAD) in the repository the gold IDs point into below
+    `--root` (the deepest one holding each, as `gold check` resolves them): the code the
+    gold was checked against, not the set file's repository, which may be another. IDs in
+    several repositories: `name@commit` of each, space-separated. Without a root (an
+    index), `--rev` as given."""
+    from evaltools.retrieval.sources.git import GitError, run_git
+    from evaltools.retrieval.sources.source import CodeTree
+
+    if root is None:
+        return rev
+    tree = CodeTree(root)
+    try:
+        tops = {m.top: None for i in checked.items if i.cid and (m := tree.mount(i.cid.path))}
+    finally:
+        tree.close()
+    found = []
+    for top in tops:
+        try:
+            out = run_git(top, "rev-parse", "--verify", "--quiet", f"{rev or 'HEAD'}^{{commit}}")
+        except GitError:
+            continue
+        found.append((top, out.decode().strip()))
+    if len(found) == 1:
+        return found[0][1]
+    return " ".join(f"{top.name}@{commit[:12]}" for top, commit in found) or rev
+
+
+def scored_now() -> str:
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def history_lines(results: list[Evaluation], checked: GoldCheck, made: Provenance) -> bytes:
+    """One JSON line per run: its overall, per-type and per-split metrics with their
+    intervals, the set's digest, the revision, the date and the label, so a series of
+    evaluations can be followed and drawn."""
     digest = hashlib.sha256(b"".join(f.data for f in checked.files)).hexdigest()
-    revision = rev or _head(checked)
     lines = "".join(
         jsonio.dumps(
             {
                 "run": r.run,
+                **({"label": made.label} if made.label is not None else {}),
+                "date": made.date,
                 "k": r.k,
                 "set_digest": digest,
-                "revision": revision,
+                "revision": made.revision,
                 "groups": [
                     {
                         "type": g.type,
                         "split": g.split,
                         "n": len(g.members),
                         "metrics": {m: _rounded(g.means[m]) for m in METRICS},
+                        "ci": {m: [_rounded(lo), _rounded(hi)] for m, (lo, hi) in g.ci.items()},
                     }
                     for g in r.groups
                     if ALL in (g.type, g.split)
@@ -206,35 +256,19 @@ def history_lines(results: list[Evaluation], checked: GoldCheck, rev: str | None
     return lines.encode()
 
 
-def _head(checked: GoldCheck) -> str | None:
-    from evaltools.retrieval.sources.git import GitError, run_git
-
-    if not checked.files:
-        return None
-    try:
-        out = run_git(checked.files[0].path.resolve().parent, "rev-parse", "HEAD")
-    except GitError:
-        return None
-    return out.decode().strip() or None
-
-
 def history_chart(entries: list[Entry], source: str) -> str:
-    """The SVG of nDCG@k by query type over the runs of the history, in file order: the
-    whole set (`all`) first, then each type in the order it first appears."""
-    from evaltools.report.svg_chart import Series, line_chart
+    """The SVG of nDCG@k over the runs of the history, in file order: the whole set
+    (`all`) first, then each type in the order it first appears, then the whole set on
+    each split (tune, holdout: the overfitting warning compares them), each with its 95%
+    interval as a band where the history holds it."""
+    from evaltools.report.svg_chart import line_chart
 
     types = list(dict.fromkeys(t for e in entries for t in e.ndcg))
     types.sort(key=lambda t: t != ALL)  # stable: `all` first, the others as they came
-    series = []
-    for kind in types:
-        present = [(i, e) for i, e in enumerate(entries) if kind in e.ndcg]
-        series.append(
-            Series(
-                kind,
-                [(i, e.ndcg[kind]) for i, e in present],
-                [f"{kind}: nDCG@{e.k} {e.ndcg[kind]:.3f} ({_run_label(e)})" for _, e in present],
-            )
-        )
+    splits = list(dict.fromkeys(s for e in entries for s in e.splits))
+    splits.sort(key=lambda s: (s not in _SPLIT_ORDER, _SPLIT_ORDER.get(s, 0)))
+    series = [_series(entries, kind, ALL, kind) for kind in types]
+    series += [_series(entries, ALL, split, f"{split} (all types)") for split in splits]
     ks = sorted({e.k for e in entries})
     metric = f"nDCG@{ks[0]}" if len(ks) == 1 else "nDCG@k"
     title = f"{metric} by query type: {source}, {len(entries)} run{'s' * (len(entries) != 1)}"
@@ -242,7 +276,39 @@ def history_chart(entries: list[Entry], source: str) -> str:
         title += f" (k = {', '.join(map(str, ks))})"
     labels = [_run_label(e) for e in entries]
     empty = f"no runs in {source} yet"
-    return line_chart(title, metric, labels, series, empty=empty, generator=PLOT_GENERATOR)
+    axis = "run (label or file, date UTC, @ revision); bands: 95% intervals"
+    return line_chart(
+        title, metric, labels, series, empty=empty, generator=PLOT_GENERATOR, x_label=axis
+    )
+
+
+# Splits in this order; holdout dashed, so that it reads apart from tune in grey too.
+_SPLIT_ORDER = {"tune": 0, "holdout": 1}
+_SPLIT_DASH = {"tune": "", "holdout": "7 4"}
+
+
+def _series(entries: list[Entry], kind: str, split: str, name: str) -> Series:
+    from evaltools.report.svg_chart import Series
+
+    def value(e: Entry) -> float | None:
+        return e.ndcg.get(kind) if split == ALL else e.splits.get(split)
+
+    present = [(i, e, v) for i, e in enumerate(entries) if (v := value(e)) is not None]
+    return Series(
+        name,
+        [(i, v) for i, _, v in present],
+        [
+            f"{name}: nDCG@{e.k} {v:.3f}{_interval(e, kind, split)} ({_run_label(e)})"
+            for _, e, v in present
+        ],
+        band=[(i, *e.ci[kind, split]) for i, e, _ in present if (kind, split) in e.ci],
+        dash=_SPLIT_DASH.get(split, "2 3") if split != ALL else None,
+    )
+
+
+def _interval(entry: Entry, kind: str, split: str) -> str:
+    bounds = entry.ci.get((kind, split))
+    return f" [{bounds[0]:.3f}, {bounds[1]:.3f}]" if bounds else ""
 
 
 def is_history_chart(head: bytes) -> bool:
@@ -253,4 +319,13 @@ def is_history_chart(head: bytes) -> bool:
 
 
 def _run_label(entry: Entry) -> str:
-    return f"{entry.run} @ {entry.revision[:7]}" if entry.revision else entry.run
+    """The label, else the run file's name; the date (to the minute); the revision."""
+    parts = [entry.label if entry.label else entry.run]
+    if entry.date:
+        parts.append(entry.date[:16].replace("T", " "))
+    label = " ".join(parts)
+    if not entry.revision:
+        return label
+    if " " in entry.revision:  # several repositories: name@commit each
+        return f"{label} @ {entry.revision}"
+    return f"{label} @ {entry.revision[:7]}"

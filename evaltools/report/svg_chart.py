@@ -4,7 +4,8 @@ Values run from 0 to 1 on the y axis (metrics), the x axis is an order of runs. 
 document has a white background, system fonts and no script or external reference, so
 it looks the same in a browser and as an image in a GitHub pull request. Each series is
 one `<polyline>` (its points in x order) with a marker per point, so one-point series stay
-visible; the markers' `<title>` gives the exact value on hover.
+visible; the markers' `<title>` gives the exact value on hover. A series may carry an
+interval per point, drawn as a translucent band of its colour behind every line.
 """
 
 from __future__ import annotations
@@ -13,17 +14,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from xml.sax.saxutils import escape, quoteattr
 
-WIDTH = 800
-HEIGHT = 480
+WIDTH = 820
+HEIGHT = 540
 # The plot area: what is left by the title (top), the legend (right) and the rotated
-# run labels (bottom).
+# run labels with the axis title (bottom).
 LEFT, RIGHT, TOP, BOTTOM = 64, 610, 56, 330
 # Points stay this far from the plot area's left and right edges.
 INSET = 16
 GRID_STEPS = 10
 MAX_LABELS = 25
-LABEL_CHARS = 26
-LEGEND_CHARS = 20
+LABEL_CHARS = 40  # a label, a date and a revision
+LEGEND_CHARS = 22
+BAND_OPACITY = 0.14
 # Okabe-Ito: told apart with the common colour-vision deficiencies; the first series
 # (the overall one) is drawn in black and thicker.
 COLOURS = ("#000000", "#E69F00", "#0072B2", "#009E73", "#D55E00", "#CC79A7", "#56B4E9")
@@ -37,6 +39,10 @@ class Series:
     points: Sequence[tuple[int, float]]
     # Hover text of each point, parallel to `points`.
     notes: Sequence[str] = ()
+    # (x index, low, high): the interval around the value at x, in x order.
+    band: Sequence[tuple[int, float, float]] = ()
+    # The dash pattern ("" solid), instead of the one the series' place gives.
+    dash: str | None = None
 
 
 def x_of(index: int, count: int) -> float:
@@ -63,6 +69,7 @@ def line_chart(
     *,
     empty: str,
     generator: str,
+    x_label: str = "",
 ) -> str:
     """The SVG document; `empty` is the note drawn when there is no run to show.
     `generator` goes into the first line (`data-generator`), so that the command can tell
@@ -79,11 +86,18 @@ def line_chart(
     ]
     out += _grid(y_label)
     out += _x_labels(x_labels)
+    if x_label:
+        out.append(
+            f'<text class="x-axis" x="{_n((LEFT + RIGHT) / 2)}" y="{HEIGHT - 10}" '
+            f'text-anchor="middle" fill="#57606a">{escape(x_label)}</text>'
+        )
     if not x_labels:
         out.append(
             f'<text x="{_n((LEFT + RIGHT) / 2)}" y="{_n((TOP + BOTTOM) / 2)}" '
             f'text-anchor="middle" fill="#57606a">{escape(empty)}</text>'
         )
+    for number, s in enumerate(series):  # every band behind every line
+        out += _band(number, s, len(x_labels))
     for number, s in enumerate(series):
         out += _series(number, s, len(x_labels))
     out += _legend(series)
@@ -136,15 +150,33 @@ def _x_labels(labels: Sequence[str]) -> list[str]:
     return out
 
 
-def _style(number: int) -> tuple[str, str, str]:
+def _style(number: int, series: Series) -> tuple[str, str, str]:
     """Colour, dash pattern and width of the number-th series."""
     colour = COLOURS[number % len(COLOURS)]
     dash = DASHES[(number // len(COLOURS)) % len(DASHES)]
+    if series.dash is not None:
+        dash = series.dash
     return colour, dash, "3" if number == 0 else "2"
 
 
+def _band(number: int, series: Series, count: int) -> list[str]:
+    """The interval as a polygon: along the highs left to right, back along the lows (a
+    short bar for a single point)."""
+    if not series.band:
+        return []
+    colour = _style(number, series)[0]
+    widths = (-6.0, 6.0) if len(series.band) == 1 else (0.0,)
+    top = [(x_of(i, count) + dx, y_of(hi)) for i, _, hi in series.band for dx in widths]
+    low = [(x_of(i, count) + dx, y_of(lo)) for i, lo, _ in series.band for dx in widths]
+    points = " ".join(f"{_n(x)},{_n(y)}" for x, y in [*top, *reversed(low)])
+    return [
+        f'<polygon class="band" data-series={quoteattr(series.name)} fill="{colour}" '
+        f'fill-opacity="{BAND_OPACITY}" stroke="none" points="{points}"/>'
+    ]
+
+
 def _series(number: int, series: Series, count: int) -> list[str]:
-    colour, dash, width = _style(number)
+    colour, dash, width = _style(number, series)
     coords = [(x_of(i, count), y_of(v)) for i, v in series.points]
     dashed = f' stroke-dasharray="{dash}"' if dash else ""
     out = [
@@ -164,7 +196,7 @@ def _legend(series: Sequence[Series]) -> list[str]:
     out = []
     x = RIGHT + 24
     for number, s in enumerate(series):
-        colour, dash, width = _style(number)
+        colour, dash, width = _style(number, s)
         y = TOP + 8 + number * 20
         dashed = f' stroke-dasharray="{dash}"' if dash else ""
         out.append(

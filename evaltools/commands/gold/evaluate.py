@@ -32,6 +32,7 @@ from evaltools.retrieval.gold.resolve import Status
 from evaltools.retrieval.scoring.history import History, parse_history
 
 if TYPE_CHECKING:
+    from evaltools.report.gold_eval import Provenance
     from evaltools.retrieval.scoring.evaluate import Evaluation
 
 # Enough of an existing --plot file to find the generator's marker on its first line.
@@ -52,6 +53,7 @@ def run(
     history: Path | None,
     plot: Path | None,
     output_format: str,
+    label: str | None = None,
 ) -> int:
     _check_usage(runs, history, plot, k)
     set_file = _set_path(set_path) if runs else set_path
@@ -90,7 +92,7 @@ def run(
         return scored
     results, checked, stale = scored
     if old is not None:
-        _record(old, results, checked, rev, plot)
+        _record(old, results, checked, _provenance(root, rev, metas, label, checked), plot)
     _print(results, stale, output_format)
     return 0
 
@@ -262,11 +264,24 @@ def _refuse(found: Sequence[Diagnostic], why: str | None, output_format: str) ->
     return 1
 
 
+def _provenance(
+    root: Path | None, rev: str | None, metas: Path | None, label: str | None, checked: GoldCheck
+) -> Provenance:
+    """The revision of the code the gold was checked against (of --root's repository, as
+    configured when not given), the date, the label: what a history line records."""
+    from evaltools.report.gold_eval import Provenance, code_revision, scored_now
+    from evaltools.retrieval.gold.gold_roots import gold_sources
+
+    configured = load_config().retrieval
+    root, _ = gold_sources(root, metas, configured.root, configured.metas)
+    return Provenance(code_revision(root, rev, checked), scored_now(), label)
+
+
 def _record(
     old: _OldHistory,
     results: list[Evaluation],
     checked: GoldCheck,
-    rev: str | None,
+    made: Provenance,
     plot: Path | None,
 ) -> None:
     """Append the runs to the history and draw the plot of the history they make: both
@@ -284,7 +299,7 @@ def _record(
                 )
             # A last line without its newline (an interrupted editor save) still ends a line.
             joint = b"\n" if now.data and not now.data.endswith(b"\n") else b""
-            data = now.data + joint + history_lines(results, checked, rev)
+            data = now.data + joint + history_lines(results, checked, made)
             with WriteSet() as files:
                 if plot is not None:
                     svg = _chart(parse_history(data, display_path(old.path)), old.path)

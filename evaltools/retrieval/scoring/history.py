@@ -1,8 +1,10 @@
 """Reading the `gold eval --history` file back: one entry per scored run, in file order.
 
-Each line is what `gold eval --history` appends: `{"run", "k", "set_digest", "revision",
-"groups": [{"type", "split", "n", "metrics": {"ndcg", ...}}]}`. A line that is not of that
-shape becomes a diagnostic at its line, never an exception, and is left out.
+Each line is what `gold eval --history` appends: `{"run", "label"?, "date"?, "k",
+"set_digest", "revision", "groups": [{"type", "split", "n", "metrics": {"ndcg", ...},
+"ci"?: {"ndcg": [lo, hi], ...}}]}` (lines written before `label`, `date` and `ci` existed
+read as well). A line that is not of that shape becomes a diagnostic at its line, never an
+exception, and is left out.
 """
 
 from __future__ import annotations
@@ -25,15 +27,23 @@ _SHAPE = (
 )
 
 
+Interval = tuple[float, float]
+
+
 @dataclass(frozen=True)
 class Entry:
     """One scored run: its name, the git revision, k, and nDCG@k by query type (the type
-    `all` is the whole set), each over every split."""
+    `all` is the whole set), each over every split; of the whole set by split (`splits`:
+    tune, holdout); the 95% interval of each where recorded (`ci`, by (type, split))."""
 
     run: str
     revision: str | None
     k: int
     ndcg: dict[str, float]
+    splits: dict[str, float] = field(default_factory=dict)
+    ci: dict[tuple[str, str], Interval] = field(default_factory=dict)
+    date: str | None = None  # UTC, ISO 8601
+    label: str | None = None
 
 
 @dataclass
@@ -68,32 +78,48 @@ def _entry(value: Any) -> Entry | str:
         return "this line has no string `run`"
     if isinstance(k, bool) or not isinstance(k, int) or k < 1:
         return "its `k` is not a positive integer"
-    if revision is not None and not isinstance(revision, str):
-        return "its `revision` is neither a string nor null"
+    for key in ("revision", "date", "label"):
+        if value.get(key) is not None and not isinstance(value.get(key), str):
+            return f"its `{key}` is neither a string nor null"
     if not isinstance(groups, list):
         return "this line has no `groups` list"
-    ndcg: dict[str, float] = {}
+    entry = Entry(run, revision, k, {}, date=value.get("date"), label=value.get("label"))
     for group in groups:
         found = _group_ndcg(group)
         if isinstance(found, str):
             return found
-        if found is not None:
-            ndcg[found[0]] = found[1]
-    if ALL not in ndcg:
+        kind, split, ndcg, interval = found
+        if split == ALL:
+            entry.ndcg[kind] = ndcg
+        elif kind == ALL:
+            entry.splits[split] = ndcg
+        else:
+            continue
+        if interval is not None:
+            entry.ci[kind, split] = interval
+    if ALL not in entry.ndcg:
         return 'its `groups` have no {"type": "all", "split": "all"} group'
-    return Entry(run, revision, k, ndcg)
+    return entry
 
 
-def _group_ndcg(group: Any) -> tuple[str, float] | str | None:
-    """(type, nDCG) of a group over every split; None for a group of one split."""
+def _unit(value: Any) -> bool:
+    return not isinstance(value, bool) and isinstance(value, (int, float)) and 0 <= value <= 1
+
+
+def _group_ndcg(group: Any) -> tuple[str, str, float, Interval | None] | str:
+    """(type, split, nDCG, its interval or None) of a group."""
     if not isinstance(group, dict):
         return "an entry of `groups` is not an object"
     kind, split, metrics = group.get("type"), group.get("split"), group.get("metrics")
     if not isinstance(kind, str) or not isinstance(split, str):
         return "a group has no string `type` and `split`"
-    if split != ALL:
-        return None
     value = metrics.get("ndcg") if isinstance(metrics, dict) else None
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1:
+    if not _unit(value):
         return f"group {kind!r} has no `metrics.ndcg` between 0 and 1"
-    return kind, float(value)
+    ci = group.get("ci")
+    if ci is None:
+        return kind, split, float(value), None
+    bounds = ci.get("ndcg") if isinstance(ci, dict) else None
+    if not (isinstance(bounds, list) and len(bounds) == 2 and all(map(_unit, bounds))):
+        return f"group {kind!r} has a `ci` without an `ndcg` interval [lo, hi] within 0..1"
+    return kind, split, float(value), (float(bounds[0]), float(bounds[1]))

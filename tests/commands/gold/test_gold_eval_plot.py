@@ -20,7 +20,7 @@ def entry(run: str, ndcg: dict[str, float], revision: str | None = None, k: int 
         {"type": t, "split": "all", "n": 40, "metrics": {"ndcg": v, "recall": 0.5}}
         for t, v in ndcg.items()
     ]
-    # Groups of one split are in the history too; the plot leaves them out.
+    # The whole set on one split is in the history too: the plot draws it as its own line.
     groups.append({"type": "all", "split": "tune", "n": 30, "metrics": {"ndcg": 0.01}})
     line = {"run": run, "k": k, "set_digest": "0" * 64, "revision": revision, "groups": groups}
     return json.dumps(line) + "\n"
@@ -60,7 +60,7 @@ def test_one_line_per_type_with_values_at_their_coordinates(
     root = ET.parse(tmp_path / "p.svg").getroot()
     assert root.tag == f"{SVG}svg"
     lines = polylines(root)
-    assert list(lines) == ["all", "intent", "symbol"]
+    assert list(lines) == ["all", "intent", "symbol", "tune (all types)"]
     assert all(len(points) == 3 for points in lines.values())
     y0, y1 = gridline_y(root, "0.0"), gridline_y(root, "1.0")
     assert y1 < y0  # 1 is up
@@ -73,7 +73,7 @@ def test_one_line_per_type_with_values_at_their_coordinates(
     labels = ["".join(t.itertext()) for t in root.iter(f"{SVG}text") if t.get("class") == "run"]
     assert labels[0].endswith("bm25.txt @ a1b2c3d") and labels[1].endswith("dense.txt")
     legend = [t.text for t in root.iter(f"{SVG}text") if t.get("class") == "legend"]
-    assert legend == ["all", "intent", "symbol"]
+    assert legend == ["all", "intent", "symbol", "tune (all types)"]
     title = root.find(f"{SVG}title")
     assert title is not None and title.text == "nDCG@10 by query type: history.jsonl, 3 runs"
 
@@ -93,8 +93,8 @@ def test_one_run_draws_a_marker_per_type(
 ) -> None:
     assert plot(tmp_path, capsys, entry("only.txt", {"all": 1.0, "intent": 1.0}))[0] == 0
     root = ET.parse(tmp_path / "p.svg").getroot()
-    assert [len(points) for points in polylines(root).values()] == [1, 1]
-    assert len(list(root.iter(f"{SVG}circle"))) == 2
+    assert [len(points) for points in polylines(root).values()] == [1, 1, 1]  # and tune
+    assert len(list(root.iter(f"{SVG}circle"))) == 3
 
 
 def test_empty_history_draws_empty_axes_with_a_note(
@@ -122,6 +122,7 @@ def test_scoring_appends_then_draws_the_whole_history(
         "all": 2,
         "intent": 2,
         "identifier": 2,
+        "tune (all types)": 2,
     }
     root = ET.parse(svg).getroot()
     y0, y1 = gridline_y(root, "0.0"), gridline_y(root, "1.0")

@@ -30,7 +30,10 @@ def test_per_query_values_agree_with_ir_measures_with_ties_and_missing_queries(
         qrels[qid] = {d: rng.randint(1, 3) for d in rng.sample(docs, 3)}
         records.append(
             record(
-                qid, qrels[qid], rng.choice(["intent", "identifier"]), rng.choice(["tune", "holdout"])
+                qid,
+                qrels[qid],
+                rng.choice(["intent", "identifier"]),
+                rng.choice(["tune", "holdout"]),
             )
         )
         if q % 7 == 3:
