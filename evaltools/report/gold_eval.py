@@ -303,6 +303,7 @@ def _series(entries: list[Entry], kind: str, split: str, name: str) -> Series:
         ],
         band=[(i, *e.ci[kind, split]) for i, e, _ in present if (kind, split) in e.ci],
         dash=_SPLIT_DASH.get(split, "2 3") if split != ALL else None,
+        faint=kind != ALL,  # the types: the whole set and its splits stand out
     )
 
 

@@ -25,7 +25,7 @@ GRID_STEPS = 10
 MAX_LABELS = 25
 LABEL_CHARS = 40  # a label, a date and a revision
 LEGEND_CHARS = 22
-BAND_OPACITY = 0.14
+BAND_OPACITY = 0.18
 # Okabe-Ito: told apart with the common colour-vision deficiencies; the first series
 # (the overall one) is drawn in black and thicker.
 COLOURS = ("#000000", "#E69F00", "#0072B2", "#009E73", "#D55E00", "#CC79A7", "#56B4E9")
@@ -43,6 +43,9 @@ class Series:
     band: Sequence[tuple[int, float, float]] = ()
     # The dash pattern ("" solid), instead of the one the series' place gives.
     dash: str | None = None
+    # A faint band for a series in the background: overlapping bands of many series
+    # would make one grey area.
+    faint: bool = False
 
 
 def x_of(index: int, count: int) -> float:
@@ -171,7 +174,8 @@ def _band(number: int, series: Series, count: int) -> list[str]:
     points = " ".join(f"{_n(x)},{_n(y)}" for x, y in [*top, *reversed(low)])
     return [
         f'<polygon class="band" data-series={quoteattr(series.name)} fill="{colour}" '
-        f'fill-opacity="{BAND_OPACITY}" stroke="none" points="{points}"/>'
+        f'fill-opacity="{BAND_OPACITY / 3 if series.faint else BAND_OPACITY:.3f}" '
+        f'stroke="none" points="{points}"/>'
     ]
 
 
