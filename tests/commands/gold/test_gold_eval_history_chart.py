@@ -12,7 +12,7 @@ import pytest
 
 from evaltools.__main__ import main
 from tests.commands.gold.test_gold_eval import record, write_trec
-from tests.commands.gold.test_gold_eval_plot import SVG, polylines
+from tests.commands.gold.test_gold_eval_plot import SVG, gridline_y, polylines
 from tests.retrieval.gitrepo import SESSION_PY, GitRepo
 
 KILL = "demo_repo/auth/session.py:4-6:kill_session"
@@ -101,12 +101,7 @@ def test_chart_labels_runs_draws_bands_and_shows_tune_and_holdout_apart(
         next(g for g in h["groups"] if g["type"] == g["split"] == "all")["ci"]["ndcg"][1]
         for h in history
     ]
-    y0 = float(
-        next(l for l in root.iter(f"{SVG}line") if l.get("data-value") == "0.0").attrib["y1"]
-    )
-    y1 = float(
-        next(l for l in root.iter(f"{SVG}line") if l.get("data-value") == "1.0").attrib["y1"]
-    )
+    y0, y1 = gridline_y(root, "0.0"), gridline_y(root, "1.0")
     assert top == pytest.approx([y0 + v * (y1 - y0) for v in highs], abs=0.06)
     # The x axis: label, date and the code's revision of each run, and what it reads.
     labels = ["".join(t.itertext()) for t in root.iter(f"{SVG}text") if t.get("class") == "run"]
