@@ -89,12 +89,12 @@ def near_pairs(
         to_leader = {leader: similarity(leader, x) for leader in sorted(near)}
         own = next((c for c, v in to_leader.items() if 1.0 - v <= radius - _EPSILON), None)
         found: list[tuple[int, float | None]] = []  # None: certain, not yet measured
-        for leader, held in near.items():
+        for leader, lists in near.items():
             if leader != own:
                 found += _decide(
                     x,
                     leader,
-                    held,
+                    lists,
                     to_leader=to_leader,
                     distance=distance,
                     threshold=threshold,

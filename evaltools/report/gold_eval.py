@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -219,7 +219,7 @@ def code_revision(root: Path | None, rev: str | None, checked: GoldCheck) -> str
 
 
 def scored_now() -> str:
-    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def history_lines(results: list[Evaluation], checked: GoldCheck, made: Provenance) -> bytes:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import io
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeGuard
 
 from evaltools.catalogue import rule
 from evaltools.diagnostics import Diagnostic, make
@@ -102,7 +102,7 @@ def _entry(value: Any) -> Entry | str:
     return entry
 
 
-def _unit(value: Any) -> bool:
+def _unit(value: Any) -> TypeGuard[float]:
     return not isinstance(value, bool) and isinstance(value, (int, float)) and 0 <= value <= 1
 
 
