@@ -26,10 +26,12 @@ RULES = (
         W,
         "Two examples are nearly the same edit (MinHash over cursor excerpt and patches).",
         "Compares the 5-token shingles of the cursor excerpt and the expected patches together: "
-        "MinHash with 128 hashes and LSH (as Zed's `ep --max-duplicates`) propose the pairs, "
-        "and a pair whose exact Jaccard similarity is at or above the threshold (0.5 by "
-        "default; `--threshold`, or `threshold` in [tool.evaltools.dupes]) is reported with "
-        "the parts that are alike.",
+        "every pair of a set of up to 200 examples, else the pairs MinHash with 128 hashes and "
+        "LSH propose (bands chosen for the threshold: a pair 0.01 above it is missed with "
+        "probability below 1%), and a pair whose exact Jaccard similarity is at or above the "
+        "threshold (0.5 by default, as Zed's `ep --max-duplicates`; `--threshold`, or "
+        "`threshold` in [tool.evaltools.dupes]) is reported with the parts that are alike. "
+        "An example lists its first 5 partners and counts the others (+N more).",
         "A renamed variable or one added line does not make a new test: the pair weighs the "
         "same behaviour twice. Keep both only when they test different behaviour.",
         "two examples whose cursor excerpts differ only in a variable name",
@@ -52,8 +54,10 @@ RULES = (
         "near-duplicate-query",
         W,
         "Two queries are nearly the same text (MinHash over character 3-grams).",
-        "Compares the queries' character 3-grams (MinHash and LSH propose the pairs) and "
-        "reports a pair whose Jaccard similarity is at or above the threshold.",
+        "Compares the queries' character 3-grams (every pair of up to 200 queries, else the "
+        "pairs MinHash and LSH propose, as for DU002) and reports a pair whose Jaccard "
+        "similarity is at or above the threshold; a query lists its first 5 partners and "
+        "counts the others (+N more).",
         "A reworded query with the same intent adds little; keep it only when the wording is "
         "what is being tested.",
         '"how does retry back off"  /  "how does the retry back off"',
