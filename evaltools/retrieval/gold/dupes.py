@@ -126,10 +126,14 @@ def find_pairs(
     more: dict[tuple[int, int], int] = {}
     near = near_pairs(table, indexed, threshold, similarity, across=across, listed=listed)
     for j, partners in near.items():
-        for i, value in partners.listed:
-            if prints[i].query != prints[j].query:  # else an exact pair already
-                alike.setdefault((i, j), {})[QUERY] = value
-        more[partners.listed[-1][0], j] = partners.more
+        # An equal query (of another split) is an exact pair already, unless the count of
+        # the others needs a pair to be stated on.
+        kept = [(i, v) for i, v in partners.listed if prints[i].query != prints[j].query]
+        kept = kept or ([partners.listed[-1]] if partners.more else [])
+        for i, value in kept:
+            alike.setdefault((i, j), {})[QUERY] = value
+        if kept:
+            more[kept[-1][0], j] = partners.more
     return [
         _pair(prints[i], prints[j], parts, (i, j) in same_query, more.get((i, j), 0))
         for (i, j), parts in sorted(alike.items())
