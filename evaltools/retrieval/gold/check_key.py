@@ -264,9 +264,13 @@ def signature(path: str) -> tuple[str, int]:
     sig = f"{st.st_mode}:{stat_signature(st)}"
     newest = max(st.st_mtime_ns, st.st_ctime_ns)
     if stat.S_ISLNK(st.st_mode):
-        target, target_newest = signature(os.path.realpath(path))
-        sig += f" -> {os.path.realpath(path)} {target}"
-        newest = max(newest, target_newest)
+        real = os.path.realpath(path)
+        try:
+            target = os.stat(real)
+        except (OSError, ValueError):  # dangling, or a loop (realpath stops at a link)
+            return f"{sig} -> {real} -", newest
+        sig += f" -> {real} {target.st_mode}:{stat_signature(target)}"
+        newest = max(newest, target.st_mtime_ns, target.st_ctime_ns)
     return sig, newest
 
 
