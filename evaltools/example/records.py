@@ -12,7 +12,6 @@ Default names are the reference CLI's: `.json`/`.md` take the file stem, `.jsonl
 from __future__ import annotations
 
 import os
-import stat
 import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -25,10 +24,15 @@ from evaltools.diagnostics import Diagnostic, make
 from evaltools.example.markdown.reader import ParsedMarkdown, read_markdown
 from evaltools.example.spec import Example, SpecError, example_from_json_dict
 from evaltools.fileio import (
+    FILE_TOO_LARGE,
+    MAX_DATA_FILE_BYTES,
     MAX_TEXT_FILE_BYTES,
+    Refused,
     check_text_bytes,
     display_path,
     line_col_of_offset,
+    open_input,
+    read_input,
     walk_files,
 )
 
@@ -155,22 +159,20 @@ def _file_units(file: str, shown: str, name: str, suffix: str) -> Iterator[Unit]
     if suffix != ".jsonl":
         yield Unit(suffix[1:], shown, 1, 0, stem, None, file)
         return
-    try:
-        # Non-blocking, as in `_read`: a FIFO named *.jsonl must not hang the run.
-        fd = os.open(file, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    except OSError as exc:
-        yield _error_unit(shown, stem, make(UNREADABLE_SOURCE, shown, 1, 1, _cannot_read(exc)))
+    opened = open_input(file, max_bytes=MAX_DATA_FILE_BYTES)
+    if isinstance(opened, Refused):
+        yield _error_unit(shown, stem, _refusal(opened, shown))
         return
-    with os.fdopen(fd, "rb") as handle:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            message = "is not a regular file (a device, socket or FIFO)"
-            yield _error_unit(shown, stem, make(UNREADABLE_SOURCE, shown, 1, 1, message))
-            return
-        yield from _jsonl_units(handle, shown, stem)
+    with opened:
+        yield from _jsonl_units(opened, shown, stem)
 
 
-def _cannot_read(exc: OSError) -> str:
-    return f"cannot read the file: {(exc.strerror or str(exc)).lower()}"
+def _refusal(refused: Refused, shown: str) -> Diagnostic:
+    """The input policy's refusal, under the reader's rule for a file it cannot read (a
+    file too large keeps its own, IO006)."""
+    if refused.rule is FILE_TOO_LARGE:
+        return refused.at(shown)
+    return make(UNREADABLE_SOURCE, shown, 1, 1, refused.message)
 
 
 def _error_unit(shown: str, stem: str, error: Diagnostic) -> Unit:
@@ -215,26 +217,11 @@ def parse_unit(unit: Unit) -> Record:
 def _read(unit: Unit, record: Record) -> bytes | None:
     """A whole file's bytes, or None with the reason in `record.errors`."""
     assert unit.file is not None
-    message = ""
-    try:
-        # Non-blocking, so that a FIFO named like an example cannot hang the run.
-        fd = os.open(unit.file, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    except OSError as exc:
-        message = _cannot_read(exc)
-    else:
-        with os.fdopen(fd, "rb") as handle:
-            info = os.fstat(fd)
-            if not stat.S_ISREG(info.st_mode):
-                message = "is not a regular file (a device, socket or FIFO)"
-            elif unit.form == "md" and info.st_size > MAX_TEXT_FILE_BYTES:
-                message = (
-                    f"file is {info.st_size:,} bytes, over the {MAX_TEXT_FILE_BYTES:,}-byte "
-                    "limit for one example: split it, or keep bulk data in .jsonl"
-                )
-            else:
-                return handle.read()
-    record.errors.append(make(UNREADABLE_SOURCE, unit.path, 1, 1, message))
-    return None
+    data = read_input(unit.file, max_bytes=MAX_TEXT_FILE_BYTES)
+    if isinstance(data, Refused):
+        record.errors.append(_refusal(data, unit.path))
+        return None
+    return data
 
 
 def _parse_markdown_unit(unit: Unit, data: bytes, record: Record) -> None:
