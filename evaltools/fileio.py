@@ -7,7 +7,7 @@ import errno
 import functools
 import os
 import stat
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import BinaryIO, NamedTuple
 
@@ -354,7 +354,9 @@ def discover(
                 if excluded is not None and excluded(file):
                     left_out += 1
                     continue
-                key = str(real_path(file)) if file.is_symlink() else f"{real}{os.sep}{name}"
+                # os.path.islink: False, not an error, for a path past PATH_MAX.
+                linked = os.path.islink(file)  # noqa: PTH114
+                key = str(real_path(file)) if linked else f"{real}{os.sep}{name}"
                 found.setdefault(key, file)
             others += walk.others
             ignored += walk.ignored
@@ -409,7 +411,7 @@ def walk_files(
         excluded = None
     matching: list[str] = []
     others = 0
-    for dirpath, dirnames, filenames in os.walk(root):
+    for dirpath, dirnames, filenames in _walk(os.fspath(root), matching):
         dirnames[:] = sorted(
             d for d in dirnames if not d.startswith(".") and d not in SKIPPED_DIRECTORIES
         )
@@ -433,6 +435,39 @@ def walk_files(
         return Walk(matching, others, 0)
     ignored = git_ignored(root, matching)
     return Walk([name for name in matching if name not in ignored], others, len(ignored))
+
+
+def _walk(root: str, unreadable: list[str]) -> Iterator[tuple[str, list[str], list[str]]]:
+    """`os.walk(root)`, and below a folder whose path is past PATH_MAX (which os.walk
+    passes over without a word), `os.fwalk` from a descriptor of it. A folder that cannot
+    be listed at all is added to `unreadable` (relative to `root`), so that the command
+    reports it (IO007) as a file it could not read: the gate never passes over a file it
+    did not see."""
+    errors: list[OSError] = []
+    yield from os.walk(root, onerror=errors.append)
+    while errors:
+        error = errors.pop(0)
+        folder = os.fsdecode(error.filename or "")
+        if not folder:
+            continue
+        if error.errno != errno.ENAMETOOLONG:
+            unreadable.append(Path(os.path.relpath(folder, root)).as_posix())
+            continue
+        parent, _, name = folder.rpartition("/")
+        try:
+            fd = open_folder(parent or ".")
+        except OSError:
+            unreadable.append(Path(os.path.relpath(folder, root)).as_posix())
+            continue
+        try:
+            below: list[OSError] = []
+            for dirpath, dirnames, filenames, _ in os.fwalk(name, dir_fd=fd, onerror=below.append):
+                yield f"{parent}/{dirpath}", dirnames, filenames
+            for failed in below:  # relative to `parent`, the descriptor's folder
+                shown = f"{parent}/{os.fsdecode(failed.filename or name)}"
+                unreadable.append(Path(os.path.relpath(shown, root)).as_posix())
+        finally:
+            os.close(fd)
 
 
 def _is_within(path: str, root: str) -> bool:
