@@ -13,6 +13,7 @@ from typing import BinaryIO, NamedTuple
 
 from evaltools.catalogue import rule
 from evaltools.diagnostics import Diagnostic, Rule, make
+from evaltools.positions import line_column
 
 # Hand-written eval examples are a few KiB; anything this large is a mistake
 # (a log or a build artefact committed under the eval folder).
@@ -90,21 +91,6 @@ def real_path(path: Path) -> Path:
         return path.resolve()
     except (RuntimeError, OSError):  # RuntimeError: a loop, before Python 3.13
         return Path(os.path.abspath(path))  # noqa: PTH100
-
-
-def char_column(line: bytes, offset: int) -> int:
-    """The 1-based column of byte `offset` of `line`, in characters (code points), the unit
-    of every reported column: a caret byte offset or a reader's byte position becomes one
-    here. A byte that does not decode counts as one character (the bytes before the first
-    such byte are exactly the characters an editor shows)."""
-    return len(line[:offset].decode("utf-8", "replace")) + 1
-
-
-def line_col_of_offset(data: bytes, offset: int) -> tuple[int, int]:
-    """1-based line and character column of byte `offset` of `data`."""
-    line = data.count(b"\n", 0, offset) + 1
-    start = data.rfind(b"\n", 0, offset) + 1
-    return line, char_column(data[start:offset], offset - start)
 
 
 class Refused(NamedTuple):
@@ -261,7 +247,7 @@ def check_text_bytes(shown: str, data: bytes) -> Diagnostic | None:
         return make(EMPTY_FILE, shown, 1, 1, "file is empty: delete it or fill it in")
     nul = data.find(b"\0")
     if nul >= 0:
-        line, col = line_col_of_offset(data, nul)
+        line, col = line_column(data, nul)
         return make(BINARY_FILE, shown, line, col, "file contains a NUL byte: is it binary?")
     if data.startswith(b"\xef\xbb\xbf"):
         return make(
@@ -274,7 +260,7 @@ def check_text_bytes(shown: str, data: bytes) -> Diagnostic | None:
     try:
         data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        line, col = line_col_of_offset(data, exc.start)
+        line, col = line_column(data, exc.start)
         return make(
             NOT_UTF8,
             shown,
@@ -284,7 +270,7 @@ def check_text_bytes(shown: str, data: bytes) -> Diagnostic | None:
         )
     crlf = data.find(b"\r\n")
     if crlf >= 0:
-        line, col = line_col_of_offset(data, crlf)
+        line, col = line_column(data, crlf)
         return make(
             CRLF_LINE_ENDINGS,
             shown,

@@ -245,3 +245,27 @@ def test_a_temp_looking_name_with_a_huge_number_does_not_stop_writes(tmp_path: P
     assert "internal error" not in done.stderr
     assert done.returncode in (0, 1), done.stderr
     assert (tmp_path / "evals" / "ex.md").exists()
+
+
+@pytest.mark.parametrize("where", ["prediction", "expected", "predictions-file"])
+def test_score_refuses_a_patch_too_long_to_score_at_its_place(scored: Path, where: str) -> None:
+    long_line = "x" * 150_000
+    huge = PERFECT.replace("+    let x = 100;", "+" + long_line)
+    args = ["score", "huge.jsonl"]
+    if where == "prediction":
+        record = example("huge", [prediction(huge)])
+        pointer = "/predictions/0/actual_patch"
+    elif where == "expected":
+        record = example("huge", [prediction(PERFECT)], expected=[huge])
+        pointer = "/expected_patches/0"
+    else:
+        record = example("huge", [])
+        del record["prompt_inputs"], record["predictions"]
+        (scored / "preds.jsonl").write_text(json.dumps({"name": "huge", "patch": huge}) + "\n")
+        args += ["--predictions", "preds.jsonl"]
+        pointer = "/predictions/0/actual_patch"
+    write_jsonl(scored / "huge.jsonl", [record])
+    done = evaltools(*args, cwd=scored)
+    assert done.returncode == 1
+    assert f"huge.jsonl:1:1: IO009 [error] {pointer} is {len(huge):,} characters" in done.stderr
+    assert "internal error" not in done.stderr

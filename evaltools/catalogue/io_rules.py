@@ -89,6 +89,20 @@ RULES = (
         always_reported=True,
     ),
     Rule(
+        "IO009",
+        "patch-too-large-to-score",
+        E,
+        "A patch is longer than `score` scores (100,000 characters).",
+        "Reports an expected or predicted patch over 100,000 characters, before anything of "
+        "the example is scored; the example is left out of the scores.",
+        "delta chrF holds the character n-grams of what an edit changes, about 1 KB for each "
+        "character: a 10 MB patch would take gigabytes and minutes, then fail. An edit "
+        "prediction changes a region of the cursor excerpt, a few KB.",
+        '{"predictions": [{"actual_patch": "--- a/x\\n+++ b/x\\n@@ ... (12 MB on one line)"}]}',
+        "(a patch of the region the model edits)",
+        always_reported=True,
+    ),
+    Rule(
         "IO020",
         "file-not-written",
         E,

@@ -30,11 +30,11 @@ from evaltools.fileio import (
     Refused,
     check_text_bytes,
     display_path,
-    line_col_of_offset,
     open_input,
     read_input,
     walk_files,
 )
+from evaltools.positions import Lines, line_column
 
 STDIN = "-"
 STDIN_DISPLAY = "<stdin>"
@@ -98,11 +98,12 @@ def placed(record: Record, found: list[Diagnostic]) -> list[Diagnostic]:
     if not record.text or all(d.pointer is None for d in found):
         return found
     located = jsonlocate.locate(record.text)
+    lines = Lines(record.text)  # a record may carry thousands of findings
 
     def at_value(finding: Diagnostic) -> Diagnostic:
         if finding.pointer is None:
             return finding
-        line, column = jsonio.line_column(record.text, located.nearest(finding.pointer))
+        line, column = lines.line_column(located.nearest(finding.pointer))
         return finding._replace(line=record.line + line - 1, column=column)
 
     return [at_value(d) for d in found]
@@ -247,7 +248,7 @@ def _parse_json_unit(unit: Unit, data: bytes, record: Record) -> None:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        line, column = line_col_of_offset(data, exc.start)
+        line, column = line_column(data, exc.start)
         message = f"byte 0x{data[exc.start]:02x} is not valid UTF-8: re-encode the file as UTF-8"
         record.errors.append(
             make(jsonio.INVALID_JSON, unit.path, unit.line + line - 1, column, message)

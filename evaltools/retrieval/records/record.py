@@ -15,7 +15,8 @@ from typing import Any, BinaryIO
 
 from evaltools import jsonio
 from evaltools.diagnostics import Diagnostic, Rule, make
-from evaltools.fileio import BYTE_ORDER_MARK, NOT_UTF8, char_column, open_records
+from evaltools.fileio import BYTE_ORDER_MARK, NOT_UTF8, open_records
+from evaltools.positions import char_column
 from evaltools.retrieval.records.record_rules import BLANK_LINE, INVALID_JSON
 
 BOM = "\ufeff"

@@ -17,8 +17,9 @@ from typing import Any
 
 from evaltools.catalogue import rule
 from evaltools.diagnostics import Diagnostic, make
-from evaltools.fileio import MAX_DATA_FILE_BYTES, Refused, char_column, display_path, read_input
+from evaltools.fileio import MAX_DATA_FILE_BYTES, Refused, display_path, read_input
 from evaltools.jsonlocate import locate
+from evaltools.positions import char_column
 from evaltools.retrieval.records.explain import json_type
 from evaltools.retrieval.records.record import NEEDS_FULL_PARSE, parse_line, quick_value
 
