@@ -3,6 +3,7 @@ repository git refuses to read. The verdicts never depend on whether the cache i
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -10,6 +11,7 @@ import pytest
 from evaltools.__main__ import main
 from tests.retrieval.gitrepo import GitRepo
 
+NOBODY = 65534
 SET = '{"qid": "q1", "query": "x", "type": "identifier", "gold": {"src/a.py:1-2:f": 3}}\n'
 
 
@@ -46,3 +48,21 @@ def test_a_gold_id_naming_a_link_loop_is_a_finding(
     out = capsys.readouterr().out
     assert out.startswith("set.jsonl:1:")
     assert "RG003" in out and "Too many levels of symbolic links" in out
+
+
+@pytest.mark.parametrize("cache", [[], ["--no-cache"]], ids=["cached", "uncached"])
+def test_a_repository_git_refuses_is_a_usage_error_not_other_verdicts(
+    looped: GitRepo, capsys: pytest.CaptureFixture[str], cache: list[str]
+) -> None:
+    # Another user's repository: git refuses it ("dubious ownership"), and without its
+    # history every renamed file would read as missing.
+    for path in [looped.path, *looped.path.rglob("*")]:
+        os.chown(path, NOBODY, NOBODY, follow_symlinks=False)
+    assert main(["gold", "check", "set.jsonl", "--root", "code", *cache]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.endswith(
+        f"error: git refuses to read the repository holding {looped.path}: it belongs to "
+        'another user ("dubious ownership"), so no verdict could be trusted; run as its '
+        "owner, or trust it with `git config --global --add safe.directory PATH`\n"
+    )
