@@ -11,7 +11,6 @@ each (counting newlines from the start for each was quadratic in the findings);
 from __future__ import annotations
 
 import bisect
-from typing import AnyStr, Generic
 
 
 def char_column(line: bytes, offset: int) -> int:
@@ -30,23 +29,29 @@ def _column(text: str | bytes, start: int, offset: int) -> int:
 
 def line_column(text: str | bytes, offset: int) -> tuple[int, int]:
     """1-based line and column (in characters) of `offset` in `text`, for one offset."""
-    newline = b"\n" if isinstance(text, bytes) else "\n"
-    line = text.count(newline, 0, offset) + 1  # type: ignore[arg-type]
-    start = text.rfind(newline, 0, offset) + 1  # type: ignore[arg-type]
+    if isinstance(text, bytes):
+        line, start = text.count(b"\n", 0, offset) + 1, text.rfind(b"\n", 0, offset) + 1
+    else:
+        line, start = text.count("\n", 0, offset) + 1, text.rfind("\n", 0, offset) + 1
     return line, _column(text, start, offset)
 
 
-class Lines(Generic[AnyStr]):
+class Lines:
     """Where each line of `text` starts, for placing many offsets in it."""
 
-    def __init__(self, text: AnyStr) -> None:
+    def __init__(self, text: str | bytes) -> None:
         self.text = text
-        newline: AnyStr = b"\n" if isinstance(text, bytes) else "\n"  # type: ignore[assignment]
         starts = [0]
-        found = text.find(newline)
-        while found >= 0:
-            starts.append(found + 1)
-            found = text.find(newline, found + 1)
+        if isinstance(text, bytes):
+            found = text.find(b"\n")
+            while found >= 0:
+                starts.append(found + 1)
+                found = text.find(b"\n", found + 1)
+        else:
+            found = text.find("\n")
+            while found >= 0:
+                starts.append(found + 1)
+                found = text.find("\n", found + 1)
         self._starts = starts
 
     def line_column(self, offset: int) -> tuple[int, int]:

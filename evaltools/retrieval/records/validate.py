@@ -16,7 +16,7 @@ import os
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from evaltools import jsonio
 from evaltools.diagnostics import Diagnostic, make
@@ -152,7 +152,7 @@ def check_chunk(task: ChunkTask) -> ChunkResult:
     return result
 
 
-def _line_start_at_or_after(stream: io.BufferedReader, offset: int) -> int:
+def _line_start_at_or_after(stream: BinaryIO, offset: int) -> int:
     if offset == 0:
         return 0
     stream.seek(offset - 1)
