@@ -52,7 +52,9 @@ def warn_outside_project(config: Config, *keys: str) -> None:
     for key in keys:
         table, header = KEYS[key]
         places = config.paths if key == "paths" else config.retrieval.sets
-        found = [((*table, key), index, place) for index, place in enumerate(places)]
+        found: list[tuple[tuple[str, ...], int | None, Path]] = [
+            ((*table, key), index, place) for index, place in enumerate(places)
+        ]
         if key == "sets" and config.retrieval.root is not None:
             found.append(((*table, "root"), None, config.retrieval.root))
         for where, index, place in found:
