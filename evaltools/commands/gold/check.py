@@ -163,7 +163,7 @@ def _check(
     code = worst_exit_code(found.diagnostics)
     sys.stdout.write(out.getvalue())
     if results is not None and not fix:
-        repairable = any(
+        repairable = found.behind or any(
             i.result is not None and i.result.status.repairable and i.result.new_chunk_id
             for i in found.items
         )
