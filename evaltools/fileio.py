@@ -2,18 +2,25 @@
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import functools
 import os
-from collections.abc import Callable, Iterable
+import stat
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import NamedTuple
+from typing import BinaryIO, NamedTuple
 
 from evaltools.catalogue import rule
-from evaltools.diagnostics import Diagnostic, make
+from evaltools.diagnostics import Diagnostic, Rule, make
+from evaltools.positions import line_column
 
 # Hand-written eval examples are a few KiB; anything this large is a mistake
 # (a log or a build artefact committed under the eval folder).
 MAX_TEXT_FILE_BYTES = 8 * 1024 * 1024
+# A file of records (a retrieval set, a run, predictions, examples in bulk): past this a
+# file is a dump, or a sparse file that would hold a run for minutes; shard it instead.
+MAX_DATA_FILE_BYTES = 1 << 30
 
 NOT_UTF8 = rule("IO001")
 BYTE_ORDER_MARK = rule("IO002")
@@ -86,54 +93,153 @@ def real_path(path: Path) -> Path:
         return Path(os.path.abspath(path))  # noqa: PTH100
 
 
-def char_column(line: bytes, offset: int) -> int:
-    """The 1-based column of byte `offset` of `line`, in characters (code points), the unit
-    of every reported column: a caret byte offset or a reader's byte position becomes one
-    here. A byte that does not decode counts as one character (the bytes before the first
-    such byte are exactly the characters an editor shows)."""
-    return len(line[:offset].decode("utf-8", "replace")) + 1
+class Refused(NamedTuple):
+    """Why the input policy refused a file (IO006 or IO007), with its one wording."""
+
+    rule: Rule
+    message: str
+
+    def at(self, shown: str) -> Diagnostic:
+        return make(self.rule, shown, 1, 1, self.message)
 
 
-def line_col_of_offset(data: bytes, offset: int) -> tuple[int, int]:
-    """1-based line and character column of byte `offset` of `data`."""
-    line = data.count(b"\n", 0, offset) + 1
-    start = data.rfind(b"\n", 0, offset) + 1
-    return line, char_column(data[start:offset], offset - start)
+def open_input(path: Path | str, *, max_bytes: int | None) -> BinaryIO | Refused:
+    """The one input policy, applied before any byte is parsed: `path` opened for reading
+    without blocking (a FIFO or a device must not hang a run, nor one that replaced a file
+    since it was listed), then refused unless it is a regular file (IO007) of at most
+    `max_bytes` (IO006). A path longer than the system's PATH_MAX is opened a folder at a
+    time, so that a file the walk found is read, never passed over."""
+    try:
+        fd = _open_nonblocking(os.fspath(path))
+    except OSError as exc:
+        return Refused(NOT_A_FILE, cannot_read(exc))
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            os.close(fd)
+            return Refused(NOT_A_FILE, _not_regular(info.st_mode))
+        if max_bytes is not None and info.st_size > max_bytes:
+            os.close(fd)
+            return Refused(FILE_TOO_LARGE, too_large(info.st_size, max_bytes))
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.close(fd)
+        raise
+
+
+class InputRefused(OSError):
+    """`open_records`' refusal, raised where a reader streams (a generator cannot return)."""
+
+    def __init__(self, refused: Refused) -> None:
+        super().__init__(refused.message)
+        self.refused = refused
+
+
+def open_records(path: Path | str) -> BinaryIO:
+    """A file of records (JSONL) opened by the input policy; `InputRefused` if it may not be."""
+    opened = open_input(path, max_bytes=MAX_DATA_FILE_BYTES)
+    if isinstance(opened, Refused):
+        raise InputRefused(opened)
+    return opened
+
+
+def read_input(path: Path | str, *, max_bytes: int | None) -> bytes | Refused:
+    """A whole file's bytes by `open_input`'s policy (a file that grew past `max_bytes`
+    since its size was taken is refused too)."""
+    opened = open_input(path, max_bytes=max_bytes)
+    if isinstance(opened, Refused):
+        return opened
+    with opened:
+        try:
+            data = opened.read() if max_bytes is None else opened.read(max_bytes + 1)
+        except OSError as exc:
+            return Refused(NOT_A_FILE, cannot_read(exc))
+    if max_bytes is not None and len(data) > max_bytes:
+        return Refused(FILE_TOO_LARGE, too_large(len(data), max_bytes))
+    return data
+
+
+def cannot_read(exc: OSError) -> str:
+    if exc.errno == errno.ENXIO:  # a socket, or a device with nothing behind it
+        return "is not a regular file (a device, socket or FIFO)"
+    if exc.errno == errno.ELOOP or (
+        exc.errno == errno.ENOENT and exc.filename and Path(exc.filename).is_symlink()
+    ):
+        return "is not a regular file (a device, socket or broken link)"
+    return f"cannot read the file: {(exc.strerror or str(exc)).lower()}"
+
+
+def too_large(size: int, limit: int) -> str:
+    if limit >= MAX_DATA_FILE_BYTES:
+        return (
+            f"file is {size:,} bytes, over the {limit:,}-byte limit for one file of records: "
+            "shard it into several files"
+        )
+    return (
+        f"file is {size:,} bytes, over the {limit:,}-byte limit for one example: "
+        "split it, or keep bulk data in .jsonl"
+    )
+
+
+def _not_regular(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "is a directory, not a file: pass the directory itself to search it"
+    return "is not a regular file (a device, socket or FIFO)"
+
+
+_READ_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+_FOLDER_FLAGS = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0)
+
+
+def _open_nonblocking(path: str) -> int:
+    try:
+        return os.open(path, _READ_FLAGS)
+    except OSError as exc:
+        if exc.errno != errno.ENAMETOOLONG:
+            raise
+    folder, _, name = path.rpartition("/")
+    parent = open_folder(folder or "/")
+    try:
+        return os.open(name, _READ_FLAGS, dir_fd=parent)
+    finally:
+        os.close(parent)
+
+
+def open_folder(path: str) -> int:
+    """A descriptor of the folder `path`, however long: past PATH_MAX, one component at a
+    time, each relative to the one before (links followed, as the kernel follows them)."""
+    try:
+        return os.open(path, _FOLDER_FLAGS)
+    except OSError as exc:
+        if exc.errno != errno.ENAMETOOLONG:
+            raise
+    fd = os.open("/" if path.startswith("/") else ".", _FOLDER_FLAGS)
+    try:
+        for part in path.split("/"):
+            if part:
+                below = os.open(part, _FOLDER_FLAGS, dir_fd=fd)
+                os.close(fd)
+                fd = below
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
 
 
 def read_text_file(
     path: Path, *, max_bytes: int | None = MAX_TEXT_FILE_BYTES
 ) -> TextFile | Diagnostic:
-    """Read a text file whole, or say (as a diagnostic) why it cannot be one."""
+    """Read a text file whole by the input policy (`open_input`), or say (as a diagnostic)
+    why it cannot be one."""
     shown = display_path(path)
-    if not path.is_file():
-        return make(NOT_A_FILE, shown, 1, 1, _not_a_file_message(path))
-    if max_bytes is not None:
-        size = path.stat().st_size
-        if size > max_bytes:
-            return make(
-                FILE_TOO_LARGE,
-                shown,
-                1,
-                1,
-                f"file is {size:,} bytes, over the {max_bytes:,}-byte limit for one example: "
-                "split it, or keep bulk data in .jsonl",
-            )
-    try:
-        data = path.read_bytes()
-    except OSError as exc:  # permissions, or the file changed since `is_file`
-        why = (exc.strerror or str(exc)).lower()
-        return make(NOT_A_FILE, shown, 1, 1, f"cannot read the file: {why}")
+    data = read_input(path, max_bytes=max_bytes)
+    if isinstance(data, Refused):
+        return data.at(shown)
     problem = check_text_bytes(shown, data)
     if problem is not None:
         return problem
     return TextFile(path, shown, data, data.decode("utf-8"))
-
-
-def _not_a_file_message(path: Path) -> str:
-    if path.is_dir():
-        return "is a directory, not a file: pass the directory itself to search it"
-    return "is not a regular file (a device, socket or broken link)"
 
 
 def check_text_bytes(shown: str, data: bytes) -> Diagnostic | None:
@@ -141,7 +247,7 @@ def check_text_bytes(shown: str, data: bytes) -> Diagnostic | None:
         return make(EMPTY_FILE, shown, 1, 1, "file is empty: delete it or fill it in")
     nul = data.find(b"\0")
     if nul >= 0:
-        line, col = line_col_of_offset(data, nul)
+        line, col = line_column(data, nul)
         return make(BINARY_FILE, shown, line, col, "file contains a NUL byte: is it binary?")
     if data.startswith(b"\xef\xbb\xbf"):
         return make(
@@ -154,7 +260,7 @@ def check_text_bytes(shown: str, data: bytes) -> Diagnostic | None:
     try:
         data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        line, col = line_col_of_offset(data, exc.start)
+        line, col = line_column(data, exc.start)
         return make(
             NOT_UTF8,
             shown,
@@ -164,7 +270,7 @@ def check_text_bytes(shown: str, data: bytes) -> Diagnostic | None:
         )
     crlf = data.find(b"\r\n")
     if crlf >= 0:
-        line, col = line_col_of_offset(data, crlf)
+        line, col = line_column(data, crlf)
         return make(
             CRLF_LINE_ENDINGS,
             shown,
@@ -234,7 +340,9 @@ def discover(
                 if excluded is not None and excluded(file):
                     left_out += 1
                     continue
-                key = str(real_path(file)) if file.is_symlink() else f"{real}{os.sep}{name}"
+                # os.path.islink: False, not an error, for a path past PATH_MAX.
+                linked = os.path.islink(file)  # noqa: PTH114
+                key = str(real_path(file)) if linked else f"{real}{os.sep}{name}"
                 found.setdefault(key, file)
             others += walk.others
             ignored += walk.ignored
@@ -289,7 +397,7 @@ def walk_files(
         excluded = None
     matching: list[str] = []
     others = 0
-    for dirpath, dirnames, filenames in os.walk(root):
+    for dirpath, dirnames, filenames in _walk(os.fspath(root), matching):
         dirnames[:] = sorted(
             d for d in dirnames if not d.startswith(".") and d not in SKIPPED_DIRECTORIES
         )
@@ -313,6 +421,39 @@ def walk_files(
         return Walk(matching, others, 0)
     ignored = git_ignored(root, matching)
     return Walk([name for name in matching if name not in ignored], others, len(ignored))
+
+
+def _walk(root: str, unreadable: list[str]) -> Iterator[tuple[str, list[str], list[str]]]:
+    """`os.walk(root)`, and below a folder whose path is past PATH_MAX (which os.walk
+    passes over without a word), `os.fwalk` from a descriptor of it. A folder that cannot
+    be listed at all is added to `unreadable` (relative to `root`), so that the command
+    reports it (IO007) as a file it could not read: the gate never passes over a file it
+    did not see."""
+    errors: list[OSError] = []
+    yield from os.walk(root, onerror=errors.append)
+    while errors:
+        error = errors.pop(0)
+        folder = os.fsdecode(error.filename or "")
+        if not folder:
+            continue
+        if error.errno != errno.ENAMETOOLONG:
+            unreadable.append(Path(os.path.relpath(folder, root)).as_posix())
+            continue
+        parent, _, name = folder.rpartition("/")
+        try:
+            fd = open_folder(parent or ".")
+        except OSError:
+            unreadable.append(Path(os.path.relpath(folder, root)).as_posix())
+            continue
+        try:
+            below: list[OSError] = []
+            for dirpath, dirnames, filenames, _ in os.fwalk(name, dir_fd=fd, onerror=below.append):
+                yield f"{parent}/{dirpath}", dirnames, filenames
+            for failed in below:  # relative to `parent`, the descriptor's folder
+                shown = f"{parent}/{os.fsdecode(failed.filename or name)}"
+                unreadable.append(Path(os.path.relpath(shown, root)).as_posix())
+        finally:
+            os.close(fd)
 
 
 def _is_within(path: str, root: str) -> bool:

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from evaltools.catalogue import rule
+from evaltools.positions import line_column
 
 INVALID_JSON = rule("IO008")
 
@@ -43,12 +44,6 @@ class JsonError(ValueError):
     def line_column(self, text: str) -> tuple[int, int]:
         """1-based line and column (in characters) of the offset in `text`."""
         return line_column(text, self.offset)
-
-
-def line_column(text: str, offset: int) -> tuple[int, int]:
-    """1-based line and column (in characters) of a character offset into `text`."""
-    line = text.count("\n", 0, offset) + 1
-    return line, offset - (text.rfind("\n", 0, offset) + 1) + 1
 
 
 class _RepeatedKey(Exception):

@@ -38,4 +38,25 @@ def loads(text: str) -> dict[str, Any]:
         table: dict[str, Any] = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise TomlError(str(exc), text) from exc
+    except RecursionError:
+        # tomllib recurses once per nested array or inline table, and does not bound it.
+        raise _refused(text, _NESTING, "arrays or inline tables nested too deeply") from None
+    except ValueError as exc:  # int(): "Exceeds the limit (4300 digits) for integer string"
+        if "digits" not in str(exc):
+            raise
+        raise _refused(text, _HUGE_INT, "an integer longer than readers take") from None
     return table
+
+
+# What the JSON reader refuses too (`jsonio`): an integer of more than 4,300 digits, and
+# nesting deeper than the stack; at the place it starts, as the parser's own errors are.
+_HUGE_INT = re.compile(r"[-+]?\d[\d_]{4300,}")
+_NESTING = re.compile(r"(?:[\[{][ \t\n]*){64}")
+
+
+def _refused(text: str, where: re.Pattern[str], what: str) -> TomlError:
+    found = where.search(text)
+    offset = found.start() if found is not None else 0
+    line = text.count("\n", 0, offset) + 1
+    column = offset - (text.rfind("\n", 0, offset) + 1) + 1
+    return TomlError(f"{what} (at line {line}, column {column})", text)

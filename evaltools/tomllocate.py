@@ -11,8 +11,9 @@ where each `#` starts a comment.
 
 from __future__ import annotations
 
-import bisect
 import re
+
+from evaltools.positions import Lines
 
 Key = tuple[str, ...]
 Position = tuple[int, int]  # 1-based line and column (in characters)
@@ -92,11 +93,10 @@ class _Scanner:
         self.text = text
         self.i = 0
         self.out = out
-        self._starts = [0] + [m.end() for m in re.finditer("\n", text)]
+        self._lines = Lines(text)
 
     def _at(self, offset: int) -> Position:
-        line = bisect.bisect_right(self._starts, offset)
-        return line, offset - self._starts[line - 1] + 1
+        return self._lines.line_column(offset)
 
     def _peek(self, ahead: int = 0) -> str:
         at = self.i + ahead

@@ -11,6 +11,7 @@ import pytest
 
 from evaltools import jsonio, jsonlocate
 from evaltools.__main__ import main
+from evaltools.positions import line_column
 from tests.example import gen_records
 
 RETRIEVAL = '{"qid": "q%d", "query": "find the session", "type": "intent", "gold": {"a.py:1-2": 3}}'
@@ -227,10 +228,10 @@ def test_locate_walks_no_text_that_is_not_json(text: str) -> None:
 def test_a_missing_member_is_placed_at_the_object_that_lacks_it() -> None:
     text = '{\n  "a": {"b": 1},\n  "c": [10, 20]\n}'
     found = jsonlocate.locate(text)
-    assert jsonio.line_column(text, found.nearest("/a/b")) == (2, 14)
-    assert jsonio.line_column(text, found.nearest("/a/b", at_key=True)) == (2, 9)
-    assert jsonio.line_column(text, found.nearest("/a/missing/deeper")) == (2, 8)
-    assert jsonio.line_column(text, found.nearest("/c/1")) == (3, 13)
+    assert line_column(text, found.nearest("/a/b")) == (2, 14)
+    assert line_column(text, found.nearest("/a/b", at_key=True)) == (2, 9)
+    assert line_column(text, found.nearest("/a/missing/deeper")) == (2, 8)
+    assert line_column(text, found.nearest("/c/1")) == (3, 13)
     assert found.nearest("/nope") == 0
 
 

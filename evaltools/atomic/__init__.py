@@ -217,6 +217,8 @@ class WriteSet:
     def add(self, path: Path, data: bytes, *, expect: Expect = None) -> None:
         target = _through_links(path)
         if is_stream(target):  # a device takes its bytes at the commit, last
+            if isinstance(expect, bytes):  # the file read is now a FIFO or a device
+                raise FileChanged(path)
             self.streams.append((path, target, data))
             return
         try:

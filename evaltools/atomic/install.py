@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Final
 
 from evaltools.atomic.temps import name_beside
+from evaltools.fileio import Refused, open_input
 
 
 class Missing:
@@ -111,11 +112,12 @@ def settle(placed: Placed) -> None:
 def holds(path: Path | None, expect: bytes) -> bool:
     if path is None:
         return True  # nothing kept to compare (a file system without hard links)
-    try:
-        with path.open("rb") as stream:
-            return stream.read(len(expect) + 1) == expect
-    except FileNotFoundError:
+    # By the input policy: a FIFO put in the file's place must not hang the rewrite.
+    opened = open_input(path, max_bytes=None)
+    if isinstance(opened, Refused):
         return False
+    with opened as stream:
+        return stream.read(len(expect) + 1) == expect
 
 
 def _link_new(temp: Path, target: Path) -> None:

@@ -108,7 +108,7 @@ def _in_use(pid: int, entry: os.DirEntry[str]) -> bool:
         return True
     try:
         os.kill(pid, 0)
-    except ProcessLookupError:
+    except (ProcessLookupError, OverflowError):  # OverflowError: no process has that number
         return False
     except PermissionError:  # alive, another user's
         pass

@@ -68,8 +68,9 @@ RULES = (
         "IO006",
         "file-too-large",
         E,
-        "The file is larger than an example can be.",
-        "Reports a file above 8 MiB, without reading it.",
+        "The file is larger than an example (or a file of records) can be.",
+        "Reports an example (`.md`, `.json`) above 8 MiB, or a file of records (a `.jsonl` "
+        "set or examples, a run, predictions, metas) above 1 GiB, without reading it.",
         "Hand-written eval examples are a few KiB; anything this large is a log or a build "
         "artefact committed under the eval folder, and reading it would stall a hook.",
         "evals/debug-dump.md   (120 MB)",
@@ -81,11 +82,26 @@ RULES = (
         "not-a-file",
         E,
         "The path is not a regular file.",
-        "Reports a path that is a FIFO, a device or a socket, or a broken symbolic link.",
+        "Reports a path that is a FIFO, a device or a socket, a directory where a file is "
+        "named, a broken symbolic link, or a file or folder that cannot be read.",
         "Reading a FIFO or a device blocks forever or never ends, and a broken link is a "
         "file that is missing: either way the path cannot be checked.",
         "evals/latest.md -> /tmp/gone.md   (a dangling symlink)",
         "evals/latest.md   (a regular file, or a link to one)",
+        always_reported=True,
+    ),
+    Rule(
+        "IO009",
+        "patch-too-large-to-score",
+        E,
+        "A patch is longer than `score` scores (100,000 characters).",
+        "Reports an expected or predicted patch over 100,000 characters, before anything of "
+        "the example is scored; the example is left out of the scores.",
+        "delta chrF holds the character n-grams of what an edit changes, about 1 KB for each "
+        "character: a 10 MB patch would take gigabytes and minutes, then fail. An edit "
+        "prediction changes a region of the cursor excerpt, a few KB.",
+        '{"predictions": [{"actual_patch": "--- a/x\\n+++ b/x\\n@@ ... (12 MB on one line)"}]}',
+        "(a patch of the region the model edits)",
         always_reported=True,
     ),
     Rule(

@@ -23,7 +23,8 @@ from evaltools.config.precommit import (
     same_except_evaltools,
 )
 from evaltools.config.pyproject_setup import TEMPLATE_ADDED
-from evaltools.fileio import UsageError, display_path, line_col_of_offset
+from evaltools.fileio import UsageError, display_path
+from evaltools.positions import line_column
 from evaltools.tomlio import TomlError, loads
 
 if TYPE_CHECKING:
@@ -186,7 +187,7 @@ def _plan_pyproject(pyproject: Path) -> tuple[bytes | None, Completion, Found]:
         text = None if read is None else read.decode("utf-8")
     except UnicodeDecodeError as exc:
         assert read is not None
-        line, column = line_col_of_offset(read, exc.start)
+        line, column = line_column(read, exc.start)
         raise UsageError(
             f"{shown}:{line}:{column}: byte 0x{read[exc.start]:02x} is not valid UTF-8: "
             "re-encode the file as UTF-8; nothing written"
@@ -296,7 +297,7 @@ def _read(config_file: Path) -> str | None:
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        line, column = line_col_of_offset(data, exc.start)
+        line, column = line_column(data, exc.start)
         raise ConfigEditError(
             f"byte 0x{data[exc.start]:02x} is not valid UTF-8: re-encode the file as UTF-8",
             line,

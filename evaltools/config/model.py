@@ -15,7 +15,8 @@ from types import MappingProxyType
 from typing import Any, NamedTuple
 
 from evaltools.config.discovery import find_pyproject
-from evaltools.fileio import UsageError, display_path, line_col_of_offset
+from evaltools.fileio import UsageError, display_path
+from evaltools.positions import line_column
 from evaltools.tomlio import TomlError, loads
 
 TABLE = ("tool", "evaltools")
@@ -402,7 +403,7 @@ def load_config(explicit: Path | None = None, start: Path | None = None) -> Conf
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        line, column = line_col_of_offset(data, exc.start)
+        line, column = line_column(data, exc.start)
         raise UsageError(
             f"{display_path(path)}:{line}:{column}: byte 0x{data[exc.start]:02x} is not valid "
             "UTF-8: re-encode the file as UTF-8, or the configuration cannot be read"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -34,6 +35,43 @@ def check_configured_exist(config: Config, *keys: str) -> None:
         for index, place in enumerate(places):
             if not place.exists():
                 raise _missing(config, key, index, place)
+    warn_outside_project(config, *keys)
+
+
+_WARNED: set[str] = set()
+
+
+def warn_outside_project(config: Config, *keys: str) -> None:
+    """A configured place outside the project (`paths = ["/"]`, `root = "/"`) makes every
+    command search all below it, the whole file system at worst: said once, on stderr, at
+    its item (a warning: a sibling folder of shared evals may be meant)."""
+    if config.path is None:
+        return
+    project = os.path.realpath(config.root)
+    text: str | None = None
+    for key in keys:
+        table, header = KEYS[key]
+        places = config.paths if key == "paths" else config.retrieval.sets
+        found: list[tuple[tuple[str, ...], int | None, Path]] = [
+            ((*table, key), index, place) for index, place in enumerate(places)
+        ]
+        if key == "sets" and config.retrieval.root is not None:
+            found.append(((*table, "root"), None, config.retrieval.root))
+        for where, index, place in found:
+            real = os.path.realpath(place)
+            if real == project or real.startswith(project.rstrip(os.sep) + os.sep):
+                continue
+            text = config.path.read_text(encoding="utf-8") if text is None else text
+            lines = _key_lines(text)
+            line, column = lines.value(where) if index is None else lines.item(where, index)
+            message = (
+                f"{display_path(config.path)}:{line}:{column}: warning: `{where[-1]}` of "
+                f"{header} names {place.as_posix()}, outside the project ({project}): "
+                "everything below it is searched; name a folder of the project"
+            )
+            if message not in _WARNED:
+                _WARNED.add(message)
+                sys.stderr.write(f"evaltools: {message}\n")
 
 
 def refuse_unlisted_eval_files(config: Config) -> None:

@@ -20,6 +20,7 @@ from evaltools.config.precommit_hooks import (
     HOOK_IDS,
     LOCAL_LANGUAGE,
     hook_fields,
+    needs_escapes,
     yaml_scalar,
 )
 from evaltools.fileio import UsageError
@@ -218,7 +219,9 @@ def _replace_value(text: str, index: int, key: str, new: str) -> str:
     if match is None:
         raise ConfigEditError(f"cannot find the `{key}:` value to update", line + 1, column + 1)
     quote = match.group(1)
-    if quote == "'":  # keep the file's quoting; each form has its own escapes
+    if needs_escapes(new):
+        value = yaml_scalar(new)
+    elif quote == "'":  # keep the file's quoting; each form has its own escapes
         value = "'" + new.replace("'", "''") + "'"
     elif quote == '"':
         value = json.dumps(new, ensure_ascii=False)

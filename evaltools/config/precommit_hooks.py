@@ -93,12 +93,23 @@ LOCAL_LANGUAGE = "system"
 MINIMUM_PRE_COMMIT = "3.0.0"
 
 
+def needs_escapes(value: str) -> bool:
+    """A control character or a line break (U+2028, U+0085 too, which YAML takes as breaks
+    and folds): written raw, even quoted, it does not read back. JSON's escapes are YAML
+    double-quoted escapes, on one line."""
+    return not value.isprintable() or len(value.splitlines()) > 1
+
+
 def yaml_scalar(value: str) -> str:
     """`value` as a YAML scalar that reads back as this very string, quoted where needed.
 
     Dumped as YAML 1.1, the version pre-commit's loader speaks, so `yes` or `1:20` are
     quoted too; 1.2 loaders read the result the same way.
     """
+    if needs_escapes(value):
+        import json
+
+        return json.dumps(value, ensure_ascii=True)
     from ruamel.yaml import YAML
 
     yaml = YAML(typ="safe", pure=True)

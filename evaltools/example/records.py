@@ -12,7 +12,6 @@ Default names are the reference CLI's: `.json`/`.md` take the file stem, `.jsonl
 from __future__ import annotations
 
 import os
-import stat
 import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -25,12 +24,17 @@ from evaltools.diagnostics import Diagnostic, make
 from evaltools.example.markdown.reader import ParsedMarkdown, read_markdown
 from evaltools.example.spec import Example, SpecError, example_from_json_dict
 from evaltools.fileio import (
+    FILE_TOO_LARGE,
+    MAX_DATA_FILE_BYTES,
     MAX_TEXT_FILE_BYTES,
+    Refused,
     check_text_bytes,
     display_path,
-    line_col_of_offset,
+    open_input,
+    read_input,
     walk_files,
 )
+from evaltools.positions import Lines, line_column
 
 STDIN = "-"
 STDIN_DISPLAY = "<stdin>"
@@ -94,11 +98,12 @@ def placed(record: Record, found: list[Diagnostic]) -> list[Diagnostic]:
     if not record.text or all(d.pointer is None for d in found):
         return found
     located = jsonlocate.locate(record.text)
+    lines = Lines(record.text)  # a record may carry thousands of findings
 
     def at_value(finding: Diagnostic) -> Diagnostic:
         if finding.pointer is None:
             return finding
-        line, column = jsonio.line_column(record.text, located.nearest(finding.pointer))
+        line, column = lines.line_column(located.nearest(finding.pointer))
         return finding._replace(line=record.line + line - 1, column=column)
 
     return [at_value(d) for d in found]
@@ -119,7 +124,7 @@ def iter_all_units(
     which may live below a source directory and grow while it is searched).
     """
     for path in paths:
-        if str(path) != STDIN and path.is_dir():
+        if str(path) != STDIN and os.path.isdir(path):  # noqa: PTH112 (False past PATH_MAX)
             names = walk_files(
                 path, SUFFIXES, respect_gitignore=respect_gitignore, exclude=exclude
             ).names
@@ -155,22 +160,20 @@ def _file_units(file: str, shown: str, name: str, suffix: str) -> Iterator[Unit]
     if suffix != ".jsonl":
         yield Unit(suffix[1:], shown, 1, 0, stem, None, file)
         return
-    try:
-        # Non-blocking, as in `_read`: a FIFO named *.jsonl must not hang the run.
-        fd = os.open(file, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    except OSError as exc:
-        yield _error_unit(shown, stem, make(UNREADABLE_SOURCE, shown, 1, 1, _cannot_read(exc)))
+    opened = open_input(file, max_bytes=MAX_DATA_FILE_BYTES)
+    if isinstance(opened, Refused):
+        yield _error_unit(shown, stem, _refusal(opened, shown))
         return
-    with os.fdopen(fd, "rb") as handle:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            message = "is not a regular file (a device, socket or FIFO)"
-            yield _error_unit(shown, stem, make(UNREADABLE_SOURCE, shown, 1, 1, message))
-            return
-        yield from _jsonl_units(handle, shown, stem)
+    with opened:
+        yield from _jsonl_units(opened, shown, stem)
 
 
-def _cannot_read(exc: OSError) -> str:
-    return f"cannot read the file: {(exc.strerror or str(exc)).lower()}"
+def _refusal(refused: Refused, shown: str) -> Diagnostic:
+    """The input policy's refusal, under the reader's rule for a file it cannot read (a
+    file too large keeps its own, IO006)."""
+    if refused.rule is FILE_TOO_LARGE:
+        return refused.at(shown)
+    return make(UNREADABLE_SOURCE, shown, 1, 1, refused.message)
 
 
 def _error_unit(shown: str, stem: str, error: Diagnostic) -> Unit:
@@ -215,26 +218,11 @@ def parse_unit(unit: Unit) -> Record:
 def _read(unit: Unit, record: Record) -> bytes | None:
     """A whole file's bytes, or None with the reason in `record.errors`."""
     assert unit.file is not None
-    message = ""
-    try:
-        # Non-blocking, so that a FIFO named like an example cannot hang the run.
-        fd = os.open(unit.file, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    except OSError as exc:
-        message = _cannot_read(exc)
-    else:
-        with os.fdopen(fd, "rb") as handle:
-            info = os.fstat(fd)
-            if not stat.S_ISREG(info.st_mode):
-                message = "is not a regular file (a device, socket or FIFO)"
-            elif unit.form == "md" and info.st_size > MAX_TEXT_FILE_BYTES:
-                message = (
-                    f"file is {info.st_size:,} bytes, over the {MAX_TEXT_FILE_BYTES:,}-byte "
-                    "limit for one example: split it, or keep bulk data in .jsonl"
-                )
-            else:
-                return handle.read()
-    record.errors.append(make(UNREADABLE_SOURCE, unit.path, 1, 1, message))
-    return None
+    data = read_input(unit.file, max_bytes=MAX_TEXT_FILE_BYTES)
+    if isinstance(data, Refused):
+        record.errors.append(_refusal(data, unit.path))
+        return None
+    return data
 
 
 def _parse_markdown_unit(unit: Unit, data: bytes, record: Record) -> None:
@@ -260,7 +248,7 @@ def _parse_json_unit(unit: Unit, data: bytes, record: Record) -> None:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        line, column = line_col_of_offset(data, exc.start)
+        line, column = line_column(data, exc.start)
         message = f"byte 0x{data[exc.start]:02x} is not valid UTF-8: re-encode the file as UTF-8"
         record.errors.append(
             make(jsonio.INVALID_JSON, unit.path, unit.line + line - 1, column, message)

@@ -200,6 +200,25 @@ def _old_marker_problems(patches: list[str]) -> list[Problem]:
     ]
 
 
+# A patch past this many characters is refused, not scored: delta chrF holds the n-grams of
+# what an edit changes, about 1 KB a character, so a 10 MB line would take gigabytes (and
+# minutes). Edit predictions change a region of the cursor excerpt: a few KB.
+MAX_PATCH_CHARS = 100_000
+
+
+def refuse_huge(patches: list[str], predictions: list[Prediction]) -> None:
+    """`BadInput` (IO009) for the first patch too long to score."""
+    texts = [(f"/expected_patches/{i}", text) for i, text in enumerate(patches)]
+    texts += [(f"/predictions/{i}/actual_patch", p.patch or "") for i, p in enumerate(predictions)]
+    for pointer, text in texts:
+        if len(text) > MAX_PATCH_CHARS:
+            message = (
+                f"{pointer} is {len(text):,} characters, over the {MAX_PATCH_CHARS:,} a patch "
+                "can have to be scored: the example is not scored; is it an edit prediction?"
+            )
+            raise BadInput("IO009", pointer, message)
+
+
 def from_example(
     example: Example, definition: Definition, *, related_cap: int | None = None
 ) -> Scorable:
@@ -226,6 +245,7 @@ def from_example(
     )
     predictions, providers, problems = _predictions(example.extra.get("predictions"))
     patches = example.spec.expected_patches
+    refuse_huge(patches, predictions)
     region = _teacher_region(example.extra.get("prompt"))
     current = definition.context_scoring
     expected, failed = _expected(patches, original, region, True, not current)
@@ -312,8 +332,9 @@ def from_markdown(
     the expected patches' old sides, the edit history's new sides: `score.file_lines`); the
     base text of the definitions before v6 is the one holding the cursor block."""
     spec = example.spec
-    excerpt, _ = cursor_excerpt(spec.cursor_position)
     patches = spec.expected_patches
+    refuse_huge(patches, predictions)
+    excerpt, _ = cursor_excerpt(spec.cursor_position)
     cleaned = [_clean(patch) for patch in patches]
     lines = file_documents(
         spec.cursor_path, excerpt, cleaned, spec.edit_history, _infer_start_row(excerpt, cleaned)

@@ -13,7 +13,7 @@ from evaltools import jsonio
 from evaltools.catalogue import rule
 from evaltools.diagnostics import Diagnostic, make
 from evaltools.example.records import Record, Unit, iter_all_units, parse_unit
-from evaltools.fileio import UsageError, display_path
+from evaltools.fileio import MAX_DATA_FILE_BYTES, Refused, UsageError, display_path, read_input
 from evaltools.parallel.processes import Cost, batch_size, parallel_map, worker_count
 from evaltools.score.definitions import Definition
 from evaltools.score.inputs import BadInput, Problem, Scorable, from_example, from_markdown
@@ -56,11 +56,9 @@ def read_predictions(
     found: dict[str, list[tuple[int, Prediction]]] = {}
     problems: list[Diagnostic] = []
     bad = rule("SC005")
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        message = f"cannot read the predictions file: {(exc.strerror or str(exc)).lower()}"
-        return {}, [make(bad, shown, 1, 1, message)]
+    data = read_input(path, max_bytes=MAX_DATA_FILE_BYTES)
+    if isinstance(data, Refused):
+        return {}, [data.at(shown)]
     for number, raw in enumerate(data.splitlines(), start=1):
         if not raw.strip():
             continue

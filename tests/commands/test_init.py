@@ -217,7 +217,11 @@ def test_hook_adds_to_an_existing_entry_once(
 
 
 @pytest.mark.parametrize(
-    "rev", ["{v1}", "v1 # c", "!!python/object:os.system", "yes", "1.0", "it's", '"q"', "v1"]
+    "rev",
+    [
+        *("{v1}", "v1 # c", "!!python/object:os.system", "yes", "1.0", "it's", '"q"', "v1"),
+        *("v1\u2028x", "v1\u2029x", "v1\x85x", "v1\tx", "v1\x1bx"),  # breaks YAML reads
+    ],
 )
 def test_rev_and_url_are_written_as_yaml_strings(tmp_path: Path, rev: str) -> None:
     url = "https://example.com/x #y"

@@ -26,7 +26,14 @@ from evaltools import jsonio
 from evaltools.atomic import MISSING, Expect, WriteError, WriteSet, atomic_write, locked
 from evaltools.config.model import load_config
 from evaltools.diagnostics import Diagnostic
-from evaltools.fileio import UsageError, display_path, refuse_input_as_output
+from evaltools.fileio import (
+    MAX_DATA_FILE_BYTES,
+    Refused,
+    UsageError,
+    display_path,
+    read_input,
+    refuse_input_as_output,
+)
 from evaltools.retrieval.gold.gold_check import GoldCheck
 from evaltools.retrieval.gold.resolve import Status
 from evaltools.retrieval.scoring.history import History, parse_history
@@ -128,12 +135,9 @@ def _read_history(path: Path, inputs: Sequence[Path], *, must_exist: bool) -> _O
         if not path.parent.is_dir():
             raise UsageError(f"--history {path}: no such directory {path.parent}")
         return _OldHistory(path, b"", False, History())
-    if path.exists() and not path.is_file():
-        raise UsageError(f"--history {path}: is not a regular file; name the history file")
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise UsageError(f"cannot read --history {shown}: {exc.strerror}") from exc
+    data = read_input(path, max_bytes=MAX_DATA_FILE_BYTES)
+    if isinstance(data, Refused):
+        raise UsageError(f"cannot read --history {shown}: {data.message}")
     return _OldHistory(path, data, True, parse_history(data, shown))
 
 

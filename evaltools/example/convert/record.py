@@ -30,6 +30,7 @@ from evaltools.example.spec import (
     without_unmodelled,
 )
 from evaltools.jsonlocate import locate, pointer
+from evaltools.positions import line_column
 
 TARGETS = ("md", "json", "jsonl")
 
@@ -195,7 +196,7 @@ def _first_placed(record: Record, pointers: list[str]) -> tuple[int, int]:
     offsets = [o for o in map(located.value_offset, pointers) if o is not None]
     if not offsets:
         return record.line, 1
-    line, column = jsonio.line_column(record.text, min(offsets))
+    line, column = line_column(record.text, min(offsets))
     return record.line + line - 1, column
 
 

@@ -10,7 +10,7 @@ from evaltools.example.cursor import ExtractedPatch, parse_patch
 from evaltools.example.diffs.udiff import ParsedDiff, parse_diff
 from evaltools.example.markdown.reader import ParsedMarkdown
 from evaltools.example.spec import ExampleSpec
-from evaltools.fileio import char_column
+from evaltools.positions import char_column
 
 # Fields whose diffs may carry cursor lines (patches), as opposed to plain diffs.
 PATCH_FIELDS = ("expected_patch", "rejected_patch")

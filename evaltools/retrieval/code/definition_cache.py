@@ -14,10 +14,16 @@ old row (git's "racily clean" problem).
 
 The store is one SQLite database (the stdlib's): one query answers a batch of keys,
 writes are transactions (whole or not at all), and concurrent runs wait on its lock
-rather than clobber each other. Every row carries a CRC of its key and value: a row that
-does not check out, or does not decode, is a miss and is recomputed; a database file that
-SQLite finds corrupt, or that is not ours, is replaced. The cache never fails a run: when
-it cannot be opened or written, the run goes on without it.
+rather than clobber each other. Every row carries a MAC of its key and value, keyed by a
+secret only this user can read (`SECRET_NAME`, mode 0600, made on first use): a row that
+does not check out (damaged, or written by anyone without the secret), or does not
+decode, is a miss and is recomputed, so a row another hand wrote can never turn a failing
+verdict into a pass; a database file that SQLite finds corrupt, or that is not ours, is
+replaced. A cache another user could write (the folder, the database or the secret owned
+by someone else, or writable by group or others: a shared `EVALTOOLS_CACHE_DIR`, a
+database left mode 0666) is not used at all, as pip and mypy refuse theirs: the run says
+so once on stderr and goes on uncached. The cache never fails a run: when it cannot be
+opened or written, the run goes on without it.
 
 The folder is `.evaltools_cache/` beside the pyproject.toml that configures the run (or
 the current directory), as ruff and mypy keep theirs, or `EVALTOOLS_CACHE_DIR`; it gets a
@@ -27,16 +33,22 @@ the current directory), as ruff and mypy keep theirs, or `EVALTOOLS_CACHE_DIR`; 
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import os
 import sqlite3
 import sys
-import zlib
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
 from evaltools.blake2 import blake2b
+from evaltools.retrieval.code.cache_trust import (
+    load_secret,
+    row_mac,
+    untrusted,
+    warn_once,
+)
 from evaltools.retrieval.code.grammars import GRAMMARS
 from evaltools.retrieval.code.parsing import ParsedFile
 from evaltools.retrieval.code.spans import Definition
@@ -53,7 +65,7 @@ CACHEDIR_TAG = (
 )
 # The layout of the database; a file with another one (or another application's) is
 # replaced, never read.
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: rows carry a keyed MAC, not a CRC anyone can recompute
 APPLICATION_ID = 0x45564C54  # "EVLT"
 RACY_SECONDS = 2
 # How long a run waits for another run's write to finish before it skips its own.
@@ -171,14 +183,6 @@ def decode(value: bytes) -> ParsedFile | None:
     return ParsedFile(tuple(map(Definition._make, rows)), line_count)
 
 
-def _crc(*parts: str | bytes) -> int:
-    crc = 0
-    for part in parts:
-        data = part.encode("utf-8", "surrogateescape") if isinstance(part, str) else part
-        crc = zlib.crc32(data + b"\0", crc)
-    return crc
-
-
 class DefinitionCache(Closing):
     """The database in `folder`, opened on first use; disabled for the run if it cannot be."""
 
@@ -186,6 +190,12 @@ class DefinitionCache(Closing):
         self.folder = folder
         self._db: sqlite3.Connection | None = None
         self._disabled = False
+        self._secret = b""
+
+    def mac(self, *parts: str | bytes) -> int:
+        """The MAC a row of `parts` must carry in this cache (0 when it cannot be opened)."""
+        self._connect()
+        return row_mac(self._secret, *parts) if self._secret else 0
 
     def close(self) -> None:
         if self._db is not None:
@@ -210,7 +220,7 @@ class DefinitionCache(Closing):
         for key, crc, value in self._select(sql, list(dict.fromkeys(keys))):
             if not (isinstance(key, str) and isinstance(value, bytes)):
                 continue  # not a row this module wrote
-            if crc == _crc(key, value):
+            if crc == row_mac(self._secret, key, value):
                 found[key] = value
         return found
 
@@ -221,7 +231,7 @@ class DefinitionCache(Closing):
         for path, sig, oid, crc in self._select(sql, list(signatures)):
             if not all(isinstance(text, str) for text in (path, sig, oid)):
                 continue
-            if sig == signatures.get(path) and crc == _crc(path, sig, oid):
+            if sig == signatures.get(path) and crc == row_mac(self._secret, path, sig, oid):
                 found[path] = oid
         return found
 
@@ -237,14 +247,16 @@ class DefinitionCache(Closing):
         self, values: Mapping[str, bytes], stats: Iterable[tuple[str, str, str]] = ()
     ) -> None:
         """Store `key -> bytes` (see `get_values`) and stat rows in one transaction."""
-        definitions = [(key, _crc(key, value), value) for key, value in values.items()]
-        stat_rows = [(path, sig, oid, _crc(path, sig, oid)) for path, sig, oid in stats]
-        if not definitions and not stat_rows:
+        stats = list(stats)
+        if not values and not stats:
             return
         for _attempt in range(2):  # once more on a database replaced for being corrupt
             db = self._connect()
             if db is None:
                 return
+            mac = functools.partial(row_mac, self._secret)  # the secret comes with the database
+            definitions = [(key, mac(key, value), value) for key, value in values.items()]
+            stat_rows = [(path, sig, oid, mac(path, sig, oid)) for path, sig, oid in stats]
             try:
                 with db:  # one transaction: every row or none
                     db.executemany(_PUT_DEFINITIONS, definitions)
@@ -276,6 +288,12 @@ class DefinitionCache(Closing):
             return self._db
         try:
             self._make_folder()
+            why = untrusted(self.folder)
+            if why is not None:
+                warn_once(self.folder, why)
+                self._disabled = True
+                return None
+            self._secret = load_secret(self.folder)
             self._db = self._open()
         except (OSError, sqlite3.OperationalError):
             self._disabled = True  # no folder or no database: run without the cache
@@ -284,7 +302,9 @@ class DefinitionCache(Closing):
         return self._db
 
     def _make_folder(self) -> None:
-        self.folder.mkdir(parents=True, exist_ok=True)
+        # 0o755 (less what the umask takes), so a group-writable umask does not make a
+        # folder `untrusted` refuses.
+        self.folder.mkdir(mode=0o755, parents=True, exist_ok=True)
         for name, content in ((".gitignore", GITIGNORE), ("CACHEDIR.TAG", CACHEDIR_TAG)):
             # Created, never rewritten: exclusive creation lets one of two concurrent runs
             # write it, and a failure only leaves the folder without it.
@@ -292,6 +312,10 @@ class DefinitionCache(Closing):
                 out.write(content)
 
     def _open(self) -> sqlite3.Connection:
+        with contextlib.suppress(FileExistsError):
+            # Made here, not by SQLite, so that its mode (and the log's, which SQLite copies)
+            # leaves out group and other write whatever the umask.
+            os.close(os.open(self.folder / DB_NAME, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644))
         db = sqlite3.connect(self.folder / DB_NAME, timeout=BUSY_SECONDS, isolation_level=None)
         try:
             application = db.execute("PRAGMA application_id").fetchone()[0]

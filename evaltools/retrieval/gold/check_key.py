@@ -19,6 +19,7 @@ from typing import NamedTuple
 
 from evaltools.blake2 import blake2b
 from evaltools.fileio import UsageError, discover, display_path, real_path, walk_files
+from evaltools.retrieval.code.cache_trust import SECRET_NAME
 from evaltools.retrieval.code.definition_cache import DB_NAME, RACY_SECONDS, stat_signature
 from evaltools.retrieval.sources import git
 
@@ -27,7 +28,12 @@ from evaltools.retrieval.sources import git
 # they are no candidates); only an ID that names one of them by its file name could see
 # them (a missing file's namesakes are candidates), and then nothing is stored.
 OWN_FILES = frozenset(
-    [".gitignore", "CACHEDIR.TAG", *(DB_NAME + s for s in ("", "-wal", "-shm", "-journal"))]
+    [
+        ".gitignore",
+        "CACHEDIR.TAG",
+        SECRET_NAME,
+        *(DB_NAME + s for s in ("", "-wal", "-shm", "-journal")),
+    ]
 )
 # Bump when what `gold check` prints for the same inputs changes without a release.
 RESULTS_VERSION = 2  # 2: JSON objects carry every finding (kind, code, ...)
@@ -264,9 +270,13 @@ def signature(path: str) -> tuple[str, int]:
     sig = f"{st.st_mode}:{stat_signature(st)}"
     newest = max(st.st_mtime_ns, st.st_ctime_ns)
     if stat.S_ISLNK(st.st_mode):
-        target, target_newest = signature(os.path.realpath(path))
-        sig += f" -> {os.path.realpath(path)} {target}"
-        newest = max(newest, target_newest)
+        real = os.path.realpath(path)
+        try:
+            target = os.stat(real)
+        except (OSError, ValueError):  # dangling, or a loop (realpath stops at a link)
+            return f"{sig} -> {real} -", newest
+        sig += f" -> {real} {target.st_mode}:{stat_signature(target)}"
+        newest = max(newest, target.st_mtime_ns, target.st_ctime_ns)
     return sig, newest
 
 

@@ -14,11 +14,13 @@ from typing import TYPE_CHECKING
 
 from evaltools.diagnostics import Diagnostic, make
 from evaltools.fileio import (
-    NOT_A_FILE,
+    MAX_DATA_FILE_BYTES,
+    Refused,
     UsageError,
     check_paths_exist,
     discover,
     display_path,
+    read_input,
 )
 from evaltools.retrieval.code.chunk_id import ChunkIdError, parse_chunk_id
 from evaltools.retrieval.gold.items import GoldItem, SetFile
@@ -167,15 +169,9 @@ def _read_set(path: Path, problems: list[Diagnostic]) -> SetFile | None:
         data = sys.stdin.buffer.read()
         return SetFile(path, STDIN_DISPLAY, data, list(iter_record_lines(io.BytesIO(data))))
     shown = display_path(path)
-    if path.exists() and not path.is_file() and not path.is_dir():
-        # A FIFO (or device) would block the run on reading it.
-        message = "is not a regular file: pass .jsonl files"
-        problems.append(make(NOT_A_FILE, shown, 1, 1, message))
-        return None
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        problems.append(make(NOT_A_FILE, shown, 1, 1, f"cannot read the file: {exc.strerror}"))
+    data = read_input(path, max_bytes=MAX_DATA_FILE_BYTES)
+    if isinstance(data, Refused):
+        problems.append(data.at(shown))
         return None
     return SetFile(path, shown, data, list(iter_record_lines(io.BytesIO(data))))
 

@@ -15,7 +15,7 @@ from typing import Any
 
 from evaltools.catalogue import rule
 from evaltools.diagnostics import Diagnostic, make
-from evaltools.fileio import NOT_A_FILE, display_path
+from evaltools.fileio import InputRefused, display_path, open_records
 from evaltools.jsonlocate import locate, pointer
 from evaltools.retrieval.records.record import RecordLine, iter_record_lines
 from evaltools.retrieval.records.record_rules import (
@@ -94,12 +94,16 @@ def index_by_qid(lines: Iterable[Line]) -> tuple[dict[str, Line], list[tuple[Lin
 def read_jsonl(path: Path, *, need_gold: bool) -> JsonlFile | list[Diagnostic]:
     """The file's records, or the diagnostics that say why it cannot be used."""
     shown = display_path(path)
-    if not path.is_file():
-        return [make(NOT_A_FILE, shown, 1, 1, "is not a regular file: pass .jsonl files")]
+    try:
+        stream = open_records(path)
+    except InputRefused as exc:
+        return [exc.refused.at(shown)]
     raws: list[bytes] = []
     lines: list[Line] = []
     problems: list[Diagnostic] = []
-    for rec in iter_record_lines(path):
+    with stream:
+        records = list(iter_record_lines(stream))
+    for rec in records:
         raws.append(rec.raw)
         found = _check(shown, rec, need_gold=need_gold)
         if isinstance(found, Line):

@@ -15,7 +15,8 @@ from typing import Any, BinaryIO
 
 from evaltools import jsonio
 from evaltools.diagnostics import Diagnostic, Rule, make
-from evaltools.fileio import BYTE_ORDER_MARK, NOT_UTF8, char_column
+from evaltools.fileio import BYTE_ORDER_MARK, NOT_UTF8, open_records
+from evaltools.positions import char_column
 from evaltools.retrieval.records.record_rules import BLANK_LINE, INVALID_JSON
 
 BOM = "\ufeff"
@@ -149,7 +150,7 @@ def iter_record_lines(
 ) -> Iterator[RecordLine]:
     """Every line of `source` parsed, in order; a Path is opened and closed here."""
     if isinstance(source, Path):
-        with source.open("rb") as stream:
+        with open_records(source) as stream:
             yield from iter_record_lines(stream, first_line=first_line)
         return
     for number, raw in enumerate(source, first_line):

@@ -6,7 +6,9 @@ import itertools
 from pathlib import Path
 
 from evaltools import jsonio
-from evaltools.fileio import real_path
+from evaltools.fileio import MAX_DATA_FILE_BYTES, Refused, open_input, real_path
+
+_SNIFF_LINE_BYTES = 1 << 20
 
 
 def looks_like_retrieval_set(path: Path) -> bool:
@@ -15,11 +17,17 @@ def looks_like_retrieval_set(path: Path) -> bool:
     The first readable record decides, so one broken first line does not turn a retrieval
     set into example records.
     """
-    if not path.is_file():
-        return False  # a FIFO would block; the example reader says what it is instead
+    # A FIFO would block, a huge file take minutes: the reader that takes it says why.
+    opened = open_input(path, max_bytes=MAX_DATA_FILE_BYTES)
+    if isinstance(opened, Refused):
+        return False
     try:
-        with path.open("rb") as handle:
-            for raw in itertools.islice(handle, 20):
+        with opened as handle:
+            # Lines read to a bound: a file of one endless line is no set, and is no reason
+            # to hold it whole.
+            for raw in itertools.islice(iter(lambda: handle.readline(_SNIFF_LINE_BYTES), b""), 20):
+                if not raw.endswith(b"\n") and len(raw) == _SNIFF_LINE_BYTES:
+                    return False
                 try:
                     record = jsonio.loads(raw.decode("utf-8"))
                 except (ValueError, RecursionError):  # UnicodeDecodeError is a ValueError

@@ -12,14 +12,23 @@ import functools
 import io
 import itertools
 import json
+import os
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from evaltools import jsonio
 from evaltools.diagnostics import Diagnostic, make
-from evaltools.fileio import EMPTY_FILE, NOT_A_FILE, display_path
+from evaltools.fileio import (
+    EMPTY_FILE,
+    MAX_DATA_FILE_BYTES,
+    InputRefused,
+    Refused,
+    display_path,
+    open_input,
+    open_records,
+)
 from evaltools.jsonlocate import Locations, locate
 from evaltools.retrieval.records.explain import Problem, beyond_schema, explain
 from evaltools.retrieval.records.fields import FIELDS
@@ -118,12 +127,14 @@ class ChunkResult:
 def check_chunk(task: ChunkTask) -> ChunkResult:
     """Check the lines of one chunk; line numbers in the result count from the chunk's start."""
     try:
-        with Path(task.path).open("rb") as stream:
+        with open_records(task.path) as stream:
             start = _line_start_at_or_after(stream, task.start)
             stream.seek(start)
             block = stream.read(max(task.stop - start, 0))
             if block and not block.endswith(b"\n"):
                 block += stream.readline()  # the chunk's last line runs past `stop`
+    except InputRefused as exc:  # replaced (by a FIFO, say) since the file was planned
+        return ChunkResult(chunk=task.chunk, diagnostics=[exc.refused.at(task.display)])
     except OSError as exc:
         reason = exc.strerror or str(exc)
         unreadable = make(
@@ -141,7 +152,7 @@ def check_chunk(task: ChunkTask) -> ChunkResult:
     return result
 
 
-def _line_start_at_or_after(stream: io.BufferedReader, offset: int) -> int:
+def _line_start_at_or_after(stream: BinaryIO, offset: int) -> int:
     if offset == 0:
         return 0
     stream.seek(offset - 1)
@@ -273,13 +284,11 @@ def plan_file(
     """Chunks of about a quarter of a worker's share of the file, within the bounds above;
     `drafts`: the file collects drafts."""
     display = display_path(path)
-    if not path.is_file():
-        what = "a directory" if path.is_dir() else "not a regular file"
-        return make(NOT_A_FILE, display, 1, 1, f"is {what}: pass .jsonl files or directories")
-    try:
-        size = path.stat().st_size
-    except OSError as exc:  # pragma: no cover - vanished between is_file and stat
-        return make(UNREADABLE_FILE, display, 1, 1, f"cannot read the file ({exc}): fix access")
+    opened = open_input(path, max_bytes=MAX_DATA_FILE_BYTES)
+    if isinstance(opened, Refused):
+        return opened.at(display)
+    with opened:
+        size = os.fstat(opened.fileno()).st_size
     if size == 0:
         return make(EMPTY_FILE, display, 1, 1, "file is empty: delete it or add records")
     chunk = min(max(size // max(jobs * 4, 1), MIN_CHUNK_BYTES), MAX_CHUNK_BYTES)

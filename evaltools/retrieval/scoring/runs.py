@@ -17,8 +17,9 @@ from typing import Any
 
 from evaltools.catalogue import rule
 from evaltools.diagnostics import Diagnostic, make
-from evaltools.fileio import char_column, display_path
+from evaltools.fileio import MAX_DATA_FILE_BYTES, Refused, display_path, read_input
 from evaltools.jsonlocate import locate
+from evaltools.positions import char_column
 from evaltools.retrieval.records.explain import json_type
 from evaltools.retrieval.records.record import NEEDS_FULL_PARSE, parse_line, quick_value
 
@@ -37,10 +38,9 @@ def read_run(path: Path) -> Run:
     """The run at `path`; a line it cannot read becomes a diagnostic, never an exception."""
     shown = display_path(path)
     run = Run(path.name)
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        run.problems.append(make(RUN_UNREADABLE, shown, 1, 1, f"cannot read: {exc.strerror}"))
+    data = read_input(path, max_bytes=MAX_DATA_FILE_BYTES)
+    if isinstance(data, Refused):
+        run.problems.append(data.at(shown))
         return run
     reader = _read_jsonl if _looks_jsonl(data) else _read_trec
     scored = reader(data, shown, run)

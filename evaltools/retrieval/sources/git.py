@@ -23,6 +23,11 @@ class GitError(Exception):
     """Git is missing, or refused a command (unknown revision, not a repository)."""
 
 
+class GitRefused(GitError):
+    """Git refuses to read a repository at all (another user's: "dubious ownership"). Never
+    taken for "no repository here": every verdict that reads history would change."""
+
+
 # What `git rev-parse --local-env-vars` lists: the variables that tie git to one repository.
 # A git hook runs with some of them set (GIT_DIR, GIT_INDEX_FILE, GIT_PREFIX, ...); inherited,
 # they would point every command at the hook's repository, whatever `-C` names.
@@ -74,6 +79,13 @@ def run_git(repo: Path, *args: str) -> bytes:
     except (OSError, ValueError) as exc:
         raise GitError(f"cannot run git: {exc}") from exc
     if proc.returncode != 0:
+        if b"dubious ownership" in proc.stderr:
+            raise GitRefused(
+                f"git refuses to read the repository holding {repo.absolute()}: it "
+                'belongs to another user ("dubious ownership"), so no verdict could be '
+                "trusted; run as its owner, or trust it with "
+                "`git config --global --add safe.directory PATH`"
+            )
         raise GitError(
             f"git {args[0]} failed in {repo}: {last_message(proc.stderr, proc.returncode)}"
         )
@@ -90,6 +102,8 @@ def toplevel(path: Path) -> Path | None:
     """The work tree root of the repository holding `path`, or None outside any."""
     try:
         out = run_git(path, "rev-parse", "--show-toplevel")
+    except GitRefused:
+        raise
     except GitError:
         return None
     text = out.decode("utf-8", "surrogateescape").strip()
@@ -102,6 +116,8 @@ def resolve_commit(repo: Path, rev: str) -> str | None:
         out = run_git(
             repo, "rev-parse", "--verify", "--quiet", "--end-of-options", f"{rev}^{{commit}}"
         )
+    except GitRefused:
+        raise
     except GitError:
         return None
     return out.decode("ascii").strip() or None

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from evaltools.catalogue import rule
 from evaltools.diagnostics import Diagnostic
-from evaltools.fileio import read_text_file
+from evaltools.fileio import MAX_DATA_FILE_BYTES, read_text_file
 from evaltools.retrieval.code.chunk_id import ChunkIdError, parse_chunk_id
 from evaltools.retrieval.records.record import LineProblem, parse_line
 
@@ -39,7 +39,7 @@ class MetasIndex:
 
 def read_metas(path: Path) -> tuple[MetasIndex, list[Diagnostic]]:
     index = MetasIndex()
-    text = read_text_file(path, max_bytes=None)
+    text = read_text_file(path, max_bytes=MAX_DATA_FILE_BYTES)
     if isinstance(text, Diagnostic):
         return index, [text]
     problems: list[Diagnostic] = []

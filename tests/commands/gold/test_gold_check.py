@@ -516,7 +516,8 @@ def test_a_directory_argument_and_an_unreadable_file(
     (workspace / "evals" / "sub.jsonl").mkdir()
     assert main(["gold", "check", "evals/set.jsonl", "evals/sub.jsonl", "--root", "."]) == 1
     out = capsys.readouterr().out
-    assert out.splitlines()[0].startswith("evals/sub.jsonl:1:1: IO007 [error] cannot read the file")
+    first = out.splitlines()[0]
+    assert first.startswith("evals/sub.jsonl:1:1: IO007 [error] is a directory, not a file")
     assert out.splitlines()[-1] == "1 gold IDs in 1 file: 1 ok; 1 other error."
 
 

@@ -14,7 +14,7 @@ import pytest
 
 from evaltools.__main__ import main
 from evaltools.retrieval.code import cached_parse
-from evaltools.retrieval.code.definition_cache import DB_NAME, _crc
+from evaltools.retrieval.code.definition_cache import DB_NAME, DefinitionCache
 from evaltools.retrieval.gold import bodies, body_cache
 from evaltools.retrieval.gold.bodies import BODIES_KEY
 from evaltools.retrieval.gold.searches import SEARCHES_KEY
@@ -173,7 +173,7 @@ def test_a_corrupt_searches_row_is_recomputed(
     expected = gold_check(capsys, "--no-cache")
     gold_check(capsys)
     ((key, value),) = body_rows(project / "cache", SEARCHES_KEY).items()
-    # A row whose CRC checks out but that is not what this version writes (a bug could
+    # A row whose MAC checks out but that is not what this version writes (a bug could
     # leave it): it is ignored, and the answers are searched and stored again. The last
     # one answers every question, but with bodies named by places that are not in it.
     version, found, exact, near = json.loads(value)
@@ -185,7 +185,7 @@ def test_a_corrupt_searches_row_is_recomputed(
         with sqlite3.connect(project / "cache" / DB_NAME) as db:
             db.execute(
                 "UPDATE definitions SET value = ?, crc = ? WHERE key = ?",
-                (wrong, _crc(key, wrong), key),
+                (wrong, DefinitionCache(project / "cache").mac(key, wrong), key),
             )
         built = counting_indexes(monkeypatch)
         assert gold_check(capsys) == expected
@@ -223,14 +223,14 @@ def test_a_corrupt_body_entry_is_recomputed(
     gold_check(capsys)
     keys = sorted(body_rows(project / "cache"))
     with sqlite3.connect(project / "cache" / DB_NAME) as db:
-        # One value that fails its CRC; one whose CRC checks out but whose rows do not
+        # One value that fails its MAC; one whose MAC checks out but whose rows do not
         # fit the file's definitions (as a bug could leave it): more rows than those.
         db.execute("UPDATE definitions SET value = ? WHERE key = ?", (b"junk", keys[0]))
         rows = json.dumps([bodies.BODIES_VERSION, ["0" * 32] * 5, [1] * 5, "x\n" * 4])
         wrong = zlib.compress(rows.encode())
         db.execute(
             "UPDATE definitions SET value = ?, crc = ? WHERE key = ?",
-            (wrong, _crc(keys[1], wrong), keys[1]),
+            (wrong, DefinitionCache(project / "cache").mac(keys[1], wrong), keys[1]),
         )
     forget_searches(project / "cache")
     computed = counting_bodies(monkeypatch)

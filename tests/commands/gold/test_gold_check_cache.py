@@ -134,7 +134,7 @@ def test_a_corrupt_entry_is_recomputed(
     assert len(rows(project / "cache", "stats")) >= 4
     with sqlite3.connect(project / "cache" / DB_NAME) as db:
         # Garbage bytes in one entry, a truncated JSON value in another, a stat row that
-        # names another file's content: none checks out against its CRC.
+        # names another file's content: none checks out against its MAC.
         keys = [row[0] for row in db.execute("SELECT key FROM definitions ORDER BY key")]
         db.execute("UPDATE definitions SET value = ? WHERE key = ?", (b"\x00\xff junk", keys[0]))
         db.execute("UPDATE definitions SET value = substr(value, 1, 5) WHERE key = ?", (keys[1],))

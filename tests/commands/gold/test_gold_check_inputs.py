@@ -46,7 +46,7 @@ def test_a_fifo_is_a_finding_not_a_hang(
     os.mkfifo(workspace / "evals" / "pipe.jsonl")
     assert main(["gold", "check", "evals", "--root", "."]) == 1
     assert capsys.readouterr().out.splitlines() == [
-        "evals/pipe.jsonl:1:1: IO007 [error] is not a regular file: pass .jsonl files",
+        "evals/pipe.jsonl:1:1: IO007 [error] is not a regular file (a device, socket or FIFO)",
         "1 gold IDs in 1 file: 1 ok; 1 other error.",
     ]
 

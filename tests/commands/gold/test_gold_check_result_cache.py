@@ -158,11 +158,11 @@ def corrupt_the_entry(repo: GitRepo, root: Path) -> None:
 
 
 def forge_an_entry(repo: GitRepo, root: Path) -> None:
-    """Bytes that pass the CRC but are not an entry (a foreign writer)."""
+    """Bytes that pass the MAC but are not an entry (a bug of a writer holding the key)."""
     with sqlite3.connect(root / "cache" / DB_NAME) as db:
         (key,) = db.execute("SELECT key FROM definitions WHERE key LIKE 'goldcheck%'").fetchone()
         value = b'{"state": 1}\nnot an entry'
-        crc = definition_cache._crc(key, value)
+        crc = definition_cache.DefinitionCache(root / "cache").mac(key, value)
         db.execute("UPDATE definitions SET value = ?, crc = ? WHERE key = ?", (value, crc, key))
 
 

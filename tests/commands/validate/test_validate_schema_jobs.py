@@ -230,5 +230,5 @@ def test_an_unreadable_chunk_is_a_finding(tmp_path: Path) -> None:
     task = validate_module.ChunkTask(str(tmp_path / "gone.jsonl"), "gone.jsonl", 0, 10)
     result = validate_module.check_chunk(task)
     (finding,) = result.diagnostics
-    assert (finding.code, finding.path, finding.line) == ("RV012", "gone.jsonl", 1)
+    assert (finding.code, finding.path, finding.line) == ("IO007", "gone.jsonl", 1)
     assert "cannot read the file" in finding.message
