@@ -1,0 +1,282 @@
+"""`gold check` across real release pairs of public projects, in five languages, against a
+ground truth from each language's own front end (issue 29).
+
+    python benchmarks/bench_refactor_langs.py [--mirrors DIR] [--only NAME] [--sample 300]
+        [--notes FILE]
+
+Runs the `evaltools` it imports (run it with `PYTHONPATH=<other checkout>` to measure
+another checkout's code; the `gold check` child inherits it). `--mirrors` holds full git
+clones as `<owner>+<name>/repo` (bare is fine); nothing is downloaded and no project code
+is kept.
+
+For each project (PROJECTS below, none of them used by the tests): a local clone is checked
+out at the old tag, then at the new one, so `gold check` sees the real history between the
+releases and git's rename detection applies as in users' CI; a copy of the new work tree
+without `.git` is the plain run. The old release's definitions are found by the language's
+own front end (refactor_truth/extract.py: Python `ast`, Go `go/parser`, Rust `syn`,
+TypeScript's compiler API, javac's tree API), written as the chunk IDs evaltools produces;
+those whose span or name evaltools' own parser gives otherwise are counted and left out, as
+are truths whose target it would not name. Up to `--sample` IDs are drawn (seeded), each
+record carrying the old commit as `revision`; refactor_truth/truth.py says where each went,
+and `gold check --format json` at the new release is scored against it, with git history
+and as a plain tree. Targets (issue 29): >= 97% of re-anchorable IDs re-anchored and 0
+false with history, >= 90% and 0 false without.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import datetime
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+from refactor_truth.extract import Def, definitions, source_files
+from refactor_truth.truth import Answer, Table, Tree, Truth, render, score, totals
+from refactor_truth.truth import truth as where
+
+
+@dataclass(frozen=True)
+class Project:
+    name: str
+    mirror: str  # <owner>+<name>
+    language: str
+    old: str
+    new: str
+
+
+PROJECTS = (
+    Project("jinja", "pallets+jinja", "python", "2.10.3", "2.11.0"),
+    Project("requests", "psf+requests", "python", "v2.31.0", "v2.32.0"),
+    Project("urfave-cli", "urfave+cli", "go", "v3.0.0-alpha4", "v3.0.0-alpha5"),
+    Project("cobra", "spf13+cobra", "go", "v1.1.0", "v1.2.0"),
+    Project("ripgrep", "BurntSushi+ripgrep", "rust", "13.0.0", "14.0.0"),
+    Project("serde-json", "serde-rs+json", "rust", "v1.0.50", "v1.0.60"),
+    Project("express", "expressjs+express", "ts", "4.17.1", "4.18.0"),
+    Project("zod", "colinhacks+zod", "ts", "v3.21.0", "v3.22.0"),
+    Project("gson", "google+gson", "java", "gson-parent-2.11.0", "gson-parent-2.12.0"),
+    Project("jsoup", "jhy+jsoup", "java", "jsoup-1.16.1", "jsoup-1.17.1"),
+)
+
+
+def git(repo: Path, *args: str) -> str:
+    out = subprocess.run(
+        ["git", "-c", "advice.detachedHead=false", "-C", str(repo), *args],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    return out.stdout.strip()
+
+
+def evaltools_ids(root: Path, language: str) -> set[str]:
+    """The chunk ID of every definition evaltools' parser finds in the tree."""
+    from evaltools.retrieval.code.symbols import find_definitions
+
+    ids = set()
+    for path in source_files(root, language):
+        for d in find_definitions(path, (root / path).read_bytes()):
+            ids.add(f"{path}:{d.start}-{d.end}:{d.name}")
+    return ids
+
+
+@dataclass
+class Prepared:
+    truth_of: dict[str, Truth]
+    notes: list[str]  # what was left out, and why
+
+
+def prepare(project: Project, repo: Path, sample: int, seed: int) -> tuple[Prepared, str]:
+    """Checks the clone out at the old tag, then the new; returns the truths and the old
+    commit."""
+    git(repo, "checkout", "-q", "--detach", project.old)
+    old_commit = git(repo, "rev-parse", "HEAD")
+    old_defs, old_refused = definitions(repo, project.language)
+    old_ids = evaltools_ids(repo, project.language)
+    git(repo, "checkout", "-q", "--detach", project.new)
+    new_defs, new_refused = definitions(repo, project.language)
+    new_ids = evaltools_ids(repo, project.language)
+    new_paths = set(source_files(repo, project.language))
+    agreed = [d for d in old_defs if d.chunk_id in old_ids and _unique(d, old_defs)]
+    chosen = random.Random(seed).sample(agreed, min(sample, len(agreed)))
+    tree = Tree(new_defs, new_paths, old_defs)
+    truth_of: dict[str, Truth] = {}
+    left = Counter[str]()
+    for d in sorted(chosen, key=lambda d: d.chunk_id):
+        want = where(d, tree)
+        if want.category == "unclear":
+            left[f"unclear ({want.why})"] += 1
+        elif not set(want.targets) <= new_ids:
+            left["evaltools names a truth target otherwise"] += 1
+        else:
+            truth_of[d.chunk_id] = want
+    notes = [
+        f"old definitions {len(old_defs)} ({len(old_refused)} files refused), new"
+        f" {len(new_defs)} ({len(new_refused)} refused); evaltools agrees on"
+        f" {len(agreed)} old IDs ({len(agreed) / max(len(old_defs), 1):.1%});"
+        f" sampled {len(chosen)}, scored {len(truth_of)}",
+        *(f"left out: {n} {why}" for why, n in sorted(left.items())),
+    ]
+    return Prepared(truth_of, notes), old_commit
+
+
+def _unique(d: Def, defs: list[Def]) -> bool:
+    return sum(1 for o in defs if o.chunk_id == d.chunk_id) == 1
+
+
+def write_set(path: Path, ids: list[str], revision: str) -> None:
+    lines = [
+        json.dumps({"qid": f"q{i}", "query": "q", "gold": {cid: 3}, "revision": revision})
+        for i, cid in enumerate(ids)
+    ]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def gold_check(root: Path, eval_set: Path, cache: Path) -> tuple[dict[str, Answer], float]:
+    """`gold check --format json` as a user runs it, in a child process (its own cache)."""
+    env = {**os.environ, "EVALTOOLS_CACHE_DIR": str(cache)}
+    command = [sys.executable, "-m", "evaltools", "gold", "check", str(eval_set)]
+    command += ["--root", str(root), "--format", "json", "--jobs", "1"]
+    start = time.monotonic()
+    done = subprocess.run(
+        command, check=False, capture_output=True, text=True, env=env, cwd=cache.parent
+    )
+    seconds = time.monotonic() - start
+    if done.returncode not in (0, 1):
+        raise SystemExit(f"gold check failed ({done.returncode}): {done.stderr[-2000:]}")
+    answers = {}
+    for item in json.loads(done.stdout):
+        if item.get("status") is None:
+            continue
+        answers[item["chunk_id"]] = Answer(
+            item["status"],
+            item.get("kind") or item["status"],
+            item.get("new_chunk_id"),
+            tuple(item.get("candidates") or ()),
+        )
+    return answers, seconds
+
+
+@dataclass
+class Run:
+    project: Project
+    mode: str
+    table: Table
+    misses: list[str]
+    seconds: float
+
+
+def bench(project: Project, args: argparse.Namespace, work: Path) -> tuple[list[Run], list[str]]:
+    mirror = Path(args.mirrors) / project.mirror / "repo"
+    repo = work / project.name
+    subprocess.run(
+        ["git", "clone", "-q", "--no-checkout", str(mirror), str(repo)],
+        check=True,
+        capture_output=True,
+    )
+    prepared, old_commit = prepare(project, repo, args.sample, args.seed)
+    eval_set = work / f"{project.name}.jsonl"
+    write_set(eval_set, list(prepared.truth_of), old_commit)
+    plain = work / f"{project.name}-plain"
+    shutil.copytree(repo, plain, ignore=shutil.ignore_patterns(".git"))
+    runs = []
+    for mode, root in (("git", repo), ("plain", plain)):
+        answers, seconds = gold_check(root, eval_set, work / f"cache-{project.name}-{mode}")
+        table, misses = score(prepared.truth_of, answers)
+        runs.append(Run(project, mode, table, misses, seconds))
+    return runs, prepared.notes
+
+
+def heading(project: Project) -> str:
+    return f"{project.name} ({project.language}) {project.old} -> {project.new}"
+
+
+def report(runs: list[Run], notes: list[str], show: bool) -> list[str]:
+    lines = [f"### {heading(runs[0].project)}", "", *(f"- {n}" for n in notes), ""]
+    for run in runs:
+        lines += [f"{run.mode} ({run.seconds:.1f} s):", "```", *render(run.table), "```"]
+        shown = run.misses if show else [m for m in run.misses if not m.startswith("right")]
+        lines += [f"- {m}" for m in shown]
+        lines.append("")
+    return lines
+
+
+def summary(all_runs: list[Run]) -> list[str]:
+    lines = ["| project | with git: right / re-anchorable, false | plain: right, false |"]
+    lines.append("| --- | --- | --- |")
+    by_project: dict[str, dict[str, Run]] = {}
+    for run in all_runs:
+        by_project.setdefault(heading(run.project), {})[run.mode] = run
+    for name, modes in by_project.items():
+        cells = []
+        for mode in ("git", "plain"):
+            able, right, false = totals(modes[mode].table)
+            cells.append(f"{right}/{able} ({right / max(able, 1):.1%}), {false} false")
+        lines.append(f"| {name} | {' | '.join(cells)} |")
+    return lines
+
+
+def code_version() -> str:
+    import evaltools
+
+    folder = Path(evaltools.__file__).resolve().parent.parent
+    try:
+        commit = git(folder, "rev-parse", "--short", "HEAD")
+        dirty = (
+            " (uncommitted changes)" if git(folder, "status", "--porcelain", "evaltools") else ""
+        )
+    except (subprocess.CalledProcessError, FileNotFoundError):
+        commit, dirty = "?", ""
+    return f"{folder} at {commit}{dirty}"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--mirrors", default="/work/.mirror", help="<owner>+<name>/repo clones")
+    parser.add_argument("--sample", type=int, default=300)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--only", help="comma-separated project names or languages")
+    parser.add_argument("--tags", help="OLD..NEW instead of the listed pair (with one --only)")
+    parser.add_argument("--notes", help="append the figures and misses to this Markdown file")
+    parser.add_argument("--show", action="store_true", help="print the misses")
+    args = parser.parse_args()
+    wanted = set(args.only.split(",")) if args.only else None
+    chosen = [p for p in PROJECTS if wanted is None or p.name in wanted or p.language in wanted]
+    if args.tags:
+        old, _, new = args.tags.partition("..")
+        chosen = [dataclasses.replace(p, old=old, new=new) for p in chosen]
+    stamp = datetime.datetime.now().strftime("%Y-%m-%d %H:%M")
+    header = [f"## {stamp}: `bench_refactor_langs.py`, evaltools {code_version()}", ""]
+    print("\n".join(header))
+    all_runs: list[Run] = []
+    for project in chosen:
+        with tempfile.TemporaryDirectory(prefix=f"bench-langs-{project.name}-") as tmp:
+            runs, notes = bench(project, args, Path(tmp))
+        all_runs += runs
+        lines = report(runs, notes, args.show)
+        for line in lines:
+            if args.show or not line.startswith("- ") or "left out" in line or "old def" in line:
+                print(line)
+        if args.notes:
+            with Path(args.notes).open("a", encoding="utf-8") as notes_file:
+                if project is chosen[0]:
+                    notes_file.write("\n" + "\n".join(header) + "\n")
+                notes_file.write("\n".join(lines) + "\n")
+    table = summary(all_runs)
+    print("\n".join(table))
+    if args.notes:
+        with Path(args.notes).open("a", encoding="utf-8") as notes_file:
+            notes_file.write("\n".join(["Summary:", "", *table, ""]) + "\n")
+
+
+if __name__ == "__main__":
+    main()

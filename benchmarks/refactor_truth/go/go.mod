@@ -1,0 +1,3 @@
+module refactortruth
+
+go 1.19

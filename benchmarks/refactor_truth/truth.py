@@ -1,0 +1,339 @@
+"""Where each old definition went (the ground truth), and how `gold check`'s answers score.
+
+The rules are bench_refactor.py's, on bodies the language's own front end printed (so no
+comment or formatting counts), compared with difflib on their tokens:
+
+- the same qualified name in the same file, whose body kept at least half of the old one
+  (or there is no better body elsewhere), is where it is (`unchanged` when the span is the
+  same, else `moved in file`); several such are told apart by body, or `ambiguous`. A
+  file that is gone, whose qualified names are for at least half in one new file, was
+  renamed to it (names decide, not git): the same name there is `file renamed`;
+- a name kept on a body that went elsewhere (hollowed), or several bodies at least 0.95
+  alike (copies): `ambiguous`, right when reported with every target as candidate;
+- else the same qualified name elsewhere (body at least 0.4 alike), or the one body at
+  least 0.7 alike and 0.05 ahead of the next: `file renamed` when the old file is gone,
+  `moved to another file` when it is not, `symbol renamed` in the same file;
+- nothing: `gone`, right when left unresolved (no rewrite).
+
+Rules of its own, where the truth is not clear-cut or the body alone cannot say:
+
+- a type (class, impl, module) renamed, as its members say (at least half of their names
+  under one new scope of the same file, or of the file it was renamed to), takes its
+  members along: `Subject.build` -> `Haystack.build` is `symbol renamed` (or `file
+  renamed`), whatever their bodies;
+- a body under 12 tokens (`mod x;`, a getter) is evidence of nothing by itself: only a
+  name places it, and one alike elsewhere with no name to confirm it is `unclear`;
+
+- a target that was already there at the old revision (the same path and qualified name)
+  is not the new home of another definition: when its own old body is still at least half
+  of it, the old definition is `gone` (merged into it); otherwise (it was replaced) the ID
+  is `unclear`;
+- a best body elsewhere at least 0.5 but under 0.7 alike, with no name to confirm it, may
+  be a definition both renamed and rewritten: `unclear`.
+
+`unclear` IDs are excluded from the scores and counted.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections import Counter
+from dataclasses import dataclass
+
+from refactor_truth.extract import Def
+
+CATEGORIES = (
+    "unchanged",
+    "moved in file",
+    "moved to another file",
+    "file renamed",
+    "symbol renamed",
+    "gone",
+    "ambiguous",
+)
+OUTCOMES = ("right", "false", "unresolved", "ambiguous")
+KEEP, BODY, BODY_AHEAD, NAME_BODY, COPY, UNCLEAR = 0.5, 0.7, 0.05, 0.4, 0.95, 0.5
+SHORT = 12  # tokens: a body this short (`mod x;`, a getter) is evidence of nothing alone
+
+
+@dataclass(frozen=True)
+class Truth:
+    category: str  # one of CATEGORIES, or "unclear"
+    targets: tuple[str, ...]  # chunk IDs; several for `ambiguous`, none for `gone`
+    why: str = ""
+
+
+class Tree:
+    """The new release's definitions, which (path, name) pairs the old one had, and which
+    old files were renamed."""
+
+    def __init__(self, new_defs: list[Def], new_paths: set[str], old_defs: list[Def]) -> None:
+        self.new_defs = new_defs
+        self.new_paths = new_paths
+        self.old_by_key: dict[tuple[str, str], list[Def]] = {}
+        for d in old_defs:
+            self.old_by_key.setdefault(d.key, []).append(d)
+        self.renamed = renamed_files(old_defs, new_defs, new_paths)
+        self.scopes = renamed_scopes(old_defs, new_defs, self.renamed)
+        self.token_sets = [frozenset(d.body) for d in new_defs]
+
+
+Mark = tuple[str, object]  # ("name", qualified name) or ("body", tokens)
+
+
+def renamed_files(old_defs: list[Def], new_defs: list[Def], new_paths: set[str]) -> dict[str, str]:
+    """Old file -> new file, for an old file that is gone whose definitions are, for at
+    least half of them, in one file that is new, by qualified name or by body (the most
+    of them; no tie). Not git's content similarity: a file renamed and rewritten is still
+    renamed, and one whose type was renamed too still holds its bodies."""
+    old_files: dict[str, set[Mark]] = {}
+    for d in old_defs:
+        old_files.setdefault(d.path, set()).update(_marks(d))
+    new_files: dict[str, set[Mark]] = {}
+    for d in new_defs:
+        if d.path not in old_files:
+            new_files.setdefault(d.path, set()).update(_marks(d))
+    counts = Counter(d.path for d in old_defs)
+    found = {}
+    for path, marks in old_files.items():
+        if path in new_paths:
+            continue
+        shared = sorted(((_shared(marks, n), p) for p, n in new_files.items()), reverse=True)
+        if not shared or shared[0][0] * 2 < counts[path]:
+            continue
+        if len(shared) > 1 and shared[1][0] == shared[0][0]:
+            continue
+        found[path] = shared[0][1]
+    return found
+
+
+def _marks(d: Def) -> list[Mark]:
+    """A definition's name, and its body when it is long enough to say something."""
+    return [("name", d.name), *((("body", d.body),) if len(d.body) >= SHORT else ())]
+
+
+def _shared(old: set[Mark], new: set[Mark]) -> int:
+    both = old & new
+    return max(sum(1 for m in both if m[0] == "name"), sum(1 for m in both if m[0] == "body"))
+
+
+def _members(defs: list[Def]) -> dict[tuple[str, str], set[str]]:
+    found: dict[tuple[str, str], set[str]] = {}
+    for d in defs:
+        scope, _, leaf = d.name.rpartition(".")
+        if scope:
+            found.setdefault((d.path, scope), set()).add(leaf)
+    return found
+
+
+def renamed_scopes(
+    old_defs: list[Def], new_defs: list[Def], renamed: dict[str, str]
+) -> dict[tuple[str, str], str]:
+    """(old file, old scope) -> new scope, for a scope (a type, class, impl or module that
+    holds two or more definitions) whose name is gone from its file (or the file it was
+    renamed to), and whose members' names are, for at least half of them, under one scope
+    of that file that the old file did not have (the most of them; no tie): a type
+    renamed, as its members say."""
+    old_members, new_members = _members(old_defs), _members(new_defs)
+    new_by_file: dict[str, list[str]] = {}
+    for path, scope in new_members:
+        new_by_file.setdefault(path, []).append(scope)
+    found = {}
+    for (path, scope), leaves in old_members.items():
+        home = renamed.get(path, path)
+        if len(leaves) < 2 or (home, scope) in new_members:
+            continue
+        shared = sorted(
+            (
+                (len(leaves & new_members[(home, other)]), other)
+                for other in new_by_file.get(home, [])
+                if (path, other) not in old_members
+            ),
+            reverse=True,
+        )
+        if not shared or shared[0][0] < 2 or shared[0][0] * 2 < len(leaves):
+            continue
+        if len(shared) > 1 and shared[1][0] == shared[0][0]:
+            continue
+        found[(path, scope)] = shared[0][1]
+    return found
+
+
+def rescoped(old: Def, tree: Tree) -> str:
+    """The old definition's qualified name with its renamed scope's new name, if any."""
+    parts = old.name.split(".")
+    for cut in range(len(parts), 0, -1):  # the longest renamed scope
+        scope = ".".join(parts[:cut])
+        new = tree.scopes.get((old.path, scope))
+        if new is not None:
+            return ".".join([new, *parts[cut:]])
+    return old.name
+
+
+def sim(a: Def, b: Def) -> float:
+    return difflib.SequenceMatcher(None, a.body, b.body, autojunk=False).ratio()
+
+
+def scores(old: Def, tree: Tree) -> list[tuple[float, Def]]:
+    """Every definition of the old one's qualified name at least NAME_BODY alike, and of
+    the others every one the rules below can use (the best, those within BODY_AHEAD of
+    it or over BODY, none under UNCLEAR), best first. difflib's ratio is computed in the
+    order of its cheap upper bound (quick_ratio) and no further than the rules need;
+    before that, a body sharing under a fifth of its distinct tokens with the old one is
+    skipped (a filter, not a bound: such bodies score far below any threshold here)."""
+    matcher = difflib.SequenceMatcher(None, autojunk=False)
+    matcher.set_seq2(old.body)
+    mine = frozenset(old.body)
+    bounded = []
+    for d, theirs in zip(tree.new_defs, tree.token_sets, strict=True):
+        floor = NAME_BODY if d.name == old.name else UNCLEAR
+        if len(mine & theirs) * 5 < len(mine | theirs):
+            continue
+        matcher.set_seq1(d.body)
+        if matcher.real_quick_ratio() < floor:
+            continue
+        bound = matcher.quick_ratio()
+        if bound >= floor:
+            bounded.append((bound, floor, d))
+    bounded.sort(key=lambda p: -p[0])
+    found: list[tuple[float, Def]] = []
+    best = 0.0
+    for bound, floor, d in bounded:
+        if floor == UNCLEAR and bound < max(UNCLEAR, min(BODY, best - BODY_AHEAD)):
+            continue  # a name match further down may still count
+        matcher.set_seq1(d.body)
+        ratio = matcher.ratio()
+        if ratio >= floor:
+            found.append((ratio, d))
+            best = max(best, ratio)
+    found.sort(key=lambda p: (-p[0], p[1].chunk_id))
+    return found
+
+
+def truth(old: Def, tree: Tree) -> Truth:
+    home = tree.renamed.get(old.path, old.path)
+    name = rescoped(old, tree)
+    same = [d for d in tree.new_defs if d.key == (home, name)]
+    scored = scores(old, tree)
+    best_other = next((s for s, d in scored if d not in same), 0.0)
+    if same:
+        kept = sorted(((sim(old, d), d) for d in same), key=lambda p: -p[0])
+        top, pick = kept[0]
+        if len(kept) > 1 and top - kept[1][0] < BODY_AHEAD:
+            return Truth("ambiguous", tuple(d.chunk_id for _, d in kept), "twins")
+        if top >= KEEP or best_other < BODY or best_other - top < 0.25:
+            if home != old.path:
+                return Truth("file renamed", (pick.chunk_id,))
+            if name != old.name:
+                return Truth("symbol renamed", (pick.chunk_id,), "its scope renamed")
+            category = "unchanged" if (pick.start, pick.end) == (old.start, old.end) else ""
+            return Truth(category or "moved in file", (pick.chunk_id,))
+        hollow = (pick.chunk_id, *(d.chunk_id for s, d in scored if s >= BODY and d != pick))
+        return Truth("ambiguous", hollow, "hollowed")
+    named = [(s, d) for s, d in scored if d.name == old.name]
+    if len(old.body) < SHORT:
+        if len(named) == 1:
+            target = named[0][1]
+        elif scored and scored[0][0] >= BODY:
+            return Truth("unclear", (scored[0][1].chunk_id,), "a short body, alike elsewhere")
+        else:
+            return Truth("gone", ())
+    elif len(copies := [d for s, d in scored if s >= COPY]) > 1:
+        return Truth("ambiguous", tuple(d.chunk_id for d in copies), "copies")
+    elif len(named) == 1:
+        target = named[0][1]
+    elif scored and scored[0][0] >= BODY and (len(scored) == 1 or _ahead(scored)):
+        target = scored[0][1]
+    elif scored and scored[0][0] >= UNCLEAR:
+        return Truth("unclear", (scored[0][1].chunk_id,), "renamed and rewritten?")
+    else:
+        return Truth("gone", ())
+    residents = tree.old_by_key.get(target.key, [])
+    if residents:
+        own = max(sim(r, target) for r in residents)
+        if own >= KEEP:
+            return Truth("gone", (), f"merged into {target.chunk_id}, there before ({own:.2f})")
+        return Truth("unclear", (target.chunk_id,), "replaced a definition of its name")
+    if target.path == old.path:
+        category = "symbol renamed"
+    elif old.path in tree.new_paths:
+        category = "moved to another file"
+    else:
+        category = "file renamed"
+    return Truth(category, (target.chunk_id,))
+
+
+def _ahead(scored: list[tuple[float, Def]]) -> bool:
+    return scored[0][0] - scored[1][0] >= BODY_AHEAD
+
+
+@dataclass(frozen=True)
+class Answer:
+    """`gold check`'s verdict on one ID, from its `--format json` object."""
+
+    status: str
+    kind: str
+    new_chunk_id: str | None
+    candidates: tuple[str, ...]
+
+    @property
+    def resolved(self) -> str | None:
+        return self.new_chunk_id
+
+
+def outcome(chunk_id: str, want: Truth, got: Answer) -> str:
+    """right, false (resolved to another place, or any rewrite of a gone ID), unresolved,
+    or ambiguous (reported ambiguous without every right target)."""
+    resolved = chunk_id if got.status == "ok" else got.resolved
+    if resolved is not None:
+        return "right" if resolved in want.targets else "false"
+    if want.category == "gone":
+        return "right"
+    if want.category == "ambiguous" and set(want.targets) <= set(got.candidates):
+        return "right"
+    return "ambiguous" if got.status == "ambiguous" else "unresolved"
+
+
+Table = dict[str, Counter[str]]
+
+
+def score(truth_of: dict[str, Truth], answers: dict[str, Answer]) -> tuple[Table, list[str]]:
+    """Counts per category and outcome, and one line per miss."""
+    table: Table = {c: Counter() for c in CATEGORIES}
+    misses = []
+    for chunk_id, want in truth_of.items():
+        got = answers[chunk_id]
+        result = outcome(chunk_id, want, got)
+        table[want.category]["n"] += 1
+        table[want.category][result] += 1
+        if result != "right":
+            shown = ", ".join(got.candidates[:3])
+            misses.append(
+                f"{result}: `{chunk_id}` [{want.category}{', ' + want.why if want.why else ''}]"
+                f" truth {list(want.targets)}; got {got.kind} {got.new_chunk_id} [{shown}]"
+            )
+    return table, misses
+
+
+def totals(table: Table) -> tuple[int, int, int]:
+    """Re-anchorable IDs (every category but `gone`), how many are right, false anywhere."""
+    able = sum(table[c]["n"] for c in CATEGORIES if c != "gone")
+    right = sum(table[c]["right"] for c in CATEGORIES if c != "gone")
+    false = sum(table[c]["false"] for c in CATEGORIES)
+    return able, right, false
+
+
+def render(table: Table) -> list[str]:
+    head = f"  {'category':24}{'n':>5}" + "".join(f"{o:>12}" for o in OUTCOMES)
+    rows = [head]
+    for category in CATEGORIES:
+        row = table[category]
+        rows.append(f"  {category:24}{row['n']:>5}" + "".join(f"{row[o]:>12}" for o in OUTCOMES))
+    able, right, false = totals(table)
+    unresolved = sum(table[c]["unresolved"] for c in CATEGORIES if c != "gone")
+    ambiguous = sum(table[c]["ambiguous"] for c in CATEGORIES if c != "gone")
+    rows.append(
+        f"  re-anchorable {able}: right {right} ({right / max(able, 1):.1%}), false {false},"
+        f" unresolved {unresolved}, ambiguous {ambiguous}"
+    )
+    return rows
