@@ -62,7 +62,7 @@ PROJECTS = (
     Project("ripgrep", "BurntSushi+ripgrep", "rust", "13.0.0", "14.0.0"),
     Project("serde-json", "serde-rs+json", "rust", "v1.0.50", "v1.0.60"),
     Project("express", "expressjs+express", "ts", "4.17.1", "4.18.0"),
-    Project("zod", "colinhacks+zod", "ts", "v3.21.0", "v3.22.0"),
+    Project("zod", "colinhacks+zod", "ts", "v3.24.4", "v3.25.9"),
     Project("gson", "google+gson", "java", "gson-parent-2.11.0", "gson-parent-2.12.0"),
     Project("jsoup", "jhy+jsoup", "java", "jsoup-1.16.1", "jsoup-1.17.1"),
 )
@@ -111,12 +111,15 @@ def prepare(project: Project, repo: Path, sample: int, seed: int) -> tuple[Prepa
     tree = Tree(new_defs, new_paths, old_defs)
     truth_of: dict[str, Truth] = {}
     left = Counter[str]()
+    details = []
     for d in sorted(chosen, key=lambda d: d.chunk_id):
         want = where(d, tree)
         if want.category == "unclear":
             left[f"unclear ({want.why})"] += 1
+            details.append(f"unclear: `{d.chunk_id}` ({want.why}) best {list(want.targets)}")
         elif not set(want.targets) <= new_ids:
             left["evaltools names a truth target otherwise"] += 1
+            details.append(f"not scored: `{d.chunk_id}` truth {list(want.targets)}")
         else:
             truth_of[d.chunk_id] = want
     notes = [
@@ -125,6 +128,7 @@ def prepare(project: Project, repo: Path, sample: int, seed: int) -> tuple[Prepa
         f" {len(agreed)} old IDs ({len(agreed) / max(len(old_defs), 1):.1%});"
         f" sampled {len(chosen)}, scored {len(truth_of)}",
         *(f"left out: {n} {why}" for why, n in sorted(left.items())),
+        *details,
     ]
     return Prepared(truth_of, notes), old_commit
 
@@ -264,7 +268,7 @@ def main() -> None:
         all_runs += runs
         lines = report(runs, notes, args.show)
         for line in lines:
-            if args.show or not line.startswith("- ") or "left out" in line or "old def" in line:
+            if args.show or not line.startswith("- ") or line.startswith(("- left", "- old")):
                 print(line)
         if args.notes:
             with Path(args.notes).open("a", encoding="utf-8") as notes_file:
