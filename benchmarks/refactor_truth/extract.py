@@ -4,7 +4,7 @@ Python: `ast`, in process. Go: go/parser through `go/main.go` (Debian's golang-g
 `syn` 1 through `rust/` (cargo, with Debian's packaged crates, librust-syn-dev; see
 rust/.cargo/config.toml). TypeScript and JavaScript: the TypeScript compiler API through
 `ts/extract.js` (typescript installed with npm into benchmarks/.cache/ts). Java: javac's
-tree API through `java/Extract.java` (JDK 17's single-file launcher).
+tree API through `java/Extract.java` (JDK 17).
 
 Each helper prints one JSON object a line: `path`, leaf `name`, `def` (false for a Rust
 `impl`, which only qualifies what it holds), its first and last token's line and column
@@ -153,7 +153,7 @@ def helper_command(language: str, root: Path) -> list[str]:
         _install_typescript()
         return ["node", str(HERE / "ts" / "extract.js"), str(root)]
     if language == "java":
-        return ["java", str(HERE / "java" / "Extract.java"), str(root)]
+        return ["java", "-cp", str(_build_java()), "Extract", str(root)]
     raise ValueError(language)
 
 
@@ -193,6 +193,14 @@ def _build_rust() -> Path:
             env=env,
         )
     return binary
+
+
+def _build_java() -> Path:
+    classes = CACHE / "java"
+    source = HERE / "java" / "Extract.java"
+    if not _newer(classes / "Extract.class", [source]):
+        subprocess.run(["javac", "-d", str(classes), str(source)], check=True)
+    return classes
 
 
 def _install_typescript() -> None:

@@ -252,11 +252,12 @@ SAME_BODY = [
 def test_bodies_ignore_the_name_comments_and_layout(
     tmp_path: Path, language: str, name: str, before: str, after: str
 ) -> None:
-    bodies = []
-    for text in (before, after):
-        (tmp_path / name).write_text(text, encoding="utf-8")
-        found, _ = definitions(tmp_path, language)
-        bodies.append(found[-1].body)
+    for folder, text in (("before", before), ("after", after)):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / name).write_text(text, encoding="utf-8")
+    found, _ = definitions(tmp_path, language)  # one run of the helper for both
+    last = {d.path: d.body for d in found}
+    bodies = [last[f"before/{name}"], last[f"after/{name}"]]
     assert bodies[0] == bodies[1]
     assert "_" in bodies[0]
 

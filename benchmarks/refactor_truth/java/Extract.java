@@ -2,7 +2,7 @@
 // one JSON object a line per definition (classes, interfaces, enums, records, annotation
 // types, methods, constructors), with its leaf name (a constructor is named after its
 // class), its span (annotations included, javadoc not) and its text as javac's pretty
-// printer prints it (no comments). Usage: java Extract.java ROOT < paths
+// printer prints it (no comments). Usage: java -cp <javac -d DIR> Extract ROOT < paths
 import com.sun.source.tree.ClassTree;
 import com.sun.source.tree.CompilationUnitTree;
 import com.sun.source.tree.LineMap;
