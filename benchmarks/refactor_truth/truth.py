@@ -83,9 +83,10 @@ Mark = tuple[str, object]  # ("name", qualified name) or ("body", tokens)
 
 def renamed_files(old_defs: list[Def], new_defs: list[Def], new_paths: set[str]) -> dict[str, str]:
     """Old file -> new file, for an old file that is gone whose definitions are, for at
-    least half of them, in one file that is new, by qualified name or by body (the most
-    of them; no tie). Not git's content similarity: a file renamed and rewritten is still
-    renamed, and one whose type was renamed too still holds its bodies."""
+    least half of them, in one file that is new (the most of them; no tie): by qualified
+    name, by body, or by last name (at least 3 of them: a file whose type was renamed
+    too keeps its methods' names). Not git's content similarity: a file renamed and
+    rewritten is still renamed."""
     old_files: dict[str, set[Mark]] = {}
     for d in old_defs:
         old_files.setdefault(d.path, set()).update(_marks(d))
@@ -93,13 +94,12 @@ def renamed_files(old_defs: list[Def], new_defs: list[Def], new_paths: set[str])
     for d in new_defs:
         if d.path not in old_files:
             new_files.setdefault(d.path, set()).update(_marks(d))
-    counts = Counter(d.path for d in old_defs)
     found = {}
     for path, marks in old_files.items():
         if path in new_paths:
             continue
-        shared = sorted(((_shared(marks, n), p) for p, n in new_files.items()), reverse=True)
-        if not shared or shared[0][0] * 2 < counts[path]:
+        shared = sorted(((_share(marks, n), p) for p, n in new_files.items()), reverse=True)
+        if not shared or shared[0][0] < 0.5:
             continue
         if len(shared) > 1 and shared[1][0] == shared[0][0]:
             continue
@@ -108,13 +108,21 @@ def renamed_files(old_defs: list[Def], new_defs: list[Def], new_paths: set[str])
 
 
 def _marks(d: Def) -> list[Mark]:
-    """A definition's name, and its body when it is long enough to say something."""
-    return [("name", d.name), *((("body", d.body),) if len(d.body) >= SHORT else ())]
+    """A definition's qualified and last names, and its body when it is long enough to
+    say something."""
+    marks: list[Mark] = [("name", d.name), ("leaf", d.name.rpartition(".")[2])]
+    return marks + ([("body", d.body)] if len(d.body) >= SHORT else [])
 
 
-def _shared(old: set[Mark], new: set[Mark]) -> int:
-    both = old & new
-    return max(sum(1 for m in both if m[0] == "name"), sum(1 for m in both if m[0] == "body"))
+def _share(old: set[Mark], new: set[Mark]) -> float:
+    """The largest share of the old file's names, bodies or last names in the new file."""
+    best = 0.0
+    for kind, least in (("name", 1), ("body", 1), ("leaf", 3)):
+        mine = [m for m in old if m[0] == kind]
+        both = sum(1 for m in mine if m in new)
+        if mine and both >= least:
+            best = max(best, both / len(mine))
+    return best
 
 
 def _members(defs: list[Def]) -> dict[tuple[str, str], set[str]]:
