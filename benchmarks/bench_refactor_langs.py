@@ -40,7 +40,7 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from refactor_truth.extract import Def, definitions, source_files
+from refactor_truth.extract import definitions, source_files
 from refactor_truth.truth import Answer, Table, Tree, Truth, render, score, totals
 from refactor_truth.truth import truth as where
 
@@ -106,7 +106,8 @@ def prepare(project: Project, repo: Path, sample: int, seed: int) -> tuple[Prepa
     new_defs, new_refused = definitions(repo, project.language)
     new_ids = evaltools_ids(repo, project.language)
     new_paths = set(source_files(repo, project.language))
-    agreed = [d for d in old_defs if d.chunk_id in old_ids and _unique(d, old_defs)]
+    seen = Counter(d.chunk_id for d in old_defs)  # one ID for two definitions names neither
+    agreed = [d for d in old_defs if d.chunk_id in old_ids and seen[d.chunk_id] == 1]
     chosen = random.Random(seed).sample(agreed, min(sample, len(agreed)))
     tree = Tree(new_defs, new_paths, old_defs)
     truth_of: dict[str, Truth] = {}
@@ -131,10 +132,6 @@ def prepare(project: Project, repo: Path, sample: int, seed: int) -> tuple[Prepa
         *details,
     ]
     return Prepared(truth_of, notes), old_commit
-
-
-def _unique(d: Def, defs: list[Def]) -> bool:
-    return sum(1 for o in defs if o.chunk_id == d.chunk_id) == 1
 
 
 def write_set(path: Path, ids: list[str], revision: str) -> None:
