@@ -53,6 +53,7 @@ CATEGORIES = (
 )
 OUTCOMES = ("right", "false", "unresolved", "ambiguous")
 KEEP, BODY, BODY_AHEAD, NAME_BODY, COPY, UNCLEAR = 0.5, 0.7, 0.05, 0.4, 0.95, 0.5
+FILE_AHEAD = 0.1
 SHORT = 12  # tokens: a body this short (`mod x;`, a getter) is evidence of nothing alone
 
 
@@ -83,7 +84,8 @@ Mark = tuple[str, object]  # ("name", qualified name) or ("body", tokens)
 
 def renamed_files(old_defs: list[Def], new_defs: list[Def], new_paths: set[str]) -> dict[str, str]:
     """Old file -> new file, for an old file that is gone whose definitions are, for at
-    least half of them, in one file that is new (the most of them; no tie): by qualified
+    least half of them, in one file that is new (the most of them, and ahead of any other
+    new file, more than 0.1 of them): by qualified
     name, by body, or by last name (at least 3 of them: a file whose type was renamed
     too keeps its methods' names). Not git's content similarity: a file renamed and
     rewritten is still renamed."""
@@ -101,8 +103,8 @@ def renamed_files(old_defs: list[Def], new_defs: list[Def], new_paths: set[str])
         shared = sorted(((_share(marks, n), p) for p, n in new_files.items()), reverse=True)
         if not shared or shared[0][0] < 0.5:
             continue
-        if len(shared) > 1 and shared[1][0] == shared[0][0]:
-            continue
+        if len(shared) > 1 and shared[1][0] >= shared[0][0] - FILE_AHEAD:
+            continue  # two homes alike (a copy of the file elsewhere): not a rename
         found[path] = shared[0][1]
     return found
 

@@ -171,3 +171,12 @@ def test_a_short_body_is_placed_by_its_name_only() -> None:
         "moved to another file", ("flags/mod.rs:3-3:config",)
     )
     assert truth(old, tree([old], [d("lib.rs", "x", 1, 9)])).category == "gone"
+
+
+def test_a_file_whose_names_are_nearly_as_much_in_another_new_file_is_not_renamed() -> None:
+    """zod 3.25: the old tests went to v3/ and a port of them to v4/ beside it."""
+    old = [d("old.ts", n, i, i, body(n.lower(), n=20)) for i, n in enumerate("ABCDEFGHIJ", 1)]
+    v3 = [d("v3.ts", n, i, i, body(n.lower(), n=20)) for i, n in enumerate("ABCDEFGHIJ", 1)]
+    v4 = [d("v4.ts", n, i, i, body("x" + n, n=20)) for i, n in enumerate("ABCDEFGHI", 1)]
+    assert renamed_files(old, v3 + v4, {"v3.ts", "v4.ts"}) == {}
+    assert renamed_files(old, v3 + v4[:8], {"v3.ts", "v4.ts"}) == {"old.ts": "v3.ts"}
