@@ -56,6 +56,7 @@ class Project:
 
 PROJECTS = (
     Project("jinja", "pallets+jinja", "python", "2.10.3", "2.11.0"),
+    Project("jinja-3", "pallets+jinja", "python", "2.11.3", "3.0.0"),  # Python 2 dropped, typed
     Project("requests", "psf+requests", "python", "v2.31.0", "v2.32.0"),
     Project("urfave-cli", "urfave+cli", "go", "v3.0.0-alpha4", "v3.0.0-alpha5"),
     Project("cobra", "spf13+cobra", "go", "v1.1.0", "v1.2.0"),
