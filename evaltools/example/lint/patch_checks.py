@@ -215,7 +215,10 @@ def _lines_dropped(after: int) -> str:
 def _garbage(text: str, dropped: str) -> str:
     """A hunk header typed with one `@`, or any other line that is no diff line."""
     if text.startswith("@") and classify_line("@" + text).kind is LineKind.HUNK_HEADER:
-        return f"`{text[:40]}` is not a hunk header (it starts with `@@`): {dropped}; write `@{text[:40]}`"
+        header = text[:40]
+        return (
+            f"`{header}` is not a hunk header (it starts with `@@`): {dropped}; write `@{header}`"
+        )
     return f"this line is not a diff line (context lines start with a space): {dropped}"
 
 
