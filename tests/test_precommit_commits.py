@@ -157,6 +157,18 @@ def test_warnings_fail_the_commit_once_max_warnings_or_a_severity_says_so(
     assert code == 0, said
     assert "EP402" not in said  # pre-commit hides a passing hook's output
     _run(project, env, "git", "reset", "-q", "--soft", "HEAD~1")  # the same mistake, again
+    # `verbose: true` (README) shows the warnings of a hook that passes.
+    hooks = project / ".pre-commit-config.yaml"
+    plain = hooks.read_text()
+    hooks.write_text(
+        plain.replace("always_run: true\n", "always_run: true\n        verbose: true\n")
+    )
+    _run(project, env, "git", "add", "-A")
+    code, said = _commit(project, env, "a branch as revision, shown")
+    assert code == 0, said
+    assert finding.format("warning") + "\n" in said
+    _run(project, env, "git", "reset", "-q", "--soft", "HEAD~1")
+    hooks.write_text(plain)
 
     pyproject = project / "pyproject.toml"
     configured = pyproject.read_text()
