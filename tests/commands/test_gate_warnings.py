@@ -209,17 +209,17 @@ def test_every_command_that_reports_findings_takes_the_limit(
         capsys, "gold", "check", "evals/retrieval.jsonl", "--root", ".", "--format", "json"
     )
     assert {item["severity"] for item in json.loads(out)} == {"warning"}
-    # score: a prediction whose hunk fits nothing (SC002, a warning, on stderr).
-    bad = "--- a/src/app.py\n+++ b/src/app.py\n@@ -1,3 +1,3 @@\n def nope():\n-    x\n+    y\n"
+    # score: a prediction that holds no hunk with a change (SC001, a warning, on stderr).
     predictions = repo.write(
         "predictions.jsonl",
-        json.dumps({"name": "app--return-one", "patch": bad, "cursor_offset": None}) + "\n",
+        json.dumps({"name": "app--return-one", "patch": "No change.", "cursor_offset": None})
+        + "\n",
     )
     score = ("score", NAME, "--predictions", str(predictions), "--format", "json")
     assert _run(capsys, *score)[0] == 0
     code, _, err = _run(capsys, *score, "--max-warnings", "0")
     assert code == 1
-    assert "predictions.jsonl:1:1: SC002 [warning] " in err
+    assert "predictions.jsonl:1:1: SC001 [warning] " in err
     assert err.endswith("evaltools score: failed: more than 0 warnings allowed by --max-warnings\n")
     # roundtrip: a file --fix rewrote has nothing left to warn about.
     assert _run(capsys, "roundtrip", "evals", "--max-warnings", "0")[0] == 0
