@@ -383,9 +383,11 @@ def parse_config(path: Path, text: str) -> Config:
     else:
         table = checker.table((*TABLE, "dupes"), dupes_value, DUPES)
         dupes = DupesSettings(table.get("enabled", True), table.get("threshold", 0.5))
-    from evaltools.config.severity import severities
+    severity: Mapping[str, Severity] = {}
+    if "severity" in top:
+        from evaltools.config.severity import severities
 
-    severity = severities(top.get("severity", {}), checker.fail)
+        severity = severities(top["severity"], checker.fail)
     base = path.parent
 
     def at(value: str | None) -> Path | None:
