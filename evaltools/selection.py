@@ -19,7 +19,7 @@ def _matches(code: str, name: str, selectors: Iterable[str]) -> bool:
 _EXACT = 1_000  # a code or a name: more specific than any prefix
 
 
-def _specificity(selector: str, code: str, name: str) -> int | None:
+def specificity(selector: str, code: str, name: str) -> int | None:
     """How closely `selector` names the rule (None: not at all), as ruff ranks selectors:
     ALL, then longer prefixes, then the rule itself."""
     if selector == "ALL":
@@ -44,13 +44,13 @@ class Layer(NamedTuple):
             enabled = False
         best, verdict = -1, None
         for selector in self.select or ():
-            rank = _specificity(selector, code, name)
+            rank = specificity(selector, code, name)
             if rank is not None and rank > best:
                 # An off-by-default rule needs its code, its name or ALL (as ruff's preview).
                 on = rule is None or rule.default_enabled or rank in (0, _EXACT)
                 best, verdict = rank, on
         for selector in self.ignore:
-            rank = _specificity(selector, code, name)
+            rank = specificity(selector, code, name)
             if rank is not None and rank >= best:
                 best, verdict = rank, False
         return enabled if verdict is None else verdict

@@ -61,7 +61,7 @@ def _check(in_tmp: Path, capsys: pytest.CaptureFixture[str], text: str) -> tuple
             '[tool.evaltools]\npaths = ["evals"]\nfrobnicate = true\n',
             "pyproject.toml:3:1: unknown key 'frobnicate' in [tool.evaltools] (valid: 'paths', "
             "'select', 'ignore', 'per-file-ignores', 'exclude', 'respect-gitignore', 'retrieval', "
-            "'dupes')",
+            "'dupes', 'max-warnings', 'severity')",
         ),
     ],
 )

@@ -133,3 +133,68 @@ def test_a_repository_without_evals_yet_commits_and_its_gate_says_why(
     shown = _run(tmp_path, env, sys.executable, "-m", "pre_commit", "run", "--verbose")
     assert shown.returncode == 0, shown.stdout + shown.stderr
     assert "warning: nothing to check yet" in shown.stdout
+
+
+def test_warnings_fail_the_commit_once_max_warnings_or_a_severity_says_so(
+    project: Path, env: dict[str, str]
+) -> None:
+    """A branch name as `revision` (EP402) is a warning: the commit passes, and pre-commit
+    shows nothing but "Passed". `max-warnings = 0` (init's commented line, uncommented) or
+    `EP402 = "error"` in [tool.evaltools.severity] makes that commit fail at the line."""
+    _set_up(project, env, project)
+    example = project / "evals" / "flask--a.md"
+    good = example.read_text()
+    revision = next(line for line in good.splitlines() if line.startswith("revision = "))
+    assert good.splitlines().index(revision) == 2  # line 3
+    example.write_text(good.replace(revision, 'revision = "main"'))
+    finding = (
+        "evals/flask--a.md:3:1: EP402 [{}] revision 'main' is not a full 40-digit lower-case "
+        "commit id: use `git rev-parse <rev>`"
+    )
+
+    _run(project, env, "git", "add", "-A")
+    code, said = _commit(project, env, "a branch as revision")
+    assert code == 0, said
+    assert "EP402" not in said  # pre-commit hides a passing hook's output
+    _run(project, env, "git", "reset", "-q", "--soft", "HEAD~1")  # the same mistake, again
+    # `verbose: true` (README) shows the warnings of a hook that passes.
+    hooks = project / ".pre-commit-config.yaml"
+    plain = hooks.read_text()
+    hooks.write_text(
+        plain.replace("always_run: true\n", "always_run: true\n        verbose: true\n")
+    )
+    _run(project, env, "git", "add", "-A")
+    code, said = _commit(project, env, "a branch as revision, shown")
+    assert code == 0, said
+    assert finding.format("warning") + "\n" in said
+    _run(project, env, "git", "reset", "-q", "--soft", "HEAD~1")
+    hooks.write_text(plain)
+
+    pyproject = project / "pyproject.toml"
+    configured = pyproject.read_text()
+    assert "\n# max-warnings = 0\n" in configured  # as init wrote it
+    pyproject.write_text(configured.replace("\n# max-warnings = 0\n", "\nmax-warnings = 0\n"))
+    _run(project, env, "git", "add", "-A")
+    code, said = _commit(project, env, "a branch as revision, max-warnings = 0")
+    assert code == 1, said
+    assert finding.format("warning") + "\n" in said
+    assert (
+        "Found 1 warning in 1 of 3 files (more than 0 warnings allowed by max-warnings).\n" in said
+    )
+
+    severity = '\n[tool.evaltools.severity]\nEP402 = "error"\n'
+    pyproject.write_text(configured + severity)
+    _run(project, env, "git", "add", "-A")
+    code, said = _commit(project, env, "a branch as revision, EP402 an error")
+    assert code == 1, said
+    assert finding.format("error") + "\n" in said
+    assert "Found 1 error in 1 of 3 files.\n" in said
+
+    example.write_text(good)
+    pyproject.write_text(
+        configured.replace("\n# max-warnings = 0\n", "\nmax-warnings = 0\n") + severity
+    )
+    _run(project, env, "git", "add", "-A")
+    code, said = _commit(project, env, "a commit id as revision, both set")
+    assert code == 0, said
+    assert example.read_text() == good

@@ -23,7 +23,11 @@ def test_a_broken_json_example_stops_its_commit_and_a_stray_folder_is_named(
     for path in GOOD:
         shutil.copyfile(path, repo / "evals" / path.name)
     _set_up(repo, env, repo)
-    assert (repo / "pyproject.toml").read_text() == '[tool.evaltools]\npaths = [\n    "evals",\n]\n'
+    assert (repo / "pyproject.toml").read_text() == (
+        '[tool.evaltools]\npaths = [\n    "evals",\n]\n'
+        "# Uncomment to make warnings fail `evaltools check` (and so the commit) as errors do:\n"
+        "# max-warnings = 0\n"
+    )
 
     source = tmp_path / "source"
     source.mkdir()

@@ -218,16 +218,20 @@ RULES = (
     Rule(
         "EP310",
         "garbage-in-hunk",
-        W,
-        "A line inside a hunk is not a diff line; the reference ignores it and the rest of that "
-        "file's diff.",
-        "Every line in a hunk must start with a space, `-`, `+` or `\\`; also reports diff "
-        "lines before any `---`/`+++` header, and a `\\ No newline at end of file` line "
-        "followed in its hunk by a line of the side it cut (context, or a deleted line after "
-        "a deleted one, an added line after an added one), which the reference joins to the "
-        "line above the marker; git's own placement after a file's last line is never reported.",
+        E,
+        "A line inside a hunk is not a diff line; the reference drops it and the rest of that "
+        "file's diff from the patch.",
+        "Every line in a hunk must start with a space, `-`, `+` or `\\` (a hunk header with "
+        "`@@`); the finding says how many lines the reference drops. Also reports diff lines "
+        "before any `---`/`+++` header, and a `\\ No newline at end of file` line followed in "
+        "its hunk by a line of the side it cut (context, or a deleted line after a deleted one, "
+        "an added line after an added one), which the reference joins to the line above the "
+        "marker; git's own placement after a file's last line is never reported.",
         "The reference stops at the first such line (often a context line that lost its "
-        "leading space in an editor), so the rest of the hunk is silently ignored.",
+        "leading space in an editor, or `@ -1,3 +1,3 @@`), so the patch it builds silently "
+        "shrinks: `score` then measures every prediction against less than the author wrote, "
+        "and even the expected patch itself scores low. (Header counts that disagree with the "
+        "body are EP305, which the reference tolerates.)",
         _patch(*HUNK[:2], 'print("hello")', *HUNK[3:]),
         EXAMPLE,
     ),

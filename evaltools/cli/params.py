@@ -116,3 +116,13 @@ JOBS = Param(
     "the input is worth (none for a small one).",
     metavar="N",
 )
+
+# Every command that reports findings fails on more warnings than this (evaltools.gate).
+MAX_WARNINGS = Param(
+    "max_warnings",
+    ("--max-warnings",),
+    kind=int,
+    help="Fail (exit 1) on more than N warnings; -1: no limit (default: `max-warnings` of "
+    "[tool.evaltools], else no limit).",
+    metavar="N",
+)

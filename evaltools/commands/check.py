@@ -12,7 +12,6 @@ from pathlib import Path
 from evaltools.check.compose import run_checks
 from evaltools.check.plan import plan
 from evaltools.config.model import load_config
-from evaltools.diagnostics import worst_exit_code
 from evaltools.parallel.processes import check_jobs
 from evaltools.rerun import with_fix
 from evaltools.selection import selection_from
@@ -29,10 +28,12 @@ def run(
     ignore: list[str] | None = None,
     no_respect_gitignore: bool = False,
     no_cache: bool = False,
+    max_warnings: int | None = None,
 ) -> int:
     check_jobs(jobs)
     settings = load_config(config)
     selection = selection_from(settings.rules, select, ignore)
+    gate = settings.gate(max_warnings)
     work = plan(paths, settings, respect_gitignore=not no_respect_gitignore)
     # `check --fix` repairs stale gold too, so a finding's hint names this command: what
     # printed it can run it as written (`gold check` may lack the paths or configuration).
@@ -53,10 +54,11 @@ def run(
         )
     finally:
         progress.clear()
-    diagnostics = selection.filter(outcome.diagnostics, settings.root)
+    diagnostics = gate.apply(selection.filter(outcome.diagnostics, settings.root))
+    failed_by = gate.note(diagnostics)
     from evaltools.report import render
 
-    render(output_format, diagnostics, sys.stdout, files_checked=work.files)
+    render(output_format, diagnostics, sys.stdout, files_checked=work.files, failed_by=failed_by)
     for line in outcome.fixed:
         sys.stderr.write(f"fixed: {line}\n")
     for place in work.empty:
@@ -66,4 +68,4 @@ def run(
             "evaltools check: warning: nothing to check yet: `paths` in [tool.evaltools] and "
             "`sets` in [tool.evaltools.retrieval] name no files\n"
         )
-    return worst_exit_code(diagnostics)
+    return gate.exit_code(diagnostics)

@@ -6,7 +6,6 @@ import sys
 from pathlib import Path
 
 from evaltools.config.model import load_config
-from evaltools.diagnostics import worst_exit_code
 from evaltools.dupes.compare import collect
 from evaltools.fileio import UsageError, check_paths_exist
 from evaltools.parallel.processes import check_jobs
@@ -28,9 +27,11 @@ def run(
     ignore: list[str] | None = None,
     config: Path | None = None,
     jobs: int | None = None,
+    max_warnings: int | None = None,
 ) -> int:
     settings = load_config(config)
     enabled = selection_from(settings.rules, select, ignore).predicate(settings.root)
+    gate = settings.gate(max_warnings)
     configured = settings.dupes
     if threshold is None:
         threshold = configured.threshold
@@ -53,18 +54,22 @@ def run(
         progress.clear()
     found.pairs = [pair for pair in found.pairs if enabled(pair.to_diagnostic())]
     found.problems = list(filter(enabled, found.problems))
+    diagnostics = gate.apply(found.diagnostics())  # the pairs', then the problems
+    failed_by = gate.note(diagnostics)
     if output_format == "json":
         from evaltools.report import pairs_json
         from evaltools.report.text import format_line
 
-        pairs_json.render(found.pairs, sys.stdout)
-
-        for problem in found.problems:  # the list holds pairs only; problems go beside it
+        pairs_json.render(found.pairs, sys.stdout, [d.severity for d in diagnostics])
+        # The list holds pairs only; problems go beside it.
+        for problem in diagnostics[len(found.pairs) :]:
             sys.stderr.write(format_line(problem) + "\n")
-        diagnostics = found.diagnostics()
+        if failed_by:
+            sys.stderr.write(f"evaltools: failed: {failed_by}\n")
     else:
         from evaltools.report import render
 
-        diagnostics = found.diagnostics()
-        render(output_format, diagnostics, sys.stdout, files_checked=found.files)
-    return worst_exit_code(diagnostics)
+        render(
+            output_format, diagnostics, sys.stdout, files_checked=found.files, failed_by=failed_by
+        )
+    return gate.exit_code(diagnostics)

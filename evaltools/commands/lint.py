@@ -6,7 +6,6 @@ import sys
 from pathlib import Path
 
 from evaltools.config.model import Config, load_config
-from evaltools.diagnostics import worst_exit_code
 from evaltools.example.lint.files import lint_paths
 from evaltools.fileio import UsageError, check_paths_exist
 from evaltools.parallel.processes import check_jobs
@@ -34,10 +33,12 @@ def run(
     *,
     jobs: int | None = None,
     no_respect_gitignore: bool = False,
+    max_warnings: int | None = None,
 ) -> int:
     check_jobs(jobs)
     settings = load_config(config)
     selection = selection_from(settings.rules, select, ignore)
+    gate = settings.gate(max_warnings)
     targets = configured_paths(settings, paths)
     check_paths_exist(targets)
     progress = Progress()
@@ -55,5 +56,7 @@ def run(
         progress.clear()
     from evaltools.report import render
 
-    render(output_format, diagnostics, sys.stdout, files_checked=files)
-    return worst_exit_code(diagnostics)
+    diagnostics = gate.apply(diagnostics)
+    failed_by = gate.note(diagnostics)
+    render(output_format, diagnostics, sys.stdout, files_checked=files, failed_by=failed_by)
+    return gate.exit_code(diagnostics)

@@ -38,6 +38,7 @@ def validate(
     ignore: list[str] | None = None,
     config: Path | None = None,
     no_respect_gitignore: bool = False,
+    max_warnings: int | None = None,
 ) -> int:
     from evaltools.retrieval.records.validate import checker_for
     from evaltools.selection import selection_from
@@ -47,6 +48,7 @@ def validate(
     check_jobs(jobs)
     settings = load_config(config)
     enabled = selection_from(settings.rules, select, ignore).predicate(settings.root)
+    gate = settings.gate(max_warnings)
     check_paths_exist(paths)
     schema_text = schema_text_for(schema)
     if schema_text is not None:
@@ -59,11 +61,12 @@ def validate(
     for done, found in enumerate(
         check_files(files, schema_text, jobs, settings.retrieval.collects_drafts)
     ):
-        shown.extend(list(filter(enabled, found)))
+        shown.extend(gate.apply(filter(enabled, found)))
         progress.count(done + 1, "parts")
     progress.clear()
-    shown.write(output_format, sys.stdout, len(files))
-    return 1 if shown.counts[Severity.ERROR] else 0
+    failed_by = gate.failed_by(shown.counts[Severity.WARNING])
+    shown.write(output_format, sys.stdout, len(files), failed_by)
+    return 1 if shown.counts[Severity.ERROR] or failed_by else 0
 
 
 class _Shown:
@@ -86,20 +89,21 @@ class _Shown:
     def omitted(self) -> int:
         return sum(self.counts.values()) - len(self.kept)
 
-    def write(self, output_format: str, out: TextIO, files_checked: int) -> None:
+    def write(self, output_format: str, out: TextIO, files_checked: int, failed_by: str) -> None:
         if not self.omitted:
-            render(output_format, self.kept, out, files_checked=files_checked)
+            render(output_format, self.kept, out, files_checked=files_checked, failed_by=failed_by)
             return
         note = f"{self.omitted} more findings not shown (--max-errors {self.limit})"
         if output_format != "text":
-            render(output_format, self.kept, out, files_checked=files_checked)
+            render(output_format, self.kept, out, files_checked=files_checked, failed_by=failed_by)
             sys.stderr.write(f"evaltools validate: {note}\n")
             return
         from evaltools.report.text import format_line, found_line
 
         for diagnostic in self.kept:
             out.write(format_line(diagnostic) + "\n")
-        out.write(f"... {note}.\n{found_line(self.counts, len(self.paths), files_checked)}\n")
+        summary = found_line(self.counts, len(self.paths), files_checked, failed_by)
+        out.write(f"... {note}.\n{summary}\n")
 
 
 def gold_stats(paths: list[Path], output_format: str) -> int:

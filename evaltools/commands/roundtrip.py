@@ -29,9 +29,13 @@ def run(  # noqa: PLR0917 (the table's parameters, by name or position)
     jobs: int | None = None,
     *,
     no_respect_gitignore: bool = False,
+    max_warnings: int | None = None,
 ) -> int:
     check_jobs(jobs)
     check_paths_exist(paths, stdin=False)
+    from evaltools.config.model import load_config
+
+    gate = load_config().gate(max_warnings)
     files = discover(
         paths,
         (".md",),
@@ -53,14 +57,19 @@ def run(  # noqa: PLR0917 (the table's parameters, by name or position)
     results: list[FileResult] = []
     progress = Progress()
     for result in parallel_map(check, files, workers=workers, batch=batch):
+        result.diagnostics = gate.apply(result.diagnostics)
         results.append(result)
         progress.count(len(results), "files")
     progress.clear()
+    # A file `--fix` rewrote has nothing left to warn about.
+    failed_by = gate.note(d for r in results if not r.fixed for d in r.diagnostics)
     if output_format == "json":
         _print_json(results)
+        if failed_by:
+            sys.stderr.write(f"evaltools: failed: {failed_by}\n")
     else:
-        _print_text(results, fix=fix)
-    return 1 if any(_still_wrong(r) for r in results) else 0
+        _print_text(results, fix=fix, failed_by=failed_by)
+    return 1 if failed_by or any(_still_wrong(r) for r in results) else 0
 
 
 def _still_wrong(result: FileResult) -> bool:
@@ -86,7 +95,7 @@ def _print_json(results: list[FileResult]) -> None:
     sys.stdout.write(jsonio.dumps(items, indent=2) + "\n")
 
 
-def _print_text(results: list[FileResult], *, fix: bool) -> None:
+def _print_text(results: list[FileResult], *, fix: bool, failed_by: str) -> None:
     from evaltools.report.text import format_line, under_pre_commit
 
     counts: dict[str, int] = {}
@@ -105,6 +114,7 @@ def _print_text(results: list[FileResult], *, fix: bool) -> None:
     fixed = sum(r.fixed for r in results)
     tail = f" ({fixed} fixed)" if fixed else ""
     noun = "file" if len(results) == 1 else "files"
-    if under_pre_commit() and counts.get("exact", 0) == len(results):
+    if under_pre_commit() and counts.get("exact", 0) == len(results) and not failed_by:
         return  # a clean batch of a hook run says nothing
-    sys.stdout.write(f"{len(results)} {noun}: {', '.join(parts) or 'none'}{tail}.\n")
+    why = f" ({failed_by})" if failed_by else ""
+    sys.stdout.write(f"{len(results)} {noun}: {', '.join(parts) or 'none'}{tail}{why}.\n")

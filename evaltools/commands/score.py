@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from evaltools.diagnostics import Diagnostic, worst_exit_code
+from evaltools.diagnostics import Diagnostic
 from evaltools.fileio import UsageError, check_paths_exist
 
 
@@ -21,6 +21,7 @@ def run(
     jobs: int | None = None,
     no_respect_gitignore: bool = False,
     mode: str = "score",
+    max_warnings: int | None = None,
 ) -> int:
     from evaltools.report import score_report
     from evaltools.report.text import format_line
@@ -32,6 +33,9 @@ def run(
             "(related context capped, an empty prediction scored): drop one of the two"
         )
     check_paths_exist([*paths, *(p for p in (predictions, baseline) if p is not None)])
+    from evaltools.config.model import load_config
+
+    gate = load_config().gate(max_warnings)
     definition = definitions.definition(metric)
     before = service.read_baseline(baseline) if baseline is not None else None
     from evaltools.report.progress import Progress
@@ -67,7 +71,9 @@ def run(
         score_report.render_markdown(doc, sys.stdout)
     else:
         score_report.render_text(doc, definition.summary, sys.stdout)
-    diagnostics: list[Diagnostic] = sorted(outcome.diagnostics, key=Diagnostic.sort_key)
+    diagnostics = gate.apply(sorted(outcome.diagnostics, key=Diagnostic.sort_key))
     for finding in diagnostics:
         sys.stderr.write(format_line(finding) + "\n")
-    return worst_exit_code(diagnostics)
+    if failed_by := gate.note(diagnostics):
+        sys.stderr.write(f"evaltools score: failed: {failed_by}\n")
+    return gate.exit_code(diagnostics)

@@ -12,12 +12,16 @@ import re
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from evaltools.config.discovery import find_pyproject
+from evaltools.diagnostics import Severity
 from evaltools.fileio import UsageError, display_path
 from evaltools.positions import line_column
 from evaltools.tomlio import TomlError, loads
+
+if TYPE_CHECKING:
+    from evaltools.gate import Gate
 
 TABLE = ("tool", "evaltools")
 _BARE = re.compile(r"[A-Za-z0-9_-]+")
@@ -70,6 +74,8 @@ class Config(NamedTuple):
     respect_gitignore: bool = True
     retrieval: RetrievalConfig = RetrievalConfig()
     dupes: DupesSettings = DupesSettings()
+    severity: Mapping[str, Severity] = MappingProxyType({})  # [tool.evaltools.severity]
+    max_warnings: int | None = None  # -1 is no limit, as None is
     # `paths` or retrieval `sets` written, even as []: what `check` is to look at is
     # declared, so finding nothing there is news, not a gate that checks nothing unawares.
     declares_targets: bool = False
@@ -86,6 +92,13 @@ class Config(NamedTuple):
         from evaltools.selection import Excluded
 
         return Excluded(self.root, self.exclude)
+
+    def gate(self, max_warnings: int | None = None) -> Gate:
+        """The severities and warning limit configured, `--max-warnings` (when given) over
+        `max-warnings`."""
+        from evaltools.gate import gate_from
+
+        return gate_from(self.severity, self.max_warnings, max_warnings)
 
     @property
     def rules(self) -> dict[str, object]:
@@ -168,6 +181,12 @@ def _number(value: object) -> float | None:
     return None
 
 
+def _max_warnings(value: object) -> int:
+    if isinstance(value, int) and not isinstance(value, bool) and value >= -1:
+        return value
+    raise _Invalid("must be a whole number of warnings that still pass, e.g. 0 (-1: no limit)")
+
+
 def _share(value: object) -> float:
     # Strictly inside: `gold split` cannot make no holdout, `gold stats` cannot target all.
     number = _number(value)
@@ -240,6 +259,8 @@ TOP: dict[str, Check] = {
     "respect-gitignore": _boolean,
     "retrieval": lambda value: value,  # a table of its own, checked against RETRIEVAL
     "dupes": _dupes,
+    "max-warnings": _max_warnings,
+    "severity": lambda value: value,  # rule selector = severity, checked by config.severity
 }
 
 
@@ -363,6 +384,11 @@ def parse_config(path: Path, text: str) -> Config:
     else:
         table = checker.table((*TABLE, "dupes"), dupes_value, DUPES)
         dupes = DupesSettings(table.get("enabled", True), table.get("threshold", 0.5))
+    severity: Mapping[str, Severity] = {}
+    if "severity" in top:
+        from evaltools.config.severity import severities
+
+        severity = severities(top["severity"], checker.fail)
     base = path.parent
 
     def at(value: str | None) -> Path | None:
@@ -386,6 +412,8 @@ def parse_config(path: Path, text: str) -> Config:
             drafts=tuple(base / d for d in retrieval.get("drafts", ())),
         ),
         dupes=dupes,
+        severity=severity,
+        max_warnings=top.get("max-warnings"),
         declares_targets="paths" in top or "sets" in retrieval,
     )
 

@@ -17,14 +17,19 @@ from typing import Any
 from evaltools.fileio import walk_files
 from evaltools.tomlio import TomlError, loads
 
+# What init offers, commented out, in a [tool.evaltools] it writes: warnings pass unless asked.
+MAX_WARNINGS_HINT = (
+    "# Uncomment to make warnings fail `evaltools check` (and so the commit) as errors do:\n"
+    "# max-warnings = 0\n"
+)
 # A real table, not a commented one: `paths = []` tells `check` that nothing is there yet
 # (it passes, saying so), where no table at all leaves it a usage error on every commit.
-TEMPLATE = """
+TEMPLATE = f"""
 # evaltools init found no example files or retrieval sets yet; `evaltools check` passes,
 # saying there is nothing to check, until you fill in `paths` (or uncomment `sets`):
 [tool.evaltools]
 paths = []                             # folders of examples (*.md, *.json, *.jsonl), e.g. ["evals"]
-
+{MAX_WARNINGS_HINT}
 # [tool.evaltools.retrieval]
 # sets = ["evals/retrieval.jsonl"]     # retrieval eval sets (*.jsonl)
 # root = "."                           # what gold chunk paths are relative to
@@ -102,12 +107,10 @@ def complete(text: str | None, found: Found) -> Completion:
         if not found:
             return Completion(_joined(text, TEMPLATE), [TEMPLATE_ADDED])
         wanted = _wanted(found)
-        table = {
-            **wanted[""],
-            **({"retrieval": wanted["retrieval"]} if wanted["retrieval"] else {}),
-        }
-        added = _names(wanted)
-        return Completion(_joined(text, tomli_w.dumps({"tool": {"evaltools": table}})), added)
+        table = f"[tool.evaltools]\n{tomli_w.dumps(wanted[''])}{MAX_WARNINGS_HINT}"
+        if wanted["retrieval"]:
+            table += f"\n[tool.evaltools.retrieval]\n{tomli_w.dumps(wanted['retrieval'])}"
+        return Completion(_joined(text, table), _names(wanted))
     if not isinstance(current, dict) or text is None:
         return Completion(None, [], "[tool.evaltools] is not a table")
     return _complete_existing(text, data, current, found)

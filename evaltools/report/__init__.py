@@ -10,8 +10,21 @@ from evaltools.diagnostics import Diagnostic
 FORMATS = ("text", "json", "github", "sarif")
 
 
-def render(fmt: str, diagnostics: Sequence[Diagnostic], out: TextIO, *, files_checked: int) -> None:
+def render(
+    fmt: str,
+    diagnostics: Sequence[Diagnostic],
+    out: TextIO,
+    *,
+    files_checked: int,
+    failed_by: str = "",
+) -> None:
+    """`failed_by`: why warnings alone fail the run (`Gate.note`), said in the text summary,
+    and on stderr beside the other formats, whose output holds findings only."""
     ordered = sorted(diagnostics, key=Diagnostic.sort_key)
+    if failed_by and fmt != "text":
+        import sys
+
+        sys.stderr.write(f"evaltools: failed: {failed_by}\n")
     if fmt == "json":
         from evaltools.report import json_report
 
@@ -27,4 +40,4 @@ def render(fmt: str, diagnostics: Sequence[Diagnostic], out: TextIO, *, files_ch
     else:
         from evaltools.report import text
 
-        text.render(ordered, out, files_checked=files_checked)
+        text.render(ordered, out, files_checked=files_checked, failed_by=failed_by)

@@ -26,14 +26,17 @@ def format_line(d: Diagnostic) -> str:
     return line.translate(_LINE_BREAKING)
 
 
-def summary(diagnostics: Sequence[Diagnostic], files_checked: int) -> str:
+def summary(diagnostics: Sequence[Diagnostic], files_checked: int, failed_by: str = "") -> str:
     counts = Counter(d.severity for d in diagnostics)
-    return found_line(counts, len({d.path for d in diagnostics}), files_checked)
+    return found_line(counts, len({d.path for d in diagnostics}), files_checked, failed_by)
 
 
-def found_line(counts: Mapping[Severity, int], affected: int, files_checked: int) -> str:
+def found_line(
+    counts: Mapping[Severity, int], affected: int, files_checked: int, failed_by: str = ""
+) -> str:
     """`Found 1 error, 2 warnings in 1 of 3 files.`: how many files have findings, of how
-    many checked (`in 3 files` alone read as if all three had some)."""
+    many checked (`in 3 files` alone read as if all three had some); `failed_by` says why
+    warnings alone fail the run (`(more than 0 warnings allowed by max-warnings)`)."""
     noun = "file" if files_checked == 1 else "files"
     if not any(counts.values()):
         return f"All checks passed: {files_checked} {noun}."
@@ -41,14 +44,17 @@ def found_line(counts: Mapping[Severity, int], affected: int, files_checked: int
     # Findings about files not counted as checked (a configuration, a stale cache) make
     # `affected` no part of `files_checked`: then the count checked alone.
     where = f"{affected} of " if affected < files_checked else ""
-    return f"Found {', '.join(parts)} in {where}{files_checked} {noun}."
+    why = f" ({failed_by})" if failed_by else ""
+    return f"Found {', '.join(parts)} in {where}{files_checked} {noun}{why}."
 
 
-def render(diagnostics: Sequence[Diagnostic], out: TextIO, *, files_checked: int) -> None:
+def render(
+    diagnostics: Sequence[Diagnostic], out: TextIO, *, files_checked: int, failed_by: str = ""
+) -> None:
     for d in diagnostics:
         out.write(format_line(d) + "\n")
     if diagnostics or not under_pre_commit():
-        out.write(summary(diagnostics, files_checked) + "\n")
+        out.write(summary(diagnostics, files_checked, failed_by) + "\n")
 
 
 def under_pre_commit() -> bool:

@@ -109,7 +109,9 @@ def test_init_finds_jsonl_examples_and_check_reads_them_as_jsonl(
     assert main(["init"]) == 0
     assert "found no example files" not in capsys.readouterr().out
     assert (in_tmp / "pyproject.toml").read_text() == (
-        '[tool.evaltools]\npaths = [\n    "evals",\n]\n\n'
+        '[tool.evaltools]\npaths = [\n    "evals",\n]\n'
+        "# Uncomment to make warnings fail `evaltools check` (and so the commit) as errors do:\n"
+        "# max-warnings = 0\n\n"
         '[tool.evaltools.retrieval]\nsets = [\n    "evals/retrieval.jsonl",\n]\nroot = "."\n'
     )
     code, out = _run(capsys, "check")

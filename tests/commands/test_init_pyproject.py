@@ -16,7 +16,9 @@ from tests.conftest import CORPUS
 EXAMPLE = "flask--add-import-statement.md"
 RECORD = '{"qid": "q1", "query": "where is f", "type": "intent", "gold": {"src/a.py:1-2:f": 3}}\n'
 FOUND = (
-    '[tool.evaltools]\npaths = [\n    "evals",\n]\n\n'
+    '[tool.evaltools]\npaths = [\n    "evals",\n]\n'
+    "# Uncomment to make warnings fail `evaltools check` (and so the commit) as errors do:\n"
+    "# max-warnings = 0\n\n"
     '[tool.evaltools.retrieval]\nsets = [\n    "evals/retrieval.jsonl",\n]\nroot = "."\n'
 )
 

@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from evaltools.config.model import Config, load_config
-from evaltools.diagnostics import worst_exit_code
 from evaltools.fileio import UsageError, check_paths_exist
 from evaltools.parallel.processes import check_jobs
 from evaltools.rerun import with_fix
@@ -22,6 +21,7 @@ from evaltools.retrieval.gold.gold_roots import gold_sources
 
 if TYPE_CHECKING:
     from evaltools.diagnostics import Diagnostic
+    from evaltools.gate import Gate
     from evaltools.retrieval.gold.check_cache import ResultCache
     from evaltools.retrieval.gold.gold_check import GoldCheck
     from evaltools.retrieval.gold.items import GoldItem
@@ -41,8 +41,10 @@ def run(
     ignore: list[str] | None = None,
     config_file: Path | None = None,
     no_cache: bool = False,
+    max_warnings: int | None = None,
 ) -> int:
     config = load_config(config_file)
+    gate = config.gate(max_warnings)
     # What a stale ID's finding says to run: this invocation, as given, with --fix.
     given = (("--root", root), ("--rev", rev), ("--metas", metas), ("--config", config_file))
     fix_command = with_fix("gold check", paths, given)
@@ -64,7 +66,7 @@ def run(
         # The same sets, selected otherwise or named otherwise, print otherwise. The words
         # as given: an entry exists only once they were checked (by this version, which the
         # key holds too), so a hit needs neither the selection nor the rule catalogue.
-        selection=f"{config.rules!r} {select!r} {ignore!r} {fix_command}",
+        selection=f"{config.rules!r} {select!r} {ignore!r} {fix_command} {gate!r}",
     )
     try:
         if results is not None:
@@ -88,6 +90,7 @@ def run(
             results=results,
             enabled=selection.predicate(config.root),
             fix_command=fix_command,
+            gate=gate,
         )
     finally:
         if results is not None:
@@ -131,6 +134,7 @@ def _check(
     results: ResultCache | None,
     enabled: DiagnosticFilter,
     fix_command: str,
+    gate: Gate,
 ) -> int:
     from evaltools.report.progress import Progress
     from evaltools.retrieval.gold.check_cache import Outcome
@@ -156,11 +160,14 @@ def _check(
         )
     finally:
         progress.clear()
-    found.diagnostics = list(filter(enabled, found.diagnostics))
-    found.problems = list(filter(enabled, found.problems))
+    found.diagnostics = gate.apply(filter(enabled, found.diagnostics))
+    found.problems = gate.apply(filter(enabled, found.problems))
+    for item in found.items:
+        if item.finding is not None:
+            item.finding = item.finding._replace(severity=gate.severity(item.finding))
     out = io.StringIO()
-    _report(output_format, found, out)
-    code = worst_exit_code(found.diagnostics)
+    _report(output_format, found, out, gate.note(found.diagnostics))
+    code = gate.exit_code(found.diagnostics)
     sys.stdout.write(out.getvalue())
     if results is not None and not fix:
         repairable = found.behind or any(
@@ -171,7 +178,9 @@ def _check(
     return code
 
 
-def _report(fmt: str, found: GoldCheck, out: TextIO) -> None:
+def _report(fmt: str, found: GoldCheck, out: TextIO, failed_by: str) -> None:
+    """`failed_by` (why warnings alone fail the run) ends the text summary; in the other
+    formats the exit code says it, as their output holds findings only."""
     from evaltools.diagnostics import Diagnostic
 
     items, diagnostics, problems = found.items, found.diagnostics, found.problems
@@ -198,7 +207,7 @@ def _report(fmt: str, found: GoldCheck, out: TextIO) -> None:
 
     for diagnostic in sorted(diagnostics, key=Diagnostic.sort_key):
         out.write(format_line(diagnostic) + "\n")
-    out.write(_summary(items, problems, files_checked) + "\n")
+    out.write(_summary(items, problems, files_checked, failed_by) + "\n")
 
 
 def _item_json(item: GoldItem) -> dict[str, object]:
@@ -259,7 +268,9 @@ def _finding_json(finding: Diagnostic | None) -> dict[str, object]:
     }
 
 
-def _summary(items: list[GoldItem], problems: list[Diagnostic], files_checked: int) -> str:
+def _summary(
+    items: list[GoldItem], problems: list[Diagnostic], files_checked: int, failed_by: str = ""
+) -> str:
     from evaltools.diagnostics import Severity
     from evaltools.retrieval.gold.resolve import Status
 
@@ -275,4 +286,4 @@ def _summary(items: list[GoldItem], problems: list[Diagnostic], files_checked: i
             text += f"; {n} {what}{'s' if n != 1 else ''}"
     if n := sum(1 for p in problems if p.severity is Severity.ERROR):
         text += f"; {n} other error{'s' if n != 1 else ''}"
-    return text + "."
+    return text + (f" ({failed_by})." if failed_by else ".")

@@ -114,6 +114,7 @@ def _check_lines(
         for n, line in zip(parsed.line_numbers, parsed.lines, strict=True)
         if line.kind in _CHECKED
     ]
+    dropped = _DroppedAfter(parsed, ignored)
     for number, diff_line in checked:
         text = lines[number]
         if diff_line.kind is LineKind.GARBAGE and text.startswith("@@"):
@@ -123,16 +124,11 @@ def _check_lines(
                 number,
                 1,
                 f"`{text[:40]}` is not a hunk header the reference can read (`@@ -A,B +C,D @@`): "
-                "it ignores the rest of this file's diff",
+                f"{dropped.words(number)}",
             )
         elif diff_line.kind is LineKind.GARBAGE and (number + 1) in ignored:
             ctx.at_field(
-                r.GARBAGE_IN_HUNK,
-                source,
-                number,
-                1,
-                "this line is not a diff line (context lines start with a space): the "
-                "reference ignores every hunk line after it until the next `---` header",
+                r.GARBAGE_IN_HUNK, source, number, 1, _garbage(text, dropped.words(number))
             )
         elif diff_line.kind is LineKind.NO_NEWLINE and number in joining:
             ctx.at_field(
@@ -183,9 +179,47 @@ def _check_lines(
             source,
             first_ignored,
             1,
-            "diff lines before any `--- a/path` / `+++ b/path` header are ignored by the "
-            "reference: add the file headers",
+            f"diff lines before any `--- a/path` / `+++ b/path` header: "
+            f"{_lines_dropped(len(ignored) - 1)}; add the file headers above them",
         )
+
+
+class _DroppedAfter:
+    """How many diff lines the reference drops after a garbage line: the body lines that
+    follow it up to the next line it reads (a `---` header, or another garbage line)."""
+
+    def __init__(self, parsed: ParsedDiff, ignored: set[int]) -> None:
+        self.numbers = parsed.line_numbers
+        self.index = {n: i for i, n in enumerate(self.numbers)}
+        self.ignored = ignored
+
+    def count(self, number: int) -> int:
+        found = 0
+        for following in self.numbers[self.index[number] + 1 :]:
+            if following not in self.ignored:
+                break
+            found += 1
+        return found
+
+    def words(self, number: int) -> str:
+        return _lines_dropped(self.count(number))
+
+
+def _lines_dropped(after: int) -> str:
+    if after == 0:
+        return "this line is dropped from the patch"
+    others = "the line" if after == 1 else f"the {after} lines"
+    return f"this line and {others} after it are dropped from the patch"
+
+
+def _garbage(text: str, dropped: str) -> str:
+    """A hunk header typed with one `@`, or any other line that is no diff line."""
+    if text.startswith("@") and classify_line("@" + text).kind is LineKind.HUNK_HEADER:
+        header = text[:40]
+        return (
+            f"`{header}` is not a hunk header (it starts with `@@`): {dropped}; write `@{header}`"
+        )
+    return f"this line is not a diff line (context lines start with a space): {dropped}"
 
 
 _HUNK_BODY = (LineKind.CONTEXT, LineKind.ADDITION, LineKind.DELETION)
