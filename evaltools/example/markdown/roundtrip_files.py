@@ -7,6 +7,7 @@ the canonical form holds exactly what the file held, and only atomically.
 from __future__ import annotations
 
 import difflib
+import shlex
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -57,7 +58,7 @@ def _diagnostics(shown: str, result: RoundTrip, strict_reference: bool = False) 
             )
             for d in result.dropped
         ]
-        fix = "once nothing is lost, run `evaltools roundtrip --fix`"
+        fix = f"once nothing is lost, run `evaltools roundtrip --fix {shlex.quote(shown)}`"
         return found + [
             make(NOT_CANONICAL, shown, change.line, 1, f"{change.what}: {fix}")
             for change in result.layout_changes
@@ -66,7 +67,9 @@ def _diagnostics(shown: str, result: RoundTrip, strict_reference: bool = False) 
         if result.unsafe:
             message = f"layout differs, but the canonical form cannot be trusted: {result.unsafe}"
             return [make(NOT_CANONICAL, shown, result.first_difference or 1, 1, message)]
+        # The path too: `roundtrip` takes no configured paths, so a bare command fails.
         fix = "--strict-reference --fix" if strict_reference else "--fix"
+        fix = f"{fix} {shlex.quote(shown)}"
         changes = result.layout_changes or [
             LayoutChange(
                 result.first_difference or 1, "layout differs from the canonical form here"

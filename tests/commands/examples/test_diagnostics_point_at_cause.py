@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shlex
 from pathlib import Path
 
 import pytest
@@ -178,10 +179,31 @@ def test_strict_reference_hint_names_the_command_that_fixes(
 ) -> None:
     path = _write(tmp_path, {})
     main(["roundtrip", "--strict-reference", str(path)])
-    assert "run `evaltools roundtrip --strict-reference --fix`" in capsys.readouterr().out
+    assert f"run `evaltools roundtrip --strict-reference --fix {path}`" in capsys.readouterr().out
     main(["roundtrip", "--strict-reference", "--fix", str(path)])
     assert "fixed" in capsys.readouterr().out
     assert main(["roundtrip", "--strict-reference", str(path)]) == 0
+
+
+def test_check_names_a_roundtrip_fix_that_works_as_printed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # `check` finds the files from the configuration; `roundtrip` takes none, so its hint
+    # must name the file (a bare `evaltools roundtrip --fix` is a usage error).
+    (tmp_path / "pyproject.toml").write_text('[tool.evaltools]\npaths = ["evals"]\n')
+    (tmp_path / "evals").mkdir()
+    path = _write(tmp_path / "evals", {5: "\n"})  # an extra blank line
+    monkeypatch.chdir(tmp_path)
+    assert main(["check"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"evals/{NAME}:6:1: RT001 [warning] extra blank line here: run `")
+    command = out.split("`")[1]
+    assert command == f"evaltools roundtrip --fix evals/{NAME}"
+    assert main(shlex.split(command)[1:]) == 0
+    assert path.read_bytes() == FLASK.read_bytes()
+    capsys.readouterr()
+    assert main(["check"]) == 0
+    assert capsys.readouterr().out == "All checks passed: 1 file.\n"
 
 
 def test_paths_are_relative_to_the_working_directory_in_every_format(

@@ -172,7 +172,7 @@ def test_strict_reference_names_the_blank_line_the_reference_ends_with(
 ) -> None:
     shutil.copy(CORPUS / "flask--add-import-statement.md", in_tmp / "flask--sr.md")
     assert main(["roundtrip", "--strict-reference", "flask--sr.md"]) == 1
-    fix = "run `evaltools roundtrip --strict-reference --fix`"
+    fix = "run `evaltools roundtrip --strict-reference --fix flask--sr.md`"
     assert capsys.readouterr().out == (
         f"flask--sr.md:5:1: RT001 [warning] layout differs from the canonical form here: {fix}\n"
         "flask--sr.md:76:1: RT001 [warning] the reference writer ends the file with a blank "
@@ -188,7 +188,7 @@ def test_tilde_fences_are_one_finding_per_block(
     (in_tmp / "flask--tilde.md").write_text(text.replace("```", "~~~"), encoding="utf-8")
     assert main(["roundtrip", "flask--tilde.md"]) == 1
     fences = "the canonical form fences this block with ``` (backticks)"
-    fix = "run `evaltools roundtrip --fix`"
+    fix = "run `evaltools roundtrip --fix flask--tilde.md`"
     assert capsys.readouterr().out == "".join(
         f"flask--tilde.md:{line}:1: RT001 [warning] {fences}: {fix}\n" for line in (8, 24, 42, 60)
     ) + ("1 file: 1 reformat.\n")
@@ -200,7 +200,7 @@ def test_a_whitespace_only_last_line_is_named_once(
     text = (CORPUS / "flask--add-import-statement.md").read_text(encoding="utf-8")
     (in_tmp / "flask--ws.md").write_text(text + "  \n", encoding="utf-8")
     assert main(["roundtrip", "--strict-reference", "flask--ws.md"]) == 1
-    fix = "run `evaltools roundtrip --strict-reference --fix`"
+    fix = "run `evaltools roundtrip --strict-reference --fix flask--ws.md`"
     assert capsys.readouterr().out.splitlines()[1:] == [
         f"flask--ws.md:77:1: RT001 [warning] trailing whitespace on this blank line: {fix}",
         "1 file: 1 reformat.",
@@ -208,7 +208,7 @@ def test_a_whitespace_only_last_line_is_named_once(
     assert main(["roundtrip", "flask--ws.md"]) == 1
     assert capsys.readouterr().out.splitlines() == [
         "flask--ws.md:77:1: RT001 [warning] an extra blank line at the end of the file: "
-        "run `evaltools roundtrip --fix`",
+        "run `evaltools roundtrip --fix flask--ws.md`",
         "1 file: 1 reformat.",
     ]
 
