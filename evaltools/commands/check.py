@@ -58,7 +58,12 @@ def run(
     failed_by = gate.note(diagnostics)
     from evaltools.report import render
 
-    render(output_format, diagnostics, sys.stdout, files_checked=work.files, failed_by=failed_by)
+    # A file reported as left out (IO030) is no checked file, but the summary counts it
+    # among the files with findings, so the total counts it too ("1 of 4", never "1 of 3"
+    # when the 3 checked are clean).
+    left_out = {d.path for d in work.unlisted} & {d.path for d in diagnostics}
+    files = work.files + len(left_out)
+    render(output_format, diagnostics, sys.stdout, files_checked=files, failed_by=failed_by)
     for line in outcome.fixed:
         sys.stderr.write(f"fixed: {line}\n")
     for place in work.empty:

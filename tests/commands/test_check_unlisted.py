@@ -54,7 +54,9 @@ def test_an_example_outside_paths_is_named_with_the_line_that_adds_it(
             "new-evals/requests--plural.md:1:1: IO030 [warning] example file not checked: no "
             'configured place covers it; add "new-evals" to `paths` in [tool.evaltools] '
             '(paths = ["evals", "new-evals"]), or "new-evals/requests--plural.md" to `exclude`',
-            f"Found 1 warning in 1 of {len(GOOD)} files.",
+            # The file left out counts among the files the summary totals: the checked
+            # ones are all clean.
+            f"Found 1 warning in 1 of {len(GOOD) + 1} files.",
         ],
     )
     # The line it gives, added: the example is checked, and its mistake is an error.
@@ -68,6 +70,19 @@ def test_an_example_outside_paths_is_named_with_the_line_that_adds_it(
     (repo / "pyproject.toml").write_text(CONFIG + 'exclude = ["new-evals/requests--plural.md"]\n')
     assert _check(capsys) == (0, passed)
     assert (repo / "new-evals" / "requests--plural.md").read_text() == PLURAL
+
+
+def test_the_summary_never_counts_a_clean_checked_file_as_one_with_findings(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for path in GOOD[1:]:
+        (repo / "evals" / path.name).unlink()
+    _git(repo, "add", "-A")
+    code, out = _check(capsys)
+    # One example checked (clean), one left out (IO030): not "in 1 file", which reads as
+    # the checked example having the warning.
+    assert (code, out.splitlines()[-1]) == (0, "Found 1 warning in 1 of 2 files.")
+    assert _check(capsys, "--ignore", "IO030") == (0, "All checks passed: 1 file.\n")
 
 
 def test_every_form_and_a_retrieval_set_outside_the_configuration_is_named(
