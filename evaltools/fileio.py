@@ -242,6 +242,13 @@ def read_text_file(
     return TextFile(path, shown, data, data.decode("utf-8"))
 
 
+def buffer_text(path: Path, data: bytes) -> TextFile | Diagnostic:
+    """`data`, an editor's unsaved text of `path`, as `read_text_file` would read the file."""
+    shown = display_path(path)
+    problem = check_text_bytes(shown, data)
+    return problem if problem is not None else TextFile(path, shown, data, data.decode("utf-8"))
+
+
 def check_text_bytes(shown: str, data: bytes) -> Diagnostic | None:
     if not data:
         return make(EMPTY_FILE, shown, 1, 1, "file is empty: delete it or fill it in")

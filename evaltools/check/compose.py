@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from evaltools.catalogue import rule
 from evaltools.check.plan import Plan
@@ -14,8 +16,11 @@ from evaltools.example.lint.causes import MISPLACING_CODES
 from evaltools.example.lint.fold import MISREAD, fold_into
 from evaltools.example.lint.misread import follows_from
 from evaltools.example.markdown.document import ParsedMarkdown
-from evaltools.fileio import read_text_file
+from evaltools.fileio import TextFile, read_text_file
 from evaltools.selection import DiagnosticFilter
+
+if TYPE_CHECKING:
+    from evaltools.retrieval.gold.gold_check import GoldCheck
 
 
 @dataclass
@@ -55,10 +60,7 @@ def _examples(
     on_file: Callable[[int], None],
     enabled: DiagnosticFilter | None,
 ) -> list[Diagnostic]:
-    from evaltools.example.lint import lint_markdown
     from evaltools.example.lint.files import lint_path
-    from evaltools.example.markdown.reader import read_markdown
-    from evaltools.example.markdown.roundtrip_files import check_text
 
     found: list[Diagnostic] = []
     for done, path in enumerate(work.examples, 1):
@@ -67,22 +69,34 @@ def _examples(
         if isinstance(read, Diagnostic):
             found.append(read)
             continue
-        # One read and one parse serve both lint and the round trip.
-        stem = path.name.removesuffix(".md")
-        parsed = read_markdown(read.text, stem)
-        linted = lint_markdown(read.text, read.display, stem, parsed, enabled)
-        result = check_text(read, fix=fix, diff=False, strict_reference=False, parsed=parsed)
-        roundtrip = [] if result.fixed else result.diagnostics
-        if result.fixed:
-            fixed.append(f"{result.path}: rewritten in canonical layout")
-        # Selected before the fold, as lint's own findings are: an ignored RT rule raises
-        # no lint finding to an error.
-        chosen = roundtrip if enabled is None else list(filter(enabled, roundtrip))
-        found.extend(fold_roundtrip(chosen, linted, parsed, read.text))
+        found.extend(markdown_findings(read, fix, fixed, enabled))
     for done, path in enumerate(work.example_records, len(work.examples) + 1):
         on_file(done)
         found.extend(lint_path(path, enabled))
     return found
+
+
+def markdown_findings(
+    read: TextFile, fix: bool, fixed: list[str], enabled: DiagnosticFilter | None
+) -> list[Diagnostic]:
+    """Lint and the round trip on one `.md` example already read (from disk, or an editor's
+    text for `evaltools server`), the round trip's findings folded into lint's."""
+    from evaltools.example.lint import lint_markdown
+    from evaltools.example.markdown.reader import read_markdown
+    from evaltools.example.markdown.roundtrip_files import check_text
+
+    # One read and one parse serve both lint and the round trip.
+    stem = read.path.name.removesuffix(".md")
+    parsed = read_markdown(read.text, stem)
+    linted = lint_markdown(read.text, read.display, stem, parsed, enabled)
+    result = check_text(read, fix=fix, diff=False, strict_reference=False, parsed=parsed)
+    roundtrip = [] if result.fixed else result.diagnostics
+    if result.fixed:
+        fixed.append(f"{result.path}: rewritten in canonical layout")
+    # Selected before the fold, as lint's own findings are: an ignored RT rule raises
+    # no lint finding to an error.
+    chosen = roundtrip if enabled is None else list(filter(enabled, roundtrip))
+    return fold_roundtrip(chosen, linted, parsed, read.text)
 
 
 def fold_roundtrip(
@@ -157,14 +171,7 @@ def _retrieval(
     for chunk in check_files(work.retrieval_sets, schema_text, jobs, settings.collects_drafts):
         found.extend(chunk)
     if settings.root is None and settings.metas is None:
-        # A finding, not a note on stderr: a pass that resolved no gold must say so in
-        # every format a pipeline reads.
-        message = (
-            "gold IDs not checked: set `root` (or `metas`) in [tool.evaltools.retrieval] "
-            "of pyproject.toml to say where the code is"
-        )
-        skipped = rule("RG015")
-        return found + [make(skipped, display_path(p), 1, 1, message) for p in work.retrieval_sets]
+        return found + [gold_not_checked(p) for p in work.retrieval_sets]
     root, metas = gold_sources(None, None, settings.root, settings.metas)
     gold = check_gold(
         work.retrieval_sets,
@@ -176,11 +183,30 @@ def _retrieval(
         cache_dir=None if no_cache else cache_folder(config.root),
         fix_command=fix_command,
     )
+    return found + gold_findings(found, gold)
+
+
+def gold_not_checked(path: Path) -> Diagnostic:
+    """RG015: a set whose gold resolves against nothing configured."""
+    from evaltools.diagnostics import make
+    from evaltools.fileio import display_path
+
+    # A finding, not a note on stderr: a pass that resolved no gold must say so in every
+    # format a pipeline reads.
+    message = (
+        "gold IDs not checked: set `root` (or `metas`) in [tool.evaltools.retrieval] "
+        "of pyproject.toml to say where the code is"
+    )
+    return make(rule("RG015"), display_path(path), 1, 1, message)
+
+
+def gold_findings(validated: list[Diagnostic], gold: GoldCheck) -> list[Diagnostic]:
+    """The gold check's findings that `validated` (validate's) does not already hold."""
     # What validate reported already (an invalid chunk ID is RV008 there, RG006 here; a
     # line that is not JSON is IO008 in both), at the same place, is reported once: as
     # validate's finding, which says more (a JSON pointer).
-    seen = {(d.path, d.line, d.column) for d in found}
-    found.extend(d for d in gold.problems if (d.path, d.line, d.column) not in seen)
+    seen = {(d.path, d.line, d.column) for d in validated}
+    found = [d for d in gold.problems if (d.path, d.line, d.column) not in seen]
     # A rewritten ID is told by its own finding (RG012), in every format.
     found.extend(i.finding for i in gold.items if i.finding is not None)
     return found

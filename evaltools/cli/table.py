@@ -313,6 +313,21 @@ EXAMPLE_COMMANDS: tuple[Command, ...] = (
         ),
     ),
     Command(
+        ("server",),
+        "Serve the Language Server Protocol over stdio: diagnostics, fixes, hover, formatting.",
+        targets.server,
+        (
+            Param(
+                "stdio",
+                ("--stdio",),
+                kind=bool,
+                default=False,
+                help="Talk over stdin and stdout (the only transport; accepted for clients "
+                "that pass it).",
+            ),
+        ),
+    ),
+    Command(
         ("rule",),
         "Explain a rule, or list every rule.",
         targets.rule,

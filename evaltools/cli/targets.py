@@ -108,6 +108,13 @@ def rule(a: Arguments) -> int:
     return run(code=a.optional_text("code"), output_format=a.text("output_format"))
 
 
+def server(a: Arguments) -> int:
+    from evaltools.commands.server import run
+
+    a.flag("stdio")  # the only transport
+    return run()
+
+
 def validate(a: Arguments) -> int:
     from evaltools.commands.retrieval import validate
 

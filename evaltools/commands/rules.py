@@ -7,6 +7,8 @@ import sys
 
 from evaltools import jsonio
 from evaltools.catalogue import FAMILIES, RULES
+from evaltools.catalogue.text import default_of as _default
+from evaltools.catalogue.text import text_section
 from evaltools.diagnostics import Rule
 from evaltools.fileio import UsageError
 
@@ -51,12 +53,6 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|")
 
 
-def _default(rule: Rule) -> str:
-    if rule.always_reported:
-        return "always reported, whatever select and ignore say"
-    return "on by default" if rule.default_enabled else "off by default"
-
-
 def markdown_table(rules: list[Rule]) -> str:
     lines = ["| code | name | severity | what it checks |", "| --- | --- | --- | --- |"]
     for rule in rules:
@@ -90,22 +86,6 @@ def markdown_document(rules: list[Rule]) -> str:
     """docs/rules.md: a title, what the codes mean, the table, then each rule's section."""
     sections = "\n".join(markdown_section(r) for r in rules)
     return f"{DOC_TITLE}\n\n{DOC_INTRO}\n\n{markdown_table(rules)}\n## Every rule\n\n{sections}"
-
-
-def _indented(text: str) -> str:
-    return "\n".join(f"    {line}" if line else "" for line in text.rstrip("\n").split("\n"))
-
-
-def text_section(rule: Rule) -> str:
-    off = "" if rule.default_enabled else f" (select it with `--select {rule.code}`)"
-    return (
-        f"{rule.code} ({rule.name}) [{rule.severity.value}, {_default(rule)}]{off}\n\n"
-        f"{rule.summary}\n\n"
-        f"What it checks: {rule.what}\n\n"
-        f"Why it matters: {rule.why}\n\n"
-        f"Failing:\n\n{_indented(rule.failing)}\n\n"
-        f"Fixed:\n\n{_indented(rule.fixed)}\n"
-    )
 
 
 def _list_line(rule: Rule) -> str:

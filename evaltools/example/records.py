@@ -11,6 +11,7 @@ Default names are the reference CLI's: `.json`/`.md` take the file stem, `.jsonl
 
 from __future__ import annotations
 
+import io
 import os
 import sys
 from collections.abc import Iterable, Iterator
@@ -273,6 +274,19 @@ def _parse_json_unit(unit: Unit, data: bytes, record: Record) -> None:
     if not example.spec.name:
         example.spec.name = f"{unit.stem}-{unit.index}" if jsonl else unit.stem
     record.example = example
+
+
+def iter_buffer_records(path: Path, data: bytes) -> Iterator[Record]:
+    """Every example of `data`, an editor's unsaved text of `path`, read as the file would be
+    (`evaltools server`)."""
+    shown = display_path(path)
+    stem = path.name[: -len(path.suffix)] if path.suffix else path.name
+    if path.suffix == ".jsonl":
+        units: Iterable[Unit] = _jsonl_units(io.BytesIO(data), shown, stem)
+    else:
+        units = [Unit(path.suffix[1:], shown, 1, 0, stem, data, str(path))]
+    for unit in units:
+        yield parse_unit(unit)
 
 
 def iter_records(path: Path, stdin: BinaryIO | None = None) -> Iterator[Record]:

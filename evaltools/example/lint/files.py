@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from evaltools.diagnostics import Diagnostic, Rule, make
-from evaltools.fileio import NOT_A_FILE, discover, read_text_file
+from evaltools.fileio import NOT_A_FILE, buffer_text, discover, read_text_file
 from evaltools.parallel.processes import Cost, batch_size, input_size, parallel_map, worker_count
 from evaltools.selection import DiagnosticFilter, RuleSelection
 
@@ -23,28 +23,38 @@ SUFFIXES = (".md", ".json", ".jsonl")
 LINT_COST = Cost(per_item=2e-4, per_byte=1.5e-7, parent=0.05)
 
 
-def lint_path(path: Path, enabled: DiagnosticFilter | None = None) -> list[Diagnostic]:
-    """The (`enabled`) findings of one file."""
+def lint_path(
+    path: Path, enabled: DiagnosticFilter | None = None, data: bytes | None = None
+) -> list[Diagnostic]:
+    """The (`enabled`) findings of one file; of `data` instead of what the file holds when
+    given (an editor's unsaved text, `evaltools server`)."""
     if path.suffix == ".md" or os.path.isdir(path):  # noqa: PTH112 (False past PATH_MAX)
         from evaltools.example.lint import lint_markdown
 
-        read = read_text_file(path)
+        read = read_text_file(path) if data is None else buffer_text(path, data)
         if isinstance(read, Diagnostic):
             found = [read]
         else:
             stem = path.name.removesuffix(".md")
             return lint_markdown(read.text, read.display, stem, enabled=enabled)
     else:
-        found = _lint_records(path)
+        found = _lint_records(path, data)
     return found if enabled is None else list(filter(enabled, found))
 
 
-def _lint_records(path: Path) -> list[Diagnostic]:
+def _lint_records(path: Path, data: bytes | None = None) -> list[Diagnostic]:
     from evaltools.example.lint import catalogue, lint_spec
-    from evaltools.example.records import BAD_FILE, BAD_JSON, iter_records, placed
+    from evaltools.example.records import (
+        BAD_FILE,
+        BAD_JSON,
+        iter_buffer_records,
+        iter_records,
+        placed,
+    )
 
     out: list[Diagnostic] = []
-    for record in iter_records(path):
+    records = iter_records(path) if data is None else iter_buffer_records(path, data)
+    for record in records:
         for error in record.errors:
             # Lint names what the reader found by its own rules: a file that cannot be read
             # as for a `.md` (IO007), a unit that is no example as EP501. Invalid JSON and

@@ -118,15 +118,28 @@ def check_text(
         )
     if fix:
         remove_stale_temps(path.parent)  # a killed earlier --fix may have left some
-    if fix and result.verdict is Verdict.REFORMAT and result.unsafe is None:
-        assert result.rendered is not None
+    rewrite = rewritten(result) if fix else None
+    if rewrite is not None:
         try:
-            atomic_write(path, result.rendered.encode("utf-8"), expect=read.data)
+            atomic_write(path, rewrite.encode("utf-8"), expect=read.data)
         except WriteError as error:
             out.diagnostics.append(write_finding(error, read.display))
         else:
             out.fixed = True
     return out
+
+
+def rewritten(result: RoundTrip) -> str | None:
+    """What `--fix` writes: the canonical form of a file that only needs its layout changed
+    and whose rewrite is safe; None for any other (never a lossy rewrite)."""
+    if result.verdict is Verdict.REFORMAT and result.unsafe is None:
+        return result.rendered
+    return None
+
+
+def canonical_text(text: str, stem: str) -> str | None:
+    """`rewritten` for an editor's text (`evaltools server`)."""
+    return rewritten(check_roundtrip(text, stem))
 
 
 # One core's cost of a round trip (benchmarks/bench_roundtrip.py, in process).

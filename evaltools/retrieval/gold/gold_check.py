@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import sys
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -70,13 +71,16 @@ def check_gold(
     on_parsed: OnParsed | None = None,
     watch: Watch | None = None,
     fix_command: str = "evaltools gold check --fix",
+    texts: Mapping[Path, bytes] | None = None,
 ) -> GoldCheck:
     """Resolve (and with `fix`, repair) every gold ID of the sets against `root` (at `rev`)
     or the index's `metas`; definitions parsed are kept in `cache_dir` (None: no cache).
     `on_parsed` is told how many source files have been parsed, as each one is; `watch`
     is told the paths below the root the check looked for and the records' revisions
     (for `check_cache`). `fix_command` is what a stale ID's finding says to run: the
-    command that printed it, with --fix, so that the advice works where it is read."""
+    command that printed it, with --fix, so that the advice works where it is read.
+    `texts` holds an editor's unsaved text of some sets (`evaltools server`), read instead
+    of the files."""
     check_paths_exist(paths)
     if fix and any(str(p) == STDIN for p in paths):
         raise UsageError("--fix rewrites files in place: it cannot take - (stdin)")
@@ -87,7 +91,12 @@ def check_gold(
     # A file named twice (`evals evals/set.jsonl`) is checked, and fixed, once: discover
     # takes each file once.
     for path in discover(paths, (".jsonl",), what="eval sets"):
-        set_file = _read_set(path, problems)
+        given = None if texts is None else texts.get(path)
+        if given is not None:
+            lines = list(iter_record_lines(io.BytesIO(given)))
+            set_file: SetFile | None = SetFile(path, display_path(path), given, lines)
+        else:
+            set_file = _read_set(path, problems)
         if set_file is not None:
             files.append(set_file)
             items.extend(_gold_items(set_file, problems, invalid))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterable
 from pathlib import Path
 
 from evaltools import jsonio
@@ -25,17 +26,22 @@ def looks_like_retrieval_set(path: Path) -> bool:
         with opened as handle:
             # Lines read to a bound: a file of one endless line is no set, and is no reason
             # to hold it whole.
-            for raw in itertools.islice(iter(lambda: handle.readline(_SNIFF_LINE_BYTES), b""), 20):
-                if not raw.endswith(b"\n") and len(raw) == _SNIFF_LINE_BYTES:
-                    return False
-                try:
-                    record = jsonio.loads(raw.decode("utf-8"))
-                except (ValueError, RecursionError):  # UnicodeDecodeError is a ValueError
-                    continue
-                if isinstance(record, dict):
-                    return "qid" in record and "gold" in record
+            return lines_look_like_set(iter(lambda: handle.readline(_SNIFF_LINE_BYTES), b""))
     except OSError:
         return False
+
+
+def lines_look_like_set(lines: Iterable[bytes]) -> bool:
+    """`looks_like_retrieval_set` on lines already at hand (an editor's text)."""
+    for raw in itertools.islice(lines, 20):
+        if not raw.endswith(b"\n") and len(raw) == _SNIFF_LINE_BYTES:
+            return False
+        try:
+            record = jsonio.loads(raw.decode("utf-8"))
+        except (ValueError, RecursionError):  # UnicodeDecodeError is a ValueError
+            continue
+        if isinstance(record, dict):
+            return "qid" in record and "gold" in record
     return False
 
 

@@ -290,13 +290,29 @@ def plan_file(
     with opened:
         size = os.fstat(opened.fileno()).st_size
     if size == 0:
-        return make(EMPTY_FILE, display, 1, 1, "file is empty: delete it or add records")
+        return _empty(display)
     chunk = min(max(size // max(jobs * 4, 1), MIN_CHUNK_BYTES), MAX_CHUNK_BYTES)
     tasks = tuple(
         ChunkTask(str(path), display, start, min(start + chunk, size), schema_text, index, drafts)
         for index, start in enumerate(range(0, size, chunk))
     )
     return FilePlan(path, display, size, tasks)
+
+
+def _empty(display: str) -> Diagnostic:
+    return make(EMPTY_FILE, display, 1, 1, "file is empty: delete it or add records")
+
+
+def check_buffer(
+    path: Path, data: bytes, schema_text: str | None, drafts: bool = False
+) -> list[Diagnostic]:
+    """The findings of `data`, an editor's unsaved text of the set `path`, as `check_files`
+    gives them for the file (`evaltools server`): one chunk, checked in this process."""
+    display = display_path(path)
+    if not data:
+        return [_empty(display)]
+    lines = check_lines(io.BytesIO(data), display, checker_for(schema_text, drafts))
+    return FileCheck(display).add(lines)
 
 
 class FileCheck:

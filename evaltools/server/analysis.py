@@ -1,0 +1,179 @@
+"""What `evaltools server` says about one document: `evaltools check`'s own functions, run on
+an editor's text instead of the file on disk, with the configuration of the document's
+project. Nothing here knows the protocol (`evaltools.server.protocol` does)."""
+
+from __future__ import annotations
+
+import enum
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from evaltools.config.model import Config, load_config
+from evaltools.diagnostics import Diagnostic
+from evaltools.fileio import UsageError, real_path
+from evaltools.retrieval.gold.gold_check import GoldCheck
+from evaltools.selection import RuleSelection, selection_from
+
+
+class Form(enum.Enum):
+    MARKDOWN = "md"  # a `.md` example: lint and the round trip
+    RECORDS = "records"  # `.json`/`.jsonl` examples: lint
+    SET = "set"  # a retrieval set: validate, then the gold check off the typing path
+    NONE = "none"
+
+
+@dataclass(frozen=True)
+class Project:
+    config: Config
+    selection: RuleSelection
+    problem: str | None = None  # why the configuration could not be read (defaults used)
+
+
+_projects: dict[tuple[Path, float], Project] = {}
+
+
+def project_of(path: Path) -> Project:
+    """The configuration `evaltools check` would use in the document's folder (re-read when
+    its pyproject.toml changes)."""
+    from evaltools.config.discovery import find_pyproject
+
+    found = find_pyproject(path.parent)
+    try:
+        stamp = found.stat().st_mtime if found is not None else 0.0
+    except OSError:
+        stamp = 0.0
+    key = (found or Path(), stamp)
+    if key not in _projects:
+        try:
+            config = load_config(found)
+            problem = None
+        except UsageError as error:  # a broken pyproject.toml: defaults, and say why
+            config, problem = Config(), str(error)
+        _projects[key] = Project(config, selection_from(config.rules, None, None), problem)
+    return _projects[key]
+
+
+def form_of(path: Path, data: bytes, config: Config) -> Form:
+    """Which checks the document gets, as `check`'s plan decides for a named file."""
+    if path.suffix == ".md":
+        return Form.MARKDOWN
+    if path.suffix == ".json":
+        return Form.RECORDS
+    if path.suffix != ".jsonl":
+        return Form.NONE
+    from evaltools.retrieval.records.sniff import lines_look_like_set
+
+    configured = {real_path(p) for p in config.retrieval.sets}
+    if real_path(path) in configured or lines_look_like_set(data.splitlines(keepends=True)):
+        return Form.SET
+    return Form.RECORDS
+
+
+@dataclass
+class Lint:
+    """The fast part: every finding but the gold check's."""
+
+    form: Form
+    findings: list[Diagnostic] = field(default_factory=list)
+
+
+def encode(text: str) -> bytes:
+    # A lone surrogate (a JSON-RPC `\ud800`) stays a byte sequence the reader reports.
+    return text.encode("utf-8", "surrogatepass")
+
+
+def lint(path: Path, text: str) -> Lint:
+    """`evaltools check`'s findings on `text` as the content of `path`, gold check aside."""
+    project = project_of(path)
+    config = project.config
+    data = encode(text)
+    form = form_of(path, data, config)
+    enabled = project.selection.predicate(config.root)
+    found: list[Diagnostic] = []
+    if form is Form.MARKDOWN:
+        from evaltools.check.compose import markdown_findings
+        from evaltools.fileio import buffer_text
+
+        read = buffer_text(path, data)
+        found = [read] if isinstance(read, Diagnostic) else markdown_findings(read, False, [], enabled)
+    elif form is Form.RECORDS:
+        from evaltools.example.lint.files import lint_path
+
+        found = lint_path(path, enabled, data)
+    elif form is Form.SET:
+        from evaltools.retrieval.records.check_files import schema_text_for
+        from evaltools.retrieval.records.validate import check_buffer
+
+        settings = config.retrieval
+        schema = None if settings.schema is None else schema_text_for(settings.schema)
+        found = check_buffer(path, data, schema, settings.collects_drafts(path))
+    return Lint(form, project.selection.filter(found, config.root))
+
+
+@dataclass
+class Gold:
+    findings: list[Diagnostic]
+    check: GoldCheck | None  # None: nothing to resolve against
+    root: Path | None
+
+
+def gold(path: Path, text: str, validated: list[Diagnostic]) -> Gold:
+    """The gold check of a set's `text` (slow: the server runs it in a worker thread), its
+    findings less those `validated` (validate's) already holds, as `check` reports them."""
+    from evaltools.check.compose import gold_findings, gold_not_checked
+    from evaltools.retrieval.code.definition_cache import cache_folder
+    from evaltools.retrieval.gold.gold_check import check_gold
+    from evaltools.retrieval.gold.gold_roots import gold_sources
+
+    project = project_of(path)
+    config = project.config
+    settings = config.retrieval
+    if settings.root is None and settings.metas is None:
+        found = [gold_not_checked(path)]
+        return Gold(project.selection.filter(found, config.root), None, None)
+    root, metas = gold_sources(None, None, settings.root, settings.metas)
+    checked = check_gold(
+        [path],
+        root=root,
+        rev=None,
+        metas=metas,
+        fix=False,
+        jobs=1,
+        cache_dir=cache_folder(config.root),
+        fix_command="evaltools check --fix",
+        texts={path: encode(text)},
+    )
+    found = gold_findings(validated, checked)
+    return Gold(project.selection.filter(found, config.root), checked, root)
+
+
+def canonical(path: Path, text: str) -> str | None:
+    """What `roundtrip --fix` would write for `text`, or None: already canonical, not an
+    example, or lossy (never a lossy edit)."""
+    if path.suffix != ".md":
+        return None
+    from evaltools.example.markdown.roundtrip_files import canonical_text
+
+    return canonical_text(text, path.name.removesuffix(".md"))
+
+
+def definition_lines(root: Path | None, chunk_id: str, count: int = 12) -> str | None:
+    """The first `count` lines of the definition `chunk_id` names, from the work tree."""
+    if root is None:
+        return None
+    from evaltools.retrieval.code.chunk_id import ChunkIdError, parse_chunk_id
+
+    try:
+        cid = parse_chunk_id(chunk_id)
+    except ChunkIdError:
+        return None
+    source = root / cid.path
+    if not os.path.isfile(source):
+        return None
+    try:
+        lines = source.read_text("utf-8", "replace").splitlines()
+    except OSError:
+        return None
+    shown = lines[cid.start - 1 : min(cid.end, cid.start - 1 + count)]
+    return "\n".join(shown) if shown else None

@@ -1,0 +1,135 @@
+"""`evaltools server` end to end: a real LSP client over the server's stdio, in a real git
+repository, compared with what `evaltools check` and `roundtrip --fix` say and write."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from evaltools.__main__ import main
+from tests.conftest import corpus_files
+from tests.server.lspclient import Client, apply_edits
+
+HEADING = "## Cursor Position"
+
+
+def cli_findings(path: Path, capsys: pytest.CaptureFixture[str]) -> list[tuple[object, ...]]:
+    capsys.readouterr()
+    main(["check", str(path), "--format", "json"])
+    out = json.loads(capsys.readouterr().out)
+    found = out if isinstance(out, list) else out["diagnostics"]
+    return sorted((d["code"], d["line"], d["column"], d["message"]) for d in found)
+
+
+def lsp_findings(published: list[dict[str, object]]) -> list[tuple[object, ...]]:
+    out = []
+    for d in published:
+        start = d["range"]["start"]  # type: ignore[index]
+        out.append((d["code"], start["line"] + 1, start["character"] + 1, d["message"]))
+    return sorted(out)
+
+
+@pytest.fixture
+def repo(in_tmp: Path) -> Path:
+    subprocess.run(["git", "init", "-q", str(in_tmp)], check=True)
+    (in_tmp / "pyproject.toml").write_text('[tool.evaltools]\npaths = ["."]\n')
+    return in_tmp
+
+
+def test_open_change_fix_hover_format_and_exit(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = corpus_files()[0].read_text("utf-8")
+    assert HEADING in source
+    broken = source.replace(HEADING, "## Curson Position").replace("+++\n\n##", "+++\n\n\n\n##")
+    path = repo / "codex-acp--add-derive.md"
+    path.write_text(broken)  # what the CLI sees; the server gets the same text from the editor
+    expected = cli_findings(path, capsys)
+    assert ("EP104", 24) in {(code, line) for code, line, *_ in expected}
+
+    client = Client(repo)
+    client.start(repo)
+    uri = client.open(path, broken)
+    published = client.diagnostics(uri, 1)
+    assert lsp_findings(published) == expected
+    assert {d["severity"] for d in published if d["code"] == "EP104"} == {1}
+
+    # Hover on the finding: the rule's documentation, as `evaltools rule EP104` prints it.
+    capsys.readouterr()
+    main(["rule", "EP104"])
+    documented = capsys.readouterr().out
+    ep104 = next(d for d in published if d["code"] == "EP104")
+    hover = client.request(
+        "textDocument/hover",
+        {"textDocument": {"uri": uri}, "position": ep104["range"]["start"]},
+    )
+    assert documented in hover["contents"]["value"]
+
+    # The misspelt heading corrected in the editor (not on disk): its finding goes.
+    fixed_heading = broken.replace("## Curson Position", HEADING)
+    client.change(uri, 2, fixed_heading)
+    assert "EP104" not in {d["code"] for d in client.diagnostics(uri, 2)}
+
+    # The canonical rewrite, as a code action and as formatting: `roundtrip --fix`'s bytes.
+    path.write_text(fixed_heading)
+    assert main(["roundtrip", "--fix", str(path)]) == 0
+    canonical = path.read_text("utf-8")
+    assert canonical != fixed_heading
+    whole = {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}}
+    actions = client.request(
+        "textDocument/codeAction",
+        {"textDocument": {"uri": uri}, "range": whole, "context": {"diagnostics": []}},
+    )
+    rewrite = next(a for a in actions if "canonical" in a["title"])
+    assert apply_edits(fixed_heading, rewrite["edit"]["changes"][uri]) == canonical
+    edits = client.request(
+        "textDocument/formatting",
+        {"textDocument": {"uri": uri}, "options": {"tabSize": 4, "insertSpaces": True}},
+    )
+    assert apply_edits(fixed_heading, edits) == canonical
+
+    # Formatting a canonical text changes nothing.
+    client.change(uri, 3, canonical)
+    client.diagnostics(uri, 3)
+    edits = client.request(
+        "textDocument/formatting",
+        {"textDocument": {"uri": uri}, "options": {"tabSize": 4, "insertSpaces": True}},
+    )
+    assert edits == []
+    assert client.stop() == 0
+
+
+def test_a_lossy_document_gets_no_formatting_edit(repo: Path) -> None:
+    source = corpus_files()[0].read_text("utf-8")
+    lossy = source.replace(HEADING, "## Curson Position")  # its code block would be dropped
+    path = repo / "codex-acp--add-derive.md"
+    client = Client(repo)
+    client.start(repo)
+    uri = client.open(path, lossy)
+    client.diagnostics(uri, 1)
+    edits = client.request(
+        "textDocument/formatting",
+        {"textDocument": {"uri": uri}, "options": {"tabSize": 4, "insertSpaces": True}},
+    )
+    assert edits == []
+    assert client.stop() == 0
+
+
+def test_per_file_ignores_of_the_project_apply(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (repo / "pyproject.toml").write_text(
+        '[tool.evaltools]\npaths = ["."]\nper-file-ignores = { "x.md" = ["EP403"] }\n'
+    )
+    text = corpus_files()[0].read_text("utf-8")
+    path = repo / "x.md"
+    path.write_text(text)
+    expected = cli_findings(path, capsys)
+    client = Client(repo)
+    client.start(repo)
+    uri = client.open(path, text)
+    published = client.diagnostics(uri, 1)
+    assert lsp_findings(published) == expected
+    assert "EP403" not in {d["code"] for d in published}
+    assert client.stop() == 0
