@@ -88,7 +88,7 @@ def hover_text(
     found: list[Diagnostic],
     gold: analysis.Gold | None,
 ) -> str | None:
-    """A finding's rule documentation on its place; else a gold ID's definition."""
+    """A finding's rule documentation on its place, and a gold ID's definition."""
     from evaltools.catalogue import RULES
     from evaltools.catalogue.text import text_section
     from evaltools.server.protocol import finding_range
@@ -102,9 +102,9 @@ def hover_text(
             rule = RULES.get(d.code)
             if rule is not None and rule.code not in {x[0] for x in texts}:
                 texts.append((rule.code, f"```text\n{text_section(rule)}```"))
-    if texts:
-        return "\n\n".join(text for _, text in texts)
-    return _gold_hover(doc, position, gold)
+    definition = _gold_hover(doc, position, gold)
+    shown = [text for _, text in texts] + ([definition] if definition else [])
+    return "\n\n".join(shown) if shown else None
 
 
 def _gold_hover(doc: TextDocument, position: t.Position, gold: analysis.Gold | None) -> str | None:

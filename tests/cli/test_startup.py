@@ -32,3 +32,10 @@ def test_lint_imports_no_cli_framework() -> None:
 
 def test_help_is_where_typer_is_imported() -> None:
     assert "typer" in _imported("lint", "--help")
+
+
+def test_lint_imports_no_language_server_library() -> None:
+    example = sorted(EXAMPLE.glob("*.md"))[0]
+    imported = _imported("lint", str(example))
+    assert not {m for m in imported if m.split(".")[0] in ("pygls", "lsprotocol", "cattrs")}
+    assert "evaltools.server" not in imported
