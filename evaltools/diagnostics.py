@@ -39,6 +39,14 @@ class Rule(NamedTuple):
         return f"{self.what} {self.why}".strip()
 
 
+class Fix(NamedTuple):
+    """A "did you mean" hint as data: the first `old` on the finding's line becomes `new`
+    (`evaltools server` offers it as a quick fix; no output format prints it)."""
+
+    old: str
+    new: str
+
+
 class Diagnostic(NamedTuple):
     path: str
     line: int
@@ -48,6 +56,7 @@ class Diagnostic(NamedTuple):
     severity: Severity
     message: str
     pointer: str | None = None
+    fix: Fix | None = None
 
     def sort_key(self) -> tuple[str, int, int, str]:
         return (self.path, self.line, self.column, self.code)
@@ -75,6 +84,7 @@ def make(
     message: str,
     *,
     pointer: str | None = None,
+    fix: Fix | None = None,
 ) -> Diagnostic:
     return Diagnostic(
         path=path,
@@ -85,6 +95,7 @@ def make(
         severity=rule.severity,
         message=message,
         pointer=pointer,
+        fix=fix,
     )
 
 

@@ -157,8 +157,6 @@ def _retrieval(
 ) -> list[Diagnostic]:
     if not work.retrieval_sets:
         return []
-    from evaltools.diagnostics import make
-    from evaltools.fileio import display_path
     from evaltools.retrieval.code.definition_cache import cache_folder
     from evaltools.retrieval.gold.gold_check import check_gold
     from evaltools.retrieval.gold.gold_roots import gold_sources

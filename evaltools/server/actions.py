@@ -28,7 +28,9 @@ def code_actions(
     for diagnostic in asked:
         fix = diagnostic.data.get("fix") if isinstance(diagnostic.data, dict) else None
         if isinstance(fix, dict):
-            actions.append(_suggestion(doc, diagnostic, fix))
+            action = _suggestion(doc, diagnostic, fix)
+            if action is not None:
+                actions.append(action)
     if gold is not None and gold.check is not None:
         first, last = params.range.start.line, params.range.end.line
         for item in gold.check.items:
@@ -53,14 +55,15 @@ def _action(doc: TextDocument, title: str, edit: t.TextEdit, kind: str) -> t.Cod
     return t.CodeAction(title=title, kind=kind, edit=change)
 
 
-def _suggestion(doc: TextDocument, diagnostic: t.Diagnostic, fix: dict[str, object]) -> t.CodeAction:
-    """A "did you mean" hint's replacement: the finding's word becomes `fix["replacement"]`."""
-    new = str(fix.get("replacement", ""))
-    old = str(fix.get("old", ""))
-    row = diagnostic.range.start.line
-    edit = _replace_text(doc, row, old, new) if old else None
+def _suggestion(
+    doc: TextDocument, diagnostic: t.Diagnostic, fix: dict[str, object]
+) -> t.CodeAction | None:
+    """A "did you mean" hint (`diagnostics.Fix`): the first `old` on the finding's line
+    becomes `new`; none when the text has changed since."""
+    old, new = str(fix.get("old", "")), str(fix.get("new", ""))
+    edit = _replace_text(doc, diagnostic.range.start.line, old, new) if old else None
     if edit is None:
-        edit = t.TextEdit(diagnostic.range, new)
+        return None
     action = _action(doc, f"Replace with {new}", edit, t.CodeActionKind.QuickFix)
     action.diagnostics = [diagnostic]
     action.is_preferred = True

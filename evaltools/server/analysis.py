@@ -96,7 +96,9 @@ def lint(path: Path, text: str) -> Lint:
         from evaltools.fileio import buffer_text
 
         read = buffer_text(path, data)
-        found = [read] if isinstance(read, Diagnostic) else markdown_findings(read, False, [], enabled)
+        found = (
+            [read] if isinstance(read, Diagnostic) else markdown_findings(read, False, [], enabled)
+        )
     elif form is Form.RECORDS:
         from evaltools.example.lint.files import lint_path
 

@@ -51,7 +51,7 @@ def lsp_diagnostic(doc: TextDocument, d: Diagnostic) -> t.Diagnostic:
         severity=SEVERITIES[d.severity],
         code=d.code,
         source=SOURCE,
-        data={"name": d.name},
+        data={"name": d.name, "fix": None if d.fix is None else d.fix._asdict()},
     )
 
 
@@ -71,7 +71,9 @@ def finding_range(doc: TextDocument, line: int, column: int) -> t.Range:
 
 
 def build() -> LanguageServer:
-    server = LanguageServer("evaltools", __version__, text_document_sync_kind=t.TextDocumentSyncKind.Incremental)
+    server = LanguageServer(
+        "evaltools", __version__, text_document_sync_kind=t.TextDocumentSyncKind.Incremental
+    )
     state = State()
 
     def publish(uri: str, version: int) -> None:
@@ -96,7 +98,7 @@ def build() -> LanguageServer:
             validated = list(state.lint.get(uri, []))
         try:
             result = analysis.gold(path, text, validated)
-        except Exception as error:  # noqa: BLE001 - a half-typed set must not end the server
+        except Exception as error:
             server.window_log_message(
                 t.LogMessageParams(t.MessageType.Warning, f"evaltools: gold check: {error}")
             )
@@ -121,7 +123,7 @@ def build() -> LanguageServer:
             return
         try:
             result = analysis.lint(path, doc.source)
-        except Exception as error:  # noqa: BLE001 - say it, keep serving
+        except Exception as error:
             server.window_log_message(
                 t.LogMessageParams(t.MessageType.Error, f"evaltools: {path.name}: {error!r}")
             )
@@ -162,7 +164,9 @@ def build() -> LanguageServer:
 
     @server.feature(
         t.TEXT_DOCUMENT_CODE_ACTION,
-        t.CodeActionOptions(code_action_kinds=[t.CodeActionKind.QuickFix, t.CodeActionKind.SourceFixAll]),
+        t.CodeActionOptions(
+            code_action_kinds=[t.CodeActionKind.QuickFix, t.CodeActionKind.SourceFixAll]
+        ),
     )
     def code_action(ls: LanguageServer, params: t.CodeActionParams) -> list[t.CodeAction]:
         from evaltools.server.actions import code_actions

@@ -118,7 +118,9 @@ def test_a_lossy_document_gets_no_formatting_edit(repo: Path) -> None:
     assert client.stop() == 0
 
 
-def test_per_file_ignores_of_the_project_apply(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_per_file_ignores_of_the_project_apply(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     (repo / "pyproject.toml").write_text(
         '[tool.evaltools]\npaths = ["."]\nper-file-ignores = { "x.md" = ["EP403"] }\n'
     )
@@ -132,4 +134,48 @@ def test_per_file_ignores_of_the_project_apply(repo: Path, capsys: pytest.Captur
     published = client.diagnostics(uri, 1)
     assert lsp_findings(published) == expected
     assert "EP403" not in {d["code"] for d in published}
+    assert client.stop() == 0
+
+
+RECORD = '{"qid": "q1", "query": "where is foo", "type": "intent", "gold": {"a.py:1-2:foo": 2}}\n'
+
+
+@pytest.mark.parametrize(
+    ("name", "right", "wrong"),
+    [
+        ("codex-acp--add-derive.md", HEADING, "## Curson Position"),
+        ("codex-acp--add-derive.md", "revision = ", "revison = "),
+        ("codex-acp--add-derive.md", "^[CURSOR_POSITION]", "^[CURSOR_POSITON]"),
+        ("set.jsonl", '"type"', '"tpye"'),
+    ],
+)
+def test_a_did_you_mean_hint_is_a_quick_fix_that_restores_the_text(
+    repo: Path, capsys: pytest.CaptureFixture[str], name: str, right: str, wrong: str
+) -> None:
+    original = RECORD if name.endswith(".jsonl") else corpus_files()[0].read_text("utf-8")
+    assert original.count(right) == 1
+    text = original.replace(right, wrong)
+    path = repo / name
+    path.write_text(text)
+    expected = cli_findings(path, capsys)
+    client = Client(repo)
+    client.start(repo)
+    uri = client.open(path, text)
+    published = client.diagnostics(uri, 1)
+    if name.endswith(".jsonl"):  # a set's second publication adds the gold check's
+        published = client.diagnostics(uri, 1)
+    assert lsp_findings(published) == expected
+    hinted = [d for d in published if d["data"]["fix"] is not None]  # type: ignore[index]
+    assert len(hinted) == 1, published
+    actions = client.request(
+        "textDocument/codeAction",
+        {
+            "textDocument": {"uri": uri},
+            "range": hinted[0]["range"],
+            "context": {"diagnostics": hinted},
+        },
+    )
+    quick = [a for a in actions if a["kind"] == "quickfix"]
+    assert len(quick) == 1
+    assert apply_edits(text, quick[0]["edit"]["changes"][uri]) == original
     assert client.stop() == 0

@@ -48,7 +48,9 @@ def test_hundreds_of_random_edits_and_the_server_still_answers(in_tmp: Path) -> 
         hover = {"textDocument": {"uri": uri}, "position": {"line": 0, "character": 0}}
         client.request("textDocument/hover", hover)
         options = {"tabSize": 4, "insertSpaces": True}
-        client.request("textDocument/formatting", {"textDocument": {"uri": uri}, "options": options})
+        client.request(
+            "textDocument/formatting", {"textDocument": {"uri": uri}, "options": options}
+        )
     # The last text of the last document edited is linted: the server is alive and current.
     assert isinstance(client.diagnostics(opened[299 % 3][0], version), list)
     assert client.stop() == 0
@@ -71,7 +73,12 @@ def test_a_stale_gold_id_is_reported_and_rewritten_by_a_code_action(in_tmp: Path
     git("commit", "-qm", "one")
     code.write_text("import os\n\n\ndef foo():\n    return 1\n")
     git("commit", "-qam", "two")
-    record = {"qid": "q1", "query": "where is foo", "type": "intent", "gold": {"src/a.py:1-2:foo": 2}}
+    record = {
+        "qid": "q1",
+        "query": "where is foo",
+        "type": "intent",
+        "gold": {"src/a.py:1-2:foo": 2},
+    }
     text = json.dumps(record) + "\n"
     path = in_tmp / "set.jsonl"
     path.write_text(text)
@@ -91,7 +98,10 @@ def test_a_stale_gold_id_is_reported_and_rewritten_by_a_code_action(in_tmp: Path
     assert edit["newText"] == '"src/a.py:4-5:foo"'
     hover = client.request(
         "textDocument/hover",
-        {"textDocument": {"uri": uri}, "position": {"line": 0, "character": text.index("src/a.py") + 2}},
+        {
+            "textDocument": {"uri": uri},
+            "position": {"line": 0, "character": text.index("src/a.py") + 2},
+        },
     )
     assert "def foo():\n    return 1" in hover["contents"]["value"]  # at its new place
     assert "RG001 (gold-moved)" in hover["contents"]["value"]

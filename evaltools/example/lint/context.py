@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from evaltools.diagnostics import Diagnostic, Rule, make
+from evaltools.diagnostics import Diagnostic, Fix, Rule, make
 from evaltools.example.cursor import ExtractedPatch, parse_patch
 from evaltools.example.diffs.udiff import ParsedDiff, parse_diff
 from evaltools.example.markdown.reader import ParsedMarkdown
@@ -47,33 +47,48 @@ class LintContext:
     causes: list[Diagnostic] = field(default_factory=list)
 
     def report(
-        self, rule: Rule, line: int, column: int, message: str, pointer: str | None = None
+        self,
+        rule: Rule,
+        line: int,
+        column: int,
+        message: str,
+        pointer: str | None = None,
+        fix: Fix | None = None,
     ) -> None:
         if self.parsed is None:
             line, column = self.record_line, 1
         else:
             pointer = None
-        self.diagnostics.append(make(rule, self.path, line, column, message, pointer=pointer))
+        found = make(rule, self.path, line, column, message, pointer=pointer, fix=fix)
+        self.diagnostics.append(found)
 
-    def report_cause(self, rule: Rule, line: int, column: int, message: str) -> None:
+    def report_cause(
+        self, rule: Rule, line: int, column: int, message: str, fix: Fix | None = None
+    ) -> None:
         """Report a mistake whose consequences later findings would only repeat."""
-        self.report(rule, line, column, message)
+        self.report(rule, line, column, message, fix=fix)
         self.causes.append(self.diagnostics[-1])
 
     def at_field(
-        self, rule: Rule, source: FieldSource, index: int, byte_column: int, message: str
+        self,
+        rule: Rule,
+        source: FieldSource,
+        index: int,
+        byte_column: int,
+        message: str,
+        fix: Fix | None = None,
     ) -> None:
         """Report at line `index` (0-based) of a field. `byte_column` counts the UTF-8 bytes
         of that line, as the reference's cursor offsets do; reports count characters."""
         if source.first_line is None:
-            self.report(rule, self.record_line, 1, message, source.pointer)
+            self.report(rule, self.record_line, 1, message, source.pointer, fix)
             return
         column = 1
         if byte_column > 1:
             lines = source.text.split("\n")
             line = lines[index] if 0 <= index < len(lines) else ""
             column = char_column(line.encode("utf-8", "surrogatepass"), byte_column - 1)
-        self.report(rule, source.first_line + index, column, message, source.pointer)
+        self.report(rule, source.first_line + index, column, message, source.pointer, fix)
 
     def source_line(self, line: int) -> str:
         if "lines" not in self.cache:

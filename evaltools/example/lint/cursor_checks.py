@@ -11,6 +11,7 @@ from evaltools.example.cursor import (
     CursorLocation,
     locate_cursor,
 )
+from evaltools.diagnostics import Fix
 from evaltools.example.lint import catalogue as r
 from evaltools.example.lint.context import (
     FieldSource,
@@ -52,14 +53,15 @@ def check_cursor(ctx: LintContext) -> None:
             misspelt = _misspelt_marker(source.text)
             if misspelt is not None:
                 index, column, found = misspelt
+                meant = INLINE_CURSOR_MARKER if "<" in found else CURSOR_POSITION_MARKER
                 ctx.at_field(
                     r.MISSING_CURSOR_MARKER,
                     source,
                     index,
                     column,
                     f"`{found}` is not the cursor marker, so the excerpt has none: "
-                    f"write `{INLINE_CURSOR_MARKER if '<' in found else CURSOR_POSITION_MARKER}`"
-                    " exactly",
+                    f"write `{meant}` exactly",
+                    Fix(found, meant),
                 )
             # A marker missing from the block is the block's fault: at its opening fence.
             elif source.block_line is not None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+from evaltools.diagnostics import Fix
 from evaltools.example.lint import catalogue as r
 from evaltools.example.lint.causes import section_heading
 from evaltools.example.lint.context import LintContext
@@ -75,7 +76,8 @@ def check_front_matter(ctx: LintContext) -> None:
             f"{front.error}, so the reference ignores all of it (every field blank): "
             f"{front.error_fix}"
         )
-        ctx.report(rule, front.error_line, front.error_column, message)
+        fix = None if front.rename is None else Fix(*front.rename)
+        ctx.report(rule, front.error_line, front.error_column, message, fix=fix)
     for key in front.unknown_keys:
         line, column = front.key_position(key) or (2, 1)
         ctx.report(
@@ -225,11 +227,12 @@ def _check_unknown_headings(ctx: LintContext) -> None:
         count = f"its {len(blocks)} code blocks are" if len(blocks) > 1 else "its code block is"
         hint = f"did you mean `## {meant}`?" if meant else "use a known section heading"
         message = f"unknown heading `## {heading.title}`: {count} dropped; {hint}"
+        fix = None if meant is None else Fix(f"## {heading.title}", f"## {meant}")
         if meant is not None and not any(b.section == meant for b in ctx.parsed.blocks):
             # The misspelt section is missing: that is what its own rule would report.
-            ctx.report_cause(r.UNKNOWN_SECTION, heading.line, 1, message)
+            ctx.report_cause(r.UNKNOWN_SECTION, heading.line, 1, message, fix)
         else:
-            ctx.report(r.UNKNOWN_SECTION, heading.line, 1, message)
+            ctx.report(r.UNKNOWN_SECTION, heading.line, 1, message, fix=fix)
 
 
 def _prose_under(ctx: LintContext, line: int) -> bool:

@@ -32,6 +32,7 @@ class FrontMatter:
     error_line: int = 1  # 1-based line in the file
     error_column: int = 1  # 1-based, in characters
     error_fix: str = "fix it"  # the advice for `error`, when there is a precise one
+    rename: tuple[str, str] | None = None  # (misspelt key, meant key) as written in TOML
     unknown_keys: list[str] = field(default_factory=list)
     # Where each TOML comment starts in the file, (line, column) of its `#`: a rewrite, which
     # writes the front matter from its values, loses every one.
@@ -98,6 +99,7 @@ def _interpret(raw: str, result: FrontMatter) -> None:
         if misspelt is not None:
             result.error += f" but has `{shown_key(misspelt)}`"
             result.error_fix = f"rename `{shown_key(misspelt)}` to `{key}`"
+            result.rename = (shown_key(misspelt), shown_key(key))
             key = misspelt
         position = result.key_position(key)
         result.error_line = position[0] if position is not None else 1

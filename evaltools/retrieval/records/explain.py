@@ -10,7 +10,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from evaltools.diagnostics import Rule
+from evaltools.diagnostics import Fix, Rule
 from evaltools.jsonlocate import pointer as make_pointer
 from evaltools.retrieval.code.chunk_id import ChunkIdError, parse_chunk_id
 from evaltools.retrieval.records.fields import FIELDS, STATUS, is_draft, misspelt
@@ -37,6 +37,7 @@ class Problem:
     pointer: str  # JSON Pointer of the offending value ("" = the record itself)
     message: str
     at_key: bool = False  # the member's key is at fault (a chunk ID), not its value
+    fix: Fix | None = None  # a "did you mean": the replacement
 
 
 def explain(
@@ -96,6 +97,7 @@ def _fields(value: dict[str, Any], drafts: bool, known: tuple[str, ...]) -> Iter
                 f"unknown field {_render(name)} (did you mean '{near}'?): rename it, or the "
                 f"record is read without `{near}`",
                 at_key=True,
+                fix=Fix(json.dumps(name, ensure_ascii=False), json.dumps(near, ensure_ascii=False)),
             )
     if not drafts and is_draft(value):
         yield Problem(

@@ -221,6 +221,7 @@ def _explained(
                 rec.column(offset),
                 problem.message,
                 pointer=problem.pointer or None,
+                fix=problem.fix,
             )
         )
     return found
