@@ -5,7 +5,6 @@ project. Nothing here knows the protocol (`evaltools.server.protocol` does)."""
 from __future__ import annotations
 
 import enum
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -171,7 +170,7 @@ def definition_lines(root: Path | None, chunk_id: str, count: int = 12) -> str |
     except ChunkIdError:
         return None
     source = root / cid.path
-    if not os.path.isfile(source):
+    if not source.is_file():
         return None
     try:
         lines = source.read_text("utf-8", "replace").splitlines()

@@ -26,19 +26,6 @@ SEVERITIES = {
 SOURCE = "evaltools"
 
 
-class State:
-    """Per document: the last lint and gold results, and the version they were made for."""
-
-    def __init__(self) -> None:
-        self.version: dict[str, int] = {}
-        self.lint: dict[str, list[Diagnostic]] = {}
-        self.gold: dict[str, analysis.Gold] = {}
-        self.pending: dict[str, concurrent.futures.Future[None]] = {}
-        self.lock = threading.Lock()
-        # One worker: a newer text supersedes a queued gold check of the same document.
-        self.pool = concurrent.futures.ThreadPoolExecutor(max_workers=1)
-
-
 def path_of(uri: str) -> Path | None:
     fs = to_fs_path(uri)
     return None if fs is None else Path(fs)
@@ -70,126 +57,134 @@ def finding_range(doc: TextDocument, line: int, column: int) -> t.Range:
     return doc.range_to_client_units(at)
 
 
-def build() -> LanguageServer:
-    server = LanguageServer(
-        "evaltools", __version__, text_document_sync_kind=t.TextDocumentSyncKind.Incremental
-    )
-    state = State()
+class EvalServer(LanguageServer):
+    """The documents' last lint and gold results, and the version each was made for."""
 
-    def publish(uri: str, version: int) -> None:
-        doc = server.workspace.get_text_document(uri)
-        with state.lock:
-            if state.version.get(uri) != version:
+    def __init__(self) -> None:
+        super().__init__(
+            "evaltools", __version__, text_document_sync_kind=t.TextDocumentSyncKind.Incremental
+        )
+        self.version: dict[str, int] = {}
+        self.lint: dict[str, list[Diagnostic]] = {}
+        self.gold: dict[str, analysis.Gold] = {}
+        self.pending: dict[str, concurrent.futures.Future[None]] = {}
+        self.lock = threading.Lock()
+        # One worker off the typing path: a newer text cancels a queued gold check of the
+        # same document, and a running one's result is dropped when it comes back stale.
+        self.pool = concurrent.futures.ThreadPoolExecutor(max_workers=1)
+
+    def findings(self, uri: str) -> tuple[list[Diagnostic], analysis.Gold | None]:
+        with self.lock:
+            found = list(self.lint.get(uri, []))
+            gold = self.gold.get(uri)
+        return found + (gold.findings if gold is not None else []), gold
+
+    def publish(self, uri: str, version: int) -> None:
+        doc = self.workspace.get_text_document(uri)
+        with self.lock:
+            if self.version.get(uri) != version:
                 return  # superseded by a newer text
-            found = list(state.lint.get(uri, []))
-            gold = state.gold.get(uri)
-        if gold is not None:
-            found += gold.findings
+        found, _ = self.findings(uri)
         found.sort(key=Diagnostic.sort_key)
         params = t.PublishDiagnosticsParams(
             uri=uri, version=version, diagnostics=[lsp_diagnostic(doc, d) for d in found]
         )
-        server.text_document_publish_diagnostics(params)
+        self.text_document_publish_diagnostics(params)
 
-    def gold_check(uri: str, path: Path, text: str, version: int) -> None:
-        with state.lock:
-            if state.version.get(uri) != version:
+    def gold_check(self, uri: str, path: Path, text: str, version: int) -> None:
+        with self.lock:
+            if self.version.get(uri) != version:
                 return
-            validated = list(state.lint.get(uri, []))
+            validated = list(self.lint.get(uri, []))
         try:
             result = analysis.gold(path, text, validated)
-        except Exception as error:
-            server.window_log_message(
-                t.LogMessageParams(t.MessageType.Warning, f"evaltools: gold check: {error}")
-            )
+        except Exception as error:  # a half-typed set must not end the server
+            self.log(t.MessageType.Warning, f"gold check of {path.name}: {error!r}")
             return
-        with state.lock:
-            if state.version.get(uri) != version:
+        with self.lock:
+            if self.version.get(uri) != version:
                 return
-            state.gold[uri] = result
-        publish(uri, version)
+            self.gold[uri] = result
+        self.publish(uri, version)
 
-    def refresh(uri: str) -> None:
-        doc = server.workspace.get_text_document(uri)
+    def log(self, kind: t.MessageType, message: str) -> None:
+        self.window_log_message(t.LogMessageParams(kind, f"evaltools: {message}"))
+
+    def refresh(self, uri: str) -> None:
+        """Lint the document's text now and publish; queue its gold check when a set."""
+        doc = self.workspace.get_text_document(uri)
         path = path_of(uri)
-        version = (state.version.get(uri, 0) + 1) if doc.version is None else doc.version
-        with state.lock:
-            state.version[uri] = version
-            state.gold.pop(uri, None)
-            queued = state.pending.pop(uri, None)
+        with self.lock:
+            version = self.version.get(uri, 0) + 1 if doc.version is None else doc.version
+            self.version[uri] = version
+            self.gold.pop(uri, None)
+            queued = self.pending.pop(uri, None)
         if queued is not None:
             queued.cancel()  # a queued gold check of an older text never runs
         if path is None:
             return
         try:
             result = analysis.lint(path, doc.source)
-        except Exception as error:
-            server.window_log_message(
-                t.LogMessageParams(t.MessageType.Error, f"evaltools: {path.name}: {error!r}")
-            )
+        except Exception as error:  # say it, keep serving
+            self.log(t.MessageType.Error, f"{path.name}: {error!r}")
             result = analysis.Lint(analysis.Form.NONE)
-        with state.lock:
-            state.lint[uri] = result.findings
-        publish(uri, version)
+        with self.lock:
+            self.lint[uri] = result.findings
+        self.publish(uri, version)
         if result.form is analysis.Form.SET and path.is_file():
-            future = state.pool.submit(gold_check, uri, path, doc.source, version)
-            with state.lock:
-                state.pending[uri] = future
+            future = self.pool.submit(self.gold_check, uri, path, doc.source, version)
+            with self.lock:
+                self.pending[uri] = future
+
+    def forget(self, uri: str) -> None:
+        with self.lock:
+            for table in (self.version, self.lint, self.gold, self.pending):
+                table.pop(uri, None)
+        self.text_document_publish_diagnostics(t.PublishDiagnosticsParams(uri, []))
+
+
+def build() -> EvalServer:
+    server = EvalServer()
 
     @server.feature(t.TEXT_DOCUMENT_DID_OPEN)
-    def did_open(ls: LanguageServer, params: t.DidOpenTextDocumentParams) -> None:
-        refresh(params.text_document.uri)
+    def did_open(ls: EvalServer, params: t.DidOpenTextDocumentParams) -> None:
+        ls.refresh(params.text_document.uri)
 
     @server.feature(t.TEXT_DOCUMENT_DID_CHANGE)
-    def did_change(ls: LanguageServer, params: t.DidChangeTextDocumentParams) -> None:
-        refresh(params.text_document.uri)
+    def did_change(ls: EvalServer, params: t.DidChangeTextDocumentParams) -> None:
+        ls.refresh(params.text_document.uri)
 
     @server.feature(t.TEXT_DOCUMENT_DID_SAVE)
-    def did_save(ls: LanguageServer, params: t.DidSaveTextDocumentParams) -> None:
-        refresh(params.text_document.uri)
+    def did_save(ls: EvalServer, params: t.DidSaveTextDocumentParams) -> None:
+        ls.refresh(params.text_document.uri)
 
     @server.feature(t.TEXT_DOCUMENT_DID_CLOSE)
-    def did_close(ls: LanguageServer, params: t.DidCloseTextDocumentParams) -> None:
-        uri = params.text_document.uri
-        with state.lock:
-            for table in (state.version, state.lint, state.gold, state.pending):
-                table.pop(uri, None)
-        server.text_document_publish_diagnostics(t.PublishDiagnosticsParams(uri, []))
+    def did_close(ls: EvalServer, params: t.DidCloseTextDocumentParams) -> None:
+        ls.forget(params.text_document.uri)
 
     @server.feature(t.TEXT_DOCUMENT_FORMATTING)
-    def formatting(ls: LanguageServer, params: t.DocumentFormattingParams) -> list[t.TextEdit]:
-        doc = server.workspace.get_text_document(params.text_document.uri)
-        edit = _canonical_edit(doc)
+    def formatting(ls: EvalServer, params: t.DocumentFormattingParams) -> list[t.TextEdit]:
+        edit = _canonical_edit(ls.workspace.get_text_document(params.text_document.uri))
         return [] if edit is None else [edit]
 
-    @server.feature(
-        t.TEXT_DOCUMENT_CODE_ACTION,
-        t.CodeActionOptions(
-            code_action_kinds=[t.CodeActionKind.QuickFix, t.CodeActionKind.SourceFixAll]
-        ),
-    )
-    def code_action(ls: LanguageServer, params: t.CodeActionParams) -> list[t.CodeAction]:
+    kinds = [t.CodeActionKind.QuickFix, t.CodeActionKind.SourceFixAll]
+
+    @server.feature(t.TEXT_DOCUMENT_CODE_ACTION, t.CodeActionOptions(code_action_kinds=kinds))
+    def code_action(ls: EvalServer, params: t.CodeActionParams) -> list[t.CodeAction]:
         from evaltools.server.actions import code_actions
 
-        doc = server.workspace.get_text_document(params.text_document.uri)
-        with state.lock:
-            gold = state.gold.get(doc.uri)
+        doc = ls.workspace.get_text_document(params.text_document.uri)
+        _, gold = ls.findings(doc.uri)
         return code_actions(doc, params, gold, _canonical_edit)
 
     @server.feature(t.TEXT_DOCUMENT_HOVER)
-    def hover(ls: LanguageServer, params: t.HoverParams) -> t.Hover | None:
+    def hover(ls: EvalServer, params: t.HoverParams) -> t.Hover | None:
         from evaltools.server.actions import hover_text
 
-        doc = server.workspace.get_text_document(params.text_document.uri)
-        with state.lock:
-            found = list(state.lint.get(doc.uri, []))
-            gold = state.gold.get(doc.uri)
-        if gold is not None:
-            found += gold.findings
+        doc = ls.workspace.get_text_document(params.text_document.uri)
+        found, gold = ls.findings(doc.uri)
         text = hover_text(doc, params.position, found, gold)
-        if text is None:
-            return None
-        return t.Hover(t.MarkupContent(t.MarkupKind.Markdown, text))
+        return None if text is None else t.Hover(t.MarkupContent(t.MarkupKind.Markdown, text))
 
     return server
 

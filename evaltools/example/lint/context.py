@@ -53,6 +53,7 @@ class LintContext:
         column: int,
         message: str,
         pointer: str | None = None,
+        *,
         fix: Fix | None = None,
     ) -> None:
         if self.parsed is None:
@@ -63,7 +64,7 @@ class LintContext:
         self.diagnostics.append(found)
 
     def report_cause(
-        self, rule: Rule, line: int, column: int, message: str, fix: Fix | None = None
+        self, rule: Rule, line: int, column: int, message: str, *, fix: Fix | None = None
     ) -> None:
         """Report a mistake whose consequences later findings would only repeat."""
         self.report(rule, line, column, message, fix=fix)
@@ -76,19 +77,20 @@ class LintContext:
         index: int,
         byte_column: int,
         message: str,
+        *,
         fix: Fix | None = None,
     ) -> None:
         """Report at line `index` (0-based) of a field. `byte_column` counts the UTF-8 bytes
         of that line, as the reference's cursor offsets do; reports count characters."""
         if source.first_line is None:
-            self.report(rule, self.record_line, 1, message, source.pointer, fix)
+            self.report(rule, self.record_line, 1, message, source.pointer, fix=fix)
             return
         column = 1
         if byte_column > 1:
             lines = source.text.split("\n")
             line = lines[index] if 0 <= index < len(lines) else ""
             column = char_column(line.encode("utf-8", "surrogatepass"), byte_column - 1)
-        self.report(rule, source.first_line + index, column, message, source.pointer, fix)
+        self.report(rule, source.first_line + index, column, message, source.pointer, fix=fix)
 
     def source_line(self, line: int) -> str:
         if "lines" not in self.cache:

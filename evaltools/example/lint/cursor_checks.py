@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from evaltools.diagnostics import Fix
 from evaltools.example.cursor import (
     CURSOR_POSITION_MARKER,
     INLINE_CURSOR_MARKER,
@@ -11,7 +12,6 @@ from evaltools.example.cursor import (
     CursorLocation,
     locate_cursor,
 )
-from evaltools.diagnostics import Fix
 from evaltools.example.lint import catalogue as r
 from evaltools.example.lint.context import (
     FieldSource,
@@ -61,7 +61,7 @@ def check_cursor(ctx: LintContext) -> None:
                     column,
                     f"`{found}` is not the cursor marker, so the excerpt has none: "
                     f"write `{meant}` exactly",
-                    Fix(found, meant),
+                    fix=Fix(found, meant),
                 )
             # A marker missing from the block is the block's fault: at its opening fence.
             elif source.block_line is not None:

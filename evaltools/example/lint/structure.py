@@ -230,7 +230,7 @@ def _check_unknown_headings(ctx: LintContext) -> None:
         fix = None if meant is None else Fix(f"## {heading.title}", f"## {meant}")
         if meant is not None and not any(b.section == meant for b in ctx.parsed.blocks):
             # The misspelt section is missing: that is what its own rule would report.
-            ctx.report_cause(r.UNKNOWN_SECTION, heading.line, 1, message, fix)
+            ctx.report_cause(r.UNKNOWN_SECTION, heading.line, 1, message, fix=fix)
         else:
             ctx.report(r.UNKNOWN_SECTION, heading.line, 1, message, fix=fix)
 
