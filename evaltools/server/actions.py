@@ -96,7 +96,7 @@ def hover_text(
     from evaltools.catalogue.text import text_section
     from evaltools.server.protocol import finding_range
 
-    texts = []
+    texts: list[tuple[str, str]] = []
     for d in found:
         span = finding_range(doc, d.line, d.column)
         if span.start.line == position.line and (

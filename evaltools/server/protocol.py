@@ -64,7 +64,7 @@ class EvalServer(LanguageServer):
         super().__init__(
             "evaltools", __version__, text_document_sync_kind=t.TextDocumentSyncKind.Incremental
         )
-        self.version: dict[str, int] = {}
+        self.versions: dict[str, int] = {}
         self.lint: dict[str, list[Diagnostic]] = {}
         self.gold: dict[str, analysis.Gold] = {}
         self.pending: dict[str, concurrent.futures.Future[None]] = {}
@@ -82,7 +82,7 @@ class EvalServer(LanguageServer):
     def publish(self, uri: str, version: int) -> None:
         doc = self.workspace.get_text_document(uri)
         with self.lock:
-            if self.version.get(uri) != version:
+            if self.versions.get(uri) != version:
                 return  # superseded by a newer text
         found, _ = self.findings(uri)
         found.sort(key=Diagnostic.sort_key)
@@ -93,7 +93,7 @@ class EvalServer(LanguageServer):
 
     def gold_check(self, uri: str, path: Path, text: str, version: int) -> None:
         with self.lock:
-            if self.version.get(uri) != version:
+            if self.versions.get(uri) != version:
                 return
             validated = list(self.lint.get(uri, []))
         try:
@@ -102,7 +102,7 @@ class EvalServer(LanguageServer):
             self.log(t.MessageType.Warning, f"gold check of {path.name}: {error!r}")
             return
         with self.lock:
-            if self.version.get(uri) != version:
+            if self.versions.get(uri) != version:
                 return
             self.gold[uri] = result
         self.publish(uri, version)
@@ -115,8 +115,8 @@ class EvalServer(LanguageServer):
         doc = self.workspace.get_text_document(uri)
         path = path_of(uri)
         with self.lock:
-            version = self.version.get(uri, 0) + 1 if doc.version is None else doc.version
-            self.version[uri] = version
+            version = self.versions.get(uri, 0) + 1 if doc.version is None else doc.version
+            self.versions[uri] = version
             self.gold.pop(uri, None)
             queued = self.pending.pop(uri, None)
         if queued is not None:
@@ -138,7 +138,7 @@ class EvalServer(LanguageServer):
 
     def forget(self, uri: str) -> None:
         with self.lock:
-            for table in (self.version, self.lint, self.gold, self.pending):
+            for table in (self.versions, self.lint, self.gold, self.pending):
                 table.pop(uri, None)
         self.text_document_publish_diagnostics(t.PublishDiagnosticsParams(uri, []))
 

@@ -165,7 +165,7 @@ def test_a_did_you_mean_hint_is_a_quick_fix_that_restores_the_text(
     if name.endswith(".jsonl"):  # a set's second publication adds the gold check's
         published = client.diagnostics(uri, 1)
     assert lsp_findings(published) == expected
-    hinted = [d for d in published if d["data"]["fix"] is not None]  # type: ignore[index]
+    hinted = [d for d in published if d["data"]["fix"] is not None]
     assert len(hinted) == 1, published
     actions = client.request(
         "textDocument/codeAction",
