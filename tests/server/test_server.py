@@ -179,3 +179,25 @@ def test_a_did_you_mean_hint_is_a_quick_fix_that_restores_the_text(
     assert len(quick) == 1
     assert apply_edits(text, quick[0]["edit"]["changes"][uri]) == original
     assert client.stop() == 0
+
+
+@pytest.mark.parametrize("form", ["json", "jsonl"])
+def test_json_forms_get_the_findings_of_check_from_the_editors_text(
+    repo: Path, capsys: pytest.CaptureFixture[str], form: str
+) -> None:
+    path = repo / f"codex-acp--add-derive.{form}"
+    assert main(["convert", str(corpus_files()[0]), "--to", form, "-o", str(path)]) == 0
+    text = path.read_text("utf-8")
+    broken = text.replace("CURSOR_POSITION", "CURSOR_POSITON")
+    assert broken != text
+    path.write_text(broken)
+    expected = cli_findings(path, capsys)
+    assert expected
+    path.write_text(text)  # the file on disk is clean: the server reads the editor's text
+    client = Client(repo)
+    client.start(repo)
+    uri = client.open(path, broken)
+    assert lsp_findings(client.diagnostics(uri, 1)) == expected
+    client.change(uri, 2, text)
+    assert lsp_findings(client.diagnostics(uri, 2)) == cli_findings(path, capsys)
+    assert client.stop() == 0
