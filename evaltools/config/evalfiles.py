@@ -57,6 +57,11 @@ def is_example(path: Path) -> bool:
     return bool(_FRONT_MATTER.match(text) and _CURSOR_HEADING.search(text))
 
 
+def looks_like_example(head: bytes) -> bool:
+    """The first bytes of a `.json`/`.jsonl` hold an example's own field."""
+    return _EXAMPLE_KEY.search(head[:_HEAD]) is not None
+
+
 def kind(path: Path) -> Kind:
     """What `path` holds, from its suffix and its first bytes (not a parse of all of it)."""
     if not path.is_file():
@@ -71,7 +76,7 @@ def kind(path: Path) -> Kind:
     head = _head(path)
     if head is None or not head.strip():
         return Kind.UNKNOWN
-    if _EXAMPLE_KEY.search(head):
+    if looks_like_example(head):
         return Kind.EXAMPLE
     return Kind.OTHER if head.lstrip()[:1] in (b"{", b"[") else Kind.UNKNOWN
 

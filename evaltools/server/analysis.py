@@ -54,19 +54,34 @@ def project_of(path: Path) -> Project:
 
 
 def form_of(path: Path, data: bytes, config: Config) -> Form:
-    """Which checks the document gets, as `check`'s plan decides for a named file."""
-    if path.suffix == ".md":
-        return Form.MARKDOWN
-    if path.suffix == ".json":
-        return Form.RECORDS
-    if path.suffix != ".jsonl":
+    """Which checks the document gets, as `check`'s plan gives them to a file below the
+    configured `paths` or `sets`; elsewhere (and without a configuration) only a file that
+    reads as an eval file is checked, so that a README is not linted as an example."""
+    if path.suffix not in (".md", ".json", ".jsonl"):
         return Form.NONE
+    real = real_path(path)
+    if real in {real_path(p) for p in config.retrieval.sets}:
+        return Form.SET
+    covered = _covered(real, config)
+    if path.suffix == ".md":
+        return (
+            Form.MARKDOWN
+            if covered or data.lstrip(b"\xef\xbb\xbf").startswith(b"+++")
+            else Form.NONE
+        )
+    from evaltools.config.evalfiles import looks_like_example
     from evaltools.retrieval.records.sniff import lines_look_like_set
 
-    configured = {real_path(p) for p in config.retrieval.sets}
-    if real_path(path) in configured or lines_look_like_set(data.splitlines(keepends=True)):
+    if path.suffix == ".jsonl" and lines_look_like_set(data.splitlines(keepends=True)):
         return Form.SET
-    return Form.RECORDS
+    return Form.RECORDS if covered or looks_like_example(data) else Form.NONE
+
+
+def _covered(real: Path, config: Config) -> bool:
+    excluded = config.excluded
+    if excluded is not None and excluded(real):
+        return False
+    return any(real == place or place in real.parents for place in map(real_path, config.paths))
 
 
 @dataclass

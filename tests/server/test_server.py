@@ -201,3 +201,15 @@ def test_json_forms_get_the_findings_of_check_from_the_editors_text(
     client.change(uri, 2, text)
     assert lsp_findings(client.diagnostics(uri, 2)) == cli_findings(path, capsys)
     assert client.stop() == 0
+
+
+def test_prose_outside_the_configured_paths_is_not_linted_as_an_example(repo: Path) -> None:
+    (repo / "pyproject.toml").write_text('[tool.evaltools]\npaths = ["evals"]\n')
+    (repo / "evals").mkdir()
+    client = Client(repo)
+    client.start(repo)
+    readme = client.open(repo / "README.md", "# Notes\n\nHow we write evals.\n")
+    assert client.diagnostics(readme, 1) == []
+    inside = client.open(repo / "evals" / "notes.md", "# Notes\n\nHow we write evals.\n")
+    assert client.diagnostics(inside, 1) != []  # below `paths`, as `check` takes it
+    assert client.stop() == 0
