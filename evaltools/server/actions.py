@@ -85,6 +85,21 @@ def _replace_text(doc: TextDocument, row: int, old: str, new: str) -> t.TextEdit
     return t.TextEdit(doc.range_to_client_units(span), new)
 
 
+def finding_range(doc: TextDocument, line: int, column: int) -> t.Range:
+    """From the finding's column (characters) to the end of its word on that line."""
+    lines = doc.lines
+    row = min(max(line - 1, 0), max(len(lines) - 1, 0))
+    text = lines[row].rstrip("\r\n") if lines else ""
+    start = min(max(column - 1, 0), len(text))
+    end = start
+    while end < len(text) and not text[end].isspace():
+        end += 1
+    if end == start:
+        end = len(text)
+    at = ServerTextRange(ServerTextPosition(row, start), ServerTextPosition(row, end))
+    return doc.range_to_client_units(at)
+
+
 def hover_text(
     doc: TextDocument,
     position: t.Position,
@@ -94,7 +109,6 @@ def hover_text(
     """A finding's rule documentation on its place, and a gold ID's definition."""
     from evaltools.catalogue import RULES
     from evaltools.catalogue.text import text_section
-    from evaltools.server.protocol import finding_range
 
     texts: list[tuple[str, str]] = []
     for d in found:

@@ -12,11 +12,12 @@ from lsprotocol import types as t
 from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 from pygls.workspace import TextDocument
-from pygls.workspace.position_codec import ServerTextPosition, ServerTextRange
+from pygls.workspace.position_codec import ServerTextPosition
 
 from evaltools import __version__
 from evaltools.diagnostics import Diagnostic, Severity
 from evaltools.server import analysis
+from evaltools.server.actions import code_actions, finding_range, hover_text
 
 SEVERITIES = {
     Severity.ERROR: t.DiagnosticSeverity.Error,
@@ -40,21 +41,6 @@ def lsp_diagnostic(doc: TextDocument, d: Diagnostic) -> t.Diagnostic:
         source=SOURCE,
         data={"name": d.name, "fix": None if d.fix is None else d.fix._asdict()},
     )
-
-
-def finding_range(doc: TextDocument, line: int, column: int) -> t.Range:
-    """From the finding's column (characters) to the end of its word on that line."""
-    lines = doc.lines
-    row = min(max(line - 1, 0), max(len(lines) - 1, 0))
-    text = lines[row].rstrip("\r\n") if lines else ""
-    start = min(max(column - 1, 0), len(text))
-    end = start
-    while end < len(text) and not text[end].isspace():
-        end += 1
-    if end == start:
-        end = len(text)
-    at = ServerTextRange(ServerTextPosition(row, start), ServerTextPosition(row, end))
-    return doc.range_to_client_units(at)
 
 
 class EvalServer(LanguageServer):
@@ -171,16 +157,12 @@ def build() -> EvalServer:
 
     @server.feature(t.TEXT_DOCUMENT_CODE_ACTION, t.CodeActionOptions(code_action_kinds=kinds))
     def code_action(ls: EvalServer, params: t.CodeActionParams) -> list[t.CodeAction]:
-        from evaltools.server.actions import code_actions
-
         doc = ls.workspace.get_text_document(params.text_document.uri)
         _, gold = ls.findings(doc.uri)
         return code_actions(doc, params, gold, _canonical_edit)
 
     @server.feature(t.TEXT_DOCUMENT_HOVER)
     def hover(ls: EvalServer, params: t.HoverParams) -> t.Hover | None:
-        from evaltools.server.actions import hover_text
-
         doc = ls.workspace.get_text_document(params.text_document.uri)
         found, gold = ls.findings(doc.uri)
         text = hover_text(doc, params.position, found, gold)
