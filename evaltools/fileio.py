@@ -245,6 +245,8 @@ def read_text_file(
 def buffer_text(path: Path, data: bytes) -> TextFile | Diagnostic:
     """`data`, an editor's unsaved text of `path`, as `read_text_file` would read the file."""
     shown = display_path(path)
+    if len(data) > MAX_TEXT_FILE_BYTES:
+        return make(FILE_TOO_LARGE, shown, 1, 1, too_large(len(data), MAX_TEXT_FILE_BYTES))
     problem = check_text_bytes(shown, data)
     return problem if problem is not None else TextFile(path, shown, data, data.decode("utf-8"))
 
