@@ -90,6 +90,7 @@ class Lint:
 
     form: Form
     findings: list[Diagnostic] = field(default_factory=list)
+    problem: str | None = None  # why the project's configuration was not read
 
 
 def encode(text: str) -> bytes:
@@ -124,7 +125,7 @@ def lint(path: Path, text: str) -> Lint:
         settings = config.retrieval
         schema = None if settings.schema is None else schema_text_for(settings.schema)
         found = check_buffer(path, data, schema, settings.collects_drafts(path))
-    return Lint(form, project.selection.filter(found, config.root))
+    return Lint(form, project.selection.filter(found, config.root), project.problem)
 
 
 @dataclass

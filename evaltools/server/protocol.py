@@ -55,6 +55,7 @@ class EvalServer(LanguageServer):
         self.gold: dict[str, analysis.Gold] = {}
         self.pending: dict[str, concurrent.futures.Future[None]] = {}
         self.lock = threading.Lock()
+        self.told: set[str | None] = set()  # configuration problems already shown
         # One worker off the typing path: a newer text cancels a queued gold check of the
         # same document, and a running one's result is dropped when it comes back stale.
         self.pool = concurrent.futures.ThreadPoolExecutor(max_workers=1)
@@ -116,6 +117,12 @@ class EvalServer(LanguageServer):
             result = analysis.Lint(analysis.Form.NONE)
         with self.lock:
             self.lint[uri] = result.findings
+            told = result.problem in self.told
+            self.told.add(result.problem)
+        if result.problem is not None and not told:
+            # As `check` would refuse to run: said once, the defaults used meanwhile.
+            message = f"evaltools: {result.problem} (the defaults apply until it is fixed)"
+            self.window_show_message(t.ShowMessageParams(t.MessageType.Error, message))
         self.publish(uri, version)
         if result.form is analysis.Form.SET and path.is_file():
             future = self.pool.submit(self.gold_check, uri, path, doc.source, version)

@@ -213,3 +213,21 @@ def test_prose_outside_the_configured_paths_is_not_linted_as_an_example(repo: Pa
     inside = client.open(repo / "evals" / "notes.md", "# Notes\n\nHow we write evals.\n")
     assert client.diagnostics(inside, 1) != []  # below `paths`, as `check` takes it
     assert client.stop() == 0
+
+
+def test_a_broken_configuration_is_shown_as_check_says_it(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (repo / "pyproject.toml").write_text('[tool.evaltools]\nselct = ["EP"]\n')
+    path = repo / "x.md"
+    path.write_text(corpus_files()[0].read_text("utf-8"))
+    capsys.readouterr()
+    assert main(["check", str(path)]) == 2
+    said = capsys.readouterr().err.strip().removeprefix("evaltools check: error: ")
+    client = Client(repo)
+    client.start(repo)
+    client.open(path, path.read_text("utf-8"))
+    shown = client.wait(lambda m: m.get("method") == "window/showMessage")
+    assert said in shown["params"]["message"]
+    assert "did you mean 'select'" in said
+    assert client.stop() == 0
