@@ -125,7 +125,7 @@ def lint(path: Path, text: str) -> Lint:
         settings = config.retrieval
         schema = None if settings.schema is None else schema_text_for(settings.schema)
         found = check_buffer(path, data, schema, settings.collects_drafts(path))
-    return Lint(form, project.selection.filter(found, config.root), project.problem)
+    return Lint(form, _chosen(project, found), project.problem)
 
 
 @dataclass
@@ -147,8 +147,7 @@ def gold(path: Path, text: str, validated: list[Diagnostic]) -> Gold:
     config = project.config
     settings = config.retrieval
     if settings.root is None and settings.metas is None:
-        found = [gold_not_checked(path)]
-        return Gold(project.selection.filter(found, config.root), None, None)
+        return Gold(_chosen(project, [gold_not_checked(path)]), None, None)
     root, metas = gold_sources(None, None, settings.root, settings.metas)
     checked = check_gold(
         [path],
@@ -161,8 +160,13 @@ def gold(path: Path, text: str, validated: list[Diagnostic]) -> Gold:
         fix_command="evaltools check --fix",
         texts={path: encode(text)},
     )
-    found = gold_findings(validated, checked)
-    return Gold(project.selection.filter(found, config.root), checked, root)
+    return Gold(_chosen(project, gold_findings(validated, checked)), checked, root)
+
+
+def _chosen(project: Project, found: list[Diagnostic]) -> list[Diagnostic]:
+    """As `check` reports them: the selected rules, at the configured severities."""
+    config = project.config
+    return config.gate().apply(project.selection.filter(found, config.root))
 
 
 def canonical(path: Path, text: str) -> str | None:

@@ -231,3 +231,23 @@ def test_a_broken_configuration_is_shown_as_check_says_it(
     assert said in shown["params"]["message"]
     assert "did you mean 'select'" in said
     assert client.stop() == 0
+
+
+def test_the_configured_severities_apply(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (repo / "pyproject.toml").write_text(
+        '[tool.evaltools]\npaths = ["."]\n\n[tool.evaltools.severity]\nEP403 = "error"\n'
+    )
+    path = repo / "x.md"
+    text = corpus_files()[0].read_text("utf-8")
+    path.write_text(text)
+    capsys.readouterr()
+    main(["check", str(path), "--format", "json"])
+    out = json.loads(capsys.readouterr().out)
+    found = out if isinstance(out, list) else out["diagnostics"]
+    assert {d["code"]: d["severity"] for d in found} == {"EP403": "error"}
+    client = Client(repo)
+    client.start(repo)
+    uri = client.open(path, text)
+    published = client.diagnostics(uri, 1)
+    assert [(d["code"], d["severity"]) for d in published] == [("EP403", 1)]  # 1: Error
+    assert client.stop() == 0
