@@ -10,9 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import CORPUS
+from tests.conftest import CORPUS, hooks_repo, pre_commit_home
 from tests.precommit_env import HookEnv, git
 
+# The shared fixtures (defined in tests/conftest.py) for tests that import them from here.
+__all__ = ["hooks_repo", "pre_commit_home", "project", "try_repo"]
 PROJECT_FILES = (".pre-commit-config.yaml", "pyproject.toml")
 
 
