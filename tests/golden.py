@@ -46,6 +46,11 @@ def load(name: str) -> Any:
     return json.loads((GOLDEN / f"{name}.json").read_text(encoding="utf-8"))
 
 
+def meant(name: str) -> str:
+    """What an assertion against golden file `name` says besides the case."""
+    return f"if this change is meant: python -m tests.regenerate_golden --overwrite {name}"
+
+
 def compact(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
 

@@ -187,21 +187,24 @@ def test_the_corpus_diffs_parse_as_recorded() -> None:
     diffs = corpus_diffs()
     assert sum(len(d) for d in diffs) > 10_000
     for i, diff in enumerate(diffs):
-        assert grammar(diff) == recorded[f"corpus diff {i}"], diff
+        assert grammar(diff) == recorded[f"corpus diff {i}"], (diff, golden.meant(NAME))
 
 
 def test_generated_diffs_parse_as_recorded() -> None:
     cases = [case for key, case in golden.load(NAME).items() if key.startswith("generated ")]
     assert len(cases) == sum(count for _, count, _ in GENERATED.values())
     for case in cases:
-        assert grammar(case["diff"]) == case["grammar"], case["diff"]
+        assert grammar(case["diff"]) == case["grammar"], (case["diff"], golden.meant(NAME))
 
 
 def test_each_generated_line_classifies_as_recorded() -> None:
     cases = golden.load(NAME)["lines"]
     assert len(cases) == 300
     for case in cases:
-        assert golden.plain(line(classify_line(case["line"]))) == case["class"], case["line"]
+        assert golden.plain(line(classify_line(case["line"]))) == case["class"], (
+            case["line"],
+            golden.meant(NAME),
+        )
 
 
 @settings(deadline=None)

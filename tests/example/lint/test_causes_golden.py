@@ -102,7 +102,10 @@ def record() -> dict[str, Any]:
 def test_corpus_files_report_as_recorded() -> None:
     recorded = golden.load(NAME)
     for path in all_corpus_files():
-        assert reports(path.read_text(encoding="utf-8")) == recorded[path.name], path
+        assert reports(path.read_text(encoding="utf-8")) == recorded[path.name], (
+            path,
+            golden.meant(NAME),
+        )
 
 
 def test_a_runaway_fence_is_found() -> None:
@@ -114,4 +117,4 @@ def test_generated_markdown_reports_as_recorded() -> None:
     cases = [case for key, case in golden.load(NAME).items() if key.startswith("generated ")]
     assert len(cases) == 300
     for case in cases:
-        assert reports(case["text"]) == case["reports"], case["text"]
+        assert reports(case["text"]) == case["reports"], (case["text"], golden.meant(NAME))

@@ -111,11 +111,13 @@ def test_the_corpus_reads_as_recorded() -> None:
     files = all_corpus_files()
     assert len(files) > 10
     for path in files:
-        assert corpus_reads(path.stem, path.read_text(encoding="utf-8")) == recorded[path.name]
+        assert corpus_reads(path.stem, path.read_text(encoding="utf-8")) == recorded[path.name], (
+            golden.meant(NAME)
+        )
 
 
 def test_generated_markdown_reads_as_recorded() -> None:
     cases = [case for key, case in golden.load(NAME).items() if key.startswith("generated ")]
     assert len(cases) == 300
     for case in cases:
-        assert read(case["text"], case["stem"]) == case["read"], case["text"]
+        assert read(case["text"], case["stem"]) == case["read"], (case["text"], golden.meant(NAME))

@@ -112,14 +112,19 @@ def test_the_corpus_checks_as_recorded() -> None:
     files = all_corpus_files()
     assert len(files) > 10
     for path in files:
-        assert corpus_checks(path.stem, path.read_text(encoding="utf-8")) == recorded[path.name]
+        assert corpus_checks(path.stem, path.read_text(encoding="utf-8")) == recorded[path.name], (
+            golden.meant(NAME)
+        )
 
 
 def test_generated_markdown_and_examples_check_as_recorded() -> None:
     cases = [case for key, case in golden.load(NAME).items() if key.startswith("generated ")]
     assert len(cases) == sum(count for _, count, _ in GENERATED.values())
     for case in cases:
-        assert checks(case["text"], case["stem"]) == case["checks"], case["text"]
+        assert checks(case["text"], case["stem"]) == case["checks"], (
+            case["text"],
+            golden.meant(NAME),
+        )
 
 
 def split_definition(a: str, b: str) -> int | None:
