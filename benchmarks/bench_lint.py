@@ -1,10 +1,14 @@
 """Start-up and throughput of `evaltools lint`, against floors measured in the same run.
 
-    python benchmarks/bench_lint.py [--runs 30] [--megabytes 20] [--quick]
+    python benchmarks/bench_lint.py [--runs 30] [--megabytes 20] [--quick] [--editable]
+
+Processes run in a temporary venv where evaltools is installed from a wheel of this checkout,
+as users get it (`installed.py`; `--editable`: in this environment instead, whose import hook
+adds to every start, the floor's included).
 
 (a) One file, what the pre-commit hook pays at every commit: the whole-process wall time
-    of `evaltools lint FILE` (the console script next to this interpreter, else
-    `python -m evaltools`), against `python -c pass` and `python -c "import evaltools"`,
+    of `evaltools lint FILE` (the venv's console script), against `python -c pass` and
+    `python -c "import evaltools"` of the same venv,
     best and median of interleaved runs, wall time and (fairer on a busy machine) the child's
     CPU time; target (issue 14): lint within 4x of `python -c pass`.
     Measured twice: with bytecode cached (as pip installs a package: the figure users
@@ -37,6 +41,7 @@ import time
 from pathlib import Path
 
 import pyromark
+from installed import installed  # this folder, as the script runs from it
 
 from evaltools.example.lint import lint_markdown
 from evaltools.example.markdown.reader import read_markdown
@@ -45,11 +50,11 @@ CORPUS = Path(__file__).resolve().parent.parent / "tests" / "data" / "corpus" / 
 ONE_FILE = CORPUS / "zed--change-match-arm.md"
 
 
-def lint_command() -> list[str]:
-    script = Path(sys.executable).parent / "evaltools"
+def lint_command(python: str) -> list[str]:
+    script = Path(python).parent / "evaltools"
     if script.is_file():
         return [str(script), "lint"]
-    return [sys.executable, "-m", "evaltools", "lint"]
+    return [python, "-m", "evaltools", "lint"]
 
 
 def cached_env(cache: Path) -> dict[str, str]:
@@ -82,11 +87,11 @@ def wall(argv: list[str], env: dict[str, str]) -> float:
     return timed(argv, env)[0]
 
 
-def startup(runs: int, env: dict[str, str], label: str) -> None:
+def startup(python: str, runs: int, env: dict[str, str], label: str) -> None:
     commands = {
-        "python -c pass": [sys.executable, "-c", "pass"],
-        "python -c 'import evaltools'": [sys.executable, "-c", "import evaltools"],
-        "evaltools lint FILE": [*lint_command(), str(ONE_FILE)],
+        "python -c pass": [python, "-c", "pass"],
+        "python -c 'import evaltools'": [python, "-c", "import evaltools"],
+        "evaltools lint FILE": [*lint_command(python), str(ONE_FILE)],
     }
     for argv in commands.values():  # warm the page cache and the bytecode cache
         wall(argv, env)
@@ -132,9 +137,9 @@ def import_times(argv: list[str], env: dict[str, str]) -> dict[str, int]:
     return found
 
 
-def importtime_report(runs: int, env: dict[str, str], top: int) -> None:
-    bare = import_times([sys.executable, "-c", "pass"], env)
-    samples = [import_times([*lint_command(), str(ONE_FILE)], env) for _ in range(runs)]
+def importtime_report(python: str, runs: int, env: dict[str, str], top: int) -> None:
+    bare = import_times([python, "-c", "pass"], env)
+    samples = [import_times([*lint_command(python), str(ONE_FILE)], env) for _ in range(runs)]
     best = {
         module: min(s.get(module, 10**9) for s in samples)
         for module in samples[0]
@@ -190,7 +195,7 @@ def lint_in_process(texts: list[str]) -> float:
     return time.process_time() - start
 
 
-def throughput(megabytes: float, repeats: int, env: dict[str, str]) -> None:
+def throughput(python: str, megabytes: float, repeats: int, env: dict[str, str]) -> None:
     with tempfile.TemporaryDirectory(prefix="bench-lint-") as tmp:
         texts = build_corpus(Path(tmp), megabytes)
         size = sum(len(t.encode("utf-8")) for t in texts) / 1024 / 1024
@@ -212,7 +217,7 @@ def throughput(megabytes: float, repeats: int, env: dict[str, str]) -> None:
             f"   {linted / floor:5.2f}x  (no start-up, no file reading)"
         )
         for jobs in (1, 2):
-            argv = [*lint_command(), tmp, "--jobs", str(jobs)]
+            argv = [*lint_command(python), tmp, "--jobs", str(jobs)]
             wall(argv, env)  # warm-up
             runs = [timed(argv, env) for _ in range(repeats)]
             best = min(elapsed for elapsed, _ in runs)
@@ -235,21 +240,34 @@ def main() -> None:
     parser.add_argument("--megabytes", type=float, default=20.0)
     parser.add_argument("--repeats", type=int, default=3, help="repeats of the corpus runs")
     parser.add_argument("--quick", action="store_true", help="5 runs, 2 MB, one repeat")
+    parser.add_argument(
+        "--editable", action="store_true", help="time this environment, not a wheel install"
+    )
     args = parser.parse_args()
     if args.quick:
         args.runs, args.megabytes, args.repeats = 5, 2.0, 1
-    print(f"python {sys.version.split()[0]}; lint command: {' '.join(lint_command())}")
+    if args.editable:
+        run(sys.executable, args)
+        return
+    with installed() as python:
+        run(str(python), args)
+
+
+def run(python: str, args: argparse.Namespace) -> None:
+    where = "this environment" if args.editable else "a wheel installed in a temporary venv"
+    print(f"python {sys.version.split()[0]}, evaltools from {where}")
+    print(f"lint command: {' '.join(lint_command(python))}; load average {os.getloadavg()[0]:.1f}")
     cache = Path(tempfile.mkdtemp(prefix="bench-lint-pycache-"))
     try:
         env = cached_env(cache)
-        startup(args.runs, env, "bytecode cached")
+        startup(python, args.runs, env, "bytecode cached")
         inherited = (
             f"inherited environment (PYTHONDONTWRITEBYTECODE="
             f"{os.environ.get('PYTHONDONTWRITEBYTECODE', 'unset')})"
         )
-        startup(args.runs, dict(os.environ), inherited)
-        importtime_report(3 if args.quick else 7, env, top=12 if args.quick else 20)
-        throughput(args.megabytes, args.repeats, env)
+        startup(python, args.runs, dict(os.environ), inherited)
+        importtime_report(python, 3 if args.quick else 7, env, top=12 if args.quick else 20)
+        throughput(python, args.megabytes, args.repeats, env)
     finally:
         shutil.rmtree(cache, ignore_errors=True)
 

@@ -6,6 +6,8 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
+from tests.precommit_env import HookEnv, shared_hook_env
+
 # A gate must not pass or fail by luck: under CI, property tests draw the same examples on
 # every run (a fixed seed per test), share no example database between concurrent suites,
 # and have no per-example deadline on a loaded machine. Locally they stay random.
@@ -30,6 +32,23 @@ def all_corpus_files() -> list[Path]:
 def corpus_stem(path: Path) -> str:
     """Alternative versions carry `@<commit>` in their file names; the example stem is before it."""
     return path.name.removesuffix(".md").split("@")[0]
+
+
+@pytest.fixture(scope="session")
+def hook_env(tmp_path_factory: pytest.TempPathFactory) -> HookEnv:
+    """This working tree as a hook repository at one commit, its hook environment built once
+    per test run in one PRE_COMMIT_HOME (shared by the parallel workers of one run)."""
+    return shared_hook_env(tmp_path_factory)
+
+
+@pytest.fixture(scope="session")
+def hooks_repo(hook_env: HookEnv) -> Path:
+    return hook_env.repo
+
+
+@pytest.fixture(scope="session")
+def pre_commit_home(hook_env: HookEnv) -> Path:
+    return hook_env.home
 
 
 @pytest.fixture

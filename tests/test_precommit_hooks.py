@@ -10,46 +10,16 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import CORPUS
+from tests.conftest import CORPUS, hooks_repo, pre_commit_home
+from tests.precommit_env import HookEnv, git
 
-ROOT = Path(__file__).resolve().parents[1]
+# The shared fixtures (defined in tests/conftest.py) for tests that import them from here.
+__all__ = ["hooks_repo", "pre_commit_home", "project", "try_repo"]
 PROJECT_FILES = (".pre-commit-config.yaml", "pyproject.toml")
-GIT = ["git", "-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"]
 
 
 def _git(cwd: Path, *args: str) -> None:
-    subprocess.run([*GIT, *args], cwd=cwd, check=True, capture_output=True)
-
-
-@pytest.fixture(scope="session")
-def hooks_repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """This working tree as one commit, so pre-commit builds the hook environment once."""
-    snapshot = tmp_path_factory.mktemp("hooks-repo")
-    listed = subprocess.run(
-        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-        cwd=ROOT,
-        check=True,
-        capture_output=True,
-    ).stdout.split(b"\0")
-    for raw in filter(None, listed):
-        source = ROOT / raw.decode()
-        if source.is_file() and not source.is_symlink():
-            target = snapshot / raw.decode()
-            target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(source, target)
-        elif source.is_symlink():
-            target = snapshot / raw.decode()
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.symlink_to(source.readlink())
-    _git(snapshot, "init", "-q")
-    _git(snapshot, "add", "-A")
-    _git(snapshot, "commit", "-q", "-m", "snapshot")
-    return snapshot
-
-
-@pytest.fixture(scope="session")
-def pre_commit_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return tmp_path_factory.mktemp("pre-commit-home")
+    git(cwd, *args)
 
 
 @pytest.fixture
@@ -60,20 +30,12 @@ def project(tmp_path: Path) -> Path:
 
 
 def try_repo(
-    project: Path, hooks_repo: Path, home: Path, hook: str, *files: str
+    project: Path, hooks_repo: Path, home: Path, hook: str, *files: str, verbose: bool = False
 ) -> subprocess.CompletedProcess[str]:
-    _git(project, "add", "-A")
-    env = {**os.environ, "PRE_COMMIT_HOME": str(home), "PRE_COMMIT_COLOR": "never"}
-    selection = ["--files", *files] if files else ["--all-files"]
-    return subprocess.run(
-        [sys.executable, "-m", "pre_commit", "try-repo", str(hooks_repo), hook, *selection],
-        cwd=project,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=900,
-        check=False,
-    )
+    """What `pre-commit try-repo HOOKS_REPO HOOK` runs, through `pre-commit run` against the
+    repository's HEAD, so that the environment built in `home` serves every call."""
+    hooks = HookEnv.of(hooks_repo, home, project / ".git" / "hooks-under-test.yaml")
+    return hooks.run(project, hook, *files, verbose=verbose)
 
 
 def test_lint_hook_passes_a_good_example_and_fails_a_bad_one(
@@ -203,20 +165,7 @@ def test_a_hook_run_prints_findings_and_one_line_per_failing_batch(
         shutil.copyfile(source, project / "evals" / source.name)
     (project / "evals" / "repo--broken.md").write_text("## Cursor Position\n\n```a.py\nx\n```\n")
     names = [f"evals/{p.name}" for p in clean] + ["evals/repo--broken.md"]
-    _git(project, "add", "-A")
-    env = {**os.environ, "PRE_COMMIT_HOME": str(pre_commit_home), "PRE_COMMIT_COLOR": "never"}
-    result = subprocess.run(
-        [
-            *(sys.executable, "-m", "pre_commit", "try-repo", "--verbose", str(hooks_repo)),
-            *("evaltools-lint", "--files", *names),
-        ],
-        cwd=project,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=900,
-        check=False,
-    )
+    result = try_repo(project, hooks_repo, pre_commit_home, "evaltools-lint", *names, verbose=True)
     assert result.returncode == 1, result.stdout
     assert "All checks passed" not in result.stdout
     assert result.stdout.count("Found ") == 1, result.stdout
