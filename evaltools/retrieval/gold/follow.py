@@ -269,13 +269,28 @@ def _by_body(
     if not near:
         return None
     best = near[0][0]
-    close = [body for score, body in near if best - score < BODY_MARGIN]
+    close = _innermost([body for score, body in near if best - score < BODY_MARGIN])
     if len(close) == 1:
-        rest = [score for score, body in found if body.chunk_id != close[0].chunk_id]
+        rest = [score for score, body in near if body.chunk_id != close[0].chunk_id]
         second = f"the next {rest[0]:.2f}" if rest else "no other near"
         evidence = f"body {best:.2f} alike, {second}"
         return _resolved(cid, close[0].chunk_id, f"{best:.0%} of its body is", evidence)
     return _in_scope(cid, close, homes, f"body {best:.2f} alike") or _copied(cid, close)
+
+
+def _innermost(bodies: list[Body]) -> list[Body]:
+    """`bodies` but those that enclose another of them: a class of one method is as alike
+    as the method, and is not a second place of it."""
+    spans = [(b.path, parse_chunk_id(b.chunk_id)) for b in bodies]
+
+    def encloses(outer: ChunkId, inner: ChunkId) -> bool:
+        return outer != inner and outer.start <= inner.start and inner.end <= outer.end
+
+    return [
+        body
+        for body, (path, span) in zip(bodies, spans, strict=True)
+        if not any(p == path and encloses(span, other) for p, other in spans)
+    ]
 
 
 def _newcomers(bodies: list[Body], fresh: Fresh) -> list[Body]:
