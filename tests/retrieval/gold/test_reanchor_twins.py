@@ -1,8 +1,7 @@
-"""Gold IDs across the refactors of issue 29, in every language where the construct exists:
-never onto a definition that was already there under its own name, a type renamed (with
-its file) followed by its members, case-only renames, uniqueness in the language's own
-scope, a body rewritten under a name unique in its package, near-identical variants told
-apart by the one identical body; and the evidence of every repair shown."""
+"""Gold IDs across the refactors of issue 29, in every supported language: never onto a
+definition that was already there under its own name at the record's revision (a twin of
+another type, an identical helper in the tests), while a new home past such a twin is
+still found."""
 
 from __future__ import annotations
 
