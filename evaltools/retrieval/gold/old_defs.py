@@ -42,12 +42,15 @@ class OldDefinitions:
         return {d.name for d in self.at(path, revision)}
 
     def existed(self, chunk_id: str, cid: ChunkId, revision: str) -> bool:
-        """The definition `chunk_id` was at `revision` under its own name: in its own file,
-        or (another name than the missing ID's) in the missing ID's file."""
+        """The definition `chunk_id` was at `revision` under its own name: in its own file
+        (or the file git says became it), or (another name than the missing ID's) in the
+        missing ID's file."""
         new = parse_chunk_id(chunk_id)
         if new.symbol is None:
             return False
-        if new.symbol in self.names(new.path, revision):
+        # Its file then: the same path, or the ones git says were renamed to it.
+        before = [new.path, *self.lookup.renamed_from(new.path, revision)]
+        if any(new.symbol in self.names(path, revision) for path in before):
             return True
         return new.symbol != cid.symbol and new.symbol in self.names(cid.path, revision)
 

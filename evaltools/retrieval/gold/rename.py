@@ -20,7 +20,14 @@ from collections.abc import Sequence
 
 from evaltools.retrieval.code.chunk_id import ChunkId
 from evaltools.retrieval.code.spans import Definition
-from evaltools.retrieval.gold.bodies import HOLLOW_BELOW, Body, make_body, similarity, source_lines
+from evaltools.retrieval.gold.bodies import (
+    HOLLOW_BELOW,
+    NEAR_BODY,
+    Body,
+    make_body,
+    similarity,
+    source_lines,
+)
 from evaltools.retrieval.gold.old_defs import OldDefinitions, body_of
 from evaltools.retrieval.gold.resolve import GoldRef, Resolution, Status
 from evaltools.retrieval.gold.scope import is_test_path, scope_of, scope_word
@@ -75,7 +82,8 @@ def by_scope(
         if e.name is not None
     ]
     search = _ScopeSearch(cid, ref.revision, lookup, olds, entries)
-    return search.case_only(old) or search.same_name(old) or search.type_renamed()
+    search.lineage = {cid.path, *moved}
+    return search.case_only(old) or search.same_name(old) or search.type_renamed(old)
 
 
 class _ScopeSearch:
@@ -92,6 +100,8 @@ class _ScopeSearch:
         assert cid.symbol is not None
         self.cid, self.symbol, self.revision = cid, cid.symbol, revision
         self.lookup, self.olds, self.entries = lookup, olds, entries
+        # The old file and the files git moved it to: where a renamed type is defined.
+        self.lineage: set[str] = {cid.path}
 
     def newcomers(self, chunk_ids: list[str]) -> list[str]:
         return self.olds.newcomers(chunk_ids, self.cid, self.revision)
@@ -125,7 +135,7 @@ class _ScopeSearch:
         word = scope_word(self.cid.path)
         return _relocated(hits[0], f"body {score:.2f} alike, its name unique in the {word}")
 
-    def type_renamed(self) -> Resolution | None:
+    def type_renamed(self, old: Body) -> Resolution | None:
         before = self.olds.at(self.cid.path, self.revision)
         symbol = self.symbol
         prefix = symbol + "."
@@ -143,6 +153,8 @@ class _ScopeSearch:
         hits = self.named(new_owner + symbol[len(owner) :])
         if len(hits) != 1:
             return None
+        if is_type and not self.alike(old, hits[0], NEAR_BODY):
+            return None  # the type's own shape changed: replaced, not renamed
         evidence = f"type renamed to `{new_owner}` with {kept} of {len(members)} siblings"
         return _relocated(hits[0], evidence)
 
@@ -167,20 +179,31 @@ class _ScopeSearch:
         for parent, held in by_owner.items():
             if len(held) < need or not self.is_new(parent):
                 continue
-            kept = sum(
-                1
-                for e in held
-                if (new := body_of(e.chunk_id, self.lookup)) is not None
-                and similarity(old_members[_leaf(e)], new) >= HOLLOW_BELOW
-            )
+            kept = sum(self.alike(old_members[_leaf(e)], e.chunk_id) for e in held)
             if kept >= need:
                 found.append((parent, kept))
         return found[0] if len(found) == 1 else None
 
     def is_new(self, name: str) -> bool:
-        """`name` is defined in the scope, and nowhere there at the revision."""
+        """`name` is defined in the old file's lineage (a type of another file's lineage is
+        another type's rename), and nowhere there at the revision."""
         places = self.named(name)
-        return bool(places) and len(self.newcomers(places)) == len(places)
+        if not places or not all(self.in_lineage(c.rsplit(":", 2)[0]) for c in places):
+            return False
+        return len(self.newcomers(places)) == len(places)
+
+    def in_lineage(self, path: str) -> bool:
+        """`path` is the old file, a file git moved it to, or a new file git derives from
+        no other (a rename git did not detect: every line names the type)."""
+        if path in self.lineage:
+            return True
+        if self.olds.at(path, self.revision):
+            return False  # a file of its own at the revision
+        return not set(self.lookup.renamed_from(path, self.revision)) - self.lineage
+
+    def alike(self, old: Body, chunk_id: str, floor: float = HOLLOW_BELOW) -> bool:
+        new = body_of(chunk_id, self.lookup)
+        return new is not None and similarity(old, new) >= floor
 
 
 def kind_of(body: Body) -> str:

@@ -164,6 +164,26 @@ class CodeTree(Closing):
                 found.append(new_id)
         return found
 
+    def renamed_from(self, id_path: str, since: str) -> list[str]:
+        """The paths git's rename and copy detection says became `id_path` since `since`
+        (the sources of the renames that end at it): the file's lineage, backwards."""
+        mount = self.mount(id_path)
+        if mount is None:
+            return []
+        since_commit = self._since_commit(mount, since)
+        key = (mount.top, since_commit, True)
+        if key not in self._renames:
+            target = self._commit(mount) if self.rev is not None else None
+            self._renames[key] = git.rename_history(mount.top, target, since_commit, copies=True)
+        wanted, found = {mount.to_repo(id_path)}, []
+        for rename in reversed(self._renames[key]):
+            if rename.new in wanted and rename.old not in wanted:
+                wanted.add(rename.old)
+                old_id = mount.to_id(rename.old)
+                if old_id is not None:
+                    found.append(old_id)
+        return found
+
     def read_old(self, id_path: str, since: str) -> bytes | None:
         """The file as it was at the revision `since`, None when that is not known (no
         repository, an unknown revision, no such file then)."""
