@@ -160,29 +160,57 @@ class _ScopeSearch:
 
     def new_owner(self, owner: str, members: list[Definition]) -> tuple[str, int] | None:
         """The one new type holding at least MIN_SIBLINGS (and half) of `owner`'s old
-        members with bodies alike, and how many it holds."""
-        old_text = self.lookup.old_text(self.cid.path, self.revision)
-        if old_text is None:
-            return None
-        lines = source_lines(old_text)
-        old_members = {
-            d.leaf: make_body(self.cid.path, "", d.name, lines[d.start - 1 : d.end])
-            for d in members
-        }
+        members with bodies alike, and how many it holds; none if another type gone from
+        the scope fits it as well (its members alike too: that type's rename)."""
+        old_members = self.member_bodies(self.cid.path, members)
         by_owner: dict[str, list[Entry]] = defaultdict(list)
         for entry in self.entries:
             parent, _, leaf = (entry.name or "").rpartition(".")
             if parent and parent != owner and leaf in old_members:
                 by_owner[parent].append(entry)
-        found: list[tuple[str, int]] = []
-        need = max(MIN_SIBLINGS, (len(old_members) + 1) // 2)
+        found: list[tuple[str, int, list[Entry]]] = []
         for parent, held in by_owner.items():
-            if len(held) < need or not self.is_new(parent):
+            if len(held) < _needed(old_members) or not self.is_new(parent):
                 continue
             kept = sum(self.alike(old_members[_leaf(e)], e.chunk_id) for e in held)
-            if kept >= need:
-                found.append((parent, kept))
-        return found[0] if len(found) == 1 else None
+            if kept >= _needed(old_members):
+                found.append((parent, kept, held))
+        if len(found) != 1 or self.rival(owner, found[0][2]):
+            return None
+        return found[0][:2]
+
+    def member_bodies(self, path: str, members: list[Definition]) -> dict[str, Body]:
+        old_text = self.lookup.old_text(path, self.revision)
+        lines = source_lines(old_text or b"")
+        return {d.leaf: make_body(path, "", d.name, lines[d.start - 1 : d.end]) for d in members}
+
+    def rival(self, owner: str, held: list[Entry]) -> bool:
+        """Another type of the scope at the revision, gone now, whose members the new
+        type's (`held`) resemble as well: the new type may be its rename as much."""
+        scope, test = scope_of(self.cid.path), is_test_path(self.cid.path)
+        paths = [
+            p
+            for p in self.lookup.old_paths(self.cid.path, self.revision)
+            if scope_of(p) == scope and is_test_path(p) == test
+        ]
+        if len(paths) > MAX_SCOPE_FILES:
+            return True  # too many to weigh: not one clear rename
+        now = {e.name for e in self.entries}
+        for path in paths:
+            before = self.olds.at(path, self.revision)
+            types: dict[str, list[Definition]] = defaultdict(list)
+            for d in before:
+                parent = d.name.rpartition(".")[0]
+                if parent and parent != owner and parent not in now:
+                    types[parent].append(d)
+            for members in types.values():
+                bodies = self.member_bodies(path, members)
+                kept = sum(
+                    _leaf(e) in bodies and self.alike(bodies[_leaf(e)], e.chunk_id) for e in held
+                )
+                if kept >= _needed(bodies):
+                    return True
+        return False
 
     def is_new(self, name: str) -> bool:
         """`name` is defined in the old file's lineage (a type of another file's lineage is
@@ -204,6 +232,11 @@ class _ScopeSearch:
     def alike(self, old: Body, chunk_id: str, floor: float = HOLLOW_BELOW) -> bool:
         new = body_of(chunk_id, self.lookup)
         return new is not None and similarity(old, new) >= floor
+
+
+def _needed(members: dict[str, Body]) -> int:
+    """How many of a type's members another must hold to be its rename."""
+    return max(MIN_SIBLINGS, (len(members) + 1) // 2)
 
 
 def kind_of(body: Body) -> str:

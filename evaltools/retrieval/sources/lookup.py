@@ -73,6 +73,9 @@ class Lookup(Protocol):
     def renamed_from(self, path: str, since: str) -> list[str]:
         """The paths git says became `path` since the revision `since` (renamed or copied)."""
 
+    def old_paths(self, path: str, since: str) -> list[str]:
+        """Every file of `path`'s repository at the revision `since` (none when unknown)."""
+
     def old_text(self, path: str, since: str | None) -> bytes | None:
         """The file at the revision the gold was verified against, None when unknown."""
 
@@ -176,6 +179,9 @@ class TreeLookup:
 
     def renamed_from(self, path: str, since: str) -> list[str]:
         return [] if self.outside(path) else self.tree.renamed_from(path, since)
+
+    def old_paths(self, path: str, since: str) -> list[str]:
+        return [] if self.outside(path) else self.tree.old_files(path, since)
 
     def old_text(self, path: str, since: str | None) -> bytes | None:
         if since is None or self.outside(path):
@@ -392,6 +398,9 @@ class MetasLookup:
         return self.renamed(path, since)
 
     def renamed_from(self, path: str, since: str) -> list[str]:
+        return []
+
+    def old_paths(self, path: str, since: str) -> list[str]:
         return []
 
     def old_text(self, path: str, since: str | None) -> bytes | None:

@@ -46,6 +46,7 @@ class CodeTree(Closing):
         self._tracked: dict[Path, frozenset[str]] = {}
         self._blob_ids: dict[Path, dict[str, str]] = {}
         self._renames: dict[tuple[Path, str | None, bool], list[git.Rename]] = {}
+        self._old_listings: dict[tuple[Path, str], list[str]] = {}
         self._files: list[str] | None = None
         self._old_commits: dict[tuple[Path, str], str | None] = {}
         self._shallow: dict[Path, bool] = {}
@@ -183,6 +184,18 @@ class CodeTree(Closing):
                 if old_id is not None:
                     found.append(old_id)
         return found
+
+    def old_files(self, id_path: str, since: str) -> list[str]:
+        """The files of `id_path`'s repository at the revision `since` (none if unknown)."""
+        mount = self.mount(id_path)
+        commit = None if mount is None else self._since_commit(mount, since)
+        if mount is None or commit is None:
+            return []
+        key = (mount.top, commit)
+        if key not in self._old_listings:
+            listed = (mount.to_id(p) for p in git.list_files(mount.top, commit))
+            self._old_listings[key] = [p for p in listed if p is not None]
+        return self._old_listings[key]
 
     def read_old(self, id_path: str, since: str) -> bytes | None:
         """The file as it was at the revision `since`, None when that is not known (no

@@ -339,3 +339,34 @@ def test_fix_rewrites_and_shows_the_evidence(
         "evidence: the same name but for case, body 0.94 alike)"
     )
     assert eval_set.read_text(encoding="utf-8") == record.replace(gold, new).replace(old, head)
+
+
+def value_type(kind: str, parse: str) -> str:
+    name = f"{kind}Value"
+    return (
+        f'package cli\n\nimport "strconv"\n\ntype {name} struct {{\n\tv *{kind}\n}}\n\n'
+        f"func (x *{name}) Set(s string) error {{\n\tv, err := strconv.{parse}(s, 64)\n"
+        f"\tif err != nil {{\n\t\treturn err\n\t}}\n\t*x.v = {kind}(v)\n\treturn nil\n}}\n\n"
+        f"func (x *{name}) Get() any {{ return *x.v }}\n\n"
+        f"func (x *{name}) String() string {{ return strconv.Quote(x.Get()) }}\n"
+    )
+
+
+def test_a_type_removed_does_not_follow_another_types_rename(
+    repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """uint64Value is removed while float64Value becomes floatValue in a renamed file: their
+    members look alike, but floatValue is float64Value's new name, not uint64Value's."""
+    repo.write("flag_uint64.go", value_type("uint64", "ParseUint"))
+    repo.write("flag_float64.go", value_type("float64", "ParseFloat"))
+    old = repo.commit("two value types")
+    gold = chunk_id(repo, "flag_uint64.go", "uint64Value.Get")
+    repo.rm("flag_uint64.go")
+    repo.mv("flag_float64.go", "flag_float.go")
+    repo.write(
+        "flag_float.go", value_type("float64", "ParseFloat").replace("float64Value", "floatValue")
+    )
+    repo.commit("uint64 gone, float64Value is floatValue")
+    code, got = gold_check(repo, tmp_path, capsys, [gold], old)
+    assert code == 1
+    assert (got[gold]["status"], got[gold]["new_chunk_id"]) == ("missing_file", None)
