@@ -128,6 +128,14 @@ class _ScopeSearch:
         hits = self.named(self.symbol)
         if len(hits) != 1 or not self.newcomers(hits):
             return None
+        # Nothing else claims it: the name was defined once in the scope then, too.
+        paths = self.old_scope()
+        if (
+            paths is None
+            or sum(d.name == self.symbol for p in paths for d in self.olds.at(p, self.revision))
+            != 1
+        ):
+            return None
         new = body_of(hits[0], self.lookup)
         if new is None or kind_of(new) != kind_of(old):
             return None
@@ -184,16 +192,21 @@ class _ScopeSearch:
         lines = source_lines(old_text or b"")
         return {d.leaf: make_body(path, "", d.name, lines[d.start - 1 : d.end]) for d in members}
 
-    def rival(self, owner: str, held: list[Entry]) -> bool:
-        """Another type of the scope at the revision, gone now, whose members the new
-        type's (`held`) resemble as well: the new type may be its rename as much."""
+    def old_scope(self) -> list[str] | None:
+        """The files of the ID's scope at the revision (None: too many to weigh)."""
         scope, test = scope_of(self.cid.path), is_test_path(self.cid.path)
         paths = [
             p
             for p in self.lookup.old_paths(self.cid.path, self.revision)
             if scope_of(p) == scope and is_test_path(p) == test
         ]
-        if len(paths) > MAX_SCOPE_FILES:
+        return None if len(paths) > MAX_SCOPE_FILES else paths
+
+    def rival(self, owner: str, held: list[Entry]) -> bool:
+        """Another type of the scope at the revision, gone now, whose members the new
+        type's (`held`) resemble as well: the new type may be its rename as much."""
+        paths = self.old_scope()
+        if paths is None:
             return True  # too many to weigh: not one clear rename
         now = {e.name for e in self.entries}
         for path in paths:

@@ -370,3 +370,20 @@ def test_a_type_removed_does_not_follow_another_types_rename(
     code, got = gold_check(repo, tmp_path, capsys, [gold], old)
     assert code == 1
     assert (got[gold]["status"], got[gold]["new_chunk_id"]) == ("missing_file", None)
+
+
+def test_a_name_that_was_in_the_package_twice_claims_no_newcomer(
+    repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Two scripts' `main` at the revision, both gone: a new script's `main` is neither's."""
+    repo.write("scripts/a.py", "def main():\n    print('a')\n")
+    repo.write("scripts/b.py", "def main():\n    print('b')\n")
+    old = repo.commit("two scripts")
+    gold = chunk_id(repo, "scripts/a.py", "main")
+    repo.rm("scripts/a.py")
+    repo.rm("scripts/b.py")
+    repo.write("scripts/c.py", "import sys\n\n\ndef main():\n    sys.exit(run(sys.argv))\n")
+    repo.commit("a and b gone, c new")
+    code, got = gold_check(repo, tmp_path, capsys, [gold], old)
+    assert code == 1
+    assert (got[gold]["status"], got[gold]["new_chunk_id"]) == ("missing_file", None)
