@@ -387,3 +387,41 @@ def test_a_name_that_was_in_the_package_twice_claims_no_newcomer(
     code, got = gold_check(repo, tmp_path, capsys, [gold], old)
     assert code == 1
     assert (got[gold]["status"], got[gold]["new_chunk_id"]) == ("missing_file", None)
+
+
+OVERLOADS = {
+    "java": (
+        "Paths.java",
+        "public class Paths {\n    public static String join(String a, String b) {\n"
+        '        return a + "/" + b;\n    }\n\n    public static String join(String a, int b) {\n'
+        '        String s = String.valueOf(b);\n        return a + "/" + s;\n    }\n}\n',
+        "Paths.join",
+        "// paths\n",
+    ),
+    "python": (
+        "paths.py",
+        'import sys\n\nif sys.platform != "win32":\n    def home_dir():\n'
+        '        home = "~"\n        return home\nelse:\n    def home_dir():\n'
+        '        import os\n\n        return os.environ["USERPROFILE"]\n',
+        "home_dir",
+        "# paths\n",
+    ),
+}
+
+
+@pytest.mark.parametrize("language", list(OVERLOADS))
+def test_without_history_namesakes_shifted_together_are_told_apart_by_length(
+    language: str, repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path, text, symbol, comment = OVERLOADS[language]
+    repo.write(path, text)
+    repo.commit("two namesakes")
+    gold = [chunk_id(repo, path, symbol, 0), chunk_id(repo, path, symbol, 1)]
+    repo.write(path, comment + text)
+    repo.commit("shifted by a line")
+    code, got = gold_check(repo, tmp_path, capsys, gold, None)
+    assert code == 1
+    assert [(got[g]["kind"], got[g]["new_chunk_id"], got[g]["evidence"]) for g in gold] == [
+        ("moved", chunk_id(repo, path, symbol, 0), "the only namesake as long"),
+        ("moved", chunk_id(repo, path, symbol, 1), "the only namesake as long"),
+    ]
