@@ -48,8 +48,10 @@ class OldDefinitions:
         new = parse_chunk_id(chunk_id)
         if new.symbol is None:
             return False
-        # Its file then: the same path, or the ones git says were renamed to it.
-        before = [new.path, *self.lookup.renamed_from(new.path, revision)]
+        # Its file then: the same path, or the ones git says were renamed to it (the ID's
+        # own file among them says only that it moved along: see below).
+        sources = self.lookup.renamed_from(new.path, revision)
+        before = [new.path, *(p for p in sources if p != cid.path)]
         if any(new.symbol in self.names(path, revision) for path in before):
             return True
         return new.symbol != cid.symbol and new.symbol in self.names(cid.path, revision)
