@@ -72,7 +72,7 @@ def follow_all(
         old = old_body(cid, ref, lookup)
         if result.status in _GATED:
             if old is not None and result.new_chunk_id is not None:
-                results[ref] = _gate(old, result, lookup, _fresh(olds, cid, ref))
+                results[ref] = _gate(old, result, lookup, _fresh(olds, cid, ref, old))
             continue
         if result.status is Status.AMBIGUOUS:
             pick = (
@@ -146,9 +146,9 @@ def _recheck_twin(cid: ChunkId, ref: GoldRef, lookup: Lookup) -> Resolution | No
     return _resolved(cid, *pick)
 
 
-def _fresh(olds: OldDefinitions, cid: ChunkId, ref: GoldRef) -> Fresh:
+def _fresh(olds: OldDefinitions, cid: ChunkId, ref: GoldRef, old: Body) -> Fresh:
     """What keeps, of some candidates, those that were not at the record's revision."""
-    return lambda chunk_ids: olds.newcomers(chunk_ids, cid, ref.revision)
+    return lambda chunk_ids: olds.newcomers(chunk_ids, cid, ref.revision, old)
 
 
 def _gate(old: Body, result: Resolution, lookup: Lookup, fresh: Fresh) -> Resolution:
@@ -236,7 +236,7 @@ def _search(
         for e in found.entries
         if e.name == symbol
     ]
-    named = olds.newcomers(named, cid, ref.revision)
+    named = olds.newcomers(named, cid, ref.revision, old)
     if len(named) == 1 and (old is None or _kept(old, named[0], lookup) >= HOLLOW_BELOW):
         return Resolution(
             Status.RENAMED_FILE,
@@ -246,7 +246,7 @@ def _search(
         )
     if old is None:
         return None
-    return _by_body(cid, old, lookup, _fresh(olds, cid, ref), [cid.path, *moved])
+    return _by_body(cid, old, lookup, _fresh(olds, cid, ref, old), [cid.path, *moved])
 
 
 def _kept(old: Body, chunk_id: str, lookup: Lookup) -> float:

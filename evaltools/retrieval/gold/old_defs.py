@@ -41,27 +41,41 @@ class OldDefinitions:
     def names(self, path: str, revision: str) -> set[str]:
         return {d.name for d in self.at(path, revision)}
 
-    def existed(self, chunk_id: str, cid: ChunkId, revision: str) -> bool:
-        """The definition `chunk_id` was at `revision` under its own name: in its own file
-        (or the file git says became it), or (another name than the missing ID's) in the
-        missing ID's file."""
+    def existed(self, chunk_id: str, cid: ChunkId, revision: str, old: Body | None) -> bool:
+        """The definition `chunk_id` was at `revision` under its own name: in its own file,
+        or (another name than the missing ID's) in the missing ID's file, or in a file git
+        says became its file, unless there it was a copy of the ID's `old` body (two copies
+        of one code merged into one file: the ID's home too)."""
         new = parse_chunk_id(chunk_id)
         if new.symbol is None:
             return False
-        # Its file then: the same path, or the ones git says were renamed to it (the ID's
-        # own file among them says only that it moved along: see below).
-        sources = self.lookup.renamed_from(new.path, revision)
-        before = [new.path, *(p for p in sources if p != cid.path)]
-        if any(new.symbol in self.names(path, revision) for path in before):
+        if new.symbol in self.names(new.path, revision):
             return True
-        return new.symbol != cid.symbol and new.symbol in self.names(cid.path, revision)
+        if new.symbol != cid.symbol and new.symbol in self.names(cid.path, revision):
+            return True
+        # The ID's own file among the sources says only that it moved along.
+        sources = [p for p in self.lookup.renamed_from(new.path, revision) if p != cid.path]
+        return any(self._kept_apart(path, new.symbol, revision, old) for path in sources)
 
-    def newcomers(self, chunk_ids: list[str], cid: ChunkId, revision: str | None) -> list[str]:
+    def _kept_apart(self, path: str, name: str, revision: str, old: Body | None) -> bool:
+        """`name` was defined in `path` at `revision`, and not as a copy of `old`."""
+        same = [d for d in self.at(path, revision) if d.name == name]
+        if not same:
+            return False
+        if old is None:
+            return True
+        lines = source_lines(self.lookup.old_text(path, revision) or b"")
+        copies = (make_body(path, "", name, lines[d.start - 1 : d.end]) for d in same)
+        return all(copy.fingerprint != old.fingerprint for copy in copies)
+
+    def newcomers(
+        self, chunk_ids: list[str], cid: ChunkId, revision: str | None, old: Body | None = None
+    ) -> list[str]:
         """The candidates that were not at `revision` (all of them when it is unknown, or
-        when there are too many to weigh)."""
+        when there are too many to weigh); `old`: the ID's body then."""
         if revision is None or len(chunk_ids) > MAX_WEIGHED:
             return chunk_ids
-        return [c for c in chunk_ids if not self.existed(c, cid, revision)]
+        return [c for c in chunk_ids if not self.existed(c, cid, revision, old)]
 
 
 def old_body(cid: ChunkId, ref: GoldRef, lookup: Lookup) -> Body | None:

@@ -82,6 +82,7 @@ def by_scope(
         if e.name is not None
     ]
     search = _ScopeSearch(cid, ref.revision, lookup, olds, entries)
+    search.old = old
     search.lineage = {cid.path, *moved}
     return search.case_only(old) or search.same_name(old) or search.type_renamed(old)
 
@@ -100,11 +101,12 @@ class _ScopeSearch:
         assert cid.symbol is not None
         self.cid, self.symbol, self.revision = cid, cid.symbol, revision
         self.lookup, self.olds, self.entries = lookup, olds, entries
+        self.old: Body | None = None  # the ID's body at the revision
         # The old file and the files git moved it to: where a renamed type is defined.
         self.lineage: set[str] = {cid.path}
 
     def newcomers(self, chunk_ids: list[str]) -> list[str]:
-        return self.olds.newcomers(chunk_ids, self.cid, self.revision)
+        return self.olds.newcomers(chunk_ids, self.cid, self.revision, self.old)
 
     def named(self, name: str) -> list[str]:
         return [e.chunk_id for e in self.entries if e.name == name]

@@ -176,3 +176,23 @@ def test_a_removed_function_is_not_moved_onto_an_identical_test_helper(
     code, got = gold_check(repo, tmp_path, capsys, [gold], old)
     assert code == 1
     assert (got[gold]["status"], got[gold]["new_chunk_id"]) == ("missing_symbol", None)
+
+
+def test_two_copies_merged_into_one_moved_file_both_follow(
+    repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A generated copy of a module (`deno/lib/`) and its source both at the revision; then
+    the source moves and the copy goes: the moved definition is the copy's home too."""
+    body = HELPER["typescript"][2]
+    repo.write("src/util.ts", body)
+    generated = "".join(f"// generated from src/util.ts ({n})\n" for n in range(30))
+    repo.write("deno/lib/util.ts", generated + body)
+    old = repo.commit("a module and its generated copy")
+    gold = chunk_id(repo, "deno/lib/util.ts", "normalize")
+    repo.mv("src/util.ts", "packages/v3/util.ts")
+    repo.rm("deno/lib/util.ts")
+    repo.commit("one package")
+    code, got = gold_check(repo, tmp_path, capsys, [gold], old)
+    assert code == 1
+    new = chunk_id(repo, "packages/v3/util.ts", "normalize")
+    assert (got[gold]["kind"], got[gold]["new_chunk_id"]) == ("relocated", new)
