@@ -223,7 +223,7 @@ def measure(root: Path, sets: dict[str, Path], gold: list[str], repeats: int) ->
     print(f"medians of {repeats} runs; read floor {t_floor:.3f}s wall, {cpu_floor:.3f}s CPU; ")
     print(f"bare parse (read + parse what the check parsed, 1 process) {t_parse:.3f}s")
     for name, found in timed.items():
-        print(f"{name} set: statuses {dict(sorted(found.statuses.items()))}")
+        print(f"{name} set: statuses {dict(sorted(found.statuses.items(), key=str))}")
         cpu = found.cpu
         rows = [
             ("cold cache", found.cold, cpu["cold"], t_parse, "bare parse"),

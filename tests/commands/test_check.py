@@ -71,7 +71,8 @@ def test_fix_repairs_layout_and_moved_gold(
     # The gold rewrite is a finding of its own, in every format, saying what became what.
     assert captured.out == (
         "evals/retrieval.jsonl:1:67: RG012 [info] src/mod.py:5-6:target -> "
-        "src/mod.py:7-8:target (moved: `target` is now at lines 7-8)\n"
+        "src/mod.py:7-8:target (moved: `target` is now at lines 7-8; evidence: the same name, "
+        "once in the file)\n"
         "Found 1 info in 1 of 3 files.\n"
     )
     assert f"fixed: evals/{name}: rewritten in canonical layout" in captured.err

@@ -231,6 +231,7 @@ def _item_json(item: GoldItem) -> dict[str, object]:
         "new_chunk_id": new,
         "candidates": candidates,
         "caveat": result.caveat,
+        "evidence": result.evidence if new is not None else None,
         "fixed": item.fixed,
         **_finding_json(item.finding),
     }
@@ -251,6 +252,7 @@ def _problem_json(problem: Diagnostic, found: GoldCheck) -> dict[str, object]:
         "new_chunk_id": None,
         "candidates": [],
         "caveat": None,
+        "evidence": None,
         "fixed": False,
         **_finding_json(problem),
     }

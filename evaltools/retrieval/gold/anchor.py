@@ -19,6 +19,7 @@ from evaltools.retrieval.gold.resolve import (
     match_in_file,
     match_renamed,
 )
+from evaltools.retrieval.gold.scope import scope_of
 from evaltools.retrieval.gold.similarity import by_similarity
 from evaltools.retrieval.sources.lookup import Entry, FileEntries, Lookup
 
@@ -133,9 +134,15 @@ def _symbol_tiers(
     overlapping = [e for e in names.values() if e.start <= cid.end and cid.start <= e.end]
     innermost = sorted(overlapping, key=lambda e: e.end - e.start)[:2]
     others = [e for e in elsewhere if e.name != symbol]
+    # The same name in the ID's own package or module first: where the language looks.
+    scope = scope_of(cid.path)
+    namesakes = sorted(
+        (e for e in elsewhere if e.name == symbol),
+        key=lambda e: scope_of(e.chunk_id.rsplit(":", 2)[0]) != scope,
+    )
     return [
         [e.chunk_id for e in here if e.leaf == leaf],
-        [e.chunk_id for e in elsewhere if e.name == symbol],
+        [e.chunk_id for e in namesakes],
         (e.chunk_id for e in _by_similarity(cid.path, symbol, others)),
         [e.chunk_id for e in innermost],
         [names[n].chunk_id for n in close],

@@ -36,7 +36,7 @@ OWN_FILES = frozenset(
     ]
 )
 # Bump when what `gold check` prints for the same inputs changes without a release.
-RESULTS_VERSION = 2  # 2: JSON objects carry every finding (kind, code, ...)
+RESULTS_VERSION = 3  # 2: JSON objects carry every finding (kind, code, ...); 3: evidence
 PREFIX = f"goldcheck{RESULTS_VERSION}:"
 # Paths below a repository's git directory that change its history or rename detection
 # without moving HEAD (`index` only for the work tree: `git diff HEAD` reads it).

@@ -19,8 +19,7 @@ When the evidence is not one clear place, candidates are reported and nothing re
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from evaltools.retrieval.code.chunk_id import ChunkId, parse_chunk_id
 from evaltools.retrieval.gold.bodies import (
@@ -31,15 +30,23 @@ from evaltools.retrieval.gold.bodies import (
     MIN_BODY_CHARS,
     NEAR_BODY,
     Body,
-    make_body,
     similarity,
-    source_lines,
 )
+from evaltools.retrieval.gold.old_defs import OldDefinitions, body_of, old_body
+from evaltools.retrieval.gold.rename import Scopes, by_scope
 from evaltools.retrieval.gold.resolve import GoldRef, Resolution, Status
+from evaltools.retrieval.gold.scope import is_test_path, scope_of, scope_word, unique_by_language
 from evaltools.retrieval.sources.lookup import Entry, Lookup
 
 # Name-only evidence (no old body): the new span's length within this factor of the old.
 NAME_LENGTH_FACTOR = 2.0
+# ...and namesakes told apart by their length alone have at least this many lines.
+MIN_TIE_LINES = 3
+
+# Keeps, of candidate chunk IDs, those that were not at the record's revision.
+Fresh = Callable[[list[str]], list[str]]
+# A tie broken: the chunk ID, why (for the detail) and the evidence in a few words.
+Pick = tuple[str, str, str]
 
 _GATED = (Status.MOVED, Status.RENAMED_FILE)
 _SEARCHED = (Status.MISSING_SYMBOL, Status.MISSING_FILE, Status.AMBIGUOUS)
@@ -50,6 +57,7 @@ def follow_all(
 ) -> None:
     """Revise, in place, the verdicts a body (or a unique name) can improve or must doubt."""
     _read_ahead(ids, results, lookup)
+    olds, scopes = OldDefinitions(lookup), Scopes(lookup)
     by_name: list[tuple[GoldRef, ChunkId, str]] = []  # searched in one pass over the tree
     for ref, result in list(results.items()):
         cid = ids[ref]
@@ -64,14 +72,20 @@ def follow_all(
         old = old_body(cid, ref, lookup)
         if result.status in _GATED:
             if old is not None and result.new_chunk_id is not None:
-                results[ref] = _gate(old, result, lookup)
+                results[ref] = _gate(old, result, lookup, _fresh(olds, cid, ref, old))
             continue
         if result.status is Status.AMBIGUOUS:
-            pick = _tie_break(old, result.candidates, lookup) if old is not None else None
+            pick = (
+                _tie_break(old, result.candidates, lookup)
+                if old is not None
+                else _same_length(cid, result.candidates)
+            )
             if pick is not None:
-                results[ref] = _resolved(cid, pick, "its body tells the definitions apart")
+                results[ref] = _resolved(cid, *pick)
             continue
-        found = _search(cid, ref, old, lookup)
+        found = _search(cid, ref, old, lookup, olds)
+        if found is None and old is not None and ref.revision is not None:
+            found = by_scope(cid, ref, old, lookup, (olds, scopes))
         if found is not None:
             results[ref] = found
         elif old is None:
@@ -83,7 +97,9 @@ def follow_all(
             if entry.name is not None:
                 holding.setdefault(entry.name, []).append(entry)
         for ref, cid, symbol in by_name:
-            found = _by_unique_name(cid, symbol, holding.get(symbol, []))
+            same = holding.get(symbol, [])
+            fresh = olds.newcomers([e.chunk_id for e in same], cid, ref.revision)
+            found = _by_unique_name(cid, symbol, [e for e in same if e.chunk_id in fresh])
             if found is not None:
                 results[ref] = found
 
@@ -125,35 +141,19 @@ def _recheck_twin(cid: ChunkId, ref: GoldRef, lookup: Lookup) -> Resolution | No
         return None
     twins = [e.chunk_id for e in found.entries if e.name == cid.symbol]
     pick = _tie_break(old, twins, lookup)
-    if pick is None or pick == ref.chunk_id:
+    if pick is None or pick[0] == ref.chunk_id:
         return None
-    return _resolved(cid, pick, "its body tells the same-named definitions apart")
+    return _resolved(cid, *pick)
 
 
-def old_body(cid: ChunkId, ref: GoldRef, lookup: Lookup) -> Body | None:
-    """The ID's lines at its record's revision, if git has them and they define its name."""
-    assert cid.symbol is not None
-    data = lookup.old_text(cid.path, ref.revision)
-    if data is None:
-        return None
-    lines = source_lines(data)[cid.start - 1 : cid.end]
-    leaf = re.compile(rf"\b{re.escape(cid.symbol.rpartition('.')[2])}\b")
-    if len(lines) != cid.end - cid.start + 1 or not any(leaf.search(line) for line in lines):
-        return None  # the ID was already stale at that revision: its lines say nothing
-    return make_body(cid.path, str(cid), cid.symbol, lines)
+def _fresh(olds: OldDefinitions, cid: ChunkId, ref: GoldRef, old: Body) -> Fresh:
+    """What keeps, of some candidates, those that were not at the record's revision."""
+    return lambda chunk_ids: olds.newcomers(chunk_ids, cid, ref.revision, old)
 
 
-def body_of(chunk_id: str, lookup: Lookup) -> Body | None:
-    cid = parse_chunk_id(chunk_id)
-    data = lookup.text(cid.path)
-    if data is None or cid.symbol is None:
-        return None
-    lines = source_lines(data)[cid.start - 1 : cid.end]
-    return make_body(cid.path, chunk_id, cid.symbol, lines)
-
-
-def _gate(old: Body, result: Resolution, lookup: Lookup) -> Resolution:
-    """A name match stands unless its body kept little of the old one and another kept much."""
+def _gate(old: Body, result: Resolution, lookup: Lookup, fresh: Fresh) -> Resolution:
+    """A name match stands unless its body kept little of the old one and another kept
+    much (one that was not already there under its own name)."""
     assert result.new_chunk_id is not None
     new = body_of(result.new_chunk_id, lookup)
     kept = similarity(old, new) if new is not None else 0.0
@@ -167,6 +167,8 @@ def _gate(old: Body, result: Resolution, lookup: Lookup) -> Resolution:
         for score, body in index.near(old, HOLLOW_OTHER)[0]
         if score >= max(HOLLOW_OTHER, kept + HOLLOW_GAIN) and body.chunk_id != result.new_chunk_id
     ]
+    newcomers = set(fresh([body.chunk_id for _, body in elsewhere]))
+    elsewhere = [(score, body) for score, body in elsewhere if body.chunk_id in newcomers]
     if not elsewhere:
         return result
     score, body = elsewhere[0]
@@ -179,7 +181,9 @@ def _gate(old: Body, result: Resolution, lookup: Lookup) -> Resolution:
     )
 
 
-def _tie_break(old: Body, candidates: Sequence[str], lookup: Lookup) -> str | None:
+def _tie_break(old: Body, candidates: Sequence[str], lookup: Lookup) -> Pick | None:
+    """The one of same-named definitions whose body is the old one's: clearly the most
+    alike, or the only one identical to it (two `#[cfg]` variants of one function)."""
     scored = sorted(
         ((similarity(old, b), c) for c in candidates if (b := body_of(c, lookup))),
         reverse=True,
@@ -187,20 +191,39 @@ def _tie_break(old: Body, candidates: Sequence[str], lookup: Lookup) -> str | No
     # The name already fits each of them: the body need only prefer one clearly.
     if not scored or scored[0][0] < HOLLOW_BELOW:
         return None
-    if len(scored) > 1 and scored[0][0] - scored[1][0] < BODY_MARGIN:
+    best, pick = scored[0]
+    if len(scored) > 1 and best - scored[1][0] < BODY_MARGIN:
+        if best == 1.0 and scored[1][0] < 1.0:
+            return pick, "its body is the old one", "the only body identical among namesakes"
         return None
-    return scored[0][1]
+    second = f", the next {scored[1][0]:.2f}" if len(scored) > 1 else ""
+    evidence = f"body {best:.2f} alike{second}"
+    return pick, "its body tells the same-named definitions apart", evidence
 
 
-def _resolved(cid: ChunkId, chunk_id: str, why: str) -> Resolution:
+def _same_length(cid: ChunkId, candidates: Sequence[str]) -> Pick | None:
+    """Without the old body, namesakes in the ID's own file (overloads, shifted together)
+    are told apart by the one exactly as long as the ID's span (of a few lines at least:
+    one-liners are all alike)."""
+    length = cid.end - cid.start
+    if length < MIN_TIE_LINES - 1:
+        return None
+    same = [c for c in candidates if (new := parse_chunk_id(c)).end - new.start == length]
+    if len(same) != 1 or parse_chunk_id(same[0]).path != cid.path:
+        return None
+    return same[0], "its span's length tells the namesakes apart", "the only namesake as long"
+
+
+def _resolved(cid: ChunkId, chunk_id: str, why: str, evidence: str) -> Resolution:
     """The repair to `chunk_id`, with the status that says how far it went."""
     new = parse_chunk_id(chunk_id)
-    if new.path == cid.path and new.symbol == cid.symbol:
-        return Resolution(Status.MOVED, chunk_id, detail=f"{why}: it is now {chunk_id}")
-    return Resolution(Status.RELOCATED, chunk_id, detail=f"{why}: it is now {chunk_id}")
+    status = Status.MOVED if new.path == cid.path and new.symbol == cid.symbol else Status.RELOCATED
+    return Resolution(status, chunk_id, detail=f"{why}: it is now {chunk_id}", evidence=evidence)
 
 
-def _search(cid: ChunkId, ref: GoldRef, old: Body | None, lookup: Lookup) -> Resolution | None:
+def _search(
+    cid: ChunkId, ref: GoldRef, old: Body | None, lookup: Lookup, olds: OldDefinitions
+) -> Resolution | None:
     """Where a missing symbol went: the files it was moved or copied to, then the tree."""
     assert cid.symbol is not None
     symbol = cid.symbol
@@ -213,13 +236,17 @@ def _search(cid: ChunkId, ref: GoldRef, old: Body | None, lookup: Lookup) -> Res
         for e in found.entries
         if e.name == symbol
     ]
+    named = olds.newcomers(named, cid, ref.revision, old)
     if len(named) == 1 and (old is None or _kept(old, named[0], lookup) >= HOLLOW_BELOW):
         return Resolution(
             Status.RENAMED_FILE,
             named[0],
             detail=f"git says {cid.path} was moved or copied to {named[0].split(':')[0]}",
+            evidence="same name in the file git moved it to",
         )
-    return _by_body(cid, old, lookup) if old is not None else None
+    if old is None:
+        return None
+    return _by_body(cid, old, lookup, _fresh(olds, cid, ref, old), [cid.path, *moved])
 
 
 def _kept(old: Body, chunk_id: str, lookup: Lookup) -> float:
@@ -227,57 +254,114 @@ def _kept(old: Body, chunk_id: str, lookup: Lookup) -> float:
     return 0.0 if new is None else similarity(old, new)
 
 
-def _by_body(cid: ChunkId, old: Body, lookup: Lookup) -> Resolution | None:
+def _by_body(
+    cid: ChunkId, old: Body, lookup: Lookup, fresh: Fresh, homes: list[str]
+) -> Resolution | None:
+    """The one body (of a definition not there before) that is the old one, or clearly the
+    nearest; among several, the only one in the old file's scope (`homes`' scopes)."""
     index = lookup.bodies()
     if index is None:
         return None
     # A short body (`return self._x`, `self.__wrapped = wrapped`) is not evidence of
     # anything but its own qualified name.
     substantial = old.size >= MIN_BODY_CHARS
-    exact = [b for b in index.exact(old) if substantial or b.name == old.name]
+    exact = _newcomers([b for b in index.exact(old) if substantial or b.name == old.name], fresh)
     same_name = [b for b in exact if b.name == old.name]
     if len(exact) == 1 or len(same_name) == 1:
         pick = same_name[0] if len(same_name) == 1 else exact[0]
-        return _resolved(cid, pick.chunk_id, "its body is unchanged")
+        evidence = "the same name, body identical" if same_name else "body identical, found once"
+        return _resolved(cid, pick.chunk_id, "its body is unchanged", evidence)
     if exact:
-        return _copied(cid, [b.chunk_id for b in exact])
+        return _in_scope(cid, exact, homes, "body identical") or _copied(cid, exact)
     # A near body resolves only if it is NEAR_BODY similar and BODY_MARGIN clear of the
     # rest: nothing below their difference can change the answer.
     found, complete = index.near(old, NEAR_BODY - BODY_MARGIN, complete=True)
+    if not complete:
+        return None  # too many alike to be sure: the candidates say which
     near = [
         (score, body)
         for score, body in found
         if score >= NEAR_BODY and (substantial or body.name == old.name)
     ]
-    if not near or not complete:
-        return None  # too many alike to be sure: the candidates say which
+    kept = {b.chunk_id for b in _newcomers([body for _, body in near], fresh)}
+    near = [(score, body) for score, body in near if body.chunk_id in kept]
+    if not near:
+        return None
     best = near[0][0]
-    close = [body for score, body in near if best - score < BODY_MARGIN]
+    close = _innermost([body for score, body in near if best - score < BODY_MARGIN])
     if len(close) == 1:
-        return _resolved(cid, close[0].chunk_id, f"{best:.0%} of its body is")
-    return _copied(cid, [b.chunk_id for b in close])
+        rest = [score for score, body in near if body.chunk_id != close[0].chunk_id]
+        second = f"the next {rest[0]:.2f}" if rest else "no other near"
+        evidence = f"body {best:.2f} alike, {second}"
+        return _resolved(cid, close[0].chunk_id, f"{best:.0%} of its body is", evidence)
+    return _in_scope(cid, close, homes, f"body {best:.2f} alike") or _copied(cid, close)
 
 
-def _copied(cid: ChunkId, places: list[str]) -> Resolution:
+def _innermost(bodies: list[Body]) -> list[Body]:
+    """`bodies` but those that enclose another of them: a class of one method is as alike
+    as the method, and is not a second place of it."""
+    spans = [(b.path, parse_chunk_id(b.chunk_id)) for b in bodies]
+
+    def encloses(outer: ChunkId, inner: ChunkId) -> bool:
+        return outer != inner and outer.start <= inner.start and inner.end <= outer.end
+
+    return [
+        body
+        for body, (path, span) in zip(bodies, spans, strict=True)
+        if not any(p == path and encloses(span, other) for p, other in spans)
+    ]
+
+
+def _newcomers(bodies: list[Body], fresh: Fresh) -> list[Body]:
+    kept = set(fresh([b.chunk_id for b in bodies]))
+    return [b for b in bodies if b.chunk_id in kept]
+
+
+def _in_scope(cid: ChunkId, bodies: list[Body], homes: list[str], alike: str) -> Resolution | None:
+    """Of several bodies alike, the only one in the old file's package, where the language
+    allows one definition of a name (elsewhere two copies are as likely as each other)."""
+    if not unique_by_language(cid.path):
+        return None
+    scopes = {scope_of(path) for path in homes}
+    local = [b for b in bodies if scope_of(b.path) in scopes]
+    if len(local) != 1:
+        return None
+    evidence = f"{alike}, the only one in its {scope_word(cid.path)}"
+    return _resolved(cid, local[0].chunk_id, "its body is in its own scope", evidence)
+
+
+def _copied(cid: ChunkId, bodies: list[Body]) -> Resolution:
     return Resolution(
         Status.COPIED,
-        candidates=tuple(places),
-        detail=f"its body is now in {len(places)} places",
+        candidates=tuple(b.chunk_id for b in bodies),
+        detail=f"its body is now in {len(bodies)} places",
     )
 
 
 def _by_unique_name(cid: ChunkId, symbol: str, same: list[Entry]) -> Resolution | None:
-    """Name-only evidence: the qualified name defined once in the tree, about as long."""
-    if len(same) != 1:
+    """Name-only evidence, about as long: the qualified name defined once in its scope
+    where the language allows no second one (a Go or Java package), else once in the tree
+    (a method, or in a file of the same name). Never across test and other code."""
+    test = is_test_path(cid.path)
+    scope = scope_of(cid.path)
+    local = [e for e in same if scope_of(_path(e)) == scope]
+    if unique_by_language(cid.path) and len(local) == 1 and is_test_path(_path(local[0])) == test:
+        entry, evidence = local[0], f"name defined once in its {scope_word(cid.path)}"
+    elif len(same) == 1 and is_test_path(_path(same[0])) == test:
+        entry, evidence = same[0], "name defined once in the tree"
+        basename = cid.path.rpartition("/")[2]
+        if "." not in symbol and _path(entry).rpartition("/")[2] != basename:
+            return None  # a function's name alone is common: a method's `Class.` is not
+    else:
         return None
-    entry = same[0]
-    basename = cid.path.rpartition("/")[2]
-    if "." not in symbol and entry.chunk_id.rsplit(":", 2)[0].rpartition("/")[2] != basename:
-        return None  # a function's name alone is common: a method's `Class.` is not
     old_length, new_length = cid.end - cid.start + 1, entry.end - entry.start + 1
     if max(old_length, new_length) > NAME_LENGTH_FACTOR * min(old_length, new_length):
         return None
-    return _resolved(cid, entry.chunk_id, f"`{symbol}` is defined once in the tree")
+    return _resolved(cid, entry.chunk_id, f"`{symbol}` is defined once", evidence)
+
+
+def _path(entry: Entry) -> str:
+    return entry.chunk_id.rsplit(":", 2)[0]
 
 
 def body_candidates(cid: ChunkId, ref: GoldRef, lookup: Lookup) -> tuple[Iterable[str], bool]:

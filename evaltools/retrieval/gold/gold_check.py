@@ -311,7 +311,7 @@ def _diagnostic(item: GoldItem, fix_command: str) -> Diagnostic | None:
     if item.fixed:
         # Every rewrite is shown, so that the set's diff can be reviewed against it.
         message = f"{item.ref.chunk_id} -> {result.new_chunk_id} ({result.status.value}: "
-        return make(GOLD_REWRITTEN, *where, message + f"{result.detail})")
+        return make(GOLD_REWRITTEN, *where, message + f"{_detail(result)})")
     return make(RULE_OF_STATUS[result.status], *where, _message(item, result, fix_command))
 
 
@@ -320,7 +320,7 @@ def _message(item: GoldItem, result: Resolution, fix_command: str) -> str:
     shown = ", ".join(f"`{c}`" for c in result.candidates[:3])
     if result.status.repairable:
         fix = item.conflict or f"run `{fix_command}` to rewrite it to `{result.new_chunk_id}`"
-        return f"{gold} is stale ({result.detail}): {fix}"
+        return f"{gold} is stale ({_detail(result)}): {fix}"
     if result.status is Status.AMBIGUOUS:
         return f"{gold} is ambiguous ({result.detail}): rewrite it to the one meant, e.g. {shown}"
     if result.status is Status.COPIED:
@@ -338,3 +338,10 @@ def _message(item: GoldItem, result: Resolution, fix_command: str) -> str:
         return f"{gold} does not resolve ({result.detail}), but {result.caveat}"
     hint = f"replace it with one of {shown}" if shown else "replace it with what it became"
     return f"{gold} does not resolve ({result.detail}): {hint}, or remove it"
+
+
+def _detail(result: Resolution) -> str:
+    """What was found, and for a repair, the evidence it rests on."""
+    if result.evidence is None:
+        return result.detail
+    return f"{result.detail}; evidence: {result.evidence}"

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from evaltools.catalogue import rule
 from evaltools.retrieval.code.chunk_id import ChunkId
@@ -99,6 +99,10 @@ class Resolution:
     caveat: str | None = None
     # The ID's own file is gone from the tree: a relocated ID then reports `missing_file`.
     file_gone: bool = False
+    # Why a repair is right, in a few words (`same name in the renamed file`): shown with
+    # every re-anchored ID, where a person decides whether to trust it. Not part of the
+    # verdict: two resolutions to one place are equal whatever words explain them.
+    evidence: str | None = field(default=None, compare=False)
 
     @property
     def contract_status(self) -> Status:
@@ -120,7 +124,12 @@ def match_in_file(cid: ChunkId, found: FileEntries, written: str | None = None) 
     if cid.symbol is None:
         result = _match_window(cid, found)
         if result.status is Status.OK and written not in (None, str(cid)):
-            return Resolution(Status.MOVED, str(cid), detail="the span is spelled differently")
+            return Resolution(
+                Status.MOVED,
+                str(cid),
+                detail="the span is spelled differently",
+                evidence="the same lines",
+            )
         return result
     same = [e for e in found.entries if e.name == cid.symbol]
     exact = [e for e in same if (e.start, e.end) == (cid.start, cid.end)]
@@ -128,7 +137,8 @@ def match_in_file(cid: ChunkId, found: FileEntries, written: str | None = None) 
         return Resolution(Status.OK)
     if len(exact) == 1 or len(same) == 1:
         entry = exact[0] if exact else same[0]
-        return Resolution(Status.MOVED, entry.chunk_id, detail=_at(cid.symbol, entry))
+        why = "the same name and span" if exact else "the same name, once in the file"
+        return Resolution(Status.MOVED, entry.chunk_id, detail=_at(cid.symbol, entry), evidence=why)
     if same:
         return Resolution(
             Status.AMBIGUOUS,
@@ -152,7 +162,10 @@ def _match_window(cid: ChunkId, found: FileEntries) -> Resolution:
     same = [e for e in found.entries if e.name is None and (e.start, e.end) == (cid.start, cid.end)]
     if len(same) == 1:
         return Resolution(
-            Status.MOVED, same[0].chunk_id, detail=f"the index calls it {same[0].chunk_id}"
+            Status.MOVED,
+            same[0].chunk_id,
+            detail=f"the index calls it {same[0].chunk_id}",
+            evidence="the index's chunk of the same lines",
         )
     return Resolution(
         Status.MISSING_LINES,
@@ -177,7 +190,10 @@ def match_renamed(cid: ChunkId, targets: Sequence[str], lookup: Lookup) -> Resol
     renamed = ", ".join(targets)
     if len(hits) == 1:
         return Resolution(
-            Status.RENAMED_FILE, hits[0], detail=f"{cid.path} was renamed to {renamed}"
+            Status.RENAMED_FILE,
+            hits[0],
+            detail=f"{cid.path} was renamed to {renamed}",
+            evidence="same name in the renamed file",
         )
     if hits:
         return Resolution(

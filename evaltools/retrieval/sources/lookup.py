@@ -70,6 +70,12 @@ class Lookup(Protocol):
         """Existing paths git says `path` was renamed or copied to, whether it exists or not
         (a file moved into a subpackage, its old path re-created as a thin shell)."""
 
+    def renamed_from(self, path: str, since: str) -> list[str]:
+        """The paths git says became `path` since the revision `since` (renamed or copied)."""
+
+    def old_paths(self, path: str, since: str) -> list[str]:
+        """Every file of `path`'s repository at the revision `since` (none when unknown)."""
+
     def old_text(self, path: str, since: str | None) -> bytes | None:
         """The file at the revision the gold was verified against, None when unknown."""
 
@@ -170,6 +176,12 @@ class TreeLookup:
 
     def moved_to(self, path: str, since: str | None) -> list[str]:
         return [] if self.outside(path) else self.tree.renamed(path, since, copies=True)
+
+    def renamed_from(self, path: str, since: str) -> list[str]:
+        return [] if self.outside(path) else self.tree.renamed_from(path, since)
+
+    def old_paths(self, path: str, since: str) -> list[str]:
+        return [] if self.outside(path) else self.tree.old_files(path, since)
 
     def old_text(self, path: str, since: str | None) -> bytes | None:
         if since is None or self.outside(path):
@@ -384,6 +396,12 @@ class MetasLookup:
 
     def moved_to(self, path: str, since: str | None) -> list[str]:
         return self.renamed(path, since)
+
+    def renamed_from(self, path: str, since: str) -> list[str]:
+        return []
+
+    def old_paths(self, path: str, since: str) -> list[str]:
+        return []
 
     def old_text(self, path: str, since: str | None) -> bytes | None:
         return None  # the index's chunks hold no code: bodies are not compared

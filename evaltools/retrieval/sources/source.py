@@ -46,6 +46,7 @@ class CodeTree(Closing):
         self._tracked: dict[Path, frozenset[str]] = {}
         self._blob_ids: dict[Path, dict[str, str]] = {}
         self._renames: dict[tuple[Path, str | None, bool], list[git.Rename]] = {}
+        self._old_listings: dict[tuple[Path, str], list[str]] = {}
         self._files: list[str] | None = None
         self._old_commits: dict[tuple[Path, str], str | None] = {}
         self._shallow: dict[Path, bool] = {}
@@ -163,6 +164,38 @@ class CodeTree(Closing):
             if new_id is not None and new_id != id_path and self.exists(new_id):
                 found.append(new_id)
         return found
+
+    def renamed_from(self, id_path: str, since: str) -> list[str]:
+        """The paths git's rename and copy detection says became `id_path` since `since`
+        (the sources of the renames that end at it): the file's lineage, backwards."""
+        mount = self.mount(id_path)
+        if mount is None:
+            return []
+        since_commit = self._since_commit(mount, since)
+        key = (mount.top, since_commit, True)
+        if key not in self._renames:
+            target = self._commit(mount) if self.rev is not None else None
+            self._renames[key] = git.rename_history(mount.top, target, since_commit, copies=True)
+        wanted, found = {mount.to_repo(id_path)}, []
+        for rename in reversed(self._renames[key]):
+            if rename.new in wanted and rename.old not in wanted:
+                wanted.add(rename.old)
+                old_id = mount.to_id(rename.old)
+                if old_id is not None:
+                    found.append(old_id)
+        return found
+
+    def old_files(self, id_path: str, since: str) -> list[str]:
+        """The files of `id_path`'s repository at the revision `since` (none if unknown)."""
+        mount = self.mount(id_path)
+        commit = None if mount is None else self._since_commit(mount, since)
+        if mount is None or commit is None:
+            return []
+        key = (mount.top, commit)
+        if key not in self._old_listings:
+            listed = (mount.to_id(p) for p in git.list_files(mount.top, commit))
+            self._old_listings[key] = [p for p in listed if p is not None]
+        return self._old_listings[key]
 
     def read_old(self, id_path: str, since: str) -> bytes | None:
         """The file as it was at the revision `since`, None when that is not known (no

@@ -116,12 +116,14 @@ def test_every_status_in_json(workspace: Path, capsys: pytest.CaptureFixture[str
         "new_chunk_id": "demo_repo/auth/session.py:6-8:kill_session",
         "candidates": [],
         "caveat": None,
+        "evidence": "the same name, once in the file",
         "fixed": False,
         "code": "RG001",
         "name": "gold-moved",
         "severity": "error",
         "message": "gold `demo_repo/auth/session.py:4-6:kill_session` of q1 is stale "
-        "(`kill_session` is now at lines 6-8): run `evaltools gold check evals/set.jsonl --root . "
+        "(`kill_session` is now at lines 6-8; evidence: the same name, once in the file): "
+        "run `evaltools gold check evals/set.jsonl --root . "
         "--fix` to rewrite it "
         "to `demo_repo/auth/session.py:6-8:kill_session`",
     }
@@ -166,7 +168,8 @@ def test_text_output_lines_and_summary(workspace: Path, capsys: pytest.CaptureFi
     assert main(["gold", "check", "evals/set.jsonl", "--root", "."]) == 1
     assert capsys.readouterr().out == (
         "evals/set.jsonl:1:24: RG001 [error] gold `demo_repo/auth/session.py:4-6:kill_session` "
-        "of q1 is stale (`kill_session` is now at lines 5-7): run `evaltools gold check "
+        "of q1 is stale (`kill_session` is now at lines 5-7; evidence: the same name, once in "
+        "the file): run `evaltools gold check "
         "evals/set.jsonl --root . --fix` to rewrite it to "
         "`demo_repo/auth/session.py:5-7:kill_session`\n"
         "evals/set.jsonl:1:73: RG003 [error] gold `demo_repo/auth/session.py:18-19:revoke_token` "
@@ -232,9 +235,11 @@ def test_fix_go_method_and_typescript_function(
     assert main(["gold", "check", "evals", "--root", ".", "--fix"]) == 0
     assert capsys.readouterr().out == (
         "evals/set.jsonl:1:21: RG012 [info] demo_repo/store/store.go:5-7:Store.Get -> "
-        "demo_repo/store/store.go:7-9:Store.Get (moved: `Store.Get` is now at lines 7-9)\n"
+        "demo_repo/store/store.go:7-9:Store.Get (moved: `Store.Get` is now at lines 7-9; "
+        "evidence: the same name, once in the file)\n"
         "evals/set.jsonl:1:64: RG012 [info] demo_repo/web/api.ts:1-3:fetchUser -> "
-        "demo_repo/web/api.ts:2-4:fetchUser (moved: `fetchUser` is now at lines 2-4)\n"
+        "demo_repo/web/api.ts:2-4:fetchUser (moved: `fetchUser` is now at lines 2-4; "
+        "evidence: the same name, once in the file)\n"
         "2 gold IDs in 1 file: 2 moved; 2 fixed.\n"
     )
     assert path.read_text() == (

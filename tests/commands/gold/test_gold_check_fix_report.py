@@ -97,7 +97,7 @@ def test_fix_lists_every_rewrite_in_every_format(
     record = {"qid": "q1", "gold": {SAVE: 3, LOAD: 1}, "revision": old}
     line = (
         f"set.jsonl:1:24: RG012 [info] {SAVE} -> {STORE} (relocated: its body is unchanged: "
-        f"it is now {STORE})"
+        f"it is now {STORE}; evidence: body identical, found once)"
     )
     write(record)
     code, out = check(capsys, "--fix")
@@ -107,9 +107,10 @@ def test_fix_lists_every_rewrite_in_every_format(
     write(record)
     found = json.loads(check(capsys, "--fix", "--format", "json")[1])
     rewritten = [o for o in found if o["fixed"]]
-    assert [(o["chunk_id"], o["new_chunk_id"], o["code"], o["severity"]) for o in rewritten] == [
-        (SAVE, STORE, "RG012", "info")
-    ]
+    assert [
+        (o["chunk_id"], o["new_chunk_id"], o["code"], o["severity"], o["evidence"])
+        for o in rewritten
+    ] == [(SAVE, STORE, "RG012", "info", "body identical, found once")]
     write(record)
     out = check(capsys, "--fix", "--format", "github")[1]
     assert f"title=RG012 gold-id-rewritten::{SAVE} -> {STORE}" in out

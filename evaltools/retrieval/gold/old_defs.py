@@ -1,0 +1,100 @@
+"""Definitions then and now: a gold ID's body at its record's `revision`, a chunk's body in
+the tree checked, and the definitions of files at the revision: what existed before a
+refactor cannot be the new home of another definition.
+
+A definition that was already there under its own name (a sibling method, a boilerplate
+twin of another type, a look-alike helper in a test file) kept its own identity; a body
+or a name that resembles a missing ID's is then a coincidence, not a move. Files are read
+from git and parsed once each, only for the few candidates a relocation weighs.
+"""
+
+from __future__ import annotations
+
+import re
+
+from evaltools.retrieval.code.chunk_id import ChunkId, parse_chunk_id
+from evaltools.retrieval.code.spans import Definition
+from evaltools.retrieval.gold.bodies import Body, make_body, source_lines
+from evaltools.retrieval.gold.resolve import GoldRef
+from evaltools.retrieval.sources.lookup import Lookup
+
+# Past this many candidates the body was copied around (generated code): their history is
+# not read, and they stay candidates for a person.
+MAX_WEIGHED = 12
+
+
+class OldDefinitions:
+    def __init__(self, lookup: Lookup) -> None:
+        self.lookup = lookup
+        self._parsed: dict[tuple[str, str], tuple[Definition, ...]] = {}
+
+    def at(self, path: str, revision: str) -> tuple[Definition, ...]:
+        """`path`'s definitions at `revision` (none: no such file then)."""
+        key = (path, revision)
+        if key not in self._parsed:
+            from evaltools.retrieval.code.parsing import parse_source
+
+            data = self.lookup.old_text(path, revision)
+            self._parsed[key] = () if data is None else parse_source(path, data).definitions
+        return self._parsed[key]
+
+    def names(self, path: str, revision: str) -> set[str]:
+        return {d.name for d in self.at(path, revision)}
+
+    def existed(self, chunk_id: str, cid: ChunkId, revision: str, old: Body | None) -> bool:
+        """The definition `chunk_id` was at `revision` under its own name: in its own file,
+        or (another name than the missing ID's) in the missing ID's file, or in a file git
+        says became its file, unless there it was a copy of the ID's `old` body (two copies
+        of one code merged into one file: the ID's home too)."""
+        new = parse_chunk_id(chunk_id)
+        if new.symbol is None:
+            return False
+        if new.symbol in self.names(new.path, revision):
+            return True
+        if new.symbol != cid.symbol and new.symbol in self.names(cid.path, revision):
+            return True
+        # The ID's own file among the sources says only that it moved along.
+        sources = [p for p in self.lookup.renamed_from(new.path, revision) if p != cid.path]
+        return any(self._kept_apart(path, new.symbol, revision, old) for path in sources)
+
+    def _kept_apart(self, path: str, name: str, revision: str, old: Body | None) -> bool:
+        """`name` was defined in `path` at `revision`, and not as a copy of `old`."""
+        same = [d for d in self.at(path, revision) if d.name == name]
+        if not same:
+            return False
+        if old is None:
+            return True
+        lines = source_lines(self.lookup.old_text(path, revision) or b"")
+        copies = (make_body(path, "", name, lines[d.start - 1 : d.end]) for d in same)
+        return all(copy.fingerprint != old.fingerprint for copy in copies)
+
+    def newcomers(
+        self, chunk_ids: list[str], cid: ChunkId, revision: str | None, old: Body | None = None
+    ) -> list[str]:
+        """The candidates that were not at `revision` (all of them when it is unknown, or
+        when there are too many to weigh); `old`: the ID's body then."""
+        if revision is None or len(chunk_ids) > MAX_WEIGHED:
+            return chunk_ids
+        return [c for c in chunk_ids if not self.existed(c, cid, revision, old)]
+
+
+def old_body(cid: ChunkId, ref: GoldRef, lookup: Lookup) -> Body | None:
+    """The ID's lines at its record's revision, if git has them and they define its name."""
+    assert cid.symbol is not None
+    data = lookup.old_text(cid.path, ref.revision)
+    if data is None:
+        return None
+    lines = source_lines(data)[cid.start - 1 : cid.end]
+    leaf = re.compile(rf"\b{re.escape(cid.symbol.rpartition('.')[2])}\b")
+    if len(lines) != cid.end - cid.start + 1 or not any(leaf.search(line) for line in lines):
+        return None  # the ID was already stale at that revision: its lines say nothing
+    return make_body(cid.path, str(cid), cid.symbol, lines)
+
+
+def body_of(chunk_id: str, lookup: Lookup) -> Body | None:
+    cid = parse_chunk_id(chunk_id)
+    data = lookup.text(cid.path)
+    if data is None or cid.symbol is None:
+        return None
+    lines = source_lines(data)[cid.start - 1 : cid.end]
+    return make_body(cid.path, chunk_id, cid.symbol, lines)

@@ -1,0 +1,198 @@
+"""Gold IDs across the refactors of issue 29, in every supported language: never onto a
+definition that was already there under its own name at the record's revision (a twin of
+another type, an identical helper in the tests), while a new home past such a twin is
+still found."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.retrieval.gitrepo import GitRepo
+from tests.retrieval.gold.reanchor_repo import chunk_id, gold_check
+
+# A type with a method long enough to be body evidence; `Alpha`/`alpha` are replaced.
+TWIN = {
+    "go": (
+        "alpha.go",
+        "package shapes\n\ntype Alpha struct {\n\tname  string\n\titems []string\n}\n\n"
+        "func (s *Alpha) Render(prefix string) string {\n"
+        '\tout := prefix + "alpha:" + s.name\n\tfor _, item := range s.items {\n'
+        '\t\tout += "," + item\n\t}\n\treturn out\n}\n',
+        "Alpha.Render",
+    ),
+    "python": (
+        "alpha.py",
+        "class Alpha:\n    def render(self, prefix):\n"
+        '        out = prefix + "alpha:" + self.name\n        for item in self.items:\n'
+        '            out += "," + item\n        return out\n',
+        "Alpha.render",
+    ),
+    "typescript": (
+        "alpha.ts",
+        'export class Alpha {\n  name = "";\n  items: string[] = [];\n'
+        "  render(prefix: string): string {\n"
+        '    let out = prefix + "alpha:" + this.name;\n    for (const item of this.items) {\n'
+        '      out += "," + item;\n    }\n    return out;\n  }\n}\n',
+        "Alpha.render",
+    ),
+    "rust": (
+        "alpha.rs",
+        "pub struct Alpha {\n    name: String,\n    items: Vec<String>,\n}\n\nimpl Alpha {\n"
+        "    pub fn render(&self, prefix: &str) -> String {\n"
+        '        let mut out = format!("{}alpha:{}", prefix, self.name);\n'
+        "        for item in &self.items {\n            out.push_str(item);\n        }\n"
+        "        out\n    }\n}\n",
+        "Alpha.render",
+    ),
+    "java": (
+        "Alpha.java",
+        "package shapes;\n\nimport java.util.List;\n\npublic class Alpha {\n"
+        "    private String name;\n    private List<String> items;\n\n"
+        "    public String render(String prefix) {\n"
+        '        StringBuilder out = new StringBuilder(prefix + "alpha:" + name);\n'
+        "        for (String item : items) {\n"
+        '            out.append(",").append(item);\n        }\n'
+        "        return out.toString();\n    }\n}\n",
+        "Alpha.render",
+    ),
+}
+LANGUAGES = list(TWIN)
+
+
+def named(text: str, upper: str, lower: str) -> str:
+    return text.replace("Alpha", upper).replace("alpha", lower)
+
+
+@pytest.fixture
+def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> GitRepo:
+    monkeypatch.chdir(tmp_path)
+    return GitRepo(tmp_path / "code")
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_removed_method_is_not_moved_onto_a_long_standing_twin(
+    language: str, repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path, text, symbol = TWIN[language]
+    repo.write(path, text)
+    repo.write(named(path, "Beta", "beta"), named(text, "Beta", "beta"))
+    old = repo.commit("two look-alike types")
+    gold = chunk_id(repo, path, symbol)
+    repo.rm(path)
+    repo.commit("Alpha removed")
+    code, got = gold_check(repo, tmp_path, capsys, [gold], old)
+    assert code == 1
+    item = got[gold]
+    assert (item["status"], item["new_chunk_id"]) == ("missing_file", None)
+    assert item["evidence"] is None
+    # Still shown to a person, who decides.
+    twin = chunk_id(repo, named(path, "Beta", "beta"), named(symbol, "Beta", "beta"))
+    assert twin in item["candidates"]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_new_home_is_found_past_a_long_standing_twin(
+    language: str, repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path, text, symbol = TWIN[language]
+    repo.write(path, text)
+    repo.write(named(path, "Beta", "beta"), named(text, "Beta", "beta"))
+    old = repo.commit("two look-alike types")
+    gold = chunk_id(repo, path, symbol)
+    repo.rm(path)
+    home = named(path, "Gamma", "gamma")
+    repo.write(home, named(text, "Gamma", "gamma"))
+    repo.commit("Alpha becomes Gamma, in a file of its own")
+    code, got = gold_check(repo, tmp_path, capsys, [gold], old)
+    assert code == 1
+    item = got[gold]
+    assert item["kind"] == "relocated"
+    assert item["new_chunk_id"] == chunk_id(repo, home, named(symbol, "Gamma", "gamma"))
+    assert item["evidence"].startswith("body ")
+
+
+HELPER = {
+    "python": (
+        "pkg/util.py",
+        "tests/test_util.py",
+        "def normalize(words):\n    out = []\n    for word in words:\n"
+        "        out.append(word.strip().lower())\n    return sorted(set(out))\n",
+    ),
+    "go": (
+        "util/util.go",
+        "util/util_test.go",
+        "func normalize(words []string) []string {\n\tout := make([]string, 0, len(words))\n"
+        "\tfor _, w := range words {\n\t\tout = append(out, strings.ToLower(strings.TrimSpace(w)))"
+        "\n\t}\n\treturn out\n}\n",
+    ),
+    "typescript": (
+        "src/util.ts",
+        "src/util.test.ts",
+        "export function normalize(words: string[]): string[] {\n  const out: string[] = [];\n"
+        "  for (const w of words) {\n    out.push(w.trim().toLowerCase());\n  }\n"
+        "  return out.sort();\n}\n",
+    ),
+    "rust": (
+        "src/util.rs",
+        "tests/util.rs",
+        "pub fn normalize(words: &[String]) -> Vec<String> {\n    let mut out = Vec::new();\n"
+        "    for w in words {\n        out.push(w.trim().to_lowercase());\n    }\n"
+        "    out.sort();\n    out\n}\n",
+    ),
+    "java": (
+        "src/main/java/util/Util.java",
+        "src/test/java/util/UtilTest.java",
+        "    static List<String> normalize(List<String> words) {\n"
+        "        List<String> out = new ArrayList<>();\n        for (String w : words) {\n"
+        "            out.add(w.trim().toLowerCase());\n        }\n        return out;\n    }\n",
+    ),
+}
+
+
+def helper_file(language: str, path: str, body: str) -> str:
+    if language == "go":
+        package = "util_test" if path.endswith("_test.go") else "util"
+        return f'package {package}\n\nimport "strings"\n\n{body}'
+    if language == "java":
+        name = path.rpartition("/")[2].removesuffix(".java")
+        return f"package util;\n\nimport java.util.*;\n\nclass {name} {{\n{body}}}\n"
+    return body
+
+
+@pytest.mark.parametrize("language", list(HELPER))
+def test_a_removed_function_is_not_moved_onto_an_identical_test_helper(
+    language: str, repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source, test, body = HELPER[language]
+    repo.write(source, helper_file(language, source, body))
+    repo.write(test, helper_file(language, test, body))
+    old = repo.commit("a helper and its copy in the tests")
+    symbol = "Util.normalize" if language == "java" else "normalize"
+    gold = chunk_id(repo, source, symbol)
+    repo.write(source, helper_file(language, source, ""))
+    repo.commit("the helper removed")
+    code, got = gold_check(repo, tmp_path, capsys, [gold], old)
+    assert code == 1
+    assert (got[gold]["status"], got[gold]["new_chunk_id"]) == ("missing_symbol", None)
+
+
+def test_two_copies_merged_into_one_moved_file_both_follow(
+    repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A generated copy of a module (`deno/lib/`) and its source both at the revision; then
+    the source moves and the copy goes: the moved definition is the copy's home too."""
+    body = HELPER["typescript"][2]
+    repo.write("src/util.ts", body)
+    generated = "".join(f"// generated from src/util.ts ({n})\n" for n in range(30))
+    repo.write("deno/lib/util.ts", generated + body)
+    old = repo.commit("a module and its generated copy")
+    gold = chunk_id(repo, "deno/lib/util.ts", "normalize")
+    repo.mv("src/util.ts", "packages/v3/util.ts")
+    repo.rm("deno/lib/util.ts")
+    repo.commit("one package")
+    code, got = gold_check(repo, tmp_path, capsys, [gold], old)
+    assert code == 1
+    new = chunk_id(repo, "packages/v3/util.ts", "normalize")
+    assert (got[gold]["kind"], got[gold]["new_chunk_id"]) == ("relocated", new)
