@@ -85,7 +85,9 @@ def follow_all(
             continue
         found = _search(cid, ref, old, lookup, olds)
         if found is None and old is not None and ref.revision is not None:
-            found = by_scope(cid, ref, old, lookup, (olds, scopes))
+            found = by_scope(cid, ref, old, lookup, (olds, scopes)) or _renamed_in_place(
+                cid, old, lookup, _fresh(olds, cid, ref, old)
+            )
         if found is not None:
             results[ref] = found
         elif old is None:
@@ -295,6 +297,24 @@ def _by_body(
         evidence = f"body {best:.2f} alike, {second}"
         return _resolved(cid, close[0].chunk_id, f"{best:.0%} of its body is", evidence)
     return _in_scope(cid, close, homes, f"body {best:.2f} alike") or _copied(cid, close)
+
+
+def _renamed_in_place(cid: ChunkId, old: Body, lookup: Lookup, fresh: Fresh) -> Resolution | None:
+    """A short body (no evidence by itself) renamed where it stands: the one definition new
+    since the revision whose body is the old one, at the ID's own lines in its own file."""
+    index = lookup.bodies()
+    if index is None:
+        return None
+    here = _newcomers([b for b in index.exact(old) if _at_its_lines(b, cid)], fresh)
+    if len(here) != 1:
+        return None
+    evidence = "renamed in place: body identical at its own lines, a new name"
+    return _resolved(cid, here[0].chunk_id, "its body is unchanged at its lines", evidence)
+
+
+def _at_its_lines(body: Body, cid: ChunkId) -> bool:
+    span = parse_chunk_id(body.chunk_id)
+    return body.path == cid.path and (span.start, span.end) == (cid.start, cid.end)
 
 
 def _innermost(bodies: list[Body]) -> list[Body]:

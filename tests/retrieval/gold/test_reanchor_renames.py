@@ -425,3 +425,54 @@ def test_without_history_namesakes_shifted_together_are_told_apart_by_length(
         ("moved", chunk_id(repo, path, symbol, 0), "the only namesake as long"),
         ("moved", chunk_id(repo, path, symbol, 1), "the only namesake as long"),
     ]
+
+
+# A short function (no body evidence of its own) renamed where it stands: same file, same
+# lines, the same body; the old name gone and the new one not there before.
+IN_PLACE = {
+    "go": ("io.go", "package io\n\nfunc Load(p string) string {\n\treturn read(p)\n}\n", "Load"),
+    "python": ("io.py", "def load(path):\n    return read(path)\n", "load"),
+    "typescript": ("io.ts", "export function load(p: string) {\n  return read(p);\n}\n", "load"),
+    "rust": ("io.rs", "pub fn load(p: &str) -> String {\n    read(p)\n}\n", "load"),
+    "java": (
+        "Io.java",
+        "package io;\n\nclass Io {\n"
+        "    String load(String p) {\n        return read(p);\n    }\n}\n",
+        "load",
+    ),
+}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_short_function_renamed_in_place_is_followed(
+    language: str, repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path, text, name = IN_PLACE[language]
+    repo.write(path, text + ("\n" if language != "java" else ""))
+    old = repo.commit("load")
+    qualified = "Io.load" if language == "java" else name
+    gold = [chunk_id(repo, path, qualified)]
+    renamed = name + "Text" if language == "go" else name + "_text"
+    repo.write(path, (text + ("\n" if language != "java" else "")).replace(name, renamed))
+    repo.commit("renamed")
+    code, got = gold_check(repo, tmp_path, capsys, gold, old)
+    assert code == 1
+    new = chunk_id(repo, path, qualified.replace(name, renamed))
+    assert (got[gold[0]]["kind"], got[gold[0]]["new_chunk_id"]) == ("relocated", new)
+    assert "at its own lines" in got[gold[0]]["evidence"]
+
+
+def test_a_short_body_at_the_same_lines_under_a_name_that_was_there_is_not_taken(
+    repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    repo.write(
+        "io.py", "def load(path):\n    return read(path)\n\n\ndef other(path):\n    return 1\n"
+    )
+    old = repo.commit("two")
+    gold = [chunk_id(repo, "io.py", "load")]
+    # `other` existed at the revision: it took load's lines, it is not load renamed.
+    repo.write("io.py", "def other(path):\n    return read(path)\n")
+    repo.commit("load removed, other rewritten")
+    code, got = gold_check(repo, tmp_path, capsys, gold, old)
+    assert code == 1
+    assert got[gold[0]]["new_chunk_id"] is None
