@@ -116,3 +116,37 @@ def test_roundtrip_terminated_reaps_its_workers_and_helpers(examples: Path) -> N
     found = run_reaped("terminate", "roundtrip", "--jobs", "2", str(examples))
     assert found["code"] == -15, found["stderr"]
     assert found["left"] == []
+
+
+# A forkserver that lags (stopped here, as a loaded machine can stall it) has not reaped the
+# worker it lost when it is killed: the worker must come to the command, which reaps it.
+LAGGING_FORKSERVER = """
+import os, signal, time
+from multiprocessing import forkserver
+from evaltools.parallel import _workers
+
+pool = _workers.start_pool(1, None)
+pool.submit(time.sleep, 30)
+server = forkserver._forkserver._forkserver_pid
+listing = f"/proc/{server}/task/{server}/children"
+deadline = time.monotonic() + 30
+while not open(listing).read().split():
+    assert time.monotonic() < deadline, "no worker started"
+    time.sleep(0.01)
+os.kill(server, signal.SIGSTOP)
+_workers.stop_helpers()
+os._exit(0)
+"""
+
+
+def test_a_worker_its_forkserver_never_reaped_is_reaped_by_the_command() -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", HARNESS, "run", sys.executable, "-c", LAGGING_FORKSERVER],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    )
+    found = json.loads(done.stdout)
+    assert found["code"] == 0, found["stderr"]
+    assert found["left"] == []

@@ -33,6 +33,9 @@ if TYPE_CHECKING:
 # The forkserver finds here the pid of the command that started it (its parent).
 _PARENT_ENV = "EVALTOOLS_WORKERS_PARENT"
 _PR_SET_PDEATHSIG = 1
+_PR_SET_CHILD_SUBREAPER = 36
+# Set once this process has made itself its workers' reaper (`start_pool`, Linux).
+_adopts_orphans = False
 # Set in the forkserver: the pid its workers must see as their parent.
 _forkserver_pid: int | None = None
 
@@ -43,6 +46,7 @@ def start_pool(workers: int, module: str | None) -> ProcessPoolExecutor:
     from concurrent.futures import ProcessPoolExecutor
 
     context = pool_context()
+    _adopt_orphans()
     if context.get_start_method() == "forkserver":
         preload = ["evaltools.parallel._workers"] + ([module] if module else [])
         context.set_forkserver_preload(preload)
@@ -163,6 +167,33 @@ def stop_helpers() -> None:
     # The tracker exits by itself at the end of its pipe, once it has released what the
     # workers leaked (named semaphores): that is its purpose, so it is not killed.
     _end(resource_tracker._resource_tracker, "_pid", "_fd")
+    _reap_orphans()
+
+
+def _adopt_orphans() -> None:
+    """Make this process the reaper of its descendants' orphans (PR_SET_CHILD_SUBREAPER):
+    a worker the forkserver had not reaped when it was killed (under load it can lag) then
+    comes here, where `_reap_orphans` reaps it, instead of to PID 1 as a zombie."""
+    global _adopts_orphans  # noqa: PLW0603 (this process's own state, set once)
+    if _adopts_orphans or not sys.platform.startswith("linux"):
+        return
+    import ctypes
+
+    with contextlib.suppress(OSError, AttributeError):
+        libc = ctypes.CDLL(None, use_errno=True)
+        _adopts_orphans = libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
+
+
+def _reap_orphans() -> None:
+    """Reap every child left, the adopted workers among them (each dies at its parent's
+    death, PR_SET_PDEATHSIG): the helpers are reaped already, and nothing else of this
+    process runs a child now. Waits at most `_HELPER_END_SECONDS`."""
+    if not _adopts_orphans:
+        return
+    deadline = time.monotonic() + _HELPER_END_SECONDS
+    with contextlib.suppress(ChildProcessError):  # no child left
+        while os.waitpid(-1, os.WNOHANG)[0] != 0 or time.monotonic() < deadline:
+            time.sleep(0.002)
 
 
 def _kill_children(server: int) -> None:
