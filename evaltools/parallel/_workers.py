@@ -34,8 +34,6 @@ if TYPE_CHECKING:
 _PARENT_ENV = "EVALTOOLS_WORKERS_PARENT"
 _PR_SET_PDEATHSIG = 1
 _PR_SET_CHILD_SUBREAPER = 36
-# Set once this process has made itself its workers' reaper (`start_pool`, Linux).
-_adopts_orphans = False
 # Set in the forkserver: the pid its workers must see as their parent.
 _forkserver_pid: int | None = None
 
@@ -46,7 +44,6 @@ def start_pool(workers: int, module: str | None) -> ProcessPoolExecutor:
     from concurrent.futures import ProcessPoolExecutor
 
     context = pool_context()
-    _adopt_orphans()
     if context.get_start_method() == "forkserver":
         preload = ["evaltools.parallel._workers"] + ([module] if module else [])
         context.set_forkserver_preload(preload)
@@ -153,8 +150,10 @@ def stop_helpers() -> None:
 
     server = forkserver._forkserver
     pid = getattr(server, "_forkserver_pid", None)
+    orphans: list[int] = []
     if isinstance(pid, int):
         _kill_children(pid)
+        orphans = _adopt_children(pid)
         # It has nothing to clean up, and its orderly exit (an interpreter's shutdown with
         # every preloaded module) takes 150 ms: killed, it ends at once.
         with contextlib.suppress(OSError):
@@ -167,53 +166,61 @@ def stop_helpers() -> None:
     # The tracker exits by itself at the end of its pipe, once it has released what the
     # workers leaked (named semaphores): that is its purpose, so it is not killed.
     _end(resource_tracker._resource_tracker, "_pid", "_fd")
-    _reap_orphans()
-
-
-def _adopt_orphans() -> None:
-    """Make this process the reaper of its descendants' orphans (PR_SET_CHILD_SUBREAPER):
-    a worker the forkserver had not reaped when it was killed (under load it can lag) then
-    comes here, where `_reap_orphans` reaps it, instead of to PID 1 as a zombie."""
-    global _adopts_orphans  # noqa: PLW0603 (this process's own state, set once)
-    if _adopts_orphans or not sys.platform.startswith("linux"):
-        return
-    import ctypes
-
-    with contextlib.suppress(OSError, AttributeError):
-        libc = ctypes.CDLL(None, use_errno=True)
-        _adopts_orphans = libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
-
-
-def _reap_orphans() -> None:
-    """Reap every child left, the adopted workers among them (each dies at its parent's
-    death, PR_SET_PDEATHSIG): the helpers are reaped already, and nothing else of this
-    process runs a child now. Waits at most `_HELPER_END_SECONDS`."""
-    if not _adopts_orphans:
-        return
-    deadline = time.monotonic() + _HELPER_END_SECONDS
-    with contextlib.suppress(ChildProcessError):  # no child left
-        while os.waitpid(-1, os.WNOHANG)[0] != 0 or time.monotonic() < deadline:
-            time.sleep(0.002)
+    _reap_adopted(orphans)
 
 
 def _kill_children(server: int) -> None:
     """Kill the workers the forkserver still has and let it reap them. A worker it was
     forking when a signal ended the pool is in no pool's list, so `kill_workers` missed it:
     orphaned by the forkserver's end, it would die (PR_SET_PDEATHSIG) a zombie of PID 1."""
-    listing = f"/proc/{server}/task/{server}/children"
     deadline = time.monotonic() + _HELPER_END_SECONDS
     while time.monotonic() < deadline:
-        try:
-            with open(listing) as stream:  # noqa: PTH123
-                children = [int(pid) for pid in stream.read().split()]
-        except (OSError, ValueError):  # no such listing (not Linux): nothing to do
-            return
-        if not children:
+        children = _children(server)
+        if not children:  # none, or no such listing (not Linux): nothing to do
             return
         for child in children:
             with contextlib.suppress(OSError):
                 os.kill(child, signal.SIGKILL)
         time.sleep(0.002)
+
+
+def _children(pid: int) -> list[int]:
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as stream:  # noqa: PTH123
+            return [int(child) for child in stream.read().split()]
+    except (OSError, ValueError):  # no such listing (not Linux)
+        return []
+
+
+def _subreaper(on: bool) -> bool:
+    import ctypes
+
+    with contextlib.suppress(OSError, AttributeError):
+        libc = ctypes.CDLL(None, use_errno=True)
+        return bool(libc.prctl(_PR_SET_CHILD_SUBREAPER, int(on), 0, 0, 0) == 0)
+    return False
+
+
+def _adopt_children(server: int) -> list[int]:
+    """The workers a lagging forkserver has killed but not reaped yet (a loaded machine can
+    stall it past `_kill_children`'s wait): this process becomes their reaper for the
+    forkserver's end (PR_SET_CHILD_SUBREAPER), so they come here, not to PID 1 as zombies.
+    Nothing to adopt, nothing changed (the common case)."""
+    left = _children(server)
+    return left if left and _subreaper(True) else []
+
+
+def _reap_adopted(orphans: list[int]) -> None:
+    """Reap the workers `_adopt_children` took (the forkserver is reaped already, so each
+    is this process's child now, or was reaped by it before), then stop adopting."""
+    if not orphans:
+        return
+    deadline = time.monotonic() + _HELPER_END_SECONDS
+    for pid in orphans:
+        with contextlib.suppress(ChildProcessError):  # reaped by the forkserver after all
+            while os.waitpid(pid, os.WNOHANG) == (0, 0) and time.monotonic() < deadline:
+                time.sleep(0.002)
+    _subreaper(False)
 
 
 def _end(helper: object, pid_name: str, fd_name: str) -> None:
