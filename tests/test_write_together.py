@@ -15,20 +15,16 @@ from pathlib import Path
 import pytest
 
 from evaltools.__main__ import main
-from evaltools.atomic import is_evaltools_temp
 from tests.commands.gold.test_gold_eval import cid, record, write_set, write_trec
 from tests.commands.gold.test_gold_eval_plot import entry
 from tests.example import gen_records
+from tests.test_write_faults import fill, temps
 
 READ_ONLY = (
     "the file is read-only (mode 0444, no write permission for anyone): make it writable "
     "(chmod u+w) to let evaltools rewrite it"
 )
 RECORD = {"qid": "q1", "query": "x", "type": "intent", "gold": {"a.py:1-2:f": 3}}
-
-
-def temps(directory: Path) -> list[str]:
-    return sorted(p.name for p in directory.rglob("*") if is_evaltools_temp(p.name))
 
 
 def snapshot(folder: Path) -> dict[str, tuple[bytes, int]]:
@@ -164,17 +160,6 @@ def small_disk(tmp_path: Path) -> Iterator[tuple[Path, str]]:
         yield mount, "tmpfs"
     finally:
         subprocess.run(["umount", "-l", str(mount)], check=True)
-
-
-def fill(disk: Path) -> None:
-    """Use up every free block of the file system."""
-    with (disk / "filler").open("wb", buffering=0) as stream:
-        for size in (4096, 1):
-            try:
-                while True:
-                    stream.write(b"x" * size)
-            except OSError:
-                pass
 
 
 def unwritable(disk: Path, how: str, fault: str) -> str:
