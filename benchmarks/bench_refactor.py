@@ -46,34 +46,14 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
+from refactor_truth.extract import Def
+from refactor_truth.truth import BODY, BODY_AHEAD, CATEGORIES, COPY, KEEP, NAME_BODY
+
 from evaltools.retrieval.gold.gold_check import check_gold
 from evaltools.retrieval.gold.resolve import Status
 
 PAIRS = (("flask", "2.3.3", "3.0.0"), ("click", "7.1.2", "8.0.0"))
 CACHE = Path(__file__).resolve().parent / ".cache"
-CATEGORIES = (
-    "unchanged",
-    "moved in file",
-    "moved to another file",
-    "file renamed",
-    "symbol renamed",
-    "gone",
-    "ambiguous",
-)
-KEEP, BODY, BODY_AHEAD, NAME_BODY, COPY = 0.5, 0.7, 0.05, 0.4, 0.95
-
-
-@dataclass(frozen=True)
-class Def:
-    path: str
-    name: str
-    start: int
-    end: int
-    body: tuple[str, ...]
-
-    @property
-    def chunk_id(self) -> str:
-        return f"{self.path}:{self.start}-{self.end}:{self.name}"
 
 
 def sdist(package: str, version: str) -> Path:
