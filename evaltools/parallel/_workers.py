@@ -152,12 +152,7 @@ def stop_helpers() -> None:
     pid = getattr(server, "_forkserver_pid", None)
     orphans: list[int] = []
     if isinstance(pid, int):
-        _kill_children(pid)
-        orphans = _adopt_children(pid)
-        # It has nothing to clean up, and its orderly exit (an interpreter's shutdown with
-        # every preloaded module) takes 150 ms: killed, it ends at once.
-        with contextlib.suppress(OSError):
-            os.kill(pid, signal.SIGKILL)
+        orphans = _stop_forkserver(pid)
     _end(server, "_forkserver_pid", "_forkserver_alive_fd")
     address = getattr(server, "_forkserver_address", None)
     if isinstance(address, str) and not address.startswith("\0"):  # a socket file (not Linux)
@@ -169,19 +164,38 @@ def stop_helpers() -> None:
     _reap_adopted(orphans)
 
 
-def _kill_children(server: int) -> None:
-    """Kill the workers the forkserver still has and let it reap them. A worker it was
-    forking when a signal ended the pool is in no pool's list, so `kill_workers` missed it:
-    orphaned by the forkserver's end, it would die (PR_SET_PDEATHSIG) a zombie of PID 1."""
+def _stop_forkserver(server: int) -> list[int]:
+    """Kill the forkserver and the workers it still has; return those this process must
+    reap. A worker it was forking when a signal ended the pool is in no pool's list, so
+    `kill_workers` missed it: orphaned by the forkserver's end, it would die
+    (PR_SET_PDEATHSIG) a zombie of PID 1. The forkserver is stopped first, so that it forks
+    no worker after its children are listed (a fork it had been asked for races the list)."""
+    _freeze(server)
+    orphans = _adopt_children(server)
+    for child in orphans:
+        with contextlib.suppress(OSError):
+            os.kill(child, signal.SIGKILL)
+    # It has nothing to clean up, and its orderly exit (an interpreter's shutdown with
+    # every preloaded module) takes 150 ms: killed, it ends at once.
+    with contextlib.suppress(OSError):
+        os.kill(server, signal.SIGKILL)
+    return orphans
+
+
+def _freeze(pid: int) -> None:
+    """SIGSTOP `pid` and wait until it is stopped (or gone): delivery is asynchronous."""
+    with contextlib.suppress(OSError):
+        os.kill(pid, signal.SIGSTOP)
     deadline = time.monotonic() + _HELPER_END_SECONDS
     while time.monotonic() < deadline:
-        children = _children(server)
-        if not children:  # none, or no such listing (not Linux): nothing to do
+        try:
+            with open(f"/proc/{pid}/stat") as stream:  # noqa: PTH123
+                state = stream.read().rsplit(")", 1)[1].split()[0]
+        except (OSError, IndexError):  # gone, or no such listing (not Linux)
             return
-        for child in children:
-            with contextlib.suppress(OSError):
-                os.kill(child, signal.SIGKILL)
-        time.sleep(0.002)
+        if state in {"T", "t", "Z", "X"}:
+            return
+        time.sleep(0.001)
 
 
 def _children(pid: int) -> list[int]:
@@ -202,17 +216,16 @@ def _subreaper(on: bool) -> bool:
 
 
 def _adopt_children(server: int) -> list[int]:
-    """The workers a lagging forkserver has killed but not reaped yet (a loaded machine can
-    stall it past `_kill_children`'s wait): this process becomes their reaper for the
-    forkserver's end (PR_SET_CHILD_SUBREAPER), so they come here, not to PID 1 as zombies.
-    Nothing to adopt, nothing changed (the common case)."""
+    """The workers the stopped forkserver still has, alive or not reaped yet: this process
+    becomes their reaper for the forkserver's end (PR_SET_CHILD_SUBREAPER), so they come
+    here, not to PID 1 as zombies. Nothing to adopt, nothing changed (the common case)."""
     left = _children(server)
     return left if left and _subreaper(True) else []
 
 
 def _reap_adopted(orphans: list[int]) -> None:
     """Reap the workers `_adopt_children` took (the forkserver is reaped already, so each
-    is this process's child now, or was reaped by it before), then stop adopting."""
+    is this process's child now), then stop adopting."""
     if not orphans:
         return
     deadline = time.monotonic() + _HELPER_END_SECONDS
