@@ -32,6 +32,7 @@ from evaltools.retrieval.gold.bodies import (
     Body,
     similarity,
 )
+from evaltools.retrieval.gold.no_history import SetEvidence
 from evaltools.retrieval.gold.old_defs import OldDefinitions, body_of, old_body
 from evaltools.retrieval.gold.rename import Scopes, by_scope
 from evaltools.retrieval.gold.resolve import GoldRef, Resolution, Status
@@ -58,6 +59,7 @@ def follow_all(
     """Revise, in place, the verdicts a body (or a unique name) can improve or must doubt."""
     _read_ahead(ids, results, lookup)
     olds, scopes = OldDefinitions(lookup), Scopes(lookup)
+    the_set = SetEvidence(ids, lookup)  # read only when an ID has no old body to go by
     by_name: list[tuple[GoldRef, ChunkId, str]] = []  # searched in one pass over the tree
     for ref, result in list(results.items()):
         cid = ids[ref]
@@ -82,6 +84,8 @@ def follow_all(
             )
             if pick is not None:
                 results[ref] = _resolved(cid, *pick)
+            elif old is None:
+                results[ref] = the_set.shifted(cid, ref) or result
             continue
         found = _search(cid, ref, old, lookup, olds)
         if found is None and old is not None and ref.revision is not None:
@@ -99,6 +103,11 @@ def follow_all(
             if entry.name is not None:
                 holding.setdefault(entry.name, []).append(entry)
         for ref, cid, symbol in by_name:
+            if results[ref].status is Status.MISSING_FILE:
+                moved = the_set.moved_folder(cid, ref)
+                if moved is not None:
+                    results[ref] = moved
+                    continue
             same = holding.get(symbol, [])
             fresh = olds.newcomers([e.chunk_id for e in same], cid, ref.revision)
             found = _by_unique_name(cid, symbol, [e for e in same if e.chunk_id in fresh])

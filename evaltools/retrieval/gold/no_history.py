@@ -1,0 +1,170 @@
+"""Where gold IDs went when no history says (a plain tree, a revision git does not have):
+what the set itself tells of the old tree. Only for IDs that no name or body resolved.
+
+The gold IDs of one `revision` are a sample of that tree: their paths, spans and names.
+
+- A folder moved: the old file is gone, and a file of the same name holds its gold names
+  in a folder that, the same way, holds those of at least `MIN_FILES` gone files of the
+  old folder, `MOVE_AHEAD` times as many as any other folder holding that file's name
+  does: many files moving together, as git infers a rename from content. A file named by
+  a gold ID of the same revision that is still there existed then: it is no new home.
+  The ID follows its name into the moved file.
+- Namesakes shifted together: several gold IDs of one name in one file, and exactly one
+  shift of lines that lands every one of them on a namesake of the same length in the new
+  file (their spacing kept): each goes where that shift puts it.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Mapping
+
+from evaltools.retrieval.code.chunk_id import ChunkId, parse_chunk_id
+from evaltools.retrieval.gold.resolve import GoldRef, Resolution, Status, match_in_file
+from evaltools.retrieval.gold.scope import is_test_path
+from evaltools.retrieval.sources.lookup import Lookup
+
+# A folder moved when this many of its gone files have their gold names in it...
+MIN_FILES = 3
+# ...and this many times as many as in any other folder holding one of those files' names.
+MOVE_AHEAD = 2
+# A file name found in more places than this (`index.ts`, `__init__.py`) says nothing alone.
+MAX_NAMESAKE_FILES = 50
+# Namesakes shifted together: at least this many of one name in one file.
+MIN_TOGETHER = 2
+
+# A revision and a path: where a gold ID was.
+Place = tuple[str | None, str]
+
+
+class SetEvidence:
+    """The set's gold IDs as evidence of the old tree, read once a run and only when an ID
+    needs it."""
+
+    def __init__(self, ids: Mapping[GoldRef, ChunkId], lookup: Lookup) -> None:
+        self.ids, self.lookup = ids, lookup
+        self._homes: dict[Place, tuple[str, str]] | None = None
+        self._namesakes: dict[tuple[Place, str], list[ChunkId]] | None = None
+
+    def moved_folder(self, cid: ChunkId, ref: GoldRef) -> Resolution | None:
+        """The ID's name in the file its folder moved to (its old file gone)."""
+        home = self.homes().get((ref.revision, cid.path))
+        found = None if home is None else self.lookup.get(home[0])
+        if home is None or found is None:
+            return None
+        moved = cid.with_path(home[0])
+        result = match_in_file(moved, found)
+        if result.status is Status.AMBIGUOUS:
+            return self.shifted(cid, ref, home[0])
+        new = str(moved) if result.status is Status.OK else result.new_chunk_id
+        if new is None:
+            return None
+        return _resolved(cid, new, f"same name in the file its folder moved to ({home[1]})")
+
+    def shifted(self, cid: ChunkId, ref: GoldRef, home: str | None = None) -> Resolution | None:
+        """The namesake of `home` (the ID's file, or the one its folder moved to) where the
+        one shift that places all of its gold namesakes puts it."""
+        assert cid.symbol is not None
+        if ref.revision is None:
+            return None  # spans of unknown revisions need not be of one tree
+        group = self.namesakes().get(((ref.revision, cid.path), cid.symbol), [])
+        found = self.lookup.get(home or cid.path)
+        if len(group) < MIN_TOGETHER or found is None:
+            return None
+        spans = {(e.start, e.end): e.chunk_id for e in found.entries if e.name == cid.symbol}
+        first = group[0]
+        shifts = {
+            start - first.start
+            for start, end in spans
+            if end - start == first.end - first.start
+        }
+        fits = [
+            d for d in shifts if all((g.start + d, g.end + d) in spans for g in group[1:])
+        ]
+        if len(fits) != 1:
+            return None
+        d = fits[0]
+        new = spans[(cid.start + d, cid.end + d)]
+        evidence = f"shifted {d:+d} lines with its {len(group) - 1} namesakes, spacing kept"
+        return _resolved(cid, new, evidence)
+
+    def homes(self) -> dict[Place, tuple[str, str]]:
+        if self._homes is None:
+            self._homes = _folder_moves(self.ids, self.lookup)
+        return self._homes
+
+    def namesakes(self) -> dict[tuple[Place, str], list[ChunkId]]:
+        if self._namesakes is None:
+            grouped: dict[tuple[Place, str], dict[ChunkId, None]] = defaultdict(dict)
+            for ref, cid in self.ids.items():
+                if cid.symbol is not None:
+                    grouped[((ref.revision, cid.path), cid.symbol)][cid] = None
+            self._namesakes = {
+                key: sorted(group, key=lambda c: c.start)
+                for key, group in grouped.items()
+                if len(group) >= MIN_TOGETHER
+            }
+        return self._namesakes
+
+
+def _folder_moves(ids: Mapping[GoldRef, ChunkId], lookup: Lookup) -> dict[Place, tuple[str, str]]:
+    """Each gone file's new home, where the set shows its folder moved: the file, and the
+    evidence in a few words."""
+    gone: dict[Place, set[str]] = defaultdict(set)
+    there: set[Place] = set()
+    for ref, cid in ids.items():
+        if cid.symbol is not None:
+            place = (ref.revision, cid.path)
+            if lookup.get(cid.path) is None:
+                gone[place].add(cid.symbol)
+            else:
+                there.add(place)
+    if not gone:
+        return {}
+    by_name: dict[str, list[str]] = defaultdict(list)
+    for path in lookup.paths():
+        by_name[path.rpartition("/")[2]].append(path)
+    options: dict[Place, list[str]] = {}
+    for (revision, path), _ in gone.items():
+        same = by_name.get(path.rpartition("/")[2], [])
+        if len(same) <= MAX_NAMESAKE_FILES:
+            test = is_test_path(path)
+            options[(revision, path)] = [
+                p for p in same if (revision, p) not in there and is_test_path(p) == test
+            ]
+    lookup.load({p for paths in options.values() for p in paths})
+    # (revision, old folder, new folder) -> the gone files whose names the new one holds
+    votes: dict[tuple[str | None, str, str], set[str]] = defaultdict(set)
+    holding: dict[Place, list[tuple[str, tuple[str | None, str, str]]]] = defaultdict(list)
+    for (revision, path), paths in options.items():
+        for new in paths:
+            found = lookup.get(new)
+            if found is None or not gone[(revision, path)] & {e.name for e in found.entries}:
+                continue
+            folders = (revision, *_folders(path, new))
+            votes[folders].add(path)
+            holding[(revision, path)].append((new, folders))
+    homes: dict[Place, tuple[str, str]] = {}
+    for place, held in holding.items():
+        ranked = sorted(((len(votes[f]), new, f) for new, f in held), reverse=True)
+        count, new, folders = ranked[0]
+        rival = ranked[1][0] if len(ranked) > 1 else 0
+        if count >= MIN_FILES and count >= MOVE_AHEAD * rival:
+            moved = f"{folders[1] or '.'}/ -> {folders[2] or '.'}/ with {count} files"
+            homes[place] = (new, moved)
+    return homes
+
+
+def _folders(old: str, new: str) -> tuple[str, str]:
+    """The folders that differ: `src/a/x.ts`, `lib/v3/a/x.ts` -> (`src`, `lib/v3`)."""
+    old_parts, new_parts = old.split("/"), new.split("/")
+    while len(old_parts) > 1 and len(new_parts) > 1 and old_parts[-2] == new_parts[-2]:
+        old_parts.pop(-2)
+        new_parts.pop(-2)
+    return "/".join(old_parts[:-1]), "/".join(new_parts[:-1])
+
+
+def _resolved(cid: ChunkId, chunk_id: str, evidence: str) -> Resolution:
+    new = parse_chunk_id(chunk_id)
+    status = Status.MOVED if new.path == cid.path and new.symbol == cid.symbol else Status.RELOCATED
+    return Resolution(status, chunk_id, detail=f"it is now {chunk_id}", evidence=evidence)
