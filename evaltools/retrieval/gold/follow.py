@@ -110,6 +110,7 @@ def follow_all(
                     continue
             same = holding.get(symbol, [])
             fresh = olds.newcomers([e.chunk_id for e in same], cid, ref.revision)
+            fresh = the_set.newcomers(fresh, ref)
             found = _by_unique_name(cid, symbol, [e for e in same if e.chunk_id in fresh])
             if found is not None:
                 results[ref] = found

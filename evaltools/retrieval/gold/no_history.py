@@ -44,7 +44,24 @@ class SetEvidence:
     def __init__(self, ids: Mapping[GoldRef, ChunkId], lookup: Lookup) -> None:
         self.ids, self.lookup = ids, lookup
         self._homes: dict[Place, tuple[str, str]] | None = None
+        self._there: set[tuple[str | None, str, str]] | None = None
         self._namesakes: dict[tuple[Place, str], list[ChunkId]] | None = None
+
+    def newcomers(self, chunk_ids: list[str], ref: GoldRef) -> list[str]:
+        """The candidates no gold ID of `ref`'s revision names where it still is: one that
+        does was there then under its own name, so it is not where another went."""
+        if self._there is None:
+            self._there = {
+                (r.revision, c.path, c.symbol)
+                for r, c in self.ids.items()
+                if c.symbol is not None and self.lookup.get(c.path) is not None
+            }
+        there = self._there
+        return [
+            c
+            for c in chunk_ids
+            if (ref.revision, (new := parse_chunk_id(c)).path, new.symbol) not in there
+        ]
 
     def moved_folder(self, cid: ChunkId, ref: GoldRef) -> Resolution | None:
         """The ID's name in the file its folder moved to (its old file gone)."""
@@ -74,18 +91,15 @@ class SetEvidence:
         spans = {(e.start, e.end): e.chunk_id for e in found.entries if e.name == cid.symbol}
         first = group[0]
         shifts = {
-            start - first.start
-            for start, end in spans
-            if end - start == first.end - first.start
+            start - first.start for start, end in spans if end - start == first.end - first.start
         }
-        fits = [
-            d for d in shifts if all((g.start + d, g.end + d) in spans for g in group[1:])
-        ]
+        fits = [d for d in shifts if all((g.start + d, g.end + d) in spans for g in group[1:])]
         if len(fits) != 1:
             return None
         d = fits[0]
         new = spans[(cid.start + d, cid.end + d)]
-        evidence = f"shifted {d:+d} lines with its {len(group) - 1} namesakes, spacing kept"
+        others = len(group) - 1
+        evidence = f"shifted {d:+d} lines together with {others} namesake{'s' * (others > 1)}"
         return _resolved(cid, new, evidence)
 
     def homes(self) -> dict[Place, tuple[str, str]]:

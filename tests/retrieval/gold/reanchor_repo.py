@@ -28,8 +28,10 @@ def gold_check(
     ids: list[str],
     revision: str | None,
     *extra: str,
+    root: Path | None = None,
 ) -> tuple[int, dict[str, dict[str, Any]]]:
-    """Exit code and the JSON object of each ID (one record each, with `revision`)."""
+    """Exit code and the JSON object of each ID (one record each, with `revision`);
+    `root`: the tree checked, when it is not the repository's (a copy without `.git`)."""
     records = [
         {"qid": f"q{i}", "query": "q", "gold": {cid: 3}}
         | ({"revision": revision} if revision else {})
@@ -37,7 +39,7 @@ def gold_check(
     ]
     eval_set = tmp_path / "set.jsonl"
     eval_set.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
-    argv = ["gold", "check", str(eval_set), "--root", str(repo.path), "--no-cache"]
+    argv = ["gold", "check", str(eval_set), "--root", str(root or repo.path), "--no-cache"]
     code = main([*argv, "--format", "json", *extra])
     items = json.loads(capsys.readouterr().out)
     return code, {item["chunk_id"]: item for item in items if item["status"] is not None}
