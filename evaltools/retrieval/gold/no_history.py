@@ -11,12 +11,13 @@ The gold IDs of one `revision` are a sample of that tree: their paths, spans and
   The ID follows its name into the moved file.
 - Namesakes shifted together: several gold IDs of one name in one file, and exactly one
   shift of lines that lands every one of them on a namesake of the same length in the new
-  file (their spacing kept): each goes where that shift puts it.
+  file (their spacing kept), no other placing more than half of them (blocks alike repeat:
+  with the first one deleted, the others fit one block up): each goes where it puts it.
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Mapping
 
 from evaltools.retrieval.code.chunk_id import ChunkId, parse_chunk_id
@@ -30,8 +31,10 @@ MIN_FILES = 3
 MOVE_AHEAD = 2
 # A file name found in more places than this (`index.ts`, `__init__.py`) says nothing alone.
 MAX_NAMESAKE_FILES = 50
-# Namesakes shifted together: at least this many of one name in one file.
+# Namesakes shifted together: at least this many of one name in one file; past this many
+# (gold namesakes x new ones: generated code) the shifts are not weighed.
 MIN_TOGETHER = 2
+MAX_PAIRS = 100_000
 
 # A revision and a path: where a gold ID was.
 Place = tuple[str | None, str]
@@ -89,12 +92,15 @@ class SetEvidence:
         if len(group) < MIN_TOGETHER or found is None:
             return None
         spans = {(e.start, e.end): e.chunk_id for e in found.entries if e.name == cid.symbol}
-        first = group[0]
-        shifts = {
-            start - first.start for start, end in spans if end - start == first.end - first.start
-        }
-        fits = [d for d in shifts if all((g.start + d, g.end + d) in spans for g in group[1:])]
-        if len(fits) != 1:
+        if len(group) * len(spans) > MAX_PAIRS:
+            return None
+        placed: Counter[int] = Counter(
+            start - g.start for g in group for start, end in spans if end - start == g.end - g.start
+        )
+        fits = [d for d, count in placed.items() if count == len(group)]
+        # A pattern that repeats (test blocks alike) fits as well shifted by its period: the
+        # one shift must stand out, no other placing more than half of them.
+        if len(fits) != 1 or any(len(group) // 2 < n < len(group) for n in placed.values()):
             return None
         d = fits[0]
         new = spans[(cid.start + d, cid.end + d)]

@@ -208,3 +208,27 @@ def test_namesakes_that_two_shifts_fit_stay_ambiguous(
     code, got = gold_check(repo, tmp_path, capsys, gold, old, root=plain_copy(repo, tmp_path))
     assert code == 1
     assert [(got[g]["kind"], got[g]["new_chunk_id"]) for g in gold] == [("ambiguous", None)] * 2
+
+
+def test_blocks_alike_are_not_shifted_one_block_up(
+    repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Four tests alike, three in the set; the first is deleted: one block up, the three
+    fit the three left exactly, but their own shift places two of them as well."""
+    path, symbol = "json.test.js", "accept"
+
+    def block(n: int) -> str:
+        return (
+            f"  it('case {n}', function () {{\n    function accept (req) {{\n"
+            f"      return {n}\n    }}\n    run(accept)\n  }})\n\n"
+        )
+
+    head = "describe('json', function () {\n"
+    repo.write(path, head + "".join(block(n) for n in range(4)) + "})\n")
+    old = repo.commit("four tests")
+    gold = [chunk_id(repo, path, symbol, n) for n in range(3)]
+    repo.write(path, "// note\n" + head + "".join(block(n) for n in range(1, 4)) + "})\n")
+    repo.commit("the first test deleted")
+    code, got = gold_check(repo, tmp_path, capsys, gold, old, root=plain_copy(repo, tmp_path))
+    assert code == 1
+    assert [(got[g]["kind"], got[g]["new_chunk_id"]) for g in gold] == [("ambiguous", None)] * 3
