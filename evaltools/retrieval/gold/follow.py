@@ -32,7 +32,7 @@ from evaltools.retrieval.gold.bodies import (
     Body,
     similarity,
 )
-from evaltools.retrieval.gold.no_history import SetEvidence
+from evaltools.retrieval.gold.no_history import SetEvidence, same_length
 from evaltools.retrieval.gold.old_defs import OldDefinitions, body_of, old_body
 from evaltools.retrieval.gold.rename import Scopes, by_scope
 from evaltools.retrieval.gold.resolve import GoldRef, Resolution, Status
@@ -41,8 +41,6 @@ from evaltools.retrieval.sources.lookup import Entry, Lookup
 
 # Name-only evidence (no old body): the new span's length within this factor of the old.
 NAME_LENGTH_FACTOR = 2.0
-# ...and namesakes told apart by their length alone have at least this many lines.
-MIN_TIE_LINES = 3
 
 # Keeps, of candidate chunk IDs, those that were not at the record's revision.
 Fresh = Callable[[list[str]], list[str]]
@@ -80,7 +78,7 @@ def follow_all(
             pick = (
                 _tie_break(old, result.candidates, lookup)
                 if old is not None
-                else _same_length(cid, result.candidates)
+                else same_length(cid, result.candidates)
             )
             if pick is not None:
                 results[ref] = _resolved(cid, *pick)
@@ -211,19 +209,6 @@ def _tie_break(old: Body, candidates: Sequence[str], lookup: Lookup) -> Pick | N
     second = f", the next {scored[1][0]:.2f}" if len(scored) > 1 else ""
     evidence = f"body {best:.2f} alike{second}"
     return pick, "its body tells the same-named definitions apart", evidence
-
-
-def _same_length(cid: ChunkId, candidates: Sequence[str]) -> Pick | None:
-    """Without the old body, namesakes in the ID's own file (overloads, shifted together)
-    are told apart by the one exactly as long as the ID's span (of a few lines at least:
-    one-liners are all alike)."""
-    length = cid.end - cid.start
-    if length < MIN_TIE_LINES - 1:
-        return None
-    same = [c for c in candidates if (new := parse_chunk_id(c)).end - new.start == length]
-    if len(same) != 1 or parse_chunk_id(same[0]).path != cid.path:
-        return None
-    return same[0], "its span's length tells the namesakes apart", "the only namesake as long"
 
 
 def _resolved(cid: ChunkId, chunk_id: str, why: str, evidence: str) -> Resolution:

@@ -8,7 +8,8 @@ The gold IDs of one `revision` are a sample of that tree: their paths, spans and
   old folder, `MOVE_AHEAD` times as many as any other folder holding that file's name
   does: many files moving together, as git infers a rename from content. A file named by
   a gold ID of the same revision that is still there existed then: it is no new home.
-  The ID follows its name into the moved file.
+  The ID follows its name into the moved file; namesakes there are told apart as in its
+  own file (by length, or shifted together).
 - Namesakes shifted together: several gold IDs of one name in one file, and exactly one
   shift of lines that lands every one of them on a namesake of the same length in the new
   file (their spacing kept), no other placing more than half of them (blocks alike repeat:
@@ -18,7 +19,7 @@ The gold IDs of one `revision` are a sample of that tree: their paths, spans and
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from evaltools.retrieval.code.chunk_id import ChunkId, parse_chunk_id
 from evaltools.retrieval.gold.resolve import GoldRef, Resolution, Status, match_in_file
@@ -31,6 +32,8 @@ MIN_FILES = 3
 MOVE_AHEAD = 2
 # A file name found in more places than this (`index.ts`, `__init__.py`) says nothing alone.
 MAX_NAMESAKE_FILES = 50
+# Namesakes told apart by their length alone have at least this many lines.
+MIN_TIE_LINES = 3
 # Namesakes shifted together: at least this many of one name in one file; past this many
 # (gold namesakes x new ones: generated code) the shifts are not weighed.
 MIN_TOGETHER = 2
@@ -74,12 +77,16 @@ class SetEvidence:
             return None
         moved = cid.with_path(home[0])
         result = match_in_file(moved, found)
+        where = f"in the file its folder moved to ({home[1]})"
         if result.status is Status.AMBIGUOUS:
+            pick = same_length(moved, result.candidates)
+            if pick is not None:
+                return _resolved(cid, pick[0], f"{pick[2]} {where}")
             return self.shifted(cid, ref, home[0])
         new = str(moved) if result.status is Status.OK else result.new_chunk_id
         if new is None:
             return None
-        return _resolved(cid, new, f"same name in the file its folder moved to ({home[1]})")
+        return _resolved(cid, new, f"same name {where}")
 
     def shifted(self, cid: ChunkId, ref: GoldRef, home: str | None = None) -> Resolution | None:
         """The namesake of `home` (the ID's file, or the one its folder moved to) where the
@@ -125,6 +132,19 @@ class SetEvidence:
                 if len(group) >= MIN_TOGETHER
             }
         return self._namesakes
+
+
+def same_length(cid: ChunkId, candidates: Sequence[str]) -> tuple[str, str, str] | None:
+    """Namesakes in the ID's own file (overloads, shifted together) told apart by the one
+    exactly as long as the ID's span (of a few lines at least: one-liners are all alike):
+    the chunk ID, why, and the evidence in a few words."""
+    length = cid.end - cid.start
+    if length < MIN_TIE_LINES - 1:
+        return None
+    same = [c for c in candidates if (new := parse_chunk_id(c)).end - new.start == length]
+    if len(same) != 1 or parse_chunk_id(same[0]).path != cid.path:
+        return None
+    return same[0], "its span's length tells the namesakes apart", "the only namesake as long"
 
 
 def _folder_moves(ids: Mapping[GoldRef, ChunkId], lookup: Lookup) -> dict[Place, tuple[str, str]]:

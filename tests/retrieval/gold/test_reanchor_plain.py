@@ -12,6 +12,7 @@ import pytest
 
 from tests.retrieval.gitrepo import GitRepo
 from tests.retrieval.gold.reanchor_repo import chunk_id, gold_check
+from tests.retrieval.gold.test_reanchor_renames import OVERLOADS
 from tests.retrieval.gold.test_reanchor_twins import LANGUAGES, TWIN, named, repo
 
 __all__ = ["repo"]  # the fixture
@@ -69,6 +70,32 @@ def test_a_folder_moved_takes_its_files_gold_along(
     ]
     assert got[gold[0]]["evidence"] == (
         "same name in the file its folder moved to (src/ -> lib/v3/ with 3 files)"
+    )
+
+
+@pytest.mark.parametrize("language", list(OVERLOADS))
+def test_namesakes_in_a_moved_folder_are_told_apart_as_in_their_own_file(
+    language: str, repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path, text, symbol, comment = OVERLOADS[language]
+    old_paths = [*write_types(repo, "src", language), f"src/{path}"]
+    repo.write(old_paths[-1], text)
+    old = repo.commit("three types and two namesakes")
+    gold = [chunk_id(repo, old_paths[-1], symbol, n) for n in (0, 1)]
+    others = ids_of(repo, old_paths[:-1], language)  # the evidence that src/ moved
+    for moved in old_paths:
+        repo.mv(moved, moved.replace("src/", "lib/", 1))
+    repo.write(f"lib/{path}", comment + text)
+    repo.commit("src/ moved to lib/, a line above the namesakes")
+    ids = [*gold, *others]
+    code, got = gold_check(repo, tmp_path, capsys, ids, old, root=plain_copy(repo, tmp_path))
+    assert code == 1
+    new = [chunk_id(repo, f"lib/{path}", symbol, n) for n in (0, 1)]
+    assert [(got[g]["kind"], got[g]["new_chunk_id"]) for g in gold] == [
+        ("relocated", n) for n in new
+    ]
+    assert got[gold[0]]["evidence"] == (
+        "the only namesake as long in the file its folder moved to (src/ -> lib/ with 4 files)"
     )
 
 
