@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from evaltools.__main__ import main
 from tests.retrieval.gitrepo import GitRepo
 from tests.retrieval.gold.reanchor_repo import chunk_id, gold_check
 from tests.retrieval.gold.test_reanchor_renames import OVERLOADS
@@ -259,3 +260,39 @@ def test_blocks_alike_are_not_shifted_one_block_up(
     code, got = gold_check(repo, tmp_path, capsys, gold, old, root=plain_copy(repo, tmp_path))
     assert code == 1
     assert [(got[g]["kind"], got[g]["new_chunk_id"]) for g in gold] == [("ambiguous", None)] * 3
+
+
+def test_fix_rewrites_a_folder_move_and_shows_the_evidence(
+    repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    old_paths = write_types(repo, "src", "typescript")
+    old = repo.commit("three types")
+    gold = ids_of(repo, old_paths, "typescript")
+    for path in old_paths:
+        repo.mv(path, path.replace("src/", "lib/v3/", 1))
+    repo.write("lib/v4/alpha.ts", rewrite("typescript", repo.read("lib/v3/alpha.ts")))
+    repo.commit("src/ moved to lib/v3/, lib/v4/ started")
+    plain_copy(repo, tmp_path)
+    keys = ", ".join(f'"{g}": 3' for g in gold)
+    record = f'{{"qid": "q1", "gold": {{{keys}}}, "revision": "{old}"}}\n'
+    eval_set = tmp_path / "set.jsonl"
+    eval_set.write_text(record, encoding="utf-8")
+    argv = ["gold", "check", "set.jsonl", "--root", "plain", "--no-cache"]
+    assert main(argv) == 1
+    new = chunk_id(repo, "lib/v3/alpha.ts", "Alpha.render")
+    evidence = "same name in the file its folder moved to (src/ -> lib/v3/ with 3 files)"
+    assert capsys.readouterr().out.splitlines()[0] == (
+        f"set.jsonl:1:24: RG009 [error] gold `{gold[0]}` of q1 is stale (it is now {new}; "
+        f"evidence: {evidence}): run `evaltools gold check set.jsonl --root plain --fix` to "
+        f"rewrite it to `{new}`"
+    )
+    assert main([*argv, "--fix"]) == 0
+    assert (
+        f"set.jsonl:1:24: RG012 [info] {gold[0]} -> {new} (relocated: it is now {new}; "
+        f"evidence: {evidence})" in capsys.readouterr().out.splitlines()
+    )
+    news = ids_of(repo, [p.replace("src/", "lib/v3/", 1) for p in old_paths], "typescript")
+    fixed = record
+    for before, after in zip(gold, news, strict=True):
+        fixed = fixed.replace(before, after)
+    assert eval_set.read_text(encoding="utf-8") == fixed
