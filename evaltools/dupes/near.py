@@ -10,19 +10,26 @@ Many alike items would make every pair a candidate and a finding (a templated se
 makes N²/2). They are gathered instead into tight groups: an item joins the first group
 whose first item (its leader) is within distance (1 - threshold) / 2 of it. Jaccard
 distance (1 - similarity) is a metric, so two members of one group are within
-1 - threshold of each other: a pair for certain, counted without comparing. An item in
-another group is compared with that group's leader once; the triangle inequality then
-decides most of its members (certain, or impossible) and only the rest are compared.
+1 - threshold of each other: a pair for certain, counted without comparing. An item is
+compared with the leader of each group it shares a bucket with, earliest leader first; the
+triangle inequality then decides the whole group (certain, or impossible) or most of its
+members, and only the rest are compared.
 
-Each item lists its first `listed` partners (earlier items) with their exact similarity
-and counts the others: no pair is dropped, and none is built only to be counted.
+Each item lists its first `listed` partners found (earlier items) with their exact
+similarity and counts the others. Where most pairs are alike but not alike enough for the
+triangle inequality to decide them (a template with several slots: most pairs 0.5-0.8),
+counting every one would compare every pair: an item's count stops once `BUDGET`
+comparisons are spent and its `listed` partners are found, and is then a lower bound
+(`Partners.exact` false). An item with fewer partners than `listed` is always searched to
+the end: every item with a partner is reported.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from bisect import bisect_right, insort
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from itertools import chain
+from itertools import chain, repeat
 
 import numpy as np
 
@@ -32,6 +39,9 @@ from evaltools.dupes.minhash import Words, band_keys
 EXACT_LIMIT = 200
 # Partners listed per item; the rest are counted ("+N more").
 LISTED = 5
+# Exact comparisons an item may spend counting its partners once `LISTED` are found; past
+# it, the count is a lower bound ("+N or more").
+BUDGET = 64
 # Distances are exact set ratios; this keeps a rounding error from deciding a pair.
 _EPSILON = 1e-9
 
@@ -42,6 +52,7 @@ class Partners:
 
     listed: list[tuple[int, float]] = field(default_factory=list)  # (position, similarity)
     more: int = 0
+    exact: bool = True  # False: counting stopped at `BUDGET`, `more` is a lower bound
 
 
 def _shared_buckets(table: Words, positions: Sequence[int], threshold: float) -> list[list[int]]:
@@ -64,6 +75,138 @@ def _shared_buckets(table: Words, positions: Sequence[int], threshold: float) ->
     return [flat[start:end] for start, end in zip([0, *ends], ends, strict=False)]
 
 
+@dataclass
+class _Groups:
+    """The items registered so far: their groups, and the buckets each group is in."""
+
+    leaders: dict[int, list[int]] = field(default_factory=dict)  # bucket -> leaders, sorted
+    held: dict[tuple[int, int], list[int]] = field(default_factory=dict)  # (bucket, leader)
+    members: dict[int, list[int]] = field(default_factory=dict)  # leader -> its group
+    distance: dict[int, float] = field(default_factory=dict)  # item -> to its leader
+    spread: dict[int, float] = field(default_factory=dict)  # leader -> its largest distance
+
+    def register(self, x: int, head: int, distance: float, ids: list[int]) -> None:
+        self.distance[x] = distance
+        self.members.setdefault(head, []).append(x)
+        self.spread[head] = max(self.spread.get(head, 0.0), distance)
+        for bucket in ids:
+            held = self.held.get((bucket, head))
+            if held is None:
+                self.held[bucket, head] = [x]
+                insort(self.leaders.setdefault(bucket, []), head)
+            else:
+                held.append(x)
+
+    def in_order(self, ids: list[int]) -> Iterator[int]:
+        """The leaders of the groups with a member in one of the buckets `ids`, earliest
+        first."""
+        return _merged([self.leaders[bucket] for bucket in ids if bucket in self.leaders])
+
+    def held_by(self, leader: int, ids: list[int]) -> Iterator[int]:
+        """The members of `leader`'s group in one of the buckets `ids`, in order."""
+        return _merged([self.held[key] for key in zip(ids, repeat(leader)) if key in self.held])
+
+
+def _merged(lists: list[list[int]]) -> Iterator[int]:
+    """The distinct values of sorted `lists`, in order, taken a slice of each at a time
+    (the first k after the last value yielded hold the next k of all): a caller that stops
+    early never pays for whole lists, which may hold most of the set."""
+    last, size = -1, 2 * LISTED
+    while True:
+        pending = [(values, bisect_right(values, last)) for values in lists]
+        pending = [(values, at) for values, at in pending if at < len(values)]
+        if not pending:
+            return
+        lists = [values for values, _ in pending]
+        batch = sorted(set(chain.from_iterable(v[at : at + size] for v, at in pending)))[:size]
+        yield from batch
+        last, size = batch[-1], 2 * size
+
+
+@dataclass
+class _Search:
+    """One item's search: partners decided one by one, groups decided whole."""
+
+    x: int
+    ids: list[int]
+    groups: _Groups
+    threshold: float
+    similarity: Callable[[int, int], float]
+    listed: int
+    found: list[tuple[int, float | None]] = field(default_factory=list)  # None: certain
+    whole: list[int] = field(default_factory=list)  # leaders of groups alike in full
+    to_leader: dict[int, float] = field(default_factory=dict)
+    own: int | None = None  # the group it joins
+    spent: int = 0  # exact comparisons
+    exact: bool = True
+
+    def run(self) -> None:
+        """The groups `x` shares a bucket with, earliest leader first: each decided whole
+        by the triangle inequality through its leader where it can be, else member by
+        member."""
+        slack, radius = 1.0 - self.threshold, (1.0 - self.threshold) / 2
+        for leader in self.groups.in_order(self.ids):
+            if self.enough():
+                return
+            value = self.to_leader[leader] = self.compare(leader)
+            apart, spread = 1.0 - value, self.groups.spread[leader]
+            if self.own is None and apart <= radius - _EPSILON:
+                self.own = leader  # two members of a group are a pair for certain
+            if apart + spread <= slack - _EPSILON:
+                self.whole.append(leader)
+            elif apart - spread <= slack + _EPSILON and not self.decide(leader):
+                return
+
+    def decide(self, leader: int) -> bool:
+        """The members of a group (those in a bucket with `x`) alike `x`: decided by the
+        triangle inequality through their leader where it can, else compared. False
+        when counting stopped."""
+        slack = 1.0 - self.threshold
+        value = self.to_leader[leader]
+        apart = 1.0 - value
+        if value >= self.threshold:
+            self.found.append((leader, value))
+        for y in self.groups.held_by(leader, self.ids):
+            spread = self.groups.distance[y]
+            if y == leader or apart - spread > slack + _EPSILON:
+                continue
+            if apart + spread <= slack - _EPSILON:
+                self.found.append((y, None))
+                continue
+            if self.enough():
+                return False
+            found = self.compare(y)
+            if found >= self.threshold:
+                self.found.append((y, found))
+        return True
+
+    def compare(self, y: int) -> float:
+        self.spent += 1
+        return self.similarity(y, self.x)
+
+    def count(self) -> int:
+        members = self.groups.members
+        return len(self.found) + sum(len(members[leader]) for leader in self.whole)
+
+    def enough(self) -> bool:
+        """Whether to stop counting: the budget spent and the listed partners found."""
+        if self.spent >= BUDGET and self.count() >= self.listed:
+            self.exact = False
+        return not self.exact
+
+    def partners(self) -> Partners:
+        """The first `listed` partners found, measured; the rest counted. A group decided
+        whole is never copied: it may hold most of the set."""
+        members = self.groups.members
+        certain = chain.from_iterable(members[leader][: self.listed] for leader in self.whole)
+        first = sorted(self.found + [(y, None) for y in certain])[: self.listed]
+        shown = [
+            (y, known if known is not None else self.to_leader.get(y) or self.compare(y))
+            for y, known in first
+        ]
+        return Partners(shown, self.count() - len(shown), self.exact)
+
+
 def near_pairs(
     table: Words,
     positions: Sequence[int],
@@ -76,90 +219,17 @@ def near_pairs(
     """For each of `positions` (increasing) alike an earlier one (exact Jaccard
     `similarity` at least `threshold`), its partners; with `across`, only partners
     before `across` for items from it on."""
-    radius = (1.0 - threshold) / 2  # two members of a group are a pair for certain
-    buckets: dict[int, dict[int, list[int]]] = {}  # bucket -> leader -> members in it
-    distance: dict[int, float] = {}  # a registered item's distance to its leader
-    members: dict[int, list[int]] = {}  # leader -> its group, in order
+    groups = _Groups()
     out: dict[int, Partners] = {}
     for x, ids in zip(positions, _shared_buckets(table, positions, threshold), strict=True):
-        near: dict[int, list[list[int]]] = {}
-        for bucket in ids:
-            for leader, held in buckets.get(bucket, {}).items():
-                near.setdefault(leader, []).append(held)
-        to_leader = {leader: similarity(leader, x) for leader in sorted(near)}
-        own = next((c for c, v in to_leader.items() if 1.0 - v <= radius - _EPSILON), None)
-        found: list[tuple[int, float | None]] = []  # None: certain, not yet measured
-        for leader, lists in near.items():
-            if leader != own:
-                found += _decide(
-                    x,
-                    leader,
-                    lists,
-                    to_leader=to_leader,
-                    distance=distance,
-                    threshold=threshold,
-                    similarity=similarity,
-                )
-        group = members.get(own, []) if own is not None else []
-        if found or group:
-            out[x] = _partners(
-                x, found, group, to_leader=to_leader, similarity=similarity, listed=listed
-            )
+        search = _Search(x, ids, groups, threshold, similarity, listed)
+        search.run()
+        if search.found or search.whole:
+            out[x] = search.partners()
         if across is None or x < across:
-            head = x if own is None else own
-            distance[x] = 0.0 if own is None else 1.0 - to_leader[own]
-            members.setdefault(head, []).append(x)
-            for bucket in ids:
-                buckets.setdefault(bucket, {}).setdefault(head, []).append(x)
+            own = search.own
+            if own is None:
+                groups.register(x, x, 0.0, ids)
+            else:
+                groups.register(x, own, 1.0 - search.to_leader[own], ids)
     return out
-
-
-def _decide(
-    x: int,
-    leader: int,
-    held: list[list[int]],
-    *,
-    to_leader: dict[int, float],
-    distance: dict[int, float],
-    threshold: float,
-    similarity: Callable[[int, int], float],
-) -> list[tuple[int, float | None]]:
-    """The members of another group (those in a bucket with `x`) alike `x`: decided by
-    the triangle inequality through their leader where it can, else compared."""
-    slack = 1.0 - threshold
-    apart = 1.0 - to_leader[leader]
-    out: list[tuple[int, float | None]] = []
-    for y in sorted(set(chain.from_iterable(held))):
-        if y == leader:
-            if to_leader[leader] >= threshold:
-                out.append((y, to_leader[leader]))
-            continue
-        spread = distance[y]
-        if apart - spread > slack + _EPSILON:
-            continue
-        if apart + spread <= slack - _EPSILON:
-            out.append((y, None))
-            continue
-        value = similarity(y, x)
-        if value >= threshold:
-            out.append((y, value))
-    return out
-
-
-def _partners(
-    x: int,
-    found: list[tuple[int, float | None]],
-    group: list[int],
-    *,
-    to_leader: dict[int, float],
-    similarity: Callable[[int, int], float],
-    listed: int,
-) -> Partners:
-    """The first `listed` of `found` and of `group` (all certain), measured; the rest
-    counted. `group` is never copied: it may hold most of the set."""
-    first = sorted(found + [(y, None) for y in group[:listed]])[:listed]
-    shown = [
-        (y, known if known is not None else to_leader.get(y) or similarity(y, x))
-        for y, known in first
-    ]
-    return Partners(shown, len(found) + len(group) - len(shown))

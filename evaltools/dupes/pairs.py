@@ -51,6 +51,8 @@ class Pair:
     # Near pairs of the same later item not listed (`evaltools.dupes.near.LISTED`):
     # counted on its last listed pair, never dropped.
     more: int = 0
+    # False when counting stopped (`evaltools.dupes.near.BUDGET`): `more` is a lower bound.
+    more_exact: bool = True
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -62,6 +64,7 @@ class Pair:
             "code": self.rule.code,
             "severity": self.rule.severity.value,
             "more": self.more,
+            "more_exact": self.more_exact,
         }
 
     def to_diagnostic(self) -> Diagnostic:
@@ -74,6 +77,8 @@ class Pair:
         message = f"{self.b.id!r} is a {what} {self.a.where()}: similarity {self.similarity:.2f}"
         if alike:
             message += f"; alike: {alike}"
-        if self.more:
+        if self.more and self.more_exact:
             message += f"; +{self.more} more earlier items alike (not listed)"
+        elif self.more:
+            message += f"; +{self.more} or more earlier items alike (not listed, not all counted)"
         return make(self.rule, self.b.path, self.b.line, 1, message)

@@ -223,7 +223,8 @@ def find_pairs(
             parts = _parts(sets(i)[:2], sets(j)[:2], threshold)
             more = partners.more if n == len(partners.listed) - 1 else 0
             for other in members[j] if across is not None else (j,):
-                pair = Pair("near", prints[i].item, prints[other].item, value, NEAR, parts, more)
+                a, b = prints[i].item, prints[other].item
+                pair = Pair("near", a, b, value, NEAR, parts, more, partners.exact)
                 found.append((i, other, pair))
     return [pair for _, _, pair in sorted(found, key=lambda t: (t[0], t[1]))]
 

@@ -123,7 +123,7 @@ def find_pairs(
     def similarity(i: int, j: int) -> float:
         return jaccard(grams(i), grams(j))
 
-    more: dict[tuple[int, int], int] = {}
+    more: dict[tuple[int, int], tuple[int, bool]] = {}  # (count, exact)
     near = near_pairs(table, indexed, threshold, similarity, across=across, listed=listed)
     for j, partners in near.items():
         # An equal query (of another split) is an exact pair already, unless the count of
@@ -133,9 +133,9 @@ def find_pairs(
         for i, value in kept:
             alike.setdefault((i, j), {})[QUERY] = value
         if kept:
-            more[kept[-1][0], j] = partners.more
+            more[kept[-1][0], j] = (partners.more, partners.exact)
     return [
-        _pair(prints[i], prints[j], parts, (i, j) in same_query, more.get((i, j), 0))
+        _pair(prints[i], prints[j], parts, (i, j) in same_query, more.get((i, j), (0, True)))
         for (i, j), parts in sorted(alike.items())
     ]
 
@@ -172,14 +172,20 @@ def _equal_pairs(
 
 
 def _pair(
-    a: QueryPrint, b: QueryPrint, alike: dict[str, float], same_query: bool, more: int
+    a: QueryPrint,
+    b: QueryPrint,
+    alike: dict[str, float],
+    same_query: bool,
+    more: tuple[int, bool],
 ) -> Pair:
     parts = tuple(sorted(alike.items()))
     value = alike.get(QUERY, 1.0)  # the queries' similarity; 1 for a shared gold set only
     if a.split in _OPPOSITE and _OPPOSITE[a.split] == b.split:
-        return Pair("leak", a.item, b.item, value, HOLDOUT_LEAK, parts, more)
-    if same_query:
-        return Pair("exact", a.item, b.item, value, DUPLICATE_QUERY, parts, more)
-    if QUERY not in alike:
-        return Pair("exact", a.item, b.item, value, DUPLICATE_GOLD, parts, more)
-    return Pair("near", a.item, b.item, value, NEAR_DUPLICATE_QUERY, parts, more)
+        kind, rule = "leak", HOLDOUT_LEAK
+    elif same_query:
+        kind, rule = "exact", DUPLICATE_QUERY
+    elif QUERY not in alike:
+        kind, rule = "exact", DUPLICATE_GOLD
+    else:
+        kind, rule = "near", NEAR_DUPLICATE_QUERY
+    return Pair(kind, a.item, b.item, value, rule, parts, *more)
