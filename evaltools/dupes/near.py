@@ -224,9 +224,10 @@ def near_pairs(
     for x, ids in zip(positions, _shared_buckets(table, positions, threshold), strict=True):
         search = _Search(x, ids, groups, threshold, similarity, listed)
         search.run()
-        if search.found or search.whole:
+        reference = across is not None and x < across  # searched only to find its group
+        if (search.found or search.whole) and not reference:
             out[x] = search.partners()
-        if across is None or x < across:
+        if across is None or reference:
             own = search.own
             if own is None:
                 groups.register(x, x, 0.0, ids)
