@@ -31,7 +31,9 @@ RULES = (
         "probability below 1%), and a pair whose exact Jaccard similarity is at or above the "
         "threshold (0.5 by default, as Zed's `ep --max-duplicates`; `--threshold`, or "
         "`threshold` in [tool.evaltools.dupes]) is reported with the parts that are alike. "
-        "An example lists its first 5 partners and counts the others (+N more).",
+        "An example lists the first 5 partners it finds and counts the others (+N more); "
+        "counting stops after 64 exact comparisons once 5 are found, and the count is then a "
+        "lower bound (+N or more): a set of alike items costs time in proportion to its size.",
         "A renamed variable or one added line does not make a new test: the pair weighs the "
         "same behaviour twice. Keep both only when they test different behaviour.",
         "two examples whose cursor excerpts differ only in a variable name",
@@ -56,8 +58,8 @@ RULES = (
         "Two queries are nearly the same text (MinHash over character 3-grams).",
         "Compares the queries' character 3-grams (every pair of up to 200 queries, else the "
         "pairs MinHash and LSH propose, as for DU002) and reports a pair whose Jaccard "
-        "similarity is at or above the threshold; a query lists its first 5 partners and "
-        "counts the others (+N more).",
+        "similarity is at or above the threshold; a query lists the first 5 partners it finds "
+        "and counts the others (+N more, or +N or more past 64 comparisons, as for DU002).",
         "A reworded query with the same intent adds little; keep it only when the wording is "
         "what is being tested.",
         '"how does retry back off"  /  "how does the retry back off"',

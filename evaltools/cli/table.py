@@ -187,7 +187,8 @@ EXAMPLE_COMMANDS: tuple[Command, ...] = (
                 "(default: `threshold` of [tool.evaltools.dupes], else 0.5). Up to 200 items are "
                 "compared pair by pair; a larger set through LSH bands chosen for X, missing a "
                 "pair 0.01 above X with probability below 1% (at 0.5: 42 bands of 3 rows, "
-                "0.25%). Each item lists 5 partners and counts the rest (+N more).",
+                "0.25%). Each item lists 5 partners and counts the rest (+N more); counting "
+                "stops after 64 comparisons, the count then a lower bound (+N or more).",
                 metavar="X",
             ),
             format_param(),

@@ -119,3 +119,14 @@ def test_against_reports_no_pair_within_the_reference(
     assert main(["dupes", "mine.jsonl", "--against", "ref.jsonl", "--format", "json"]) == 0
     pairs = json.loads(capsys.readouterr().out)
     assert [(p["a"]["id"], p["b"]["id"]) for p in pairs] == [("r0", "m1"), ("r1", "m1")]
+
+
+def test_help_and_rules_state_the_budget(capsys: pytest.CaptureFixture[str]) -> None:
+    stated = {
+        ("dupes", "--help"): f"counting stops after {near.BUDGET} comparisons",
+        ("rule", "DU002"): f"stops after {near.BUDGET} exact comparisons",
+        ("rule", "DU102"): f"past {near.BUDGET} comparisons",
+    }
+    for argv, phrase in stated.items():
+        assert main(list(argv)) == 0
+        assert phrase in " ".join(capsys.readouterr().out.replace("│", " ").split())
