@@ -18,10 +18,12 @@ run each: read, parse, then each stage of the fingerprint and of the pairs).
 
 `--alike` times sets whose items are nearly all alike, where every pair is a finding
 (issue 33): N copies of one example that differ in one line, and N templated retrieval
-queries (one name varies; and five slots of ten words, most pairs near). For each, the
-time of dupes at N and 4N, its ratio to reading the same set (the baseline, timed in
-turn), the growth (4x the input: near-linear is about 4, quadratic 16), and the peak
-memory (the process's maximum resident size so far).
+queries (one name varies; five slots of ten words in order, nearly every pair near; and a
+seeded sample of "how does {A} handle {B} in {C} when {D} is {E}" with five words a slot,
+a seventh of the pairs near). For each, the time of dupes at N and 4N, its ratio to
+reading the same set (the baseline, timed in turn), the growth of each (4x the input), the
+growth of dupes against the baseline's (1 is linear, 4 quadratic), and the peak memory
+(the process's maximum resident size so far).
 """
 
 from __future__ import annotations
@@ -201,6 +203,22 @@ def _alike_queries(path: Path, count: int, slots: bool) -> None:
             out.write(json.dumps(record) + "\n")
 
 
+def _sampled_queries(path: Path, count: int) -> None:
+    """A seeded sample of one five-slot template, five words a slot (3,125 queries)."""
+    import itertools
+    import random
+
+    sys.path.insert(0, str(CORPUS.parents[3]))  # the checkout, for the test's vocabulary
+    from tests.dupes.test_bounded_work import SLOTS
+
+    combos = random.Random(count).sample(list(itertools.product(*SLOTS)), count)
+    with path.open("w") as out:
+        for i, combo in enumerate(combos):
+            query = "how does {} handle {} in {} when {} is {}".format(*combo)
+            record = {"qid": f"q{i}", "query": query, "gold": {f"a.py:{i}-{i}:f": 1}}
+            out.write(json.dumps(record) + "\n")
+
+
 def read_queries(path: Path) -> int:
     from evaltools.retrieval.gold.dupes import read_prints
 
@@ -214,6 +232,7 @@ def alike(tmp: Path, runs: int) -> None:
         ("near-identical examples", _alike_examples, parse_only, 1000),
         ("templated queries, one name", partial(_alike_queries, slots=False), read_queries, 1000),
         ("templated queries, 5 slots", partial(_alike_queries, slots=True), read_queries, 800),
+        ("5 slots of 5 words, sampled", _sampled_queries, read_queries, 750),
     ]
     for name, write, floor, small in shapes:
         spent = {}
@@ -223,14 +242,19 @@ def alike(tmp: Path, runs: int) -> None:
             (floor_time, _), (dupes_time, pairs) = best_interleaved(
                 runs, partial(floor, path), partial(dupes, path)
             )
-            spent[count] = dupes_time
+            spent[count] = (floor_time, dupes_time)
             peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
             print(
                 f"{name:<30} {count:>6}: dupes {dupes_time:6.2f}s = "
                 f"{dupes_time / floor_time:5.1f}x reading it; {pairs} pairs listed; "
                 f"peak RSS so far {peak:.0f} MB"
             )
-        print(f"{name:<30} growth at 4x the input: {spent[4 * small] / spent[small]:.1f}x")
+        dupes_growth = spent[4 * small][1] / spent[small][1]
+        floor_growth = spent[4 * small][0] / spent[small][0]
+        print(
+            f"{name:<30} growth at 4x the input: dupes {dupes_growth:.1f}x, reading "
+            f"{floor_growth:.1f}x: {dupes_growth / floor_growth:.2f} (1 linear, 4 quadratic)"
+        )
 
 
 def main() -> int:
