@@ -21,7 +21,9 @@ triangle inequality to decide them (a template with several slots: most pairs 0.
 counting every one would compare every pair: an item's count stops once `BUDGET`
 comparisons are spent and its `listed` partners are found, and is then a lower bound
 (`Partners.exact` false). An item with fewer partners than `listed` is always searched to
-the end: every item with a partner is reported.
+the end of its candidates: every item with a partner is reported. That search is what can
+still grow with the pairs: a set where most items share a band with most others yet have
+fewer than `listed` partners each (unmeasured so far; templated sets are the other shape).
 """
 
 from __future__ import annotations

@@ -77,8 +77,8 @@ class Pair:
         message = f"{self.b.id!r} is a {what} {self.a.where()}: similarity {self.similarity:.2f}"
         if alike:
             message += f"; alike: {alike}"
-        if self.more and self.more_exact:
-            message += f"; +{self.more} more earlier items alike (not listed)"
-        elif self.more:
+        if not self.more_exact:
             message += f"; +{self.more} or more earlier items alike (not listed, not all counted)"
+        elif self.more:
+            message += f"; +{self.more} more earlier items alike (not listed)"
         return make(self.rule, self.b.path, self.b.line, 1, message)

@@ -221,10 +221,11 @@ def find_pairs(
     for j, partners in near.items():
         for n, (i, value) in enumerate(partners.listed):
             parts = _parts(sets(i)[:2], sets(j)[:2], threshold)
-            more = partners.more if n == len(partners.listed) - 1 else 0
+            last = n == len(partners.listed) - 1
+            more, exact = (partners.more, partners.exact) if last else (0, True)
             for other in members[j] if across is not None else (j,):
                 a, b = prints[i].item, prints[other].item
-                pair = Pair("near", a, b, value, NEAR, parts, more, partners.exact)
+                pair = Pair("near", a, b, value, NEAR, parts, more, exact)
                 found.append((i, other, pair))
     return [pair for _, _, pair in sorted(found, key=lambda t: (t[0], t[1]))]
 

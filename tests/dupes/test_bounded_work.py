@@ -16,6 +16,8 @@ import pytest
 
 from evaltools.__main__ import main
 from evaltools.dupes import minhash, near
+from evaltools.example import dupes as example_dupes
+from evaltools.example.spec import ExampleSpec, spec_to_json_dict
 from evaltools.retrieval.gold import dupes as retrieval_dupes
 
 SLOTS = [
@@ -39,8 +41,8 @@ def _templated(path: Path, count: int) -> list[str]:
     return queries
 
 
-def _counting(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """Every exact Jaccard comparison the retrieval half of `dupes` makes, counted."""
+def _counting(monkeypatch: pytest.MonkeyPatch, half: Any = retrieval_dupes) -> list[int]:
+    """Every exact Jaccard comparison one half of `dupes` makes, counted."""
     calls = [0]
     exact: Callable[[set[int], set[int]], float] = minhash.jaccard
 
@@ -48,7 +50,7 @@ def _counting(monkeypatch: pytest.MonkeyPatch) -> list[int]:
         calls[0] += 1
         return exact(a, b)
 
-    monkeypatch.setattr(retrieval_dupes, "jaccard", counted)
+    monkeypatch.setattr(half, "jaccard", counted)
     return calls
 
 
@@ -84,7 +86,9 @@ def test_templated_queries_are_compared_a_bounded_number_of_times_each(
     assert {j for j, n in clear.items() if n} <= set(listed) <= {j for j, n in true.items() if n}
     assert max(sum(p["b"]["id"] == f"q{j}" for p in pairs) for j in listed) == near.LISTED
     assert all(n <= true[j] for j, n in listed.items())
-    ends = {int(p["b"]["id"][1:]): p for p in pairs if p["more"]}
+    counted = [p for p in pairs if p["more"] or not p["more_exact"]]
+    ends = {int(p["b"]["id"][1:]): p for p in counted}
+    assert len(ends) == len(counted)  # on one pair an item, its last listed
     exact = [j for j, p in ends.items() if p["more_exact"]]
     missed = sum(max(clear[j] - listed[j], 0) for j in exact)
     assert missed <= minhash.MISS_AT_MARGIN * sum(clear[j] for j in exact)
@@ -130,3 +134,41 @@ def test_help_and_rules_state_the_budget(capsys: pytest.CaptureFixture[str]) -> 
     for argv, phrase in stated.items():
         assert main(list(argv)) == 0
         assert phrase in " ".join(capsys.readouterr().out.replace("│", " ").split())
+
+
+def _templated_example(combo: tuple[str, ...]) -> ExampleSpec:
+    spec = ExampleSpec(repository_url="https://example.com/r", revision="0" * 40)
+    spec.cursor_path = "x.py"
+    spec.cursor_position = "".join(
+        f"value_{n} = compute ( left_{n} , right ) if ready else None # {word}\n"
+        for n, word in enumerate(combo)
+    )
+    spec.expected_patches = []
+    return spec
+
+
+def test_templated_examples_count_past_the_budget_on_the_last_listed_pair_only(
+    in_tmp: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    count = 400
+    combos = random.Random(3).sample(list(product(*SLOTS)), count)
+    lines = [
+        json.dumps(dict(spec_to_json_dict(_templated_example(c)), name=f"ex{n}"))
+        for n, c in enumerate(combos)
+    ]
+    (in_tmp / "set.jsonl").write_text("\n".join(lines) + "\n")
+    calls = _counting(monkeypatch, example_dupes)
+    assert main(["dupes", "set.jsonl", "--format", "json"]) == 0
+    pairs: list[dict[str, Any]] = json.loads(capsys.readouterr().out)
+    assert calls[0] <= 100 * count  # every pair: 79,800
+    by_item: dict[str, list[dict[str, Any]]] = {}
+    for p in pairs:
+        assert p["kind"] == "near" and p["similarity"] >= 0.5
+        by_item.setdefault(p["b"]["id"], []).append(p)
+    bounded = 0
+    for listed in by_item.values():
+        assert len(listed) <= near.LISTED
+        *first, last = listed  # in order of the earlier item
+        assert all(p["more"] == 0 and p["more_exact"] for p in first)
+        bounded += not last["more_exact"]
+    assert bounded > count / 4
