@@ -59,7 +59,8 @@ from pathlib import Path
 from gold_tree import build, git_output, write_set
 
 from evaltools.parallel.processes import available_cores
-from evaltools.retrieval.code.definition_cache import DB_NAME, RACY_SECONDS, blob_id, entry_key
+from evaltools.retrieval.code.cache_store import DB_NAME, RACY_SECONDS
+from evaltools.retrieval.code.definition_cache import blob_id, entry_key
 from evaltools.retrieval.code.parsing import parse_source
 from evaltools.retrieval.code.symbols import grammar_of
 
@@ -200,7 +201,7 @@ def measure(root: Path, sets: dict[str, Path], gold: list[str], repeats: int) ->
     referenced = sorted({g.rsplit(":", 2)[0] for g in gold})
     existing = [root / p for p in referenced if (root / p).is_file()]
     megabytes = sum(p.stat().st_size for p in existing) / 1e6
-    # Files changed less than RACY_SECONDS ago get no stat row (see definition_cache).
+    # Files changed less than RACY_SECONDS ago get no stat row (see cache_store).
     time.sleep(RACY_SECONDS)
 
     def floor() -> None:

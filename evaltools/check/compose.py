@@ -157,7 +157,7 @@ def _retrieval(
 ) -> list[Diagnostic]:
     if not work.retrieval_sets:
         return []
-    from evaltools.retrieval.code.definition_cache import cache_folder
+    from evaltools.retrieval.code.cache_store import cache_folder
     from evaltools.retrieval.gold.gold_check import check_gold
     from evaltools.retrieval.gold.gold_roots import gold_sources
     from evaltools.retrieval.records.check_files import check_files, schema_text_for

@@ -139,7 +139,7 @@ def gold(path: Path, text: str, validated: list[Diagnostic]) -> Gold:
     """The gold check of a set's `text` (slow: the server runs it in a worker thread), its
     findings less those `validated` (validate's) already holds, as `check` reports them."""
     from evaltools.check.compose import gold_findings, gold_not_checked
-    from evaltools.retrieval.code.definition_cache import cache_folder
+    from evaltools.retrieval.code.cache_store import cache_folder
     from evaltools.retrieval.gold.gold_check import check_gold
     from evaltools.retrieval.gold.gold_roots import gold_sources
 

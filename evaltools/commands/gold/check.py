@@ -16,15 +16,15 @@ from evaltools.config.model import Config, load_config
 from evaltools.fileio import UsageError, check_paths_exist
 from evaltools.parallel.processes import check_jobs
 from evaltools.rerun import with_fix
-from evaltools.retrieval.code.definition_cache import cache_folder
+from evaltools.retrieval.code.cache_store import cache_folder
 from evaltools.retrieval.gold.gold_roots import gold_sources
 
 if TYPE_CHECKING:
     from evaltools.diagnostics import Diagnostic
     from evaltools.gate import Gate
-    from evaltools.retrieval.gold.check_cache import ResultCache
     from evaltools.retrieval.gold.gold_check import GoldCheck
     from evaltools.retrieval.gold.items import GoldItem
+    from evaltools.retrieval.gold.result_cache import ResultCache
     from evaltools.selection import DiagnosticFilter
 
 
@@ -52,9 +52,9 @@ def run(
     root, metas = gold_sources(root, metas, config.retrieval.root, config.retrieval.metas)
     check_jobs(jobs)
     cache_dir = None if no_cache else cache_folder(config.root)
-    # A second run on an unchanged tree prints the first one's output (see check_cache);
+    # A second run on an unchanged tree prints the first one's output (see result_cache);
     # the resolver is imported only when it has to run.
-    from evaltools.retrieval.gold.check_cache import open_results
+    from evaltools.retrieval.gold.result_cache import open_results
 
     results = open_results(
         cache_dir,
@@ -137,8 +137,8 @@ def _check(
     gate: Gate,
 ) -> int:
     from evaltools.report.progress import Progress
-    from evaltools.retrieval.gold.check_cache import Outcome
     from evaltools.retrieval.gold.gold_check import check_gold
+    from evaltools.retrieval.gold.result_cache import Outcome
 
     progress = Progress()
 

@@ -1,94 +1,55 @@
-"""A content-addressed cache of the definitions `gold check` parses, kept between runs.
+"""The definition cache: what `gold check` parses, kept between runs, keyed by content.
 
 Parsing is nearly all of a gold check's work, and most files do not change between two
 runs. An entry is keyed by what decides the definitions of a file: its content (the git
-blob id: read from `git ls-tree` at `--rev`, computed from the bytes in a work tree),
-its grammar, and the versions of the parser, the grammar and evaltools' span conventions
-(`symbols.SPANS_VERSION`). A new parser or convention therefore never meets an old entry.
+blob id: read from `git ls-tree` at `--rev`, computed from the bytes in a work tree), its
+grammar, and the versions of the parser, the grammar and evaltools' span conventions
+(`symbols.SPANS_VERSION`): `version_tag`. A new parser or convention therefore never
+meets an old entry. In a work tree a stat row (`cache_store`) maps a file's (path, size,
+mtime, ctime, inode, device) to its blob id, so a warm run stats files instead of reading
+and hashing them.
 
-In a work tree a second table maps a file's (path, size, mtime, ctime, inode, device) to
-its blob id, so a warm run stats files instead of reading and hashing them. Only files
-last changed more than `RACY_SECONDS` before they were looked at get such a row: a file
-rewritten within the same timestamp tick, with the same size, would otherwise keep its
-old row (git's "racily clean" problem).
-
-The store is one SQLite database (the stdlib's): one query answers a batch of keys,
-writes are transactions (whole or not at all), and concurrent runs wait on its lock
-rather than clobber each other. Every row carries a MAC of its key and value, keyed by a
-secret only this user can read (`SECRET_NAME`, mode 0600, made on first use): a row that
-does not check out (damaged, or written by anyone without the secret), or does not
-decode, is a miss and is recomputed, so a row another hand wrote can never turn a failing
-verdict into a pass; a database file that SQLite finds corrupt, or that is not ours, is
-replaced. A cache another user could write (the folder, the database or the secret owned
-by someone else, or writable by group or others: a shared `EVALTOOLS_CACHE_DIR`, a
-database left mode 0666) is not used at all, as pip and mypy refuse theirs: the run says
-so once on stderr and goes on uncached. The cache never fails a run: when it cannot be
-opened or written, the run goes on without it.
-
-The folder is `.evaltools_cache/` beside the pyproject.toml that configures the run (or
-the current directory), as ruff and mypy keep theirs, or `EVALTOOLS_CACHE_DIR`; it gets a
-`.gitignore` of `*` when created.
+The loaders parse a code tree's files through the cache: what it holds is taken from it,
+only the rest is read and parsed, and what was parsed is stored. The results are those of
+parsing every file (`TreeLookup` without a cache): a file the cache cannot key (an
+unsupported extension, one that cannot be stat'ed or read) goes the uncached way, so that
+it reports as it always did. Rows live in the one store (`cache_store.CacheStore`); an
+entry that does not decode as this version wrote it is a miss and is recomputed.
 """
 
 from __future__ import annotations
 
 import contextlib
-import functools
 import json
 import os
-import sqlite3
+import stat
 import sys
-from collections.abc import Iterable, Mapping
+import time
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Protocol
 
 from evaltools.blake2 import blake2b
-from evaltools.retrieval.code.cache_trust import (
-    load_secret,
-    row_mac,
-    untrusted,
-    warn_once,
-)
+from evaltools.retrieval.code.cache_store import RACY_SECONDS, CacheStore, stat_signature
 from evaltools.retrieval.code.grammars import GRAMMARS
-from evaltools.retrieval.code.parsing import ParsedFile
+from evaltools.retrieval.code.parsing import FileParser, ParsedFile
 from evaltools.retrieval.code.spans import Definition
-from evaltools.retrieval.code.symbols import SPANS_VERSION
-from evaltools.retrieval.sources.closing import Closing
+from evaltools.retrieval.code.symbols import SPANS_VERSION, grammar_of
 
-CACHE_DIR_ENV = "EVALTOOLS_CACHE_DIR"
-FOLDER_NAME = ".evaltools_cache"
-DB_NAME = "definitions.sqlite3"
-GITIGNORE = b"# Created by evaltools: the whole folder is a cache.\n*\n"
-CACHEDIR_TAG = (
-    b"Signature: 8a477f597d28d172789f06886806bc55\n"
-    b"# This file is a cache directory tag created by evaltools.\n"
-)
-# The layout of the database; a file with another one (or another application's) is
-# replaced, never read.
-SCHEMA_VERSION = 2  # 2: rows carry a keyed MAC, not a CRC anyone can recompute
-APPLICATION_ID = 0x45564C54  # "EVLT"
-RACY_SECONDS = 2
-# How long a run waits for another run's write to finish before it skips its own.
-BUSY_SECONDS = 10.0
-# Keys per query, below SQLite's oldest limit of 999 bound parameters.
-BATCH = 500
-
-_SCHEMA = (
-    "CREATE TABLE IF NOT EXISTS definitions"
-    " (key TEXT PRIMARY KEY, crc INTEGER NOT NULL, value BLOB NOT NULL) WITHOUT ROWID",
-    "CREATE TABLE IF NOT EXISTS stats"
-    " (path TEXT PRIMARY KEY, sig TEXT NOT NULL, oid TEXT NOT NULL, crc INTEGER NOT NULL)"
-    " WITHOUT ROWID",
-)
-_PUT_DEFINITIONS = "INSERT OR REPLACE INTO definitions VALUES (?, ?, ?)"
-_PUT_STATS = "INSERT OR REPLACE INTO stats VALUES (?, ?, ?, ?)"
+Parsed = list[tuple[str, "ParsedFile | None"]]
 
 
-def cache_folder(project_root: Path) -> Path:
-    """`EVALTOOLS_CACHE_DIR` when set, else `.evaltools_cache` in `project_root` (the
-    folder of the pyproject.toml that configures the run, or the current directory)."""
-    configured = os.environ.get(CACHE_DIR_ENV)
-    return Path(configured) if configured else project_root / FOLDER_NAME
+class Tree(Protocol):
+    """What the loaders ask of a code tree (`sources.source.CodeTree`)."""
+
+    @property
+    def root(self) -> Path: ...
+
+    def local_path(self, id_path: str) -> Path: ...
+
+    def blob_ids(self, id_paths: Iterable[str]) -> dict[str, str]: ...
+
+    def read_blobs(self, id_paths: Iterable[str]) -> Iterator[tuple[str, bytes | None]]: ...
 
 
 def blob_id(data: bytes) -> str:
@@ -158,10 +119,6 @@ def entry_key(grammar: str, oid: str) -> str:
     return f"{version_tag(grammar)}:{oid}"
 
 
-def stat_signature(st: os.stat_result) -> str:
-    return f"{st.st_size}:{st.st_mtime_ns}:{st.st_ctime_ns}:{st.st_ino}:{st.st_dev}"
-
-
 def encode(parsed: ParsedFile) -> bytes:
     rows = [[d.name, d.start, d.end] for d in parsed.definitions]
     return json.dumps([parsed.line_count, rows], separators=(",", ":")).encode()
@@ -183,178 +140,217 @@ def decode(value: bytes) -> ParsedFile | None:
     return ParsedFile(tuple(map(Definition._make, rows)), line_count)
 
 
-class DefinitionCache(Closing):
-    """The database in `folder`, opened on first use; disabled for the run if it cannot be."""
+def get_parsed(cache: CacheStore, keys: Iterable[str]) -> dict[str, ParsedFile]:
+    """The entries found for `keys` (a missing or bad one is simply not there)."""
+    found: dict[str, ParsedFile] = {}
+    for key, value in cache.get_values(keys).items():
+        parsed = decode(value)
+        if parsed is not None:
+            found[key] = parsed
+    return found
 
-    def __init__(self, folder: Path) -> None:
-        self.folder = folder
-        self._db: sqlite3.Connection | None = None
-        self._disabled = False
-        self._secret = b""
 
-    def mac(self, *parts: str | bytes) -> int:
-        """The MAC a row of `parts` must carry in this cache (0 when it cannot be opened)."""
-        self._connect()
-        return row_mac(self._secret, *parts) if self._secret else 0
+def put_parsed(
+    cache: CacheStore,
+    entries: Mapping[str, ParsedFile],
+    stats: Iterable[tuple[str, str, str]] = (),
+) -> None:
+    """Store `key -> parsed` and `(path, signature, blob id)` rows in one transaction."""
+    cache.put_values({key: encode(parsed) for key, parsed in entries.items()}, stats)
 
-    def close(self) -> None:
-        if self._db is not None:
-            with contextlib.suppress(sqlite3.Error):
-                self._db.close()
-            self._db = None
 
-    def get(self, keys: Iterable[str]) -> dict[str, ParsedFile]:
-        """The entries found for `keys` (a missing or bad one is simply not there)."""
-        found: dict[str, ParsedFile] = {}
-        for key, value in self.get_values(keys).items():
-            parsed = decode(value)
-            if parsed is not None:
-                found[key] = parsed
-        return found
+def code_versions() -> list[str]:
+    """What identifies the code that made a whole result: evaltools' version, Python's,
+    every grammar's `version_tag`, and the stat of each of evaltools' modules. An
+    editable install (or a checkout on PYTHONPATH) is edited without a version bump, and
+    a result replayed from before the edit would be the old code's verdict."""
+    from evaltools import __version__
 
-    def get_values(self, keys: Iterable[str]) -> dict[str, bytes]:
-        """The stored bytes of `keys` whose rows check out; decoding them is the caller's
-        (other derived data, such as `gold.bodies`, is kept here under its own keys)."""
-        found: dict[str, bytes] = {}
-        sql = "SELECT key, crc, value FROM definitions WHERE key IN "
-        for key, crc, value in self._select(sql, list(dict.fromkeys(keys))):
-            if not (isinstance(key, str) and isinstance(value, bytes)):
-                continue  # not a row this module wrote
-            if crc == row_mac(self._secret, key, value):
-                found[key] = value
-        return found
+    parts = [__version__, sys.version, *map(version_tag, sorted(GRAMMARS))]
+    package = os.path.dirname(os.path.dirname(os.path.dirname(__file__)))  # noqa: PTH120
+    for folder, dirnames, filenames in os.walk(package):
+        dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
+        for name in sorted(filenames):
+            if name.endswith(".py"):
+                st = os.stat(os.path.join(folder, name))  # noqa: PTH116, PTH118
+                parts.append(f"{folder}/{name}:{st.st_size}:{st.st_mtime_ns}")
+    return parts
 
-    def oids_by_stat(self, signatures: Mapping[str, str]) -> dict[str, str]:
-        """Path -> blob id for the paths whose recorded signature is still theirs."""
-        found: dict[str, str] = {}
-        sql = "SELECT path, sig, oid, crc FROM stats WHERE path IN "
-        for path, sig, oid, crc in self._select(sql, list(signatures)):
-            if not all(isinstance(text, str) for text in (path, sig, oid)):
-                continue
-            if sig == signatures.get(path) and crc == row_mac(self._secret, path, sig, oid):
-                found[path] = oid
-        return found
 
-    def put(
-        self,
-        entries: Mapping[str, ParsedFile],
-        stats: Iterable[tuple[str, str, str]] = (),
-    ) -> None:
-        """Store `key -> parsed` and `(path, signature, blob id)` rows in one transaction."""
-        self.put_values({key: encode(parsed) for key, parsed in entries.items()}, stats)
+def load_work_tree(cache: CacheStore, pool: FileParser, tree: Tree, paths: Iterable[str]) -> Parsed:
+    """Work-tree files: an unchanged stat signature names the content without reading it."""
+    results, uncached, signatures = _stat_files(tree, paths)
+    known = cache.oids_by_stat({local: sig for local, sig, _ in signatures.values()})
+    keys = {
+        path: _key(path, known[local])
+        for path, (local, _, _) in signatures.items()
+        if local in known
+    }
+    found = get_parsed(cache, keys.values())
+    read: list[tuple[str, bytes]] = []
+    stat_rows: list[tuple[str, str, str]] = []
+    for path, (local, sig, storable) in signatures.items():
+        key = keys.get(path)
+        if key is not None and key in found:
+            results.append((path, found[key]))
+            continue
+        try:
+            data = Path(local).read_bytes()
+        except OSError:
+            uncached.append(path)
+            continue
+        oid = blob_id(data)
+        keys[path] = _key(path, oid)
+        if storable:
+            stat_rows.append((local, sig, oid))
+        read.append((path, data))
+    results.extend(_parse_missing(cache, pool, read, keys, stat_rows))
+    results.extend(pool.map_paths([(p, str(tree.local_path(p))) for p in uncached]))
+    return results
 
-    def put_values(
-        self, values: Mapping[str, bytes], stats: Iterable[tuple[str, str, str]] = ()
-    ) -> None:
-        """Store `key -> bytes` (see `get_values`) and stat rows in one transaction."""
-        stats = list(stats)
-        if not values and not stats:
-            return
-        for _attempt in range(2):  # once more on a database replaced for being corrupt
-            db = self._connect()
-            if db is None:
-                return
-            mac = functools.partial(row_mac, self._secret)  # the secret comes with the database
-            definitions = [(key, mac(key, value), value) for key, value in values.items()]
-            stat_rows = [(path, sig, oid, mac(path, sig, oid)) for path, sig, oid in stats]
+
+def work_tree_ids(
+    cache: CacheStore, tree: Tree, paths: Iterable[str]
+) -> tuple[dict[str, str], dict[str, bytes]]:
+    """The blob ids of the work tree's regular files among `paths` (of a known grammar),
+    named by their stat rows when unchanged, else read and hashed (and a stat row kept for
+    the next run); and the bytes of those read. A file that cannot be read has no id."""
+    _, _, signatures = _stat_files(tree, paths)
+    known = cache.oids_by_stat({local: sig for local, sig, _ in signatures.values()})
+    oids: dict[str, str] = {}
+    read: dict[str, bytes] = {}
+    stat_rows: list[tuple[str, str, str]] = []
+    for path, (local, sig, storable) in signatures.items():
+        oid = known.get(local)
+        if oid is None:
             try:
-                with db:  # one transaction: every row or none
-                    db.executemany(_PUT_DEFINITIONS, definitions)
-                    db.executemany(_PUT_STATS, stat_rows)
-                return
-            except sqlite3.OperationalError:
-                return  # locked past BUSY_SECONDS, read-only, disk full: skip, stay correct
-            except sqlite3.DatabaseError:
-                self._replace()
+                data = read[path] = Path(local).read_bytes()
+            except OSError:
+                continue
+            oid = blob_id(data)
+            if storable:
+                stat_rows.append((local, sig, oid))
+        oids[path] = oid
+    cache.put_values({}, stat_rows)
+    return oids, read
 
-    def _select(self, sql: str, keys: list[str]) -> list[tuple[Any, ...]]:
-        found: list[tuple[Any, ...]] = []
-        db = self._connect() if keys else None
-        if db is None:
-            return found
+
+def _stat_files(
+    tree: Tree, paths: Iterable[str]
+) -> tuple[Parsed, list[str], dict[str, tuple[str, str, bool]]]:
+    """What a stat says of each path: the parse of those it settles (no file, a folder),
+    those the cache cannot key (no grammar, not a regular file), and the signature of the
+    rest: path -> (file, signature, whether it is old enough to be kept)."""
+    racy_after = time.time_ns() - RACY_SECONDS * 1_000_000_000
+    uncached: list[str] = []
+    signatures: dict[str, tuple[str, str, bool]] = {}
+    # os.path, not pathlib: this runs for every file, and a warm run does little else.
+    root = os.path.abspath(tree.root)  # noqa: PTH100
+    results: Parsed = []
+    for path in paths:
+        local = os.path.join(root, path)  # noqa: PTH118
         try:
-            for start in range(0, len(keys), BATCH):
-                batch = keys[start : start + BATCH]
-                found.extend(db.execute(sql + f"({','.join('?' * len(batch))})", batch))
-        except sqlite3.OperationalError:
-            return []
-        except sqlite3.DatabaseError:
-            self._replace()
-            return []
-        return found
+            st = os.stat(local) if grammar_of(path) is not None else None  # noqa: PTH116
+        except (FileNotFoundError, NotADirectoryError):
+            # No file: what `read_and_parse` says, without a worker pool to say it (a
+            # warm run's only uncached paths are often the gold's deleted files).
+            results.append((path, None))
+            continue
+        except OSError:
+            st = None
+        if st is not None and stat.S_ISDIR(st.st_mode):
+            results.append((path, None))  # as reading it would (IsADirectoryError)
+            continue
+        if st is None or not stat.S_ISREG(st.st_mode):
+            uncached.append(path)
+            continue
+        storable = max(st.st_mtime_ns, st.st_ctime_ns) < racy_after
+        signatures[path] = (local, stat_signature(st), storable)
+    return results, uncached, signatures
 
-    def _connect(self) -> sqlite3.Connection | None:
-        if self._db is not None or self._disabled:
-            return self._db
-        try:
-            self._make_folder()
-            why = untrusted(self.folder)
-            if why is not None:
-                warn_once(self.folder, why)
-                self._disabled = True
-                return None
-            self._secret = load_secret(self.folder)
-            self._db = self._open()
-        except (OSError, sqlite3.OperationalError):
-            self._disabled = True  # no folder or no database: run without the cache
-        except sqlite3.DatabaseError:
-            self._replace()
-        return self._db
 
-    def _make_folder(self) -> None:
-        # 0o755 (less what the umask takes), so a group-writable umask does not make a
-        # folder `untrusted` refuses.
-        self.folder.mkdir(mode=0o755, parents=True, exist_ok=True)
-        for name, content in ((".gitignore", GITIGNORE), ("CACHEDIR.TAG", CACHEDIR_TAG)):
-            # Created, never rewritten: exclusive creation lets one of two concurrent runs
-            # write it, and a failure only leaves the folder without it.
-            with contextlib.suppress(OSError), (self.folder / name).open("xb") as out:
-                out.write(content)
+def load_at_rev(cache: CacheStore, pool: FileParser, tree: Tree, paths: Iterable[str]) -> Parsed:
+    """Files at `--rev`: git names each blob, so a hit reads nothing."""
+    wanted = list(paths)
+    oids = tree.blob_ids(wanted)
+    keys = {path: _key(path, oids[path]) for path in wanted if path in oids and grammar_of(path)}
+    found = get_parsed(cache, keys.values())
+    results: Parsed = []
+    todo: list[str] = []
+    for path in wanted:
+        key = keys.get(path)
+        if key is not None and key in found:
+            results.append((path, found[key]))
+        else:
+            todo.append(path)
+    # A path with no blob (a gold file deleted since) parses to None, as `parse_blob` says,
+    # in this process: a warm run then starts no worker pool for its missing files.
+    absent: list[str] = []
 
-    def _open(self) -> sqlite3.Connection:
-        with contextlib.suppress(FileExistsError):
-            # Made here, not by SQLite, so that its mode (and the log's, which SQLite copies)
-            # leaves out group and other write whatever the umask.
-            os.close(os.open(self.folder / DB_NAME, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644))
-        db = sqlite3.connect(self.folder / DB_NAME, timeout=BUSY_SECONDS, isolation_level=None)
-        try:
-            application = db.execute("PRAGMA application_id").fetchone()[0]
-            version = db.execute("PRAGMA user_version").fetchone()[0]
-            if application == 0 and version == 0:
-                self._create(db)
-            elif (application, version) != (APPLICATION_ID, SCHEMA_VERSION):
-                raise sqlite3.DatabaseError("not an evaltools definition cache")
-            # A write-ahead log: runs read while another writes; NORMAL cannot corrupt it.
-            db.execute("PRAGMA journal_mode=WAL")
-            db.execute("PRAGMA synchronous=NORMAL")
-        except BaseException:
-            db.close()
-            raise
-        db.isolation_level = "IMMEDIATE"  # a write takes the lock first, waiting for it
-        return db
+    def blobs() -> Iterator[tuple[str, bytes]]:
+        for path, data in tree.read_blobs(todo):
+            if data is None:
+                absent.append(path)
+            else:
+                yield path, data
 
-    def _create(self, db: sqlite3.Connection) -> None:
-        db.execute("BEGIN IMMEDIATE")  # another run may be creating it at the same time
-        try:
-            if db.execute("PRAGMA application_id").fetchone()[0] == 0:
-                for statement in _SCHEMA:
-                    db.execute(statement)
-                db.execute(f"PRAGMA application_id={APPLICATION_ID}")
-                db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
-            db.execute("COMMIT")
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
+    fresh: dict[str, ParsedFile] = {}
+    expected = sum(1 for path in todo if path in oids)
+    for path, parsed in pool.map_blobs(blobs(), expected):
+        results.append((path, parsed))
+        key = keys.get(path)
+        if key is not None and parsed is not None and parsed.error is None:
+            fresh[key] = parsed
+    results.extend((path, None) for path in absent)
+    put_parsed(cache, fresh)
+    return results
 
-    def _replace(self) -> None:
-        """Start over with an empty database: the file is corrupt or not ours."""
-        self.close()
-        if self._disabled:
-            return
-        self._disabled = True  # unless the new one opens
-        for suffix in ("", "-wal", "-shm", "-journal"):
-            with contextlib.suppress(OSError):
-                (self.folder / (DB_NAME + suffix)).unlink()
-        with contextlib.suppress(OSError, sqlite3.Error):
-            self._db = self._open()
-            self._disabled = False
+
+def parse_read(
+    cache: CacheStore,
+    pool: FileParser,
+    items: list[tuple[str, bytes]],
+    oids: Mapping[str, str] | None = None,
+) -> Parsed:
+    """Files already read; `oids` their blob ids when git gave them (else they are hashed)."""
+    keyed = [(path, data) for path, data in items if grammar_of(path) is not None]
+    keys = {
+        path: _key(path, oids[path] if oids and path in oids else blob_id(data))
+        for path, data in keyed
+    }
+    others = [(path, data) for path, data in items if path not in keys]
+    results = _parse_missing(cache, pool, keyed, keys, [])
+    results.extend(pool.map_blobs(others, len(others)))
+    return results
+
+
+def _key(path: str, oid: str) -> str:
+    grammar = grammar_of(path)
+    assert grammar is not None
+    return entry_key(grammar, oid)
+
+
+def _parse_missing(
+    cache: CacheStore,
+    pool: FileParser,
+    items: list[tuple[str, bytes]],
+    keys: Mapping[str, str],
+    stat_rows: list[tuple[str, str, str]],
+) -> Parsed:
+    """Parse those of `items` the cache has no entry for (by content), and store them."""
+    found = get_parsed(cache, (keys[path] for path, _ in items))
+    results: Parsed = []
+    todo: list[tuple[str, bytes | None]] = []
+    for path, data in items:
+        parsed = found.get(keys[path])
+        if parsed is not None:
+            results.append((path, parsed))
+        else:
+            todo.append((path, data))
+    fresh: dict[str, ParsedFile] = {}
+    for path, parsed in pool.map_blobs(todo, len(todo)):
+        results.append((path, parsed))
+        if parsed is not None and parsed.error is None:
+            fresh[keys[path]] = parsed
+    put_parsed(cache, fresh, stat_rows)
+    return results

@@ -39,7 +39,7 @@ from evaltools.retrieval.records.record_rules import BLANK_LINE
 
 if TYPE_CHECKING:
     from evaltools.retrieval.code.parsing import OnParsed
-    from evaltools.retrieval.gold.check_cache import Watch
+    from evaltools.retrieval.gold.result_cache import Watch
     from evaltools.retrieval.sources.source import CodeTree
 
 
@@ -77,7 +77,7 @@ def check_gold(
     or the index's `metas`; definitions parsed are kept in `cache_dir` (None: no cache).
     `on_parsed` is told how many source files have been parsed, as each one is; `watch`
     is told the paths below the root the check looked for and the records' revisions
-    (for `check_cache`). `fix_command` is what a stale ID's finding says to run: the
+    (for `result_cache`). `fix_command` is what a stale ID's finding says to run: the
     command that printed it, with --fix, so that the advice works where it is read.
     `texts` holds an editor's unsaved text of some sets (`evaltools server`), read instead
     of the files."""
@@ -247,7 +247,7 @@ def _resolve(
     on_parsed: OnParsed | None,
     watch: Watch | None = None,
 ) -> None:
-    from evaltools.retrieval.code.definition_cache import DefinitionCache
+    from evaltools.retrieval.code.cache_store import CacheStore
     from evaltools.retrieval.code.parsing import FileParser
     from evaltools.retrieval.gold.anchor import resolve_all
     from evaltools.retrieval.sources.git import GitError
@@ -258,7 +258,7 @@ def _resolve(
         raise UsageError("--rev needs --root: the repository the revision is in")
     refs = list(dict.fromkeys(i.ref for i in items))
     tree: CodeTree | None = None
-    cache = DefinitionCache(cache_dir) if cache_dir is not None else None
+    cache = CacheStore(cache_dir) if cache_dir is not None else None
     try:
         tree = _tree(root, rev, watch) if root is not None else None
         with FileParser(jobs, on_parsed) as pool:

@@ -1,5 +1,5 @@
 """What gold IDs resolve against: kept apart from the check so that a cached run
-(`check_cache`) settles it without importing the resolver."""
+(`result_cache`) settles it without importing the resolver."""
 
 from __future__ import annotations
 

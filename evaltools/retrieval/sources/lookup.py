@@ -12,9 +12,9 @@ from evaltools.retrieval.sources.metas import MetasIndex
 from evaltools.retrieval.sources.source import CodeTree
 
 if TYPE_CHECKING:
-    from evaltools.retrieval.code.definition_cache import DefinitionCache
+    from evaltools.retrieval.code.cache_store import CacheStore
     from evaltools.retrieval.gold.bodies import Body, BodyIndex, BodySearch
-    from evaltools.retrieval.gold.searches import RememberedSearch
+    from evaltools.retrieval.gold.body_cache import RememberedSearch
 
 # A missing file or symbol triggers a scan of the tree for files holding it; past this
 # many files the scan would cost more than the candidates are worth.
@@ -111,9 +111,7 @@ class TreeLookup:
     """Definitions parsed from a code tree, each file once; with a `cache`, parsed files
     are looked up in it first (see `definition_cache`)."""
 
-    def __init__(
-        self, tree: CodeTree, pool: FileParser, cache: DefinitionCache | None = None
-    ) -> None:
+    def __init__(self, tree: CodeTree, pool: FileParser, cache: CacheStore | None = None) -> None:
         self.tree = tree
         self.pool = pool
         self.cache = cache
@@ -147,9 +145,13 @@ class TreeLookup:
         if not todo:
             return
         if self.cache is not None:
-            from evaltools.retrieval.code import cached_parse
+            from evaltools.retrieval.code import definition_cache
 
-            load = cached_parse.load_at_rev if self.tree.from_git else cached_parse.load_work_tree
+            load = (
+                definition_cache.load_at_rev
+                if self.tree.from_git
+                else definition_cache.load_work_tree
+            )
             results: Iterable[tuple[str, ParsedFile | None]] = load(
                 self.cache, self.pool, self.tree, todo
             )
@@ -208,7 +210,7 @@ class TreeLookup:
 
     def bodies(self) -> BodySearch | None:
         """Every definition of the tree by body. With a cache, what earlier runs asked of
-        the same contents is answered from it (see `gold.searches`), and the index is built
+        the same contents is answered from it (see `gold.body_cache`), and the index is built
         only for a new question; bodies come from the cache when it has them."""
         if self._bodies is None:
             files = [p for p in self.tree.files() if is_supported(p) and not self.outside(p)]
@@ -216,7 +218,7 @@ class TreeLookup:
             if self.cache is None:
                 self._bodies = self._body_index(files, {})
             else:
-                from evaltools.retrieval.gold.searches import RememberedSearch, searches_key
+                from evaltools.retrieval.gold.body_cache import RememberedSearch, searches_key
 
                 keys = self._content_keys(files)
                 key = searches_key((p, keys[p]) for p in files if p in keys)
@@ -235,7 +237,7 @@ class TreeLookup:
     def _content_keys(self, files: list[str]) -> dict[str, str]:
         """Path -> what names its content in the cache (see `definition_cache.entry_key`),
         for the files that can be read; without reading those git or a stat row names."""
-        from evaltools.retrieval.code.cached_parse import work_tree_ids
+        from evaltools.retrieval.code import definition_cache
         from evaltools.retrieval.code.definition_cache import blob_id, entry_key
         from evaltools.retrieval.code.symbols import grammar_of
 
@@ -247,7 +249,7 @@ class TreeLookup:
                 if data is not None:
                     oids[path] = blob_id(data)
         else:
-            oids, read = work_tree_ids(self.cache, self.tree, files)
+            oids, read = definition_cache.work_tree_ids(self.cache, self.tree, files)
             self._texts.update(read)
         return {
             path: entry_key(grammar, oids[path])
@@ -334,7 +336,7 @@ class TreeLookup:
     def _parse_read(self, hits: list[tuple[str, bytes]]) -> Iterable[tuple[str, ParsedFile | None]]:
         if self.cache is None:
             return self.pool.map_blobs(hits, len(hits))
-        from evaltools.retrieval.code.cached_parse import parse_read
+        from evaltools.retrieval.code.definition_cache import parse_read
 
         oids = self.tree.blob_ids(p for p, _ in hits) if self.tree.from_git else None
         return parse_read(self.cache, self.pool, hits, oids)

@@ -13,11 +13,11 @@ from typing import Any
 import pytest
 
 from evaltools.__main__ import main
-from evaltools.retrieval.code import cached_parse
-from evaltools.retrieval.code.definition_cache import DB_NAME, DefinitionCache
+from evaltools.retrieval.code import definition_cache
+from evaltools.retrieval.code.cache_store import DB_NAME, CacheStore
 from evaltools.retrieval.gold import bodies, body_cache
 from evaltools.retrieval.gold.bodies import BODIES_KEY
-from evaltools.retrieval.gold.searches import SEARCHES_KEY
+from evaltools.retrieval.gold.body_cache import SEARCHES_KEY
 from tests.commands.gold._concurrent import two_runs_at_once_agree
 from tests.retrieval.gitrepo import GitRepo
 
@@ -185,7 +185,7 @@ def test_a_corrupt_searches_row_is_recomputed(
         with sqlite3.connect(project / "cache" / DB_NAME) as db:
             db.execute(
                 "UPDATE definitions SET value = ?, crc = ? WHERE key = ?",
-                (wrong, DefinitionCache(project / "cache").mac(key, wrong), key),
+                (wrong, CacheStore(project / "cache").mac(key, wrong), key),
             )
         built = counting_indexes(monkeypatch)
         assert gold_check(capsys) == expected
@@ -199,7 +199,7 @@ def test_a_file_changed_during_the_run_keys_nothing_by_its_old_content(
     project: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     expected = gold_check(capsys, "--no-cache")
-    real = cached_parse.work_tree_ids
+    real = definition_cache.work_tree_ids
     stale = "0" * 40
 
     def rewritten(*args: Any) -> tuple[dict[str, str], dict[str, bytes]]:
@@ -208,7 +208,7 @@ def test_a_file_changed_during_the_run_keys_nothing_by_its_old_content(
         oids["app/helpers.py"] = stale
         return oids, read
 
-    monkeypatch.setattr(cached_parse, "work_tree_ids", rewritten)
+    monkeypatch.setattr(definition_cache, "work_tree_ids", rewritten)
     assert gold_check(capsys) == expected
     assert body_rows(project / "cache", SEARCHES_KEY) == {}
     rows = body_rows(project / "cache")
@@ -230,7 +230,7 @@ def test_a_corrupt_body_entry_is_recomputed(
         wrong = zlib.compress(rows.encode())
         db.execute(
             "UPDATE definitions SET value = ?, crc = ? WHERE key = ?",
-            (wrong, DefinitionCache(project / "cache").mac(keys[1], wrong), keys[1]),
+            (wrong, CacheStore(project / "cache").mac(keys[1], wrong), keys[1]),
         )
     forget_searches(project / "cache")
     computed = counting_bodies(monkeypatch)

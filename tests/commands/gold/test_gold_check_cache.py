@@ -10,8 +10,8 @@ import pytest
 
 from evaltools.__main__ import main
 from evaltools.parallel import processes
-from evaltools.retrieval.code import cached_parse, definition_cache, parsing
-from evaltools.retrieval.code.definition_cache import DB_NAME, FOLDER_NAME
+from evaltools.retrieval.code import definition_cache, parsing
+from evaltools.retrieval.code.cache_store import DB_NAME, FOLDER_NAME
 from evaltools.retrieval.code.symbols import SPANS_VERSION
 from tests.commands.gold._concurrent import two_runs_at_once_agree
 from tests.conftest import REPO
@@ -128,7 +128,7 @@ def test_cache_agrees_with_no_cache_on_the_repositorys_own_eval_set(
 def test_a_corrupt_entry_is_recomputed(
     project: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(cached_parse, "RACY_SECONDS", -3600)  # every file gets a stat row
+    monkeypatch.setattr(definition_cache, "RACY_SECONDS", -3600)  # every file gets a stat row
     expected = gold_check(capsys, "set.jsonl", "--root", "code", "--no-cache")
     gold_check(capsys, "set.jsonl", "--root", "code")
     assert len(rows(project / "cache", "stats")) >= 4
@@ -253,7 +253,7 @@ def test_a_file_rewritten_with_the_same_size_and_time_is_parsed_again(
     project: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # Every file counts as settled: stat rows are written for all of them.
-    monkeypatch.setattr(cached_parse, "RACY_SECONDS", -3600)
+    monkeypatch.setattr(definition_cache, "RACY_SECONDS", -3600)
     gold_check(capsys, "set.jsonl", "--root", "code")
     assert len(rows(project / "cache", "stats")) >= 4
     go = project / "code" / "store" / "store.go"

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from evaltools.__main__ import main
-from evaltools.retrieval.code.definition_cache import DB_NAME
-from evaltools.retrieval.gold import check_key
+from evaltools.retrieval.code.cache_store import DB_NAME
+from evaltools.retrieval.gold import result_key
 from tests.retrieval.gitrepo import GO, GitRepo
 
 GONE = "store/store.go:11-13:Helper"
@@ -23,7 +23,7 @@ STALE = (
     '{"qid": "q1", "query": "q", "type": "intent", "gold": {"store/store.go:11-13:Helper": 3}}\n'
 )
 NOBODY = 65534
-SECRET_NAME = "rows.key"  # the key of the rows' MACs (`definition_cache.SECRET_NAME`)
+SECRET_NAME = "rows.key"  # the key of the rows' MACs (`cache_store.SECRET_NAME`)
 
 
 @pytest.fixture
@@ -34,7 +34,7 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     (tmp_path / "set.jsonl").write_text(STALE)
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("EVALTOOLS_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.setattr(check_key, "RACY_SECONDS", -3600)  # every file old enough to key
+    monkeypatch.setattr(result_key, "RACY_SECONDS", -3600)  # every file old enough to key
     return tmp_path
 
 

@@ -15,9 +15,9 @@ import pytest
 
 import evaltools
 from evaltools.__main__ import main
-from evaltools.retrieval.code import definition_cache
-from evaltools.retrieval.code.definition_cache import DB_NAME
-from evaltools.retrieval.gold import check_cache, check_key, gold_check
+from evaltools.retrieval.code import cache_store
+from evaltools.retrieval.code.cache_store import DB_NAME
+from evaltools.retrieval.gold import gold_check, result_cache, result_key
 from tests.conftest import REPO
 from tests.retrieval.gitrepo import GO, SESSION_PY, GitRepo
 
@@ -57,7 +57,7 @@ def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> GitRepo:
     write_set(tmp_path / "set.jsonl", GOLD)
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("EVALTOOLS_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.setattr(check_key, "RACY_SECONDS", -3600)
+    monkeypatch.setattr(result_key, "RACY_SECONDS", -3600)
     return repo
 
 
@@ -162,7 +162,7 @@ def forge_an_entry(repo: GitRepo, root: Path) -> None:
     with sqlite3.connect(root / "cache" / DB_NAME) as db:
         (key,) = db.execute("SELECT key FROM definitions WHERE key LIKE 'goldcheck%'").fetchone()
         value = b'{"state": 1}\nnot an entry'
-        crc = definition_cache.DefinitionCache(root / "cache").mac(key, value)
+        crc = cache_store.CacheStore(root / "cache").mac(key, value)
         db.execute("UPDATE definitions SET value = ?, crc = ? WHERE key = ?", (value, crc, key))
 
 
@@ -279,7 +279,7 @@ def test_another_evaltools_version_is_a_miss(
 def test_files_changed_just_now_are_not_trusted(
     repo: GitRepo, runs: Runs, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(check_key, "RACY_SECONDS", definition_cache.RACY_SECONDS)
+    monkeypatch.setattr(result_key, "RACY_SECONDS", cache_store.RACY_SECONDS)
     args = [*CHECK, "--format", "json"]
     first = runs(*args)
     assert runs(*args) == first
@@ -303,8 +303,8 @@ def test_fix_uses_a_hit_only_when_there_is_nothing_to_repair(
 
 
 def test_stdin_and_metas_runs_are_not_cached(repo: GitRepo, tmp_path: Path) -> None:
-    def results(paths: list[Path], metas: Path | None) -> check_cache.ResultCache | None:
-        return check_cache.open_results(
+    def results(paths: list[Path], metas: Path | None) -> result_cache.ResultCache | None:
+        return result_cache.open_results(
             tmp_path / "cache",
             paths,
             root=Path("code"),
@@ -322,7 +322,7 @@ def test_stdin_and_metas_runs_are_not_cached(repo: GitRepo, tmp_path: Path) -> N
 
 def test_two_runs_at_once_store_one_good_entry(repo: GitRepo, runs: Runs, tmp_path: Path) -> None:
     expected = runs(*CHECK, "--format", "json", "--no-cache")[1]
-    time.sleep(definition_cache.RACY_SECONDS + 0.2)  # the processes apply the racy rule
+    time.sleep(cache_store.RACY_SECONDS + 0.2)  # the processes apply the racy rule
     command = [sys.executable, "-m", "evaltools", "gold", "check", *CHECK, "--format", "json"]
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     for _round in range(3):  # both store; then both read
@@ -336,7 +336,7 @@ def test_two_runs_at_once_store_one_good_entry(repo: GitRepo, runs: Runs, tmp_pa
     with sqlite3.connect(tmp_path / "cache" / DB_NAME) as db:
         found = list(db.execute("SELECT value FROM definitions WHERE key LIKE 'goldcheck%'"))
     assert len(found) == 1
-    entry = check_cache._decode(found[0][0])
+    entry = result_cache._decode(found[0][0])
     assert entry is not None and entry.stdout == expected
 
 
@@ -358,7 +358,7 @@ def test_a_cache_folder_below_the_root_is_left_out_of_the_key(
 def test_a_hit_imports_neither_the_resolver_nor_the_reporters(
     repo: GitRepo, tmp_path: Path
 ) -> None:
-    time.sleep(definition_cache.RACY_SECONDS + 0.2)  # the process applies the racy rule
+    time.sleep(cache_store.RACY_SECONDS + 0.2)  # the process applies the racy rule
     args = ["gold", "check", *CHECK, "--format", "json"]
     probe = (
         "import sys\n"

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from evaltools.parallel.processes import parallel_map as real_parallel_map
-from evaltools.retrieval.code.definition_cache import DefinitionCache
+from evaltools.retrieval.code.cache_store import CacheStore
 from evaltools.retrieval.gold import bodies, body_cache
 from evaltools.retrieval.gold.bodies import file_bodies
 from evaltools.retrieval.gold.body_cache import cached_bodies, decode_bodies, encode_bodies
@@ -73,7 +73,7 @@ def some_files(count: int) -> dict[str, tuple[bytes, list[tuple[str, int, int, s
 
 
 def stored(folder: Path, keys: list[str]) -> dict[str, bytes]:
-    cache = DefinitionCache(folder)
+    cache = CacheStore(folder)
     try:
         return cache.get_values(keys)
     finally:
@@ -94,7 +94,7 @@ def test_bodies_computed_in_workers_are_those_computed_in_process(
     monkeypatch.setattr(body_cache, "parallel_map", parallel_map)
     found = {}
     for jobs in (1, 2):
-        cache = DefinitionCache(tmp_path / str(jobs))
+        cache = CacheStore(tmp_path / str(jobs))
         try:
             found[jobs] = cached_bodies(cache, files, keys, jobs)
         finally:
@@ -114,7 +114,7 @@ def test_bodies_computed_in_workers_are_those_computed_in_process(
     monkeypatch.setattr(body_cache, "file_bodies", computed)
     monkeypatch.setattr(body_cache, "parallel_map", computed)
     for jobs in (1, 2):
-        cache = DefinitionCache(tmp_path / "2")
+        cache = CacheStore(tmp_path / "2")
         try:
             assert cached_bodies(cache, files, keys, jobs) == found[1]
         finally:
@@ -131,7 +131,7 @@ def test_a_worker_result_that_does_not_decode_is_computed_and_stored_as_computed
         return (b"junk" for _ in items)  # as if a worker had sent something else
 
     monkeypatch.setattr(body_cache, "parallel_map", junk)
-    cache = DefinitionCache(tmp_path)
+    cache = CacheStore(tmp_path)
     try:
         found = cached_bodies(cache, files, keys, 2)
     finally:

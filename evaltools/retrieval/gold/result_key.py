@@ -1,5 +1,5 @@
-"""The key of `check_cache`: everything a `gold check` result depends on, taken from the
-tree, git and the installed code as they are now (see `check_cache` for why each part).
+"""The key of `result_cache`: everything a `gold check` result depends on, taken from the
+tree, git and the installed code as they are now (see `result_cache` for why each part).
 """
 
 # os.path over str paths throughout: the key stats every file of the tree on every run,
@@ -12,29 +12,20 @@ import json
 import os
 import stat
 import subprocess
-import sys
 import time
 from pathlib import Path
 from typing import NamedTuple
 
 from evaltools.blake2 import blake2b
 from evaltools.fileio import UsageError, discover, display_path, real_path, walk_files
-from evaltools.retrieval.code.cache_trust import SECRET_NAME
-from evaltools.retrieval.code.definition_cache import DB_NAME, RACY_SECONDS, stat_signature
+from evaltools.retrieval.code.cache_store import OWN_FILES, RACY_SECONDS, stat_signature
+from evaltools.retrieval.code.definition_cache import code_versions
 from evaltools.retrieval.sources import git
 
-# The files the cache folder holds (`definition_cache`), left out of the key when it is
-# below the root. None of them can be read by a check (no grammar reads these suffixes, so
-# they are no candidates); only an ID that names one of them by its file name could see
-# them (a missing file's namesakes are candidates), and then nothing is stored.
-OWN_FILES = frozenset(
-    [
-        ".gitignore",
-        "CACHEDIR.TAG",
-        SECRET_NAME,
-        *(DB_NAME + s for s in ("", "-wal", "-shm", "-journal")),
-    ]
-)
+# The cache folder's own files (`OWN_FILES`) are left out of the key when it is below the
+# root. None of them can be read by a check (no grammar reads these suffixes, so they are
+# no candidates); only an ID that names one of them by its file name could see them (a
+# missing file's namesakes are candidates), and then nothing is stored.
 # Bump when what `gold check` prints for the same inputs changes without a release.
 RESULTS_VERSION = 3  # 2: JSON objects carry every finding (kind, code, ...); 3: evidence
 PREFIX = f"goldcheck{RESULTS_VERSION}:"
@@ -80,14 +71,14 @@ class Request:
 
 
 def racy_after(request: Request) -> int:
-    """The time (ns) from which a stat is too recent to be trusted (see definition_cache)."""
+    """The time (ns) from which a stat is too recent to be trusted (see cache_store)."""
     return request.started - int(RACY_SECONDS * 1e9)
 
 
 def state_of(request: Request) -> State | None:
     """The key's state, now: None when some part of it cannot be taken."""
     newer_is_racy = racy_after(request)
-    parts: list[str] = [*_versions(), request.row, display_path(request.root)]
+    parts: list[str] = [PREFIX, *code_versions(), request.row, display_path(request.root)]
     # Git answers while the tree is walked and stat'ed (its processes run beside this one).
     probes: list[_GitProbe] = []
     try:
@@ -242,22 +233,6 @@ class _GitProbe:
 def _resolve(rev: str) -> list[str]:
     """The arguments of `git.resolve_commit`'s rev-parse."""
     return ["rev-parse", "--verify", "--quiet", "--end-of-options", f"{rev}^{{commit}}"]
-
-
-def _versions() -> list[str]:
-    from evaltools import __version__
-    from evaltools.retrieval.code.definition_cache import version_tag
-    from evaltools.retrieval.code.grammars import GRAMMARS
-
-    parts = [PREFIX, __version__, sys.version, *map(version_tag, sorted(GRAMMARS))]
-    package = os.path.dirname(os.path.dirname(os.path.dirname(__file__)))
-    for folder, dirnames, filenames in os.walk(package):
-        dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
-        for name in sorted(filenames):
-            if name.endswith(".py"):
-                st = os.stat(os.path.join(folder, name))
-                parts.append(f"{folder}/{name}:{st.st_size}:{st.st_mtime_ns}")
-    return parts
 
 
 def signature(path: str) -> tuple[str, int]:

@@ -4,9 +4,9 @@ the run before it printed, without reading the set's records or resolving any ID
 A stale entry would silently give wrong answers, so an entry is used only when everything
 the check could have read is as it was when the entry was stored:
 
-- the code: the versions of evaltools (and a stat of each of its modules, for a checkout
-  edited without a version bump), of Python, tree-sitter and the grammars
-  (`definition_cache.version_tag`), and `RESULTS_VERSION`;
+- the code: `definition_cache.code_versions` (evaltools, with a stat of each of its
+  modules for a checkout edited without a version bump; Python; tree-sitter and the
+  grammars), and `RESULTS_VERSION`;
 - the invocation: the working directory and project root (shown paths depend on them),
   the root (as named and resolved), `--rev`, the output format;
 - each set file found (`fileio.discover`, as the check finds them): its shown path and a
@@ -32,14 +32,14 @@ definition cache's stat rows), and the key is taken again after the check: a fil
 during the run, or within the same timestamp tick as the key, leaves nothing stored. What
 cannot be established cheaply (stdin, `--metas`, a repository nested below a folder the
 walk does not list) runs uncached. The cache folder's own files are left out of the key
-when it lies below the root (`check_key.OWN_FILES`).
+when it lies below the root (`cache_store.OWN_FILES`).
 
-Entries live in the definition cache's database (`DefinitionCache`: its folder, lock and
-CRC-checked rows), one row per invocation, replaced by each store; a row that does not
+Entries live in the one store (`cache_store.CacheStore`: its folder, trust, lock and
+MAC-checked rows), one row per invocation, replaced by each store; a row that does not
 decode, or another version's, is a miss.
 """
 
-# ruff: noqa: PTH118, PTH120 (os.path over str paths, as in check_key)
+# ruff: noqa: PTH118, PTH120 (os.path over str paths, as in result_key)
 
 from __future__ import annotations
 
@@ -48,10 +48,9 @@ import os
 from pathlib import Path
 from typing import NamedTuple
 
-from evaltools.retrieval.code.definition_cache import DefinitionCache
-from evaltools.retrieval.gold import check_key
-from evaltools.retrieval.gold.check_key import (
-    OWN_FILES,
+from evaltools.retrieval.code.cache_store import OWN_FILES, CacheStore
+from evaltools.retrieval.gold import result_key
+from evaltools.retrieval.gold.result_key import (
     Request,
     State,
     has_git,
@@ -94,7 +93,7 @@ class Watch:
 class ResultCache:
     """The entry of one invocation: `lookup` before the check, `store` after it."""
 
-    def __init__(self, cache: DefinitionCache, request: Request, state: State) -> None:
+    def __init__(self, cache: CacheStore, request: Request, state: State) -> None:
         self._cache = cache
         self._request = request
         self._state = state
@@ -135,7 +134,7 @@ class ResultCache:
         request, state = self._request, self._state
         if any(path.rpartition("/")[2] in OWN_FILES for path in self.watch.paths):
             return None
-        racy_after = check_key.racy_after(request)
+        racy_after = result_key.racy_after(request)
         files: list[tuple[str, str]] = []
         folders: dict[str, bool] = {}
         try:
@@ -204,7 +203,7 @@ def open_results(
     state = state_of(request)
     if state is None:
         return None
-    return ResultCache(DefinitionCache(cache_dir), request, state)
+    return ResultCache(CacheStore(cache_dir), request, state)
 
 
 def _encode(entry: _Entry) -> bytes:
