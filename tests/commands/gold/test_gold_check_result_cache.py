@@ -4,6 +4,7 @@ the run before it printed, without resolving; any change to what the check reads
 from __future__ import annotations
 
 import os
+import shutil
 import sqlite3
 import subprocess
 import sys
@@ -380,3 +381,37 @@ def test_a_hit_imports_neither_the_resolver_nor_the_reporters(
     assert runs[0].stdout == runs[1].stdout
     assert runs[0].stderr.decode() != "[]"  # the miss resolved
     assert runs[1].stderr.decode() == "[]"
+
+
+def test_an_edited_checkout_of_evaltools_is_a_miss(repo: GitRepo, tmp_path: Path) -> None:
+    """A checkout (or an editable install) is edited without a version bump: a result
+    stored by the code before the edit is not what the code after it prints."""
+    checkout = tmp_path / "checkout"
+    ignore = shutil.ignore_patterns("__pycache__")
+    shutil.copytree(Path(evaltools.__file__).parent, checkout / "evaltools", ignore=ignore)
+    time.sleep(cache_store.RACY_SECONDS + 0.2)  # the process applies the racy rule
+    probe = (
+        "import sys\n"
+        "from evaltools.__main__ import main\n"
+        f"code = main({['gold', 'check', *CHECK]!r})\n"
+        "sys.stderr.write(repr('evaltools.retrieval.gold.gold_check' in sys.modules))\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(checkout)}
+
+    def run() -> tuple[str, str]:
+        command = [sys.executable, "-c", probe]
+        # Exit 1: the set has findings; what is printed is compared.
+        done = subprocess.run(
+            command, check=False, cwd=tmp_path, env=env, capture_output=True, text=True
+        )
+        return done.stdout, done.stderr
+
+    first, second = run(), run()
+    assert first[1] == "True" and second == (first[0], "False")  # the second was a hit
+    lookup = checkout / "evaltools" / "retrieval" / "sources" / "lookup.py"
+    text = lookup.read_text("utf-8")
+    edited = "does not exist (edited) and git records no rename of it"
+    lookup.write_text(text.replace("does not exist and git records no rename of it", edited))
+    third = run()
+    assert third[1] == "True"
+    assert edited in third[0] and third[0] != first[0]
