@@ -26,6 +26,7 @@ from evaltools.retrieval.sources import git
 # root. None of them can be read by a check (no grammar reads these suffixes, so they are
 # no candidates); only an ID that names one of them by its file name could see them (a
 # missing file's namesakes are candidates), and then nothing is stored.
+
 # Bump when what `gold check` prints for the same inputs changes without a release.
 RESULTS_VERSION = 3  # 2: JSON objects carry every finding (kind, code, ...); 3: evidence
 PREFIX = f"goldcheck{RESULTS_VERSION}:"
