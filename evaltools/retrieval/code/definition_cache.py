@@ -180,31 +180,26 @@ def code_versions() -> list[str]:
 def load_work_tree(cache: CacheStore, pool: FileParser, tree: Tree, paths: Iterable[str]) -> Parsed:
     """Work-tree files: an unchanged stat signature names the content without reading it."""
     results, uncached, signatures = _stat_files(tree, paths)
-    known = cache.oids_by_stat({local: sig for local, sig, _ in signatures.values()})
-    keys = {
-        path: _key(path, known[local])
-        for path, (local, _, _) in signatures.items()
-        if local in known
-    }
+    oids, read, stat_rows, unreadable = _work_tree_oids(cache, signatures)
+    uncached += unreadable
+    keys = {path: _key(path, oid) for path, oid in oids.items()}
     found = get_parsed(cache, keys.values())
-    read: list[tuple[str, bytes]] = []
-    stat_rows: list[tuple[str, str, str]] = []
-    for path, (local, sig, storable) in signatures.items():
-        key = keys.get(path)
-        if key is not None and key in found:
-            results.append((path, found[key]))
+    todo: list[tuple[str, bytes | None]] = []
+    for path in oids:
+        parsed = found.get(keys[path])
+        if parsed is not None:
+            results.append((path, parsed))
             continue
-        try:
-            data = Path(local).read_bytes()
-        except OSError:
-            uncached.append(path)
-            continue
-        oid = blob_id(data)
-        keys[path] = _key(path, oid)
-        if storable:
-            stat_rows.append((local, sig, oid))
-        read.append((path, data))
-    results.extend(_parse_missing(cache, pool, read, keys, stat_rows))
+        data = read.get(path)
+        if data is None:  # named by its stat row, its definitions not kept: read it now
+            try:
+                data = Path(signatures[path][0]).read_bytes()
+            except OSError:
+                uncached.append(path)
+                continue
+            keys[path] = _key(path, blob_id(data))
+        todo.append((path, data))
+    results.extend(_parse_and_store(cache, pool, todo, len(todo), keys, stat_rows=stat_rows))
     results.extend(pool.map_paths([(p, str(tree.local_path(p))) for p in uncached]))
     return results
 
@@ -216,23 +211,35 @@ def work_tree_ids(
     named by their stat rows when unchanged, else read and hashed (and a stat row kept for
     the next run); and the bytes of those read. A file that cannot be read has no id."""
     _, _, signatures = _stat_files(tree, paths)
+    oids, read, stat_rows, _ = _work_tree_oids(cache, signatures)
+    cache.put_values({}, stat_rows)
+    return oids, read
+
+
+def _work_tree_oids(
+    cache: CacheStore, signatures: Mapping[str, tuple[str, str, bool]]
+) -> tuple[dict[str, str], dict[str, bytes], list[tuple[str, str, str]], list[str]]:
+    """The blob ids of `signatures`' files (see `_stat_files`): named by their stat rows
+    when unchanged, else read and hashed. Also the bytes of those read, the stat rows to
+    keep for the next run (of those old enough), and the paths that could not be read."""
     known = cache.oids_by_stat({local: sig for local, sig, _ in signatures.values()})
     oids: dict[str, str] = {}
     read: dict[str, bytes] = {}
     stat_rows: list[tuple[str, str, str]] = []
+    unreadable: list[str] = []
     for path, (local, sig, storable) in signatures.items():
         oid = known.get(local)
         if oid is None:
             try:
                 data = read[path] = Path(local).read_bytes()
             except OSError:
+                unreadable.append(path)
                 continue
             oid = blob_id(data)
             if storable:
                 stat_rows.append((local, sig, oid))
         oids[path] = oid
-    cache.put_values({}, stat_rows)
-    return oids, read
+    return oids, read, stat_rows, unreadable
 
 
 def _stat_files(
@@ -287,22 +294,16 @@ def load_at_rev(cache: CacheStore, pool: FileParser, tree: Tree, paths: Iterable
     # in this process: a warm run then starts no worker pool for its missing files.
     absent: list[str] = []
 
-    def blobs() -> Iterator[tuple[str, bytes]]:
+    def blobs() -> Iterator[tuple[str, bytes | None]]:
         for path, data in tree.read_blobs(todo):
             if data is None:
                 absent.append(path)
             else:
                 yield path, data
 
-    fresh: dict[str, ParsedFile] = {}
     expected = sum(1 for path in todo if path in oids)
-    for path, parsed in pool.map_blobs(blobs(), expected):
-        results.append((path, parsed))
-        key = keys.get(path)
-        if key is not None and parsed is not None and parsed.error is None:
-            fresh[key] = parsed
+    results.extend(_parse_and_store(cache, pool, blobs(), expected, keys))
     results.extend((path, None) for path in absent)
-    put_parsed(cache, fresh)
     return results
 
 
@@ -313,13 +314,24 @@ def parse_read(
     oids: Mapping[str, str] | None = None,
 ) -> Parsed:
     """Files already read; `oids` their blob ids when git gave them (else they are hashed)."""
-    keyed = [(path, data) for path, data in items if grammar_of(path) is not None]
     keys = {
         path: _key(path, oids[path] if oids and path in oids else blob_id(data))
-        for path, data in keyed
+        for path, data in items
+        if grammar_of(path) is not None
     }
-    others = [(path, data) for path, data in items if path not in keys]
-    results = _parse_missing(cache, pool, keyed, keys, [])
+    found = get_parsed(cache, keys.values())
+    results: Parsed = []
+    todo: list[tuple[str, bytes | None]] = []
+    others: list[tuple[str, bytes | None]] = []
+    for path, data in items:
+        key = keys.get(path)
+        if key is None:
+            others.append((path, data))
+        elif key in found:
+            results.append((path, found[key]))
+        else:
+            todo.append((path, data))
+    results.extend(_parse_and_store(cache, pool, todo, len(todo), keys))
     results.extend(pool.map_blobs(others, len(others)))
     return results
 
@@ -330,27 +342,22 @@ def _key(path: str, oid: str) -> str:
     return entry_key(grammar, oid)
 
 
-def _parse_missing(
+def _parse_and_store(
     cache: CacheStore,
     pool: FileParser,
-    items: list[tuple[str, bytes]],
+    blobs: Iterable[tuple[str, bytes | None]],
+    count: int,
     keys: Mapping[str, str],
-    stat_rows: list[tuple[str, str, str]],
+    *,
+    stat_rows: Iterable[tuple[str, str, str]] = (),
 ) -> Parsed:
-    """Parse those of `items` the cache has no entry for (by content), and store them."""
-    found = get_parsed(cache, (keys[path] for path, _ in items))
+    """Parse `count` blobs; store, with `stat_rows`, those that parsed cleanly and have a key."""
     results: Parsed = []
-    todo: list[tuple[str, bytes | None]] = []
-    for path, data in items:
-        parsed = found.get(keys[path])
-        if parsed is not None:
-            results.append((path, parsed))
-        else:
-            todo.append((path, data))
     fresh: dict[str, ParsedFile] = {}
-    for path, parsed in pool.map_blobs(todo, len(todo)):
+    for path, parsed in pool.map_blobs(blobs, count):
         results.append((path, parsed))
-        if parsed is not None and parsed.error is None:
-            fresh[keys[path]] = parsed
+        key = keys.get(path)
+        if key is not None and parsed is not None and parsed.error is None:
+            fresh[key] = parsed
     put_parsed(cache, fresh, stat_rows)
     return results
