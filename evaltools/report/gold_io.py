@@ -20,7 +20,7 @@ from evaltools.fileio import (
     refuse_input_as_output,
 )
 from evaltools.report import render
-from evaltools.retrieval.records._gold_jsonl import JsonlFile, read_jsonl
+from evaltools.retrieval.records.set_file import JsonlFile, read_jsonl
 
 
 def dump_jsonl(records: Iterable[object]) -> bytes:

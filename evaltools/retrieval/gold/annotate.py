@@ -17,7 +17,8 @@ from evaltools.catalogue import rule
 from evaltools.diagnostics import Diagnostic, make
 from evaltools.jsonlocate import pointer
 from evaltools.retrieval.gold.strata import quotas, type_key, unit_hash
-from evaltools.retrieval.records._gold_jsonl import GRADES, Line, index_by_qid
+from evaltools.retrieval.records.record import RecordLine
+from evaltools.retrieval.records.set_file import GRADES, index_by_qid
 
 DUPLICATE_QID = rule("RG402")
 QUERY_DIFFERS = rule("RG403")
@@ -119,7 +120,7 @@ class MergeResult:
     findings: list[Diagnostic] = field(default_factory=list)
 
 
-def merge_annotations(first: Sequence[Line], second: Sequence[Line]) -> MergeResult:
+def merge_annotations(first: Sequence[RecordLine], second: Sequence[RecordLine]) -> MergeResult:
     """Merge two annotators' files by qid, following the grading discipline.
 
     Per chunk ID either graded (a missing grade is 0, not relevant): same grade ->
@@ -163,15 +164,15 @@ def merge_annotations(first: Sequence[Line], second: Sequence[Line]) -> MergeRes
     return result
 
 
-def _index(lines: Sequence[Line], problems: list[Diagnostic]) -> dict[str, Line]:
+def _index(lines: Sequence[RecordLine], problems: list[Diagnostic]) -> dict[str, RecordLine]:
     seen, repeats = index_by_qid(lines)
     problems.extend(
         make(
             DUPLICATE_QID,
             line.path,
-            line.number,
-            line.column("/qid"),
-            f"qid {line.qid!r} already occurs on line {earlier.number}: "
+            line.line,
+            line.column_of("/qid"),
+            f"qid {line.qid!r} already occurs on line {earlier.line}: "
             "each query must occur once per annotator's file",
             pointer="/qid",
         )
@@ -180,21 +181,21 @@ def _index(lines: Sequence[Line], problems: list[Diagnostic]) -> dict[str, Line]
     return seen
 
 
-def _query_differs(line_a: Line, line_b: Line) -> Diagnostic:
+def _query_differs(line_a: RecordLine, line_b: RecordLine) -> Diagnostic:
     return make(
         QUERY_DIFFERS,
         line_b.path,
-        line_b.number,
-        line_b.column("/query"),
-        f"query of {line_b.qid!r} differs from {line_a.path}:{line_a.number}: both annotators "
+        line_b.line,
+        line_b.column_of("/query"),
+        f"query of {line_b.qid!r} differs from {line_a.path}:{line_a.line}: both annotators "
         "must grade the same query text",
         pointer="/query",
     )
 
 
-def _differing_fields(line_a: Line, line_b: Line) -> dict[str, list[object]]:
+def _differing_fields(line_a: RecordLine, line_b: RecordLine) -> dict[str, list[object]]:
     """Fields both records hold with different JSON values (key order inside them aside)."""
-    record_a, record_b = line_a.record, line_b.record
+    record_a, record_b = line_a.value, line_b.value
     return {
         key: [record_a[key], record_b[key]]
         for key in record_a
@@ -209,20 +210,20 @@ def _canonical(value: object) -> str:
     return json.dumps(value, sort_keys=True, ensure_ascii=False)
 
 
-def _classification_differs(line_a: Line, line_b: Line, key: str) -> Diagnostic:
+def _classification_differs(line_a: RecordLine, line_b: RecordLine, key: str) -> Diagnostic:
     return make(
         CLASSIFICATION_DIFFERS,
         line_b.path,
-        line_b.number,
-        line_b.column(f"/{key}"),
-        f"{key} of {line_b.qid!r} is {json.dumps(line_b.record[key])} here but "
-        f"{json.dumps(line_a.record[key])} in {line_a.path}:{line_a.number}, so the query was "
+        line_b.line,
+        line_b.column_of(f"/{key}"),
+        f"{key} of {line_b.qid!r} is {json.dumps(line_b.value[key])} here but "
+        f"{json.dumps(line_a.value[key])} in {line_a.path}:{line_a.line}, so the query was "
         f"not merged: agree on one {key}, then merge again",
         pointer=f"/{key}",
     )
 
 
-def _merge_query(line_a: Line, line_b: Line, result: MergeResult) -> None:
+def _merge_query(line_a: RecordLine, line_b: RecordLine, result: MergeResult) -> None:
     """Merge one query both annotators graded, or hold all of it back for a person.
 
     A query with any chunk the two graded differently is not merged at all: a record
@@ -248,17 +249,17 @@ def _merge_query(line_a: Line, line_b: Line, result: MergeResult) -> None:
         return
     if fields:
         result.conflicts.append(_conflict(line_a, FIELDS, {}, fields))
-    result.merged.append(_merged_record(line_a.record, line_b.record, gold_a))
+    result.merged.append(_merged_record(line_a.value, line_b.value, gold_a))
 
 
-def _disputed(line_a: Line, line_b: Line, chunk_id: str, gap: int) -> Diagnostic:
+def _disputed(line_a: RecordLine, line_b: RecordLine, chunk_id: str, gap: int) -> Diagnostic:
     """A chunk graded `gap` levels apart, at its grade in B's file (A's when B lacks it)."""
     here, there = (line_b, line_a) if chunk_id in line_b.gold() else (line_a, line_b)
     other = there.gold().get(chunk_id)
     graded_there = (
-        f"not graded in {there.path}:{there.number} (counts as 0, not relevant)"
+        f"not graded in {there.path}:{there.line} (counts as 0, not relevant)"
         if other is None
-        else f"{other} in {there.path}:{there.number}"
+        else f"{other} in {there.path}:{there.line}"
     )
     if gap >= 2:
         code = AMBIGUOUS_QUERY
@@ -270,20 +271,20 @@ def _disputed(line_a: Line, line_b: Line, chunk_id: str, gap: int) -> Diagnostic
     return make(
         code,
         here.path,
-        here.number,
-        here.column(where),
+        here.line,
+        here.column_of(where),
         f"{chunk_id} of {here.qid!r} is graded {here.gold()[chunk_id]} here and "
         f"{graded_there}: {verdict}; the query was not merged",
         pointer=where,
     )
 
 
-def _unpaired_query(line: Line) -> Diagnostic:
+def _unpaired_query(line: RecordLine) -> Diagnostic:
     return make(
         UNPAIRED_QUERY,
         line.path,
-        line.number,
-        line.column("/qid"),
+        line.line,
+        line.column_of("/qid"),
         f"query {line.qid!r} is in this annotator's file only, so it was not merged: the other "
         "annotator grades it too, or it leaves this file",
         pointer="/qid",
@@ -305,7 +306,7 @@ def _merged_record(
 
 
 def _conflict(
-    line: Line,
+    line: RecordLine,
     status: str,
     grades: dict[str, list[int | None]],
     fields: dict[str, list[object]] | None = None,
@@ -316,7 +317,7 @@ def _conflict(
     return entry
 
 
-def _unpaired(line: Line, side: int) -> dict[str, object]:
+def _unpaired(line: RecordLine, side: int) -> dict[str, object]:
     grades: dict[str, list[int | None]] = {}
     for cid, grade in line.gold().items():
         grades[cid] = [grade, None] if side == 0 else [None, grade]
@@ -334,7 +335,7 @@ class SampleResult:
     quotas: dict[str, int]
 
 
-def sample_pairs(lines: Sequence[Line], fraction: float, seed: int) -> SampleResult:
+def sample_pairs(lines: Sequence[RecordLine], fraction: float, seed: int) -> SampleResult:
     """A reproducible audit sample of gold pairs, stratified by the query's type.
 
     Each type contributes the floor or the ceiling of ``fraction`` of its pairs, and all
@@ -351,12 +352,12 @@ def sample_pairs(lines: Sequence[Line], fraction: float, seed: int) -> SampleRes
         for chunk_id, grade in line.gold().items():
             pair: dict[str, object] = {
                 "qid": line.qid,
-                "type": line.record.get("type"),
+                "type": line.value.get("type"),
                 "query": line.query,
                 "chunk_id": chunk_id,
                 "grade": grade,
                 "file": line.path,
-                "line": line.number,
+                "line": line.line,
             }
             rank = unit_hash(str(seed), line.qid, chunk_id)
             by_type.setdefault(line.type_name, []).append((rank, order, pair))

@@ -34,7 +34,7 @@ from evaltools.dupes.pairs import (
     Item,
     Pair,
 )
-from evaltools.retrieval.records._gold_jsonl import JsonlFile, read_jsonl
+from evaltools.retrieval.records.set_file import JsonlFile, read_jsonl
 
 QUERY = "query"
 GOLD = "gold"
@@ -84,7 +84,7 @@ def read_prints(paths: Iterable[Path]) -> tuple[list[QueryPrint], list[Diagnosti
             problems.extend(read)
             continue
         for line in read.lines:
-            prints.append(query_print(Item(line.path, line.number, line.qid), line.record))
+            prints.append(query_print(Item(line.path, line.line, line.qid), line.value))
     return prints, problems
 
 

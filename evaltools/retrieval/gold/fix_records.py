@@ -33,8 +33,9 @@ from evaltools.retrieval.gold.resolve import Status
 from evaltools.retrieval.sources import git
 
 if TYPE_CHECKING:
-    from evaltools.retrieval.gold.items import GoldItem, SetFile
+    from evaltools.retrieval.gold.items import GoldItem
     from evaltools.retrieval.gold.repair import KeyRepair
+    from evaltools.retrieval.records.set_file import JsonlFile
     from evaltools.retrieval.sources.source import CodeTree, RepoMount
 
 REVISION_UPDATED = rule("RG013")
@@ -146,7 +147,9 @@ class RevisionTarget:
         return on_disk != (repo_path in self._at_head[top])
 
 
-def fix_file(set_file: SetFile, items: list[GoldItem], target: RevisionTarget) -> list[Diagnostic]:
+def fix_file(
+    set_file: JsonlFile, items: list[GoldItem], target: RevisionTarget
+) -> list[Diagnostic]:
     """Rewrite the repairable keys of one file in place (see `repair.repair_file`), and the
     `revision` of each record they all were rewritten in when its gold then resolves; the
     findings about revisions are returned (a rewritten key is told by its item). A record
@@ -196,7 +199,7 @@ def fix_file(set_file: SetFile, items: list[GoldItem], target: RevisionTarget) -
 
 
 def stale_revisions(
-    set_file: SetFile, items: list[GoldItem], target: RevisionTarget, fix_command: str
+    set_file: JsonlFile, items: list[GoldItem], target: RevisionTarget, fix_command: str
 ) -> list[Diagnostic]:
     """Without --fix: the records whose `revision` --fix would move to HEAD, as one RG017 at
     the first one's `revision` (a count of the others in its message)."""
@@ -240,9 +243,7 @@ def _behind(
 
 
 def _value_column(item: GoldItem, pointer: str) -> int:
-    from evaltools.jsonlocate import locate
-
-    return item.line.column(locate(item.line.text).nearest(pointer))
+    return item.line.column_of(pointer)
 
 
 def _revision(

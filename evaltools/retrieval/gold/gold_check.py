@@ -6,7 +6,6 @@ the command (`evaltools.commands.gold.check`) reports them.
 
 from __future__ import annotations
 
-import io
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -24,7 +23,7 @@ from evaltools.fileio import (
     read_input,
 )
 from evaltools.retrieval.code.chunk_id import ChunkIdError, parse_chunk_id
-from evaltools.retrieval.gold.items import GoldItem, SetFile
+from evaltools.retrieval.gold.items import GoldItem
 from evaltools.retrieval.gold.resolve import (
     GOLD_REWRITTEN,
     INVALID_CHUNK_ID,
@@ -34,8 +33,9 @@ from evaltools.retrieval.gold.resolve import (
     Resolution,
     Status,
 )
-from evaltools.retrieval.records.record import RecordLine, iter_record_lines
+from evaltools.retrieval.records.record import RecordLine
 from evaltools.retrieval.records.record_rules import BLANK_LINE
+from evaltools.retrieval.records.set_file import JsonlFile
 
 if TYPE_CHECKING:
     from evaltools.retrieval.code.parsing import OnParsed
@@ -49,7 +49,7 @@ STDIN_DISPLAY = "<stdin>"
 
 @dataclass
 class GoldCheck:
-    files: list[SetFile]
+    files: list[JsonlFile]
     items: list[GoldItem]
     problems: list[Diagnostic]
     diagnostics: list[Diagnostic]
@@ -85,7 +85,7 @@ def check_gold(
     if fix and any(str(p) == STDIN for p in paths):
         raise UsageError("--fix rewrites files in place: it cannot take - (stdin)")
     problems: list[Diagnostic] = []
-    files: list[SetFile] = []
+    files: list[JsonlFile] = []
     items: list[GoldItem] = []
     invalid: dict[Diagnostic, tuple[str | None, str]] = {}
     # A file named twice (`evals evals/set.jsonl`) is checked, and fixed, once: discover
@@ -93,8 +93,7 @@ def check_gold(
     for path in discover(paths, (".jsonl",), what="eval sets"):
         given = None if texts is None else texts.get(path)
         if given is not None:
-            lines = list(iter_record_lines(io.BytesIO(given)))
-            set_file: SetFile | None = SetFile(path, display_path(path), given, lines)
+            set_file: JsonlFile | None = JsonlFile.of(path, display_path(path), given)
         else:
             set_file = _read_set(path, problems)
         if set_file is not None:
@@ -124,7 +123,7 @@ def check_gold(
 
 
 def _fix(
-    files: list[SetFile],
+    files: list[JsonlFile],
     items: list[GoldItem],
     problems: list[Diagnostic],
     checked_at: tuple[Path | None, str | None, bool],
@@ -147,7 +146,7 @@ def _fix(
 
 
 def _behind_head(
-    files: list[SetFile],
+    files: list[JsonlFile],
     items: list[GoldItem],
     problems: list[Diagnostic],
     root: Path,
@@ -173,20 +172,20 @@ def _behind_head(
     return bool(found)
 
 
-def _read_set(path: Path, problems: list[Diagnostic]) -> SetFile | None:
+def _read_set(path: Path, problems: list[Diagnostic]) -> JsonlFile | None:
     if str(path) == STDIN:
         data = sys.stdin.buffer.read()
-        return SetFile(path, STDIN_DISPLAY, data, list(iter_record_lines(io.BytesIO(data))))
+        return JsonlFile.of(path, STDIN_DISPLAY, data)
     shown = display_path(path)
     data = read_input(path, max_bytes=MAX_DATA_FILE_BYTES)
     if isinstance(data, Refused):
         problems.append(data.at(shown))
         return None
-    return SetFile(path, shown, data, list(iter_record_lines(io.BytesIO(data))))
+    return JsonlFile.of(path, shown, data)
 
 
 def _gold_items(
-    set_file: SetFile,
+    set_file: JsonlFile,
     problems: list[Diagnostic],
     invalid: dict[Diagnostic, tuple[str | None, str]],
 ) -> list[GoldItem]:
@@ -206,7 +205,7 @@ def _gold_items(
 
 
 def _items_of(
-    set_file: SetFile,
+    set_file: JsonlFile,
     line: RecordLine,
     record: dict[str, object],
     problems: list[Diagnostic],
@@ -226,7 +225,7 @@ def _items_of(
         try:
             cid = parse_chunk_id(key)
         except ChunkIdError as exc:
-            column = set_file.column(line, key)
+            column = line.gold_key_column(key)
             problem = make(INVALID_CHUNK_ID, set_file.display, line.line, column, str(exc))
             problems.append(problem)
             invalid[problem] = (qid_text, key)

@@ -26,8 +26,9 @@ from fractions import Fraction
 from evaltools.diagnostics import Diagnostic, make
 from evaltools.retrieval.gold.annotate import INVALID_SPLIT, SPLITS
 from evaltools.retrieval.gold.strata import exact_share, quotas, type_key, unit_hash
-from evaltools.retrieval.records._gold_jsonl import JsonlFile, Line, index_by_qid
 from evaltools.retrieval.records.gold_keys import replace_member_value
+from evaltools.retrieval.records.record import RecordLine
+from evaltools.retrieval.records.set_file import JsonlFile, index_by_qid
 from evaltools.retrieval.records.validate import duplicate_qid
 
 TUNE, HOLDOUT = SPLITS
@@ -35,7 +36,7 @@ TUNE, HOLDOUT = SPLITS
 
 @dataclass(frozen=True)
 class Change:
-    line: Line
+    line: RecordLine
     before: str | None  # None: the record had no split
     after: str
 
@@ -87,7 +88,7 @@ def split_set(files: Sequence[JsonlFile], holdout: float, seed: int) -> SplitRes
     result = SplitResult()
     lines = [line for jsonl in files for line in jsonl.lines]
     for line in lines:
-        if "split" in line.record and line.record["split"] not in SPLITS:
+        if "split" in line.value and line.value["split"] not in SPLITS:
             result.diagnostics.append(_invalid(line))
     result.diagnostics.extend(_repeated(line, first) for line, first in index_by_qid(lines)[1])
     if result.diagnostics:
@@ -98,11 +99,11 @@ def split_set(files: Sequence[JsonlFile], holdout: float, seed: int) -> SplitRes
     for jsonl in files:
         raws = list(jsonl.raws)
         for line in jsonl.lines:
-            before = line.record.get("split")
+            before = line.value.get("split")
             after = HOLDOUT if position in target else TUNE
             position += 1
             if before != after:
-                raws[line.number - 1] = _with_split(line, after)
+                raws[line.line - 1] = _with_split(line, after)
                 result.changes.append(Change(line, before, after))
         result.files.append(FileSplit(jsonl, b"".join(raws)))
     sizes = Counter(line.type_name for line in lines)
@@ -126,7 +127,7 @@ class _Stratum:
 
 
 def _holdout_members(
-    lines: Sequence[Line], holdout: float, seed: int
+    lines: Sequence[RecordLine], holdout: float, seed: int
 ) -> tuple[set[int], dict[str, int]]:
     """The positions in `lines` of the records to hold out, and the holdout queries missing
     per type (those only new queries can fill)."""
@@ -135,7 +136,7 @@ def _holdout_members(
     for position in ranked:
         line = lines[position]
         stratum = strata.setdefault(line.type_name, _Stratum())
-        split = line.record.get("split")
+        split = line.value.get("split")
         if split == HOLDOUT:
             stratum.holdout.append(position)
         elif split == TUNE:
@@ -202,32 +203,32 @@ def _toward_total(
             counts[name] -= 1
 
 
-def _with_split(line: Line, value: str) -> bytes:
-    if "split" not in line.record:
+def _with_split(line: RecordLine, value: str) -> bytes:
+    if "split" not in line.value:
         return insert_key(line.raw, "split", value)
     text = line.raw.decode("utf-8")
     return replace_member_value(text, "split", value).encode("utf-8")
 
 
-def _invalid(line: Line) -> Diagnostic:
+def _invalid(line: RecordLine) -> Diagnostic:
     return make(
         INVALID_SPLIT,
         line.path,
-        line.number,
-        line.column("/split"),
-        f"split of {line.qid!r} is {line.record['split']!r}, not 'tune' or 'holdout': "
+        line.line,
+        line.column_of("/split"),
+        f"split of {line.qid!r} is {line.value['split']!r}, not 'tune' or 'holdout': "
         "fix it, or delete the key to let `gold split` assign one",
         pointer="/split",
     )
 
 
-def _repeated(line: Line, first: Line) -> Diagnostic:
+def _repeated(line: RecordLine, first: RecordLine) -> Diagnostic:
     return duplicate_qid(
         line.path,
-        line.number,
-        line.column("/qid"),
+        line.line,
+        line.column_of("/qid"),
         line.qid,
-        first.number,
+        first.line,
         first_path=first.path,
         advice="give each query its own qid, or drop the copy; `gold split` assigns no "
         "split until then, as copies drawn apart could put a tuned query in the holdout",

@@ -29,7 +29,6 @@ from evaltools.fileio import (
     open_input,
     open_records,
 )
-from evaltools.jsonlocate import Locations, locate
 from evaltools.retrieval.records.explain import Problem, beyond_schema, explain
 from evaltools.retrieval.records.fields import FIELDS
 from evaltools.retrieval.records.record import NEEDS_FULL_PARSE, RecordLine, parse_line, quick_value
@@ -182,24 +181,21 @@ def check_lines(
             qid = value.get("qid") if type(value) is dict else None
             if type(qid) is str and first_lines.setdefault(qid, tag | number) != tag | number:
                 rec = parse_line(raw, number, at_file_start=at_file_start and number == 1)
-                result.repeats.append((qid, number, _column(rec, locate(rec.text), "/qid")))
+                result.repeats.append((qid, number, rec.column_of("/qid")))
             continue
         rec = parse_line(raw, number, at_file_start=at_file_start and number == 1)
         result.diagnostics.extend(problem.at(display, number) for problem in rec.problems)
         if not rec.parsed:
             continue
-        located = locate(rec.text)
-        result.diagnostics.extend(_explained(rec, located, display, checker))
+        result.diagnostics.extend(_explained(rec, display, checker))
         qid = rec.value.get("qid") if isinstance(rec.value, dict) else None
         if isinstance(qid, str) and first_lines.setdefault(qid, tag | number) != tag | number:
-            result.repeats.append((qid, number, _column(rec, located, "/qid")))
+            result.repeats.append((qid, number, rec.column_of("/qid")))
     result.lines = number
     return result
 
 
-def _explained(
-    rec: RecordLine, located: Locations, display: str, checker: Checker
-) -> list[Diagnostic]:
+def _explained(rec: RecordLine, display: str, checker: Checker) -> list[Diagnostic]:
     found = [
         make(
             DUPLICATE_KEY,
@@ -209,26 +205,21 @@ def _explained(
             _duplicate_key_message(where),
             pointer=where,
         )
-        for where, offset in located.duplicates
+        for where, offset in rec.locations.duplicates
     ]
     for problem in checker.explain(rec.value):
-        offset = located.nearest(problem.pointer, at_key=problem.at_key)
         found.append(
             make(
                 problem.rule,
                 display,
                 rec.line,
-                rec.column(offset),
+                rec.column_of(problem.pointer, at_key=problem.at_key),
                 problem.message,
                 pointer=problem.pointer or None,
                 fix=problem.fix,
             )
         )
     return found
-
-
-def _column(rec: RecordLine, located: Locations, where: str) -> int:
-    return rec.column(located.nearest(where))
 
 
 def _duplicate_key_message(where: str) -> str:
@@ -360,5 +351,5 @@ class FileCheck:
             for number, raw in enumerate(itertools.islice(stream, max(lines)), 1):
                 if number in lines:
                     rec = parse_line(raw, number, at_file_start=result.start == 0 and number == 1)
-                    columns[number] = _column(rec, locate(rec.text), "/qid")
+                    columns[number] = rec.column_of("/qid")
         return columns

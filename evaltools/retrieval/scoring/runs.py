@@ -18,7 +18,6 @@ from typing import Any
 from evaltools.catalogue import rule
 from evaltools.diagnostics import Diagnostic, make
 from evaltools.fileio import MAX_DATA_FILE_BYTES, Refused, display_path, read_input
-from evaltools.jsonlocate import locate
 from evaltools.positions import char_column
 from evaltools.retrieval.records.explain import json_type
 from evaltools.retrieval.records.record import NEEDS_FULL_PARSE, parse_line, quick_value
@@ -169,7 +168,7 @@ class _Wrong:
 
     def at(self, raw: bytes, shown: str, number: int) -> Diagnostic:
         line = parse_line(raw, number)
-        column = line.column(locate(line.text).nearest(self.pointer))
+        column = line.column_of(self.pointer)
         pointer = self.pointer or None
         return make(RUN_UNREADABLE, shown, number, column, f"{_SHAPE}: {self.why}", pointer=pointer)
 

@@ -13,7 +13,7 @@ from evaltools.retrieval.gold.annotate import (
     sample_pairs,
     weighted_kappa,
 )
-from evaltools.retrieval.records._gold_jsonl import Line
+from evaltools.retrieval.records.record import RecordLine as Line
 
 
 def lines(*records: dict[str, Any], path: str = "a.jsonl") -> list[Line]:

@@ -8,8 +8,9 @@ import pytest
 
 from evaltools.retrieval.gold.holdout import insert_key, split_set
 from evaltools.retrieval.gold.strata import quotas, target_count
-from evaltools.retrieval.records._gold_jsonl import JsonlFile, Line
 from evaltools.retrieval.records.gold_keys import replace_member_value
+from evaltools.retrieval.records.record import RecordLine as Line
+from evaltools.retrieval.records.set_file import JsonlFile
 
 
 def jsonl(*raws: bytes, path: str = "s.jsonl") -> JsonlFile:

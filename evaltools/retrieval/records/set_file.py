@@ -1,12 +1,14 @@
-"""Eval-set JSONL as the gold discipline commands (merge, sample, split) need it.
+"""An eval set read whole, to write it back: every line's bytes, and its records.
 
-Lines come from `evaltools.retrieval.records.record` (exact bytes, strict JSON); this adds only the
-checks these commands rely on: a non-empty string `qid`, and for merge and sample a `gold`
-of integer grades 1-3. Full record validation is `evaltools validate`'s job.
+Lines come from the one reader (`records.record`: exact bytes, strict JSON). `read_jsonl`
+adds only the checks the gold discipline commands (merge, sample, split, dupes) rely on: a
+non-empty string `qid`, and for merge and sample a `gold` of integer grades 1-3. Full
+record validation is `evaltools validate`'s job.
 """
 
 from __future__ import annotations
 
+import io
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -16,7 +18,7 @@ from typing import Any
 from evaltools.catalogue import rule
 from evaltools.diagnostics import Diagnostic, make
 from evaltools.fileio import InputRefused, display_path, open_records
-from evaltools.jsonlocate import locate, pointer
+from evaltools.jsonlocate import pointer
 from evaltools.retrieval.records.record import RecordLine, iter_record_lines
 from evaltools.retrieval.records.record_rules import (
     BLANK_LINE,
@@ -29,50 +31,20 @@ GRADES = (1, 2, 3)
 
 
 @dataclass(frozen=True)
-class Line:
-    """One record: where it is, its exact bytes (line end included) and its value."""
-
-    path: str
-    number: int
-    raw: bytes
-    record: dict[str, Any]
-
-    def column(self, where: str) -> int:
-        """The 1-based column of the value at JSON Pointer `where` (a missing member: of the
-        object that lacks it), as `evaltools validate` places its findings."""
-        rec = RecordLine(self.number, self.raw)  # a line with a byte order mark is no Line
-        return rec.column(locate(rec.text).nearest(where))
-
-    @property
-    def qid(self) -> str:
-        value = self.record["qid"]
-        assert isinstance(value, str)
-        return value
-
-    @property
-    def query(self) -> object:
-        return self.record.get("query")
-
-    @property
-    def type_name(self) -> str:
-        value = self.record.get("type")
-        return value if isinstance(value, str) and value else "(none)"
-
-    def gold(self) -> dict[str, int]:
-        """The gold map; only for lines read with ``need_gold=True``."""
-        value = self.record["gold"]
-        assert isinstance(value, dict)
-        return dict(value)
-
-
-@dataclass(frozen=True)
 class JsonlFile:
-    """A file's records, and every line's bytes (blank ones too) to write it back."""
+    """A file's lines (`read_jsonl`: its records only), and every line's bytes (blank ones
+    too) to write it back."""
 
     path: Path
     display: str
     raws: list[bytes]
-    lines: list[Line]
+    lines: list[RecordLine]
+
+    @classmethod
+    def of(cls, path: Path, display: str, data: bytes) -> JsonlFile:
+        """Every line of `data`, the set `path` shown as `display`."""
+        lines = list(iter_record_lines(io.BytesIO(data), path=display))
+        return cls(path, display, [line.raw for line in lines], lines)
 
     @property
     def data(self) -> bytes:
@@ -80,10 +52,12 @@ class JsonlFile:
         return b"".join(self.raws)
 
 
-def index_by_qid(lines: Iterable[Line]) -> tuple[dict[str, Line], list[tuple[Line, Line]]]:
+def index_by_qid(
+    lines: Iterable[RecordLine],
+) -> tuple[dict[str, RecordLine], list[tuple[RecordLine, RecordLine]]]:
     """Each qid's first line, and every later line of a qid already seen, with that first."""
-    first: dict[str, Line] = {}
-    repeats: list[tuple[Line, Line]] = []
+    first: dict[str, RecordLine] = {}
+    repeats: list[tuple[RecordLine, RecordLine]] = []
     for line in lines:
         seen = first.setdefault(line.qid, line)
         if seen is not line:
@@ -99,14 +73,14 @@ def read_jsonl(path: Path, *, need_gold: bool) -> JsonlFile | list[Diagnostic]:
     except InputRefused as exc:
         return [exc.refused.at(shown)]
     raws: list[bytes] = []
-    lines: list[Line] = []
+    lines: list[RecordLine] = []
     problems: list[Diagnostic] = []
     with stream:
-        records = list(iter_record_lines(stream))
+        records = list(iter_record_lines(stream, path=shown))
     for rec in records:
         raws.append(rec.raw)
         found = _check(shown, rec, need_gold=need_gold)
-        if isinstance(found, Line):
+        if isinstance(found, RecordLine):
             lines.append(found)
         else:
             problems += found
@@ -115,7 +89,7 @@ def read_jsonl(path: Path, *, need_gold: bool) -> JsonlFile | list[Diagnostic]:
     return JsonlFile(path, shown, raws, lines)
 
 
-def _check(shown: str, rec: RecordLine, *, need_gold: bool) -> Line | list[Diagnostic]:
+def _check(shown: str, rec: RecordLine, *, need_gold: bool) -> RecordLine | list[Diagnostic]:
     number = rec.line
     found = [
         p.at(shown, number)
@@ -138,11 +112,11 @@ def _check(shown: str, rec: RecordLine, *, need_gold: bool) -> Line | list[Diagn
     value = rec.record
     problem, where = _problem(value, need_gold=need_gold)
     if problem is not None:
-        column = 1 if where is None else rec.column(locate(rec.text).nearest(where))
+        column = 1 if where is None else rec.column_of(where)
         found.append(make(UNUSABLE_RECORD, shown, number, column, problem, pointer=where))
     if found or value is None:
         return found
-    return Line(shown, number, rec.raw, value)
+    return rec
 
 
 def _problem(value: dict[str, Any] | None, *, need_gold: bool) -> tuple[str | None, str | None]:
