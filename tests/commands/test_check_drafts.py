@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 
 from evaltools.__main__ import main
+from evaltools.retrieval.records.fast_check import record_is_clean
 from evaltools.retrieval.records.fields import FIELDS, misspelt
-from evaltools.retrieval.records.schema import default_schema, record_is_clean
+from evaltools.retrieval.records.schema import default_schema
 from evaltools.retrieval.records.validate import Checker
 from tests.commands.test_check import CODE, PYPROJECT
 from tests.retrieval.gitrepo import GitRepo

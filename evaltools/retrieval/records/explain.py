@@ -4,6 +4,7 @@ plus the checks a schema cannot express (3.0 as a grade, a span whose start is a
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import Iterator, Sequence
@@ -12,8 +13,8 @@ from typing import Any
 
 from evaltools.diagnostics import Fix, Rule
 from evaltools.jsonlocate import pointer as make_pointer
-from evaltools.retrieval.code.chunk_id import ChunkIdError, parse_chunk_id
-from evaltools.retrieval.records.fields import FIELDS, STATUS, is_draft, misspelt
+from evaltools.retrieval.code.chunk_id import ChunkIdError, is_valid_chunk_id, parse_chunk_id
+from evaltools.retrieval.records.fields import DRAFT, FIELDS, STATUS, is_draft, misspelt
 from evaltools.retrieval.records.record_rules import (
     DRAFT_RECORD,
     INVALID_CHUNK_ID,
@@ -85,6 +86,41 @@ def beyond_schema(
             yield Problem(
                 INVALID_GRADE, where, f"grade {grade!r} is not an integer: write {grade:.0f}"
             )
+
+
+# A chunk ID is gold for several queries of a set: its verdict is remembered.
+_valid_id = functools.lru_cache(maxsize=1 << 16)(is_valid_chunk_id)
+
+
+_FIELD_SET = frozenset(FIELDS)
+
+
+def beyond_schema_clean(
+    value: Any, *, drafts: bool = False, known: tuple[str, ...] = FIELDS
+) -> bool:
+    """`beyond_schema` finds nothing: its yes/no, for the hot loop, without building a
+    problem (tests/retrieval/records/test_fast_check_agrees.py holds the two together)."""
+    if type(value) is not dict:
+        return True
+    known_set = _FIELD_SET if known is FIELDS else frozenset(known)
+    if not value.keys() <= known_set:  # one C-level test for the common record
+        for name in value.keys() - known_set:
+            near = misspelt(name, known)
+            if near is not None and near not in value:
+                return False
+    if not drafts and value.get(STATUS) == DRAFT:
+        return False
+    gold = value.get("gold")
+    if type(gold) is dict:
+        for chunk_id, grade in gold.items():
+            if (type(grade) is float and grade.is_integer()) or not _valid_id(chunk_id):
+                return False
+    return True
+
+
+def beyond_schema_clean_drafts(value: Any) -> bool:
+    """`beyond_schema_clean` of a set that collects drafts."""
+    return beyond_schema_clean(value, drafts=True)
 
 
 def _fields(value: dict[str, Any], drafts: bool, known: tuple[str, ...]) -> Iterator[Problem]:

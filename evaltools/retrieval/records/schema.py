@@ -1,15 +1,9 @@
-"""The record schema: the shipped default, a user's own, and the fast check for the default.
-
-`jsonschema` checks a few tens of thousands of records a second; `record_is_clean` is the
-default schema and the checks beyond it written out by hand, about ten times faster. It
-only answers yes or no: records it rejects go to `jsonschema` to be explained. The test
-suite holds the two to the same answers (tests/retrieval/records/test_fast_check_agrees.py).
-"""
+"""The record schema: the shipped default, and a user's own (the fast yes/no of a schema is
+compiled from it by `fast_check`)."""
 
 from __future__ import annotations
 
 import functools
-import re
 from collections.abc import Iterator
 from importlib import resources
 from pathlib import Path
@@ -18,8 +12,6 @@ from typing import Any, Protocol
 from evaltools import jsonio
 from evaltools.fileio import UsageError
 from evaltools.jsonio import JsonError
-from evaltools.retrieval.code.chunk_id import is_valid_chunk_id
-from evaltools.retrieval.records.fields import DRAFT, FIELDS, misspelt
 from evaltools.retrieval.records.record import strict_loads
 
 
@@ -121,70 +113,3 @@ def build_validator(schema: dict[str, Any]) -> Validator:
     cls = validator_for(schema, default=_draft())
     validator: Validator = cls(schema, registry=registry)
     return validator
-
-
-_TYPES = frozenset(RECORD_TYPES)
-_SPLITS = frozenset(SPLITS)
-_REVISION = re.compile(r"[0-9a-f]{40}")
-_MISSING: Any = object()
-
-
-def record_is_clean(value: Any, drafts: bool = False) -> bool:
-    """True when the default schema and the checks a schema cannot express find nothing
-    (a draft is one of them unless `drafts`: the set collects drafts).
-
-    Exact types (`type(x) is int`) on purpose: JSON booleans are Python ints, and 3.0
-    passes JSON Schema's `integer` but not our grade rule.
-    """
-    if type(value) is not dict:
-        return False
-    get = value.get
-    qid = get("qid")
-    if type(qid) is not str or not qid:
-        return False
-    query = get("query")
-    if type(query) is not str or not query or query.isspace():
-        return False
-    kind = get("type")
-    if type(kind) is not str or kind not in _TYPES:
-        return False
-    gold = get("gold")
-    if type(gold) is not dict or not gold:
-        return False
-    for chunk_id, grade in gold.items():
-        if type(grade) is not int or grade < 1 or grade > 3 or not is_valid_chunk_id(chunk_id):
-            return False
-    return len(value) == len(REQUIRED) or _optional_fields_clean(value, drafts)
-
-
-_KNOWN = frozenset(FIELDS)
-
-
-def _optional_fields_clean(value: dict[str, Any], drafts: bool) -> bool:
-    if not value.keys() <= _KNOWN:  # one C-level test for the common record
-        for name in value.keys() - _KNOWN:
-            near = misspelt(name)
-            if near is not None and near not in value:
-                return False
-    if not drafts and value.get("status") == DRAFT:
-        return False
-    split = value.get("split", _MISSING)
-    if split is not _MISSING and (type(split) is not str or split not in _SPLITS):
-        return False
-    for name in ("source", "notes"):
-        text = value.get(name, _MISSING)
-        if text is not _MISSING and type(text) is not str:
-            return False
-    annotators = value.get("annotators", _MISSING)
-    if annotators is not _MISSING:
-        if type(annotators) is not list:
-            return False
-        for name in annotators:
-            if type(name) is not str or not name:
-                return False
-        if len(set(annotators)) != len(annotators):
-            return False
-    revision = value.get("revision", _MISSING)
-    return revision is _MISSING or (
-        type(revision) is str and _REVISION.fullmatch(revision) is not None
-    )

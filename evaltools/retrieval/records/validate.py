@@ -2,8 +2,8 @@
 
 A file is cut into chunks of whole lines (`plan_file`); `check_chunk` checks one chunk and can
 run in a worker process; `FileCheck` joins the results of one file in order (line numbers,
-qids repeated across chunks). Clean records take the fast path (`schema.record_is_clean`);
-only the others are parsed for positions and explained by jsonschema.
+qids repeated across chunks). Clean records take the fast path (`fast_check`, compiled from
+the schema); only the others are parsed for positions and explained by jsonschema.
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ from evaltools.fileio import (
     open_records,
 )
 from evaltools.retrieval.records.explain import Problem, beyond_schema, explain
+from evaltools.retrieval.records.fast_check import clean_check
 from evaltools.retrieval.records.fields import FIELDS
 from evaltools.retrieval.records.record import NEEDS_FULL_PARSE, RecordLine, parse_line, quick_value
 from evaltools.retrieval.records.record_rules import (
@@ -37,12 +38,7 @@ from evaltools.retrieval.records.record_rules import (
     DUPLICATE_QID,
     UNREADABLE_FILE,
 )
-from evaltools.retrieval.records.schema import (
-    Validator,
-    build_validator,
-    default_schema,
-    record_is_clean,
-)
+from evaltools.retrieval.records.schema import Validator, build_validator, default_schema
 
 # Chunks: big enough that a worker's start-up and result transfer are noise, small enough
 # that two cores share the work evenly and a worker's memory stays bounded.
@@ -58,7 +54,7 @@ _LINE_MASK = (1 << LINE_BITS) - 1
 class Checker:
     """Says whether a parsed record is clean, and explains the records that are not.
 
-    With the default schema (`schema_text` None) the yes/no is `record_is_clean`, and
+    With the default schema (`schema_text` None) the yes/no is `fast_check`'s, and
     jsonschema is imported only when a record fails. With a user's schema, jsonschema
     decides everything. `drafts`: the set collects drafts (RV013 is not reported).
     """
@@ -69,9 +65,7 @@ class Checker:
         self.known = FIELDS
         self._validator: Validator | None = None
         # An attribute, not a method: the hot loop calls it once per record.
-        self.is_clean: Callable[[Any], bool] = (
-            functools.partial(record_is_clean, drafts=True) if drafts else record_is_clean
-        )
+        self.is_clean: Callable[[Any], bool] = clean_check(drafts)
         if schema_text is not None:
             self.validator()  # fail early on a schema that cannot be compiled
             properties = jsonio.loads(schema_text).get("properties")
