@@ -16,13 +16,15 @@ Target: read + score under 3x read (the issue's "scored in under 3x the time of 
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
 
-from evaltools.retrieval.scoring.evaluate import Query, evaluate
+from evaltools.retrieval.records.record import parse_line
+from evaltools.retrieval.scoring.evaluate import evaluate, grades, queries_of
 from evaltools.retrieval.scoring.runs import read_run
 
 
@@ -45,20 +47,23 @@ def main() -> None:
     chunks = [
         f"pkg/mod{i // 20}.py:{i % 20 * 10 + 1}-{i % 20 * 10 + 8}:fn_{i}" for i in range(20000)
     ]
-    queries = [
-        Query(
-            f"q{i}",
-            ("intent", "symbol", "bug")[i % 3],
-            "holdout" if i % 5 == 0 else "tune",
-            {c: float(rng.randint(1, 3)) for c in rng.sample(chunks, rng.randint(1, 4))},
-        )
+    records = [
+        {
+            "qid": f"q{i}",
+            "type": ("intent", "symbol", "bug")[i % 3],
+            "split": "holdout" if i % 5 == 0 else "tune",
+            "gold": {c: rng.randint(1, 3) for c in rng.sample(chunks, rng.randint(1, 4))},
+        }
         for i in range(args.queries)
     ]
+    queries = queries_of(
+        parse_line(json.dumps(r).encode(), number) for number, r in enumerate(records, 1)
+    )
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "run.txt"
         lines = []
         for q in queries:
-            picked = list(q.gold)[:1] + rng.sample(chunks, args.results - 1)
+            picked = list(grades(q))[:1] + rng.sample(chunks, args.results - 1)
             rng.shuffle(picked)
             lines += [
                 f"{q.qid} Q0 {c} {r + 1} {100 - r * 0.5} bench\n" for r, c in enumerate(picked)

@@ -16,6 +16,8 @@ from evaltools.retrieval.scoring.evaluate import (
     SMALL_GROUP,
     Evaluation,
     Group,
+    query_split,
+    query_type,
 )
 from evaltools.retrieval.scoring.history import Entry
 
@@ -87,8 +89,8 @@ def _queries_json(result: Evaluation) -> list[dict[str, Any]]:
     return [
         {
             "qid": query.qid,
-            "type": query.type,
-            "split": query.split,
+            "type": query_type(query),
+            "split": query_split(query),
             "missing": query.qid in missing,
             "metrics": {m: _rounded(v) for m, v in zip(METRICS, values, strict=True)},
         }

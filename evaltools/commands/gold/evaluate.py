@@ -205,7 +205,7 @@ def _score(
             "skip them silently; fix them (`evaltools gold check --fix`) or pass --allow-stale",
             output_format,
         )
-    queries = queries_of(line.record for f in checked.files for line in f.lines if line.record)
+    queries = queries_of(line for f in checked.files for line in f.lines)
     loaded = [read_run(p) for p in runs]
     base = read_run(baseline) if baseline is not None else None
     problems = [d for r in [*loaded, *([base] if base else [])] for d in r.problems]

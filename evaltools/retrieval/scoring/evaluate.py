@@ -7,10 +7,10 @@ hard queries score higher. Results for qids the set does not have are listed and
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
+from evaltools.retrieval.records.record import RecordLine
 from evaltools.retrieval.scoring.metrics import METRICS, score_query
 from evaltools.retrieval.scoring.resampling import bootstrap_ci, paired_randomization
 from evaltools.retrieval.scoring.runs import Run
@@ -20,14 +20,6 @@ UNSPLIT = "unsplit"
 # Below this many queries a 95% interval is too wide to tell a 2-point change.
 SMALL_GROUP = 30
 SIGNIFICANCE = 0.05
-
-
-@dataclass(frozen=True)
-class Query:
-    qid: str
-    type: str
-    split: str
-    gold: Mapping[str, float]
 
 
 @dataclass
@@ -61,7 +53,7 @@ class Evaluation:
     missing: list[str]
     unknown: list[str]
     scores: list[tuple[float, ...]]  # per query of `queries`, a value per metric
-    queries: Sequence[Query] = ()
+    queries: Sequence[RecordLine] = ()
     baseline: str | None = None
     comparison: list[Difference] = field(default_factory=list)
     baseline_missing: list[str] = field(default_factory=list)
@@ -78,38 +70,50 @@ class Evaluation:
         return better and not held
 
 
-def queries_of(records: Iterable[Mapping[str, Any]]) -> list[Query]:
-    """The set's queries from its records, the first record of a qid winning (`validate`
-    reports repeats)."""
-    found: dict[str, Query] = {}
-    for record in records:
-        qid, gold = record.get("qid"), record.get("gold")
-        if not isinstance(qid, str) or not isinstance(gold, dict) or qid in found:
+def queries_of(lines: Iterable[RecordLine]) -> list[RecordLine]:
+    """The set's queries: the records with a string qid and a `gold` object, the first
+    record of a qid winning (`validate` reports repeats). What scoring reads of each is a
+    function of the record: `query_type`, `query_split`, `grades`."""
+    found: dict[str, RecordLine] = {}
+    for line in lines:
+        record = line.record
+        if record is None:
             continue
-        grades = {
-            cid: float(g)
-            for cid, g in gold.items()
-            if isinstance(g, (int, float)) and not isinstance(g, bool)
-        }
-        kind = record.get("type")
-        split = record.get("split")
-        found[qid] = Query(
-            qid,
-            kind if isinstance(kind, str) else "untyped",
-            split if isinstance(split, str) else UNSPLIT,
-            grades,
-        )
+        qid, gold = record.get("qid"), record.get("gold")
+        if isinstance(qid, str) and isinstance(gold, dict) and qid not in found:
+            found[qid] = line
     return list(found.values())
 
 
-def _scores(queries: Sequence[Query], run: Run, k: int) -> list[tuple[float, ...]]:
-    return [score_query(run.ranked.get(q.qid, ()), q.gold, k) for q in queries]
+def query_type(query: RecordLine) -> str:
+    kind = query.value.get("type")
+    return kind if isinstance(kind, str) else "untyped"
 
 
-def _groups(queries: Sequence[Query]) -> list[Group]:
+def query_split(query: RecordLine) -> str:
+    split = query.value.get("split")
+    return split if isinstance(split, str) else UNSPLIT
+
+
+def grades(query: RecordLine) -> dict[str, float]:
+    """The numeric grades of the gold (what else is there, `validate` reports)."""
+    gold = query.value["gold"]
+    return {
+        cid: float(g)
+        for cid, g in gold.items()
+        if isinstance(g, (int, float)) and not isinstance(g, bool)
+    }
+
+
+def _scores(queries: Sequence[RecordLine], run: Run, k: int) -> list[tuple[float, ...]]:
+    return [score_query(run.ranked.get(q.qid, ()), grades(q), k) for q in queries]
+
+
+def _groups(queries: Sequence[RecordLine]) -> list[Group]:
     keyed: dict[tuple[str, str], list[int]] = {}
     for index, q in enumerate(queries):
-        for key in ((ALL, ALL), (q.type, ALL), (ALL, q.split), (q.type, q.split)):
+        kind, split = query_type(q), query_split(q)
+        for key in ((ALL, ALL), (kind, ALL), (ALL, split), (kind, split)):
             keyed.setdefault(key, []).append(index)
     order = sorted(keyed, key=lambda t: (t[0] != ALL, t[1] != ALL, t[0], t[1]))
     if not queries:
@@ -118,7 +122,12 @@ def _groups(queries: Sequence[Query]) -> list[Group]:
 
 
 def evaluate(
-    queries: Sequence[Query], run: Run, *, k: int, seed: int, baseline: Run | None = None
+    queries: Sequence[RecordLine],
+    run: Run,
+    *,
+    k: int,
+    seed: int,
+    baseline: Run | None = None,
 ) -> Evaluation:
     scores = _scores(queries, run, k)
     known = {q.qid for q in queries}
