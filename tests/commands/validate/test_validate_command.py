@@ -376,7 +376,7 @@ def test_ten_thousand_errors_are_all_printed_each_record_explained_once(
         calls["explain"] += 1
         return real_explain(self, value)
 
-    monkeypatch.setattr("evaltools.retrieval.records.validate.locate", counting_locate)
+    monkeypatch.setattr("evaltools.retrieval.records.record.locate", counting_locate)
     monkeypatch.setattr(validate_module.Checker, "explain", counting_explain)
     code, out, _ = run(capsys, "set.jsonl", "--jobs", "1")
     lines = out.splitlines()
