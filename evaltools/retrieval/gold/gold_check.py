@@ -230,7 +230,7 @@ def _items_of(
             problems.append(problem)
             invalid[problem] = (qid_text, key)
             continue
-        items.append(GoldItem(set_file, line, qid_text, GoldRef(key, since), cid=cid))
+        items.append(GoldItem(set_file, line, GoldRef(key, since), cid=cid))
     return items
 
 

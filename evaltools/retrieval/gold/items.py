@@ -18,13 +18,18 @@ class GoldItem:
 
     file: JsonlFile
     line: RecordLine
-    qid: str | None
     ref: GoldRef
     result: Resolution | None = None
     cid: ChunkId | None = None  # the ID parsed (when it was checked), for `resolve_all`
     fixed: bool = False
     conflict: str | None = None  # why a repair was not written
     finding: Diagnostic | None = None  # what is reported about it (None: it is ok)
+
+    @property
+    def qid(self) -> str | None:
+        """The record's qid, when it is a string."""
+        qid = self.line.value.get("qid")
+        return qid if isinstance(qid, str) else None
 
     @property
     def column(self) -> int:
