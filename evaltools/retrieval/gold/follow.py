@@ -49,6 +49,9 @@ Fresh = Callable[[list[str]], list[str]]
 # A tie broken: the chunk ID, why (for the detail) and the evidence in a few words.
 Pick = tuple[str, str, str]
 
+# An ID left to its name: the ID, its chunk ID, its symbol and its old body (if any).
+ByName = tuple[GoldRef, ChunkId, str, Body | None]
+
 _GATED = (Status.MOVED, Status.RENAMED_FILE)
 _SEARCHED = (Status.MISSING_SYMBOL, Status.MISSING_FILE, Status.AMBIGUOUS)
 
@@ -60,7 +63,8 @@ def follow_all(
     _read_ahead(ids, results, lookup)
     olds, scopes = OldDefinitions(lookup), Scopes(lookup)
     the_set = SetEvidence(ids, lookup)  # read only when an ID has no old body to go by
-    by_name: list[tuple[GoldRef, ChunkId, str]] = []  # searched in one pass over the tree
+    # Searched in one pass over the tree; with the old body, a name must keep half of it.
+    by_name: list[ByName] = []
     for ref, result in list(results.items()):
         cid = ids[ref]
         if cid.symbol is None:
@@ -94,26 +98,39 @@ def follow_all(
             )
         if found is not None:
             results[ref] = found
-        elif old is None:
-            by_name.append((ref, cid, cid.symbol))
+        else:
+            by_name.append((ref, cid, cid.symbol, old))
     if by_name:
-        leaves = {symbol.rpartition(".")[2] for _, _, symbol in by_name}
-        holding: dict[str, list[Entry]] = {}
-        for _, entry in lookup.holding(leaves):
-            if entry.name is not None:
-                holding.setdefault(entry.name, []).append(entry)
-        for ref, cid, symbol in by_name:
-            if results[ref].status is Status.MISSING_FILE:
-                moved = the_set.moved_folder(cid, ref)
-                if moved is not None:
-                    results[ref] = moved
-                    continue
-            same = holding.get(symbol, [])
-            fresh = olds.newcomers([e.chunk_id for e in same], cid, ref.revision)
+        _by_names(by_name, results, lookup, olds, the_set)
+
+
+def _by_names(
+    by_name: list[ByName],
+    results: dict[GoldRef, Resolution],
+    lookup: Lookup,
+    olds: OldDefinitions,
+    the_set: SetEvidence,
+) -> None:
+    """The IDs no body placed, by their names, in one pass over the tree."""
+    leaves = {symbol.rpartition(".")[2] for _, _, symbol, _ in by_name}
+    holding: dict[str, list[Entry]] = {}
+    for _, entry in lookup.holding(leaves):
+        if entry.name is not None:
+            holding.setdefault(entry.name, []).append(entry)
+    for ref, cid, symbol, old in by_name:
+        if old is None and results[ref].status is Status.MISSING_FILE:
+            moved = the_set.moved_folder(cid, ref)
+            if moved is not None:
+                results[ref] = moved
+                continue
+        same = holding.get(symbol, [])
+        fresh = olds.newcomers([e.chunk_id for e in same], cid, ref.revision, old)
+        if old is None:
             fresh = the_set.newcomers(fresh, ref)
-            found = _by_unique_name(cid, symbol, [e for e in same if e.chunk_id in fresh])
-            if found is not None:
-                results[ref] = found
+        entries = [e for e in same if e.chunk_id in fresh]
+        found = _by_unique_name(cid, symbol, entries, old, lookup)
+        if found is not None:
+            results[ref] = found
 
 
 def _read_ahead(
@@ -355,10 +372,14 @@ def _copied(cid: ChunkId, bodies: list[Body]) -> Resolution:
     )
 
 
-def _by_unique_name(cid: ChunkId, symbol: str, same: list[Entry]) -> Resolution | None:
+def _by_unique_name(
+    cid: ChunkId, symbol: str, same: list[Entry], old: Body | None, lookup: Lookup
+) -> Resolution | None:
     """Name-only evidence, about as long: the qualified name defined once in its scope
     where the language allows no second one (a Go or Java package), else once in the tree
-    (a method, or in a file of the same name). Never across test and other code."""
+    (a method, or in a file of the same name). Never across test and other code. With the
+    old body (rewritten past a body match), the one place must also keep half of it: then
+    a function's name needs no same-named file."""
     test = is_test_path(cid.path)
     scope = scope_of(cid.path)
     local = [e for e in same if scope_of(_path(e)) == scope]
@@ -367,13 +388,18 @@ def _by_unique_name(cid: ChunkId, symbol: str, same: list[Entry]) -> Resolution 
     elif len(same) == 1 and is_test_path(_path(same[0])) == test:
         entry, evidence = same[0], "name defined once in the tree"
         basename = cid.path.rpartition("/")[2]
-        if "." not in symbol and _path(entry).rpartition("/")[2] != basename:
+        if "." not in symbol and _path(entry).rpartition("/")[2] != basename and old is None:
             return None  # a function's name alone is common: a method's `Class.` is not
     else:
         return None
     old_length, new_length = cid.end - cid.start + 1, entry.end - entry.start + 1
     if max(old_length, new_length) > NAME_LENGTH_FACTOR * min(old_length, new_length):
         return None
+    if old is not None:
+        kept = _kept(old, entry.chunk_id, lookup)
+        if kept < HOLLOW_BELOW:
+            return None
+        evidence += f", body {kept:.2f} alike"
     return _resolved(cid, entry.chunk_id, f"`{symbol}` is defined once", evidence)
 
 
