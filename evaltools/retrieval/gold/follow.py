@@ -262,7 +262,32 @@ def _search(
         )
     if old is None:
         return None
-    return _by_body(cid, old, lookup, _fresh(olds, cid, ref, old), [cid.path, *moved])
+    return _enclosed(cid, old, lookup, moved, _fresh(olds, cid, ref, old)) or _by_body(
+        cid, old, lookup, _fresh(olds, cid, ref, old), [cid.path, *moved]
+    )
+
+
+def _enclosed(
+    cid: ChunkId, old: Body, lookup: Lookup, moved: list[str], fresh: Fresh
+) -> Resolution | None:
+    """In the file git moved it to, the one definition (new since the revision) named as
+    it was inside a scope that gained a name (an anonymous default export now a named
+    function, a function moved into a class), keeping half of its body."""
+    assert cid.symbol is not None
+    suffix = f".{cid.symbol}"
+    inside = [
+        e.chunk_id
+        for path in moved
+        if (found := lookup.get(path)) is not None
+        for e in found.entries
+        if e.name is not None and e.name.endswith(suffix)
+    ]
+    inside = fresh(inside)
+    kept = _kept(old, inside[0], lookup) if len(inside) == 1 else 0.0
+    if kept < HOLLOW_BELOW:
+        return None
+    evidence = f"its name in a named scope in the file git moved it to, body {kept:.2f} alike"
+    return _resolved(cid, inside[0], "git says its file was moved", evidence)
 
 
 def _kept(old: Body, chunk_id: str, lookup: Lookup) -> float:
@@ -379,7 +404,7 @@ def _by_unique_name(
     where the language allows no second one (a Go or Java package), else once in the tree
     (a method, or in a file of the same name). Never across test and other code. With the
     old body (rewritten past a body match), the one place must also keep half of it: then
-    a function's name needs no same-named file."""
+    a function's name needs no same-named file if that body is not a short one."""
     test = is_test_path(cid.path)
     scope = scope_of(cid.path)
     local = [e for e in same if scope_of(_path(e)) == scope]
@@ -388,8 +413,11 @@ def _by_unique_name(
     elif len(same) == 1 and is_test_path(_path(same[0])) == test:
         entry, evidence = same[0], "name defined once in the tree"
         basename = cid.path.rpartition("/")[2]
-        if "." not in symbol and _path(entry).rpartition("/")[2] != basename and old is None:
-            return None  # a function's name alone is common: a method's `Class.` is not
+        # A function's name alone is common (a method's `Class.` is not), unless a body
+        # long enough to tell says so: a short one is mostly its signature.
+        told = old is not None and old.size >= MIN_BODY_CHARS
+        if "." not in symbol and _path(entry).rpartition("/")[2] != basename and not told:
+            return None
     else:
         return None
     old_length, new_length = cid.end - cid.start + 1, entry.end - entry.start + 1

@@ -115,3 +115,61 @@ def test_a_namesake_that_kept_little_of_the_body_is_no_new_home(
     before = set_path.read_bytes()
     gold_check(repo, tmp_path, capsys, [gold], old, "--fix")
     assert set_path.read_bytes() == before
+
+
+# A file git says was moved, where the ID's definition now sits inside a scope that gained
+# a name (got's anonymous default export became `function timedOut`; a Python function
+# moved into a class). Unchanged neighbours keep the file alike enough for git's pairing.
+ENCLOSED = {
+    "typescript": (
+        "source/utils/timed-out.ts",
+        "source/timed-out.ts",
+        "cancelTimeouts",
+        "timedOut.cancelTimeouts",
+        "export default (request: Request, delay: number): (() => void) => {\n",
+        "export default function timedOut(request: Request, delay: number): () => void {\n",
+        "  const timers: number[] = [];\n  const cancelTimeouts = (): void => {\n"
+        "    for (const timer of timers) {\n      clearTimeout(timer);\n    }\n"
+        "    timers.length = 0;\n  };\n"
+        "  timers.push(setTimeout(() => request.abort(), delay));\n  return cancelTimeouts;\n",
+        ("};\n", "}\n"),
+        "".join(f"export const limit{i} = (n: number): number => n * {i};\n" for i in range(12)),
+    ),
+    "python": (
+        "pkg/backoff.py",
+        "pkg/retry/backoff.py",
+        "retry_delay",
+        "Backoff.retry_delay",
+        "",
+        "class Backoff:\n",
+        "def retry_delay(attempt, base=0.5, cap=30.0):\n    delay = base * (2 ** attempt)\n"
+        "    if delay > cap:\n        delay = cap\n    return delay + time.monotonic() % 0.1\n",
+        ("", ""),
+        "import time\n\n"
+        + "".join(f"\n\ndef limit{i}(n):\n    return n * {i}\n" for i in range(12)),
+    ),
+}
+
+
+@pytest.mark.parametrize("language", list(ENCLOSED))
+def test_a_definition_now_inside_a_named_scope_of_its_moved_file_is_followed(
+    language: str, repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    old_path, new_path, name, new_name, head, new_head, body, tails, rest = ENCLOSED[language]
+    nested = body if language != "python" else "".join(f"    {x}\n" for x in body.splitlines())
+    repo.write(old_path, f"{rest}\n\n{head}{body}{tails[0]}")
+    old = repo.commit("helper")
+    gold = chunk_id(repo, old_path, name)
+    repo.mv(old_path, new_path)
+    repo.write(new_path, f"{rest}\n\n{new_head}{nested}{tails[1]}")
+    repo.commit("moved into a named scope")
+    assert repo.git("diff", "--name-status", "-M", "HEAD~1", "HEAD").startswith("R")
+    code, got = gold_check(repo, tmp_path, capsys, [gold], old)
+    assert code == 1
+    assert (got[gold]["kind"], got[gold]["new_chunk_id"]) == (
+        "relocated",
+        chunk_id(repo, new_path, new_name),
+    )
+    assert got[gold]["evidence"] == (
+        "its name in a named scope in the file git moved it to, body 1.00 alike"
+    )
