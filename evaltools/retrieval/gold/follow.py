@@ -34,23 +34,18 @@ from evaltools.retrieval.gold.bodies import (
     Body,
     similarity,
 )
+from evaltools.retrieval.gold.names import ByName, by_names, resolved
 from evaltools.retrieval.gold.no_history import SetEvidence, same_length
-from evaltools.retrieval.gold.old_defs import OldDefinitions, body_of, old_body
+from evaltools.retrieval.gold.old_defs import OldDefinitions, body_of, kept, old_body
 from evaltools.retrieval.gold.rename import Scopes, by_scope
 from evaltools.retrieval.gold.resolve import GoldRef, Resolution, Status
-from evaltools.retrieval.gold.scope import is_test_path, scope_of, scope_word, unique_by_language
-from evaltools.retrieval.sources.lookup import Entry, Lookup
-
-# Name-only evidence (no old body): the new span's length within this factor of the old.
-NAME_LENGTH_FACTOR = 2.0
+from evaltools.retrieval.gold.scope import scope_of, scope_word, unique_by_language
+from evaltools.retrieval.sources.lookup import Lookup
 
 # Keeps, of candidate chunk IDs, those that were not at the record's revision.
 Fresh = Callable[[list[str]], list[str]]
 # A tie broken: the chunk ID, why (for the detail) and the evidence in a few words.
 Pick = tuple[str, str, str]
-
-# An ID left to its name: the ID, its chunk ID, its symbol and its old body (if any).
-ByName = tuple[GoldRef, ChunkId, str, Body | None]
 
 _GATED = (Status.MOVED, Status.RENAMED_FILE)
 _SEARCHED = (Status.MISSING_SYMBOL, Status.MISSING_FILE, Status.AMBIGUOUS)
@@ -87,7 +82,7 @@ def follow_all(
                 else same_length(cid, result.candidates)
             )
             if pick is not None:
-                results[ref] = _resolved(cid, *pick)
+                results[ref] = resolved(cid, *pick)
             elif old is None:
                 results[ref] = the_set.shifted(cid, ref) or result
             continue
@@ -101,36 +96,7 @@ def follow_all(
         else:
             by_name.append((ref, cid, cid.symbol, old))
     if by_name:
-        _by_names(by_name, results, lookup, olds, the_set)
-
-
-def _by_names(
-    by_name: list[ByName],
-    results: dict[GoldRef, Resolution],
-    lookup: Lookup,
-    olds: OldDefinitions,
-    the_set: SetEvidence,
-) -> None:
-    """The IDs no body placed, by their names, in one pass over the tree."""
-    leaves = {symbol.rpartition(".")[2] for _, _, symbol, _ in by_name}
-    holding: dict[str, list[Entry]] = {}
-    for _, entry in lookup.holding(leaves):
-        if entry.name is not None:
-            holding.setdefault(entry.name, []).append(entry)
-    for ref, cid, symbol, old in by_name:
-        if old is None and results[ref].status is Status.MISSING_FILE:
-            moved = the_set.moved_folder(cid, ref)
-            if moved is not None:
-                results[ref] = moved
-                continue
-        same = holding.get(symbol, [])
-        fresh = olds.newcomers([e.chunk_id for e in same], cid, ref.revision, old)
-        if old is None:
-            fresh = the_set.newcomers(fresh, ref)
-        entries = [e for e in same if e.chunk_id in fresh]
-        found = _by_unique_name(cid, symbol, entries, old, lookup)
-        if found is not None:
-            results[ref] = found
+        by_names(by_name, results, lookup, olds, the_set)
 
 
 def _read_ahead(
@@ -172,7 +138,7 @@ def _recheck_twin(cid: ChunkId, ref: GoldRef, lookup: Lookup) -> Resolution | No
     pick = _tie_break(old, twins, lookup)
     if pick is None or pick[0] == ref.chunk_id:
         return None
-    return _resolved(cid, *pick)
+    return resolved(cid, *pick)
 
 
 def _fresh(olds: OldDefinitions, cid: ChunkId, ref: GoldRef, old: Body) -> Fresh:
@@ -230,13 +196,6 @@ def _tie_break(old: Body, candidates: Sequence[str], lookup: Lookup) -> Pick | N
     return pick, "its body tells the same-named definitions apart", evidence
 
 
-def _resolved(cid: ChunkId, chunk_id: str, why: str, evidence: str) -> Resolution:
-    """The repair to `chunk_id`, with the status that says how far it went."""
-    new = parse_chunk_id(chunk_id)
-    status = Status.MOVED if new.path == cid.path and new.symbol == cid.symbol else Status.RELOCATED
-    return Resolution(status, chunk_id, detail=f"{why}: it is now {chunk_id}", evidence=evidence)
-
-
 def _search(
     cid: ChunkId, ref: GoldRef, old: Body | None, lookup: Lookup, olds: OldDefinitions
 ) -> Resolution | None:
@@ -253,7 +212,7 @@ def _search(
         if e.name == symbol
     ]
     named = olds.newcomers(named, cid, ref.revision, old)
-    if len(named) == 1 and (old is None or _kept(old, named[0], lookup) >= HOLLOW_BELOW):
+    if len(named) == 1 and (old is None or kept(old, named[0], lookup) >= HOLLOW_BELOW):
         return Resolution(
             Status.RENAMED_FILE,
             named[0],
@@ -283,16 +242,11 @@ def _enclosed(
         if e.name is not None and e.name.endswith(suffix)
     ]
     inside = fresh(inside)
-    kept = _kept(old, inside[0], lookup) if len(inside) == 1 else 0.0
-    if kept < HOLLOW_BELOW:
+    alike = kept(old, inside[0], lookup) if len(inside) == 1 else 0.0
+    if alike < HOLLOW_BELOW:
         return None
-    evidence = f"its name in a named scope in the file git moved it to, body {kept:.2f} alike"
-    return _resolved(cid, inside[0], "git says its file was moved", evidence)
-
-
-def _kept(old: Body, chunk_id: str, lookup: Lookup) -> float:
-    new = body_of(chunk_id, lookup)
-    return 0.0 if new is None else similarity(old, new)
+    evidence = f"its name in a named scope in the file git moved it to, body {alike:.2f} alike"
+    return resolved(cid, inside[0], "git says its file was moved", evidence)
 
 
 def _by_body(
@@ -311,7 +265,7 @@ def _by_body(
     if len(exact) == 1 or len(same_name) == 1:
         pick = same_name[0] if len(same_name) == 1 else exact[0]
         evidence = "the same name, body identical" if same_name else "body identical, found once"
-        return _resolved(cid, pick.chunk_id, "its body is unchanged", evidence)
+        return resolved(cid, pick.chunk_id, "its body is unchanged", evidence)
     if exact:
         return _in_scope(cid, exact, homes, "body identical") or _copied(cid, exact)
     # A near body resolves only if it is NEAR_BODY similar and BODY_MARGIN clear of the
@@ -334,7 +288,7 @@ def _by_body(
         rest = [score for score, body in near if body.chunk_id != close[0].chunk_id]
         second = f"the next {rest[0]:.2f}" if rest else "no other near"
         evidence = f"body {best:.2f} alike, {second}"
-        return _resolved(cid, close[0].chunk_id, f"{best:.0%} of its body is", evidence)
+        return resolved(cid, close[0].chunk_id, f"{best:.0%} of its body is", evidence)
     return _in_scope(cid, close, homes, f"body {best:.2f} alike") or _copied(cid, close)
 
 
@@ -348,7 +302,7 @@ def _renamed_in_place(cid: ChunkId, old: Body, lookup: Lookup, fresh: Fresh) -> 
     if len(here) != 1:
         return None
     evidence = "renamed in place: body identical at its own lines, a new name"
-    return _resolved(cid, here[0].chunk_id, "its body is unchanged at its lines", evidence)
+    return resolved(cid, here[0].chunk_id, "its body is unchanged at its lines", evidence)
 
 
 def _at_its_lines(body: Body, cid: ChunkId) -> bool:
@@ -386,7 +340,7 @@ def _in_scope(cid: ChunkId, bodies: list[Body], homes: list[str], alike: str) ->
     if len(local) != 1:
         return None
     evidence = f"{alike}, the only one in its {scope_word(cid.path)}"
-    return _resolved(cid, local[0].chunk_id, "its body is in its own scope", evidence)
+    return resolved(cid, local[0].chunk_id, "its body is in its own scope", evidence)
 
 
 def _copied(cid: ChunkId, bodies: list[Body]) -> Resolution:
@@ -395,44 +349,6 @@ def _copied(cid: ChunkId, bodies: list[Body]) -> Resolution:
         candidates=tuple(b.chunk_id for b in bodies),
         detail=f"its body is now in {len(bodies)} places",
     )
-
-
-def _by_unique_name(
-    cid: ChunkId, symbol: str, same: list[Entry], old: Body | None, lookup: Lookup
-) -> Resolution | None:
-    """Name-only evidence, about as long: the qualified name defined once in its scope
-    where the language allows no second one (a Go or Java package), else once in the tree
-    (a method, or in a file of the same name). Never across test and other code. With the
-    old body (rewritten past a body match), the one place must also keep half of it: then
-    a function's name needs no same-named file if that body is not a short one."""
-    test = is_test_path(cid.path)
-    scope = scope_of(cid.path)
-    local = [e for e in same if scope_of(_path(e)) == scope]
-    if unique_by_language(cid.path) and len(local) == 1 and is_test_path(_path(local[0])) == test:
-        entry, evidence = local[0], f"name defined once in its {scope_word(cid.path)}"
-    elif len(same) == 1 and is_test_path(_path(same[0])) == test:
-        entry, evidence = same[0], "name defined once in the tree"
-        basename = cid.path.rpartition("/")[2]
-        # A function's name alone is common (a method's `Class.` is not), unless a body
-        # long enough to tell says so: a short one is mostly its signature.
-        told = old is not None and old.size >= MIN_BODY_CHARS
-        if "." not in symbol and _path(entry).rpartition("/")[2] != basename and not told:
-            return None
-    else:
-        return None
-    old_length, new_length = cid.end - cid.start + 1, entry.end - entry.start + 1
-    if max(old_length, new_length) > NAME_LENGTH_FACTOR * min(old_length, new_length):
-        return None
-    if old is not None:
-        kept = _kept(old, entry.chunk_id, lookup)
-        if kept < HOLLOW_BELOW:
-            return None
-        evidence += f", body {kept:.2f} alike"
-    return _resolved(cid, entry.chunk_id, f"`{symbol}` is defined once", evidence)
-
-
-def _path(entry: Entry) -> str:
-    return entry.chunk_id.rsplit(":", 2)[0]
 
 
 def body_candidates(cid: ChunkId, ref: GoldRef, lookup: Lookup) -> tuple[Iterable[str], bool]:

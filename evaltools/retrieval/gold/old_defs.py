@@ -14,7 +14,7 @@ import re
 
 from evaltools.retrieval.code.chunk_id import ChunkId, parse_chunk_id
 from evaltools.retrieval.code.spans import Definition
-from evaltools.retrieval.gold.bodies import Body, make_body, source_lines
+from evaltools.retrieval.gold.bodies import Body, make_body, similarity, source_lines
 from evaltools.retrieval.gold.resolve import GoldRef
 from evaltools.retrieval.sources.lookup import Lookup
 
@@ -98,3 +98,9 @@ def body_of(chunk_id: str, lookup: Lookup) -> Body | None:
         return None
     lines = source_lines(data)[cid.start - 1 : cid.end]
     return make_body(cid.path, chunk_id, cid.symbol, lines)
+
+
+def kept(old: Body, chunk_id: str, lookup: Lookup) -> float:
+    """How much of the `old` body the chunk `chunk_id` has now (0 when it has none)."""
+    new = body_of(chunk_id, lookup)
+    return 0.0 if new is None else similarity(old, new)

@@ -1,0 +1,93 @@
+"""Where a gold ID went by its name alone, after its body (if any) placed it nowhere: the
+qualified name defined once where the language allows one, about as long as it was, and,
+with the old body, keeping half of it."""
+
+from __future__ import annotations
+
+from evaltools.retrieval.code.chunk_id import ChunkId, parse_chunk_id
+from evaltools.retrieval.gold.bodies import HOLLOW_BELOW, MIN_BODY_CHARS, Body
+from evaltools.retrieval.gold.no_history import SetEvidence
+from evaltools.retrieval.gold.old_defs import OldDefinitions, kept
+from evaltools.retrieval.gold.resolve import GoldRef, Resolution, Status
+from evaltools.retrieval.gold.scope import is_test_path, scope_of, scope_word, unique_by_language
+from evaltools.retrieval.sources.lookup import Entry, Lookup
+
+# Name-only evidence (no old body): the new span's length within this factor of the old.
+NAME_LENGTH_FACTOR = 2.0
+
+# An ID left to its name: the ID, its chunk ID, its symbol and its old body (if any).
+ByName = tuple[GoldRef, ChunkId, str, Body | None]
+
+
+def by_names(
+    by_name: list[ByName],
+    results: dict[GoldRef, Resolution],
+    lookup: Lookup,
+    olds: OldDefinitions,
+    the_set: SetEvidence,
+) -> None:
+    """The IDs no body placed, by their names, in one pass over the tree."""
+    leaves = {symbol.rpartition(".")[2] for _, _, symbol, _ in by_name}
+    holding: dict[str, list[Entry]] = {}
+    for _, entry in lookup.holding(leaves):
+        if entry.name is not None:
+            holding.setdefault(entry.name, []).append(entry)
+    for ref, cid, symbol, old in by_name:
+        if old is None and results[ref].status is Status.MISSING_FILE:
+            moved = the_set.moved_folder(cid, ref)
+            if moved is not None:
+                results[ref] = moved
+                continue
+        same = holding.get(symbol, [])
+        fresh = olds.newcomers([e.chunk_id for e in same], cid, ref.revision, old)
+        if old is None:
+            fresh = the_set.newcomers(fresh, ref)
+        entries = [e for e in same if e.chunk_id in fresh]
+        found = _by_unique_name(cid, symbol, entries, old, lookup)
+        if found is not None:
+            results[ref] = found
+
+
+def _by_unique_name(
+    cid: ChunkId, symbol: str, same: list[Entry], old: Body | None, lookup: Lookup
+) -> Resolution | None:
+    """Name-only evidence, about as long: the qualified name defined once in its scope
+    where the language allows no second one (a Go or Java package), else once in the tree
+    (a method, or in a file of the same name). Never across test and other code. With the
+    old body (rewritten past a body match), the one place must also keep half of it: then
+    a function's name needs no same-named file if that body is not a short one."""
+    test = is_test_path(cid.path)
+    scope = scope_of(cid.path)
+    local = [e for e in same if scope_of(_path(e)) == scope]
+    if unique_by_language(cid.path) and len(local) == 1 and is_test_path(_path(local[0])) == test:
+        entry, evidence = local[0], f"name defined once in its {scope_word(cid.path)}"
+    elif len(same) == 1 and is_test_path(_path(same[0])) == test:
+        entry, evidence = same[0], "name defined once in the tree"
+        basename = cid.path.rpartition("/")[2]
+        # A function's name alone is common (a method's `Class.` is not), unless a body
+        # long enough to tell says so: a short one is mostly its signature.
+        told = old is not None and old.size >= MIN_BODY_CHARS
+        if "." not in symbol and _path(entry).rpartition("/")[2] != basename and not told:
+            return None
+    else:
+        return None
+    old_length, new_length = cid.end - cid.start + 1, entry.end - entry.start + 1
+    if max(old_length, new_length) > NAME_LENGTH_FACTOR * min(old_length, new_length):
+        return None
+    if old is not None:
+        alike = kept(old, entry.chunk_id, lookup)
+        if alike < HOLLOW_BELOW:
+            return None
+        evidence += f", body {alike:.2f} alike"
+    return resolved(cid, entry.chunk_id, f"`{symbol}` is defined once", evidence)
+
+
+def _path(entry: Entry) -> str:
+    return entry.chunk_id.rsplit(":", 2)[0]
+
+
+def resolved(cid: ChunkId, chunk_id: str, why: str, evidence: str) -> Resolution:
+    """The repair to `chunk_id`, with the status that says how far it went."""
+    new = parse_chunk_id(chunk_id)
+    status = Status.MOVED if new.path == cid.path and new.symbol == cid.symbol else Status.RELOCATED
+    return Resolution(status, chunk_id, detail=f"{why}: it is now {chunk_id}", evidence=evidence)
