@@ -9,7 +9,9 @@ new places are the definitions of the tree checked. With an old body:
   name) are broken by the body, decorators included;
 - a missing symbol is searched in the files git says the file was renamed or copied to,
   then across the whole tree: the exact body, then a near body (`bodies.NEAR_BODY`, by a
-  margin), and one body in several places is `copied`, with every place as a candidate.
+  margin), and one body in several places is `copied`, with every place as a candidate;
+- a name found in a renamed file is doubted when a better partner of the old file holds
+  it too (`partners`).
 
 Without one (a plain tree, metas, no `revision`), only names count: a qualified name
 defined once in the whole tree, with a span of a similar length, is where the ID went,
@@ -37,6 +39,7 @@ from evaltools.retrieval.gold.bodies import (
 from evaltools.retrieval.gold.names import ByName, by_names, resolved
 from evaltools.retrieval.gold.no_history import SetEvidence, same_length
 from evaltools.retrieval.gold.old_defs import OldDefinitions, body_of, kept, old_body
+from evaltools.retrieval.gold.partners import Partners
 from evaltools.retrieval.gold.rename import Scopes, by_scope
 from evaltools.retrieval.gold.resolve import GoldRef, Resolution, Status
 from evaltools.retrieval.gold.scope import scope_of, scope_word, unique_by_language
@@ -58,6 +61,7 @@ def follow_all(
     _read_ahead(ids, results, lookup)
     olds, scopes = OldDefinitions(lookup), Scopes(lookup)
     the_set = SetEvidence(ids, lookup)  # read only when an ID has no old body to go by
+    partners = Partners(lookup, olds)
     # Searched in one pass over the tree; with the old body, a name must keep half of it.
     by_name: list[ByName] = []
     for ref, result in list(results.items()):
@@ -73,7 +77,8 @@ def follow_all(
         old = old_body(cid, ref, lookup)
         if result.status in _GATED:
             if old is not None and result.new_chunk_id is not None:
-                results[ref] = _gate(old, result, lookup, _fresh(olds, cid, ref, old))
+                gated = _gate(old, result, lookup, _fresh(olds, cid, ref, old))
+                results[ref] = partners.doubt(cid, ref, old, gated)
             continue
         if result.status is Status.AMBIGUOUS:
             pick = (
@@ -87,6 +92,8 @@ def follow_all(
                 results[ref] = the_set.shifted(cid, ref) or result
             continue
         found = _search(cid, ref, old, lookup, olds)
+        if found is not None and old is not None:
+            found = partners.doubt(cid, ref, old, found)
         if found is None and old is not None and ref.revision is not None:
             found = by_scope(cid, ref, old, lookup, (olds, scopes)) or _renamed_in_place(
                 cid, old, lookup, _fresh(olds, cid, ref, old)
