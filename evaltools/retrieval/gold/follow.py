@@ -23,6 +23,7 @@ When the evidence is not one clear place, candidates are reported and nothing re
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 
 from evaltools.retrieval.code.chunk_id import ChunkId, parse_chunk_id
@@ -58,7 +59,8 @@ def follow_all(
     ids: dict[GoldRef, ChunkId], results: dict[GoldRef, Resolution], lookup: Lookup
 ) -> None:
     """Revise, in place, the verdicts a body (or a unique name) can improve or must doubt."""
-    _read_ahead(ids, results, lookup)
+    twinned = _twinned(ids, results, lookup)
+    _read_ahead(ids, results, lookup, twinned)
     olds, scopes = OldDefinitions(lookup), Scopes(lookup)
     the_set = SetEvidence(ids, lookup)  # read only when an ID has no old body to go by
     partners = Partners(lookup, olds)
@@ -69,7 +71,7 @@ def follow_all(
         if cid.symbol is None:
             continue
         if result.status is Status.OK:
-            if ref.revision is not None and _has_twins(cid, lookup):
+            if ref in twinned:
                 results[ref] = _recheck_twin(cid, ref, lookup) or result
             continue
         if result.status not in (*_GATED, *_SEARCHED):
@@ -107,17 +109,23 @@ def follow_all(
 
 
 def _read_ahead(
-    ids: dict[GoldRef, ChunkId], results: dict[GoldRef, Resolution], lookup: Lookup
+    ids: dict[GoldRef, ChunkId],
+    results: dict[GoldRef, Resolution],
+    lookup: Lookup,
+    twinned: set[GoldRef],
 ) -> None:
     """The old files that the IDs revised below compare with, and the new files of the
     matches they doubt, read in one batch each."""
     old: set[tuple[str, str]] = set()
     new: set[str] = set()
     for ref, result in results.items():
-        if ref.revision is None or result.status not in (*_GATED, *_SEARCHED):
+        if ref.revision is None:
             continue
         cid = ids[ref]
-        if cid.symbol is not None:
+        if ref in twinned:
+            old.add((cid.path, ref.revision))
+            new.add(cid.path)
+        elif result.status in (*_GATED, *_SEARCHED) and cid.symbol is not None:
             old.add((cid.path, ref.revision))
             places = (
                 (result.new_chunk_id, *result.candidates)
@@ -129,9 +137,24 @@ def _read_ahead(
         lookup.read_ahead(new, old)
 
 
-def _has_twins(cid: ChunkId, lookup: Lookup) -> bool:
-    found = lookup.get(cid.path)
-    return found is not None and sum(e.name == cid.symbol for e in found.entries) > 1
+def _twinned(
+    ids: dict[GoldRef, ChunkId], results: dict[GoldRef, Resolution], lookup: Lookup
+) -> set[GoldRef]:
+    """The IDs found as they are (with a `revision`) whose name their file defines more than
+    once; each file's names are counted once, not once an ID."""
+    repeated: dict[str, set[str | None]] = {}
+    found: set[GoldRef] = set()
+    for ref, result in results.items():
+        cid = ids[ref]
+        if result.status is not Status.OK or ref.revision is None or cid.symbol is None:
+            continue
+        if cid.path not in repeated:
+            entries = lookup.get(cid.path)
+            names = Counter(e.name for e in entries.entries) if entries is not None else Counter()
+            repeated[cid.path] = {name for name, count in names.items() if count > 1}
+        if cid.symbol in repeated[cid.path]:
+            found.add(ref)
+    return found
 
 
 def _recheck_twin(cid: ChunkId, ref: GoldRef, lookup: Lookup) -> Resolution | None:

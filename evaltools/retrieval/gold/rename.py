@@ -50,6 +50,7 @@ class Scopes:
     def __init__(self, lookup: Lookup) -> None:
         self.lookup = lookup
         self._files: dict[tuple[str | None, str], list[str]] | None = None
+        self._old: dict[tuple[tuple[str | None, str], bool, str], list[str] | None] = {}
 
     def files(self, paths: Sequence[str]) -> list[str]:
         if self._files is None:
@@ -64,12 +65,27 @@ class Scopes:
                 found.update(dict.fromkeys(held))
         return list(found)
 
+    def old_files(self, path: str, revision: str) -> list[str] | None:
+        """The files of `path`'s scope at the revision, tests or not as it is (None: too
+        many to weigh); the revision's listing is filtered once a scope."""
+        key = (scope_of(path), is_test_path(path), revision)
+        if key not in self._old:
+            # A scope lies within its file's folder: the rest of the tree needs no `scope_of`.
+            folder = path.rpartition("/")[0]
+            paths = [
+                p
+                for p in self.lookup.old_paths(path, revision)
+                if p.startswith(folder) and (scope_of(p), is_test_path(p)) == key[:2]
+            ]
+            self._old[key] = None if len(paths) > MAX_SCOPE_FILES else paths
+        return self._old[key]
+
 
 def by_scope(
     cid: ChunkId, ref: GoldRef, old: Body, lookup: Lookup, history: tuple[OldDefinitions, Scopes]
 ) -> Resolution | None:
     assert cid.symbol is not None and ref.revision is not None
-    olds, scopes = history
+    scopes = history[1]
     moved = lookup.moved_to(cid.path, ref.revision)
     files = scopes.files([cid.path, *moved])
     lookup.load(files)
@@ -81,7 +97,7 @@ def by_scope(
         for e in found.entries
         if e.name is not None
     ]
-    search = _ScopeSearch(cid, ref.revision, lookup, olds, entries)
+    search = _ScopeSearch(cid, ref.revision, lookup, history, entries)
     search.old = old
     search.lineage = {cid.path, *moved}
     return search.case_only(old) or search.same_name(old) or search.type_renamed(old)
@@ -95,12 +111,13 @@ class _ScopeSearch:
         cid: ChunkId,
         revision: str,
         lookup: Lookup,
-        olds: OldDefinitions,
+        history: tuple[OldDefinitions, Scopes],
         entries: list[Entry],
     ) -> None:
         assert cid.symbol is not None
         self.cid, self.symbol, self.revision = cid, cid.symbol, revision
-        self.lookup, self.olds, self.entries = lookup, olds, entries
+        self.lookup, self.entries = lookup, entries
+        self.olds, self.scopes = history
         self.old: Body | None = None  # the ID's body at the revision
         # The old file and the files git moved it to: where a renamed type is defined.
         self.lineage: set[str] = {cid.path}
@@ -196,13 +213,7 @@ class _ScopeSearch:
 
     def old_scope(self) -> list[str] | None:
         """The files of the ID's scope at the revision (None: too many to weigh)."""
-        scope, test = scope_of(self.cid.path), is_test_path(self.cid.path)
-        paths = [
-            p
-            for p in self.lookup.old_paths(self.cid.path, self.revision)
-            if scope_of(p) == scope and is_test_path(p) == test
-        ]
-        return None if len(paths) > MAX_SCOPE_FILES else paths
+        return self.scopes.old_files(self.cid.path, self.revision)
 
     def rival(self, owner: str, held: list[Entry]) -> bool:
         """Another type of the scope at the revision, gone now, whose members the new
@@ -211,7 +222,13 @@ class _ScopeSearch:
         if paths is None:
             return True  # too many to weigh: not one clear rename
         now = {e.name for e in self.entries}
+        # A file that names none of the held members holds no rival: it is not parsed.
+        leaves = {_leaf(e).encode("utf-8") for e in held}
+        self.lookup.read_ahead((), [(path, self.revision) for path in paths])
         for path in paths:
+            data = self.lookup.old_text(path, self.revision) or b""
+            if not any(leaf in data for leaf in leaves):
+                continue
             before = self.olds.at(path, self.revision)
             types: dict[str, list[Definition]] = defaultdict(list)
             for d in before:
