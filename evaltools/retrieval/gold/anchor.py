@@ -9,7 +9,9 @@ import difflib
 from collections.abc import Iterable, Iterator, Mapping
 
 from evaltools.retrieval.code.chunk_id import ChunkId, parse_chunk_id
-from evaltools.retrieval.gold.follow import body_candidates, follow_all
+from evaltools.retrieval.gold.bodies import BODY_MARGIN, NEAR_BODY
+from evaltools.retrieval.gold.follow import follow_all
+from evaltools.retrieval.gold.old_defs import old_body
 from evaltools.retrieval.gold.resolve import (
     MAX_CANDIDATES,
     GoldRef,
@@ -85,7 +87,7 @@ def add_candidates(
             tiers = [_windows(cid, path, found) for path, found in local]
         else:
             tiers = _symbol_tiers(cid, cid.symbol, local, elsewhere.get(leaf_of(cid.symbol), []))
-        similar, complete = body_candidates(cid, ref, lookup)
+        similar, complete = _body_candidates(cid, ref, lookup)
         # Bodies lead, unless they are a sample of thousands alike (generated code).
         tiers.insert(0 if complete else len(tiers), similar)
         results[ref] = dataclasses.replace(
@@ -177,3 +179,20 @@ def _nearest(cid: ChunkId, entries: Iterable[Entry]) -> list[Entry]:
         return max(0, entry.start - cid.end, cid.start - entry.end)
 
     return sorted(entries, key=lambda e: (distance(e), e.start))[:MAX_CANDIDATES]
+
+
+def _body_candidates(cid: ChunkId, ref: GoldRef, lookup: Lookup) -> tuple[Iterable[str], bool]:
+    """Definitions whose bodies resemble the ID's old one, most similar first, and whether
+    the search is complete. An incomplete one (a sample of many alike: weaker than names)
+    is searched only when read: its tier comes last, often past the candidates kept."""
+    if cid.symbol is None:
+        return [], True
+    old = old_body(cid, ref, lookup)
+    index = lookup.bodies() if old is not None else None
+    if old is None or index is None:
+        return [], True
+    # What `follow._by_body` asked (cached): cut short at its floor, it is cut short at a lower one.
+    if not index.near(old, NEAR_BODY - BODY_MARGIN, complete=True)[1]:
+        return (b.chunk_id for _, b in index.near(old)[0]), False
+    found, complete = index.near(old)
+    return [b.chunk_id for _, b in found], complete

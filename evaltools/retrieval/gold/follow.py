@@ -24,7 +24,7 @@ When the evidence is not one clear place, candidates are reported and nothing re
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 
 from evaltools.retrieval.code.chunk_id import ChunkId, parse_chunk_id
 from evaltools.retrieval.gold.bodies import (
@@ -150,8 +150,10 @@ def _twinned(
             continue
         if cid.path not in repeated:
             entries = lookup.get(cid.path)
-            names = Counter(e.name for e in entries.entries) if entries is not None else Counter()
-            repeated[cid.path] = {name for name, count in names.items() if count > 1}
+            names = [entry[0] for entry in entries.entries] if entries is not None else []
+            unique = len(set(names)) == len(names)
+            counts: Counter[str | None] = Counter() if unique else Counter(names)
+            repeated[cid.path] = {name for name, count in counts.items() if count > 1}
         if cid.symbol in repeated[cid.path]:
             found.add(ref)
     return found
@@ -379,20 +381,3 @@ def _copied(cid: ChunkId, bodies: list[Body]) -> Resolution:
         candidates=tuple(b.chunk_id for b in bodies),
         detail=f"its body is now in {len(bodies)} places",
     )
-
-
-def body_candidates(cid: ChunkId, ref: GoldRef, lookup: Lookup) -> tuple[Iterable[str], bool]:
-    """Definitions whose bodies resemble the ID's old one, most similar first, and whether
-    the search is complete. An incomplete one (a sample of many alike: weaker than names)
-    is searched only when read: its tier comes last, often past the candidates kept."""
-    if cid.symbol is None:
-        return [], True
-    old = old_body(cid, ref, lookup)
-    index = lookup.bodies() if old is not None else None
-    if old is None or index is None:
-        return [], True
-    # What `_by_body` asked (cached): cut short at its floor, it is cut short at a lower one.
-    if not index.near(old, NEAR_BODY - BODY_MARGIN, complete=True)[1]:
-        return (b.chunk_id for _, b in index.near(old)[0]), False
-    found, complete = index.near(old)
-    return [b.chunk_id for _, b in found], complete
