@@ -70,10 +70,8 @@ def follow_all(
         cid = ids[ref]
         if cid.symbol is None:
             continue
-        if result.status is Status.OK:
-            if ref in twinned:
-                results[ref] = _recheck_twin(cid, ref, lookup) or result
-            continue
+        if ref in twinned:  # found as it is: only its twins can say otherwise
+            results[ref] = _recheck_twin(cid, ref, lookup) or result
         if result.status not in (*_GATED, *_SEARCHED):
             continue
         old = old_body(cid, ref, lookup)
@@ -93,9 +91,7 @@ def follow_all(
             elif old is None:
                 results[ref] = the_set.shifted(cid, ref) or result
             continue
-        found = _search(cid, ref, old, lookup, olds)
-        if found is not None and old is not None:
-            found = partners.doubt(cid, ref, old, found)
+        found = _search(cid, ref, old, lookup, partners)
         if found is None and old is not None and ref.revision is not None:
             found = by_scope(cid, ref, old, lookup, (olds, scopes)) or _renamed_in_place(
                 cid, old, lookup, _fresh(olds, cid, ref, old)
@@ -229,10 +225,11 @@ def _tie_break(old: Body, candidates: Sequence[str], lookup: Lookup) -> Pick | N
 
 
 def _search(
-    cid: ChunkId, ref: GoldRef, old: Body | None, lookup: Lookup, olds: OldDefinitions
+    cid: ChunkId, ref: GoldRef, old: Body | None, lookup: Lookup, partners: Partners
 ) -> Resolution | None:
     """Where a missing symbol went: the files it was moved or copied to, then the tree."""
     assert cid.symbol is not None
+    olds = partners.olds
     symbol = cid.symbol
     moved = [p for p in lookup.moved_to(cid.path, ref.revision) if p != cid.path]
     lookup.load(moved)
@@ -245,12 +242,13 @@ def _search(
     ]
     named = olds.newcomers(named, cid, ref.revision, old)
     if len(named) == 1 and (old is None or kept(old, named[0], lookup) >= HOLLOW_BELOW):
-        return Resolution(
+        renamed = Resolution(
             Status.RENAMED_FILE,
             named[0],
             detail=f"git says {cid.path} was moved or copied to {named[0].split(':')[0]}",
             evidence="same name in the file git moved it to",
         )
+        return renamed if old is None else partners.doubt(cid, ref, old, renamed)
     if old is None:
         return None
     return _enclosed(cid, old, lookup, moved, _fresh(olds, cid, ref, old)) or _by_body(
