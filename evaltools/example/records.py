@@ -98,7 +98,7 @@ def placed(record: Record, found: list[Diagnostic]) -> list[Diagnostic]:
     value starts in the record's text (a missing field: to the object that lacks it)."""
     if not record.text or all(d.pointer is None for d in found):
         return found
-    located = jsonlocate.locate(record.text)
+    located = jsonlocate.locate(record.text, (d.pointer for d in found if d.pointer))
     lines = Lines(record.text)  # a record may carry thousands of findings
 
     def at_value(finding: Diagnostic) -> Diagnostic:
