@@ -3,7 +3,6 @@ that point at a value (`jsonio` reads and writes the values themselves)."""
 
 from __future__ import annotations
 
-import contextlib
 import json
 import re
 from collections.abc import Callable, Iterable
@@ -95,6 +94,8 @@ def locate(text: str, wanted: Iterable[str] | None = None) -> Locations:
                 child = parent
     try:
         _value(text, _skip(text, 0), "", found)
+    except _AllFound:
+        pass  # every wanted value is found: the rest of the text is not walked
     except (RecursionError, IndexError, ValueError):
         # Nesting deeper than Python's stack (json itself stops at about the same depth)
         # or text that json accepted in a way this walker does not: offsets found so far stay.
@@ -129,14 +130,18 @@ def _value(text: str, index: int, ptr: str, found: Locations) -> int:
 
 
 def _enter_wanted(text: str, index: int, ptr: str, found: Locations) -> int:
-    """A container walked only until its wanted members are found; its end comes from the
-    C decoder, which stops at the same place the walk would."""
+    """A container walked only until its wanted members are found, and then passed over by
+    the C decoder (which stops where the walk would); once nothing is wanted anywhere, the
+    walk stops altogether."""
     assert found.pending is not None
-    end: int = _PASS_OVER(text, index)[1]
-    if ptr in found.pending:
-        with contextlib.suppress(_AllFound):
-            (_object if text[index] == "{" else _array)(text, index, ptr, found)
-    return end
+    if ptr not in found.pending:
+        return int(_PASS_OVER(text, index)[1])
+    try:
+        return (_object if text[index] == "{" else _array)(text, index, ptr, found)
+    except _AllFound:
+        if not any(found.pending.values()):
+            raise
+    return int(_PASS_OVER(text, index)[1])
 
 
 class _AllFound(Exception):

@@ -21,6 +21,7 @@ from evaltools.jsonio import JsonError
 from evaltools.retrieval.code.chunk_id import is_valid_chunk_id
 from evaltools.retrieval.records.fields import DRAFT, FIELDS, misspelt
 from evaltools.retrieval.records.record import strict_loads
+from evaltools.retrieval.records.record_rules import MAX_GOLD_ENTRIES
 
 
 class Validator(Protocol):
@@ -149,7 +150,7 @@ def record_is_clean(value: Any, drafts: bool = False) -> bool:
     if type(kind) is not str or kind not in _TYPES:
         return False
     gold = get("gold")
-    if type(gold) is not dict or not gold:
+    if type(gold) is not dict or not gold or len(gold) > MAX_GOLD_ENTRIES:
         return False
     for chunk_id, grade in gold.items():
         if type(grade) is not int or grade < 1 or grade > 3 or not is_valid_chunk_id(chunk_id):

@@ -188,8 +188,12 @@ def check_lines(
         result.diagnostics.extend(problem.at(display, number) for problem in rec.problems)
         if not rec.parsed:
             continue
-        located = locate(rec.text)
-        result.diagnostics.extend(_explained(rec, located, display, checker))
+        problems = checker.explain(rec.value)
+        # Only what is reported is located (a record may hold 100,000 gold keys); a
+        # repeated key is found by walking everything.
+        wanted = None if rec.duplicate_keys else ["/qid", *(p.pointer for p in problems)]
+        located = locate(rec.text, wanted)
+        result.diagnostics.extend(_explained(rec, located, display, problems))
         qid = rec.value.get("qid") if isinstance(rec.value, dict) else None
         if isinstance(qid, str) and first_lines.setdefault(qid, tag | number) != tag | number:
             result.repeats.append((qid, number, _column(rec, located, "/qid")))
@@ -198,7 +202,7 @@ def check_lines(
 
 
 def _explained(
-    rec: RecordLine, located: Locations, display: str, checker: Checker
+    rec: RecordLine, located: Locations, display: str, problems: list[Problem]
 ) -> list[Diagnostic]:
     found = [
         make(
@@ -211,7 +215,7 @@ def _explained(
         )
         for where, offset in located.duplicates
     ]
-    for problem in checker.explain(rec.value):
+    for problem in problems:
         offset = located.nearest(problem.pointer, at_key=problem.at_key)
         found.append(
             make(
