@@ -46,7 +46,7 @@ def test_mine_never_replaces_an_output_created_while_it_mined(
 ) -> None:
     from evaltools.retrieval.gold import mine as mining
 
-    out, calls = tmp_path / "out.jsonl", []
+    out, calls = tmp_path / "out.jsonl", list[int]()
     monkeypatch.setattr(
         mining, "mine", counting(mining.mine, calls, lambda: another_process_creates(out))
     )
@@ -65,7 +65,7 @@ def test_sample_never_replaces_an_output_created_while_it_sampled(
     from evaltools.retrieval.gold import annotate
 
     evals = _eval_set(tmp_path / "set.jsonl", 0, 20)
-    out, calls = tmp_path / "sample.jsonl", []
+    out, calls = tmp_path / "sample.jsonl", list[int]()
     monkeypatch.setattr(
         annotate,
         "sample_pairs",
@@ -88,7 +88,7 @@ def test_a_read_only_output_is_refused_before_mining_not_after(
 ) -> None:
     from evaltools.retrieval.gold import mine as mining
 
-    out, calls = tmp_path / "out.jsonl", []
+    out, calls = tmp_path / "out.jsonl", list[int]()
     out.write_bytes(THEIRS)
     out.chmod(0o444)
     monkeypatch.setattr(mining, "mine", counting(mining.mine, calls, lambda: None))
@@ -106,7 +106,7 @@ def test_a_read_only_sample_output_is_refused_before_sampling(
     from evaltools.retrieval.gold import annotate
 
     evals = _eval_set(tmp_path / "set.jsonl", 0, 20)
-    out, calls = tmp_path / "sample.jsonl", []
+    out, calls = tmp_path / "sample.jsonl", list[int]()
     out.write_bytes(THEIRS)
     out.chmod(0o444)
     monkeypatch.setattr(

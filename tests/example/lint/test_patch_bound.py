@@ -71,10 +71,13 @@ def test_no_patch_is_parsed_past_the_limit(
     Path("x.json").write_text(json.dumps(record(in_tmp, 1_000_000)))
     parsed: list[str] = []
     real = cursor.parse_patch
-    monkeypatch.setattr(cursor, "parse_patch", lambda text: parsed.append(text) or real(text))
-    monkeypatch.setattr(
-        "evaltools.example.lint.context.parse_patch", lambda text: parsed.append(text) or real(text)
-    )
+
+    def counted(text: str) -> object:
+        parsed.append(text)
+        return real(text)
+
+    monkeypatch.setattr(cursor, "parse_patch", counted)
+    monkeypatch.setattr("evaltools.example.lint.context.parse_patch", counted)
     capsys.readouterr()
     assert main(["lint", "x.json", "--jobs", "1"]) == 1
     assert "the example has 1,000,000 expected patches" in capsys.readouterr().out
