@@ -52,3 +52,30 @@ def test_a_rules_selection_is_decided_once_per_file(
     assert main(["validate", "set.jsonl", "--jobs", "1"]) == 1
     assert capsys.readouterr().out.count(": RV002 [error]") == LINES
     assert decided == ["RV002"]
+
+
+@pytest.mark.parametrize("command", ["lint", "check", "dupes"])
+def test_a_recurring_example_line_is_read_once_and_reported_at_every_line(
+    in_tmp: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    command: str,
+) -> None:
+    from evaltools.example import records
+
+    monkeypatch.setattr(records, "_REFUSED_LINES", {}, raising=False)  # a fresh memory
+    Path("o--x.jsonl").write_text("{}\n" * LINES + "\n" * 3)
+    read: list[object] = []
+    real = records.example_from_json_dict
+
+    def counted(value: object) -> object:
+        read.append(value)
+        return real(value)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(records, "example_from_json_dict", counted)
+    assert main([command, "o--x.jsonl", "--jobs", "1"]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert read == [{}]
+    refused = [line for line in out if line.startswith("o--x.jsonl:") and "{}" not in line]
+    lines = [int(line.split(":")[1]) for line in refused]
+    assert lines == list(range(1, LINES + 4))
