@@ -5,10 +5,12 @@ decided once per file, not per finding (issue 33.8: `validate` spent ~0.5 ms on 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from evaltools.__main__ import main
+from evaltools.example.spec import example_from_json_dict
 from evaltools.retrieval.records import validate
 from evaltools.selection import RuleSelection
 
@@ -66,11 +68,10 @@ def test_a_recurring_example_line_is_read_once_and_reported_at_every_line(
     monkeypatch.setattr(records, "_REFUSED_LINES", {}, raising=False)  # a fresh memory
     Path("o--x.jsonl").write_text("{}\n" * LINES + "\n" * 3)
     read: list[object] = []
-    real = records.example_from_json_dict
 
-    def counted(value: object) -> object:
+    def counted(value: Any) -> object:
         read.append(value)
-        return real(value)  # type: ignore[arg-type]
+        return example_from_json_dict(value)
 
     monkeypatch.setattr(records, "example_from_json_dict", counted)
     assert main([command, "o--x.jsonl", "--jobs", "1"]) == 1
