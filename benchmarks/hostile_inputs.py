@@ -28,6 +28,26 @@ EXAMPLE = (
 RECORD = '{"qid": "q1", "query": "x", "type": "intent", "gold": {"a.py:1-2:f": 3}}'
 
 
+def _example_line(patches: int) -> bytes:
+    """One JSONL example with `patches` empty expected patches (EP313 past 1,000)."""
+    example = {
+        "name": "x",
+        "repository_url": "https://github.com/o/r",
+        "revision": "a",
+        "cursor_path": "a.py",
+        "cursor_position": "x<|user_cursor|>",
+        "edit_history": "",
+        "expected_patches": [""] * patches,
+    }
+    return json.dumps(example).encode() + b"\n"
+
+
+def _gold_line(entries: int) -> bytes:
+    """One retrieval record with `entries` gold IDs (IO010 past 1,000)."""
+    gold = {f"src/m{i}.py:1-2:f{i}": 1 for i in range(entries)}
+    return json.dumps({"qid": "q1", "query": "x", "type": "intent", "gold": gold}).encode() + b"\n"
+
+
 def write(data: bytes) -> Callable[[Path], None]:
     def make(path: Path) -> None:
         path.write_bytes(data)
@@ -74,6 +94,9 @@ KINDS: dict[str, Callable[[Path], None]] = {
         EXAMPLE.format(rev="a", extra="n = " + "9" * 5000 + "\n").encode()
     ),
     "sparse-1gib": _sparse,
+    "a-million-empty-records": write(b"{}\n" * 1_000_000),
+    "a-million-expected-patches": write(_example_line(1_000_000)),
+    "gold-100k-entries": write(_gold_line(100_000)),
 }
 COMMANDS = [
     ["lint"],

@@ -102,19 +102,25 @@ class DiagnosticFilter:
     """`RuleSelection.enabled` for a finding at its path (a plain class: one dataclass
     fewer on the hook's start-up path)."""
 
-    __slots__ = ("base", "selection", "where")
+    __slots__ = ("base", "selection", "verdicts", "where")
 
     def __init__(self, selection: RuleSelection, base: Path | None) -> None:
         self.selection = selection
         self.base = base  # the configuration's folder, resolved, when per-file-ignores need it
         # Each shown path's place relative to `base`: resolved once per file, not per finding.
         self.where: dict[str, str] = {}
+        # Each rule's verdict in each file, decided once: a file may carry a million findings.
+        self.verdicts: dict[tuple[str, str], bool] = {}
 
     def __call__(self, found: Diagnostic) -> bool:
-        where = self.where.get(found.path)
-        if where is None:
-            where = self.where[found.path] = _relative(found.path, self.base)
-        return self.selection.enabled(found.code, found.name, where)
+        key = (found.code, found.path)
+        verdict = self.verdicts.get(key)
+        if verdict is None:
+            where = self.where.get(found.path)
+            if where is None:
+                where = self.where[found.path] = _relative(found.path, self.base)
+            verdict = self.verdicts[key] = self.selection.enabled(found.code, found.name, where)
+        return verdict
 
 
 def _relative(path: str, base: Path | None) -> str:

@@ -11,6 +11,8 @@ The one writer every command uses, with its refusal rules in one place:
   edit is put back and `FileChanged` raised; `expect=MISSING` asks for a file no one else
   created meanwhile;
 * files that belong together are written all or none (`WriteSet`);
+* a command whose output takes long to compute asks `preflight` first: the same refusals,
+  before the work rather than after it;
 * a symbolic link is written through (its target gets the bytes, the link stays); a
   device or FIFO is written into, not replaced;
 * a new file gets the mode the umask gives; a rewritten one keeps its mode.
@@ -52,6 +54,7 @@ __all__ = [
     "AtomicFile",
     "Expect",
     "FileChanged",
+    "FileExists",
     "WriteError",
     "WriteFailed",
     "WriteSet",
@@ -60,6 +63,7 @@ __all__ = [
     "is_stream",
     "locked",
     "place_spooled",
+    "preflight",
     "remove_stale_temps",
     "spool",
     "temp_prefix",
@@ -93,6 +97,13 @@ class FileChanged(WriteError):
         )
 
 
+class FileExists(WriteError):
+    """A new file was asked for (`MISSING`) and the path is taken."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(path, "file exists; pass --force to overwrite it")
+
+
 def write_finding(error: WriteError, shown: str) -> Diagnostic:
     """The finding for a file that was not written (`shown`: its name as reported)."""
     if isinstance(error, FileChanged):
@@ -110,6 +121,28 @@ def atomic_write(path: Path, data: bytes, *, expect: Expect = None) -> None:
     with WriteSet() as files:
         files.add(path, data, expect=expect)
         files.commit()
+
+
+def preflight(path: Path, *, expect: Expect = None) -> None:
+    """Raise the `WriteError` that writing `path` would raise by the rules known before its
+    bytes are (a read-only file, a folder that cannot be written, a file where `MISSING`
+    wants none), so a long command fails before its work, not after. The write itself
+    applies the same rules again (`atomic_write` with the same `expect`): one rule, and a
+    file created or made read-only meanwhile is still refused, never replaced."""
+    target = _through_links(path)
+    if is_stream(target):
+        return
+    if expect is MISSING and os.path.lexists(target):
+        raise FileExists(path)
+    refuse(path, target)
+    folder = target.parent
+    if not os.access(folder, os.W_OK | os.X_OK):
+        try:  # the kernel's reason (a read-only file system), as the write would meet it
+            fd, temp = create_beside(target)
+        except OSError as exc:
+            raise WriteFailed(path, why(exc)) from exc
+        os.close(fd)
+        temp.unlink()
 
 
 def _write_stream(path: Path, target: Path, data: bytes) -> None:

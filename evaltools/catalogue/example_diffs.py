@@ -249,6 +249,20 @@ RULES = (
         "(a short excerpt around the cursor, and a patch of the lines that change)",
     ),
     Rule(
+        "EP313",
+        "too-many-expected-patches",
+        E,
+        "An example has more expected patches than lint checks (1,000).",
+        "Reports an example (`.md`, `.json` or a `.jsonl` record) with more than 1,000 "
+        "expected patches, at the first patch past the limit, before any of them is checked; "
+        "the example is not linted further.",
+        "An expected patch is one acceptable answer: a handful per example is common, a "
+        "thousand is a generator gone wrong. Checking each patch against the excerpt takes "
+        "time per patch, so a million of them would hold a pre-commit hook for minutes.",
+        '(a record whose `expected_patches` holds a million `""` placeholders)',
+        "(the few patches that are distinct acceptable edits; the rest in examples of their own)",
+    ),
+    Rule(
         "EP312",
         "renamed-file",
         W,

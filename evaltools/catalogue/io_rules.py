@@ -105,6 +105,22 @@ RULES = (
         always_reported=True,
     ),
     Rule(
+        "IO010",
+        "too-many-gold-entries",
+        E,
+        "A retrieval record's `gold` holds more entries than a record may (1,000).",
+        "Reports a record whose `gold` object has more than 1,000 chunk IDs, at the first key "
+        "past the limit, before any of them is checked; `validate`, `check`, `gold check` and "
+        "`gold eval` all refuse the record, and check nothing else of it.",
+        "A query's gold is the few chunks that answer it. Each gold ID is followed through the "
+        "repository's history, at a cost per ID: a record of 100,000 (a whole file's index "
+        "pasted as gold) would hold `gold check` for minutes, and no retriever is judged by "
+        "it.",
+        '{"qid": "q1", "query": "...", "type": "intent", "gold": {(100,000 chunk IDs)}}',
+        "(the chunks that answer the query; a broader query split into several records)",
+        always_reported=True,
+    ),
+    Rule(
         "IO020",
         "file-not-written",
         E,

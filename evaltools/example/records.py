@@ -98,7 +98,7 @@ def placed(record: Record, found: list[Diagnostic]) -> list[Diagnostic]:
     value starts in the record's text (a missing field: to the object that lacks it)."""
     if not record.text or all(d.pointer is None for d in found):
         return found
-    located = jsonlocate.locate(record.text)
+    located = jsonlocate.locate(record.text, (d.pointer for d in found if d.pointer))
     lines = Lines(record.text)  # a record may carry thousands of findings
 
     def at_value(finding: Diagnostic) -> Diagnostic:
@@ -211,9 +211,28 @@ def parse_unit(unit: Unit) -> Record:
     record.size = len(data)
     if unit.form == "md":
         _parse_markdown_unit(unit, data, record)
+    elif unit.form == "jsonl" and len(data) <= _MAX_REMEMBERED_LINE:
+        _parse_jsonl_line(unit, data, record)
     else:
         _parse_json_unit(unit, data, record)
     return record
+
+
+# A JSONL line that is no example is explained once however often it recurs (a file of a
+# million blank lines or `{}`): its findings depend on its bytes alone, but for the line.
+_MAX_REMEMBERED_LINE = 4096
+_REMEMBERED = 10_000
+_REFUSED_LINES: dict[bytes, list[Diagnostic]] = {}
+
+
+def _parse_jsonl_line(unit: Unit, data: bytes, record: Record) -> None:
+    known = _REFUSED_LINES.get(data)
+    if known is not None:
+        record.errors.extend(d._replace(path=unit.path, line=unit.line + d.line - 1) for d in known)
+        return
+    _parse_json_unit(unit, data, record)
+    if record.example is None and len(_REFUSED_LINES) < _REMEMBERED:
+        _REFUSED_LINES[data] = [d._replace(line=d.line - unit.line + 1) for d in record.errors]
 
 
 def _read(unit: Unit, record: Record) -> bytes | None:

@@ -10,7 +10,16 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from evaltools import jsonio
-from evaltools.atomic import WriteError, WriteSet, atomic_write, write_finding
+from evaltools.atomic import (
+    MISSING,
+    Expect,
+    FileExists,
+    WriteError,
+    WriteSet,
+    atomic_write,
+    preflight,
+    write_finding,
+)
 from evaltools.diagnostics import Diagnostic, worst_exit_code
 from evaltools.fileio import (
     UsageError,
@@ -29,21 +38,35 @@ def dump_jsonl(records: Iterable[object]) -> bytes:
 
 def check_output(
     path: Path, force: bool, *, inputs: Sequence[Path] = (), option: str = "-o"
-) -> None:
-    """Refuse to overwrite an existing output file unless --force, and an input ever: the
-    output is written before the command ends, so the input would be lost."""
+) -> Diagnostic | None:
+    """Refuse, before any work, an output the write would refuse after it (the atomic
+    writer's `preflight`, whose rules the write applies again with `output_expect(force)`):
+    an existing file unless --force, and an input ever (usage errors: the output is written
+    before the command ends, so the input would be lost); a read-only file or a folder that
+    cannot be written is the write's own finding (IO020), returned."""
     if str(path) == "-":
-        return
+        return None
     if path.is_dir():
         raise UsageError(f"{option} {path}: is a directory; name the output file")
     refuse_input_as_output(path, inputs, option)
-    if path.exists() and not force:
-        raise UsageError(f"{option} {path}: file exists; pass --force to overwrite it")
     if not path.parent.is_dir():
         raise UsageError(f"{option} {path}: no such directory {path.parent}")
+    try:
+        preflight(path, expect=output_expect(force))
+    except FileExists as error:
+        raise UsageError(f"{option} {path}: {error.reason}") from None
+    except WriteError as error:
+        return write_finding(error, display_path(path))
+    return None
 
 
-def write_output(path: Path, data: bytes, *, expect: bytes | None = None) -> Diagnostic | None:
+def output_expect(force: bool) -> Expect:
+    """What a new output's write expects to replace: nothing unless --force (a file created
+    while the command worked is refused at the rename, not replaced)."""
+    return None if force else MISSING
+
+
+def write_output(path: Path, data: bytes, *, expect: Expect = None) -> Diagnostic | None:
     """Write one output (or rewrite an input read as `expect`); the finding if it failed."""
     if str(path) == "-":
         sys.stdout.flush()
@@ -57,7 +80,7 @@ def write_output(path: Path, data: bytes, *, expect: bytes | None = None) -> Dia
     return None
 
 
-def write_outputs(outputs: Sequence[tuple[Path, bytes, bytes | None]]) -> Diagnostic | None:
+def write_outputs(outputs: Sequence[tuple[Path, bytes, Expect]]) -> Diagnostic | None:
     """Write files that belong together (a merge and its conflicts, the files of one set
     split), each `(path, data, expect)`: all of them, or none and the finding why. Stdout
     (`-`) gets its bytes once the files are in place."""

@@ -18,6 +18,7 @@ from evaltools.report.gold_io import (
     fail,
     fail_writing,
     input_files,
+    output_expect,
     read_sets,
     write_output,
 )
@@ -39,13 +40,15 @@ def sample(
 
     check_share("--fraction", fraction)
     inputs = input_files(paths)
-    check_output(output, force, inputs=inputs)
     count = len(inputs)
+    refused = check_output(output, force, inputs=inputs)
+    if refused is not None:
+        return fail_writing([refused], [], output_format, count)
     files, problems = read_sets(inputs, need_gold=True)
     if problems:
         return fail(problems, output_format, count)
     result = sample_pairs([line for f in files for line in f.lines], fraction, seed)
-    problem = write_output(output, dump_jsonl(result.pairs))
+    problem = write_output(output, dump_jsonl(result.pairs), expect=output_expect(force))
     if problem is not None:
         return fail_writing([problem], [], output_format, count)
     per_type = {
@@ -103,7 +106,9 @@ def mine(
     _check_path_prefix(path_prefix)
     from evaltools.retrieval.sources.git import GitError
 
-    check_output(output, force)
+    refused = check_output(output, force)
+    if refused is not None:
+        return fail_writing([refused], [], output_format, 1)
     from evaltools.report.progress import Progress
 
     progress = Progress()
@@ -123,7 +128,8 @@ def mine(
     chosen = result.candidates
     if per_type is not None:
         chosen = mining.review_sample(result.candidates, per_type, seed)
-    problem = write_output(output, dump_jsonl(c.record() for c in chosen))
+    records = dump_jsonl(c.record() for c in chosen)
+    problem = write_output(output, records, expect=output_expect(force))
     if problem is not None:
         return fail_writing([problem], [], output_format, 1)
     types = sorted({c.type for c in chosen}, key=_type_key)

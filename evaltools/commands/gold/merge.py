@@ -17,6 +17,7 @@ from evaltools.report.gold_io import (
     fail,
     fail_writing,
     input_files,
+    output_expect,
     read_sets,
     write_outputs,
 )
@@ -44,21 +45,23 @@ def merge(
     # One file per annotator, by position: the same file twice is merged with itself,
     # not taken once as discovery takes a file named twice.
     inputs = [first, second]
-    check_output(output, force, inputs=inputs)
+    refused = [check_output(output, force, inputs=inputs)]
     if conflicts is not None:
-        check_output(conflicts, force, inputs=inputs, option="--conflicts")
+        refused.append(check_output(conflicts, force, inputs=inputs, option="--conflicts"))
         if conflicts.resolve() == output.resolve():
             raise UsageError("-o and --conflicts must name two different files")
     count = len(inputs)
+    if any(refused):
+        return fail_writing([r for r in refused if r is not None], [], output_format, count)
     files, problems = read_sets(inputs, need_gold=True)
     if problems:
         return fail(problems, output_format, count)
     result = merge_annotations(files[0].lines, files[1].lines)
     if result.diagnostics:
         return fail(result.diagnostics, output_format, count)
-    outputs = [(output, dump_jsonl(result.merged), None)]
+    outputs = [(output, dump_jsonl(result.merged), output_expect(force))]
     if conflicts is not None:
-        outputs.append((conflicts, dump_jsonl(result.conflicts), None))
+        outputs.append((conflicts, dump_jsonl(result.conflicts), output_expect(force)))
     problem = write_outputs(outputs)  # both files or neither
     if problem is not None:
         return fail_writing([problem], [], output_format, count)

@@ -31,6 +31,10 @@ from evaltools.example.spec import ExampleSpec
 
 Check = Callable[[LintContext], None]
 
+# Every expected patch is checked against the excerpt, at a cost per patch: past this many,
+# lint reports the example (EP313) and checks nothing of it (a handful is common).
+MAX_EXPECTED_PATCHES = 1_000
+
 MARKDOWN_CHECKS: tuple[Check, ...] = (
     check_front_matter,
     check_reference_failures,
@@ -63,6 +67,8 @@ def lint_markdown(
     stem)` if done). Selection comes before what a cause hides, so it is applied here."""
     parsed = parsed if parsed is not None else read_markdown(text, stem)
     ctx = LintContext(path=path, spec=parsed.spec, parsed=parsed, source=text, stem=stem)
+    if _too_many_patches(ctx):
+        return ctx.diagnostics
     for check in MARKDOWN_CHECKS + SPEC_CHECKS:
         check(ctx)
     return keep_causes(ctx, enabled)
@@ -71,8 +77,30 @@ def lint_markdown(
 def lint_spec(spec: ExampleSpec, path: str, line: int) -> list[Diagnostic]:
     """Lint a spec read from JSON: findings at the record's line, with the field's pointer."""
     ctx = LintContext(path=path, spec=spec, record_line=line)
+    if _too_many_patches(ctx):
+        return ctx.diagnostics
     if not spec.expected_patches:
         ctx.report(catalogue.NO_EXPECTED_PATCH, line, 1, "no expected patch", "/expected_patches")
     for check in SPEC_CHECKS:
         check(ctx)
     return ctx.diagnostics
+
+
+def _too_many_patches(ctx: LintContext) -> bool:
+    """EP313 at the first expected patch past the limit, when there is one."""
+    count = len(ctx.spec.expected_patches)
+    if count <= MAX_EXPECTED_PATCHES:
+        return False
+    line = ctx.record_line
+    if ctx.parsed is not None:
+        blocks = [b for b in ctx.parsed.blocks if b.used and b.section == "Expected Patch"]
+        line = blocks[MAX_EXPECTED_PATCHES].line if len(blocks) > MAX_EXPECTED_PATCHES else 1
+    ctx.report(
+        catalogue.TOO_MANY_EXPECTED_PATCHES,
+        line,
+        1,
+        f"the example has {count:,} expected patches, over the {MAX_EXPECTED_PATCHES:,} lint "
+        "checks: keep the distinct acceptable edits (split the rest into examples of their own)",
+        f"/expected_patches/{MAX_EXPECTED_PATCHES}",
+    )
+    return True

@@ -68,15 +68,19 @@ def keep_causes(
 
 
 def _drop_moot(found: list[Diagnostic]) -> list[Diagnostic]:
-    """Each finding that makes others moot stands for them."""
+    """Each finding that makes others moot stands for them (looked up by rule and line: an
+    example may carry thousands of findings)."""
+    by_code: dict[str, list[Diagnostic]] = {}
+    by_line: dict[tuple[str, int], list[Diagnostic]] = {}
+    for d in found:
+        by_code.setdefault(d.code, []).append(d)
+        by_line.setdefault((d.code, d.line), []).append(d)
     out: list[Diagnostic] = []
     dropped: set[int] = set()
     for d in found:
-        hidden = [
-            h
-            for h in found
-            if h.code in _MAKES_MOOT.get(d.code, ())
-            or (h.line == d.line and h.code in _SAME_LINE_MOOT.get(d.code, ()))
+        hidden = [h for code in _MAKES_MOOT.get(d.code, ()) for h in by_code.get(code, ())]
+        hidden += [
+            h for code in _SAME_LINE_MOOT.get(d.code, ()) for h in by_line.get((code, d.line), ())
         ]
         dropped.update(id(h) for h in hidden)
         out.append(fold_into(d, hidden))

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from evaltools import jsonlocate
 from evaltools.diagnostics import Diagnostic, make
 from evaltools.fileio import (
     MAX_DATA_FILE_BYTES,
@@ -34,7 +35,11 @@ from evaltools.retrieval.gold.resolve import (
     Status,
 )
 from evaltools.retrieval.records.record import RecordLine
-from evaltools.retrieval.records.record_rules import BLANK_LINE
+from evaltools.retrieval.records.record_rules import (
+    BLANK_LINE,
+    TOO_MANY_GOLD_ENTRIES,
+    gold_over_limit,
+)
 from evaltools.retrieval.records.set_file import JsonlFile
 
 if TYPE_CHECKING:
@@ -217,6 +222,13 @@ def _items_of(
     if not isinstance(gold, dict) or not gold:
         message = "record has no non-empty `gold` object: add its graded chunk IDs"
         problems.append(make(UNREADABLE_RECORD, set_file.display, line.line, 1, message))
+        return []
+    too_many = gold_over_limit(gold)
+    if too_many is not None:  # refused before any of its gold is followed through git
+        key, message = too_many
+        where = jsonlocate.pointer(("gold", key))
+        column = line.column(jsonlocate.locate(line.text, [where]).nearest(where, at_key=True))
+        problems.append(make(TOO_MANY_GOLD_ENTRIES, set_file.display, line.line, column, message))
         return []
     revision = record.get("revision")
     since = revision if isinstance(revision, str) and revision else None

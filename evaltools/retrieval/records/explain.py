@@ -20,11 +20,14 @@ from evaltools.retrieval.records.record_rules import (
     INVALID_CHUNK_ID,
     INVALID_GRADE,
     INVALID_VALUE,
+    MAX_GOLD_ENTRIES,
     MISSING_FIELD,
     MISSPELT_FIELD,
     REVERSED_SPAN,
     SCHEMA_VIOLATION,
+    TOO_MANY_GOLD_ENTRIES,
     WRONG_TYPE,
+    gold_over_limit,
 )
 from evaltools.retrieval.records.schema import Validator
 
@@ -46,6 +49,9 @@ def explain(
 ) -> list[Problem]:
     """Every problem of one parsed line; one per pointer and rule, schema findings first
     (a misspelt field the schema forbids is its finding alone)."""
+    too_many = _too_many_gold(value)
+    if too_many is not None:
+        return [too_many]  # before the schema, which would check every entry
     problems: list[Problem] = []
     seen: set[tuple[str, str]] = set()
     for error in validator.iter_errors(value):
@@ -72,6 +78,10 @@ def beyond_schema(
     unknown field one typo away from a `known` one the record lacks, and about `gold`:
     integral floats as grades, and chunk IDs checked by the parser itself (its
     `start <= end` is the part a pattern cannot do)."""
+    too_many = _too_many_gold(value)
+    if too_many is not None:
+        yield too_many
+        return
     if isinstance(value, dict):
         yield from _fields(value, drafts, known)
     gold = value.get("gold") if isinstance(value, dict) else None
@@ -112,6 +122,8 @@ def beyond_schema_clean(
         return False
     gold = value.get("gold")
     if type(gold) is dict:
+        if len(gold) > MAX_GOLD_ENTRIES:
+            return False
         for chunk_id, grade in gold.items():
             if (type(grade) is float and grade.is_integer()) or not _valid_id(chunk_id):
                 return False
@@ -121,6 +133,15 @@ def beyond_schema_clean(
 def beyond_schema_clean_drafts(value: Any) -> bool:
     """`beyond_schema_clean` of a set that collects drafts."""
     return beyond_schema_clean(value, drafts=True)
+
+
+def _too_many_gold(value: Any) -> Problem | None:
+    gold = value.get("gold") if isinstance(value, dict) else None
+    found = gold_over_limit(gold) if isinstance(gold, dict) else None
+    if found is None:
+        return None
+    key, message = found
+    return Problem(TOO_MANY_GOLD_ENTRIES, make_pointer(("gold", key)), message, at_key=True)
 
 
 def _fields(value: dict[str, Any], drafts: bool, known: tuple[str, ...]) -> Iterator[Problem]:

@@ -89,6 +89,12 @@ class RecordLine:
         """Where each key and value of the line is; worked out only for lines that report."""
         return locate(self.text)
 
+    def locate_only(self, pointers: list[str]) -> None:
+        """Work out `locations` for these JSON Pointers alone (a record may hold 100,000 gold
+        keys and report one); any other pointer then falls back to its nearest located one."""
+        if "locations" not in self.__dict__:
+            self.__dict__["locations"] = locate(self.text, pointers)
+
     def column_of(self, where: str, *, at_key: bool = False) -> int:
         """The 1-based column of the value at JSON Pointer `where` (its key's, with `at_key`;
         a missing member: of the object that lacks it), as `evaltools validate` places it."""

@@ -168,6 +168,7 @@ def check_lines(
     is_clean = checker.is_clean
     tag = chunk << LINE_BITS
     number = 0
+    seen: dict[bytes, tuple[list[Diagnostic], str | None, int]] = {}
     for number, raw in enumerate(lines, 1):
         value = quick_value(raw)
         if value is not NEEDS_FULL_PARSE and is_clean(value):
@@ -177,19 +178,46 @@ def check_lines(
                 rec = parse_line(raw, number, at_file_start=at_file_start and number == 1)
                 result.repeats.append((qid, number, rec.column_of("/qid")))
             continue
-        rec = parse_line(raw, number, at_file_start=at_file_start and number == 1)
-        result.diagnostics.extend(problem.at(display, number) for problem in rec.problems)
-        if not rec.parsed:
-            continue
-        result.diagnostics.extend(_explained(rec, display, checker))
-        qid = rec.value.get("qid") if isinstance(rec.value, dict) else None
-        if isinstance(qid, str) and first_lines.setdefault(qid, tag | number) != tag | number:
-            result.repeats.append((qid, number, rec.column_of("/qid")))
+        explained = seen.get(raw) if number > 1 else None
+        if explained is None:
+            explained = _explain_line(raw, number, at_file_start, display, checker)
+            if number > 1 and len(raw) <= _MAX_REMEMBERED_LINE and len(seen) < _REMEMBERED:
+                seen[raw] = explained
+        found, qid, qid_column = explained
+        result.diagnostics.extend(d._replace(line=number) for d in found)
+        if qid is not None and first_lines.setdefault(qid, tag | number) != tag | number:
+            result.repeats.append((qid, number, qid_column))
     result.lines = number
     return result
 
 
-def _explained(rec: RecordLine, display: str, checker: Checker) -> list[Diagnostic]:
+# A line that is not clean is explained once however often it recurs (a file of a million
+# blank lines or `{}`): the explanation depends on its bytes alone.
+_MAX_REMEMBERED_LINE = 4096
+_REMEMBERED = 10_000
+
+
+def _explain_line(
+    raw: bytes, number: int, at_file_start: bool, display: str, checker: Checker
+) -> tuple[list[Diagnostic], str | None, int]:
+    """The findings of a line that is not clean, its qid and the qid's column."""
+    rec = parse_line(raw, number, at_file_start=at_file_start and number == 1)
+    found = [problem.at(display, number) for problem in rec.problems]
+    if not rec.parsed:
+        return found, None, 1
+    problems = checker.explain(rec.value)
+    # Only what is reported is located (a record may hold 100,000 gold keys); a repeated
+    # key is found by walking everything.
+    if not rec.duplicate_keys:
+        rec.locate_only(["/qid", *(p.pointer for p in problems)])
+    found.extend(_explained(rec, display, problems))
+    qid = rec.value.get("qid") if isinstance(rec.value, dict) else None
+    if not isinstance(qid, str):
+        return found, None, 1
+    return found, qid, rec.column_of("/qid")
+
+
+def _explained(rec: RecordLine, display: str, problems: list[Problem]) -> list[Diagnostic]:
     found = [
         make(
             DUPLICATE_KEY,
@@ -201,7 +229,7 @@ def _explained(rec: RecordLine, display: str, checker: Checker) -> list[Diagnost
         )
         for where, offset in rec.locations.duplicates
     ]
-    for problem in checker.explain(rec.value):
+    for problem in problems:
         found.append(
             make(
                 problem.rule,
