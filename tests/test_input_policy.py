@@ -107,7 +107,7 @@ def test_score_predictions_that_are_no_regular_file_are_io007(scored: Path, kind
         named = "preds"
     else:
         named = kind
-    done = evaltools("score", "ex.jsonl", "--predictions", named, cwd=scored, timeout=30)
+    done = evaltools("score", "ex.jsonl", "--predictions", named, cwd=scored, timeout=120)
     assert done.returncode == 1
     assert f"{named}:1:1: IO007 [error] is " in done.stdout + done.stderr
     assert "internal error" not in done.stderr
@@ -181,7 +181,7 @@ def test_a_fifo_named_as_a_run_is_io007_not_a_hang(tmp_path: Path) -> None:
         "--metas",
         "metas.jsonl",
         cwd=tmp_path,
-        timeout=30,
+        timeout=120,
     )
     assert "run.jsonl:1:1: IO007 [error] is not a regular file" in done.stdout + done.stderr
     assert "internal error" not in done.stderr
@@ -203,7 +203,7 @@ print([(d.code, d.message) for d in result.diagnostics])
 def test_a_file_replaced_by_a_fifo_after_validate_planned_it(tmp_path: Path) -> None:
     (tmp_path / "set.jsonl").write_text('{"qid": "q1"}\n')
     done = subprocess.run(  # noqa: PLW1510 (the output is the check)
-        [sys.executable, "-c", REPLACED], cwd=tmp_path, capture_output=True, text=True, timeout=30
+        [sys.executable, "-c", REPLACED], cwd=tmp_path, capture_output=True, text=True, timeout=120
     )
     assert done.stdout == "[('IO007', 'is not a regular file (a device, socket or FIFO)')]\n"
 
@@ -227,7 +227,7 @@ def test_a_file_replaced_by_a_fifo_before_its_rewrite_is_changed_not_a_hang(tmp_
         cwd=tmp_path,
         capture_output=True,
         text=True,
-        timeout=30,
+        timeout=120,
     )
     assert done.stdout == "changed\n", done.stderr
     assert (tmp_path / "a.md").is_fifo()

@@ -129,7 +129,7 @@ pool = _workers.start_pool(1, None)
 pool.submit(time.sleep, 30)
 server = forkserver._forkserver._forkserver_pid
 listing = f"/proc/{server}/task/{server}/children"
-deadline = time.monotonic() + 30
+deadline = time.monotonic() + 120
 while not open(listing).read().split():
     assert time.monotonic() < deadline, "no worker started"
     time.sleep(0.01)

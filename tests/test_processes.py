@@ -143,7 +143,7 @@ def _busy(tmp: Path, command: str) -> subprocess.Popen[bytes]:
 
 
 def _gone(sid: int) -> list[int]:
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + 60  # a loaded machine tears processes down slowly
     while (left := _session(sid)) and time.monotonic() < deadline:
         time.sleep(0.1)
     return left
@@ -157,7 +157,7 @@ def test_killing_the_command_ends_its_workers(
 ) -> None:
     proc = _busy(tmp_path, command)
     os.kill(proc.pid, sig)  # the command only, as CI or a supervisor does
-    proc.communicate(timeout=10)  # its pipes are released
+    proc.communicate(timeout=60)  # its pipes are released
     assert proc.returncode in (-sig, 128 + sig)
     assert _gone(proc.pid) == []
 
@@ -167,7 +167,7 @@ def test_killing_the_command_ends_its_workers(
 def test_ctrl_c_exits_130_with_one_line(tmp_path: Path, command: str) -> None:
     proc = _busy(tmp_path, command)
     os.killpg(proc.pid, signal.SIGINT)  # as a terminal does: the whole group
-    _, err = proc.communicate(timeout=30)  # a loaded CI machine is slow, a hang is forever
+    _, err = proc.communicate(timeout=120)  # a loaded CI machine is slow, a hang is forever
     assert proc.returncode == 130
     assert err.decode() == "evaltools: interrupted\n"
     assert _gone(proc.pid) == []
@@ -203,7 +203,7 @@ def test_progress_on_a_terminal_and_never_in_a_pipe(tmp_path: Path, command: str
         done = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=slave, env=env)
         os.close(slave)
         shown = _drain(master, deadline=time.monotonic() + 120)
-        done.wait(timeout=30)
+        done.wait(timeout=120)
     finally:
         os.close(master)
     assert done.returncode in (0, 1)
@@ -226,7 +226,7 @@ def test_ctrl_c_late_in_the_work_never_hangs_the_exit(tmp_path: Path, delay: flo
         proc = _busy(work, "convert")
         time.sleep(delay)
         os.killpg(proc.pid, signal.SIGINT)
-        proc.communicate(timeout=30)  # raises on a hang
+        proc.communicate(timeout=120)  # raises on a hang
         assert proc.returncode in (130, 1, -signal.SIGINT)  # interrupted, or already done
         assert _gone(proc.pid) == []
 

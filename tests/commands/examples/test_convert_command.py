@@ -216,7 +216,7 @@ def test_an_output_that_is_a_fifo_stays_one(
     assert main(["convert", "set.jsonl", "--to", "jsonl", "-o", str(fifo)]) == 0
     assert capsys.readouterr().out == f"3 examples to jsonl (3 written): {fifo.as_posix()}\n"
     assert stat.S_ISFIFO(fifo.lstat().st_mode)
-    reader.join(timeout=10)
+    reader.join(timeout=120)  # liveness only: the writer has closed the FIFO
     assert b"".join(received).decode() == "".join(lines)
 
 

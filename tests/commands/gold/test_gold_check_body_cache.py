@@ -19,6 +19,7 @@ from evaltools.retrieval.gold import bodies, body_cache
 from evaltools.retrieval.gold.bodies import BODIES_KEY
 from evaltools.retrieval.gold.body_cache import SEARCHES_KEY
 from tests.commands.gold._concurrent import two_runs_at_once_agree
+from tests.commands.gold._layers import without_result_cache
 from tests.retrieval.gitrepo import GitRepo
 
 HELPERS_PY = '''\
@@ -62,6 +63,7 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     (tmp_path / "set.jsonl").write_text("\n".join(lines) + "\n")
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("EVALTOOLS_CACHE_DIR", str(tmp_path / "cache"))
+    without_result_cache(monkeypatch)
     return tmp_path
 
 

@@ -14,6 +14,7 @@ from evaltools.retrieval.code import definition_cache, parsing
 from evaltools.retrieval.code.cache_store import DB_NAME, FOLDER_NAME
 from evaltools.retrieval.code.symbols import SPANS_VERSION
 from tests.commands.gold._concurrent import two_runs_at_once_agree
+from tests.commands.gold._layers import without_result_cache
 from tests.conftest import REPO
 from tests.retrieval.gitrepo import GO, SESSION_PY, GitRepo
 
@@ -129,6 +130,7 @@ def test_a_corrupt_entry_is_recomputed(
     project: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(definition_cache, "RACY_SECONDS", -3600)  # every file gets a stat row
+    without_result_cache(monkeypatch)
     expected = gold_check(capsys, "set.jsonl", "--root", "code", "--no-cache")
     gold_check(capsys, "set.jsonl", "--root", "code")
     assert len(rows(project / "cache", "stats")) >= 4
