@@ -7,16 +7,9 @@ start-up stays light.
 
 from __future__ import annotations
 
-from evaltools.catalogue import (
-    convert_rules,
-    duplicates,
-    example_diffs,
-    example_document,
-    io_rules,
-    retrieval_gold,
-    retrieval_records,
-    scoring,
-)
+from evaltools.catalogue import cv, du, io, rt, rv, sc
+from evaltools.catalogue.ep import diffs, document
+from evaltools.catalogue.rg import check, discipline
 from evaltools.diagnostics import Rule
 
 FAMILIES = {
@@ -78,14 +71,16 @@ class Catalogue:
 
 
 RULES = Catalogue(
-    io_rules.RULES
-    + example_document.RULES
-    + example_diffs.RULES
-    + convert_rules.RULES
-    + retrieval_records.RULES
-    + retrieval_gold.RULES
-    + duplicates.RULES
-    + scoring.RULES
+    io.RULES
+    + document.RULES
+    + diffs.RULES
+    + rt.RULES
+    + cv.RULES
+    + rv.RULES
+    + check.RULES
+    + discipline.RULES
+    + du.RULES
+    + sc.RULES
 )
 
 

@@ -1,0 +1,1 @@
+"""RG: gold checks and discipline (`evaltools gold ...`)."""
