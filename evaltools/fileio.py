@@ -11,7 +11,15 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import BinaryIO, NamedTuple
 
-from evaltools.catalogue import rule
+from evaltools.catalogue.io import (
+    BINARY_FILE,
+    BYTE_ORDER_MARK,
+    CRLF_LINE_ENDINGS,
+    EMPTY_FILE,
+    FILE_TOO_LARGE,
+    NOT_A_FILE,
+    NOT_UTF8,
+)
 from evaltools.diagnostics import Diagnostic, Rule, make
 from evaltools.positions import line_column
 
@@ -21,14 +29,6 @@ MAX_TEXT_FILE_BYTES = 8 * 1024 * 1024
 # A file of records (a retrieval set, a run, predictions, examples in bulk): past this a
 # file is a dump, or a sparse file that would hold a run for minutes; shard it instead.
 MAX_DATA_FILE_BYTES = 1 << 30
-
-NOT_UTF8 = rule("IO001")
-BYTE_ORDER_MARK = rule("IO002")
-CRLF_LINE_ENDINGS = rule("IO003")
-EMPTY_FILE = rule("IO004")
-BINARY_FILE = rule("IO005")
-FILE_TOO_LARGE = rule("IO006")
-NOT_A_FILE = rule("IO007")
 
 
 class UsageError(Exception):

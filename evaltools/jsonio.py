@@ -24,10 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from evaltools.catalogue import rule
 from evaltools.positions import line_column
-
-INVALID_JSON = rule("IO008")
 
 _WHITESPACE = " \t\r\n"
 BOM = "\ufeff"

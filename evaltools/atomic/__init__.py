@@ -40,17 +40,12 @@ from evaltools.atomic.temps import (
     spool,
     temp_prefix,
 )
-from evaltools.catalogue import rule
+from evaltools.catalogue.io import FILE_CHANGED, FILE_NOT_WRITTEN
 from evaltools.diagnostics import Diagnostic, make
 
-WRITE_FAILED = rule("IO020")
-FILE_CHANGED = rule("IO021")
-
 __all__ = [
-    "FILE_CHANGED",
     "GITIGNORE_PATTERN",
     "MISSING",
-    "WRITE_FAILED",
     "AtomicFile",
     "Expect",
     "FileChanged",
@@ -108,7 +103,7 @@ def write_finding(error: WriteError, shown: str) -> Diagnostic:
     """The finding for a file that was not written (`shown`: its name as reported)."""
     if isinstance(error, FileChanged):
         return make(FILE_CHANGED, shown, 1, 1, error.reason)
-    return make(WRITE_FAILED, shown, 1, 1, f"{error.reason}; the file was left unchanged")
+    return make(FILE_NOT_WRITTEN, shown, 1, 1, f"{error.reason}; the file was left unchanged")
 
 
 def atomic_write(path: Path, data: bytes, *, expect: Expect = None) -> None:

@@ -17,6 +17,7 @@ from enum import Enum
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 
+from evaltools.catalogue.io import UNLISTED_EVAL_FILE
 from evaltools.fileio import SKIPPED_DIRECTORIES, display_path, git_tracked
 
 if TYPE_CHECKING:
@@ -141,15 +142,13 @@ def unlisted(config: Config) -> list[Diagnostic]:
         # What no search would find anyway, under a configured place or not.
         and not any(part.startswith(".") or part in SKIPPED_DIRECTORIES for part in name.split("/"))
     ]
-    from evaltools.catalogue import rule
     from evaltools.diagnostics import make
 
-    unlisted_rule = rule("IO030")
     found: list[Diagnostic] = []
     for name in uncovered(config, candidates):
         path = config.root / name
         what = kind(path)
         if what in (Kind.EXAMPLE, Kind.SET):
             message = unlisted_message(config, name, what)
-            found.append(make(unlisted_rule, display_path(path), 1, 1, message))
+            found.append(make(UNLISTED_EVAL_FILE, display_path(path), 1, 1, message))
     return found

@@ -16,6 +16,7 @@ from functools import lru_cache
 from itertools import repeat
 from pathlib import Path
 
+from evaltools.catalogue.io import NOT_A_FILE
 from evaltools.diagnostics import Diagnostic, make
 from evaltools.dupes.minhash import (
     SHINGLE_TOKENS,
@@ -40,7 +41,6 @@ from evaltools.example.records import (
     parse_unit,
 )
 from evaltools.example.spec import ExampleSpec
-from evaltools.fileio import NOT_A_FILE
 from evaltools.parallel.processes import Cost, batch_size, parallel_map, worker_count
 
 EXCERPT = "cursor excerpt"

@@ -21,11 +21,11 @@ from typing import BinaryIO
 
 from evaltools import jsonio, jsonlocate
 from evaltools.catalogue import rule
+from evaltools.catalogue.io import FILE_TOO_LARGE, INVALID_JSON
 from evaltools.diagnostics import Diagnostic, make
 from evaltools.example.markdown.reader import ParsedMarkdown, read_markdown
 from evaltools.example.spec import Example, SpecError, example_from_json_dict
 from evaltools.fileio import (
-    FILE_TOO_LARGE,
     MAX_DATA_FILE_BYTES,
     MAX_TEXT_FILE_BYTES,
     Refused,
@@ -51,7 +51,7 @@ UNKNOWN_SUFFIX = rule("CV005")
 UNREADABLE_SOURCE = rule("CV006")
 
 # The codes of the reader's findings, for callers that report some under rules of their own.
-BAD_JSON = jsonio.INVALID_JSON.code
+BAD_JSON = INVALID_JSON.code
 BAD_SPEC = INVALID_EXAMPLE.code
 BAD_MARKDOWN = UNREADABLE_MARKDOWN.code
 BLANK_LINE = BLANK_JSONL_LINE.code
@@ -191,7 +191,7 @@ def _jsonl_units(handle: BinaryIO, shown: str, stem: str | None = None) -> Itera
                 "not valid JSON: standard input is read as JSONL (one example a line), and "
                 "this looks like a Markdown example: pass the .md file's path instead"
             )
-            yield _error_unit(shown, stem, make(jsonio.INVALID_JSON, shown, 1, 1, message))
+            yield _error_unit(shown, stem, make(INVALID_JSON, shown, 1, 1, message))
             return
         yield Unit("jsonl", shown, index + 1, index, stem, raw)
 
@@ -270,16 +270,14 @@ def _parse_json_unit(unit: Unit, data: bytes, record: Record) -> None:
     except UnicodeDecodeError as exc:
         line, column = line_column(data, exc.start)
         message = f"byte 0x{data[exc.start]:02x} is not valid UTF-8: re-encode the file as UTF-8"
-        record.errors.append(
-            make(jsonio.INVALID_JSON, unit.path, unit.line + line - 1, column, message)
-        )
+        record.errors.append(make(INVALID_JSON, unit.path, unit.line + line - 1, column, message))
         return
     try:
         value = jsonio.loads(text)
     except jsonio.JsonError as exc:
         line, column = exc.line_column(text)
         where = unit.line + line - 1
-        record.errors.append(make(jsonio.INVALID_JSON, unit.path, where, column, exc.message))
+        record.errors.append(make(INVALID_JSON, unit.path, where, column, exc.message))
         return
     record.text = text
     try:

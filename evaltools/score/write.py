@@ -10,7 +10,8 @@ from pathlib import Path
 from typing import NamedTuple
 
 from evaltools import jsonio
-from evaltools.atomic import WRITE_FAILED, WriteError, atomic_write, write_finding
+from evaltools.atomic import WriteError, atomic_write, write_finding
+from evaltools.catalogue.io import FILE_NOT_WRITTEN
 from evaltools.diagnostics import Diagnostic, make
 from evaltools.score.prediction import Score
 
@@ -136,5 +137,5 @@ def write_scores(
             problems.append(write_finding(exc, shown))
         except (OSError, ValueError, IndexError) as exc:
             message = f"could not read the file back to write its scores ({exc}); left unchanged"
-            problems.append(make(WRITE_FAILED, shown, 1, 1, message))
+            problems.append(make(FILE_NOT_WRITTEN, shown, 1, 1, message))
     return problems

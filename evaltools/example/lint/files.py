@@ -11,8 +11,9 @@ import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+from evaltools.catalogue.io import NOT_A_FILE
 from evaltools.diagnostics import Diagnostic, Rule, make
-from evaltools.fileio import NOT_A_FILE, buffer_text, discover, read_text_file
+from evaltools.fileio import buffer_text, discover, read_text_file
 from evaltools.parallel.processes import Cost, batch_size, input_size, parallel_map, worker_count
 from evaltools.selection import DiagnosticFilter, RuleSelection
 

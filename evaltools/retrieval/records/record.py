@@ -17,12 +17,13 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from evaltools import jsonio
+from evaltools.catalogue.io import BYTE_ORDER_MARK, INVALID_JSON, NOT_UTF8
 from evaltools.diagnostics import Diagnostic, Rule, make
-from evaltools.fileio import BYTE_ORDER_MARK, NOT_UTF8, open_records
+from evaltools.fileio import open_records
 from evaltools.jsonlocate import Locations, locate
 from evaltools.positions import char_column
 from evaltools.retrieval.records.gold_keys import gold_key_tokens
-from evaltools.retrieval.records.record_rules import BLANK_LINE, INVALID_JSON
+from evaltools.retrieval.records.record_rules import BLANK_LINE
 
 BOM = "\ufeff"
 _JSON_WHITESPACE = " \t\r\n"

@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-from evaltools import jsonio
 from evaltools.catalogue import rule
 
-# Invalid JSON is one rule for both halves (IO008, in the one strict JSON module).
-INVALID_JSON = jsonio.INVALID_JSON
 BLANK_LINE = rule("RV002")
 DUPLICATE_KEY = rule("RV003")
 DUPLICATE_QID = rule("RV004")

@@ -19,9 +19,9 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from evaltools import jsonio
+from evaltools.catalogue.io import EMPTY_FILE
 from evaltools.diagnostics import Diagnostic, make
 from evaltools.fileio import (
-    EMPTY_FILE,
     MAX_DATA_FILE_BYTES,
     InputRefused,
     Refused,
