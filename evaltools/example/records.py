@@ -20,7 +20,13 @@ from pathlib import Path
 from typing import BinaryIO
 
 from evaltools import jsonio, jsonlocate
-from evaltools.catalogue import rule
+from evaltools.catalogue import cv
+from evaltools.catalogue.cv import (
+    BLANK_JSONL_LINE,
+    INVALID_EXAMPLE,
+    UNREADABLE_MARKDOWN,
+    UNREADABLE_SOURCE,
+)
 from evaltools.catalogue.io import FILE_TOO_LARGE, INVALID_JSON
 from evaltools.diagnostics import Diagnostic, make
 from evaltools.example.markdown.reader import ParsedMarkdown, read_markdown
@@ -44,18 +50,13 @@ SUFFIXES = (".md", ".json", ".jsonl")
 # Why a unit is not an example: the reader's rules (convert reports them as they are; lint
 # reports a record as EP501 and an unreadable file as IO007). Invalid JSON is IO008 in
 # every command (evaltools.jsonio).
-INVALID_EXAMPLE = rule("CV002")
-UNREADABLE_MARKDOWN = rule("CV003")
-BLANK_JSONL_LINE = rule("CV004")
-UNKNOWN_SUFFIX = rule("CV005")
-UNREADABLE_SOURCE = rule("CV006")
 
 # The codes of the reader's findings, for callers that report some under rules of their own.
 BAD_JSON = INVALID_JSON.code
 BAD_SPEC = INVALID_EXAMPLE.code
 BAD_MARKDOWN = UNREADABLE_MARKDOWN.code
 BLANK_LINE = BLANK_JSONL_LINE.code
-UNKNOWN_EXTENSION = UNKNOWN_SUFFIX.code
+UNKNOWN_EXTENSION = cv.UNKNOWN_EXTENSION.code
 BAD_FILE = UNREADABLE_SOURCE.code
 
 
@@ -151,7 +152,7 @@ def iter_units(path: Path, stdin: BinaryIO | None = None) -> Iterator[Unit]:
             f"cannot tell the form of {path.name!r} from its extension: "
             "name it .md, .json or .jsonl (or pass - for JSONL on stdin)"
         )
-        yield _error_unit(shown, stem, make(UNKNOWN_SUFFIX, shown, 1, 1, message))
+        yield _error_unit(shown, stem, make(cv.UNKNOWN_EXTENSION, shown, 1, 1, message))
         return
     yield from _file_units(str(path), shown, path.name, path.suffix)
 

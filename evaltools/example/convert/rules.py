@@ -1,11 +1,19 @@
 """The rules of a conversion's own findings (the reader's are in `records`), by the kind
-of problem the converter and its sinks name. The rules themselves are in the catalogue."""
+of problem the converter and its sinks name. The rules themselves are in
+evaltools/catalogue/cv.py."""
 
 from __future__ import annotations
 
-from evaltools.catalogue import rule
+from evaltools.catalogue.cv import (
+    LOSSY_CONVERSION,
+    LOSSY_CONVERSION_ALLOWED,
+    NAME_COLLISION,
+    OUTPUT_EXISTS,
+    UNWRITABLE_EXAMPLE,
+    WRITE_FAILED,
+)
 from evaltools.diagnostics import Rule
-from evaltools.example.convert.sinks import EXISTS, WRITE_FAILED
+from evaltools.example.convert import sinks
 
 LOSSY = "lossy"  # refused: the output cannot hold all of the record
 LOSSY_ALLOWED = "lossy-allowed"  # written anyway (--allow-lossy)
@@ -13,10 +21,10 @@ UNWRITABLE = "unwritable"  # the written form would not read back: never written
 COLLISION = "collision"
 
 RULE_OF_KIND: dict[str, Rule] = {
-    LOSSY: rule("CV007"),
-    LOSSY_ALLOWED: rule("CV008"),
-    UNWRITABLE: rule("CV009"),
-    EXISTS: rule("CV010"),
-    COLLISION: rule("CV011"),
-    WRITE_FAILED: rule("CV012"),
+    LOSSY: LOSSY_CONVERSION,
+    LOSSY_ALLOWED: LOSSY_CONVERSION_ALLOWED,
+    UNWRITABLE: UNWRITABLE_EXAMPLE,
+    sinks.EXISTS: OUTPUT_EXISTS,
+    COLLISION: NAME_COLLISION,
+    sinks.WRITE_FAILED: WRITE_FAILED,
 }

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from evaltools.catalogue import rule
+from evaltools.catalogue.rt import UNREADABLE_EXAMPLE
 from evaltools.diagnostics import Diagnostic
 from evaltools.example.lint import catalogue as r
 from evaltools.example.markdown.document import SECTIONS, SINGLETON_SECTIONS, START
@@ -37,7 +37,7 @@ _AGAINST_EXCERPT = tuple(
 _EMPTIED = {
     "Cursor Position": (
         r.MISSING_CURSOR_POSITION.code,
-        rule("RT003").code,  # the reference's own "Missing cursor position codeblock"
+        UNREADABLE_EXAMPLE.code,  # the reference's own "Missing cursor position codeblock"
         *_AGAINST_EXCERPT,
     ),
     "Expected Patch": (r.NO_EXPECTED_PATCH.code,),

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from evaltools.atomic import WriteError, atomic_write, remove_stale_temps, write_finding
-from evaltools.catalogue import rule
+from evaltools.catalogue.rt import LOSSY_CONTENT, NOT_CANONICAL, UNREADABLE_EXAMPLE
 from evaltools.diagnostics import Diagnostic, make
 from evaltools.example.markdown.reader import ParsedMarkdown
 from evaltools.example.markdown.roundtrip import (
@@ -23,10 +23,6 @@ from evaltools.example.markdown.roundtrip import (
 )
 from evaltools.fileio import TextFile, read_text_file
 from evaltools.parallel.processes import Cost
-
-NOT_CANONICAL = rule("RT001")
-LOSSY_CONTENT = rule("RT002")
-NOT_READABLE = rule("RT003")
 
 
 @dataclass
@@ -45,7 +41,7 @@ def _span(first: int, last: int) -> str:
 
 def _diagnostics(shown: str, result: RoundTrip, strict_reference: bool = False) -> list[Diagnostic]:
     if result.verdict is Verdict.INVALID:
-        return [make(NOT_READABLE, shown, e.line, 1, f"{e}") for e in result.errors]
+        return [make(UNREADABLE_EXAMPLE, shown, e.line, 1, f"{e}") for e in result.errors]
     if result.verdict is Verdict.LOSSY:
         found = [
             make(
