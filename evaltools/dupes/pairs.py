@@ -8,16 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from evaltools.catalogue import rule
 from evaltools.diagnostics import Diagnostic, Rule, make
-
-# The DU family's rules (evaltools/catalogue/duplicates.py).
-DUPLICATE_EXAMPLE = rule("DU001")
-NEAR_DUPLICATE_EXAMPLE = rule("DU002")
-DUPLICATE_QUERY = rule("DU101")
-NEAR_DUPLICATE_QUERY = rule("DU102")
-DUPLICATE_GOLD = rule("DU103")
-HOLDOUT_LEAK = rule("DU104")
 
 # --- pairs ----------------------------------------------------------------------------------
 

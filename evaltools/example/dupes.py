@@ -16,6 +16,7 @@ from functools import lru_cache
 from itertools import repeat
 from pathlib import Path
 
+from evaltools.catalogue.du import DUPLICATE_EXAMPLE, NEAR_DUPLICATE_EXAMPLE
 from evaltools.catalogue.io import NOT_A_FILE
 from evaltools.diagnostics import Diagnostic, make
 from evaltools.dupes.minhash import (
@@ -30,8 +31,7 @@ from evaltools.dupes.minhash import (
     unpack,
 )
 from evaltools.dupes.near import LISTED, near_pairs
-from evaltools.dupes.pairs import DUPLICATE_EXAMPLE, Item, Pair
-from evaltools.dupes.pairs import NEAR_DUPLICATE_EXAMPLE as NEAR
+from evaltools.dupes.pairs import Item, Pair
 from evaltools.example.cursor import INLINE_CURSOR_MARKER
 from evaltools.example.records import (
     BAD_FILE,
@@ -225,7 +225,7 @@ def find_pairs(
             more, exact = (partners.more, partners.exact) if last else (0, True)
             for other in members[j] if across is not None else (j,):
                 a, b = prints[i].item, prints[other].item
-                pair = Pair("near", a, b, value, NEAR, parts, more, exact)
+                pair = Pair("near", a, b, value, NEAR_DUPLICATE_EXAMPLE, parts, more, exact)
                 found.append((i, other, pair))
     return [pair for _, _, pair in sorted(found, key=lambda t: (t[0], t[1]))]
 

@@ -11,6 +11,12 @@ from typing import Any, NamedTuple
 
 from evaltools import jsonio
 from evaltools.catalogue import rule
+from evaltools.catalogue.sc import (
+    INVALID_PREDICTION_LINE,
+    PREDICTION_NOT_PLACED,
+    SCORES_NOT_WRITABLE,
+    UNKNOWN_PREDICTION_NAME,
+)
 from evaltools.diagnostics import Diagnostic, make
 from evaltools.example.records import Record, Unit, iter_all_units, parse_unit
 from evaltools.fileio import MAX_DATA_FILE_BYTES, Refused, UsageError, display_path, read_input
@@ -55,7 +61,6 @@ def read_predictions(
     shown = display_path(path)
     found: dict[str, list[tuple[int, Prediction]]] = {}
     problems: list[Diagnostic] = []
-    bad = rule("SC005")
     data = read_input(path, max_bytes=MAX_DATA_FILE_BYTES)
     if isinstance(data, Refused):
         return {}, [data.at(shown)]
@@ -65,11 +70,13 @@ def read_predictions(
         try:
             value = jsonio.loads(raw.decode("utf-8"))
         except (UnicodeDecodeError, jsonio.JsonError) as exc:
-            problems.append(make(bad, shown, number, 1, f"not a JSON line: {exc}"))
+            problems.append(
+                make(INVALID_PREDICTION_LINE, shown, number, 1, f"not a JSON line: {exc}")
+            )
             continue
         prediction, message = _prediction_line(value)
         if prediction is None:
-            problems.append(make(bad, shown, number, 1, message))
+            problems.append(make(INVALID_PREDICTION_LINE, shown, number, 1, message))
             continue
         found.setdefault(value["name"], []).append((number, prediction))
     return found, problems
@@ -226,7 +233,7 @@ def _unplaced(record: Record, external: External | None, i: int, dropped: int) -
         "holds (cursor block, expected patches' old sides, edit history), so it cannot be "
         "scored and is left out of the summary; check its path and old lines"
     )
-    return make(rule("SC007"), record.path, record.line, 1, message)
+    return make(PREDICTION_NOT_PLACED, record.path, record.line, 1, message)
 
 
 def _unwritable(record: Record, unknown: list[int]) -> Diagnostic:
@@ -237,7 +244,7 @@ def _unwritable(record: Record, unknown: list[int]) -> Diagnostic:
         "unchanged rather than written with a reversal_ratio upstream would read as 0"
     )
     pointer = f"/predictions/{unknown[0]}"
-    return make(rule("SC006"), record.path, record.line, 1, message, pointer=pointer)
+    return make(SCORES_NOT_WRITABLE, record.path, record.line, 1, message, pointer=pointer)
 
 
 # Measured with benchmarks/bench_score.py on one core: CPU seconds per input byte of
@@ -331,7 +338,7 @@ def score_paths(
         if name not in seen:
             message = f"names {name!r}, which is no example among the inputs"
             outcome.diagnostics += [
-                make(rule("SC004"), shown, line, 1, message) for line, _ in lines
+                make(UNKNOWN_PREDICTION_NAME, shown, line, 1, message) for line, _ in lines
             ]
     return outcome
 

@@ -16,6 +16,12 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from evaltools.catalogue.du import (
+    DUPLICATE_GOLD_SET,
+    DUPLICATE_QUERY,
+    HOLDOUT_LEAK,
+    NEAR_DUPLICATE_QUERY,
+)
 from evaltools.diagnostics import Diagnostic
 from evaltools.dupes.minhash import (
     Shingled,
@@ -26,14 +32,7 @@ from evaltools.dupes.minhash import (
     signatures,
 )
 from evaltools.dupes.near import LISTED, near_pairs
-from evaltools.dupes.pairs import (
-    DUPLICATE_GOLD,
-    DUPLICATE_QUERY,
-    HOLDOUT_LEAK,
-    NEAR_DUPLICATE_QUERY,
-    Item,
-    Pair,
-)
+from evaltools.dupes.pairs import Item, Pair
 from evaltools.retrieval.records.set_file import JsonlFile, read_jsonl
 
 QUERY = "query"
@@ -185,7 +184,7 @@ def _pair(
     elif same_query:
         kind, rule = "exact", DUPLICATE_QUERY
     elif QUERY not in alike:
-        kind, rule = "exact", DUPLICATE_GOLD
+        kind, rule = "exact", DUPLICATE_GOLD_SET
     else:
         kind, rule = "near", NEAR_DUPLICATE_QUERY
     return Pair(kind, a.item, b.item, value, rule, parts, *more)
