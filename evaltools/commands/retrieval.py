@@ -107,8 +107,8 @@ class _Shown:
 
 
 def gold_stats(paths: list[Path], output_format: str) -> int:
+    from evaltools.catalogue.rv import UNREADABLE_FILE
     from evaltools.retrieval.records.record import iter_record_lines
-    from evaltools.retrieval.records.record_rules import UNREADABLE_FILE
     from evaltools.retrieval.records.stats import SetStats, Targets, to_json, warnings
     from evaltools.retrieval.records.validate import plan_file
 

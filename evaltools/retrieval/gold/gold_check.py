@@ -13,6 +13,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from evaltools import jsonlocate
+from evaltools.catalogue.io import TOO_MANY_GOLD_ENTRIES
+from evaltools.catalogue.rv import BLANK_LINE
 from evaltools.diagnostics import Diagnostic, make
 from evaltools.fileio import (
     MAX_DATA_FILE_BYTES,
@@ -34,12 +36,8 @@ from evaltools.retrieval.gold.resolve import (
     Resolution,
     Status,
 )
+from evaltools.retrieval.records.gold_limit import gold_over_limit
 from evaltools.retrieval.records.record import RecordLine
-from evaltools.retrieval.records.record_rules import (
-    BLANK_LINE,
-    TOO_MANY_GOLD_ENTRIES,
-    gold_over_limit,
-)
 from evaltools.retrieval.records.set_file import JsonlFile
 
 if TYPE_CHECKING:

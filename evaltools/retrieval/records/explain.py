@@ -11,24 +11,23 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from evaltools.diagnostics import Fix, Rule
-from evaltools.jsonlocate import pointer as make_pointer
-from evaltools.retrieval.code.chunk_id import ChunkIdError, is_valid_chunk_id, parse_chunk_id
-from evaltools.retrieval.records.fields import DRAFT, FIELDS, STATUS, is_draft, misspelt
-from evaltools.retrieval.records.record_rules import (
+from evaltools.catalogue.io import TOO_MANY_GOLD_ENTRIES
+from evaltools.catalogue.rv import (
     DRAFT_RECORD,
     INVALID_CHUNK_ID,
     INVALID_GRADE,
     INVALID_VALUE,
-    MAX_GOLD_ENTRIES,
     MISSING_FIELD,
     MISSPELT_FIELD,
     REVERSED_SPAN,
     SCHEMA_VIOLATION,
-    TOO_MANY_GOLD_ENTRIES,
     WRONG_TYPE,
-    gold_over_limit,
 )
+from evaltools.diagnostics import Fix, Rule
+from evaltools.jsonlocate import pointer as make_pointer
+from evaltools.retrieval.code.chunk_id import ChunkIdError, is_valid_chunk_id, parse_chunk_id
+from evaltools.retrieval.records.fields import DRAFT, FIELDS, STATUS, is_draft, misspelt
+from evaltools.retrieval.records.gold_limit import MAX_GOLD_ENTRIES, gold_over_limit
 from evaltools.retrieval.records.schema import Validator
 
 # jsonschema.exceptions.ValidationError; jsonschema ships no type hints.

@@ -18,12 +18,12 @@ from typing import Any, BinaryIO
 
 from evaltools import jsonio
 from evaltools.catalogue.io import BYTE_ORDER_MARK, INVALID_JSON, NOT_UTF8
+from evaltools.catalogue.rv import BLANK_LINE
 from evaltools.diagnostics import Diagnostic, Rule, make
 from evaltools.fileio import open_records
 from evaltools.jsonlocate import Locations, locate
 from evaltools.positions import char_column
 from evaltools.retrieval.records.gold_keys import gold_key_tokens
-from evaltools.retrieval.records.record_rules import BLANK_LINE
 
 BOM = "\ufeff"
 _JSON_WHITESPACE = " \t\r\n"

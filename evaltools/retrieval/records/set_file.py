@@ -16,14 +16,11 @@ from pathlib import Path
 from typing import Any
 
 from evaltools.catalogue import rule
+from evaltools.catalogue.rv import BLANK_LINE, DUPLICATE_KEY
 from evaltools.diagnostics import Diagnostic, make
 from evaltools.fileio import InputRefused, display_path, open_records
 from evaltools.jsonlocate import pointer
 from evaltools.retrieval.records.record import RecordLine, iter_record_lines
-from evaltools.retrieval.records.record_rules import (
-    BLANK_LINE,
-    DUPLICATE_KEY,
-)
 
 UNUSABLE_RECORD = rule("RG401")
 

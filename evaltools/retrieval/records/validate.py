@@ -20,6 +20,7 @@ from typing import Any, BinaryIO
 
 from evaltools import jsonio
 from evaltools.catalogue.io import EMPTY_FILE
+from evaltools.catalogue.rv import DUPLICATE_KEY, DUPLICATE_QID, UNREADABLE_FILE
 from evaltools.diagnostics import Diagnostic, make
 from evaltools.fileio import (
     MAX_DATA_FILE_BYTES,
@@ -33,11 +34,6 @@ from evaltools.retrieval.records.explain import Problem, beyond_schema, explain
 from evaltools.retrieval.records.fast_check import clean_check
 from evaltools.retrieval.records.fields import FIELDS
 from evaltools.retrieval.records.record import NEEDS_FULL_PARSE, RecordLine, parse_line, quick_value
-from evaltools.retrieval.records.record_rules import (
-    DUPLICATE_KEY,
-    DUPLICATE_QID,
-    UNREADABLE_FILE,
-)
 from evaltools.retrieval.records.schema import Validator, build_validator, default_schema
 
 # Chunks: big enough that a worker's start-up and result transfer are noise, small enough

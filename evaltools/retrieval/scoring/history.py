@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 from typing import Any, TypeGuard
 
 from evaltools.catalogue import rule
+from evaltools.catalogue.rv import BLANK_LINE
 from evaltools.diagnostics import Diagnostic, make
 from evaltools.retrieval.records.record import iter_record_lines
-from evaltools.retrieval.records.record_rules import BLANK_LINE
 from evaltools.retrieval.scoring.evaluate import ALL
 
 HISTORY_UNREADABLE = rule("RG503")
