@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from evaltools.catalogue import rule
+from evaltools.catalogue.rg.check import GOLD_CHECK_SKIPPED
 from evaltools.check.plan import Plan
 from evaltools.config.model import Config
 from evaltools.diagnostics import Diagnostic, Severity
@@ -195,7 +195,7 @@ def gold_not_checked(path: Path) -> Diagnostic:
         "gold IDs not checked: set `root` (or `metas`) in [tool.evaltools.retrieval] "
         "of pyproject.toml to say where the code is"
     )
-    return make(rule("RG015"), display_path(path), 1, 1, message)
+    return make(GOLD_CHECK_SKIPPED, display_path(path), 1, 1, message)
 
 
 def gold_findings(validated: list[Diagnostic], gold: GoldCheck) -> list[Diagnostic]:

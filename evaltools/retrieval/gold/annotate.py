@@ -13,20 +13,19 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from evaltools.catalogue import rule
+from evaltools.catalogue.rg.discipline import (
+    MERGE_AMBIGUOUS_QUERY,
+    MERGE_CLASSIFICATION_DIFFERS,
+    MERGE_DUPLICATE_QID,
+    MERGE_NEEDS_ARBITRATION,
+    MERGE_QUERY_DIFFERS,
+    MERGE_UNPAIRED_QUERY,
+)
 from evaltools.diagnostics import Diagnostic, make
 from evaltools.jsonlocate import pointer
 from evaltools.retrieval.gold.strata import quotas, type_key, unit_hash
 from evaltools.retrieval.records.record import RecordLine
 from evaltools.retrieval.records.set_file import GRADES, index_by_qid
-
-DUPLICATE_QID = rule("RG402")
-QUERY_DIFFERS = rule("RG403")
-INVALID_SPLIT = rule("RG404")
-CLASSIFICATION_DIFFERS = rule("RG405")
-NEEDS_ARBITRATION = rule("RG406")
-AMBIGUOUS_QUERY = rule("RG407")
-UNPAIRED_QUERY = rule("RG408")
 
 SPLITS = ("tune", "holdout")
 
@@ -168,7 +167,7 @@ def _index(lines: Sequence[RecordLine], problems: list[Diagnostic]) -> dict[str,
     seen, repeats = index_by_qid(lines)
     problems.extend(
         make(
-            DUPLICATE_QID,
+            MERGE_DUPLICATE_QID,
             line.path,
             line.line,
             line.column_of("/qid"),
@@ -183,7 +182,7 @@ def _index(lines: Sequence[RecordLine], problems: list[Diagnostic]) -> dict[str,
 
 def _query_differs(line_a: RecordLine, line_b: RecordLine) -> Diagnostic:
     return make(
-        QUERY_DIFFERS,
+        MERGE_QUERY_DIFFERS,
         line_b.path,
         line_b.line,
         line_b.column_of("/query"),
@@ -212,7 +211,7 @@ def _canonical(value: object) -> str:
 
 def _classification_differs(line_a: RecordLine, line_b: RecordLine, key: str) -> Diagnostic:
     return make(
-        CLASSIFICATION_DIFFERS,
+        MERGE_CLASSIFICATION_DIFFERS,
         line_b.path,
         line_b.line,
         line_b.column_of(f"/{key}"),
@@ -262,10 +261,10 @@ def _disputed(line_a: RecordLine, line_b: RecordLine, chunk_id: str, gap: int) -
         else f"{other} in {there.path}:{there.line}"
     )
     if gap >= 2:
-        code = AMBIGUOUS_QUERY
+        code = MERGE_AMBIGUOUS_QUERY
         verdict = "two or more levels apart, so the query is ambiguous: rewrite or drop it"
     else:
-        code = NEEDS_ARBITRATION
+        code = MERGE_NEEDS_ARBITRATION
         verdict = "one level apart, so a third person or a discussion decides the grade"
     where = pointer(["gold", chunk_id])
     return make(
@@ -281,7 +280,7 @@ def _disputed(line_a: RecordLine, line_b: RecordLine, chunk_id: str, gap: int) -
 
 def _unpaired_query(line: RecordLine) -> Diagnostic:
     return make(
-        UNPAIRED_QUERY,
+        MERGE_UNPAIRED_QUERY,
         line.path,
         line.line,
         line.column_of("/qid"),

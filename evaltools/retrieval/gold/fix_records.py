@@ -26,7 +26,11 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from evaltools.catalogue import rule
+from evaltools.catalogue.rg.check import (
+    GOLD_REVISION_BEHIND,
+    GOLD_REVISION_KEPT,
+    GOLD_REVISION_UPDATED,
+)
 from evaltools.diagnostics import Diagnostic, make
 from evaltools.retrieval.code.chunk_id import parse_chunk_id
 from evaltools.retrieval.gold.resolve import Status
@@ -38,9 +42,6 @@ if TYPE_CHECKING:
     from evaltools.retrieval.records.set_file import JsonlFile
     from evaltools.retrieval.sources.source import CodeTree, RepoMount
 
-REVISION_UPDATED = rule("RG013")
-REVISION_KEPT = rule("RG014")
-REVISION_BEHIND = rule("RG017")
 _COMMIT = re.compile("[0-9a-f]{40}")
 
 
@@ -186,7 +187,7 @@ def fix_file(
             f"`revision` of {first.qid or 'the record'} set to {revisions[number]} (was "
             f"{first.ref.revision}): every gold ID of the record resolves there"
         )
-        found.append(make(REVISION_UPDATED, set_file.display, number, 1, message))
+        found.append(make(GOLD_REVISION_UPDATED, set_file.display, number, 1, message))
     for number, why in sorted(kept.items()):
         if all(item.fixed for repair, item in wanted.items() if repair.line == number):
             first = by_line[number][0]
@@ -194,7 +195,7 @@ def fix_file(
                 f"`revision` of {first.qid or 'the record'} left at {first.ref.revision} "
                 f"although its gold was rewritten: {why}"
             )
-            found.append(make(REVISION_KEPT, set_file.display, number, 1, message))
+            found.append(make(GOLD_REVISION_KEPT, set_file.display, number, 1, message))
     return found
 
 
@@ -217,7 +218,7 @@ def stale_revisions(
         "the next refactor is followed from HEAD"
     )
     column = _value_column(first, "/revision")
-    return [make(REVISION_BEHIND, set_file.display, number, column, message)]
+    return [make(GOLD_REVISION_BEHIND, set_file.display, number, column, message)]
 
 
 def _by_line(items: list[GoldItem]) -> dict[int, list[GoldItem]]:

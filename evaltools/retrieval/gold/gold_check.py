@@ -14,6 +14,11 @@ from typing import TYPE_CHECKING
 
 from evaltools import jsonlocate
 from evaltools.catalogue.io import TOO_MANY_GOLD_ENTRIES
+from evaltools.catalogue.rg.check import (
+    GOLD_ID_REWRITTEN,
+    GOLD_INVALID_CHUNK_ID,
+    GOLD_RECORD_UNREADABLE,
+)
 from evaltools.catalogue.rv import BLANK_LINE
 from evaltools.diagnostics import Diagnostic, make
 from evaltools.fileio import (
@@ -27,15 +32,7 @@ from evaltools.fileio import (
 )
 from evaltools.retrieval.code.chunk_id import ChunkIdError, parse_chunk_id
 from evaltools.retrieval.gold.items import GoldItem
-from evaltools.retrieval.gold.resolve import (
-    GOLD_REWRITTEN,
-    INVALID_CHUNK_ID,
-    RULE_OF_STATUS,
-    UNREADABLE_RECORD,
-    GoldRef,
-    Resolution,
-    Status,
-)
+from evaltools.retrieval.gold.resolve import RULE_OF_STATUS, GoldRef, Resolution, Status
 from evaltools.retrieval.records.gold_limit import gold_over_limit
 from evaltools.retrieval.records.record import RecordLine
 from evaltools.retrieval.records.set_file import JsonlFile
@@ -198,7 +195,9 @@ def _gold_items(
         if record is None:
             if not line.problems:
                 message = "line is not a JSON object"
-                problems.append(make(UNREADABLE_RECORD, set_file.display, line.line, 1, message))
+                problems.append(
+                    make(GOLD_RECORD_UNREADABLE, set_file.display, line.line, 1, message)
+                )
             elif line.problems[-1].rule is not BLANK_LINE:  # `validate` reports blank lines
                 # Invalid JSON (or bytes) has the one code every command gives it.
                 problems.append(line.problems[-1].at(set_file.display, line.line))
@@ -219,7 +218,7 @@ def _items_of(
     qid_text = qid if isinstance(qid, str) else None
     if not isinstance(gold, dict) or not gold:
         message = "record has no non-empty `gold` object: add its graded chunk IDs"
-        problems.append(make(UNREADABLE_RECORD, set_file.display, line.line, 1, message))
+        problems.append(make(GOLD_RECORD_UNREADABLE, set_file.display, line.line, 1, message))
         return []
     too_many = gold_over_limit(gold)
     if too_many is not None:  # refused before any of its gold is followed through git
@@ -236,7 +235,7 @@ def _items_of(
             cid = parse_chunk_id(key)
         except ChunkIdError as exc:
             column = line.gold_key_column(key)
-            problem = make(INVALID_CHUNK_ID, set_file.display, line.line, column, str(exc))
+            problem = make(GOLD_INVALID_CHUNK_ID, set_file.display, line.line, column, str(exc))
             problems.append(problem)
             invalid[problem] = (qid_text, key)
             continue
@@ -320,7 +319,7 @@ def _diagnostic(item: GoldItem, fix_command: str) -> Diagnostic | None:
     if item.fixed:
         # Every rewrite is shown, so that the set's diff can be reviewed against it.
         message = f"{item.ref.chunk_id} -> {result.new_chunk_id} ({result.status.value}: "
-        return make(GOLD_REWRITTEN, *where, message + f"{_detail(result)})")
+        return make(GOLD_ID_REWRITTEN, *where, message + f"{_detail(result)})")
     return make(RULE_OF_STATUS[result.status], *where, _message(item, result, fix_command))
 
 

@@ -23,8 +23,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from evaltools.catalogue.rg.discipline import SPLIT_INVALID
 from evaltools.diagnostics import Diagnostic, make
-from evaltools.retrieval.gold.annotate import INVALID_SPLIT, SPLITS
+from evaltools.retrieval.gold.annotate import SPLITS
 from evaltools.retrieval.gold.strata import exact_share, quotas, type_key, unit_hash
 from evaltools.retrieval.records.gold_keys import replace_member_value
 from evaltools.retrieval.records.record import RecordLine
@@ -212,7 +213,7 @@ def _with_split(line: RecordLine, value: str) -> bytes:
 
 def _invalid(line: RecordLine) -> Diagnostic:
     return make(
-        INVALID_SPLIT,
+        SPLIT_INVALID,
         line.path,
         line.line,
         line.column_of("/split"),

@@ -16,7 +16,17 @@ import enum
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from evaltools.catalogue import rule
+from evaltools.catalogue.rg.check import (
+    GOLD_AMBIGUOUS,
+    GOLD_COPIED,
+    GOLD_FILE_RENAMED,
+    GOLD_HOLLOWED,
+    GOLD_MISSING_FILE,
+    GOLD_MISSING_SYMBOL,
+    GOLD_MOVED,
+    GOLD_RELOCATED,
+    GOLD_WINDOW_MISSING_LINES,
+)
 from evaltools.retrieval.code.chunk_id import ChunkId
 from evaltools.retrieval.sources.lookup import Entry, FileEntries, Lookup
 
@@ -56,23 +66,11 @@ CONTRACT_STATUSES = (
 )
 
 
-GOLD_MOVED = rule("RG001")
-GOLD_FILE_RENAMED = rule("RG002")
-GOLD_MISSING_SYMBOL = rule("RG003")
-GOLD_MISSING_FILE = rule("RG004")
-GOLD_AMBIGUOUS = rule("RG005")
-INVALID_CHUNK_ID = rule("RG006")
-UNREADABLE_RECORD = rule("RG008")
-GOLD_RELOCATED = rule("RG009")
-GOLD_COPIED = rule("RG010")
-GOLD_HOLLOWED = rule("RG011")
-GOLD_MISSING_LINES = rule("RG016")
-GOLD_REWRITTEN = rule("RG012")
 RULE_OF_STATUS = {
     Status.MOVED: GOLD_MOVED,
     Status.RENAMED_FILE: GOLD_FILE_RENAMED,
     Status.MISSING_SYMBOL: GOLD_MISSING_SYMBOL,
-    Status.MISSING_LINES: GOLD_MISSING_LINES,
+    Status.MISSING_LINES: GOLD_WINDOW_MISSING_LINES,
     Status.MISSING_FILE: GOLD_MISSING_FILE,
     Status.AMBIGUOUS: GOLD_AMBIGUOUS,
     Status.RELOCATED: GOLD_RELOCATED,

@@ -15,14 +15,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from evaltools.catalogue import rule
+from evaltools.catalogue.rg.discipline import GOLD_RECORD_UNUSABLE
 from evaltools.catalogue.rv import BLANK_LINE, DUPLICATE_KEY
 from evaltools.diagnostics import Diagnostic, make
 from evaltools.fileio import InputRefused, display_path, open_records
 from evaltools.jsonlocate import pointer
 from evaltools.retrieval.records.record import RecordLine, iter_record_lines
-
-UNUSABLE_RECORD = rule("RG401")
 
 GRADES = (1, 2, 3)
 
@@ -110,7 +108,7 @@ def _check(shown: str, rec: RecordLine, *, need_gold: bool) -> RecordLine | list
     problem, where = _problem(value, need_gold=need_gold)
     if problem is not None:
         column = 1 if where is None else rec.column_of(where)
-        found.append(make(UNUSABLE_RECORD, shown, number, column, problem, pointer=where))
+        found.append(make(GOLD_RECORD_UNUSABLE, shown, number, column, problem, pointer=where))
     if found or value is None:
         return found
     return rec

@@ -13,7 +13,13 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from evaltools.catalogue import rule
+from evaltools.catalogue.rg.discipline import (
+    HOLDOUT_SHARE_DRIFT,
+    NO_HOLDOUT,
+    SMALL_SET,
+    TYPE_MIX_DRIFT,
+    UNCOUNTED_LINES,
+)
 from evaltools.diagnostics import Diagnostic, make
 from evaltools.fileio import UsageError
 from evaltools.retrieval.gold.strata import exact_share, target_count
@@ -33,12 +39,6 @@ def _beyond_tolerance(share: float, target: float) -> bool:
 
 NONE = "(none)"
 OTHER = "(other)"
-
-SMALL_SET = rule("RG101")
-NO_HOLDOUT = rule("RG102")
-TYPE_MIX_DRIFT = rule("RG103")
-HOLDOUT_SHARE_DRIFT = rule("RG104")
-UNCOUNTED_LINES = rule("RG105")
 
 
 @dataclass(frozen=True)

@@ -13,13 +13,11 @@ import io
 from dataclasses import dataclass, field
 from typing import Any, TypeGuard
 
-from evaltools.catalogue import rule
+from evaltools.catalogue.rg.discipline import HISTORY_UNREADABLE_LINE
 from evaltools.catalogue.rv import BLANK_LINE
 from evaltools.diagnostics import Diagnostic, make
 from evaltools.retrieval.records.record import iter_record_lines
 from evaltools.retrieval.scoring.evaluate import ALL
-
-HISTORY_UNREADABLE = rule("RG503")
 
 _SHAPE = (
     'a history line is {"run": ..., "k": ..., "revision": ..., "groups": [{"type": ..., '
@@ -63,7 +61,7 @@ def parse_history(data: bytes, shown: str) -> History:
         entry = _entry(line.value)
         if isinstance(entry, str):
             message = f"{_SHAPE}: {entry}; fix or delete the line"
-            history.problems.append(make(HISTORY_UNREADABLE, shown, line.line, 1, message))
+            history.problems.append(make(HISTORY_UNREADABLE_LINE, shown, line.line, 1, message))
         else:
             history.entries.append(entry)
     return history

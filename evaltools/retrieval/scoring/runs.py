@@ -15,15 +15,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from evaltools.catalogue import rule
+from evaltools.catalogue.rg.discipline import RUN_DUPLICATE_RESULT, RUN_UNREADABLE_LINE
 from evaltools.diagnostics import Diagnostic, make
 from evaltools.fileio import MAX_DATA_FILE_BYTES, Refused, display_path, read_input
 from evaltools.positions import char_column
 from evaltools.retrieval.records.explain import json_type
 from evaltools.retrieval.records.record import NEEDS_FULL_PARSE, parse_line, quick_value
-
-RUN_UNREADABLE = rule("RG501")
-RUN_DUPLICATE = rule("RG502")
 
 
 @dataclass
@@ -75,7 +72,7 @@ def _read_trec(data: bytes, shown: str, run: Run) -> _Scored:
                 f"a TREC run line has 6 fields (qid Q0 docid rank score tag), this one has "
                 f"{len(fields)}: fix the line"
             )
-            run.problems.append(make(RUN_UNREADABLE, shown, number, 1, message))
+            run.problems.append(make(RUN_UNREADABLE_LINE, shown, number, 1, message))
             continue
         try:
             raw.decode()
@@ -86,7 +83,7 @@ def _read_trec(data: bytes, shown: str, run: Run) -> _Scored:
         score = _score(fields[4].group().decode())
         if isinstance(score, str):
             column = char_column(raw, fields[4].start())
-            run.problems.append(make(RUN_UNREADABLE, shown, number, column, score))
+            run.problems.append(make(RUN_UNREADABLE_LINE, shown, number, column, score))
             continue
         out.add(fields[0].group().decode(), fields[2].group().decode(), score, number)
     return out.scored
@@ -123,7 +120,7 @@ class _Collector:
                 f"query {qid!r} lists {docid!r} twice: a run ranks each document once, so "
                 "remove the repeat"
             )
-            self.run.problems.append(make(RUN_DUPLICATE, self.shown, number, 1, message))
+            self.run.problems.append(make(RUN_DUPLICATE_RESULT, self.shown, number, 1, message))
             return
         self.seen.add((qid, docid))
         self.scored.setdefault(qid, []).append((docid, score))
@@ -170,7 +167,9 @@ class _Wrong:
         line = parse_line(raw, number)
         column = line.column_of(self.pointer)
         pointer = self.pointer or None
-        return make(RUN_UNREADABLE, shown, number, column, f"{_SHAPE}: {self.why}", pointer=pointer)
+        return make(
+            RUN_UNREADABLE_LINE, shown, number, column, f"{_SHAPE}: {self.why}", pointer=pointer
+        )
 
 
 def _jsonl_entries(value: Any) -> tuple[str, list[tuple[str, float | None]]] | _Wrong:

@@ -5,13 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from evaltools.catalogue import rule
+from evaltools.catalogue.rg.check import INVALID_METAS_LINE
 from evaltools.diagnostics import Diagnostic
 from evaltools.fileio import MAX_DATA_FILE_BYTES, read_text_file
 from evaltools.retrieval.code.chunk_id import ChunkIdError, parse_chunk_id
 from evaltools.retrieval.records.record import LineProblem, parse_line
-
-INVALID_METAS_LINE = rule("RG007")
 
 
 @dataclass(frozen=True)
