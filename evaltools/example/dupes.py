@@ -145,7 +145,7 @@ def fingerprint_units(units: Sequence[Unit]) -> list[Fingerprint | list[Diagnost
 
 def _record_errors(record: Record) -> list[Diagnostic]:
     from evaltools.catalogue import RULES
-    from evaltools.example.lint.catalogue import BAD_RECORD
+    from evaltools.catalogue.ep.diffs import INVALID_RECORD
 
     out = []
     for error in record.errors:
@@ -153,7 +153,7 @@ def _record_errors(record: Record) -> list[Diagnostic]:
         # file could not be read at all, which an EP501 in their place would let it do.
         rule = RULES.rules.get(error.code) if error.code.startswith("IO") else None
         if rule is None:
-            rule = NOT_A_FILE if error.code == BAD_FILE else BAD_RECORD
+            rule = NOT_A_FILE if error.code == BAD_FILE else INVALID_RECORD
         message = f"{error.message} (not compared for duplicates)"
         out.append(make(rule, error.path, error.line, error.column, message, pointer=error.pointer))
     return out

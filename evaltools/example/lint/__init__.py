@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from evaltools.catalogue.ep.diffs import TOO_MANY_EXPECTED_PATCHES
+from evaltools.catalogue.ep.document import NO_EXPECTED_PATCH
 from evaltools.diagnostics import Diagnostic
-from evaltools.example.lint import catalogue as catalogue
 from evaltools.example.lint.causes import (
     check_fences_read_as_text,
     check_headless_patches,
@@ -80,7 +81,7 @@ def lint_spec(spec: ExampleSpec, path: str, line: int) -> list[Diagnostic]:
     if _too_many_patches(ctx):
         return ctx.diagnostics
     if not spec.expected_patches:
-        ctx.report(catalogue.NO_EXPECTED_PATCH, line, 1, "no expected patch", "/expected_patches")
+        ctx.report(NO_EXPECTED_PATCH, line, 1, "no expected patch", "/expected_patches")
     for check in SPEC_CHECKS:
         check(ctx)
     return ctx.diagnostics
@@ -96,7 +97,7 @@ def _too_many_patches(ctx: LintContext) -> bool:
         blocks = [b for b in ctx.parsed.blocks if b.used and b.section == "Expected Patch"]
         line = blocks[MAX_EXPECTED_PATCHES].line if len(blocks) > MAX_EXPECTED_PATCHES else 1
     ctx.report(
-        catalogue.TOO_MANY_EXPECTED_PATCHES,
+        TOO_MANY_EXPECTED_PATCHES,
         line,
         1,
         f"the example has {count:,} expected patches, over the {MAX_EXPECTED_PATCHES:,} lint "

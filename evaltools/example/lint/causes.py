@@ -11,7 +11,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from evaltools.example.lint import catalogue as r
+from evaltools.catalogue.ep.document import (
+    DROPPED_HEADING,
+    INDENTED_FENCE,
+    REPEATED_BLOCK,
+    UNCLOSED_FENCE,
+)
 from evaltools.example.lint.context import LintContext
 from evaltools.example.markdown.reader import SECTIONS, CodeBlock
 from evaltools.example.markdown.roundtrip import fence_indent_change
@@ -19,7 +24,7 @@ from evaltools.example.markdown.roundtrip import fence_indent_change
 _SECTION_TITLES = {*SECTIONS, "reasoning"}
 _HEADING = re.compile(r" {0,3}(#{1,6})[ \t]+(.*?)[ \t#]*$")
 # The rules below, whose findings make every later difference a consequence.
-MISPLACING_CODES = (r.UNCLOSED_FENCE.code, r.INDENTED_FENCE.code, r.DROPPED_HEADING.code)
+MISPLACING_CODES = (UNCLOSED_FENCE.code, INDENTED_FENCE.code, DROPPED_HEADING.code)
 
 
 # The line scans here are `\n`-anchored and run by `line_starts`: a pattern that starts with
@@ -61,7 +66,7 @@ def check_runaway_fences(ctx: LintContext) -> None:
             where += " runs to the end of the file"
         meant = _meant_to_close(ctx, block, swallowed)
         if meant is not None:
-            ctx.report_cause(r.UNCLOSED_FENCE, meant[0], 1, meant[1])
+            ctx.report_cause(UNCLOSED_FENCE, meant[0], 1, meant[1])
             continue
         if swallowed:
             names = " and ".join(f"'{text}' ({line})" for line, text in swallowed[:3])
@@ -85,7 +90,7 @@ def check_runaway_fences(ctx: LintContext) -> None:
             message = f"{where} and swallows {names}{more}: {fix}"
         else:
             message = f"{where}: close it with a {block.fence} line"
-        ctx.report_cause(r.UNCLOSED_FENCE, block.line, 1, message)
+        ctx.report_cause(UNCLOSED_FENCE, block.line, 1, message)
 
 
 _FENCE_LIKE = re.compile(r"( *)(`{2,}|~{2,})(.*)")
@@ -195,7 +200,7 @@ def _closed_by_its_content(ctx: LintContext, before: CodeBlock, block: CodeBlock
 def _report_early_close(ctx: LintContext, before: CodeBlock, block: CodeBlock) -> None:
     longer = before.fence[0] * (len(before.fence) + 1)
     ctx.report_cause(
-        r.UNCLOSED_FENCE,
+        UNCLOSED_FENCE,
         before.end_line,
         1,
         f"this {before.fence} line closes the block opened at {before.line}:1 early, so lines "
@@ -260,7 +265,7 @@ def check_indented_fences(ctx: LintContext) -> None:
         before = len(text) - len(text.lstrip(" "))
         after = max(0, before - indent)
         ctx.report_cause(
-            r.INDENTED_FENCE,
+            INDENTED_FENCE,
             block.line,
             1,
             f"fence indented by {indent} space{'s' if indent > 1 else ''}: the reader strips "
@@ -290,7 +295,7 @@ def _check_short_fences(ctx: LintContext, inside: list[tuple[int, int]]) -> None
         marks = match.group(1)
         fence, name = marks[0] * 3, "backticks" if marks[0] == "`" else "tildes"
         ctx.report_cause(
-            r.UNCLOSED_FENCE,
+            UNCLOSED_FENCE,
             number,
             1,
             f"{marks} is not a fence (it takes three {name}), so no block opens or closes "
@@ -315,7 +320,7 @@ def check_fences_read_as_text(ctx: LintContext) -> None:
             continue
         indent = match.start(1) - match.start() - 1
         ctx.report_cause(
-            r.INDENTED_FENCE,
+            INDENTED_FENCE,
             number,
             1,
             f"fence indented by {indent} spaces right under a line of text reads as more of "
@@ -331,7 +336,7 @@ def check_headless_patches(ctx: LintContext) -> None:
     for block in in_cursor[1:]:
         if block.info.strip() == "diff":
             ctx.report_cause(
-                r.REPEATED_BLOCK,
+                REPEATED_BLOCK,
                 block.line,
                 1,
                 "this ```diff block lands in `## Cursor Position`, whose one block is the "
@@ -355,7 +360,7 @@ def check_section_levels(ctx: LintContext) -> None:
         marks = "#" * heading.level
         what = "the example's title" if heading.level == 1 else "not a section"
         ctx.report_cause(
-            r.DROPPED_HEADING,
+            DROPPED_HEADING,
             heading.line,
             1,
             f"`{marks} {heading.title}` is {what}: sections are H2 headings, so what "
@@ -370,7 +375,7 @@ def check_section_levels(ctx: LintContext) -> None:
         if any(b.line < number < b.end_line for b in ctx.parsed.blocks):
             continue  # a comment line in code
         ctx.report_cause(
-            r.DROPPED_HEADING,
+            DROPPED_HEADING,
             number,
             1,
             f"`{match.group(0).strip()}` is not a heading (a space must follow the `#` "

@@ -4,6 +4,16 @@ from __future__ import annotations
 
 import re
 
+from evaltools.catalogue.ep.diffs import (
+    CURSOR_INSIDE_CHARACTER,
+    CURSOR_PAST_END_OF_LINE,
+    MARKER_WITHOUT_CARET,
+    MISSING_CURSOR_MARKER,
+    NON_ASCII_BEFORE_CURSOR,
+    NON_CANONICAL_ANGLE_MARKER,
+    SEVERAL_CURSOR_MARKERS,
+)
+from evaltools.catalogue.ep.document import MISSING_CURSOR_POSITION
 from evaltools.diagnostics import Fix
 from evaltools.example.cursor import (
     CURSOR_POSITION_MARKER,
@@ -12,7 +22,6 @@ from evaltools.example.cursor import (
     CursorLocation,
     locate_cursor,
 )
-from evaltools.example.lint import catalogue as r
 from evaltools.example.lint.context import (
     FieldSource,
     LintContext,
@@ -39,7 +48,7 @@ def check_cursor(ctx: LintContext) -> None:
     if source is None:
         if ctx.parsed is None:
             ctx.report(
-                r.MISSING_CURSOR_POSITION,
+                MISSING_CURSOR_POSITION,
                 ctx.record_line,
                 1,
                 "cursor_position is empty: it must hold the excerpt with a cursor marker",
@@ -55,7 +64,7 @@ def check_cursor(ctx: LintContext) -> None:
                 index, column, found = misspelt
                 meant = INLINE_CURSOR_MARKER if "<" in found else CURSOR_POSITION_MARKER
                 ctx.at_field(
-                    r.MISSING_CURSOR_MARKER,
+                    MISSING_CURSOR_MARKER,
                     source,
                     index,
                     column,
@@ -65,11 +74,11 @@ def check_cursor(ctx: LintContext) -> None:
                 )
             # A marker missing from the block is the block's fault: at its opening fence.
             elif source.block_line is not None:
-                ctx.report(r.MISSING_CURSOR_MARKER, source.block_line, 1, error.message)
+                ctx.report(MISSING_CURSOR_MARKER, source.block_line, 1, error.message)
             else:
-                ctx.at_field(r.MISSING_CURSOR_MARKER, source, 0, 1, error.message)
+                ctx.at_field(MISSING_CURSOR_MARKER, source, 0, 1, error.message)
         else:
-            ctx.at_field(r.MARKER_WITHOUT_CARET, source, error.line - 1, 1, error.message)
+            ctx.at_field(MARKER_WITHOUT_CARET, source, error.line - 1, 1, error.message)
         return
     ctx.cache["cursor"] = location
     _check_location(ctx, source, location)
@@ -126,7 +135,7 @@ def _check_location(ctx: LintContext, source: FieldSource, loc: CursorLocation) 
     line, column = loc.marker_line, loc.marker_column + 1
     if loc.inside_multibyte:
         ctx.at_field(
-            r.CURSOR_INSIDE_CHARACTER,
+            CURSOR_INSIDE_CHARACTER,
             source,
             line,
             column,
@@ -135,7 +144,7 @@ def _check_location(ctx: LintContext, source: FieldSource, loc: CursorLocation) 
         )
     if loc.past_end_of_line:
         ctx.at_field(
-            r.CURSOR_PAST_END_OF_LINE,
+            CURSOR_PAST_END_OF_LINE,
             source,
             line,
             column,
@@ -144,7 +153,7 @@ def _check_location(ctx: LintContext, source: FieldSource, loc: CursorLocation) 
         )
     if loc.kind == "<" and loc.lt_canonical is False and loc.canonical_marker is not None:
         ctx.at_field(
-            r.NON_CANONICAL_ANGLE_MARKER,
+            NON_CANONICAL_ANGLE_MARKER,
             source,
             line,
             column,
@@ -153,7 +162,7 @@ def _check_location(ctx: LintContext, source: FieldSource, loc: CursorLocation) 
         )
     if loc.non_ascii_before_cursor:
         ctx.at_field(
-            r.NON_ASCII_BEFORE_CURSOR,
+            NON_ASCII_BEFORE_CURSOR,
             source,
             line,
             column,
@@ -233,7 +242,7 @@ def _check_several_markers(ctx: LintContext, source: FieldSource) -> None:
         return f"{base + marker[0]}:{marker[1] + 1}"
 
     ctx.at_field(
-        r.SEVERAL_CURSOR_MARKERS,
+        SEVERAL_CURSOR_MARKERS,
         source,
         line,
         len(lines[line][:at].encode("utf-8", "surrogatepass")) + 1,

@@ -11,6 +11,7 @@ import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+from evaltools.catalogue.ep.diffs import INVALID_RECORD
 from evaltools.catalogue.io import NOT_A_FILE
 from evaltools.diagnostics import Diagnostic, Rule, make
 from evaltools.fileio import buffer_text, discover, read_text_file
@@ -44,7 +45,7 @@ def lint_path(
 
 
 def _lint_records(path: Path, data: bytes | None = None) -> list[Diagnostic]:
-    from evaltools.example.lint import catalogue, lint_spec
+    from evaltools.example.lint import lint_spec
     from evaltools.example.records import (
         BAD_FILE,
         BAD_JSON,
@@ -63,7 +64,7 @@ def _lint_records(path: Path, data: bytes | None = None) -> list[Diagnostic]:
             if error.code == BAD_FILE:
                 out.append(_as(NOT_A_FILE, error))
             elif error.code != BAD_JSON and not error.code.startswith("IO"):
-                out.append(_as(catalogue.BAD_RECORD, error))
+                out.append(_as(INVALID_RECORD, error))
             else:
                 out.append(error)
         if record.example is not None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from evaltools.example.lint import catalogue as r
+from evaltools.catalogue.ep.diffs import BAD_FILE_NAME, BAD_REPOSITORY_URL, BAD_REVISION
 from evaltools.example.lint.context import LintContext
 
 _HTTPS_URL = re.compile(r"https://[^/\s]+/[^/\s]+/[^/\s]+")
@@ -29,7 +29,7 @@ def check_metadata(ctx: LintContext) -> None:
     url = spec.repository_url
     if not (_HTTPS_URL.fullmatch(url) or _SSH_URL.fullmatch(url)):
         ctx.report(
-            r.BAD_REPOSITORY_URL,
+            BAD_REPOSITORY_URL,
             _key_line(ctx, "repository_url"),
             1,
             f"repository_url {url!r} is not `https://host/owner/repo` or `git@host:owner/repo` "
@@ -38,7 +38,7 @@ def check_metadata(ctx: LintContext) -> None:
         )
     if not _REVISION.fullmatch(spec.revision):
         ctx.report(
-            r.BAD_REVISION,
+            BAD_REVISION,
             _key_line(ctx, "revision"),
             1,
             f"revision {spec.revision!r} is not a full 40-digit lower-case commit id: "
@@ -53,7 +53,7 @@ def check_file_name(ctx: LintContext) -> None:
     name = ctx.path.rsplit("/", 1)[-1]
     if not _FILE_NAME.fullmatch(name):
         ctx.report(
-            r.BAD_FILE_NAME,
+            BAD_FILE_NAME,
             1,
             1,
             f"file name {name!r} is not `<repo>--<behaviour>.md` (lower case, words joined "

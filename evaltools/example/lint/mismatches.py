@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from evaltools.example.lint import catalogue as r
+from evaltools.catalogue.ep.diffs import PATCH_DOES_NOT_APPLY
 from evaltools.example.lint.context import FieldSource, LintContext, cursor_source
 from evaltools.example.lint.cursor_checks import cursor_of
 
@@ -37,7 +37,7 @@ def report_mismatches(ctx: LintContext, mismatches: list[Mismatch], window: list
             continue
         for found in group:
             ctx.at_field(
-                r.PATCH_DOES_NOT_APPLY,
+                PATCH_DOES_NOT_APPLY,
                 found.source,
                 found.hunk_line,
                 1,
@@ -57,7 +57,7 @@ def _report_in_excerpt(
     readers = f"all {witnesses} patches read" if witnesses > 1 else "the patch reads"
     head = f"excerpt line {shown!r} differs from what {readers} there ({wanted!r})"
     ctx.at_field(
-        r.PATCH_DOES_NOT_APPLY,
+        PATCH_DOES_NOT_APPLY,
         source,
         index + (1 if below_marker else 0),
         1,

@@ -15,9 +15,19 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from evaltools.catalogue.ep.diffs import (
+    PATCH_DOES_NOT_APPLY,
+    PATCH_OUTSIDE_EXCERPT,
+    PATCH_TOO_COSTLY_TO_CHECK,
+)
+from evaltools.catalogue.ep.document import (
+    CURSOR_PATH_NOT_PATCHED,
+    DROPPED_HEADING,
+    MISSING_CURSOR_POSITION,
+    NO_EXPECTED_PATCH,
+)
 from evaltools.catalogue.rt import UNREADABLE_EXAMPLE
 from evaltools.diagnostics import Diagnostic
-from evaltools.example.lint import catalogue as r
 from evaltools.example.markdown.document import SECTIONS, SINGLETON_SECTIONS, START
 from evaltools.example.markdown.reader import ParsedMarkdown
 
@@ -27,20 +37,20 @@ Follows = Callable[[Diagnostic], bool]
 _AGAINST_EXCERPT = tuple(
     checked.code
     for checked in (
-        r.CURSOR_PATH_NOT_PATCHED,
-        r.PATCH_DOES_NOT_APPLY,
-        r.PATCH_OUTSIDE_EXCERPT,
-        r.TOO_COSTLY_TO_ALIGN,
+        CURSOR_PATH_NOT_PATCHED,
+        PATCH_DOES_NOT_APPLY,
+        PATCH_OUTSIDE_EXCERPT,
+        PATCH_TOO_COSTLY_TO_CHECK,
     )
 )
 # What a section that lost its blocks is reported as, wherever that report stands.
 _EMPTIED = {
     "Cursor Position": (
-        r.MISSING_CURSOR_POSITION.code,
+        MISSING_CURSOR_POSITION.code,
         UNREADABLE_EXAMPLE.code,  # the reference's own "Missing cursor position codeblock"
         *_AGAINST_EXCERPT,
     ),
-    "Expected Patch": (r.NO_EXPECTED_PATCH.code,),
+    "Expected Patch": (NO_EXPECTED_PATCH.code,),
 }
 
 
@@ -50,7 +60,7 @@ def _everything(found: Diagnostic) -> bool:
 
 def follows_from(parsed: ParsedMarkdown | None, source: str, cause: Diagnostic) -> Follows:
     """Whether a finding follows from `cause` (a finding at another line of the same file)."""
-    if parsed is None or cause.code != r.DROPPED_HEADING.code:
+    if parsed is None or cause.code != DROPPED_HEADING.code:
         return _everything
     start = cause.line
     h2 = [h for h in parsed.headings if h.level == 2]

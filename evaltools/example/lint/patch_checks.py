@@ -3,6 +3,18 @@ lines and patch cursors (the fit to the excerpt is in `patch_fit`)."""
 
 from __future__ import annotations
 
+from evaltools.catalogue.ep.diffs import (
+    DIFF_LINE_LOOKS_LIKE_HEADER,
+    EMPTY_PATCH,
+    GARBAGE_IN_HUNK,
+    HUNK_COUNT_MISMATCH,
+    HUNK_WITHOUT_HEADER,
+    PATCH_CURSOR_AFTER_DELETION,
+    PATCH_CURSOR_WITHOUT_CARET,
+    RENAMED_FILE,
+    SEVERAL_CURSOR_MARKERS,
+    UNPARSABLE_HUNK_HEADER,
+)
 from evaltools.example.cursor import ExtractedPatch
 from evaltools.example.diffs.udiff import (
     LineKind,
@@ -11,7 +23,6 @@ from evaltools.example.diffs.udiff import (
     header_count_checks,
     rust_lines,
 )
-from evaltools.example.lint import catalogue as r
 from evaltools.example.lint.context import (
     FieldSource,
     LintContext,
@@ -32,7 +43,7 @@ def check_diffs(ctx: LintContext) -> None:
         for hunk in parsed.hunks:
             if not hunk.has_header:
                 ctx.at_field(
-                    r.HUNK_WITHOUT_HEADER,
+                    HUNK_WITHOUT_HEADER,
                     source,
                     hunk.line,
                     1,
@@ -42,7 +53,7 @@ def check_diffs(ctx: LintContext) -> None:
         for count in header_count_checks(parsed):
             if not count.matches:
                 ctx.at_field(
-                    r.HUNK_COUNT_MISMATCH,
+                    HUNK_COUNT_MISMATCH,
                     source,
                     count.line,
                     1,
@@ -53,7 +64,7 @@ def check_diffs(ctx: LintContext) -> None:
             _check_patch_cursors(ctx, source, extracted, lines)
             if source.name == "expected_patch" and not source.text.strip():
                 ctx.at_field(
-                    r.EMPTY_PATCH,
+                    EMPTY_PATCH,
                     source,
                     -1,
                     1,
@@ -70,7 +81,7 @@ def check_diffs(ctx: LintContext) -> None:
                 )
             ):
                 ctx.at_field(
-                    r.EMPTY_PATCH,
+                    EMPTY_PATCH,
                     source,
                     parsed.hunks[0].line,
                     1,
@@ -92,7 +103,7 @@ def _check_renames(
         old, new = patch.old_path, words[0].removeprefix("b/") if words else ""
         if old and new and old != new and "/dev/null" not in (old, new):
             ctx.at_field(
-                r.RENAMED_FILE,
+                RENAMED_FILE,
                 source,
                 patch.line + 1,
                 1,
@@ -119,7 +130,7 @@ def _check_lines(
         text = lines[number]
         if diff_line.kind is LineKind.GARBAGE and text.startswith("@@"):
             ctx.at_field(
-                r.UNPARSABLE_HUNK_HEADER,
+                UNPARSABLE_HUNK_HEADER,
                 source,
                 number,
                 1,
@@ -127,12 +138,10 @@ def _check_lines(
                 f"{dropped.words(number)}",
             )
         elif diff_line.kind is LineKind.GARBAGE and (number + 1) in ignored:
-            ctx.at_field(
-                r.GARBAGE_IN_HUNK, source, number, 1, _garbage(text, dropped.words(number))
-            )
+            ctx.at_field(GARBAGE_IN_HUNK, source, number, 1, _garbage(text, dropped.words(number)))
         elif diff_line.kind is LineKind.NO_NEWLINE and number in joining:
             ctx.at_field(
-                r.GARBAGE_IN_HUNK,
+                GARBAGE_IN_HUNK,
                 source,
                 number,
                 1,
@@ -142,7 +151,7 @@ def _check_lines(
             )
         elif diff_line.kind is LineKind.GARBAGE and _lost_hunk_line(text, kinds.get(number - 1)):
             ctx.at_field(
-                r.GARBAGE_IN_HUNK,
+                GARBAGE_IN_HUNK,
                 source,
                 number,
                 1,
@@ -159,7 +168,7 @@ def _check_lines(
                 )
                 if following.startswith("+++") and not following[3:4].isspace():
                     message = _missing_space(following, "+++", "an added")
-                ctx.at_field(r.DIFF_LINE_LOOKS_LIKE_HEADER, source, number + 1, 1, message)
+                ctx.at_field(DIFF_LINE_LOOKS_LIKE_HEADER, source, number + 1, 1, message)
             else:
                 _header_lookalike(ctx, source, number, "-- ", "a deleted")
         elif diff_line.kind is LineKind.NEW_PATH and number == 0 and text.startswith("+++ "):
@@ -167,7 +176,7 @@ def _check_lines(
             _half_header(ctx, source, number, "`--- a/path` line before it", "above")
         elif diff_line.kind is LineKind.NEW_PATH and kinds.get(number - 1) is not LineKind.OLD_PATH:
             if _real_header(lines, number) and (half := _half_old_header(lines[number - 1])):
-                ctx.at_field(r.DIFF_LINE_LOOKS_LIKE_HEADER, source, number - 1, 1, half)
+                ctx.at_field(DIFF_LINE_LOOKS_LIKE_HEADER, source, number - 1, 1, half)
             elif _real_header(lines, number):
                 _half_header(ctx, source, number, "`--- a/path` line before it", "above")
             else:
@@ -175,7 +184,7 @@ def _check_lines(
     first_ignored = min(ignored, default=None)
     if first_ignored is not None and not parsed.files and not headless:
         ctx.at_field(
-            r.GARBAGE_IN_HUNK,
+            GARBAGE_IN_HUNK,
             source,
             first_ignored,
             1,
@@ -265,7 +274,7 @@ def _half_header(
     ctx: LintContext, source: FieldSource, number: int, missing: str, where: str
 ) -> None:
     ctx.at_field(
-        r.DIFF_LINE_LOOKS_LIKE_HEADER,
+        DIFF_LINE_LOOKS_LIKE_HEADER,
         source,
         number,
         1,
@@ -278,7 +287,7 @@ def _header_lookalike(
     ctx: LintContext, source: FieldSource, number: int, prefix: str, what: str
 ) -> None:
     ctx.at_field(
-        r.DIFF_LINE_LOOKS_LIKE_HEADER,
+        DIFF_LINE_LOOKS_LIKE_HEADER,
         source,
         number,
         1,
@@ -298,7 +307,7 @@ def _check_patch_cursors(
             for m in placed
         )
         ctx.at_field(
-            r.SEVERAL_CURSOR_MARKERS,
+            SEVERAL_CURSOR_MARKERS,
             source,
             placed[-1].line,
             1,
@@ -308,7 +317,7 @@ def _check_patch_cursors(
     for marker in extracted.markers:
         if marker.column is None:
             ctx.at_field(
-                r.PATCH_CURSOR_WITHOUT_CARET,
+                PATCH_CURSOR_WITHOUT_CARET,
                 source,
                 marker.line,
                 1,
@@ -326,7 +335,7 @@ def _check_patch_cursors(
             previous -= 1
         if kind not in (LineKind.ADDITION, LineKind.CONTEXT):
             ctx.at_field(
-                r.PATCH_CURSOR_AFTER_DELETION,
+                PATCH_CURSOR_AFTER_DELETION,
                 source,
                 marker.line,
                 1,

@@ -3,9 +3,14 @@ which line is in error: the excerpt, the patch, or a line's diff mark."""
 
 from __future__ import annotations
 
+from evaltools.catalogue.ep.diffs import (
+    PATCH_DOES_NOT_APPLY,
+    PATCH_OUTSIDE_EXCERPT,
+    PATCH_TOO_COSTLY_TO_CHECK,
+)
+from evaltools.catalogue.ep.document import CURSOR_PATH_NOT_PATCHED
 from evaltools.example.diffs.align import Fit, fit_hunks
 from evaltools.example.diffs.udiff import Hunk, LineKind
-from evaltools.example.lint import catalogue as r
 from evaltools.example.lint.context import (
     PATCH_FIELDS,
     FieldSource,
@@ -55,7 +60,7 @@ def check_patches_apply(ctx: LintContext) -> None:
         gave_up = next((f for f in fits if f.fit is Fit.GAVE_UP), None)
         if gave_up is not None:
             ctx.at_field(
-                r.TOO_COSTLY_TO_ALIGN,
+                PATCH_TOO_COSTLY_TO_CHECK,
                 source,
                 gave_up.hunk.line,
                 1,
@@ -67,7 +72,7 @@ def check_patches_apply(ctx: LintContext) -> None:
             f.fit is Fit.OUTSIDE for f in fits
         ):
             ctx.at_field(
-                r.PATCH_OUTSIDE_EXCERPT,
+                PATCH_OUTSIDE_EXCERPT,
                 source,
                 hunks[0].line,
                 1,
@@ -91,7 +96,7 @@ def _check_cursor_path(ctx: LintContext) -> None:
     block = cursor_source(ctx)
     line = block.block_line if block is not None and block.block_line else ctx.record_line
     ctx.report(
-        r.CURSOR_PATH_NOT_PATCHED,
+        CURSOR_PATH_NOT_PATCHED,
         line,
         1,
         f"the cursor block's path `{cursor_path[:60]}` is not a file the expected patches edit "
@@ -133,7 +138,7 @@ def _report_swapped_mark(ctx: LintContext, found: Mismatch, hunk: Hunk, window: 
     if meant is None:
         return False
     ctx.at_field(
-        r.PATCH_DOES_NOT_APPLY,
+        PATCH_DOES_NOT_APPLY,
         found.source,
         meant.line,
         1,
@@ -159,7 +164,7 @@ def _report_deletion_meant_added(
     if len(found) != 1:
         return False
     ctx.at_field(
-        r.PATCH_DOES_NOT_APPLY,
+        PATCH_DOES_NOT_APPLY,
         source,
         found[0].line,
         1,
@@ -184,7 +189,7 @@ def _report_missing_hunk_header(
         later = _find(window, tail, at + cut + 1)
         if later is not None:
             ctx.at_field(
-                r.PATCH_DOES_NOT_APPLY,
+                PATCH_DOES_NOT_APPLY,
                 source,
                 old[cut].line,
                 1,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from evaltools.example.lint import catalogue as r
+from evaltools.catalogue.ep.document import BAD_FILE_POSITION
 from evaltools.example.lint.context import LintContext
 from evaltools.example.markdown.document import WHITESPACE
 from evaltools.example.markdown.pathlist import parse_position, path_lines
@@ -22,7 +22,7 @@ def check_recent_files(ctx: LintContext) -> None:
                     _check_space_before_position(ctx, block.line + 1 + index, lines[index])
                 continue
             ctx.report(
-                r.BAD_FILE_POSITION,
+                BAD_FILE_POSITION,
                 block.line + 1 + index,
                 unread.column,
                 f"`{unread.text[:20]}` after the tab is not a line position the reference can "
@@ -37,7 +37,7 @@ def _check_space_before_position(ctx: LintContext, number: int, raw: str) -> Non
     if not space or not path.strip() or parse_position(position) is None:
         return
     ctx.report(
-        r.BAD_FILE_POSITION,
+        BAD_FILE_POSITION,
         number,
         len(path) + 1,
         f"`{position}` follows a space, so the reference reads `{path.strip()} {position}` as "

@@ -4,8 +4,26 @@ from __future__ import annotations
 
 import json
 
+from evaltools.catalogue.ep.document import (
+    ACCEPTED_MARKER_MISPLACED,
+    DROPPED_HEADING,
+    DUPLICATE_BLOCK,
+    FENCE_CLOSED_EARLY,
+    FRONT_MATTER_COMMENT,
+    HEADING_TOO_DEEP,
+    INDENTED_CODE_BLOCK,
+    INVALID_FRONT_MATTER,
+    MISSING_CURSOR_POSITION,
+    MISSING_FRONT_MATTER,
+    MISSING_FRONT_MATTER_KEY,
+    NO_EXPECTED_PATCH,
+    PROSE_OUTSIDE_SECTIONS,
+    REPEATED_BLOCK,
+    UNCLOSED_FRONT_MATTER,
+    UNKNOWN_FRONT_MATTER_KEY,
+    UNKNOWN_SECTION,
+)
 from evaltools.diagnostics import Fix
-from evaltools.example.lint import catalogue as r
 from evaltools.example.lint.causes import section_heading
 from evaltools.example.lint.context import LintContext
 from evaltools.example.markdown.frontmatter import shown_key
@@ -36,7 +54,7 @@ def check_front_matter(ctx: LintContext) -> None:
             if ctx.source.startswith("+++") and not stripped.startswith("+++\n"):
                 message = "the opening `+++` must be alone on its line, with no trailing spaces"
             # The front matter then reads as prose: what follows from that is this mistake.
-            ctx.report_cause(r.MISSING_FRONT_MATTER, line, 1, message)
+            ctx.report_cause(MISSING_FRONT_MATTER, line, 1, message)
         else:
             message = (
                 'no front matter: start the file with `+++`, `repository_url = "…"`, '
@@ -50,13 +68,13 @@ def check_front_matter(ctx: LintContext) -> None:
                     f"; or, if this file is not an example, exclude it: `exclude = [{shown}]` "
                     "in [tool.evaltools]"
                 )
-            ctx.report(r.MISSING_FRONT_MATTER, 1, 1, message)
+            ctx.report(MISSING_FRONT_MATTER, 1, 1, message)
         return
     if not front.closed:
         near = _near_closing_line(ctx)
         if near is not None:
             ctx.report_cause(
-                r.UNCLOSED_FRONT_MATTER,
+                UNCLOSED_FRONT_MATTER,
                 near,
                 1,
                 f"`{ctx.source_line(near).strip()}` does not close the front matter (only a "
@@ -64,14 +82,14 @@ def check_front_matter(ctx: LintContext) -> None:
             )
         else:
             ctx.report_cause(
-                r.UNCLOSED_FRONT_MATTER,
+                UNCLOSED_FRONT_MATTER,
                 1,
                 1,
                 "front matter is never closed: add a `+++` line after it",
             )
         return
     if front.error is not None:
-        rule = r.MISSING_FRONT_MATTER_KEY if "has no `" in front.error else r.INVALID_FRONT_MATTER
+        rule = MISSING_FRONT_MATTER_KEY if "has no `" in front.error else INVALID_FRONT_MATTER
         message = (
             f"{front.error}, so the reference ignores all of it (every field blank): "
             f"{front.error_fix}"
@@ -81,7 +99,7 @@ def check_front_matter(ctx: LintContext) -> None:
     for key in front.unknown_keys:
         line, column = front.key_position(key) or (2, 1)
         ctx.report(
-            r.UNKNOWN_FRONT_MATTER_KEY,
+            UNKNOWN_FRONT_MATTER_KEY,
             line,
             column,
             f"front matter key `{shown_key(key)}` is not part of the format and is lost on any "
@@ -89,7 +107,7 @@ def check_front_matter(ctx: LintContext) -> None:
         )
     for line, column in front.comments:
         ctx.report(
-            r.FRONT_MATTER_COMMENT,
+            FRONT_MATTER_COMMENT,
             line,
             column,
             "front matter comment is lost on any rewrite: move the note into `## Reasoning` "
@@ -109,14 +127,14 @@ def check_reference_failures(ctx: LintContext) -> None:
             # A section's heading at H5 moves what follows; another heading moves nothing.
             report = ctx.report_cause if title else ctx.report
             report(
-                r.HEADING_TOO_DEEP,
+                HEADING_TOO_DEEP,
                 error.line,
                 1,
                 f"{level} heading makes the reference fail: {fix}",
             )
         elif message.startswith("Unexpected indented codeblock"):
             ctx.report_cause(
-                r.INDENTED_CODE_BLOCK,
+                INDENTED_CODE_BLOCK,
                 error.line,
                 1,
                 "indented code block makes the reference fail: fence it with ``` lines, or "
@@ -126,21 +144,21 @@ def check_reference_failures(ctx: LintContext) -> None:
     block = ctx.parsed.cursor_block()
     if block is None:
         ctx.report(
-            r.MISSING_CURSOR_POSITION,
+            MISSING_CURSOR_POSITION,
             ctx.parsed.body_line,
             1,
             "no `## Cursor Position` code block: add one with the file path as its info string",
         )
     elif not spec.cursor_path:
         ctx.report(
-            r.MISSING_CURSOR_POSITION,
+            MISSING_CURSOR_POSITION,
             block.line,
             1,
             "cursor block has no path: write the file path after the opening fence",
         )
     elif not spec.cursor_position:
         ctx.report(
-            r.MISSING_CURSOR_POSITION, block.line, 1, "cursor block is empty: paste the excerpt"
+            MISSING_CURSOR_POSITION, block.line, 1, "cursor block is empty: paste the excerpt"
         )
 
 
@@ -151,7 +169,7 @@ def check_blocks(ctx: LintContext) -> None:
             _check_closed_early(ctx, block)
         if block.section == START:
             ctx.report(
-                r.UNKNOWN_SECTION,
+                UNKNOWN_SECTION,
                 block.line,
                 1,
                 "code block before any section heading is ignored: put it under a section",
@@ -164,7 +182,7 @@ def check_blocks(ctx: LintContext) -> None:
             ctx.parsed.body_line,
         )
         ctx.report(
-            r.NO_EXPECTED_PATCH,
+            NO_EXPECTED_PATCH,
             line,
             1,
             "no expected patch: add a fenced ```diff block under `## Expected Patch`",
@@ -183,7 +201,7 @@ def _check_repeated_blocks(ctx: LintContext) -> None:
             first = seen.setdefault((block.section, block.text), block.line)
             if first != block.line:
                 ctx.report(
-                    r.DUPLICATE_BLOCK,
+                    DUPLICATE_BLOCK,
                     block.line,
                     1,
                     f"this block repeats the `{block.section}` block at line {first} word for "
@@ -193,7 +211,7 @@ def _check_repeated_blocks(ctx: LintContext) -> None:
             first = seen.get(("Expected Patch", block.text), 0)
             if first:
                 ctx.report(
-                    r.DUPLICATE_BLOCK,
+                    DUPLICATE_BLOCK,
                     block.line,
                     1,
                     f"the rejected patch is the expected patch at line {first}: a prediction "
@@ -217,7 +235,7 @@ def _check_unknown_headings(ctx: LintContext) -> None:
                 continue  # reported with its prose, as text outside the sections
             hint = f", or write `## {meant}` if you meant it" if meant else ""
             ctx.report(
-                r.UNKNOWN_SECTION,
+                UNKNOWN_SECTION,
                 heading.line,
                 1,
                 f"unknown heading `## {heading.title}` is not a section of the format and is "
@@ -230,9 +248,9 @@ def _check_unknown_headings(ctx: LintContext) -> None:
         fix = None if meant is None else Fix(f"## {heading.title}", f"## {meant}")
         if meant is not None and not any(b.section == meant for b in ctx.parsed.blocks):
             # The misspelt section is missing: that is what its own rule would report.
-            ctx.report_cause(r.UNKNOWN_SECTION, heading.line, 1, message, fix=fix)
+            ctx.report_cause(UNKNOWN_SECTION, heading.line, 1, message, fix=fix)
         else:
-            ctx.report(r.UNKNOWN_SECTION, heading.line, 1, message, fix=fix)
+            ctx.report(UNKNOWN_SECTION, heading.line, 1, message, fix=fix)
 
 
 def _prose_under(ctx: LintContext, line: int) -> bool:
@@ -253,7 +271,7 @@ def _check_closed_early(ctx: LintContext, block: CodeBlock) -> None:
     if following.strip() == ACCEPTED_PREDICTION_MARKER:
         return
     ctx.report(
-        r.FENCE_CLOSED_EARLY,
+        FENCE_CLOSED_EARLY,
         block.end_line,
         1,
         "text follows this closing fence directly: if the content holds a ``` line, "
@@ -274,7 +292,7 @@ def check_dropped(ctx: LintContext) -> None:
     for dropped in losses_under_headings(ctx.parsed.dropped, ctx.parsed.headings):
         if dropped.kind is DropKind.UNKNOWN_HEADING and dropped.end_line > alone[dropped.line]:
             ctx.report(
-                r.PROSE_OUTSIDE_SECTIONS,
+                PROSE_OUTSIDE_SECTIONS,
                 dropped.line,
                 1,
                 f"`{dropped.excerpt[:60]}` is not a section of the format, so the text under "
@@ -323,7 +341,7 @@ def _report_dropped(ctx: LintContext, dropped: Dropped) -> None:
         later = [h.line for h in ctx.parsed.headings if h.section == REASONING]
         at = next((n for n in later if n > dropped.line), dropped.line)
         ctx.report(
-            r.REPEATED_BLOCK,
+            REPEATED_BLOCK,
             at,
             1,
             f"a second `## Reasoning` section: the example holds one reasoning text, so lines "
@@ -334,7 +352,7 @@ def _report_dropped(ctx: LintContext, dropped: Dropped) -> None:
         copy = _later_copy(ctx, dropped)
         if copy is not None:
             ctx.report(
-                r.REPEATED_BLOCK,
+                REPEATED_BLOCK,
                 copy.line,
                 1,
                 f"this block repeats the `{dropped.detail}` block at line {dropped.line} "
@@ -342,17 +360,17 @@ def _report_dropped(ctx: LintContext, dropped: Dropped) -> None:
             )
             return
         ctx.report(
-            r.REPEATED_BLOCK,
+            REPEATED_BLOCK,
             dropped.line,
             1,
             f"`{dropped.detail}` holds one block but has several; the reference keeps only the "
             "last: delete this one or merge them",
         )
     elif kind in (DropKind.MINOR_HEADING, DropKind.HEADING_MARKUP, DropKind.TITLE_OVERRIDDEN):
-        ctx.report(r.DROPPED_HEADING, dropped.line, 1, _heading_message(dropped))
+        ctx.report(DROPPED_HEADING, dropped.line, 1, _heading_message(dropped))
     elif dropped.excerpt.startswith(ACCEPTED_PREDICTION_MARKER):
         ctx.report(
-            r.ACCEPTED_MARKER_MISPLACED,
+            ACCEPTED_MARKER_MISPLACED,
             dropped.line,
             1,
             "accepted-prediction marker is ignored here: it must be a paragraph of its own "
@@ -361,7 +379,7 @@ def _report_dropped(ctx: LintContext, dropped: Dropped) -> None:
     else:
         where = "" if dropped.line == dropped.end_line else f" (to line {dropped.end_line})"
         ctx.report(
-            r.PROSE_OUTSIDE_SECTIONS,
+            PROSE_OUTSIDE_SECTIONS,
             dropped.line,
             1,
             f"{dropped.describe()}{where} never reaches the example and is lost on any "
