@@ -29,6 +29,9 @@ class Rule(NamedTuple):
     # The file could not be read or parsed at all: reported whatever select/ignore say (as
     # ruff reports a file it cannot parse), or a selection would let it pass unchecked.
     always_reported: bool = False
+    # The module that finds it (a dotted name, imported only by whoever asks): where to look
+    # first for why a finding was or was not reported.
+    check: str = ""
 
     @property
     def family(self) -> str:

@@ -17,6 +17,7 @@ INVALID_EXAMPLE = Rule(
     '{"repository_url": "https://github.com/o/r"}',
     '{"repository_url": "https://github.com/o/r", "revision": "…", "cursor_path": "a.py", '
     '"cursor_position": "x<|user_cursor|>", "edit_history": "", "expected_patches": ["…"]}',
+    check="evaltools.example.records",
 )
 
 UNREADABLE_MARKDOWN = Rule(
@@ -28,6 +29,7 @@ UNREADABLE_MARKDOWN = Rule(
     "There is no example to convert.",
     "##### Deep heading   (in a source .md)",
     "### Deep heading",
+    check="evaltools.example.records",
 )
 
 BLANK_JSONL_LINE = Rule(
@@ -39,6 +41,7 @@ BLANK_JSONL_LINE = Rule(
     "The reference reads every line as one example and stops at a blank one.",
     '{"name": "a", ...}\n\n{"name": "b", ...}',
     '{"name": "a", ...}\n{"name": "b", ...}',
+    check="evaltools.example.records",
 )
 
 UNKNOWN_EXTENSION = Rule(
@@ -50,6 +53,7 @@ UNKNOWN_EXTENSION = Rule(
     "Guessing the form would convert a text file as if it were an example.",
     "evaltools convert notes.txt --to json -o out.json",
     "evaltools convert notes.md --to json -o out.json",
+    check="evaltools.example.records",
 )
 
 UNREADABLE_SOURCE = Rule(
@@ -61,6 +65,7 @@ UNREADABLE_SOURCE = Rule(
     "Its examples are missing from the output, so the run fails.",
     "evaltools convert missing.jsonl --to md -o md/",
     "evaltools convert present.jsonl --to md -o md/",
+    check="evaltools.example.records",
 )
 
 LOSSY_CONVERSION = Rule(
@@ -74,6 +79,7 @@ LOSSY_CONVERSION = Rule(
     "file outside the model reaches no form. `--allow-lossy` converts anyway.",
     "evaltools convert scored.jsonl --to md -o md/   (records carry `score`)",
     "evaltools convert scored.jsonl --to md -o md/ --allow-lossy",
+    check="evaltools.example.convert.rules",
 )
 
 LOSSY_CONVERSION_ALLOWED = Rule(
@@ -85,6 +91,7 @@ LOSSY_CONVERSION_ALLOWED = Rule(
     "The loss was asked for, but it should still be visible in the run's output.",
     "evaltools convert scored.jsonl --to md -o md/ --allow-lossy",
     "evaltools convert scored.jsonl --to jsonl -o clean.jsonl",
+    check="evaltools.example.convert.rules",
 )
 
 UNWRITABLE_EXAMPLE = Rule(
@@ -97,6 +104,7 @@ UNWRITABLE_EXAMPLE = Rule(
     "newline) cannot be written as Markdown that reads back the same.",
     '{"cursor_position": "```\\nx<|user_cursor|>", ...}',
     '{"cursor_position": "x<|user_cursor|>", ...}',
+    check="evaltools.example.convert.rules",
 )
 
 OUTPUT_EXISTS = Rule(
@@ -108,6 +116,7 @@ OUTPUT_EXISTS = Rule(
     "A conversion never overwrites a file unless asked: nothing is ever lost.",
     "evaltools convert set.jsonl --to md -o md/   (md/a.md exists)",
     "evaltools convert set.jsonl --to md -o md/ --force",
+    check="evaltools.example.convert.rules",
 )
 
 NAME_COLLISION = Rule(
@@ -119,6 +128,7 @@ NAME_COLLISION = Rule(
     "The suffixed file's name no longer matches the example's name; rename one of them.",
     '{"name": "rename", ...}\n{"name": "rename", ...}',
     '{"name": "rename", ...}\n{"name": "rename-2", ...}',
+    check="evaltools.example.convert.rules",
 )
 
 WRITE_FAILED = Rule(
@@ -130,6 +140,7 @@ WRITE_FAILED = Rule(
     "That example is missing from the output, so the run fails.",
     "evaltools convert set.jsonl --to md -o /read-only/",
     "evaltools convert set.jsonl --to md -o md/",
+    check="evaltools.example.convert.rules",
 )
 
 

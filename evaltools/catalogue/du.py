@@ -18,6 +18,7 @@ DUPLICATE_EXAMPLE = Rule(
     "is. Delete one.",
     "flask--add-import.md and flask--add-import-copy.json: the same example",
     "(one of the two deleted)",
+    check="evaltools.example.dupes",
 )
 
 NEAR_DUPLICATE_EXAMPLE = Rule(
@@ -38,6 +39,7 @@ NEAR_DUPLICATE_EXAMPLE = Rule(
     "same behaviour twice. Keep both only when they test different behaviour.",
     "two examples whose cursor excerpts differ only in a variable name",
     "(one kept, or the second changed to test another behaviour)",
+    check="evaltools.example.dupes",
 )
 
 DUPLICATE_QUERY = Rule(
@@ -50,6 +52,7 @@ DUPLICATE_QUERY = Rule(
     "The query counts twice in every metric. Delete one, or merge their gold.",
     '{"qid": "q1", "query": "Where is retry?", ...}  {"qid": "q7", "query": "where is retry", ...}',
     '{"qid": "q1", "query": "Where is retry?", ...}',
+    check="evaltools.retrieval.gold.dupes",
 )
 
 NEAR_DUPLICATE_QUERY = Rule(
@@ -65,6 +68,7 @@ NEAR_DUPLICATE_QUERY = Rule(
     "what is being tested.",
     '"how does retry back off"  /  "how does the retry back off"',
     '"how does retry back off"  /  "which errors are retried"',
+    check="evaltools.retrieval.gold.dupes",
 )
 
 DUPLICATE_GOLD_SET = Rule(
@@ -76,6 +80,7 @@ DUPLICATE_GOLD_SET = Rule(
     "Often one query asked twice in other words: check that both are needed.",
     '"q3": {"net/retry.py:14-46:retry": 3}   "q9": {"net/retry.py:14-46:retry": 3}',
     '"q3": {"net/retry.py:14-46:retry": 3}   "q9": {"net/pool.py:5-30:Pool": 3}',
+    check="evaltools.retrieval.gold.dupes",
 )
 
 HOLDOUT_LEAK = Rule(
@@ -91,6 +96,7 @@ HOLDOUT_LEAK = Rule(
     '{"qid": "q2", "split": "holdout", "query": "retry backoff"}  '
     '{"qid": "q5", "split": "tune", "query": "retry back-off"}',
     '{"qid": "q2", "split": "tune", ...}  {"qid": "q5", "split": "tune", ...}',
+    check="evaltools.retrieval.gold.dupes",
 )
 
 

@@ -17,6 +17,7 @@ NOT_UTF8 = Rule(
     "caf\\xe9 = 1   (byte 0xE9 alone: Latin-1 `é`)",
     "café = 1   (saved as UTF-8: bytes 0xC3 0xA9)",
     always_reported=True,
+    check="evaltools.fileio",
 )
 
 BYTE_ORDER_MARK = Rule(
@@ -29,6 +30,7 @@ BYTE_ORDER_MARK = Rule(
     "`repository_url` and `revision`; JSON readers reject it outright.",
     "\\ufeff+++\nrepository_url = ...",
     "+++\nrepository_url = ...   (save without BOM)",
+    check="evaltools.fileio",
 )
 
 CRLF_LINE_ENDINGS = Rule(
@@ -41,6 +43,7 @@ CRLF_LINE_ENDINGS = Rule(
     "blocks are normalised to LF, so the file cannot round-trip.",
     "+++\\r\\nrepository_url = ...\\r\\n",
     "+++\\nrepository_url = ...\\n   (`git config core.autocrlf false`, re-save as LF)",
+    check="evaltools.fileio",
 )
 
 EMPTY_FILE = Rule(
@@ -53,6 +56,7 @@ EMPTY_FILE = Rule(
     "counting it as clean would hide that the data is missing.",
     "(a 0-byte `zed--rename.md`)",
     "(the example's content, or delete the file)",
+    check="evaltools.fileio",
 )
 
 BINARY_FILE = Rule(
@@ -66,6 +70,7 @@ BINARY_FILE = Rule(
     "PK\\x03\\x04\\x00... (a zip archive named `set.jsonl`)",
     "(the text file it should have been)",
     always_reported=True,
+    check="evaltools.fileio",
 )
 
 FILE_TOO_LARGE = Rule(
@@ -80,6 +85,7 @@ FILE_TOO_LARGE = Rule(
     "evals/debug-dump.md   (120 MB)",
     "(delete it, or move it out of the eval folder)",
     always_reported=True,
+    check="evaltools.fileio",
 )
 
 NOT_A_FILE = Rule(
@@ -94,6 +100,7 @@ NOT_A_FILE = Rule(
     "evals/latest.md -> /tmp/gone.md   (a dangling symlink)",
     "evals/latest.md   (a regular file, or a link to one)",
     always_reported=True,
+    check="evaltools.fileio",
 )
 
 PATCH_TOO_LARGE_TO_SCORE = Rule(
@@ -109,6 +116,7 @@ PATCH_TOO_LARGE_TO_SCORE = Rule(
     '{"predictions": [{"actual_patch": "--- a/x\\n+++ b/x\\n@@ ... (12 MB on one line)"}]}',
     "(a patch of the region the model edits)",
     always_reported=True,
+    check="evaltools.score.inputs",
 )
 
 TOO_MANY_GOLD_ENTRIES = Rule(
@@ -142,6 +150,7 @@ FILE_NOT_WRITTEN = Rule(
     "done.",
     "evals/a.md:1:1: IO020 No space left on device; the file was left unchanged",
     "(free space or fix the permission, then run the command again)",
+    check="evaltools.atomic",
 )
 
 FILE_CHANGED = Rule(
@@ -156,6 +165,7 @@ FILE_CHANGED = Rule(
     "with a rewrite of the older content: a lost update.",
     "evals/a.md:1:1: IO021 file changed while evaltools was working on it",
     "(run the command again: it starts from the file as it is now)",
+    check="evaltools.atomic",
 )
 
 INVALID_JSON = Rule(
@@ -173,6 +183,7 @@ INVALID_JSON = Rule(
     '{"qid": "q1", "query": "x", "gold": {"a.py:1-2:f": 3},}',
     '{"qid": "q1", "query": "x", "gold": {"a.py:1-2:f": 3}}',
     always_reported=True,
+    check="evaltools.example.records",
 )
 
 UNLISTED_EVAL_FILE = Rule(
@@ -191,6 +202,7 @@ UNLISTED_EVAL_FILE = Rule(
     "checked.",
     'new-evals/requests--plural.md   (paths = ["evals"])',
     'paths = ["evals", "new-evals"]   (or exclude = ["new-evals/requests--plural.md"])',
+    check="evaltools.config.evalfiles",
 )
 
 

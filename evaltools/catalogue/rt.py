@@ -20,6 +20,7 @@ NOT_CANONICAL = Rule(
     "check does.",
     "## Cursor Position\n```src/app.py\n...   (no blank line after the heading)",
     "## Cursor Position\n\n```src/app.py\n...",
+    check="evaltools.example.markdown.roundtrip_files",
 )
 
 LOSSY_CONTENT = Rule(
@@ -34,6 +35,7 @@ LOSSY_CONTENT = Rule(
     "fix misspelt headings, or delete the content.",
     "Some notes about the example.\n\n## Cursor Position\n...",
     "## Reasoning\n\nSome notes about the example.\n\n## Cursor Position\n...",
+    check="evaltools.example.markdown.roundtrip_files",
 )
 
 UNREADABLE_EXAMPLE = Rule(
@@ -45,6 +47,7 @@ UNREADABLE_EXAMPLE = Rule(
     "There is no example to write back; `evaltools lint` says what is wrong.",
     "##### Deep heading\n...",
     "### Deep heading\n...",
+    check="evaltools.example.markdown.roundtrip_files",
 )
 
 

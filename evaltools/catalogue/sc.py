@@ -17,6 +17,7 @@ UNREADABLE_PREDICTION_PATCH = Rule(
     "wrong shape scores like no edit. Write a unified diff with `---`/`+++` headers.",
     '{"name": "x", "patch": "def f():\\n    return 2\\n"}',
     '{"name": "x", "patch": "--- a/f.py\\n+++ b/f.py\\n@@ -1 +1 @@\\n-a\\n+b\\n"}',
+    check="evaltools.score.service",
 )
 
 SCORED_PATCH_DOES_NOT_APPLY = Rule(
@@ -32,6 +33,7 @@ SCORED_PATCH_DOES_NOT_APPLY = Rule(
     "context lines or its path.",
     "an expected hunk whose context line `    let y = 1;` is not in the excerpt",
     "the hunk's context copied from the excerpt",
+    check="evaltools.score.service",
 )
 
 MISSING_PROMPT_INPUTS = Rule(
@@ -46,6 +48,7 @@ MISSING_PROMPT_INPUTS = Rule(
     "prompt inputs), or score a spec-only example with --predictions.",
     '{"name": "x", ..., "predictions": [{"actual_patch": "...", "provider": "zeta2"}]}',
     '{"name": "x", ..., "prompt_inputs": {"cursor_excerpt": "...", ...}, "predictions": [...]}',
+    check="evaltools.score.inputs",
 )
 
 UNKNOWN_PREDICTION_NAME = Rule(
@@ -59,6 +62,7 @@ UNKNOWN_PREDICTION_NAME = Rule(
     "the example's file to the inputs.",
     '{"name": "flask--add-improt", "patch": "..."}',
     '{"name": "flask--add-import", "patch": "..."}',
+    check="evaltools.score.service",
 )
 
 INVALID_PREDICTION_LINE = Rule(
@@ -71,6 +75,7 @@ INVALID_PREDICTION_LINE = Rule(
     "The line is not scored. Fix its JSON.",
     '{"name": "x", "patch": 3}',
     '{"name": "x", "patch": "--- a/f.py\\n..."}',
+    check="evaltools.score.service",
 )
 
 SCORES_NOT_WRITABLE = Rule(
@@ -89,6 +94,7 @@ SCORES_NOT_WRITABLE = Rule(
     '"events": [{"event": "BufferChange", "path": "src/main.rs", "diff": "...", '
     '"predicted": false}], "predictions": [{"actual_patch": "<changes src/main.rs>"}]',
     '"events": [], "predictions": [{"actual_patch": "..."}]',
+    check="evaltools.score.service",
 )
 
 PREDICTION_NOT_PLACED = Rule(
@@ -108,6 +114,7 @@ PREDICTION_NOT_PLACED = Rule(
     "example, whose cursor excerpt holds more of the file.",
     '{"name": "x", "patch": "<a hunk for lines the example does not show>"}',
     '{"name": "x", "patch": "<a hunk whose context lines are in the cursor block>"}',
+    check="evaltools.score.service",
 )
 
 QUIRK_NO_DOCUMENTS = Rule(
@@ -124,6 +131,7 @@ QUIRK_NO_DOCUMENTS = Rule(
     "--metric v5.",
     '"prompt_inputs": {"cursor_excerpt": "...", "related_files": null, ...}',
     '"prompt_inputs": {"cursor_excerpt": "...", "excerpt_start_row": 10, ...}',
+    check="evaltools.score.inputs",
 )
 
 QUIRK_OLD_CURSOR_MARKER = Rule(
@@ -138,6 +146,7 @@ QUIRK_OLD_CURSOR_MARKER = Rule(
     "and the cursor metrics change. Move the cursor into the added line.",
     "+    let x = 100;\\n#               ^[CURSOR_POSITION]",
     "+    let x = 100;<|user_cursor|>",
+    check="evaltools.score.inputs",
 )
 
 PREDICTION_OUTPUT_NOT_PARSED = Rule(
@@ -151,6 +160,7 @@ PREDICTION_OUTPUT_NOT_PARSED = Rule(
     "Its score can be lower than upstream's. Store `actual_patch` (newer `ep predict` does).",
     '{"actual_output": "<|editable_region_start|>...", "provider": "zeta2"}',
     '{"actual_patch": "--- a/f.py\\n...", "actual_output": "...", "provider": "zeta2"}',
+    check="evaltools.score.inputs",
 )
 
 

@@ -38,6 +38,7 @@ MISSING_CURSOR_MARKER = Rule(
     "with the cursor at offset 0, which is not what its author meant.",
     _cursor(*EXCERPT[:2], EXCERPT[3]),
     CURSOR,
+    check="evaltools.example.lint.cursor_checks",
 )
 
 MARKER_WITHOUT_CARET = Rule(
@@ -49,6 +50,7 @@ MARKER_WITHOUT_CARET = Rule(
     "Without a caret the reference cannot compute the cursor offset and drops it.",
     _cursor(*EXCERPT[:2], "#  [CURSOR_POSITION]", EXCERPT[3]),
     CURSOR,
+    check="evaltools.example.lint.cursor_checks",
 )
 
 CURSOR_INSIDE_CHARACTER = Rule(
@@ -63,6 +65,7 @@ CURSOR_INSIDE_CHARACTER = Rule(
     "of a character.",
     _cursor("def main():", '    print("héllo")', "#" + " " * 12 + "^[CURSOR_POSITION]"),
     _cursor("def main():", '    print("héllo")', "#" + " " * 11 + "^[CURSOR_POSITION]"),
+    check="evaltools.example.lint.cursor_checks",
 )
 
 CURSOR_PAST_END_OF_LINE = Rule(
@@ -75,6 +78,7 @@ CURSOR_PAST_END_OF_LINE = Rule(
     "next line: the example asks for a prediction somewhere else.",
     _cursor(*EXCERPT[:2], "#" + " " * 30 + "^[CURSOR_POSITION]", EXCERPT[3]),
     CURSOR,
+    check="evaltools.example.lint.cursor_checks",
 )
 
 NON_CANONICAL_ANGLE_MARKER = Rule(
@@ -88,6 +92,7 @@ NON_CANONICAL_ANGLE_MARKER = Rule(
     "hides real changes; write the canonical form once.",
     _cursor(*EXCERPT[:2], "   # <[CURSOR_POSITION]", EXCERPT[3]),
     CURSOR,
+    check="evaltools.example.lint.cursor_checks",
 )
 
 NON_ASCII_BEFORE_CURSOR = Rule(
@@ -100,6 +105,7 @@ NON_ASCII_BEFORE_CURSOR = Rule(
     "the next person to edit the example will likely move it to the wrong place.",
     _cursor("def main():", '    print("é")', "#" + " " * 13 + "^[CURSOR_POSITION]"),
     _cursor("def main():", '    print("e")', "#" + " " * 12 + "^[CURSOR_POSITION]"),
+    check="evaltools.example.lint.cursor_checks",
 )
 
 SEVERAL_CURSOR_MARKERS = Rule(
@@ -116,6 +122,7 @@ SEVERAL_CURSOR_MARKERS = Rule(
     "and the others are dropped silently.",
     _cursor(*EXCERPT[:3], "    return 0 # [CURSOR_POSITION]"),
     CURSOR,
+    check="evaltools.example.lint.cursor_checks",
 )
 
 PATCH_DOES_NOT_APPLY = Rule(
@@ -129,6 +136,7 @@ PATCH_DOES_NOT_APPLY = Rule(
     "patch cannot be applied, and every prediction scores against an impossible edit.",
     _patch(*HUNK[:2], '     print("hallo")', *HUNK[3:]),
     EXAMPLE,
+    check="evaltools.example.lint.patch_fit",
 )
 
 PATCH_OUTSIDE_EXCERPT = Rule(
@@ -141,6 +149,7 @@ PATCH_OUTSIDE_EXCERPT = Rule(
     "it cannot see; usually the wrong file or a stale excerpt.",
     _patch("@@ -90,2 +90,2 @@", "-    x = unrelated()", "+    y = other()"),
     EXAMPLE,
+    check="evaltools.example.lint.patch_fit",
 )
 
 UNPARSABLE_HUNK_HEADER = Rule(
@@ -155,6 +164,7 @@ UNPARSABLE_HUNK_HEADER = Rule(
     "silently shrinks, and the score is computed against less than the author wrote.",
     _patch("@@ garbage", *HUNK[1:]),
     EXAMPLE,
+    check="evaltools.example.lint.patch_checks",
 )
 
 HUNK_WITHOUT_HEADER = Rule(
@@ -167,6 +177,7 @@ HUNK_WITHOUT_HEADER = Rule(
     "a different place from the one the author meant.",
     _patch(*HUNK[1:]),
     EXAMPLE,
+    check="evaltools.example.lint.patch_checks",
 )
 
 HUNK_COUNT_MISMATCH = Rule(
@@ -180,6 +191,7 @@ HUNK_COUNT_MISMATCH = Rule(
     _patch("@@ -1,9 +1,3 @@", *HUNK[1:]),
     EXAMPLE,
     default_enabled=False,
+    check="evaltools.example.lint.patch_checks",
 )
 
 DIFF_LINE_LOOKS_LIKE_HEADER = Rule(
@@ -192,6 +204,7 @@ DIFF_LINE_LOOKS_LIKE_HEADER = Rule(
     "the rest of it is applied to a file named after the line's text.",
     _patch(*HUNK[:3], "--- return 0", "+    return 1"),
     _patch(*HUNK[:3], "-    return 0", "+    return 1"),
+    check="evaltools.example.lint.patch_checks",
 )
 
 PATCH_CURSOR_AFTER_DELETION = Rule(
@@ -204,6 +217,7 @@ PATCH_CURSOR_AFTER_DELETION = Rule(
     "it points at a different place from the one the marker shows.",
     _patch(*HUNK[:4], "#     ^[CURSOR_POSITION]", HUNK[4]),
     _patch(*HUNK, "#     ^[CURSOR_POSITION]"),
+    check="evaltools.example.lint.patch_checks",
 )
 
 PATCH_CURSOR_WITHOUT_CARET = Rule(
@@ -216,6 +230,7 @@ PATCH_CURSOR_WITHOUT_CARET = Rule(
     "that information is lost without a word.",
     _patch(*HUNK, "# [CURSOR_POSITION]"),
     _patch(*HUNK, "#     ^[CURSOR_POSITION]"),
+    check="evaltools.example.lint.patch_checks",
 )
 
 EMPTY_PATCH = Rule(
@@ -228,6 +243,7 @@ EMPTY_PATCH = Rule(
     "what an author means, and usually a block left to fill in.",
     CURSOR + "\n" + HEAD.split("```diff", maxsplit=1)[0] + "```diff\n```\n",
     EXAMPLE,
+    check="evaltools.example.lint.patch_checks",
 )
 
 GARBAGE_IN_HUNK = Rule(
@@ -249,6 +265,7 @@ GARBAGE_IN_HUNK = Rule(
     "body are EP305, which the reference tolerates.)",
     _patch(*HUNK[:2], 'print("hello")', *HUNK[3:]),
     EXAMPLE,
+    check="evaltools.example.lint.patch_checks",
 )
 
 PATCH_TOO_COSTLY_TO_CHECK = Rule(
@@ -263,6 +280,7 @@ PATCH_TOO_COSTLY_TO_CHECK = Rule(
     "on that check (EP301/EP302 are not reported for those hunks) and says so.",
     "(thousands of `}` hunks against an excerpt of tens of thousands of `}` lines)",
     "(a short excerpt around the cursor, and a patch of the lines that change)",
+    check="evaltools.example.lint.patch_fit",
 )
 
 TOO_MANY_EXPECTED_PATCHES = Rule(
@@ -292,6 +310,7 @@ RENAMED_FILE = Rule(
     "typed twice, differently.",
     "+++ b/src/main.py".join(EXAMPLE.rsplit("+++ b/src/app.py", 1)),
     EXAMPLE,
+    check="evaltools.example.lint.patch_checks",
 )
 
 BAD_REPOSITORY_URL = Rule(
@@ -304,6 +323,7 @@ BAD_REPOSITORY_URL = Rule(
     "the eval runs.",
     f'+++\nrepository_url = "github.com/o/r/"\n{REV}+++\n',
     FM,
+    check="evaltools.example.lint.metadata",
 )
 
 BAD_REVISION = Rule(
@@ -316,6 +336,7 @@ BAD_REVISION = Rule(
     "reproducible: the excerpt no longer matches the checked-out file.",
     f'+++\n{URL}revision = "main"\n+++\n',
     FM,
+    check="evaltools.example.lint.metadata",
 )
 
 BAD_FILE_NAME = Rule(
@@ -328,6 +349,7 @@ BAD_FILE_NAME = Rule(
     "and behaviour it covers and keeps ids unique.",
     "Fix Rename Bug.md",
     "zed--fix-rename-bug.md",
+    check="evaltools.example.lint.metadata",
 )
 
 INVALID_RECORD = Rule(
@@ -343,6 +365,7 @@ INVALID_RECORD = Rule(
     'abcdef01234567", "cursor_path": "src/app.py", "cursor_position": "x = 1<|user_cursor|>", '
     '"edit_history": "", "expected_patches": ["--- a/src/app.py\\n+++ b/src/app.py\\n'
     '@@ -1 +1 @@\\n-x = 1\\n+x = 2\\n"]}',
+    check="evaltools.example.lint.files",
 )
 
 

@@ -17,6 +17,7 @@ GOLD_MOVED = Rule(
     "`evaltools gold check --fix` rewrites the span in place.",
     '"gold": {"net/retry.py:10-42:retry": 3}   (retry now at lines 14-46)',
     '"gold": {"net/retry.py:14-46:retry": 3}',
+    check="evaltools.retrieval.gold.resolve",
 )
 
 GOLD_FILE_RENAMED = Rule(
@@ -29,6 +30,7 @@ GOLD_FILE_RENAMED = Rule(
     "The ID names a file that no longer exists. `--fix` rewrites the path and the span.",
     '"gold": {"net/retry.py:10-42:retry": 3}   (git mv net/retry.py net/backoff.py)',
     '"gold": {"net/backoff.py:10-42:retry": 3}',
+    check="evaltools.retrieval.gold.resolve",
 )
 
 GOLD_MISSING_SYMBOL = Rule(
@@ -43,6 +45,7 @@ GOLD_MISSING_SYMBOL = Rule(
     "metric.",
     '"gold": {"net/retry.py:10-42:retry": 3}   (def retry renamed to def retry_call)',
     '"gold": {"net/retry.py:10-42:retry_call": 3}',
+    check="evaltools.retrieval.gold.resolve",
 )
 
 GOLD_MISSING_FILE = Rule(
@@ -54,6 +57,7 @@ GOLD_MISSING_FILE = Rule(
     "The ID can never match a retrieved chunk; a person chooses a candidate, or drops the gold ID.",
     '"gold": {"net/old_retry.py:10-42:retry": 3}   (file deleted)',
     '"gold": {"net/retry.py:10-42:retry": 3}',
+    check="evaltools.retrieval.gold.resolve",
 )
 
 GOLD_AMBIGUOUS = Rule(
@@ -66,6 +70,7 @@ GOLD_AMBIGUOUS = Rule(
     "Choosing one automatically could point the gold at the wrong code; a person picks.",
     '"gold": {"io.py:5-9:read": 3}   (two `def read` at lines 12 and 30)',
     '"gold": {"io.py:12-16:read": 3}',
+    check="evaltools.retrieval.gold.resolve",
 )
 
 GOLD_INVALID_CHUNK_ID = Rule(
@@ -80,6 +85,7 @@ GOLD_INVALID_CHUNK_ID = Rule(
     "Such a key cannot be looked up; the other gold IDs of the set are still checked.",
     '"gold": {"../net/retry.py:10-42:retry": 3}',
     '"gold": {"net/retry.py:10-42:retry": 3}',
+    check="evaltools.retrieval.gold.gold_check",
 )
 
 INVALID_METAS_LINE = Rule(
@@ -93,6 +99,7 @@ INVALID_METAS_LINE = Rule(
     '{"id": "net/retry.py:10-42:retry"}',
     '{"chunk_id": "net/retry.py:10-42:retry", "path": "net/retry.py", "start_line": 10, '
     '"end_line": 42, "symbol": "retry"}',
+    check="evaltools.retrieval.sources.metas",
 )
 
 GOLD_RECORD_UNREADABLE = Rule(
@@ -105,6 +112,7 @@ GOLD_RECORD_UNREADABLE = Rule(
     "`evaltools validate` explains the record format.",
     '{"qid": "q1", "gold": []}',
     '{"qid": "q1", "gold": {"net/retry.py:10-42:retry": 3}}',
+    check="evaltools.retrieval.gold.gold_check",
 )
 
 GOLD_RELOCATED = Rule(
@@ -123,6 +131,7 @@ GOLD_RELOCATED = Rule(
     "to the one place the evidence names.",
     '"gold": {"app.py:10-42:Framework.route": 3}   (now `BaseApp.route` in core/app.py)',
     '"gold": {"core/app.py:12-44:BaseApp.route": 3}',
+    check="evaltools.retrieval.gold.resolve",
 )
 
 GOLD_COPIED = Rule(
@@ -136,6 +145,7 @@ GOLD_COPIED = Rule(
     "person keeps one or grades each.",
     '"gold": {"mixins.py:5-20:Mixin.render": 3}   (inlined into A and B)',
     '"gold": {"a.py:8-23:A.render": 3, "b.py:8-23:B.render": 3}',
+    check="evaltools.retrieval.gold.resolve",
 )
 
 GOLD_HOLLOWED = Rule(
@@ -150,6 +160,7 @@ GOLD_HOLLOWED = Rule(
     "the set's call, so `--fix` never rewrites it: both places are listed.",
     '"gold": {"app.py:10-90:Flask": 3}   (now `class Flask(App): ...`, body in core.py)',
     '"gold": {"core.py:10-90:App": 3}',
+    check="evaltools.retrieval.gold.resolve",
 )
 
 GOLD_ID_REWRITTEN = Rule(
@@ -163,6 +174,7 @@ GOLD_ID_REWRITTEN = Rule(
     "evidence, so the diff of the set can be checked against it.",
     '"gold": {"net/retry.py:10-42:retry": 3}   (retry now at lines 14-46)',
     '"gold": {"net/retry.py:14-46:retry": 3}',
+    check="evaltools.retrieval.gold.gold_check",
 )
 
 GOLD_REVISION_UPDATED = Rule(
@@ -179,6 +191,7 @@ GOLD_REVISION_UPDATED = Rule(
     "next refactor would be followed from a commit where the new IDs do not exist.",
     '{"gold": {"net/retry.py:14-46:retry": 3}, "revision": "<the old commit>"}',
     '{"gold": {"net/retry.py:14-46:retry": 3}, "revision": "<the commit checked>"}',
+    check="evaltools.retrieval.gold.fix_records",
 )
 
 GOLD_REVISION_KEPT = Rule(
@@ -194,6 +207,7 @@ GOLD_REVISION_KEPT = Rule(
     "rewritten record finds nothing to rewrite, and --fix never touches such a record).",
     "(fixed against uncommitted edits of net/retry.py)",
     "(the edits committed, `gold check --fix` run again)",
+    check="evaltools.retrieval.gold.fix_records",
 )
 
 GOLD_CHECK_SKIPPED = Rule(
@@ -208,6 +222,7 @@ GOLD_CHECK_SKIPPED = Rule(
     "list).",
     '[tool.evaltools.retrieval]\nsets = ["evals/retrieval.jsonl"]',
     '[tool.evaltools.retrieval]\nsets = ["evals/retrieval.jsonl"]\nroot = "."',
+    check="evaltools.check.compose",
 )
 
 GOLD_WINDOW_MISSING_LINES = Rule(
@@ -223,6 +238,7 @@ GOLD_WINDOW_MISSING_LINES = Rule(
     "window or drops it.",
     '"gold": {"net/retry.py:40-60": 1}   (the file now has 30 lines)',
     '"gold": {"net/retry.py:10-30": 1}',
+    check="evaltools.retrieval.gold.resolve",
 )
 
 GOLD_REVISION_BEHIND = Rule(
@@ -241,6 +257,7 @@ GOLD_REVISION_BEHIND = Rule(
     "main branch that runs `evaltools gold check --fix` and commits keeps it current.",
     '{"gold": {"net/retry.py:14-46:retry": 3}, "revision": "<a commit before HEAD>"}',
     '{"gold": {"net/retry.py:14-46:retry": 3}, "revision": "<HEAD>"}',
+    check="evaltools.retrieval.gold.fix_records",
 )
 
 

@@ -17,6 +17,7 @@ SMALL_SET = Rule(
     "improvement from noise. Start with 50-100; past about 200 each query adds little.",
     "(a set of 12 queries)",
     "(a set of 60 queries)",
+    check="evaltools.retrieval.records.stats",
 )
 
 NO_HOLDOUT = Rule(
@@ -29,6 +30,7 @@ NO_HOLDOUT = Rule(
     "tuning part that the holdout does not show is overfitting. `gold split` assigns it.",
     '{"qid": "q1", ..., "split": "tune"}   (every record)',
     '{"qid": "q9", ..., "split": "holdout"}   (about one record in five)',
+    check="evaltools.retrieval.records.stats",
 )
 
 TYPE_MIX_DRIFT = Rule(
@@ -41,6 +43,7 @@ TYPE_MIX_DRIFT = Rule(
     "Set the project's target with `target-mix` under `[tool.evaltools.retrieval]`.",
     "(90% identifier queries)",
     "(30% identifier, 50% intent, 20% mixed)",
+    check="evaltools.retrieval.records.stats",
 )
 
 HOLDOUT_SHARE_DRIFT = Rule(
@@ -55,6 +58,7 @@ HOLDOUT_SHARE_DRIFT = Rule(
     "on. Set the project's target with `holdout-share` under `[tool.evaltools.retrieval]`.",
     "(45% of the records are holdout)",
     "(20% of the records are holdout)",
+    check="evaltools.retrieval.records.stats",
 )
 
 UNCOUNTED_LINES = Rule(
@@ -67,6 +71,7 @@ UNCOUNTED_LINES = Rule(
     "what is wrong with each of them.",
     '{"qid": "q1", ...}\n\n{"qid": "q2", ...',
     '{"qid": "q1", ...}\n{"qid": "q2", ...}',
+    check="evaltools.retrieval.records.stats",
 )
 
 GOLD_RECORD_UNUSABLE = Rule(
@@ -81,6 +86,7 @@ GOLD_RECORD_UNUSABLE = Rule(
     "`evaltools validate` explains the full record format.",
     '{"query": "where is the retry loop", "gold": {}}',
     '{"qid": "q1", "query": "where is the retry loop", "gold": {"net/retry.py:10-42:retry": 3}}',
+    check="evaltools.retrieval.records._gold_jsonl",
 )
 
 MERGE_DUPLICATE_QID = Rule(
@@ -93,6 +99,7 @@ MERGE_DUPLICATE_QID = Rule(
     "file: merge or rename the duplicates first.",
     '{"qid": "q1", ...}\n{"qid": "q1", ...}   (in ana.jsonl)',
     '{"qid": "q1", ...}\n{"qid": "q2", ...}',
+    check="evaltools.retrieval.gold.annotate",
 )
 
 MERGE_QUERY_DIFFERS = Rule(
@@ -107,6 +114,7 @@ MERGE_QUERY_DIFFERS = Rule(
     'ben.jsonl: {"qid": "q1", "query": "backoff", ...}',
     'ana.jsonl: {"qid": "q1", "query": "retry loop", ...}\n'
     'ben.jsonl: {"qid": "q1", "query": "retry loop", ...}',
+    check="evaltools.retrieval.gold.annotate",
 )
 
 SPLIT_INVALID = Rule(
@@ -119,6 +127,7 @@ SPLIT_INVALID = Rule(
     "another value meant: fix it by hand, or delete the key to let split assign one.",
     '{"qid": "q1", ..., "split": "test"}',
     '{"qid": "q1", ..., "split": "holdout"}',
+    check="evaltools.retrieval.gold.holdout",
 )
 
 MERGE_CLASSIFICATION_DIFFERS = Rule(
@@ -136,6 +145,7 @@ MERGE_CLASSIFICATION_DIFFERS = Rule(
     'ben.jsonl: {"qid": "q1", "type": "mixed", ...}',
     'ana.jsonl: {"qid": "q1", "type": "intent", ...}\n'
     'ben.jsonl: {"qid": "q1", "type": "intent", ...}',
+    check="evaltools.retrieval.gold.annotate",
 )
 
 MERGE_NEEDS_ARBITRATION = Rule(
@@ -153,6 +163,7 @@ MERGE_NEEDS_ARBITRATION = Rule(
     "grades of every chunk; fix the grade in both files and merge again.",
     'ana.jsonl: "gold": {"a.py:5-9:g": 2}\nben.jsonl: "gold": {"a.py:5-9:g": 1}',
     'ana.jsonl: "gold": {"a.py:5-9:g": 2}\nben.jsonl: "gold": {"a.py:5-9:g": 2}',
+    check="evaltools.retrieval.gold.annotate",
 )
 
 MERGE_AMBIGUOUS_QUERY = Rule(
@@ -167,6 +178,7 @@ MERGE_AMBIGUOUS_QUERY = Rule(
     'ana.jsonl: "gold": {"a.py:5-9:g": 3}\nben.jsonl: "gold": {"a.py:5-9:g": 1}',
     'ana.jsonl: {"query": "where is the retry backoff computed", "gold": '
     '{"a.py:5-9:g": 3}}\nben.jsonl: (the same query) "gold": {"a.py:5-9:g": 3}',
+    check="evaltools.retrieval.gold.annotate",
 )
 
 MERGE_UNPAIRED_QUERY = Rule(
@@ -180,6 +192,7 @@ MERGE_UNPAIRED_QUERY = Rule(
     "or take it out of this file.",
     'ana.jsonl: {"qid": "q7", ...}   (no q7 in ben.jsonl)',
     'ana.jsonl: {"qid": "q7", ...}\nben.jsonl: {"qid": "q7", ...}',
+    check="evaltools.retrieval.gold.annotate",
 )
 
 RUN_UNREADABLE_LINE = Rule(
@@ -194,6 +207,7 @@ RUN_UNREADABLE_LINE = Rule(
     "(exit 1) until the line is fixed.",
     "q1 Q0 auth/session.py:3-8:kill_session 1 high run1",
     "q1 Q0 auth/session.py:3-8:kill_session 1 12.5 run1",
+    check="evaltools.retrieval.scoring.runs",
 )
 
 RUN_DUPLICATE_RESULT = Rule(
@@ -206,6 +220,7 @@ RUN_DUPLICATE_RESULT = Rule(
     "so the metrics would depend on the tool: remove the repeat.",
     "q1 Q0 a.py:1-4:f 1 9.0 run1\nq1 Q0 a.py:1-4:f 2 8.0 run1",
     "q1 Q0 a.py:1-4:f 1 9.0 run1",
+    check="evaltools.retrieval.scoring.runs",
 )
 
 HISTORY_UNREADABLE_LINE = Rule(
@@ -222,6 +237,7 @@ HISTORY_UNREADABLE_LINE = Rule(
     '{"run": "bm25.txt", "k": 10, "revision": null, "groups": []}',
     '{"run": "bm25.txt", "k": 10, "revision": null, "groups": [{"type": "all", '
     '"split": "all", "n": 40, "metrics": {"ndcg": 0.61}}]}',
+    check="evaltools.retrieval.scoring.history",
 )
 
 
