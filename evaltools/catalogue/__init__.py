@@ -7,6 +7,8 @@ start-up stays light.
 
 from __future__ import annotations
 
+from types import ModuleType
+
 from evaltools.catalogue import cv, du, io, rt, rv, sc
 from evaltools.catalogue.ep import diffs, document
 from evaltools.catalogue.rg import check, discipline
@@ -70,18 +72,12 @@ class Catalogue:
         return f"unknown {what} {word!r}{where}{hint} (`evaltools rule` lists the rules)"
 
 
-RULES = Catalogue(
-    io.RULES
-    + document.RULES
-    + diffs.RULES
-    + rt.RULES
-    + cv.RULES
-    + rv.RULES
-    + check.RULES
-    + discipline.RULES
-    + du.RULES
-    + sc.RULES
-)
+def _rules_of(*modules: ModuleType) -> tuple[Rule, ...]:
+    # Every rule a family module defines, so a rule written there cannot be left out.
+    return tuple(v for m in modules for v in vars(m).values() if isinstance(v, Rule))
+
+
+RULES = Catalogue(_rules_of(io, document, diffs, rt, cv, rv, check, discipline, du, sc))
 
 
 def rule(code: str) -> Rule:

@@ -142,18 +142,3 @@ WRITE_FAILED = Rule(
     "evaltools convert set.jsonl --to md -o md/",
     check="evaltools.example.convert.rules",
 )
-
-
-RULES = (
-    INVALID_EXAMPLE,
-    UNREADABLE_MARKDOWN,
-    BLANK_JSONL_LINE,
-    UNKNOWN_EXTENSION,
-    UNREADABLE_SOURCE,
-    LOSSY_CONVERSION,
-    LOSSY_CONVERSION_ALLOWED,
-    UNWRITABLE_EXAMPLE,
-    OUTPUT_EXISTS,
-    NAME_COLLISION,
-    WRITE_FAILED,
-)

@@ -98,13 +98,3 @@ HOLDOUT_LEAK = Rule(
     '{"qid": "q2", "split": "tune", ...}  {"qid": "q5", "split": "tune", ...}',
     check="evaltools.retrieval.gold.dupes",
 )
-
-
-RULES = (
-    DUPLICATE_EXAMPLE,
-    NEAR_DUPLICATE_EXAMPLE,
-    DUPLICATE_QUERY,
-    NEAR_DUPLICATE_QUERY,
-    DUPLICATE_GOLD_SET,
-    HOLDOUT_LEAK,
-)

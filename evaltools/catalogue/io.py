@@ -204,20 +204,3 @@ UNLISTED_EVAL_FILE = Rule(
     'paths = ["evals", "new-evals"]   (or exclude = ["new-evals/requests--plural.md"])',
     check="evaltools.config.evalfiles",
 )
-
-
-RULES = (
-    NOT_UTF8,
-    BYTE_ORDER_MARK,
-    CRLF_LINE_ENDINGS,
-    EMPTY_FILE,
-    BINARY_FILE,
-    FILE_TOO_LARGE,
-    NOT_A_FILE,
-    PATCH_TOO_LARGE_TO_SCORE,
-    TOO_MANY_GOLD_ENTRIES,
-    FILE_NOT_WRITTEN,
-    FILE_CHANGED,
-    INVALID_JSON,
-    UNLISTED_EVAL_FILE,
-)

@@ -49,10 +49,3 @@ UNREADABLE_EXAMPLE = Rule(
     "### Deep heading\n...",
     check="evaltools.example.markdown.roundtrip_files",
 )
-
-
-RULES = (
-    NOT_CANONICAL,
-    LOSSY_CONTENT,
-    UNREADABLE_EXAMPLE,
-)

@@ -195,20 +195,3 @@ MISSPELT_FIELD = Rule(
     GOOD.replace("}}", '}, "split": "holdout"}'),
     check="evaltools.retrieval.records.explain",
 )
-
-
-RULES = (
-    BLANK_LINE,
-    DUPLICATE_KEY,
-    DUPLICATE_QID,
-    MISSING_FIELD,
-    WRONG_TYPE,
-    INVALID_GRADE,
-    INVALID_CHUNK_ID,
-    REVERSED_SPAN,
-    INVALID_VALUE,
-    SCHEMA_VIOLATION,
-    UNREADABLE_FILE,
-    DRAFT_RECORD,
-    MISSPELT_FIELD,
-)

@@ -162,17 +162,3 @@ PREDICTION_OUTPUT_NOT_PARSED = Rule(
     '{"actual_patch": "--- a/f.py\\n...", "actual_output": "...", "provider": "zeta2"}',
     check="evaltools.score.inputs",
 )
-
-
-RULES = (
-    UNREADABLE_PREDICTION_PATCH,
-    SCORED_PATCH_DOES_NOT_APPLY,
-    MISSING_PROMPT_INPUTS,
-    UNKNOWN_PREDICTION_NAME,
-    INVALID_PREDICTION_LINE,
-    SCORES_NOT_WRITABLE,
-    PREDICTION_NOT_PLACED,
-    QUIRK_NO_DOCUMENTS,
-    QUIRK_OLD_CURSOR_MARKER,
-    PREDICTION_OUTPUT_NOT_PARSED,
-)
