@@ -1,6 +1,9 @@
 """Every rule of evaltools as plain data: one table, from which `evaltools rule`,
 docs/rules.md, selector validation and SARIF rule metadata are all generated.
 
+A module per family (`io`, `ep/`, `rt`, `cv`, `rv`, `rg/`, `du`, `sc`) defines each rule as a
+constant named after it, which the module that finds it (its `check`) imports.
+
 Importing it builds one small tuple per rule and nothing else, so the lint hook's
 start-up stays light.
 """
