@@ -86,7 +86,7 @@ GOLD_RECORD_UNUSABLE = Rule(
     "`evaltools validate` explains the full record format.",
     '{"query": "where is the retry loop", "gold": {}}',
     '{"qid": "q1", "query": "where is the retry loop", "gold": {"net/retry.py:10-42:retry": 3}}',
-    check="evaltools.retrieval.records._gold_jsonl",
+    check="evaltools.retrieval.records.set_file",
 )
 
 MERGE_DUPLICATE_QID = Rule(
