@@ -296,6 +296,7 @@ TOO_MANY_EXPECTED_PATCHES = Rule(
     "time per patch, so a million of them would hold a pre-commit hook for minutes.",
     '(a record whose `expected_patches` holds a million `""` placeholders)',
     "(the few patches that are distinct acceptable edits; the rest in examples of their own)",
+    check="evaltools.example.lint",
 )
 
 RENAMED_FILE = Rule(
