@@ -71,20 +71,6 @@ def _project_root(cwd: str) -> str:
     return cwd
 
 
-def project_root(cwd: Path) -> Path:
-    """The root the project's paths are relative to (SARIF's `%SRCROOT%`): the git work
-    tree's top level, else the folder of the configuration (as `load_config` finds it),
-    else `cwd` itself."""
-    from evaltools.config.discovery import find_pyproject  # only outside a git work tree
-
-    here = cwd.resolve()
-    for candidate in (here, *here.parents):
-        if (candidate / ".git").exists():
-            return candidate
-    config = find_pyproject(here)
-    return here if config is None else config.parent
-
-
 def real_path(path: Path) -> Path:
     """`path.resolve()`, except that a symbolic link loop gives the absolute path."""
     try:

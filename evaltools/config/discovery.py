@@ -1,4 +1,5 @@
-"""Which pyproject.toml configures a run: the nearest one above that has `[tool.evaltools]`."""
+"""Which pyproject.toml configures a run (the nearest one above that has `[tool.evaltools]`),
+and the root the project's paths are relative to."""
 
 from __future__ import annotations
 
@@ -19,6 +20,18 @@ def find_pyproject(start: Path) -> Path | None:
         if path.is_file() and _may_configure_evaltools(path):
             return path
     return None
+
+
+def project_root(cwd: Path) -> Path:
+    """The root the project's paths are relative to (SARIF's `%SRCROOT%`): the git work
+    tree's top level, else the folder of the configuration (as `load_config` finds it),
+    else `cwd` itself."""
+    here = cwd.resolve()
+    for candidate in (here, *here.parents):
+        if (candidate / ".git").exists():
+            return candidate
+    config = find_pyproject(here)
+    return here if config is None else config.parent
 
 
 def _may_configure_evaltools(path: Path) -> bool:

@@ -10,8 +10,9 @@ from urllib.parse import quote
 
 from evaltools import __version__, jsonio
 from evaltools.catalogue import RULES
+from evaltools.config.discovery import project_root
 from evaltools.diagnostics import Diagnostic, Severity
-from evaltools.fileio import project_root, real_path
+from evaltools.fileio import real_path
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 _LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
