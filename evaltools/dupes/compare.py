@@ -33,7 +33,7 @@ class Found:
 
 def sorted_inputs(paths: list[Path], config: Config) -> tuple[list[Path], list[Path]]:
     """(example files, retrieval set files) below `paths`."""
-    from evaltools.retrieval.records.sniff import split_sets
+    from evaltools.config.evalfiles import split_sets
 
     found = discover(
         paths,

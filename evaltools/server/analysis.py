@@ -69,8 +69,7 @@ def form_of(path: Path, data: bytes, config: Config) -> Form:
             if covered or data.lstrip(b"\xef\xbb\xbf").startswith(b"+++")
             else Form.NONE
         )
-    from evaltools.config.evalfiles import looks_like_example
-    from evaltools.retrieval.records.sniff import lines_look_like_set
+    from evaltools.config.evalfiles import lines_look_like_set, looks_like_example
 
     if path.suffix == ".jsonl" and lines_look_like_set(data.splitlines(keepends=True)):
         return Form.SET
