@@ -126,7 +126,7 @@ def parse_only(path: Path) -> int:
 
 
 def dupes(path: Path) -> int:
-    from evaltools.dupes.compare import collect
+    from evaltools.check.dupes import collect
 
     return len(collect([path], [], 0.5, Config(), workers=1).pairs)
 

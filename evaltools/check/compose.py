@@ -214,7 +214,7 @@ def _dupes(work: Plan, config: Config) -> list[Diagnostic]:
     """The duplicate and leakage checks over the same files, when [tool.evaltools] enables them."""
     if not config.dupes.enabled:
         return []
-    from evaltools.dupes.compare import compare
+    from evaltools.check.dupes import compare
 
     examples = work.examples + work.example_records
     found = compare((examples, work.retrieval_sets), None, config.dupes.threshold)

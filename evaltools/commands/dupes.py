@@ -5,8 +5,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from evaltools.check.dupes import collect
 from evaltools.config.model import load_config
-from evaltools.dupes.compare import collect
 from evaltools.fileio import UsageError, check_paths_exist
 from evaltools.parallel.processes import check_jobs
 from evaltools.selection import selection_from
