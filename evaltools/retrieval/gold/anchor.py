@@ -11,6 +11,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from evaltools.retrieval.code.chunk_id import ChunkId, parse_chunk_id
 from evaltools.retrieval.gold.bodies import BODY_MARGIN, NEAR_BODY
 from evaltools.retrieval.gold.follow import follow_all
+from evaltools.retrieval.gold.lookup import Entry, FileEntries, Lookup
 from evaltools.retrieval.gold.old_defs import old_body
 from evaltools.retrieval.gold.resolve import (
     MAX_CANDIDATES,
@@ -23,7 +24,6 @@ from evaltools.retrieval.gold.resolve import (
 )
 from evaltools.retrieval.gold.scope import scope_of
 from evaltools.retrieval.gold.similarity import by_similarity
-from evaltools.retrieval.sources.lookup import Entry, FileEntries, Lookup
 
 
 def resolve_all(

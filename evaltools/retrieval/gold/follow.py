@@ -37,6 +37,7 @@ from evaltools.retrieval.gold.bodies import (
     Body,
     similarity,
 )
+from evaltools.retrieval.gold.lookup import Lookup
 from evaltools.retrieval.gold.names import ByName, by_names, resolved
 from evaltools.retrieval.gold.no_history import SetEvidence, same_length
 from evaltools.retrieval.gold.old_defs import OldDefinitions, body_of, kept, old_body
@@ -44,7 +45,6 @@ from evaltools.retrieval.gold.partners import Partners
 from evaltools.retrieval.gold.rename import Scopes, by_scope
 from evaltools.retrieval.gold.resolve import GoldRef, Resolution, Status
 from evaltools.retrieval.gold.scope import scope_of, scope_word, unique_by_language
-from evaltools.retrieval.sources.lookup import Lookup
 
 # Keeps, of candidate chunk IDs, those that were not at the record's revision.
 Fresh = Callable[[list[str]], list[str]]

@@ -258,8 +258,8 @@ def _resolve(
     from evaltools.retrieval.code.cache_store import CacheStore
     from evaltools.retrieval.code.parsing import FileParser
     from evaltools.retrieval.gold.anchor import resolve_all
+    from evaltools.retrieval.gold.lookup import Lookup, MetasLookup, TreeLookup
     from evaltools.retrieval.sources.git import GitError
-    from evaltools.retrieval.sources.lookup import Lookup, MetasLookup, TreeLookup
     from evaltools.retrieval.sources.metas import read_metas
 
     if rev is not None and root is None:

@@ -22,9 +22,9 @@ from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 
 from evaltools.retrieval.code.chunk_id import ChunkId, parse_chunk_id
+from evaltools.retrieval.gold.lookup import Lookup
 from evaltools.retrieval.gold.resolve import GoldRef, Resolution, Status, match_in_file
 from evaltools.retrieval.gold.scope import is_test_path
-from evaltools.retrieval.sources.lookup import Lookup
 
 # A folder moved when this many of its gone files have their gold names in it...
 MIN_FILES = 3

@@ -366,7 +366,7 @@ def test_a_hit_imports_neither_the_resolver_nor_the_reporters(
         "from evaltools.__main__ import main\n"
         f"code = main({args!r})\n"
         "heavy = [m for m in sys.modules if m.startswith(('evaltools.retrieval.gold.gold_check',"
-        " 'evaltools.retrieval.gold.anchor', 'evaltools.retrieval.sources.lookup',"
+        " 'evaltools.retrieval.gold.anchor', 'evaltools.retrieval.gold.lookup',"
         " 'evaltools.retrieval.records', 'evaltools.report.', 'typer', 'tree_sitter',"
         " 'hashlib'))]\n"
         "sys.stderr.write(repr(heavy))\n"
@@ -408,7 +408,7 @@ def test_an_edited_checkout_of_evaltools_is_a_miss(repo: GitRepo, tmp_path: Path
 
     first, second = run(), run()
     assert first[1] == "True" and second == (first[0], "False")  # the second was a hit
-    lookup = checkout / "evaltools" / "retrieval" / "sources" / "lookup.py"
+    lookup = checkout / "evaltools" / "retrieval" / "gold" / "lookup.py"
     text = lookup.read_text("utf-8")
     edited = "does not exist (edited) and git records no rename of it"
     lookup.write_text(text.replace("does not exist and git records no rename of it", edited))
