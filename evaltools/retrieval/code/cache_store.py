@@ -40,7 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from evaltools.blake2 import blake2b
-from evaltools.retrieval.sources.closing import Closing
+from evaltools.parallel.closing import Closing
 
 CACHE_DIR_ENV = "EVALTOOLS_CACHE_DIR"
 FOLDER_NAME = ".evaltools_cache"

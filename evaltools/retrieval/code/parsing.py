@@ -6,8 +6,8 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple, TypeVar
 
+from evaltools.parallel.closing import Closing
 from evaltools.parallel.processes import Cost, batch_size, check_jobs, parallel_map, worker_count
-from evaltools.retrieval.sources.closing import Closing
 
 if TYPE_CHECKING:
     from evaltools.retrieval.code.symbols import Definition

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import IO, Any, NamedTuple
 
-from evaltools.retrieval.sources.closing import Closing
+from evaltools.parallel.closing import Closing
 
 
 class GitError(Exception):

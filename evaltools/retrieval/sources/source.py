@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from evaltools.fileio import display_path, walk_files
+from evaltools.parallel.closing import Closing
 from evaltools.retrieval.sources import git
-from evaltools.retrieval.sources.closing import Closing
 
 
 @dataclass(frozen=True)

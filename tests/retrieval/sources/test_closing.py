@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from evaltools.retrieval.sources.closing import Closing
+from evaltools.parallel.closing import Closing
 from evaltools.retrieval.sources.git import BlobReader
 from evaltools.retrieval.sources.source import CodeTree
 from tests.retrieval.gitrepo import GitRepo
