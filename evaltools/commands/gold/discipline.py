@@ -79,7 +79,7 @@ def sample(
 
 
 def _typed(per_type: dict[str, dict[str, int]]) -> list[tuple[str, dict[str, int]]]:
-    from evaltools.retrieval.gold.strata import type_key
+    from evaltools.retrieval.records.strata import type_key
 
     return sorted(per_type.items(), key=lambda item: type_key(item[0]))
 
@@ -203,6 +203,6 @@ def _check_path_prefix(prefix: str) -> None:
 
 
 def _type_key(type_name: str) -> tuple[int, str]:
-    from evaltools.retrieval.gold.strata import type_key
+    from evaltools.retrieval.records.strata import type_key
 
     return type_key(type_name)

@@ -23,9 +23,9 @@ from evaltools.catalogue.rg.discipline import (
 )
 from evaltools.diagnostics import Diagnostic, make
 from evaltools.jsonlocate import pointer
-from evaltools.retrieval.gold.strata import quotas, type_key, unit_hash
 from evaltools.retrieval.records.record import RecordLine
 from evaltools.retrieval.records.set_file import GRADES, index_by_qid
+from evaltools.retrieval.records.strata import quotas, type_key, unit_hash
 
 SPLITS = ("tune", "holdout")
 

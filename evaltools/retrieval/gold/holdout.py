@@ -26,10 +26,10 @@ from fractions import Fraction
 from evaltools.catalogue.rg.discipline import SPLIT_INVALID
 from evaltools.diagnostics import Diagnostic, make
 from evaltools.retrieval.gold.annotate import SPLITS
-from evaltools.retrieval.gold.strata import exact_share, quotas, type_key, unit_hash
 from evaltools.retrieval.records.gold_keys import replace_member_value
 from evaltools.retrieval.records.record import RecordLine
 from evaltools.retrieval.records.set_file import JsonlFile, index_by_qid
+from evaltools.retrieval.records.strata import exact_share, quotas, type_key, unit_hash
 from evaltools.retrieval.records.validate import duplicate_qid
 
 TUNE, HOLDOUT = SPLITS

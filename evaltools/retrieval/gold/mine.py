@@ -16,7 +16,7 @@ from pathlib import Path
 from evaltools.retrieval.code.chunk_id import ChunkId
 from evaltools.retrieval.code.outline import Outline
 from evaltools.retrieval.code.spans import DefinitionLike, Span
-from evaltools.retrieval.gold.strata import type_key, unit_hash
+from evaltools.retrieval.records.strata import type_key, unit_hash
 from evaltools.retrieval.sources.git import BlobReader, shallow_edge
 from evaltools.retrieval.sources.git_history import (
     FileChange,

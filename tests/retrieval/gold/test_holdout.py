@@ -7,10 +7,10 @@ from typing import Any
 import pytest
 
 from evaltools.retrieval.gold.holdout import insert_key, split_set
-from evaltools.retrieval.gold.strata import quotas, target_count
 from evaltools.retrieval.records.gold_keys import replace_member_value
 from evaltools.retrieval.records.record import RecordLine as Line
 from evaltools.retrieval.records.set_file import JsonlFile
+from evaltools.retrieval.records.strata import quotas, target_count
 
 
 def jsonl(*raws: bytes, path: str = "s.jsonl") -> JsonlFile:

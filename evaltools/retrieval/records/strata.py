@@ -1,11 +1,12 @@
 """Stratified shares of a set: how many of each type, and which ones, for a seed.
 
-Used by `gold sample` (audit pairs) and `gold split` (holdout queries). A share of a type is
-met to within one item at any size: each type gets the floor or the ceiling of its exact
-share, and the total is the rounded share of everything (largest remainder). Which items
-fill a quota follows a ranking by a hash of the seed and the item's identity, so an item's
-rank never depends on the other items: adding items changes the choice only where a new
-item ranks ahead of an old one, or the quota itself changes.
+Used by `gold sample` (audit pairs), `gold split` (holdout queries) and `gold stats` (how
+near a holdout is to its share). A share of a type is met to within one item at any size:
+each type gets the floor or the ceiling of its exact share, and the total is the rounded
+share of everything (largest remainder). Which items fill a quota follows a ranking by a
+hash of the seed and the item's identity, so an item's rank never depends on the other
+items: adding items changes the choice only where a new item ranks ahead of an old one, or
+the quota itself changes.
 """
 
 from __future__ import annotations
