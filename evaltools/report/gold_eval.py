@@ -3,9 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
-from datetime import datetime, timezone
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from evaltools import jsonio
@@ -19,7 +16,7 @@ from evaltools.retrieval.scoring.evaluate import (
     query_split,
     query_type,
 )
-from evaltools.retrieval.scoring.history import Entry
+from evaltools.retrieval.scoring.history import Entry, Provenance
 
 if TYPE_CHECKING:
     from evaltools.report.svg_chart import Series
@@ -181,47 +178,6 @@ def _markdown_table(header: list[str], rows: list[list[str]]) -> list[str]:
         return "| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |"
 
     return [line(header), line(["---"] * len(header)), *(line(r) for r in rows)]
-
-
-@dataclass(frozen=True)
-class Provenance:
-    """What a history line says of a run besides its scores."""
-
-    revision: str | None  # the commit of the code the gold was checked against
-    date: str  # when it was scored, UTC, ISO 8601
-    label: str | None = None  # --label: the user's name for it (a nightly's, a branch's)
-
-
-def code_revision(root: Path | None, rev: str | None, checked: GoldCheck) -> str | None:
-    """The commit of `--rev` (else HEAD) in the repository the gold IDs point into below
-    `--root` (the deepest one holding each, as `gold check` resolves them): the code the
-    gold was checked against, not the set file's repository, which may be another. IDs in
-    several repositories: `name@commit` of each, space-separated. Without a root (an
-    index), `--rev` as given."""
-    from evaltools.retrieval.sources.git import GitError, run_git
-    from evaltools.retrieval.sources.source import CodeTree
-
-    if root is None:
-        return rev
-    tree = CodeTree(root)
-    try:
-        tops = {m.top: None for i in checked.items if i.cid and (m := tree.mount(i.cid.path))}
-    finally:
-        tree.close()
-    found = []
-    for top in tops:
-        try:
-            out = run_git(top, "rev-parse", "--verify", "--quiet", f"{rev or 'HEAD'}^{{commit}}")
-        except GitError:
-            continue
-        found.append((top, out.decode().strip()))
-    if len(found) == 1:
-        return found[0][1]
-    return " ".join(f"{top.name}@{commit[:12]}" for top, commit in found) or rev
-
-
-def scored_now() -> str:
-    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def history_lines(results: list[Evaluation], checked: GoldCheck, made: Provenance) -> bytes:

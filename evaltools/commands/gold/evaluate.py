@@ -39,8 +39,8 @@ from evaltools.retrieval.gold.resolve import Status
 from evaltools.retrieval.scoring.history import History, parse_history
 
 if TYPE_CHECKING:
-    from evaltools.report.gold_eval import Provenance
     from evaltools.retrieval.scoring.evaluate import Evaluation
+    from evaltools.retrieval.scoring.history import Provenance
 
 # Enough of an existing --plot file to find the generator's marker on its first line.
 _CHART_HEAD_BYTES = 4096
@@ -273,8 +273,8 @@ def _provenance(
 ) -> Provenance:
     """The revision of the code the gold was checked against (of --root's repository, as
     configured when not given), the date, the label: what a history line records."""
-    from evaltools.report.gold_eval import Provenance, code_revision, scored_now
     from evaltools.retrieval.gold.gold_roots import gold_sources
+    from evaltools.retrieval.scoring.history import Provenance, code_revision, scored_now
 
     configured = load_config().retrieval
     root, _ = gold_sources(root, metas, configured.root, configured.metas)

@@ -4,20 +4,26 @@ Each line is what `gold eval --history` appends: `{"run", "label"?, "date"?, "k"
 "set_digest", "revision", "groups": [{"type", "split", "n", "metrics": {"ndcg", ...},
 "ci"?: {"ndcg": [lo, hi], ...}}]}` (lines written before `label`, `date` and `ci` existed
 read as well). A line that is not of that shape becomes a diagnostic at its line, never an
-exception, and is left out.
+exception, and is left out. What a new line records besides its scores (the revision of the
+code the gold was checked against, the date, the label) is `Provenance`.
 """
 
 from __future__ import annotations
 
 import io
 from dataclasses import dataclass, field
-from typing import Any, TypeGuard
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeGuard
 
 from evaltools.catalogue.rg.discipline import HISTORY_UNREADABLE_LINE
 from evaltools.catalogue.rv import BLANK_LINE
 from evaltools.diagnostics import Diagnostic, make
 from evaltools.retrieval.records.record import iter_record_lines
 from evaltools.retrieval.scoring.evaluate import ALL
+
+if TYPE_CHECKING:
+    from evaltools.retrieval.gold.gold_check import GoldCheck
 
 _SHAPE = (
     'a history line is {"run": ..., "k": ..., "revision": ..., "groups": [{"type": ..., '
@@ -121,3 +127,44 @@ def _group_ndcg(group: Any) -> tuple[str, str, float, Interval | None] | str:
     if not (isinstance(bounds, list) and len(bounds) == 2 and all(map(_unit, bounds))):
         return f"group {kind!r} has a `ci` without an `ndcg` interval [lo, hi] within 0..1"
     return kind, split, float(value), (float(bounds[0]), float(bounds[1]))
+
+
+@dataclass(frozen=True)
+class Provenance:
+    """What a history line says of a run besides its scores."""
+
+    revision: str | None  # the commit of the code the gold was checked against
+    date: str  # when it was scored, UTC, ISO 8601
+    label: str | None = None  # --label: the user's name for it (a nightly's, a branch's)
+
+
+def code_revision(root: Path | None, rev: str | None, checked: GoldCheck) -> str | None:
+    """The commit of `--rev` (else HEAD) in the repository the gold IDs point into below
+    `--root` (the deepest one holding each, as `gold check` resolves them): the code the
+    gold was checked against, not the set file's repository, which may be another. IDs in
+    several repositories: `name@commit` of each, space-separated. Without a root (an
+    index), `--rev` as given."""
+    from evaltools.retrieval.sources.git import GitError, run_git
+    from evaltools.retrieval.sources.source import CodeTree
+
+    if root is None:
+        return rev
+    tree = CodeTree(root)
+    try:
+        tops = {m.top: None for i in checked.items if i.cid and (m := tree.mount(i.cid.path))}
+    finally:
+        tree.close()
+    found = []
+    for top in tops:
+        try:
+            out = run_git(top, "rev-parse", "--verify", "--quiet", f"{rev or 'HEAD'}^{{commit}}")
+        except GitError:
+            continue
+        found.append((top, out.decode().strip()))
+    if len(found) == 1:
+        return found[0][1]
+    return " ".join(f"{top.name}@{commit[:12]}" for top, commit in found) or rev
+
+
+def scored_now() -> str:
+    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
