@@ -1,7 +1,8 @@
 """`evaltools gold mine|sample`: weak labels from git history, and the audit sample.
 
 `gold merge` and `gold split` are in merge.py and split.py; what the four share is
-in `report.gold_io`."""
+in `retrieval.gold.discipline_io` (reading and writing) and
+`report.gold_summary` (printing)."""
 
 from __future__ import annotations
 
@@ -10,19 +11,17 @@ from pathlib import Path
 
 from evaltools import jsonio
 from evaltools.fileio import UsageError
-from evaltools.report.gold_io import (
+from evaltools.report.gold_merge import percent
+from evaltools.report.gold_summary import emit, fail, fail_writing
+from evaltools.retrieval.gold.discipline_io import (
     check_output,
     check_share,
     dump_jsonl,
-    emit,
-    fail,
-    fail_writing,
     input_files,
     output_expect,
     read_sets,
     write_output,
 )
-from evaltools.report.gold_merge import percent
 
 # --- sample ----------------------------------------------------------------------------------
 

@@ -10,18 +10,16 @@ from pathlib import Path
 from evaltools.diagnostics import Diagnostic, worst_exit_code
 from evaltools.fileio import UsageError
 from evaltools.report import render
-from evaltools.report.gold_io import (
+from evaltools.report.gold_merge import merge_text
+from evaltools.report.gold_summary import emit, fail, fail_writing
+from evaltools.retrieval.gold.discipline_io import (
     check_output,
     dump_jsonl,
-    emit,
-    fail,
-    fail_writing,
     input_files,
     output_expect,
     read_sets,
     write_outputs,
 )
-from evaltools.report.gold_merge import merge_text
 
 
 def merge(

@@ -6,16 +6,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from evaltools.atomic import remove_stale_temps
-from evaltools.report.gold_io import (
+from evaltools.report.gold_merge import percent
+from evaltools.report.gold_summary import emit, fail, fail_writing
+from evaltools.retrieval.gold.discipline_io import (
     check_share,
-    emit,
-    fail,
-    fail_writing,
     input_files,
     read_sets,
     write_outputs,
 )
-from evaltools.report.gold_merge import percent
 
 if TYPE_CHECKING:
     from evaltools.retrieval.gold.holdout import SplitResult

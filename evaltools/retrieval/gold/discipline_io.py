@@ -1,7 +1,9 @@
-"""What the gold discipline commands (`gold mine`, `merge`, `sample`, `split`) share: the
-sets they read, the outputs they refuse to overwrite or write atomically, their summaries.
+"""The inputs and outputs the gold discipline commands (`gold mine`, `merge`, `sample`,
+`split`) share: the sets they read, the outputs they refuse to overwrite, writing them
+atomically (one file, or files that belong together), and the checks of their options.
 
-Here rather than in `commands/` because command modules do not import one another."""
+Here rather than in `commands/` because command modules do not import one another; their
+summaries and failures are printed by `report.gold_summary`."""
 
 from __future__ import annotations
 
@@ -20,7 +22,7 @@ from evaltools.atomic import (
     preflight,
     write_finding,
 )
-from evaltools.diagnostics import Diagnostic, worst_exit_code
+from evaltools.diagnostics import Diagnostic
 from evaltools.fileio import (
     UsageError,
     check_paths_exist,
@@ -28,7 +30,6 @@ from evaltools.fileio import (
     display_path,
     refuse_input_as_output,
 )
-from evaltools.report import render
 from evaltools.retrieval.records.set_file import JsonlFile, read_jsonl
 
 
@@ -101,15 +102,6 @@ def write_outputs(outputs: Sequence[tuple[Path, bytes, Expect]]) -> Diagnostic |
     return None
 
 
-def fail_writing(
-    problems: Sequence[Diagnostic], written: Sequence[str], output_format: str, files: int
-) -> int:
-    """Report the files that could not be written, after saying which ones were."""
-    for name in written:
-        sys.stderr.write(f"written: {name}\n")
-    return fail(problems, output_format, files)
-
-
 def input_files(paths: Sequence[Path]) -> list[Path]:
     """The .jsonl files to read: those named, and those in the directories named."""
     if any(str(path) == "-" for path in paths):
@@ -133,23 +125,6 @@ def read_sets(
         else:
             sets.append(found)
     return sets, problems
-
-
-def fail(problems: Sequence[Diagnostic], output_format: str, files_checked: int) -> int:
-    """Report input problems the usual way; nothing has been written."""
-    render(output_format, problems, sys.stdout, files_checked=files_checked)
-    return max(worst_exit_code(problems), 1)
-
-
-def emit(output_format: str, summary: dict[str, object], text: Iterable[str]) -> None:
-    """The run's summary: one JSON object, or lines for people; on stderr when the data
-    itself goes to stdout, so that `-o -` stays clean."""
-    stream = sys.stderr if summary.get("output") == "-" else sys.stdout
-    if output_format == "json":
-        stream.write(jsonio.dumps(summary, indent=2) + "\n")
-        return
-    for line in text:
-        stream.write(line + "\n")
 
 
 def check_share(name: str, value: float) -> None:
