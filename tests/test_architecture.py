@@ -1,35 +1,42 @@
 """The layering docs/architecture.md describes, read from the source (every import, lazy ones
-included): commands do not import each other, the two domains stay apart and know nothing of
-the command line, and no chain of imports comes back to where it started."""
+included): each module imports only its own layer or lower ones, commands do not import each
+other, the two domains stay apart and know nothing of the command line, and no chain of
+imports comes back to where it started."""
 
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
+import itertools
+from collections.abc import Iterator, Sequence
 from pathlib import Path
+
+import pytest
 
 import evaltools
 
 PACKAGE = Path(evaltools.__file__).parent
 
 
-def module_name(path: Path) -> str:
-    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+def module_name(path: Path, package: Path = PACKAGE) -> str:
+    parts = path.relative_to(package.parent).with_suffix("").parts
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-def imported(path: Path, modules: set[str]) -> Iterator[str]:
-    """The evaltools modules `path` imports (a name imported from a package counts as its
-    submodule when there is one)."""
+def imported(path: Path, modules: set[str], package: Path = PACKAGE) -> Iterator[str]:
+    """The package's modules `path` imports, at the top or inside a function (a name
+    imported from a package counts as its submodule when there is one)."""
     tree = ast.parse(path.read_text("utf-8"))
-    here = module_name(path)
+    here = module_name(path, package)
+    # A package's own name is where its relative imports start; a module's is its parent's.
+    anchor = here.split(".") if path.name == "__init__.py" else here.split(".")[:-1]
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             names = [alias.name for alias in node.names]
-        elif isinstance(node, ast.ImportFrom) and node.module is not None:
-            base = node.module
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
             if node.level:
-                base = ".".join([*here.split(".")[: -node.level], node.module])
+                start = anchor[: len(anchor) - node.level + 1]
+                base = ".".join([*start, *([base] if base else [])])
             subs = [f"{base}.{alias.name}" for alias in node.names]
             names = [base] + [s for s in subs if s in modules]
         else:
@@ -37,10 +44,10 @@ def imported(path: Path, modules: set[str]) -> Iterator[str]:
         yield from (n for n in names if n in modules and n != here)
 
 
-def import_graph() -> dict[str, set[str]]:
-    files = {module_name(p): p for p in PACKAGE.rglob("*.py")}
+def import_graph(package: Path = PACKAGE) -> dict[str, set[str]]:
+    files = {module_name(p, package): p for p in package.rglob("*.py")}
     modules = set(files)
-    return {name: set(imported(path, modules)) for name, path in files.items()}
+    return {name: set(imported(path, modules, package)) for name, path in files.items()}
 
 
 GRAPH = import_graph()
@@ -160,3 +167,189 @@ def test_one_location_type() -> None:
             if {"path", "line", "column"} <= fields or {"path", "line", "message"} <= fields:
                 located.append(f"{module_name(path)}.{node.name}")
     assert located == ["evaltools.diagnostics.Diagnostic"]
+
+
+# The layers, top first; a module imports only from its own layer or one below it. Each entry
+# is a module or a package (with everything in it); the most specific entry names a module's
+# place, and `evaltools` itself (the package's __init__) is only the package's own module.
+# docs/architecture.md gives the reason for each layer: keep the two in step.
+LAYERS: list[set[str]] = [
+    {"evaltools.__main__", "evaltools.cli"},
+    {"evaltools.commands"},
+    {"evaltools.server"},
+    {"evaltools.report"},
+    {"evaltools.check", "evaltools.score"},
+    {"evaltools.example", "evaltools.retrieval"},
+    {"evaltools.dupes"},
+    {"evaltools.config"},
+    {"evaltools.gate", "evaltools.selection"},
+    {
+        "evaltools.atomic",
+        "evaltools.fileio",
+        "evaltools.jsonio",
+        "evaltools.parallel",
+        "evaltools.tomllocate",
+    },
+    {"evaltools.catalogue"},
+    {
+        "evaltools",
+        "evaltools.blake2",
+        "evaltools.diagnostics",
+        "evaltools.gcpause",
+        "evaltools.jsonlocate",
+        "evaltools.positions",
+        "evaltools.rerun",
+        "evaltools.tomlio",
+    },
+]
+
+# Inside retrieval/, the same rule between its sub-packages, top first.
+RETRIEVAL_LAYERS: list[set[str]] = [
+    {"evaltools.retrieval.scoring"},
+    {"evaltools.retrieval.gold"},
+    {"evaltools.retrieval.sources"},
+    {"evaltools.retrieval.records"},
+    {"evaltools.retrieval.code"},
+]
+
+
+def place(module: str, layers: Sequence[set[str]]) -> int | None:
+    """The index of the layer whose most specific entry holds `module` (0 is the top), None
+    when no entry does. A package's name as an entry holds its submodules, except the root
+    package's: there, only the root's own module."""
+    best: tuple[int, int] | None = None  # (length of the entry, layer)
+    for index, layer in enumerate(layers):
+        for entry in layer:
+            holds = module == entry or ("." in entry and module.startswith(entry + "."))
+            if holds and (best is None or len(entry) > best[0]):
+                best = (len(entry), index)
+    return None if best is None else best[1]
+
+
+def upward(graph: dict[str, set[str]], layers: Sequence[set[str]]) -> set[tuple[str, str]]:
+    """Every import from a module to a module of a higher layer; modules the layers do not
+    place are not judged here."""
+    found = set()
+    for name, deps in graph.items():
+        here = place(name, layers)
+        if here is None:
+            continue
+        for dep in deps:
+            there = place(dep, layers)
+            if there is not None and there < here:
+                found.add((name, dep))
+    return found
+
+
+def test_every_module_has_a_layer() -> None:
+    assert sorted(name for name in GRAPH if place(name, LAYERS) is None) == []
+    inside = [name for name in GRAPH if name.startswith("evaltools.retrieval.")]
+    assert sorted(name for name in inside if place(name, RETRIEVAL_LAYERS) is None) == []
+
+
+def test_imports_point_down_the_layers() -> None:
+    assert sorted(upward(GRAPH, LAYERS)) == []
+
+
+def test_imports_inside_retrieval_point_down_its_layers() -> None:
+    assert sorted(upward(GRAPH, RETRIEVAL_LAYERS)) == []
+
+
+def test_report_only_formats() -> None:
+    """A reporter writes no file, runs no git or other process and reads no eval set: those
+    are the services', which hand it their results."""
+    banned = (
+        "evaltools.atomic",
+        "evaltools.parallel",
+        "evaltools.retrieval.records",
+        "evaltools.retrieval.sources",
+    )
+    found = {
+        (name, dep)
+        for name, deps in GRAPH.items()
+        if name.startswith("evaltools.report")
+        for dep in deps
+        if dep.startswith(banned)
+    }
+    for path in (PACKAGE / "report").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else []
+            if isinstance(node, ast.ImportFrom) and not node.level:
+                names = [node.module or ""]
+            found |= {(module_name(path), n) for n in names if n.split(".")[0] == "subprocess"}
+    assert sorted(found) == []
+
+
+def documented_layers(heading: str) -> list[set[str]]:
+    """The numbered list that follows `heading` in docs/architecture.md, each item's names
+    (the backquoted ones before its dash) as modules: `cli/` is `evaltools.cli`."""
+    document = (PACKAGE.parent / "docs" / "architecture.md").read_text("utf-8")
+    lines = document[document.index(heading) :].splitlines()[1:]
+    items = itertools.takewhile(lambda line: not line or line[:1].isdigit(), lines)
+    return [
+        {as_module(name) for name in line.split(" — ", 1)[0].split("`")[1::2]}
+        for line in items
+        if line
+    ]
+
+
+def as_module(name: str) -> str:
+    stem = name.removesuffix("/").removesuffix(".py").replace("/", ".")
+    return stem if stem == "evaltools" else f"evaltools.{stem}"
+
+
+def test_the_layers_are_the_documented_ones() -> None:
+    assert documented_layers("## Layers") == LAYERS
+    assert documented_layers("Inside `retrieval/`, the same rule") == RETRIEVAL_LAYERS
+
+
+FAKE = {
+    "pkg/__init__.py": "",
+    "pkg/top.py": "from pkg import low\n",
+    "pkg/mid/__init__.py": "",
+    "pkg/mid/a.py": "from . import b\nfrom pkg.low import helper\n",
+    "pkg/mid/b.py": "import pkg.low\n",
+    "pkg/low.py": "def helper() -> None:\n    {}\n",
+}
+FAKE_LAYERS = [{"pkg.top"}, {"pkg.mid"}, {"pkg", "pkg.low"}]
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        ("", set()),
+        ("    import pkg.top\n", {("pkg.low", "pkg.top")}),  # lazy, inside a function
+        (
+            "    from pkg.mid import a\n",
+            {("pkg.low", "pkg.mid"), ("pkg.low", "pkg.mid.a")},
+        ),  # a module of a package
+        ("    from pkg.mid.b import x\n", {("pkg.low", "pkg.mid.b")}),  # a name in a module
+        (
+            "    from .mid import b\n",
+            {("pkg.low", "pkg.mid"), ("pkg.low", "pkg.mid.b")},
+        ),  # relative
+        ("    from . import top\n", {("pkg.low", "pkg.top")}),
+        ("    import pkg\n", set()),  # the root's own module sits at the bottom
+    ],
+)
+def test_an_upward_import_in_a_tree_is_found(
+    tmp_path: Path, body: str, expected: set[tuple[str, str]]
+) -> None:
+    for name, text in FAKE.items():
+        path = tmp_path / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text.format(body or "    pass\n"), "utf-8")
+    graph = import_graph(tmp_path / "pkg")
+    assert graph["pkg.mid.a"] == {"pkg.mid", "pkg.mid.b", "pkg.low"}
+    assert upward(graph, FAKE_LAYERS) == expected
+
+
+def test_the_most_specific_entry_places_a_module() -> None:
+    layers = [{"pkg.a.top"}, {"pkg.a"}, {"pkg"}]
+    assert [place(m, layers) for m in ("pkg.a.top", "pkg.a.top.x", "pkg.a.b", "pkg", "pkg.b")] == [
+        0,
+        0,
+        1,
+        2,
+        None,
+    ]
