@@ -1,7 +1,7 @@
 """`evaltools gold mine|sample`: weak labels from git history, and the audit sample.
 
 `gold merge` and `gold split` are in merge.py and split.py; what the four share is
-in `retrieval.gold.discipline_io` (reading and writing) and
+in `retrieval.gold.discipline_io` (reading), `atomic.outputs` (writing) and
 `report.gold_summary` (printing)."""
 
 from __future__ import annotations
@@ -10,18 +10,11 @@ import sys
 from pathlib import Path
 
 from evaltools import jsonio
+from evaltools.atomic.outputs import check_output, output_expect, write_output
 from evaltools.fileio import UsageError
 from evaltools.report.gold_merge import percent
 from evaltools.report.gold_summary import emit, fail, fail_writing
-from evaltools.retrieval.gold.discipline_io import (
-    check_output,
-    check_share,
-    dump_jsonl,
-    input_files,
-    output_expect,
-    read_sets,
-    write_output,
-)
+from evaltools.retrieval.gold.discipline_io import check_share, dump_jsonl, input_files, read_sets
 
 # --- sample ----------------------------------------------------------------------------------
 

@@ -7,19 +7,13 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from evaltools.atomic.outputs import check_output, output_expect, write_outputs
 from evaltools.diagnostics import Diagnostic, worst_exit_code
 from evaltools.fileio import UsageError
 from evaltools.report import render
 from evaltools.report.gold_merge import merge_text
 from evaltools.report.gold_summary import emit, fail, fail_writing
-from evaltools.retrieval.gold.discipline_io import (
-    check_output,
-    dump_jsonl,
-    input_files,
-    output_expect,
-    read_sets,
-    write_outputs,
-)
+from evaltools.retrieval.gold.discipline_io import dump_jsonl, input_files, read_sets
 
 
 def merge(

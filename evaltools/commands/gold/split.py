@@ -6,14 +6,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from evaltools.atomic import remove_stale_temps
+from evaltools.atomic.outputs import write_outputs
 from evaltools.report.gold_merge import percent
 from evaltools.report.gold_summary import emit, fail, fail_writing
-from evaltools.retrieval.gold.discipline_io import (
-    check_share,
-    input_files,
-    read_sets,
-    write_outputs,
-)
+from evaltools.retrieval.gold.discipline_io import check_share, input_files, read_sets
 
 if TYPE_CHECKING:
     from evaltools.retrieval.gold.holdout import SplitResult

@@ -1,105 +1,23 @@
-"""The inputs and outputs the gold discipline commands (`gold mine`, `merge`, `sample`,
-`split`) share: the sets they read, the outputs they refuse to overwrite, writing them
-atomically (one file, or files that belong together), and the checks of their options.
+"""What the gold discipline commands (`gold mine`, `merge`, `sample`, `split`) share: the
+sets they read, the bytes of the sets they write, and the checks of their options.
 
 Here rather than in `commands/` because command modules do not import one another; their
-summaries and failures are printed by `report.gold_summary`."""
+outputs are written by `atomic.outputs`, their summaries and failures printed by
+`report.gold_summary`."""
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from evaltools import jsonio
-from evaltools.atomic import (
-    MISSING,
-    Expect,
-    FileExists,
-    WriteError,
-    WriteSet,
-    atomic_write,
-    preflight,
-    write_finding,
-)
 from evaltools.diagnostics import Diagnostic
-from evaltools.fileio import (
-    UsageError,
-    check_paths_exist,
-    discover,
-    display_path,
-    refuse_input_as_output,
-)
+from evaltools.fileio import UsageError, check_paths_exist, discover
 from evaltools.retrieval.records.set_file import JsonlFile, read_jsonl
 
 
 def dump_jsonl(records: Iterable[object]) -> bytes:
     return b"".join(jsonio.dumps(record).encode("utf-8") + b"\n" for record in records)
-
-
-def check_output(
-    path: Path, force: bool, *, inputs: Sequence[Path] = (), option: str = "-o"
-) -> Diagnostic | None:
-    """Refuse, before any work, an output the write would refuse after it (the atomic
-    writer's `preflight`, whose rules the write applies again with `output_expect(force)`):
-    an existing file unless --force, and an input ever (usage errors: the output is written
-    before the command ends, so the input would be lost); a read-only file or a folder that
-    cannot be written is the write's own finding (IO020), returned."""
-    if str(path) == "-":
-        return None
-    if path.is_dir():
-        raise UsageError(f"{option} {path}: is a directory; name the output file")
-    refuse_input_as_output(path, inputs, option)
-    if not path.parent.is_dir():
-        raise UsageError(f"{option} {path}: no such directory {path.parent}")
-    try:
-        preflight(path, expect=output_expect(force))
-    except FileExists as error:
-        raise UsageError(f"{option} {path}: {error.reason}") from None
-    except WriteError as error:
-        return write_finding(error, display_path(path))
-    return None
-
-
-def output_expect(force: bool) -> Expect:
-    """What a new output's write expects to replace: nothing unless --force (a file created
-    while the command worked is refused at the rename, not replaced)."""
-    return None if force else MISSING
-
-
-def write_output(path: Path, data: bytes, *, expect: Expect = None) -> Diagnostic | None:
-    """Write one output (or rewrite an input read as `expect`); the finding if it failed."""
-    if str(path) == "-":
-        sys.stdout.flush()
-        sys.stdout.buffer.write(data)
-        sys.stdout.buffer.flush()
-        return None
-    try:
-        atomic_write(path, data, expect=expect)
-    except WriteError as error:
-        return write_finding(error, display_path(path))
-    return None
-
-
-def write_outputs(outputs: Sequence[tuple[Path, bytes, Expect]]) -> Diagnostic | None:
-    """Write files that belong together (a merge and its conflicts, the files of one set
-    split), each `(path, data, expect)`: all of them, or none and the finding why. Stdout
-    (`-`) gets its bytes once the files are in place."""
-    files = [(path, data, expect) for path, data, expect in outputs if str(path) != "-"]
-    with WriteSet() as written:
-        for path, data, expect in files:
-            try:
-                written.add(path, data, expect=expect)
-            except WriteError as error:
-                return write_finding(error, display_path(path))
-        try:
-            written.commit()
-        except WriteError as error:
-            return write_finding(error, display_path(error.path))
-    for path, data, _ in outputs:
-        if str(path) == "-":
-            write_output(path, data)
-    return None
 
 
 def input_files(paths: Sequence[Path]) -> list[Path]:
