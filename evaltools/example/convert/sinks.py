@@ -29,6 +29,7 @@ from evaltools.atomic import (
     temp_prefix,
     why,
 )
+from evaltools.atomic.outputs import output_expect
 from evaltools.fileio import UsageError, display_path
 
 EXISTS = "exists"
@@ -110,7 +111,8 @@ class JsonlSink(Sink):
                 self.handle = self.path.open("wb")
             else:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
-                self.file = AtomicFile(self.path)
+                # Without --force the rename refuses a file created while the run worked.
+                self.file = AtomicFile(self.path, expect=output_expect(self.force))
                 return self.file
         return self.handle
 
@@ -233,7 +235,7 @@ class SingleSink(Sink):
             return None
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            atomic_write(self.path, data)
+            atomic_write(self.path, data, expect=output_expect(self.force))
         except WriteError as exc:
             return WRITE_FAILED, f"cannot write {target}: {exc.reason}"
         except OSError as exc:

@@ -316,3 +316,31 @@ def test_keys_nested_in_recent_files_are_kept_in_json_and_refused_for_markdown(
     assert main(["convert", "x.json", "--to", "md", "-o", "x.md", "--allow-lossy"]) == 0
     assert "CV008 [warning]" in capsys.readouterr().out
     assert "src/a.py\t3\nsrc/b.py\n" in (in_tmp / "x.md").read_text()
+
+
+@pytest.mark.parametrize(("to", "output"), [("jsonl", "all.jsonl"), ("md", "one.md")])
+def test_an_output_created_while_the_run_worked_is_kept_without_force(
+    in_tmp: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    to: str,
+    output: str,
+) -> None:
+    from evaltools.example.convert import sinks
+
+    source = CORPUS / "flask--add-import-statement.md"
+    placed = in_tmp / output
+    sink = sinks.JsonlSink if to == "jsonl" else sinks.SingleSink
+    checked = sink.refusal
+
+    def refusal_then_someone_writes(self: sinks.Sink) -> tuple[str, str] | None:
+        found = checked(self)  # type: ignore[arg-type]
+        placed.write_bytes(b"someone's file\n")  # after the check, before the write
+        return found
+
+    monkeypatch.setattr(sink, "refusal", refusal_then_someone_writes)
+    assert main(["convert", str(source), "--to", to, "-o", output, "--jobs", "1"]) == 1
+    out = capsys.readouterr().out
+    assert f"CV012 [error] cannot write {output}: file changed while evaltools" in out
+    assert placed.read_bytes() == b"someone's file\n"
+    assert sorted(p.name for p in in_tmp.iterdir()) == [output]
