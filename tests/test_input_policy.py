@@ -14,24 +14,13 @@ from pathlib import Path
 import pytest
 
 from tests.score._examples import PERFECT, example, prediction, write_jsonl
+from tests.test_write_faults import evaltools
 
 # The input policy's limit for a file of records (`fileio.MAX_DATA_FILE_BYTES`).
 MAX_DATA_FILE_BYTES = 1 << 30
 
 FRONT = '+++\nrepository_url = "https://github.com/o/r"\nrevision = "{rev}"\n{extra}\n+++\n'
 BODY = "\n## Cursor Position\n\n```a.py\nx<|user_cursor|>\n```\n"
-
-
-def evaltools(*args: str, cwd: Path, timeout: float = 60) -> subprocess.CompletedProcess[str]:
-    """The CLI in a process of its own: a hang is a TimeoutExpired, not a stuck suite."""
-    return subprocess.run(
-        [sys.executable, "-m", "evaltools", *args],
-        check=False,
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-    )
 
 
 def hostile_front_matter(folder: Path) -> None:

@@ -44,14 +44,15 @@ sys.exit(main(sys.argv[2:]))
 """
 
 
-def evaltools(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+def evaltools(*args: str, cwd: Path, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    """The CLI in a process of its own: a hang is a TimeoutExpired, not a stuck suite."""
     return subprocess.run(
         [sys.executable, "-m", "evaltools", *args],
         check=False,
         cwd=cwd,
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=timeout,
     )
 
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -18,7 +17,7 @@ from evaltools.__main__ import main
 from tests.commands.gold.test_gold_eval import cid, record, write_set, write_trec
 from tests.commands.gold.test_gold_eval_plot import entry
 from tests.example import gen_records
-from tests.test_write_faults import fill, temps
+from tests.test_write_faults import evaltools, fill, temps
 
 READ_ONLY = (
     "the file is read-only (mode 0444, no write permission for anyone): make it writable "
@@ -34,17 +33,6 @@ def snapshot(folder: Path) -> dict[str, tuple[bytes, int]]:
         for p in sorted(folder.rglob("*"))
         if p.is_file()
     }
-
-
-def evaltools(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "evaltools", *args],
-        check=False,
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
 
 
 # --- all or none (point 2) -------------------------------------------------------------------
