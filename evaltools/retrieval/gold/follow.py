@@ -38,12 +38,12 @@ from evaltools.retrieval.gold.bodies import (
     similarity,
 )
 from evaltools.retrieval.gold.lookup import Lookup
-from evaltools.retrieval.gold.names import ByName, by_names, resolved
+from evaltools.retrieval.gold.names import ByName, by_names
 from evaltools.retrieval.gold.no_history import SetEvidence, same_length
 from evaltools.retrieval.gold.old_defs import OldDefinitions, body_of, kept, old_body
 from evaltools.retrieval.gold.partners import Partners
 from evaltools.retrieval.gold.rename import Scopes, by_scope
-from evaltools.retrieval.gold.resolve import GoldRef, Resolution, Status
+from evaltools.retrieval.gold.resolve import GoldRef, Resolution, Status, resolved
 from evaltools.retrieval.gold.scope import scope_of, scope_word, unique_by_language
 
 # Keeps, of candidate chunk IDs, those that were not at the record's revision.

@@ -4,12 +4,12 @@ with the old body, keeping half of it."""
 
 from __future__ import annotations
 
-from evaltools.retrieval.code.chunk_id import ChunkId, parse_chunk_id
+from evaltools.retrieval.code.chunk_id import ChunkId
 from evaltools.retrieval.gold.bodies import HOLLOW_BELOW, MIN_BODY_CHARS, Body
 from evaltools.retrieval.gold.lookup import Entry, Lookup
 from evaltools.retrieval.gold.no_history import SetEvidence
 from evaltools.retrieval.gold.old_defs import OldDefinitions, kept
-from evaltools.retrieval.gold.resolve import GoldRef, Resolution, Status
+from evaltools.retrieval.gold.resolve import GoldRef, Resolution, Status, resolved
 from evaltools.retrieval.gold.scope import is_test_path, scope_of, scope_word, unique_by_language
 
 # Name-only evidence (no old body): the new span's length within this factor of the old.
@@ -84,10 +84,3 @@ def _by_unique_name(
 
 def _path(entry: Entry) -> str:
     return entry.chunk_id.rsplit(":", 2)[0]
-
-
-def resolved(cid: ChunkId, chunk_id: str, why: str, evidence: str) -> Resolution:
-    """The repair to `chunk_id`, with the status that says how far it went."""
-    new = parse_chunk_id(chunk_id)
-    status = Status.MOVED if new.path == cid.path and new.symbol == cid.symbol else Status.RELOCATED
-    return Resolution(status, chunk_id, detail=f"{why}: it is now {chunk_id}", evidence=evidence)

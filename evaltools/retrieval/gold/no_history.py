@@ -23,7 +23,7 @@ from collections.abc import Mapping, Sequence
 
 from evaltools.retrieval.code.chunk_id import ChunkId, parse_chunk_id
 from evaltools.retrieval.gold.lookup import Lookup
-from evaltools.retrieval.gold.resolve import GoldRef, Resolution, Status, match_in_file
+from evaltools.retrieval.gold.resolve import GoldRef, Resolution, Status, match_in_file, resolved
 from evaltools.retrieval.gold.scope import is_test_path
 
 # A folder moved when this many of its gone files have their gold names in it...
@@ -81,12 +81,12 @@ class SetEvidence:
         if result.status is Status.AMBIGUOUS:
             pick = same_length(moved, result.candidates)
             if pick is not None:
-                return _resolved(cid, pick[0], f"{pick[2]} {where}")
+                return resolved(cid, pick[0], "", f"{pick[2]} {where}")
             return self.shifted(cid, ref, home[0])
         new = str(moved) if result.status is Status.OK else result.new_chunk_id
         if new is None:
             return None
-        return _resolved(cid, new, f"same name {where}")
+        return resolved(cid, new, "", f"same name {where}")
 
     def shifted(self, cid: ChunkId, ref: GoldRef, home: str | None = None) -> Resolution | None:
         """The namesake of `home` (the ID's file, or the one its folder moved to) where the
@@ -113,7 +113,7 @@ class SetEvidence:
         new = spans[(cid.start + d, cid.end + d)]
         others = len(group) - 1
         evidence = f"shifted {d:+d} lines together with {others} namesake{'s' * (others > 1)}"
-        return _resolved(cid, new, evidence)
+        return resolved(cid, new, "", evidence)
 
     def homes(self) -> dict[Place, tuple[str, str]]:
         if self._homes is None:
@@ -202,9 +202,3 @@ def _folders(old: str, new: str) -> tuple[str, str]:
         old_parts.pop(-2)
         new_parts.pop(-2)
     return "/".join(old_parts[:-1]), "/".join(new_parts[:-1])
-
-
-def _resolved(cid: ChunkId, chunk_id: str, evidence: str) -> Resolution:
-    new = parse_chunk_id(chunk_id)
-    status = Status.MOVED if new.path == cid.path and new.symbol == cid.symbol else Status.RELOCATED
-    return Resolution(status, chunk_id, detail=f"it is now {chunk_id}", evidence=evidence)

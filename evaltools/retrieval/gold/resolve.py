@@ -27,7 +27,7 @@ from evaltools.catalogue.rg.check import (
     GOLD_RELOCATED,
     GOLD_WINDOW_MISSING_LINES,
 )
-from evaltools.retrieval.code.chunk_id import ChunkId
+from evaltools.retrieval.code.chunk_id import ChunkId, parse_chunk_id
 from evaltools.retrieval.gold.lookup import Entry, FileEntries, Lookup
 
 MAX_CANDIDATES = 5
@@ -214,3 +214,12 @@ def leaf_of(symbol: str) -> str:
 
 def _at(symbol: str, entry: Entry) -> str:
     return f"`{symbol}` is now at lines {entry.start}-{entry.end}"
+
+
+def resolved(cid: ChunkId, chunk_id: str, why: str, evidence: str) -> Resolution:
+    """The repair of `cid` to `chunk_id` (`moved` within its file under its name, else
+    `relocated`), saying why (`why`, or nothing) and on what evidence."""
+    new = parse_chunk_id(chunk_id)
+    status = Status.MOVED if new.path == cid.path and new.symbol == cid.symbol else Status.RELOCATED
+    detail = f"{why}: it is now {chunk_id}" if why else f"it is now {chunk_id}"
+    return Resolution(status, chunk_id, detail=detail, evidence=evidence)
