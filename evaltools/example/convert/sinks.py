@@ -42,7 +42,10 @@ class SinkFailed(Exception):
     """The one output file cannot be written: the run stops, and nothing was written."""
 
     def __init__(self, path: Path, reason: str) -> None:
-        super().__init__(f"cannot write {display_path(path)}: {reason}; nothing was written")
+        # A refused rename (FileChanged) says so already.
+        said = "nothing was written" in reason
+        tail = "" if said else "; nothing was written"
+        super().__init__(f"cannot write {display_path(path)}: {reason}{tail}")
         self.path = path
 
 

@@ -342,5 +342,6 @@ def test_an_output_created_while_the_run_worked_is_kept_without_force(
     assert main(["convert", str(source), "--to", to, "-o", output, "--jobs", "1"]) == 1
     out = capsys.readouterr().out
     assert f"CV012 [error] cannot write {output}: file changed while evaltools" in out
+    assert out.count("nothing was written") == 1
     assert placed.read_bytes() == b"someone's file\n"
     assert sorted(p.name for p in in_tmp.iterdir()) == [output]
