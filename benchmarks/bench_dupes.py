@@ -238,7 +238,7 @@ def _named_queries(path: Path, count: int) -> None:
 
 
 def read_queries(path: Path) -> int:
-    from evaltools.retrieval.gold.dupes import read_prints
+    from evaltools.retrieval.gold.discipline.dupes import read_prints
 
     return len(read_prints([path])[0])
 

@@ -7,8 +7,9 @@ commit edits, adds, deletes or renames definitions or edits imports in one to th
 some file moves, typo, version-bump and release subjects, and merge commits), then times,
 in the same run:
 (a) `git log -p` over the whole history, its output read and discarded (the floor), and
-(b) the whole mining pass, `evaltools.retrieval.gold.mine.mine` (one `git log -p -U0` stream, a
-`git cat-file --batch` process, definitions of every touched file at every commit, filters).
+(b) the whole mining pass, `evaltools.retrieval.gold.discipline.mine.mine` (one
+`git log -p -U0` stream, a `git cat-file --batch` process, definitions of every touched
+file at every commit, filters).
 Target: (b) within 3x of (a). Wall time and CPU time (this process and its git children,
 so that other load on the machine counts less) are both shown. `--reference` also times
 mining with every touched file read and parsed at every commit (no derived outlines).
@@ -26,7 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from evaltools.retrieval.gold.mine import mine
+from evaltools.retrieval.gold.discipline.mine import mine
 
 VERBS = ("handle", "retry", "cache", "parse", "validate", "render", "load", "store", "sync")
 NOUNS = ("session", "token", "upload", "user", "config", "report", "index", "query", "batch")

@@ -50,7 +50,7 @@ from refactor_truth.extract import Def
 from refactor_truth.truth import BODY, BODY_AHEAD, CATEGORIES, COPY, KEEP, NAME_BODY
 
 from evaltools.retrieval.gold.gold_check import check_gold
-from evaltools.retrieval.gold.resolve import Status
+from evaltools.retrieval.gold.reanchor.resolve import Status
 
 PAIRS = (("flask", "2.3.3", "3.0.0"), ("click", "7.1.2", "8.0.0"))
 CACHE = Path(__file__).resolve().parent / ".cache"

@@ -120,7 +120,7 @@ def test_gold_split_keeps_a_record_appended_while_it_worked(tmp_path: Path) -> N
             stream.write(appended)
 
     done = edit_while_paused(
-        "evaltools.retrieval.gold.holdout.split_set",
+        "evaltools.retrieval.gold.discipline.holdout.split_set",
         ["gold", "split", "set.jsonl", "--holdout", "0.5", "--seed", "1"],
         tmp_path,
         append,

@@ -52,7 +52,7 @@ DUPLICATE_QUERY = Rule(
     "The query counts twice in every metric. Delete one, or merge their gold.",
     '{"qid": "q1", "query": "Where is retry?", ...}  {"qid": "q7", "query": "where is retry", ...}',
     '{"qid": "q1", "query": "Where is retry?", ...}',
-    check="evaltools.retrieval.gold.dupes",
+    check="evaltools.retrieval.gold.discipline.dupes",
 )
 
 NEAR_DUPLICATE_QUERY = Rule(
@@ -68,7 +68,7 @@ NEAR_DUPLICATE_QUERY = Rule(
     "what is being tested.",
     '"how does retry back off"  /  "how does the retry back off"',
     '"how does retry back off"  /  "which errors are retried"',
-    check="evaltools.retrieval.gold.dupes",
+    check="evaltools.retrieval.gold.discipline.dupes",
 )
 
 DUPLICATE_GOLD_SET = Rule(
@@ -80,7 +80,7 @@ DUPLICATE_GOLD_SET = Rule(
     "Often one query asked twice in other words: check that both are needed.",
     '"q3": {"net/retry.py:14-46:retry": 3}   "q9": {"net/retry.py:14-46:retry": 3}',
     '"q3": {"net/retry.py:14-46:retry": 3}   "q9": {"net/pool.py:5-30:Pool": 3}',
-    check="evaltools.retrieval.gold.dupes",
+    check="evaltools.retrieval.gold.discipline.dupes",
 )
 
 HOLDOUT_LEAK = Rule(
@@ -96,5 +96,5 @@ HOLDOUT_LEAK = Rule(
     '{"qid": "q2", "split": "holdout", "query": "retry backoff"}  '
     '{"qid": "q5", "split": "tune", "query": "retry back-off"}',
     '{"qid": "q2", "split": "tune", ...}  {"qid": "q5", "split": "tune", ...}',
-    check="evaltools.retrieval.gold.dupes",
+    check="evaltools.retrieval.gold.discipline.dupes",
 )

@@ -95,7 +95,7 @@ def _compare(
         across = len(before) if theirs is not None else None
         found.pairs += example_dupes.find_pairs(before + after, threshold, across=across)
     if mine[1] or reference[1]:
-        from evaltools.retrieval.gold import dupes as retrieval_dupes
+        from evaltools.retrieval.gold.discipline import dupes as retrieval_dupes
 
         queries, problems = retrieval_dupes.read_prints(reference[1])
         more_queries, more = retrieval_dupes.read_prints(mine[1])

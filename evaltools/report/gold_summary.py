@@ -1,6 +1,6 @@
 """What the gold discipline commands (`gold mine`, `merge`, `sample`, `split`) print: their
 summaries, and the problems that stopped them (their inputs and outputs are
-`retrieval.gold.discipline_io`'s).
+`retrieval.gold.discipline.discipline_io`'s).
 
 Here rather than in `commands/` because command modules do not import one another."""
 

@@ -18,7 +18,7 @@ from evaltools.__main__ import main
 from evaltools.dupes import minhash, near
 from evaltools.example import dupes as example_dupes
 from evaltools.example.spec import ExampleSpec, spec_to_json_dict
-from evaltools.retrieval.gold import dupes as retrieval_dupes
+from evaltools.retrieval.gold.discipline import dupes as retrieval_dupes
 
 SLOTS = [
     ["session", "token", "cache", "handler", "parser"],

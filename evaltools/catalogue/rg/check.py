@@ -17,7 +17,7 @@ GOLD_MOVED = Rule(
     "`evaltools gold check --fix` rewrites the span in place.",
     '"gold": {"net/retry.py:10-42:retry": 3}   (retry now at lines 14-46)',
     '"gold": {"net/retry.py:14-46:retry": 3}',
-    check="evaltools.retrieval.gold.resolve",
+    check="evaltools.retrieval.gold.reanchor.resolve",
 )
 
 GOLD_FILE_RENAMED = Rule(
@@ -30,7 +30,7 @@ GOLD_FILE_RENAMED = Rule(
     "The ID names a file that no longer exists. `--fix` rewrites the path and the span.",
     '"gold": {"net/retry.py:10-42:retry": 3}   (git mv net/retry.py net/backoff.py)',
     '"gold": {"net/backoff.py:10-42:retry": 3}',
-    check="evaltools.retrieval.gold.resolve",
+    check="evaltools.retrieval.gold.reanchor.resolve",
 )
 
 GOLD_MISSING_SYMBOL = Rule(
@@ -45,7 +45,7 @@ GOLD_MISSING_SYMBOL = Rule(
     "metric.",
     '"gold": {"net/retry.py:10-42:retry": 3}   (def retry renamed to def retry_call)',
     '"gold": {"net/retry.py:10-42:retry_call": 3}',
-    check="evaltools.retrieval.gold.resolve",
+    check="evaltools.retrieval.gold.reanchor.resolve",
 )
 
 GOLD_MISSING_FILE = Rule(
@@ -57,7 +57,7 @@ GOLD_MISSING_FILE = Rule(
     "The ID can never match a retrieved chunk; a person chooses a candidate, or drops the gold ID.",
     '"gold": {"net/old_retry.py:10-42:retry": 3}   (file deleted)',
     '"gold": {"net/retry.py:10-42:retry": 3}',
-    check="evaltools.retrieval.gold.resolve",
+    check="evaltools.retrieval.gold.reanchor.resolve",
 )
 
 GOLD_AMBIGUOUS = Rule(
@@ -70,7 +70,7 @@ GOLD_AMBIGUOUS = Rule(
     "Choosing one automatically could point the gold at the wrong code; a person picks.",
     '"gold": {"io.py:5-9:read": 3}   (two `def read` at lines 12 and 30)',
     '"gold": {"io.py:12-16:read": 3}',
-    check="evaltools.retrieval.gold.resolve",
+    check="evaltools.retrieval.gold.reanchor.resolve",
 )
 
 GOLD_INVALID_CHUNK_ID = Rule(
@@ -131,7 +131,7 @@ GOLD_RELOCATED = Rule(
     "to the one place the evidence names.",
     '"gold": {"app.py:10-42:Framework.route": 3}   (now `BaseApp.route` in core/app.py)',
     '"gold": {"core/app.py:12-44:BaseApp.route": 3}',
-    check="evaltools.retrieval.gold.resolve",
+    check="evaltools.retrieval.gold.reanchor.resolve",
 )
 
 GOLD_COPIED = Rule(
@@ -145,7 +145,7 @@ GOLD_COPIED = Rule(
     "person keeps one or grades each.",
     '"gold": {"mixins.py:5-20:Mixin.render": 3}   (inlined into A and B)',
     '"gold": {"a.py:8-23:A.render": 3, "b.py:8-23:B.render": 3}',
-    check="evaltools.retrieval.gold.resolve",
+    check="evaltools.retrieval.gold.reanchor.resolve",
 )
 
 GOLD_HOLLOWED = Rule(
@@ -160,7 +160,7 @@ GOLD_HOLLOWED = Rule(
     "the set's call, so `--fix` never rewrites it: both places are listed.",
     '"gold": {"app.py:10-90:Flask": 3}   (now `class Flask(App): ...`, body in core.py)',
     '"gold": {"core.py:10-90:App": 3}',
-    check="evaltools.retrieval.gold.resolve",
+    check="evaltools.retrieval.gold.reanchor.resolve",
 )
 
 GOLD_ID_REWRITTEN = Rule(
@@ -238,7 +238,7 @@ GOLD_WINDOW_MISSING_LINES = Rule(
     "window or drops it.",
     '"gold": {"net/retry.py:40-60": 1}   (the file now has 30 lines)',
     '"gold": {"net/retry.py:10-30": 1}',
-    check="evaltools.retrieval.gold.resolve",
+    check="evaltools.retrieval.gold.reanchor.resolve",
 )
 
 GOLD_REVISION_BEHIND = Rule(

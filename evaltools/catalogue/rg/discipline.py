@@ -99,7 +99,7 @@ MERGE_DUPLICATE_QID = Rule(
     "file: merge or rename the duplicates first.",
     '{"qid": "q1", ...}\n{"qid": "q1", ...}   (in ana.jsonl)',
     '{"qid": "q1", ...}\n{"qid": "q2", ...}',
-    check="evaltools.retrieval.gold.annotate",
+    check="evaltools.retrieval.gold.discipline.annotate",
 )
 
 MERGE_QUERY_DIFFERS = Rule(
@@ -114,7 +114,7 @@ MERGE_QUERY_DIFFERS = Rule(
     'ben.jsonl: {"qid": "q1", "query": "backoff", ...}',
     'ana.jsonl: {"qid": "q1", "query": "retry loop", ...}\n'
     'ben.jsonl: {"qid": "q1", "query": "retry loop", ...}',
-    check="evaltools.retrieval.gold.annotate",
+    check="evaltools.retrieval.gold.discipline.annotate",
 )
 
 SPLIT_INVALID = Rule(
@@ -127,7 +127,7 @@ SPLIT_INVALID = Rule(
     "another value meant: fix it by hand, or delete the key to let split assign one.",
     '{"qid": "q1", ..., "split": "test"}',
     '{"qid": "q1", ..., "split": "holdout"}',
-    check="evaltools.retrieval.gold.holdout",
+    check="evaltools.retrieval.gold.discipline.holdout",
 )
 
 MERGE_CLASSIFICATION_DIFFERS = Rule(
@@ -145,7 +145,7 @@ MERGE_CLASSIFICATION_DIFFERS = Rule(
     'ben.jsonl: {"qid": "q1", "type": "mixed", ...}',
     'ana.jsonl: {"qid": "q1", "type": "intent", ...}\n'
     'ben.jsonl: {"qid": "q1", "type": "intent", ...}',
-    check="evaltools.retrieval.gold.annotate",
+    check="evaltools.retrieval.gold.discipline.annotate",
 )
 
 MERGE_NEEDS_ARBITRATION = Rule(
@@ -163,7 +163,7 @@ MERGE_NEEDS_ARBITRATION = Rule(
     "grades of every chunk; fix the grade in both files and merge again.",
     'ana.jsonl: "gold": {"a.py:5-9:g": 2}\nben.jsonl: "gold": {"a.py:5-9:g": 1}',
     'ana.jsonl: "gold": {"a.py:5-9:g": 2}\nben.jsonl: "gold": {"a.py:5-9:g": 2}',
-    check="evaltools.retrieval.gold.annotate",
+    check="evaltools.retrieval.gold.discipline.annotate",
 )
 
 MERGE_AMBIGUOUS_QUERY = Rule(
@@ -178,7 +178,7 @@ MERGE_AMBIGUOUS_QUERY = Rule(
     'ana.jsonl: "gold": {"a.py:5-9:g": 3}\nben.jsonl: "gold": {"a.py:5-9:g": 1}',
     'ana.jsonl: {"query": "where is the retry backoff computed", "gold": '
     '{"a.py:5-9:g": 3}}\nben.jsonl: (the same query) "gold": {"a.py:5-9:g": 3}',
-    check="evaltools.retrieval.gold.annotate",
+    check="evaltools.retrieval.gold.discipline.annotate",
 )
 
 MERGE_UNPAIRED_QUERY = Rule(
@@ -192,7 +192,7 @@ MERGE_UNPAIRED_QUERY = Rule(
     "or take it out of this file.",
     'ana.jsonl: {"qid": "q7", ...}   (no q7 in ben.jsonl)',
     'ana.jsonl: {"qid": "q7", ...}\nben.jsonl: {"qid": "q7", ...}',
-    check="evaltools.retrieval.gold.annotate",
+    check="evaltools.retrieval.gold.discipline.annotate",
 )
 
 RUN_UNREADABLE_LINE = Rule(

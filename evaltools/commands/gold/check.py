@@ -22,9 +22,9 @@ from evaltools.retrieval.gold.gold_roots import gold_sources
 if TYPE_CHECKING:
     from evaltools.diagnostics import Diagnostic
     from evaltools.gate import Gate
+    from evaltools.retrieval.gold.cache.result_cache import ResultCache
     from evaltools.retrieval.gold.gold_check import GoldCheck
     from evaltools.retrieval.gold.items import GoldItem
-    from evaltools.retrieval.gold.result_cache import ResultCache
     from evaltools.selection import DiagnosticFilter
 
 
@@ -54,7 +54,7 @@ def run(
     cache_dir = None if no_cache else cache_folder(config.root)
     # A second run on an unchanged tree prints the first one's output (see result_cache);
     # the resolver is imported only when it has to run.
-    from evaltools.retrieval.gold.result_cache import open_results
+    from evaltools.retrieval.gold.cache.result_cache import open_results
 
     results = open_results(
         cache_dir,
@@ -137,8 +137,8 @@ def _check(
     gate: Gate,
 ) -> int:
     from evaltools.report.progress import Progress
+    from evaltools.retrieval.gold.cache.result_cache import Outcome
     from evaltools.retrieval.gold.gold_check import check_gold
-    from evaltools.retrieval.gold.result_cache import Outcome
 
     progress = Progress()
 
@@ -211,7 +211,7 @@ def _report(fmt: str, found: GoldCheck, out: TextIO, failed_by: str) -> None:
 
 
 def _item_json(item: GoldItem) -> dict[str, object]:
-    from evaltools.retrieval.gold.resolve import Resolution, Status
+    from evaltools.retrieval.gold.reanchor.resolve import Resolution, Status
 
     result = item.result or Resolution(Status.MISSING_FILE)
     status = result.contract_status
@@ -274,7 +274,7 @@ def _summary(
     items: list[GoldItem], problems: list[Diagnostic], files_checked: int, failed_by: str = ""
 ) -> str:
     from evaltools.diagnostics import Severity
-    from evaltools.retrieval.gold.resolve import Status
+    from evaltools.retrieval.gold.reanchor.resolve import Status
 
     counts = Counter(i.result.status for i in items if i.result is not None)
     fixed = sum(1 for i in items if i.fixed)

@@ -1,7 +1,7 @@
 """`evaltools gold mine|sample`: weak labels from git history, and the audit sample.
 
 `gold merge` and `gold split` are in merge.py and split.py; what the four share is
-in `retrieval.gold.discipline_io` (reading), `atomic.outputs` (writing) and
+in `retrieval.gold.discipline.discipline_io` (reading), `atomic.outputs` (writing) and
 `report.gold_summary` (printing)."""
 
 from __future__ import annotations
@@ -14,7 +14,12 @@ from evaltools.atomic.outputs import check_output, output_expect, write_output
 from evaltools.fileio import UsageError
 from evaltools.report.gold_merge import percent
 from evaltools.report.gold_summary import emit, fail, fail_writing
-from evaltools.retrieval.gold.discipline_io import check_share, dump_jsonl, input_files, read_sets
+from evaltools.retrieval.gold.discipline.discipline_io import (
+    check_share,
+    dump_jsonl,
+    input_files,
+    read_sets,
+)
 
 # --- sample ----------------------------------------------------------------------------------
 
@@ -28,7 +33,7 @@ def sample(
     force: bool,
     output_format: str,
 ) -> int:
-    from evaltools.retrieval.gold.annotate import sample_pairs
+    from evaltools.retrieval.gold.discipline.annotate import sample_pairs
 
     check_share("--fraction", fraction)
     inputs = input_files(paths)
@@ -91,7 +96,7 @@ def mine(
     force: bool,
     output_format: str,
 ) -> int:
-    from evaltools.retrieval.gold import mine as mining
+    from evaltools.retrieval.gold.discipline import mine as mining
 
     if per_type is not None and per_type < 1:
         raise UsageError(f"--per-type must be at least 1; got {per_type}")

@@ -35,7 +35,7 @@ from evaltools.fileio import (
     refuse_input_as_output,
 )
 from evaltools.retrieval.gold.gold_check import GoldCheck
-from evaltools.retrieval.gold.resolve import Status
+from evaltools.retrieval.gold.reanchor.resolve import Status
 from evaltools.retrieval.scoring.history import History, parse_history
 
 if TYPE_CHECKING:

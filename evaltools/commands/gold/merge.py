@@ -13,7 +13,7 @@ from evaltools.fileio import UsageError
 from evaltools.report import render
 from evaltools.report.gold_merge import merge_text
 from evaltools.report.gold_summary import emit, fail, fail_writing
-from evaltools.retrieval.gold.discipline_io import dump_jsonl, input_files, read_sets
+from evaltools.retrieval.gold.discipline.discipline_io import dump_jsonl, input_files, read_sets
 
 
 def merge(
@@ -25,7 +25,7 @@ def merge(
     force: bool,
     output_format: str,
 ) -> int:
-    from evaltools.retrieval.gold.annotate import merge_annotations
+    from evaltools.retrieval.gold.discipline.annotate import merge_annotations
 
     input_files([first, second])  # the checks: no stdin, both exist
     for path in (first, second):

@@ -9,14 +9,14 @@ from evaltools.atomic import remove_stale_temps
 from evaltools.atomic.outputs import write_outputs
 from evaltools.report.gold_merge import percent
 from evaltools.report.gold_summary import emit, fail, fail_writing
-from evaltools.retrieval.gold.discipline_io import check_share, input_files, read_sets
+from evaltools.retrieval.gold.discipline.discipline_io import check_share, input_files, read_sets
 
 if TYPE_CHECKING:
-    from evaltools.retrieval.gold.holdout import SplitResult
+    from evaltools.retrieval.gold.discipline.holdout import SplitResult
 
 
 def split(*, paths: list[Path], holdout: float | None, seed: int, output_format: str) -> int:
-    from evaltools.retrieval.gold.holdout import split_set
+    from evaltools.retrieval.gold.discipline.holdout import split_set
 
     if holdout is None:
         holdout = _configured_holdout()

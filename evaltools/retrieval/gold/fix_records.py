@@ -33,7 +33,7 @@ from evaltools.catalogue.rg.check import (
 )
 from evaltools.diagnostics import Diagnostic, make
 from evaltools.retrieval.code.chunk_id import parse_chunk_id
-from evaltools.retrieval.gold.resolve import Status
+from evaltools.retrieval.gold.reanchor.resolve import Status
 from evaltools.retrieval.sources import git
 
 if TYPE_CHECKING:

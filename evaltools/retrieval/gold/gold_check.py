@@ -32,14 +32,14 @@ from evaltools.fileio import (
 )
 from evaltools.retrieval.code.chunk_id import ChunkIdError, parse_chunk_id
 from evaltools.retrieval.gold.items import GoldItem
-from evaltools.retrieval.gold.resolve import RULE_OF_STATUS, GoldRef, Resolution, Status
+from evaltools.retrieval.gold.reanchor.resolve import RULE_OF_STATUS, GoldRef, Resolution, Status
 from evaltools.retrieval.records.gold_limit import gold_over_limit
 from evaltools.retrieval.records.record import RecordLine
 from evaltools.retrieval.records.set_file import JsonlFile
 
 if TYPE_CHECKING:
     from evaltools.retrieval.code.parsing import OnParsed
-    from evaltools.retrieval.gold.result_cache import Watch
+    from evaltools.retrieval.gold.cache.result_cache import Watch
     from evaltools.retrieval.sources.source import CodeTree
 
 
@@ -257,8 +257,8 @@ def _resolve(
 ) -> None:
     from evaltools.retrieval.code.cache_store import CacheStore
     from evaltools.retrieval.code.parsing import FileParser
-    from evaltools.retrieval.gold.anchor import resolve_all
-    from evaltools.retrieval.gold.lookup import Lookup, MetasLookup, TreeLookup
+    from evaltools.retrieval.gold.reanchor.anchor import resolve_all
+    from evaltools.retrieval.gold.reanchor.lookup import Lookup, MetasLookup, TreeLookup
     from evaltools.retrieval.sources.git import GitError
     from evaltools.retrieval.sources.metas import read_metas
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from evaltools.diagnostics import Diagnostic
 from evaltools.retrieval.code.chunk_id import ChunkId
-from evaltools.retrieval.gold.resolve import GoldRef, Resolution
+from evaltools.retrieval.gold.reanchor.resolve import GoldRef, Resolution
 from evaltools.retrieval.records.record import RecordLine
 from evaltools.retrieval.records.set_file import JsonlFile
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from evaltools.retrieval.gold import result_cache
+from evaltools.retrieval.gold.cache import result_cache
 
 
 def without_result_cache(monkeypatch: pytest.MonkeyPatch) -> None:

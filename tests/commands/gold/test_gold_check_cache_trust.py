@@ -14,7 +14,7 @@ import pytest
 
 from evaltools.__main__ import main
 from evaltools.retrieval.code.cache_store import DB_NAME
-from evaltools.retrieval.gold import result_key
+from evaltools.retrieval.gold.cache import result_key
 from tests.retrieval.gitrepo import GO, GitRepo
 
 GONE = "store/store.go:11-13:Helper"

@@ -51,7 +51,7 @@ def check(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:
 
 
 def test_every_kind_is_reported_as_one_of_the_six_statuses() -> None:
-    from evaltools.retrieval.gold.resolve import CONTRACT_STATUSES, Resolution, Status
+    from evaltools.retrieval.gold.reanchor.resolve import CONTRACT_STATUSES, Resolution, Status
 
     assert {s.value for s in CONTRACT_STATUSES} == SIX
     for status in Status:

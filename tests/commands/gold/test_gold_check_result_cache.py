@@ -18,7 +18,8 @@ import evaltools
 from evaltools.__main__ import main
 from evaltools.retrieval.code import cache_store
 from evaltools.retrieval.code.cache_store import DB_NAME
-from evaltools.retrieval.gold import gold_check, result_cache, result_key
+from evaltools.retrieval.gold import gold_check
+from evaltools.retrieval.gold.cache import result_cache, result_key
 from tests.conftest import REPO
 from tests.retrieval.gitrepo import GO, SESSION_PY, GitRepo
 
@@ -366,7 +367,7 @@ def test_a_hit_imports_neither_the_resolver_nor_the_reporters(
         "from evaltools.__main__ import main\n"
         f"code = main({args!r})\n"
         "heavy = [m for m in sys.modules if m.startswith(('evaltools.retrieval.gold.gold_check',"
-        " 'evaltools.retrieval.gold.anchor', 'evaltools.retrieval.gold.lookup',"
+        " 'evaltools.retrieval.gold.reanchor.anchor', 'evaltools.retrieval.gold.reanchor.lookup',"
         " 'evaltools.retrieval.records', 'evaltools.report.', 'typer', 'tree_sitter',"
         " 'hashlib'))]\n"
         "sys.stderr.write(repr(heavy))\n"
@@ -408,7 +409,7 @@ def test_an_edited_checkout_of_evaltools_is_a_miss(repo: GitRepo, tmp_path: Path
 
     first, second = run(), run()
     assert first[1] == "True" and second == (first[0], "False")  # the second was a hit
-    lookup = checkout / "evaltools" / "retrieval" / "gold" / "lookup.py"
+    lookup = checkout / "evaltools" / "retrieval" / "gold" / "reanchor" / "lookup.py"
     text = lookup.read_text("utf-8")
     edited = "does not exist (edited) and git records no rename of it"
     lookup.write_text(text.replace("does not exist and git records no rename of it", edited))

@@ -44,7 +44,7 @@ def test_mine_never_replaces_an_output_created_while_it_mined(
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    from evaltools.retrieval.gold import mine as mining
+    from evaltools.retrieval.gold.discipline import mine as mining
 
     out, calls = tmp_path / "out.jsonl", list[int]()
     monkeypatch.setattr(
@@ -62,7 +62,7 @@ def test_mine_never_replaces_an_output_created_while_it_mined(
 def test_sample_never_replaces_an_output_created_while_it_sampled(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from evaltools.retrieval.gold import annotate
+    from evaltools.retrieval.gold.discipline import annotate
 
     evals = _eval_set(tmp_path / "set.jsonl", 0, 20)
     out, calls = tmp_path / "sample.jsonl", list[int]()
@@ -86,7 +86,7 @@ def test_a_read_only_output_is_refused_before_mining_not_after(
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    from evaltools.retrieval.gold import mine as mining
+    from evaltools.retrieval.gold.discipline import mine as mining
 
     out, calls = tmp_path / "out.jsonl", list[int]()
     out.write_bytes(THEIRS)
@@ -103,7 +103,7 @@ def test_a_read_only_output_is_refused_before_mining_not_after(
 def test_a_read_only_sample_output_is_refused_before_sampling(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from evaltools.retrieval.gold import annotate
+    from evaltools.retrieval.gold.discipline import annotate
 
     evals = _eval_set(tmp_path / "set.jsonl", 0, 20)
     out, calls = tmp_path / "sample.jsonl", list[int]()

@@ -140,7 +140,8 @@ def test_revision_moves_only_where_head_holds_the_gold(
 def test_a_cached_check_that_found_a_revision_behind_does_not_answer_for_fix(
     repo: GitRepo, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from evaltools.retrieval.gold import gold_check, result_key
+    from evaltools.retrieval.gold import gold_check
+    from evaltools.retrieval.gold.cache import result_key
 
     monkeypatch.setattr(result_key, "RACY_SECONDS", -3600)  # files just written are stored
     resolved: list[int] = []

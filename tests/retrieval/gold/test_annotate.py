@@ -7,7 +7,7 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
-from evaltools.retrieval.gold.annotate import (
+from evaltools.retrieval.gold.discipline.annotate import (
     Agreement,
     merge_annotations,
     sample_pairs,

@@ -14,9 +14,9 @@ import pytest
 
 from evaltools.__main__ import main
 from evaltools.retrieval.code.parsing import FileParser
-from evaltools.retrieval.gold.anchor import resolve_all
-from evaltools.retrieval.gold.lookup import TreeLookup
-from evaltools.retrieval.gold.resolve import GoldRef, Resolution, Status
+from evaltools.retrieval.gold.reanchor.anchor import resolve_all
+from evaltools.retrieval.gold.reanchor.lookup import TreeLookup
+from evaltools.retrieval.gold.reanchor.resolve import GoldRef, Resolution, Status
 from evaltools.retrieval.sources.source import CodeTree
 from tests.retrieval.gitrepo import GitRepo
 

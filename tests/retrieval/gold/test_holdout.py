@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from evaltools.retrieval.gold.holdout import insert_key, split_set
+from evaltools.retrieval.gold.discipline.holdout import insert_key, split_set
 from evaltools.retrieval.records.gold_keys import replace_member_value
 from evaltools.retrieval.records.record import RecordLine as Line
 from evaltools.retrieval.records.set_file import JsonlFile

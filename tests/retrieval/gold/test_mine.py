@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from evaltools.retrieval.code.spans import Span
-from evaltools.retrieval.gold.mine import (
+from evaltools.retrieval.gold.discipline.mine import (
     Candidate,
     drop_reason,
     guess_type,

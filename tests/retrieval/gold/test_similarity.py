@@ -8,7 +8,7 @@ import itertools
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from evaltools.retrieval.gold.similarity import by_similarity
+from evaltools.retrieval.gold.reanchor.similarity import by_similarity
 
 
 def full_sort(symbol: str, names: list[str]) -> list[int]:

@@ -5,12 +5,17 @@ with the old body, keeping half of it."""
 from __future__ import annotations
 
 from evaltools.retrieval.code.chunk_id import ChunkId
-from evaltools.retrieval.gold.bodies import HOLLOW_BELOW, MIN_BODY_CHARS, Body
-from evaltools.retrieval.gold.lookup import Entry, Lookup
-from evaltools.retrieval.gold.no_history import SetEvidence
-from evaltools.retrieval.gold.old_defs import OldDefinitions, kept
-from evaltools.retrieval.gold.resolve import GoldRef, Resolution, Status, resolved
-from evaltools.retrieval.gold.scope import is_test_path, scope_of, scope_word, unique_by_language
+from evaltools.retrieval.gold.reanchor.bodies import HOLLOW_BELOW, MIN_BODY_CHARS, Body
+from evaltools.retrieval.gold.reanchor.lookup import Entry, Lookup
+from evaltools.retrieval.gold.reanchor.no_history import SetEvidence
+from evaltools.retrieval.gold.reanchor.old_defs import OldDefinitions, kept
+from evaltools.retrieval.gold.reanchor.resolve import GoldRef, Resolution, Status, resolved
+from evaltools.retrieval.gold.reanchor.scope import (
+    is_test_path,
+    scope_of,
+    scope_word,
+    unique_by_language,
+)
 
 # Name-only evidence (no old body): the new span's length within this factor of the old.
 NAME_LENGTH_FACTOR = 2.0

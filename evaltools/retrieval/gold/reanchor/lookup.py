@@ -13,8 +13,8 @@ from evaltools.retrieval.sources.source import CodeTree
 
 if TYPE_CHECKING:
     from evaltools.retrieval.code.cache_store import CacheStore
-    from evaltools.retrieval.gold.bodies import Body, BodyIndex, BodySearch
-    from evaltools.retrieval.gold.body_cache import RememberedSearch
+    from evaltools.retrieval.gold.cache.body_cache import RememberedSearch
+    from evaltools.retrieval.gold.reanchor.bodies import Body, BodyIndex, BodySearch
 
 # A missing file or symbol triggers a scan of the tree for files holding it; past this
 # many files the scan would cost more than the candidates are worth.
@@ -210,7 +210,7 @@ class TreeLookup:
 
     def bodies(self) -> BodySearch | None:
         """Every definition of the tree by body. With a cache, what earlier runs asked of
-        the same contents is answered from it (see `gold.body_cache`), and the index is built
+        the same contents is answered from it (see `gold.cache.body_cache`), and the index is built
         only for a new question; bodies come from the cache when it has them."""
         if self._bodies is None:
             files = [p for p in self.tree.files() if is_supported(p) and not self.outside(p)]
@@ -218,7 +218,7 @@ class TreeLookup:
             if self.cache is None:
                 self._bodies = self._body_index(files, {})
             else:
-                from evaltools.retrieval.gold.body_cache import RememberedSearch, searches_key
+                from evaltools.retrieval.gold.cache.body_cache import RememberedSearch, searches_key
 
                 keys = self._content_keys(files)
                 key = searches_key((p, keys[p]) for p in files if p in keys)
@@ -261,7 +261,7 @@ class TreeLookup:
         """Read every file of `files` and parse those not parsed yet, for their bodies;
         `keys`: their content keys, under which bodies are cached."""
         from evaltools.gcpause import no_cycle_collection
-        from evaltools.retrieval.gold.bodies import BodyIndex
+        from evaltools.retrieval.gold.reanchor.bodies import BodyIndex
 
         unread = [p for p in files if p not in self._texts]
         self._texts.update(self._read(unread))
@@ -295,7 +295,7 @@ class TreeLookup:
         return read
 
     def _file_bodies(self, files: list[str], content_keys: dict[str, str]) -> list[Body]:
-        from evaltools.retrieval.gold.body_cache import cached_bodies
+        from evaltools.retrieval.gold.cache.body_cache import cached_bodies
 
         named: dict[str, tuple[bytes, list[tuple[str, int, int, str]]]] = {}
         for path in files:

@@ -28,7 +28,7 @@ from evaltools.catalogue.rg.check import (
     GOLD_WINDOW_MISSING_LINES,
 )
 from evaltools.retrieval.code.chunk_id import ChunkId, parse_chunk_id
-from evaltools.retrieval.gold.lookup import Entry, FileEntries, Lookup
+from evaltools.retrieval.gold.reanchor.lookup import Entry, FileEntries, Lookup
 
 MAX_CANDIDATES = 5
 

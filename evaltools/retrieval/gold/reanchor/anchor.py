@@ -9,11 +9,11 @@ import difflib
 from collections.abc import Iterable, Iterator, Mapping
 
 from evaltools.retrieval.code.chunk_id import ChunkId, parse_chunk_id
-from evaltools.retrieval.gold.bodies import BODY_MARGIN, NEAR_BODY
-from evaltools.retrieval.gold.follow import follow_all
-from evaltools.retrieval.gold.lookup import Entry, FileEntries, Lookup
-from evaltools.retrieval.gold.old_defs import old_body
-from evaltools.retrieval.gold.resolve import (
+from evaltools.retrieval.gold.reanchor.bodies import BODY_MARGIN, NEAR_BODY
+from evaltools.retrieval.gold.reanchor.follow import follow_all
+from evaltools.retrieval.gold.reanchor.lookup import Entry, FileEntries, Lookup
+from evaltools.retrieval.gold.reanchor.old_defs import old_body
+from evaltools.retrieval.gold.reanchor.resolve import (
     MAX_CANDIDATES,
     GoldRef,
     Resolution,
@@ -22,8 +22,8 @@ from evaltools.retrieval.gold.resolve import (
     match_in_file,
     match_renamed,
 )
-from evaltools.retrieval.gold.scope import scope_of
-from evaltools.retrieval.gold.similarity import by_similarity
+from evaltools.retrieval.gold.reanchor.scope import scope_of
+from evaltools.retrieval.gold.reanchor.similarity import by_similarity
 
 
 def resolve_all(

@@ -14,9 +14,9 @@ import re
 
 from evaltools.retrieval.code.chunk_id import ChunkId, parse_chunk_id
 from evaltools.retrieval.code.spans import Definition
-from evaltools.retrieval.gold.bodies import Body, make_body, similarity, source_lines
-from evaltools.retrieval.gold.lookup import Lookup
-from evaltools.retrieval.gold.resolve import GoldRef
+from evaltools.retrieval.gold.reanchor.bodies import Body, make_body, similarity, source_lines
+from evaltools.retrieval.gold.reanchor.lookup import Lookup
+from evaltools.retrieval.gold.reanchor.resolve import GoldRef
 
 # Past this many candidates the body was copied around (generated code): their history is
 # not read, and they stay candidates for a person.

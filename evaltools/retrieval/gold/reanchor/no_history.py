@@ -22,9 +22,15 @@ from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 
 from evaltools.retrieval.code.chunk_id import ChunkId, parse_chunk_id
-from evaltools.retrieval.gold.lookup import Lookup
-from evaltools.retrieval.gold.resolve import GoldRef, Resolution, Status, match_in_file, resolved
-from evaltools.retrieval.gold.scope import is_test_path
+from evaltools.retrieval.gold.reanchor.lookup import Lookup
+from evaltools.retrieval.gold.reanchor.resolve import (
+    GoldRef,
+    Resolution,
+    Status,
+    match_in_file,
+    resolved,
+)
+from evaltools.retrieval.gold.reanchor.scope import is_test_path
 
 # A folder moved when this many of its gone files have their gold names in it...
 MIN_FILES = 3

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 
 from evaltools.retrieval.code.chunk_id import ChunkId
 from evaltools.retrieval.code.spans import Definition
-from evaltools.retrieval.gold.bodies import (
+from evaltools.retrieval.gold.reanchor.bodies import (
     HOLLOW_BELOW,
     NEAR_BODY,
     Body,
@@ -28,10 +28,10 @@ from evaltools.retrieval.gold.bodies import (
     similarity,
     source_lines,
 )
-from evaltools.retrieval.gold.lookup import Entry, Lookup
-from evaltools.retrieval.gold.old_defs import OldDefinitions, body_of
-from evaltools.retrieval.gold.resolve import GoldRef, Resolution, Status
-from evaltools.retrieval.gold.scope import is_test_path, scope_of, scope_word
+from evaltools.retrieval.gold.reanchor.lookup import Entry, Lookup
+from evaltools.retrieval.gold.reanchor.old_defs import OldDefinitions, body_of
+from evaltools.retrieval.gold.reanchor.resolve import GoldRef, Resolution, Status
+from evaltools.retrieval.gold.reanchor.scope import is_test_path, scope_of, scope_word
 
 # A type is renamed when this many of its old members (and at least half) are in one new type.
 MIN_SIBLINGS = 2

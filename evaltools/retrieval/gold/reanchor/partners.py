@@ -16,11 +16,11 @@ from collections import Counter
 
 from evaltools.retrieval.code.chunk_id import ChunkId, parse_chunk_id
 from evaltools.retrieval.code.symbols import grammar_of
-from evaltools.retrieval.gold.bodies import Body, similarity, source_lines
-from evaltools.retrieval.gold.lookup import Lookup
-from evaltools.retrieval.gold.old_defs import OldDefinitions, body_of
-from evaltools.retrieval.gold.resolve import MAX_CANDIDATES, GoldRef, Resolution, Status
-from evaltools.retrieval.gold.scope import is_test_path
+from evaltools.retrieval.gold.reanchor.bodies import Body, similarity, source_lines
+from evaltools.retrieval.gold.reanchor.lookup import Lookup
+from evaltools.retrieval.gold.reanchor.old_defs import OldDefinitions, body_of
+from evaltools.retrieval.gold.reanchor.resolve import MAX_CANDIDATES, GoldRef, Resolution, Status
+from evaltools.retrieval.gold.reanchor.scope import is_test_path
 
 # Past this many new files of the ID's language, the refactor rewrote the tree: they are
 # not weighed one by one (git's pairing stands, as it did before this rule).

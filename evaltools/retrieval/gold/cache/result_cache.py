@@ -49,8 +49,8 @@ from pathlib import Path
 from typing import NamedTuple
 
 from evaltools.retrieval.code.cache_store import OWN_FILES, CacheStore
-from evaltools.retrieval.gold import result_key
-from evaltools.retrieval.gold.result_key import (
+from evaltools.retrieval.gold.cache import result_key
+from evaltools.retrieval.gold.cache.result_key import (
     Request,
     State,
     has_git,

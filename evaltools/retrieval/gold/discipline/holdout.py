@@ -25,7 +25,7 @@ from fractions import Fraction
 
 from evaltools.catalogue.rg.discipline import SPLIT_INVALID
 from evaltools.diagnostics import Diagnostic, make
-from evaltools.retrieval.gold.annotate import SPLITS
+from evaltools.retrieval.gold.discipline.annotate import SPLITS
 from evaltools.retrieval.records.gold_keys import replace_member_value
 from evaltools.retrieval.records.record import RecordLine
 from evaltools.retrieval.records.set_file import JsonlFile, index_by_qid
