@@ -72,6 +72,12 @@ PROJECTS = (
     Project("aho-corasick", "BurntSushi+aho-corasick", "rust", "0.7.20", "1.0.0"),
     Project("got", "sindresorhus+got", "ts", "v11.8.6", "v12.0.0"),
     Project("junit4", "junit-team+junit4", "java", "r4.11", "r4.12"),
+    # Held out (second group, added 2026-12-05): measured before anyone tuned on them
+    Project("websockets", "python-websockets+websockets", "python", "8.1", "9.0"),
+    Project("viper", "spf13+viper", "go", "v1.19.0", "v1.20.0"),
+    Project("indexmap", "indexmap-rs+indexmap", "rust", "1.9.0", "2.0.0"),
+    Project("commander", "tj+commander.js", "ts", "v7.2.0", "v8.0.0"),
+    Project("commons-cli", "apache+commons-cli", "java", "cli-1.2", "cli-1.3"),
 )
 
 
