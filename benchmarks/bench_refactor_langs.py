@@ -80,6 +80,12 @@ PROJECTS = (
     Project("indexmap", "indexmap-rs+indexmap", "rust", "1.9.0", "2.0.0"),
     Project("commander", "tj+commander.js", "ts", "v7.2.0", "v8.0.0"),
     Project("commons-cli", "apache+commons-cli", "java", "cli-1.2", "cli-1.3"),
+    # Held out (third group, added 2026-12-05): for the final measurement only; not tuned on
+    Project("pluggy", "pytest-dev+pluggy", "python", "0.13.1", "1.0.0"),
+    Project("toml", "BurntSushi+toml", "go", "v0.4.1", "v1.0.0"),
+    Project("bstr", "BurntSushi+bstr", "rust", "0.1.4", "0.2.0"),
+    Project("immer", "immerjs+immer", "ts", "v5.3.6", "v6.0.0"),
+    Project("hamcrest", "hamcrest+JavaHamcrest", "java", "hamcrest-java-1.3", "v2.1"),
 )
 
 
