@@ -26,7 +26,7 @@ from evaltools.catalogue.rv import (
 from evaltools.diagnostics import Fix, Rule
 from evaltools.jsonlocate import pointer as make_pointer
 from evaltools.retrieval.code.chunk_id import ChunkIdError, is_valid_chunk_id, parse_chunk_id
-from evaltools.retrieval.records.fields import DRAFT, FIELDS, STATUS, is_draft, misspelt
+from evaltools.retrieval.records.fields import DRAFT, FIELDS, STATUS, misspelt
 from evaltools.retrieval.records.gold_limit import MAX_GOLD_ENTRIES, gold_over_limit
 from evaltools.retrieval.records.schema import Validator
 
@@ -48,9 +48,9 @@ def explain(
 ) -> list[Problem]:
     """Every problem of one parsed line; one per pointer and rule, schema findings first
     (a misspelt field the schema forbids is its finding alone)."""
-    too_many = _too_many_gold(value)
-    if too_many is not None:
-        return [too_many]  # before the schema, which would check every entry
+    too_many = list(_too_many_gold(value))
+    if too_many:
+        return too_many  # before the schema, which would check every entry
     problems: list[Problem] = []
     seen: set[tuple[str, str]] = set()
     for error in validator.iter_errors(value):
@@ -76,74 +76,61 @@ def beyond_schema(
     """What no JSON Schema can say: a draft in a set that takes none (unless `drafts`), an
     unknown field one typo away from a `known` one the record lacks, and about `gold`:
     integral floats as grades, and chunk IDs checked by the parser itself (its
-    `start <= end` is the part a pattern cannot do)."""
-    too_many = _too_many_gold(value)
-    if too_many is not None:
-        yield too_many
+    `start <= end` is the part a pattern cannot do).
+
+    Lazy, and a problem is built only once it is found: the first `next()` is the yes/no of
+    `fast_check`'s hot loop, at the cost of a few tests on a clean record."""
+    if not isinstance(value, dict):
         return
-    if isinstance(value, dict):
-        yield from _fields(value, drafts, known)
-    gold = value.get("gold") if isinstance(value, dict) else None
+    gold = value.get("gold")
+    if isinstance(gold, dict) and len(gold) > MAX_GOLD_ENTRIES:
+        yield from _too_many_gold(value)  # before anything that walks every entry
+        return
+    known_set = _FIELD_SET if known is FIELDS else _team_fields(known)
+    if not value.keys() <= known_set:  # one C-level test for the common record
+        yield from _misspelt(value, known)
+    if not drafts and value.get(STATUS) == DRAFT:
+        yield Problem(
+            DRAFT_RECORD,
+            make_pointer([STATUS]),
+            'the record is a draft ("status": "draft", as `gold mine` writes it), so no person '
+            "has reviewed its gold: review it and remove `status`, or list this set in `drafts` "
+            "of [tool.evaltools.retrieval] if it collects drafts",
+        )
     if not isinstance(gold, dict):
         return
     for chunk_id, grade in gold.items():
-        where = make_pointer(("gold", chunk_id))
-        problem = _chunk_id_problem(chunk_id, where)
-        if problem is not None:
-            yield problem
-        if type(grade) is float and grade.is_integer():
-            yield Problem(
-                INVALID_GRADE, where, f"grade {grade!r} is not an integer: write {grade:.0f}"
-            )
+        integral = type(grade) is float and grade.is_integer()
+        if integral or not _valid_id(chunk_id):
+            where = make_pointer(("gold", chunk_id))
+            problem = _chunk_id_problem(chunk_id, where)
+            if problem is not None:
+                yield problem
+            if integral:
+                yield Problem(
+                    INVALID_GRADE, where, f"grade {grade!r} is not an integer: write {grade:.0f}"
+                )
 
 
 # A chunk ID is gold for several queries of a set: its verdict is remembered.
 _valid_id = functools.lru_cache(maxsize=1 << 16)(is_valid_chunk_id)
-
-
 _FIELD_SET = frozenset(FIELDS)
 
 
-def beyond_schema_clean(
-    value: Any, *, drafts: bool = False, known: tuple[str, ...] = FIELDS
-) -> bool:
-    """`beyond_schema` finds nothing: its yes/no, for the hot loop, without building a
-    problem (tests/retrieval/records/test_fast_check_agrees.py holds the two together)."""
-    if type(value) is not dict:
-        return True
-    known_set = _FIELD_SET if known is FIELDS else frozenset(known)
-    if not value.keys() <= known_set:  # one C-level test for the common record
-        for name in value.keys() - known_set:
-            near = misspelt(name, known)
-            if near is not None and near not in value:
-                return False
-    if not drafts and value.get(STATUS) == DRAFT:
-        return False
-    gold = value.get("gold")
-    if type(gold) is dict:
-        if len(gold) > MAX_GOLD_ENTRIES:
-            return False
-        for chunk_id, grade in gold.items():
-            if (type(grade) is float and grade.is_integer()) or not _valid_id(chunk_id):
-                return False
-    return True
+@functools.lru_cache(maxsize=8)
+def _team_fields(known: tuple[str, ...]) -> frozenset[str]:
+    return frozenset(known)
 
 
-def beyond_schema_clean_drafts(value: Any) -> bool:
-    """`beyond_schema_clean` of a set that collects drafts."""
-    return beyond_schema_clean(value, drafts=True)
-
-
-def _too_many_gold(value: Any) -> Problem | None:
+def _too_many_gold(value: Any) -> Iterator[Problem]:
     gold = value.get("gold") if isinstance(value, dict) else None
     found = gold_over_limit(gold) if isinstance(gold, dict) else None
-    if found is None:
-        return None
-    key, message = found
-    return Problem(TOO_MANY_GOLD_ENTRIES, make_pointer(("gold", key)), message, at_key=True)
+    if found is not None:
+        key, message = found
+        yield Problem(TOO_MANY_GOLD_ENTRIES, make_pointer(("gold", key)), message, at_key=True)
 
 
-def _fields(value: dict[str, Any], drafts: bool, known: tuple[str, ...]) -> Iterator[Problem]:
+def _misspelt(value: dict[str, Any], known: tuple[str, ...]) -> Iterator[Problem]:
     for name in value:
         near = misspelt(name, known)
         if near is not None and near not in value:
@@ -155,14 +142,6 @@ def _fields(value: dict[str, Any], drafts: bool, known: tuple[str, ...]) -> Iter
                 at_key=True,
                 fix=Fix(json.dumps(name, ensure_ascii=False), json.dumps(near, ensure_ascii=False)),
             )
-    if not drafts and is_draft(value):
-        yield Problem(
-            DRAFT_RECORD,
-            make_pointer([STATUS]),
-            'the record is a draft ("status": "draft", as `gold mine` writes it), so no person '
-            "has reviewed its gold: review it and remove `status`, or list this set in `drafts` "
-            "of [tool.evaltools.retrieval] if it collects drafts",
-        )
 
 
 def _chunk_id_problem(chunk_id: str, where: str) -> Problem | None:

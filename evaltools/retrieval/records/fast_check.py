@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from evaltools.retrieval.records.explain import beyond_schema_clean, beyond_schema_clean_drafts
+from evaltools.retrieval.records.explain import beyond_schema
 from evaltools.retrieval.records.schema import default_schema
 
 # Keywords that say nothing about validity.
@@ -282,10 +282,20 @@ def _remembered(pattern: re.Pattern[str]) -> Callable[[str], bool]:
 def clean_check(drafts: bool = False) -> Callable[[Any], bool]:
     """The yes/no of the default schema, then of the checks a schema cannot express (a
     draft is one of them unless `drafts`: the set collects drafts); one call per record."""
-    beyond = beyond_schema_clean_drafts if drafts else beyond_schema_clean
-    compiled = compile_schema(default_schema(), beyond)
+    compiled = compile_schema(default_schema(), _nothing_beyond(drafts))
     assert compiled is not None, "the shipped schema uses a keyword the compiler lacks"
     return compiled
+
+
+def _nothing_beyond(drafts: bool) -> Callable[[Any], bool]:
+    """`beyond_schema` finds nothing: asked for its first problem only."""
+
+    def clean(value: Any) -> bool:
+        for _problem in beyond_schema(value, drafts=drafts):
+            return False
+        return True
+
+    return clean
 
 
 def record_is_clean(value: Any, drafts: bool = False) -> bool:

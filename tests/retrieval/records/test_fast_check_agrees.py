@@ -1,7 +1,8 @@
-"""The fast check and jsonschema (+ the checks beyond the schema) give the same answers.
+"""The schema compiled by `fast_check` and jsonschema give the same answers.
 
 `record_is_clean` decides alone for most records; it is only correct if it says "clean"
-exactly when jsonschema with the shipped schema, plus `beyond_schema`, finds nothing. The
+exactly when jsonschema with the shipped schema, plus `beyond_schema` (one implementation:
+the fast path asks it for its first problem, `explain` for all), finds nothing. The
 chunk-ID pattern of the schema must also accept exactly what `parse_chunk_id` accepts
 (except `start > end`, which a pattern cannot compare).
 """
