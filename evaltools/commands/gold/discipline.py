@@ -125,12 +125,12 @@ def mine(
     chosen = result.candidates
     if per_type is not None:
         chosen = mining.review_sample(result.candidates, per_type, seed)
-    records = dump_jsonl(c.record() for c in chosen)
+    records = dump_jsonl(chosen)
     problem = write_output(output, records, expect=output_expect(force))
     if problem is not None:
         return fail_writing([problem], [], output_format, 1)
-    types = sorted({c.type for c in chosen}, key=_type_key)
-    per_type_written = {t: sum(c.type == t for c in chosen) for t in types}
+    types = sorted({c["type"] for c in chosen}, key=_type_key)
+    per_type_written = {t: sum(c["type"] == t for c in chosen) for t in types}
     dropped = {r: result.dropped[r] for r in mining.DROP_REASONS if result.dropped[r]}
     summary: dict[str, object] = {
         "output": str(output),

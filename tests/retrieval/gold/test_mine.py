@@ -4,6 +4,7 @@ import json
 import random
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -11,7 +12,6 @@ from hypothesis import strategies as st
 
 from evaltools.retrieval.code.spans import Span
 from evaltools.retrieval.gold.discipline.mine import (
-    Candidate,
     drop_reason,
     guess_type,
     is_identifier,
@@ -24,7 +24,7 @@ from tests.retrieval.mine_repo import HistoryRepo, build_acceptance_repo
 
 
 def records(repo: Path, **options: object) -> list[dict[str, object]]:
-    return [c.record() for c in mine(repo, **options).candidates]  # type: ignore[arg-type]
+    return list(mine(repo, **options).candidates)  # type: ignore[arg-type]
 
 
 def test_ten_commit_history_gives_exactly_the_expected_candidates(tmp_path: Path) -> None:
@@ -50,7 +50,7 @@ def test_ten_commit_history_gives_exactly_the_expected_candidates(tmp_path: Path
             "revision": sha[name],
         }
 
-    assert [c.record() for c in result.candidates] == [
+    assert result.candidates == [
         draft(
             "rename",
             "Rename kill to kill_session in SessionStore",
@@ -159,15 +159,22 @@ def test_identifier_tokens() -> None:
     assert is_identifier("_private")
 
 
-def _candidate(index: int, kind: str) -> Candidate:
-    return Candidate(f"git-{index}", f"query {index}", kind, {"a.py:1-2": 1}, f"{index:040x}")
+def _candidate(index: int, kind: str) -> dict[str, Any]:
+    gold = {"a.py:1-2": 1}
+    return {
+        "qid": f"git-{index}",
+        "query": f"query {index}",
+        "type": kind,
+        "gold": gold,
+        "revision": f"{index:040x}",
+    }
 
 
 def test_review_sample_takes_at_most_n_per_type_reproducibly() -> None:
     pool = [_candidate(i, ("intent", "mixed", "identifier")[i % 3]) for i in range(30)]
     sample = review_sample(pool, 2, seed=7)
-    assert [c.type for c in sample].count("intent") == 2
-    assert [c.type for c in sample].count("mixed") == 2
+    assert [c["type"] for c in sample].count("intent") == 2
+    assert [c["type"] for c in sample].count("mixed") == 2
     assert len(sample) == 6
     assert sample == review_sample(pool, 2, seed=7)
     assert [pool.index(c) for c in sample] == sorted(pool.index(c) for c in sample)
@@ -190,7 +197,7 @@ def test_odd_commits_are_dropped_with_their_reason(tmp_path: Path) -> None:
     repo.commit("Link the logo under another name")  # a symlink: no gold
     result = mine(repo.path)
     assert dict(result.dropped) == {"empty_subject": 1, "merge_subject": 1, "no_gold": 3}
-    assert [c.query for c in result.candidates] == ["Add the first function"]
+    assert [c["query"] for c in result.candidates] == ["Add the first function"]
 
 
 def test_deletions_inside_and_between_definitions(tmp_path: Path) -> None:
@@ -206,7 +213,7 @@ def test_deletions_inside_and_between_definitions(tmp_path: Path) -> None:
     repo.commit("Drop the temporary variable in a")
     repo.write("m.py", three.replace("    x = 1\n", "").replace("def b():\n    return 2\n\n\n", ""))
     repo.commit("Remove b which nobody calls")
-    gold = [c.gold for c in mine(repo.path).candidates]
+    gold = [c["gold"] for c in mine(repo.path).candidates]
     # newest first: removing b between a and c touches neither, so the whole file
     assert gold[0] == {"m.py:1-6": 1}
     assert gold[1] == {"m.py:1-2:a": 2}
@@ -220,7 +227,7 @@ def test_options_since_range_prefix_and_other_languages(tmp_path: Path) -> None:
     second = repo.commit("Start the web application twice")
     assert records(repo.path, path_prefix="demo/")[0]["gold"] == {"demo/web/app.js:1-3:start": 2}
     only = mine(repo.path, rev_range=f"{first}..{second}")
-    assert [c.revision for c in only.candidates] == [second]
+    assert [c["revision"] for c in only.candidates] == [second]
     assert mine(repo.path, since="2100-01-01").commits == 0
 
 
@@ -233,7 +240,7 @@ def test_unparsable_files_fall_back_to_whole_files(tmp_path: Path) -> None:
         raise ValueError("no parser")
 
     result = mine(repo.path, find_definitions=broken)
-    assert result.candidates[0].gold == {"m.py:1-2": 1}
+    assert result.candidates[0]["gold"] == {"m.py:1-2": 1}
     assert result.unparsed_files == 1
 
 
@@ -261,7 +268,7 @@ def test_files_without_final_newline_and_renames_with_edits(tmp_path: Path) -> N
     repo.write("b.py", "def f():\n    return 1\n\n\ndef g():\n    return 3\n")
     repo.commit("Move the module and make g return three")
     fast = mine(repo.path)
-    assert [c.gold for c in fast.candidates] == [
+    assert [c["gold"] for c in fast.candidates] == [
         {"b.py:5-6:g": 2},
         {"a.py:1-2:f": 2, "a.py:5-6:g": 2},
         {"a.py:1-2:f": 2},
@@ -308,6 +315,4 @@ def test_incremental_mining_agrees_with_parsing_every_version(
     _fast_import(repo, versions, names)
     fast = mine(repo.path)
     reference = mine(repo.path, incremental=False)
-    assert [json.dumps(c.record()) for c in fast.candidates] == [
-        json.dumps(c.record()) for c in reference.candidates
-    ]
+    assert [json.dumps(c) for c in fast.candidates] == [json.dumps(c) for c in reference.candidates]

@@ -12,6 +12,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from evaltools.retrieval.code.chunk_id import ChunkId
 from evaltools.retrieval.code.outline import Outline
@@ -119,29 +120,23 @@ def guess_type(subject: str) -> str:
 FindDefinitions = Callable[[str, bytes], Sequence[DefinitionLike]]
 
 
-@dataclass(frozen=True)
-class Candidate:
-    qid: str
-    query: str
-    type: str
-    gold: dict[str, int]
-    revision: str
-
-    def record(self) -> dict[str, object]:
-        return {
-            "qid": self.qid,
-            "query": self.query,
-            "type": self.type,
-            "gold": self.gold,
-            "source": SOURCE,
-            "status": STATUS,
-            "revision": self.revision,
-        }
+def mined_record(commit: RawCommit, gold: dict[str, int]) -> dict[str, Any]:
+    """The draft record of a commit: a plain record like those the other gold discipline
+    commands write (`discipline_io.dump_jsonl`), in the field order a person reviews."""
+    return {
+        "qid": f"git-{commit.sha[:12]}",
+        "query": commit.subject,
+        "type": guess_type(commit.subject),
+        "gold": gold,
+        "source": SOURCE,
+        "status": STATUS,
+        "revision": commit.sha,
+    }
 
 
 @dataclass
 class MineResult:
-    candidates: list[Candidate] = field(default_factory=list)
+    candidates: list[dict[str, Any]] = field(default_factory=list)  # `mined_record`s
     dropped: Counter[str] = field(default_factory=Counter)
     commits: int = 0
     # files whose definitions could not be read (fell back to a whole-file ID)
@@ -190,15 +185,8 @@ def mine(
                 result.dropped["no_gold"] += 1
                 continue
             ordered = sorted(gold, key=lambda c: (c.path, c.start, c.end, c.symbol or ""))
-            result.candidates.append(
-                Candidate(
-                    qid=f"git-{commit.sha[:12]}",
-                    query=commit.subject,
-                    type=guess_type(commit.subject),
-                    gold={str(c.with_path(path_prefix + c.path)): gold[c] for c in ordered},
-                    revision=commit.sha,
-                )
-            )
+            ids = {str(c.with_path(path_prefix + c.path)): gold[c] for c in ordered}
+            result.candidates.append(mined_record(commit, ids))
     return result
 
 
@@ -318,14 +306,16 @@ class _CommitGold:
             return []
 
 
-def review_sample(candidates: Sequence[Candidate], per_type: int, seed: int) -> list[Candidate]:
+def review_sample(
+    candidates: Sequence[dict[str, Any]], per_type: int, seed: int
+) -> list[dict[str, Any]]:
     """At most `per_type` candidates of each guessed type, chosen by a hash of the commit;
     kept in the candidates' order. The same repository and seed give the same sample."""
     chosen: set[str] = set()
-    by_type: dict[str, list[Candidate]] = {}
+    by_type: dict[str, list[dict[str, Any]]] = {}
     for candidate in candidates:
-        by_type.setdefault(candidate.type, []).append(candidate)
+        by_type.setdefault(candidate["type"], []).append(candidate)
     for type_name in sorted(by_type, key=type_key):
-        ranked = sorted(by_type[type_name], key=lambda c: unit_hash(str(seed), c.revision))
-        chosen.update(c.revision for c in ranked[:per_type])
-    return [c for c in candidates if c.revision in chosen]
+        ranked = sorted(by_type[type_name], key=lambda c: unit_hash(str(seed), c["revision"]))
+        chosen.update(c["revision"] for c in ranked[:per_type])
+    return [c for c in candidates if c["revision"] in chosen]
