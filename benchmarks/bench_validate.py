@@ -26,7 +26,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from evaltools.__main__ import main
-from evaltools.retrieval.records.schema import build_validator, default_schema
+from evaltools.retrieval.records.validation.schema import build_validator, default_schema
 
 WORDS = ("session", "token", "logout", "refresh", "user", "cache", "index", "upload", "query")
 TYPES = ("identifier", "intent", "intent", "intent", "mixed", "identifier")

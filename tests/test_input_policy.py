@@ -181,7 +181,7 @@ def test_a_fifo_named_as_a_run_is_io007_not_a_hang(tmp_path: Path) -> None:
 REPLACED = """
 import os, sys
 from pathlib import Path
-from evaltools.retrieval.records import validate
+from evaltools.retrieval.records.validation import validate
 plan = validate.plan_file(Path("set.jsonl"), jobs=1, schema_text=None)
 os.unlink("set.jsonl"); os.mkfifo("set.jsonl")
 result = validate.check_chunk(plan.tasks[0])

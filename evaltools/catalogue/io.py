@@ -134,7 +134,7 @@ TOO_MANY_GOLD_ENTRIES = Rule(
     '{"qid": "q1", "query": "...", "type": "intent", "gold": {(100,000 chunk IDs)}}',
     "(the chunks that answer the query; a broader query split into several records)",
     always_reported=True,
-    check="evaltools.retrieval.records.explain",
+    check="evaltools.retrieval.records.validation.explain",
 )
 
 FILE_NOT_WRITTEN = Rule(

@@ -36,7 +36,7 @@ DUPLICATE_KEY = Rule(
     "Schema cannot see this: the parser has already dropped the duplicate.",
     GOOD.replace("}}", ', "net/retry.py:10-42:retry": 1}}'),
     GOOD,
-    check="evaltools.retrieval.records.validate",
+    check="evaltools.retrieval.records.validation.validate",
 )
 
 DUPLICATE_QID = Rule(
@@ -52,7 +52,7 @@ DUPLICATE_QID = Rule(
     "audit samples are keyed by it, so a duplicate makes one of the two invisible.",
     GOOD + "\n" + GOOD,
     GOOD + "\n" + GOOD.replace("q1", "q2"),
-    check="evaltools.retrieval.records.validate",
+    check="evaltools.retrieval.records.validation.validate",
 )
 
 MISSING_FIELD = Rule(
@@ -64,7 +64,7 @@ MISSING_FIELD = Rule(
     "A record without its query or its gold cannot be evaluated.",
     '{"qid": "q1", "query": "where is the retry loop", "type": "intent"}',
     GOOD,
-    check="evaltools.retrieval.records.explain",
+    check="evaltools.retrieval.records.validation.explain",
 )
 
 WRONG_TYPE = Rule(
@@ -76,7 +76,7 @@ WRONG_TYPE = Rule(
     'Tools downstream compare and hash these values; `1` and `"1"` are different qids.',
     GOOD.replace('"q1"', "1"),
     GOOD,
-    check="evaltools.retrieval.records.explain",
+    check="evaltools.retrieval.records.validation.explain",
 )
 
 INVALID_GRADE = Rule(
@@ -89,7 +89,7 @@ INVALID_GRADE = Rule(
     "integer but which other tools read as a float; a wrong grade skews graded metrics.",
     GOOD.replace(": 3}", ": 5}"),
     GOOD,
-    check="evaltools.retrieval.records.explain",
+    check="evaltools.retrieval.records.validation.explain",
 )
 
 INVALID_CHUNK_ID = Rule(
@@ -106,7 +106,7 @@ INVALID_CHUNK_ID = Rule(
     "score. See retrieval-eval-set.md, section 2.",
     GOOD.replace("net/retry.py:10-42:retry", "net\\\\retry.py:10:retry"),
     GOOD,
-    check="evaltools.retrieval.records.explain",
+    check="evaltools.retrieval.records.validation.explain",
 )
 
 REVERSED_SPAN = Rule(
@@ -119,7 +119,7 @@ REVERSED_SPAN = Rule(
     "compare two numbers, so this is checked beside the schema.",
     GOOD.replace("10-42", "42-10"),
     GOOD,
-    check="evaltools.retrieval.records.explain",
+    check="evaltools.retrieval.records.validation.explain",
 )
 
 INVALID_VALUE = Rule(
@@ -134,7 +134,7 @@ INVALID_VALUE = Rule(
     "set lands in no bucket.",
     GOOD.replace('"intent"', '"intnet"'),
     GOOD,
-    check="evaltools.retrieval.records.explain",
+    check="evaltools.retrieval.records.validation.explain",
 )
 
 SCHEMA_VIOLATION = Rule(
@@ -148,7 +148,7 @@ SCHEMA_VIOLATION = Rule(
     "that relies on it.",
     GOOD.replace('{"qid"', '{"note": "check", "qid"') + "   (schema forbids extra fields)",
     GOOD,
-    check="evaltools.retrieval.records.explain",
+    check="evaltools.retrieval.records.validation.explain",
 )
 
 UNREADABLE_FILE = Rule(
@@ -161,7 +161,7 @@ UNREADABLE_FILE = Rule(
     "evaltools validate gold.jsonl   (mode 000)",
     "chmod u+r gold.jsonl && evaltools validate gold.jsonl",
     always_reported=True,
-    check="evaltools.retrieval.records.validate",
+    check="evaltools.retrieval.records.validation.validate",
 )
 
 DRAFT_RECORD = Rule(
@@ -178,7 +178,7 @@ DRAFT_RECORD = Rule(
     "`status`.",
     GOOD.replace("}}", '}, "source": "git_weak", "status": "draft"}'),
     GOOD.replace("}}", '}, "source": "git_weak"}'),
-    check="evaltools.retrieval.records.explain",
+    check="evaltools.retrieval.records.validation.explain",
 )
 
 MISSPELT_FIELD = Rule(
@@ -193,5 +193,5 @@ MISSPELT_FIELD = Rule(
     "in no split without a word, and it could end up tuned on.",
     GOOD.replace("}}", '}, "splt": "holdout"}'),
     GOOD.replace("}}", '}, "split": "holdout"}'),
-    check="evaltools.retrieval.records.explain",
+    check="evaltools.retrieval.records.validation.explain",
 )

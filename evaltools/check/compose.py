@@ -160,7 +160,7 @@ def _retrieval(
     from evaltools.retrieval.code.cache_store import cache_folder
     from evaltools.retrieval.gold.gold_check import check_gold
     from evaltools.retrieval.gold.gold_roots import gold_sources
-    from evaltools.retrieval.records.check_files import check_files, schema_text_for
+    from evaltools.retrieval.records.validation.check_files import check_files, schema_text_for
 
     # Everything comes from this configuration (it may be `--config`, not the cwd's).
     settings = config.retrieval

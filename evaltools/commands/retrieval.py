@@ -17,7 +17,7 @@ from evaltools.parallel.processes import (
 )
 from evaltools.report import render
 from evaltools.report.progress import Progress
-from evaltools.retrieval.records.check_files import (
+from evaltools.retrieval.records.validation.check_files import (
     STDIN,
     check_files,
     jsonl_files,
@@ -40,7 +40,7 @@ def validate(
     no_respect_gitignore: bool = False,
     max_warnings: int | None = None,
 ) -> int:
-    from evaltools.retrieval.records.validate import checker_for
+    from evaltools.retrieval.records.validation.validate import checker_for
     from evaltools.selection import selection_from
 
     if max_errors is not None and max_errors < 0:
@@ -110,7 +110,7 @@ def gold_stats(paths: list[Path], output_format: str) -> int:
     from evaltools.catalogue.rv import UNREADABLE_FILE
     from evaltools.retrieval.records.record import iter_record_lines
     from evaltools.retrieval.records.stats import SetStats, Targets, to_json, warnings
-    from evaltools.retrieval.records.validate import plan_file
+    from evaltools.retrieval.records.validation.validate import plan_file
 
     check_paths_exist(paths)
     config = load_config()

@@ -118,8 +118,8 @@ def lint(path: Path, text: str) -> Lint:
 
         found = lint_path(path, enabled, data)
     elif form is Form.SET:
-        from evaltools.retrieval.records.check_files import schema_text_for
-        from evaltools.retrieval.records.validate import check_buffer
+        from evaltools.retrieval.records.validation.check_files import schema_text_for
+        from evaltools.retrieval.records.validation.validate import check_buffer
 
         settings = config.retrieval
         schema = None if settings.schema is None else schema_text_for(settings.schema)

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 from evaltools.__main__ import main
-from evaltools.retrieval.records.fast_check import record_is_clean
-from evaltools.retrieval.records.fields import FIELDS, misspelt
-from evaltools.retrieval.records.schema import default_schema
-from evaltools.retrieval.records.validate import Checker
+from evaltools.retrieval.records.validation.fast_check import record_is_clean
+from evaltools.retrieval.records.validation.fields import FIELDS, misspelt
+from evaltools.retrieval.records.validation.schema import default_schema
+from evaltools.retrieval.records.validation.validate import Checker
 from tests.commands.test_check import CODE, PYPROJECT
 from tests.retrieval.gitrepo import GitRepo
 

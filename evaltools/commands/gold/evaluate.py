@@ -219,7 +219,11 @@ def _set_findings(set_file: Path) -> list[Diagnostic]:
     """`validate`'s findings at error level in the set: a record it refuses would drop
     out of the scores (a grade "3", a missing qid, a repeated qid, an empty set)."""
     from evaltools.diagnostics import Severity
-    from evaltools.retrieval.records.check_files import check_files, jsonl_files, schema_text_for
+    from evaltools.retrieval.records.validation.check_files import (
+        check_files,
+        jsonl_files,
+        schema_text_for,
+    )
 
     if str(set_file) == "-":
         raise UsageError("--set -: gold eval reads the set more than once; name the file")

@@ -33,9 +33,9 @@ from evaltools.fileio import (
 from evaltools.retrieval.code.chunk_id import ChunkIdError, parse_chunk_id
 from evaltools.retrieval.gold.items import GoldItem
 from evaltools.retrieval.gold.reanchor.resolve import RULE_OF_STATUS, GoldRef, Resolution, Status
-from evaltools.retrieval.records.gold_limit import gold_over_limit
 from evaltools.retrieval.records.record import RecordLine
 from evaltools.retrieval.records.set_file import JsonlFile
+from evaltools.retrieval.records.validation.gold_limit import gold_over_limit
 
 if TYPE_CHECKING:
     from evaltools.retrieval.code.parsing import OnParsed

@@ -1,1 +1,2 @@
-"""Retrieval records: reading JSONL, the schema and what it cannot say, statistics."""
+"""Retrieval records: reading JSONL (one record, one reader), statistics and strata;
+validation (the schema and what it cannot say) in `validation`."""

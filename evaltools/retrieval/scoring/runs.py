@@ -19,8 +19,8 @@ from evaltools.catalogue.rg.discipline import RUN_DUPLICATE_RESULT, RUN_UNREADAB
 from evaltools.diagnostics import Diagnostic, make
 from evaltools.fileio import MAX_DATA_FILE_BYTES, Refused, display_path, read_input
 from evaltools.positions import char_column
-from evaltools.retrieval.records.explain import json_type
 from evaltools.retrieval.records.record import NEEDS_FULL_PARSE, parse_line, quick_value
+from evaltools.retrieval.records.validation.explain import json_type
 
 
 @dataclass

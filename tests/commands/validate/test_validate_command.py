@@ -12,7 +12,7 @@ import pytest
 
 from evaltools.__main__ import main
 from evaltools.jsonlocate import locate as real_locate
-from evaltools.retrieval.records import validate as validate_module
+from evaltools.retrieval.records.validation import validate as validate_module
 
 GOOD = {
     "qid": "q001",

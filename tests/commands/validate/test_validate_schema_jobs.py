@@ -10,9 +10,9 @@ import pytest
 
 from evaltools.__main__ import main
 from evaltools.parallel import processes
-from evaltools.retrieval.records import check_files as command
-from evaltools.retrieval.records import validate as validate_module
-from evaltools.retrieval.records.schema import default_schema, default_schema_id
+from evaltools.retrieval.records.validation import check_files as command
+from evaltools.retrieval.records.validation import validate as validate_module
+from evaltools.retrieval.records.validation.schema import default_schema, default_schema_id
 
 GOOD = {
     "qid": "q001",

@@ -11,7 +11,7 @@ import pytest
 
 from evaltools.__main__ import main
 from evaltools.example.spec import example_from_json_dict
-from evaltools.retrieval.records import validate
+from evaltools.retrieval.records.validation import validate
 from evaltools.selection import RuleSelection
 
 LINES = 20_000

@@ -7,8 +7,12 @@ from typing import Any
 import pytest
 
 from evaltools.retrieval.code.chunk_id import ChunkId, ChunkIdError, parse_chunk_id
-from evaltools.retrieval.records.explain import Problem, explain
-from evaltools.retrieval.records.schema import build_validator, default_schema, default_schema_id
+from evaltools.retrieval.records.validation.explain import Problem, explain
+from evaltools.retrieval.records.validation.schema import (
+    build_validator,
+    default_schema,
+    default_schema_id,
+)
 
 GOOD = {"qid": "q1", "query": "x", "type": "intent", "gold": {"a.py:1-2:f": 3}}
 

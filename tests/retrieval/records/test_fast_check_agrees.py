@@ -19,10 +19,10 @@ from hypothesis import strategies as st
 
 from evaltools.retrieval.code import chunk_id
 from evaltools.retrieval.code.chunk_id import ChunkIdError, is_valid_chunk_id, parse_chunk_id
-from evaltools.retrieval.records.explain import explain
-from evaltools.retrieval.records.fast_check import record_is_clean
-from evaltools.retrieval.records.schema import build_validator, default_schema
-from evaltools.retrieval.records.validate import Checker
+from evaltools.retrieval.records.validation.explain import explain
+from evaltools.retrieval.records.validation.fast_check import record_is_clean
+from evaltools.retrieval.records.validation.schema import build_validator, default_schema
+from evaltools.retrieval.records.validation.validate import Checker
 
 SCHEMA = default_schema()
 VALIDATOR = build_validator(SCHEMA)

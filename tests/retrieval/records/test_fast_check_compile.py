@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from evaltools.retrieval.records.fast_check import compile_schema
-from evaltools.retrieval.records.schema import build_validator, default_schema
+from evaltools.retrieval.records.validation.fast_check import compile_schema
+from evaltools.retrieval.records.validation.schema import build_validator, default_schema
 
 SCHEMAS: list[dict[str, Any]] = [
     default_schema(),

@@ -30,7 +30,7 @@ from evaltools.retrieval.records.gold_keys import replace_member_value
 from evaltools.retrieval.records.record import RecordLine
 from evaltools.retrieval.records.set_file import JsonlFile, index_by_qid
 from evaltools.retrieval.records.strata import exact_share, quotas, type_key, unit_hash
-from evaltools.retrieval.records.validate import duplicate_qid
+from evaltools.retrieval.records.validation.validate import duplicate_qid
 
 TUNE, HOLDOUT = SPLITS
 

@@ -20,7 +20,7 @@ VALIDATE_COST = Cost(per_byte=1e-7, parent=0.05)
 
 def schema_text_for(schema: Path | None) -> str | None:
     """The user's schema as JSON text for the workers, or None for the default (fast path)."""
-    from evaltools.retrieval.records.schema import is_default_schema, load_schema
+    from evaltools.retrieval.records.validation.schema import is_default_schema, load_schema
 
     if schema is None:
         configured = load_config().retrieval.schema
@@ -57,7 +57,7 @@ def check_files(
     """The findings of each file, chunk by chunk, in file order (what `evaltools check`
     can reuse: `jsonl_files` and `schema_text_for` give the arguments; `jobs` is --jobs;
     `drafts` says which files collect drafts, `RetrievalConfig.collects_drafts`)."""
-    from evaltools.retrieval.records.validate import (
+    from evaltools.retrieval.records.validation.validate import (
         FileCheck,
         FilePlan,
         check_chunk,

@@ -30,11 +30,11 @@ from evaltools.fileio import (
     open_input,
     open_records,
 )
-from evaltools.retrieval.records.explain import Problem, beyond_schema, explain
-from evaltools.retrieval.records.fast_check import clean_check
-from evaltools.retrieval.records.fields import FIELDS
 from evaltools.retrieval.records.record import NEEDS_FULL_PARSE, RecordLine, parse_line, quick_value
-from evaltools.retrieval.records.schema import Validator, build_validator, default_schema
+from evaltools.retrieval.records.validation.explain import Problem, beyond_schema, explain
+from evaltools.retrieval.records.validation.fast_check import clean_check
+from evaltools.retrieval.records.validation.fields import FIELDS
+from evaltools.retrieval.records.validation.schema import Validator, build_validator, default_schema
 
 # Chunks: big enough that a worker's start-up and result transfer are noise, small enough
 # that two cores share the work evenly and a worker's memory stays bounded.

@@ -14,8 +14,8 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from evaltools.retrieval.records.explain import beyond_schema
-from evaltools.retrieval.records.schema import default_schema
+from evaltools.retrieval.records.validation.explain import beyond_schema
+from evaltools.retrieval.records.validation.schema import default_schema
 
 # Keywords that say nothing about validity.
 _ANNOTATIONS = frozenset(

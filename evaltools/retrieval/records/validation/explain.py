@@ -26,9 +26,9 @@ from evaltools.catalogue.rv import (
 from evaltools.diagnostics import Fix, Rule
 from evaltools.jsonlocate import pointer as make_pointer
 from evaltools.retrieval.code.chunk_id import ChunkIdError, is_valid_chunk_id, parse_chunk_id
-from evaltools.retrieval.records.fields import DRAFT, FIELDS, STATUS, misspelt
-from evaltools.retrieval.records.gold_limit import MAX_GOLD_ENTRIES, gold_over_limit
-from evaltools.retrieval.records.schema import Validator
+from evaltools.retrieval.records.validation.fields import DRAFT, FIELDS, STATUS, misspelt
+from evaltools.retrieval.records.validation.gold_limit import MAX_GOLD_ENTRIES, gold_over_limit
+from evaltools.retrieval.records.validation.schema import Validator
 
 # jsonschema.exceptions.ValidationError; jsonschema ships no type hints.
 ValidationError = Any
