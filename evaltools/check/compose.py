@@ -12,7 +12,7 @@ from evaltools.catalogue.rg.check import GOLD_CHECK_SKIPPED
 from evaltools.check.plan import Plan
 from evaltools.config.model import Config
 from evaltools.diagnostics import Diagnostic, Severity
-from evaltools.example.lint.causes import MISPLACING_CODES
+from evaltools.example.lint.document.causes import MISPLACING_CODES
 from evaltools.example.lint.fold import MISREAD, fold_into
 from evaltools.example.lint.misread import follows_from
 from evaltools.example.markdown.document import ParsedMarkdown

@@ -38,7 +38,7 @@ MISSING_CURSOR_MARKER = Rule(
     "with the cursor at offset 0, which is not what its author meant.",
     _cursor(*EXCERPT[:2], EXCERPT[3]),
     CURSOR,
-    check="evaltools.example.lint.cursor_checks",
+    check="evaltools.example.lint.diffs.cursor_checks",
 )
 
 MARKER_WITHOUT_CARET = Rule(
@@ -50,7 +50,7 @@ MARKER_WITHOUT_CARET = Rule(
     "Without a caret the reference cannot compute the cursor offset and drops it.",
     _cursor(*EXCERPT[:2], "#  [CURSOR_POSITION]", EXCERPT[3]),
     CURSOR,
-    check="evaltools.example.lint.cursor_checks",
+    check="evaltools.example.lint.diffs.cursor_checks",
 )
 
 CURSOR_INSIDE_CHARACTER = Rule(
@@ -65,7 +65,7 @@ CURSOR_INSIDE_CHARACTER = Rule(
     "of a character.",
     _cursor("def main():", '    print("héllo")', "#" + " " * 12 + "^[CURSOR_POSITION]"),
     _cursor("def main():", '    print("héllo")', "#" + " " * 11 + "^[CURSOR_POSITION]"),
-    check="evaltools.example.lint.cursor_checks",
+    check="evaltools.example.lint.diffs.cursor_checks",
 )
 
 CURSOR_PAST_END_OF_LINE = Rule(
@@ -78,7 +78,7 @@ CURSOR_PAST_END_OF_LINE = Rule(
     "next line: the example asks for a prediction somewhere else.",
     _cursor(*EXCERPT[:2], "#" + " " * 30 + "^[CURSOR_POSITION]", EXCERPT[3]),
     CURSOR,
-    check="evaltools.example.lint.cursor_checks",
+    check="evaltools.example.lint.diffs.cursor_checks",
 )
 
 NON_CANONICAL_ANGLE_MARKER = Rule(
@@ -92,7 +92,7 @@ NON_CANONICAL_ANGLE_MARKER = Rule(
     "hides real changes; write the canonical form once.",
     _cursor(*EXCERPT[:2], "   # <[CURSOR_POSITION]", EXCERPT[3]),
     CURSOR,
-    check="evaltools.example.lint.cursor_checks",
+    check="evaltools.example.lint.diffs.cursor_checks",
 )
 
 NON_ASCII_BEFORE_CURSOR = Rule(
@@ -105,7 +105,7 @@ NON_ASCII_BEFORE_CURSOR = Rule(
     "the next person to edit the example will likely move it to the wrong place.",
     _cursor("def main():", '    print("é")', "#" + " " * 13 + "^[CURSOR_POSITION]"),
     _cursor("def main():", '    print("e")', "#" + " " * 12 + "^[CURSOR_POSITION]"),
-    check="evaltools.example.lint.cursor_checks",
+    check="evaltools.example.lint.diffs.cursor_checks",
 )
 
 SEVERAL_CURSOR_MARKERS = Rule(
@@ -122,7 +122,7 @@ SEVERAL_CURSOR_MARKERS = Rule(
     "and the others are dropped silently.",
     _cursor(*EXCERPT[:3], "    return 0 # [CURSOR_POSITION]"),
     CURSOR,
-    check="evaltools.example.lint.cursor_checks",
+    check="evaltools.example.lint.diffs.cursor_checks",
 )
 
 PATCH_DOES_NOT_APPLY = Rule(
@@ -136,7 +136,7 @@ PATCH_DOES_NOT_APPLY = Rule(
     "patch cannot be applied, and every prediction scores against an impossible edit.",
     _patch(*HUNK[:2], '     print("hallo")', *HUNK[3:]),
     EXAMPLE,
-    check="evaltools.example.lint.patch_fit",
+    check="evaltools.example.lint.diffs.patch_fit",
 )
 
 PATCH_OUTSIDE_EXCERPT = Rule(
@@ -149,7 +149,7 @@ PATCH_OUTSIDE_EXCERPT = Rule(
     "it cannot see; usually the wrong file or a stale excerpt.",
     _patch("@@ -90,2 +90,2 @@", "-    x = unrelated()", "+    y = other()"),
     EXAMPLE,
-    check="evaltools.example.lint.patch_fit",
+    check="evaltools.example.lint.diffs.patch_fit",
 )
 
 UNPARSABLE_HUNK_HEADER = Rule(
@@ -164,7 +164,7 @@ UNPARSABLE_HUNK_HEADER = Rule(
     "silently shrinks, and the score is computed against less than the author wrote.",
     _patch("@@ garbage", *HUNK[1:]),
     EXAMPLE,
-    check="evaltools.example.lint.patch_checks",
+    check="evaltools.example.lint.diffs.patch_checks",
 )
 
 HUNK_WITHOUT_HEADER = Rule(
@@ -177,7 +177,7 @@ HUNK_WITHOUT_HEADER = Rule(
     "a different place from the one the author meant.",
     _patch(*HUNK[1:]),
     EXAMPLE,
-    check="evaltools.example.lint.patch_checks",
+    check="evaltools.example.lint.diffs.patch_checks",
 )
 
 HUNK_COUNT_MISMATCH = Rule(
@@ -191,7 +191,7 @@ HUNK_COUNT_MISMATCH = Rule(
     _patch("@@ -1,9 +1,3 @@", *HUNK[1:]),
     EXAMPLE,
     default_enabled=False,
-    check="evaltools.example.lint.patch_checks",
+    check="evaltools.example.lint.diffs.patch_checks",
 )
 
 DIFF_LINE_LOOKS_LIKE_HEADER = Rule(
@@ -204,7 +204,7 @@ DIFF_LINE_LOOKS_LIKE_HEADER = Rule(
     "the rest of it is applied to a file named after the line's text.",
     _patch(*HUNK[:3], "--- return 0", "+    return 1"),
     _patch(*HUNK[:3], "-    return 0", "+    return 1"),
-    check="evaltools.example.lint.patch_checks",
+    check="evaltools.example.lint.diffs.patch_checks",
 )
 
 PATCH_CURSOR_AFTER_DELETION = Rule(
@@ -217,7 +217,7 @@ PATCH_CURSOR_AFTER_DELETION = Rule(
     "it points at a different place from the one the marker shows.",
     _patch(*HUNK[:4], "#     ^[CURSOR_POSITION]", HUNK[4]),
     _patch(*HUNK, "#     ^[CURSOR_POSITION]"),
-    check="evaltools.example.lint.patch_checks",
+    check="evaltools.example.lint.diffs.patch_checks",
 )
 
 PATCH_CURSOR_WITHOUT_CARET = Rule(
@@ -230,7 +230,7 @@ PATCH_CURSOR_WITHOUT_CARET = Rule(
     "that information is lost without a word.",
     _patch(*HUNK, "# [CURSOR_POSITION]"),
     _patch(*HUNK, "#     ^[CURSOR_POSITION]"),
-    check="evaltools.example.lint.patch_checks",
+    check="evaltools.example.lint.diffs.patch_checks",
 )
 
 EMPTY_PATCH = Rule(
@@ -243,7 +243,7 @@ EMPTY_PATCH = Rule(
     "what an author means, and usually a block left to fill in.",
     CURSOR + "\n" + HEAD.split("```diff", maxsplit=1)[0] + "```diff\n```\n",
     EXAMPLE,
-    check="evaltools.example.lint.patch_checks",
+    check="evaltools.example.lint.diffs.patch_checks",
 )
 
 GARBAGE_IN_HUNK = Rule(
@@ -265,7 +265,7 @@ GARBAGE_IN_HUNK = Rule(
     "body are EP305, which the reference tolerates.)",
     _patch(*HUNK[:2], 'print("hello")', *HUNK[3:]),
     EXAMPLE,
-    check="evaltools.example.lint.patch_checks",
+    check="evaltools.example.lint.diffs.patch_checks",
 )
 
 PATCH_TOO_COSTLY_TO_CHECK = Rule(
@@ -280,7 +280,7 @@ PATCH_TOO_COSTLY_TO_CHECK = Rule(
     "on that check (EP301/EP302 are not reported for those hunks) and says so.",
     "(thousands of `}` hunks against an excerpt of tens of thousands of `}` lines)",
     "(a short excerpt around the cursor, and a patch of the lines that change)",
-    check="evaltools.example.lint.patch_fit",
+    check="evaltools.example.lint.diffs.patch_fit",
 )
 
 TOO_MANY_EXPECTED_PATCHES = Rule(
@@ -311,7 +311,7 @@ RENAMED_FILE = Rule(
     "typed twice, differently.",
     "+++ b/src/main.py".join(EXAMPLE.rsplit("+++ b/src/app.py", 1)),
     EXAMPLE,
-    check="evaltools.example.lint.patch_checks",
+    check="evaltools.example.lint.diffs.patch_checks",
 )
 
 BAD_REPOSITORY_URL = Rule(
@@ -324,7 +324,7 @@ BAD_REPOSITORY_URL = Rule(
     "the eval runs.",
     f'+++\nrepository_url = "github.com/o/r/"\n{REV}+++\n',
     FM,
-    check="evaltools.example.lint.metadata",
+    check="evaltools.example.lint.diffs.metadata",
 )
 
 BAD_REVISION = Rule(
@@ -337,7 +337,7 @@ BAD_REVISION = Rule(
     "reproducible: the excerpt no longer matches the checked-out file.",
     f'+++\n{URL}revision = "main"\n+++\n',
     FM,
-    check="evaltools.example.lint.metadata",
+    check="evaltools.example.lint.diffs.metadata",
 )
 
 BAD_FILE_NAME = Rule(
@@ -350,7 +350,7 @@ BAD_FILE_NAME = Rule(
     "and behaviour it covers and keeps ids unique.",
     "Fix Rename Bug.md",
     "zed--fix-rename-bug.md",
-    check="evaltools.example.lint.metadata",
+    check="evaltools.example.lint.diffs.metadata",
 )
 
 INVALID_RECORD = Rule(

@@ -33,7 +33,7 @@ MISSING_FRONT_MATTER = Rule(
     "example cannot be checked out.",
     f"{URL}{REV}\n{CURSOR}",
     f"{FM}{CURSOR}",
-    check="evaltools.example.lint.structure",
+    check="evaltools.example.lint.document.structure",
 )
 
 UNCLOSED_FRONT_MATTER = Rule(
@@ -46,7 +46,7 @@ UNCLOSED_FRONT_MATTER = Rule(
     "front matter becomes stray text.",
     f"+++\n{URL}{REV}\n{CURSOR}",
     f"{FM}{CURSOR}",
-    check="evaltools.example.lint.structure",
+    check="evaltools.example.lint.document.structure",
 )
 
 INVALID_FRONT_MATTER = Rule(
@@ -60,7 +60,7 @@ INVALID_FRONT_MATTER = Rule(
     "field is blanked, and the example runs against no repository.",
     f"+++\n{URL}revision = 0123abc\n+++\n",
     FM,
-    check="evaltools.example.lint.structure",
+    check="evaltools.example.lint.document.structure",
 )
 
 MISSING_FRONT_MATTER_KEY = Rule(
@@ -73,7 +73,7 @@ MISSING_FRONT_MATTER_KEY = Rule(
     "so the example has no repository to run in.",
     f"+++\n{URL}+++\n",
     FM,
-    check="evaltools.example.lint.structure",
+    check="evaltools.example.lint.document.structure",
 )
 
 UNKNOWN_FRONT_MATTER_KEY = Rule(
@@ -88,7 +88,7 @@ UNKNOWN_FRONT_MATTER_KEY = Rule(
     "silently deletes the information. Put such notes in `tags` or under `## Reasoning`.",
     f'+++\n{URL}{REV}owner = "me"\n+++\n',
     f'+++\n{URL}{REV}tags = ["owner:me"]\n+++\n',
-    check="evaltools.example.lint.structure",
+    check="evaltools.example.lint.document.structure",
 )
 
 FRONT_MATTER_COMMENT = Rule(
@@ -102,7 +102,7 @@ FRONT_MATTER_COMMENT = Rule(
     "the first rewrite. `## Reasoning` is read back and survives.",
     f"+++\n{URL}{REV}# reviewed by Ana\n+++\n",
     f"{FM}## Reasoning\n\nReviewed by Ana.\n",
-    check="evaltools.example.lint.structure",
+    check="evaltools.example.lint.document.structure",
 )
 
 HEADING_TOO_DEEP = Rule(
@@ -115,7 +115,7 @@ HEADING_TOO_DEEP = Rule(
     "evaluated at all.",
     f"{FM}##### Notes\n\n{CURSOR}",
     f"{FM}### Notes\n\n{CURSOR}",
-    check="evaltools.example.lint.structure",
+    check="evaltools.example.lint.document.structure",
 )
 
 INDENTED_CODE_BLOCK = Rule(
@@ -129,7 +129,7 @@ INDENTED_CODE_BLOCK = Rule(
     "indentation.",
     f"{FM}## Reasoning\n\nThe call:\n\n    run(x)\n\n{CURSOR}",
     f"{FM}## Reasoning\n\nThe call:\n\n  run(x)\n\n{CURSOR}",
-    check="evaltools.example.lint.structure",
+    check="evaltools.example.lint.document.structure",
 )
 
 MISSING_CURSOR_POSITION = Rule(
@@ -142,7 +142,7 @@ MISSING_CURSOR_POSITION = Rule(
     "file and position to predict an edit at.",
     f"{FM}## Cursor Position\n\n```\nx = 1\n# ^[CURSOR_POSITION]\n```\n",
     f"{FM}{CURSOR}",
-    check="evaltools.example.lint.structure",
+    check="evaltools.example.lint.document.structure",
 )
 
 UNKNOWN_SECTION = Rule(
@@ -160,7 +160,7 @@ UNKNOWN_SECTION = Rule(
     "heading is lost on any rewrite, so the file does not round-trip.",
     f"{FM}{CURSOR}\n" + PATCH.replace("## Expected Patch", "## Expected Patches"),
     EXAMPLE,
-    check="evaltools.example.lint.structure",
+    check="evaltools.example.lint.document.structure",
 )
 
 REPEATED_BLOCK = Rule(
@@ -174,7 +174,7 @@ REPEATED_BLOCK = Rule(
     "without a word.",
     f"{FM}{CURSOR}\n```src/app.py\ny = 2\n# ^[CURSOR_POSITION]\n```\n",
     f"{FM}{CURSOR}",
-    check="evaltools.example.lint.structure",
+    check="evaltools.example.lint.document.structure",
 )
 
 FENCE_CLOSED_EARLY = Rule(
@@ -191,7 +191,7 @@ FENCE_CLOSED_EARLY = Rule(
     "@@ -1,3 +1,3 @@\n ```\n-make\n+make test\n ```\n```\n",
     f"{FM}## Uncommitted Diff\n\n````diff\n--- a/README.md\n+++ b/README.md\n"
     "@@ -1,3 +1,3 @@\n ```\n-make\n+make test\n ```\n````\n",
-    check="evaltools.example.lint.structure",
+    check="evaltools.example.lint.document.structure",
 )
 
 NO_EXPECTED_PATCH = Rule(
@@ -204,7 +204,7 @@ NO_EXPECTED_PATCH = Rule(
     "is dead weight in the set.",
     f"{FM}{CURSOR}",
     EXAMPLE,
-    check="evaltools.example.lint.structure",
+    check="evaltools.example.lint.document.structure",
 )
 
 PROSE_OUTSIDE_SECTIONS = Rule(
@@ -217,7 +217,7 @@ PROSE_OUTSIDE_SECTIONS = Rule(
     "`## Reasoning`, which evaltools reads back and writes again.",
     f"{FM}This example renames a variable.\n\n{CURSOR}",
     f"{FM}## Reasoning\n\nThis example renames a variable.\n\n{CURSOR}",
-    check="evaltools.example.lint.structure",
+    check="evaltools.example.lint.document.structure",
 )
 
 ACCEPTED_MARKER_MISPLACED = Rule(
@@ -232,7 +232,7 @@ ACCEPTED_MARKER_MISPLACED = Rule(
     f"{FM}// User accepted prediction:\n\n{CURSOR}",
     f"{FM}## Edit History\n\n// User accepted prediction:\n```diff\n--- a/src/app.py\n"
     "+++ b/src/app.py\n@@ -1,1 +1,1 @@\n-x = 0\n+x = 1\n```\n\n" + CURSOR,
-    check="evaltools.example.lint.structure",
+    check="evaltools.example.lint.document.structure",
 )
 
 UNCLOSED_FENCE = Rule(
@@ -245,7 +245,7 @@ UNCLOSED_FENCE = Rule(
     "content of that one block.",
     FM + CURSOR + "\n" + PATCH.removesuffix("```\n"),
     EXAMPLE,
-    check="evaltools.example.lint.causes",
+    check="evaltools.example.lint.document.causes",
 )
 
 DROPPED_HEADING = Rule(
@@ -262,7 +262,7 @@ DROPPED_HEADING = Rule(
     "dropped or flattened the first time the file is rewritten.",
     f"{FM}{CURSOR}\n### Why\n\nThe cursor sits on the renamed variable.\n",
     f"{FM}## Reasoning\n\nWhy: the cursor sits on the renamed variable.\n\n{CURSOR}",
-    check="evaltools.example.lint.structure",
+    check="evaltools.example.lint.document.structure",
 )
 
 INDENTED_FENCE = Rule(
@@ -286,7 +286,7 @@ INDENTED_FENCE = Rule(
     + PATCH.replace("-x = 1\n+x = 2\n", " if x:\n-    x = 1\n+    x = 2\n").replace(
         "-1,1 +1,1", "-1,2 +1,2"
     ),
-    check="evaltools.example.lint.causes",
+    check="evaltools.example.lint.document.causes",
 )
 
 CURSOR_PATH_NOT_PATCHED = Rule(
@@ -303,7 +303,7 @@ CURSOR_PATH_NOT_PATCHED = Rule(
     "scoring applies them to nothing.",
     FM + CURSOR.replace("```src/app.py\n", "```python\n") + "\n" + PATCH,
     FM + CURSOR + "\n" + PATCH,
-    check="evaltools.example.lint.patch_fit",
+    check="evaltools.example.lint.diffs.patch_fit",
 )
 
 DUPLICATE_BLOCK = Rule(
@@ -318,7 +318,7 @@ DUPLICATE_BLOCK = Rule(
     "same prediction both right and wrong.",
     FM + CURSOR + "\n" + PATCH + "\n" + PATCH.replace("## Expected Patch\n\n", ""),
     FM + CURSOR + "\n" + PATCH,
-    check="evaltools.example.lint.structure",
+    check="evaltools.example.lint.document.structure",
 )
 
 BAD_FILE_POSITION = Rule(
@@ -333,5 +333,5 @@ BAD_FILE_POSITION = Rule(
     "`roundtrip` calls the file `lossy` (RT002) and `convert` refuses it.",
     f"{FM}## Recently Opened Files\n\n```\nsrc/a.py\tten\n```\n",
     f"{FM}## Recently Opened Files\n\n```\nsrc/a.py\t10\n```\n",
-    check="evaltools.example.lint.recent_files",
+    check="evaltools.example.lint.document.recent_files",
 )

@@ -7,26 +7,26 @@ from collections.abc import Callable
 from evaltools.catalogue.ep.diffs import TOO_MANY_EXPECTED_PATCHES
 from evaltools.catalogue.ep.document import NO_EXPECTED_PATCH
 from evaltools.diagnostics import Diagnostic
-from evaltools.example.lint.causes import (
+from evaltools.example.lint.context import LintContext
+from evaltools.example.lint.diffs.cursor_checks import check_cursor
+from evaltools.example.lint.diffs.metadata import check_file_name, check_metadata
+from evaltools.example.lint.diffs.patch_checks import check_diffs
+from evaltools.example.lint.diffs.patch_fit import check_patches_apply
+from evaltools.example.lint.document.causes import (
     check_fences_read_as_text,
     check_headless_patches,
     check_indented_fences,
     check_runaway_fences,
     check_section_levels,
 )
-from evaltools.example.lint.context import LintContext
-from evaltools.example.lint.cursor_checks import check_cursor
-from evaltools.example.lint.fold import keep_causes
-from evaltools.example.lint.metadata import check_file_name, check_metadata
-from evaltools.example.lint.patch_checks import check_diffs
-from evaltools.example.lint.patch_fit import check_patches_apply
-from evaltools.example.lint.recent_files import check_recent_files
-from evaltools.example.lint.structure import (
+from evaltools.example.lint.document.recent_files import check_recent_files
+from evaltools.example.lint.document.structure import (
     check_blocks,
     check_dropped,
     check_front_matter,
     check_reference_failures,
 )
+from evaltools.example.lint.fold import keep_causes
 from evaltools.example.markdown.reader import ParsedMarkdown, read_markdown
 from evaltools.example.spec import ExampleSpec
 

@@ -43,7 +43,7 @@ class LintContext:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     # What several rules derive from the same input (the cursor, parsed patches), computed once.
     cache: dict[str, Any] = field(default_factory=dict)
-    # Findings of mistakes that misplace what follows them (see lint/causes.py).
+    # Findings of mistakes that misplace what follows them (see lint/document/causes.py).
     causes: list[Diagnostic] = field(default_factory=list)
 
     def report(

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from evaltools.__main__ import main
-from evaltools.example.lint.mismatches import _mismatch_message
+from evaltools.example.lint.diffs.mismatches import _mismatch_message
 from tests.example.markdown._fences import CORPUS
 
 FLASK = CORPUS / "zed-evals" / "flask--add-import-statement.md"

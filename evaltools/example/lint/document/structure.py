@@ -24,8 +24,8 @@ from evaltools.catalogue.ep.document import (
     UNKNOWN_SECTION,
 )
 from evaltools.diagnostics import Fix
-from evaltools.example.lint.causes import section_heading
 from evaltools.example.lint.context import LintContext
+from evaltools.example.lint.document.causes import section_heading
 from evaltools.example.markdown.frontmatter import shown_key
 from evaltools.example.markdown.reader import (
     ACCEPTED_PREDICTION_MARKER,

@@ -12,7 +12,7 @@ from typing import NamedTuple
 
 from evaltools.catalogue.ep.diffs import PATCH_DOES_NOT_APPLY
 from evaltools.example.lint.context import FieldSource, LintContext, cursor_source
-from evaltools.example.lint.cursor_checks import cursor_of
+from evaltools.example.lint.diffs.cursor_checks import cursor_of
 
 
 class Mismatch(NamedTuple):

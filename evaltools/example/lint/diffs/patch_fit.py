@@ -19,8 +19,8 @@ from evaltools.example.lint.context import (
     field_sources,
     parsed_diff,
 )
-from evaltools.example.lint.cursor_checks import cursor_of
-from evaltools.example.lint.mismatches import Mismatch, report_mismatches
+from evaltools.example.lint.diffs.cursor_checks import cursor_of
+from evaltools.example.lint.diffs.mismatches import Mismatch, report_mismatches
 
 
 def _same_file(diff_path: str, cursor_path: str) -> bool:
