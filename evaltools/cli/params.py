@@ -126,3 +126,7 @@ MAX_WARNINGS = Param(
     "[tool.evaltools], else no limit).",
     metavar="N",
 )
+
+# What every command that reports findings from the configuration's rules takes (lint,
+# check, dupes, validate), in the order its help lists them; `targets._findings` reads them.
+FINDING_OPTIONS = (SELECT, IGNORE, MAX_WARNINGS, CONFIG, JOBS)

@@ -7,6 +7,7 @@ from pathlib import Path
 from evaltools.cli import targets
 from evaltools.cli.params import (
     CONFIG,
+    FINDING_OPTIONS,
     IGNORE,
     JOBS,
     MAX_WARNINGS,
@@ -262,11 +263,7 @@ VALIDATE_COMMANDS: tuple[Command, ...] = (
                 help="Print at most N findings and say how many were left out.",
                 metavar="N",
             ),
-            SELECT,
-            IGNORE,
-            MAX_WARNINGS,
-            CONFIG,
-            JOBS,
+            *FINDING_OPTIONS,
             NO_GITIGNORE,
         ),
     ),

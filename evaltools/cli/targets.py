@@ -4,7 +4,31 @@ that mypy checks the call against the implementation's signature."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, TypedDict
+
 from evaltools.cli.arguments import Arguments
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+
+class _Findings(TypedDict):
+    select: list[str]
+    ignore: list[str]
+    max_warnings: int | None
+    config: Path | None
+    jobs: int | None
+
+
+def _findings(a: Arguments) -> _Findings:
+    """`params.FINDING_OPTIONS`, as every command that reports findings takes them."""
+    return _Findings(
+        select=a.texts("select"),
+        ignore=a.texts("ignore"),
+        max_warnings=a.optional_integer("max_warnings"),
+        config=a.optional_path("config"),
+        jobs=a.optional_integer("jobs"),
+    )
 
 
 def lint(a: Arguments) -> int:
@@ -13,11 +37,7 @@ def lint(a: Arguments) -> int:
     return run(
         paths=a.paths("paths"),
         output_format=a.text("output_format"),
-        select=a.texts("select"),
-        ignore=a.texts("ignore"),
-        max_warnings=a.optional_integer("max_warnings"),
-        config=a.optional_path("config"),
-        jobs=a.optional_integer("jobs"),
+        **_findings(a),
         no_respect_gitignore=a.flag("no_respect_gitignore"),
     )
 
@@ -81,11 +101,7 @@ def check(a: Arguments) -> int:
         paths=a.paths("paths"),
         output_format=a.text("output_format"),
         fix=a.flag("fix"),
-        select=a.texts("select"),
-        ignore=a.texts("ignore"),
-        max_warnings=a.optional_integer("max_warnings"),
-        config=a.optional_path("config"),
-        jobs=a.optional_integer("jobs"),
+        **_findings(a),
         no_respect_gitignore=a.flag("no_respect_gitignore"),
         no_cache=a.flag("no_cache"),
     )
@@ -123,11 +139,7 @@ def validate(a: Arguments) -> int:
         schema=a.optional_path("schema"),
         output_format=a.text("output_format"),
         max_errors=a.optional_integer("max_errors"),
-        select=a.texts("select"),
-        ignore=a.texts("ignore"),
-        max_warnings=a.optional_integer("max_warnings"),
-        config=a.optional_path("config"),
-        jobs=a.optional_integer("jobs"),
+        **_findings(a),
         no_respect_gitignore=a.flag("no_respect_gitignore"),
     )
 
@@ -238,9 +250,5 @@ def dupes(a: Arguments) -> int:
         against=a.paths("against"),
         threshold=a.optional_number("threshold"),
         output_format=a.text("output_format"),
-        select=a.texts("select"),
-        ignore=a.texts("ignore"),
-        max_warnings=a.optional_integer("max_warnings"),
-        config=a.optional_path("config"),
-        jobs=a.optional_integer("jobs"),
+        **_findings(a),
     )

@@ -72,16 +72,24 @@ def _on_text(
     dropped = 0
     if actual is None:
         actual, dropped = original, 1
+    chrf, braces = _text_scores(original, expected.text, actual, definition, cache)
+    return Content(chrf, braces, dropped, actual, (original, actual, expected.text))
+
+
+def _text_scores(
+    original: str, expected: str, actual: str, definition: Definition, cache: Cache
+) -> tuple[ChrF, int]:
+    """delta chrF of the predicted text against one expected text, and the braces it left
+    unbalanced that the base text did not."""
     chrf = delta_chr_f(
         original,
-        expected.text,
+        expected,
         actual,
         beta=definition.beta,
         whitespace=definition.whitespace,
         cache=cache.chrf,
     )
-    braces = max(braces_disbalance(actual) - braces_disbalance(original), 0)
-    return Content(chrf, braces, dropped, actual, (original, actual, expected.text))
+    return chrf, max(braces_disbalance(actual) - braces_disbalance(original), 0)
 
 
 def _on_documents(
@@ -314,15 +322,7 @@ def _score_before_rewrite(
         if actual is None:
             chrf, braces = zero(definition.beta), 0
         else:
-            chrf = delta_chr_f(
-                original,
-                exp.text,
-                actual,
-                beta=definition.beta,
-                whitespace=definition.whitespace,
-                cache=cache.chrf,
-            )
-            braces = max(braces_disbalance(actual) - braces_disbalance(original), 0)
+            chrf, braces = _text_scores(original, exp.text, actual, definition, cache)
         if i == 0 or chrf.score > best_chrf.score:
             best_chrf, best_braces, best_cursor = chrf, braces, exp.cursor
     exact = Classification(0, 0, 0)

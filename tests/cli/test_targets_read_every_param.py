@@ -12,8 +12,10 @@ from evaltools.cli.table import all_commands
 
 
 def _read_names(function: object) -> set[str]:
+    """The names read by `a.kind("name")`, here or in a function of `targets` handed `a`
+    (the options every findings command shares)."""
     tree = ast.parse(inspect.getsource(function))  # type: ignore[arg-type]
-    return {
+    names = {
         node.args[0].value
         for node in ast.walk(tree)
         if isinstance(node, ast.Call)
@@ -24,6 +26,15 @@ def _read_names(function: object) -> set[str]:
         and isinstance(node.args[0], ast.Constant)
         and isinstance(node.args[0].value, str)
     }
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and hasattr(targets, node.func.id)
+            and [ast.dump(arg) for arg in node.args] == [ast.dump(ast.Name("a", ast.Load()))]
+        ):
+            names |= _read_names(getattr(targets, node.func.id))
+    return names
 
 
 def test_every_target_reads_every_parameter_of_its_command() -> None:
