@@ -10,13 +10,13 @@ from evaltools.example.cursor import cursor_excerpt, extract_cursor_from_patch
 from evaltools.example.diffs.udiff import rust_lines
 from evaltools.example.spec import Example
 from evaltools.score.apply import apply_with_hunk_offset, extract_inline_cursor, try_apply
+from evaltools.score.context.documents import Document, apply_to_documents, strip_first_component
+from evaltools.score.context.file_lines import file_documents
+from evaltools.score.context.related_limit import Excerpt, selected
 from evaltools.score.definitions import Definition
-from evaltools.score.documents import Document, apply_to_documents, strip_first_component
-from evaltools.score.file_lines import file_documents
 from evaltools.score.metrics.reversal import NO_HISTORY, History, history
 from evaltools.score.patch_lines import parse_patch_lines
 from evaltools.score.prediction import ActualCursor, Expected, Prediction
-from evaltools.score.related_limit import Excerpt, selected
 
 OLD_MARKER = "[CURSOR_POSITION]"
 _REGION_START = "<|editable_region_start|>\n"

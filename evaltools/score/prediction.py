@@ -8,8 +8,8 @@ import struct
 from typing import Any, NamedTuple
 
 from evaltools.score.apply import try_apply
+from evaltools.score.context.documents import Document
 from evaltools.score.definitions import Definition
-from evaltools.score.documents import Document
 from evaltools.score.metrics.chrf import ChrF, braces_disbalance, delta_chr_f, zero
 from evaltools.score.metrics.jumps import LineFile, patch_location_match
 from evaltools.score.metrics.kept_rate import KeptRate, compute_kept_rate

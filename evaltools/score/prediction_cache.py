@@ -8,7 +8,7 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import NamedTuple
 
-from evaltools.score.documents import Applied, Document, apply_to_documents, path_matches
+from evaltools.score.context.documents import Applied, Document, apply_to_documents, path_matches
 from evaltools.score.metrics.chrf import ChrFCache, braces_disbalance
 from evaltools.score.metrics.jumps import LineFile, Locations, editable_context_coverage, locations
 from evaltools.score.metrics.kept_rate import Memo

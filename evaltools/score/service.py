@@ -21,11 +21,11 @@ from evaltools.diagnostics import Diagnostic, make
 from evaltools.example.records import Record, Unit, iter_all_units, parse_unit
 from evaltools.fileio import MAX_DATA_FILE_BYTES, Refused, UsageError, display_path, read_input
 from evaltools.parallel.processes import Cost, batch_size, parallel_map, worker_count
+from evaltools.score.context.related_limit import EVAL_RELATED_CONTEXT_BYTES
 from evaltools.score.definitions import Definition
 from evaltools.score.inputs import BadInput, Problem, Scorable, from_example, from_markdown
 from evaltools.score.prediction import ActualCursor, Prediction, Score, score_prediction
 from evaltools.score.prediction_cache import Cache
-from evaltools.score.related_limit import EVAL_RELATED_CONTEXT_BYTES
 from evaltools.score.summary import Row
 
 NO_PREDICTION = Prediction(None, None)

@@ -16,8 +16,8 @@ from evaltools.example.cursor import cursor_excerpt, extract_cursor_from_patch
 from evaltools.example.markdown.reader import from_markdown
 from evaltools.example.spec import spec_to_json_dict
 from evaltools.score.apply import extract_inline_cursor
-from evaltools.score.documents import Document
-from evaltools.score.file_lines import file_documents
+from evaltools.score.context.documents import Document
+from evaltools.score.context.file_lines import file_documents
 from tests.conftest import all_corpus_files, corpus_stem
 
 

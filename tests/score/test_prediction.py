@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from evaltools.score.apply import apply_diff, extract_inline_cursor
+from evaltools.score.context.documents import Document
 from evaltools.score.definitions import DEFAULT, NAMES, definition
-from evaltools.score.documents import Document
 from evaltools.score.prediction import ActualCursor, Expected, Prediction, f32, score_prediction
 
 EXCERPT = 'fn main() {\n    let x = 42;\n    println!("{}", x);\n}\n'

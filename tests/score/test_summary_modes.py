@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from evaltools.__main__ import main
-from evaltools.score.related_limit import Excerpt, selected
+from evaltools.score.context.related_limit import Excerpt, selected
 from tests.score._examples import LIB_EXPECTED, PERFECT, example, prediction, write_jsonl
 
 

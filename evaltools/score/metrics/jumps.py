@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple
 
-from evaltools.score.documents import Document, strip_first_component
+from evaltools.score.context.documents import Document, strip_first_component
 from evaltools.score.patch_lines import ADDITION, CONTEXT, DELETION, PatchHunk
 
 WINDOW = 20

@@ -20,7 +20,7 @@ from typing import Any, NamedTuple
 
 from evaltools.example.diffs.udiff import rust_lines
 from evaltools.score.apply import try_apply
-from evaltools.score.documents import strip_first_component
+from evaltools.score.context.documents import strip_first_component
 from evaltools.score.metrics.histogram import TooRepetitive
 from evaltools.score.metrics.reversal_overlap import (
     Edit,

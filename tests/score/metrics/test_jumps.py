@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from evaltools.score.documents import Document
+from evaltools.score.context.documents import Document
 from evaltools.score.metrics.jumps import (
     LineFile,
     classification,

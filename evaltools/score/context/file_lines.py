@@ -11,7 +11,7 @@ from collections.abc import Iterable, Iterator
 from typing import NamedTuple
 
 from evaltools.example.diffs.udiff import rust_lines
-from evaltools.score.documents import Document, path_matches
+from evaltools.score.context.documents import Document, path_matches
 from evaltools.score.patch_lines import (
     ADDITION,
     CONTEXT,
