@@ -47,7 +47,7 @@ class Scorable(NamedTuple):
     # Upstream refuses the example ("Expected patch did not apply"): nothing is scored.
     refused: bool = False
     history: History = NO_HISTORY
-    # Documents built from a `.md`'s own file lines (our extension, `score.file_lines`): a
+    # Documents built from a `.md`'s own file lines (our extension, `score.context.file_lines`): a
     # prediction they cannot place is an error, not upstream's silent drop.
     from_file_lines: bool = False
     retrieved_bytes: int | None = None  # upstream's retrieved_context_bytes
@@ -67,7 +67,7 @@ def _get(
 
 def _related_documents(files: list[Any], cap: int | None) -> list[Document]:
     """The related files' excerpts as documents, in file then excerpt order; `cap`: `ep
-    eval`'s byte limit (`score.related_limit`), None for `ep score`'s every excerpt."""
+    eval`'s byte limit (`score.context.related_limit`), None for `ep score`'s every excerpt."""
     paths: list[str] = []
     excerpts: list[list[Excerpt]] = []
     for i, file in enumerate(files):
@@ -329,7 +329,7 @@ def from_markdown(
 ) -> Scorable:
     """Our extension: an example without `prompt_inputs` (a `.md`, or a spec-only `.json`)
     and predictions from a file. Its documents are the file lines it holds (the cursor block,
-    the expected patches' old sides, the edit history's new sides: `score.file_lines`); the
+    the expected patches' old sides, the edit history's new sides: `score.context.file_lines`); the
     base text of the definitions before v6 is the one holding the cursor block."""
     spec = example.spec
     patches = spec.expected_patches
