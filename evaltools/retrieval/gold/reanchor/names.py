@@ -16,6 +16,7 @@ from evaltools.retrieval.gold.reanchor.scope import (
     scope_word,
     unique_by_language,
 )
+from evaltools.retrieval.gold.reanchor.standing import Standing
 
 # Name-only evidence (no old body): the new span's length within this factor of the old.
 NAME_LENGTH_FACTOR = 2.0
@@ -37,6 +38,7 @@ def by_names(
     for _, entry in lookup.holding(leaves):
         if entry.name is not None:
             holding.setdefault(entry.name, []).append(entry)
+    standing = Standing(the_set)
     for ref, cid, symbol, old in by_name:
         if old is None and results[ref].status is Status.MISSING_FILE:
             moved = the_set.moved_folder(cid, ref)
@@ -49,8 +51,13 @@ def by_names(
             fresh = the_set.newcomers(fresh, ref)
         entries = [e for e in same if e.chunk_id in fresh]
         found = _by_unique_name(cid, symbol, entries, old, lookup)
-        if found is not None:
-            results[ref] = found
+        if found is None or found.new_chunk_id is None:
+            continue
+        # Without the old body, a namesake that may have stood there all along is no move.
+        twins = len(entries) < len(same)
+        if old is None and standing.may_have_been_there(cid, ref, found.new_chunk_id, twins):
+            continue
+        results[ref] = found
 
 
 def _by_unique_name(

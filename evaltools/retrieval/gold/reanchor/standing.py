@@ -1,0 +1,73 @@
+"""Namesakes that may have been there all along: without an old body (a plain tree), a
+definition of the same name in another package or module is where a gold ID went only if
+nothing says it stood there under its own name at the ID's revision. Each language judges
+a name in its own scope (`scope.scope_of`); across scopes a name repeats freely
+(`Codec.Encode` in every codec package), so there the tree's one namesake is a guess, and a
+plain tree prefers an unresolved ID, its candidates listed, to a guess.
+
+The set's gold IDs of the same revision are a sample of the old tree (`no_history`):
+
+- one naming a namesake elsewhere, still there: the name was then defined in several
+  scopes, so the one left may be another of them;
+- one naming a definition in the target's scope, still there: that package or module
+  existed then, and the namesake in it may have too;
+
+and Rust's `mod tests` (`tests.check`) is each file's own module: a test of one name in
+another file is another test (the set need say nothing).
+"""
+
+from __future__ import annotations
+
+from evaltools.retrieval.code.chunk_id import ChunkId, parse_chunk_id
+from evaltools.retrieval.code.symbols import grammar_of
+from evaltools.retrieval.gold.reanchor.no_history import SetEvidence
+from evaltools.retrieval.gold.reanchor.resolve import GoldRef
+from evaltools.retrieval.gold.reanchor.scope import scope_of
+
+# The module Rust's unit tests live in, one per file (`#[cfg(test)] mod tests`).
+_TEST_MODULES = frozenset({"tests", "test"})
+
+# A revision and a scope (`scope_of`).
+_Scope = tuple[str | None, tuple[str | None, str]]
+
+
+class Standing:
+    """What the set shows stood at its revisions in the tree checked, read once a run and
+    only when a name elsewhere would place an ID."""
+
+    def __init__(self, the_set: SetEvidence) -> None:
+        self.the_set = the_set
+        self._scopes: set[_Scope] | None = None
+
+    def may_have_been_there(
+        self, cid: ChunkId, ref: GoldRef, new_chunk_id: str, twins_there: bool
+    ) -> bool:
+        """`new_chunk_id` (named as `cid` is, found by name alone) may be a definition that
+        stood at `ref`'s revision under its own name, not where `cid` went: it is in another
+        scope than `cid`'s, and the set shows its scope existed then, or (`twins_there`)
+        namesakes of it elsewhere that were there; or it is a Rust test in another file."""
+        new = parse_chunk_id(new_chunk_id)
+        if _test_module(cid) and new.path != cid.path:
+            return True
+        scope = scope_of(new.path)
+        if scope == scope_of(cid.path):
+            return False
+        return twins_there or (ref.revision, scope) in self.scopes()
+
+    def scopes(self) -> set[_Scope]:
+        """The scopes of the set's gold IDs whose files are still there, by revision."""
+        if self._scopes is None:
+            lookup = self.the_set.lookup
+            self._scopes = {
+                (ref.revision, scope_of(cid.path))
+                for ref, cid in self.the_set.ids.items()
+                if cid.symbol is not None and lookup.get(cid.path) is not None
+            }
+        return self._scopes
+
+
+def _test_module(cid: ChunkId) -> bool:
+    """`cid` is in a Rust file's own test module (`tests.insert_order`)."""
+    assert cid.symbol is not None
+    head = cid.symbol.partition(".")[0]
+    return head in _TEST_MODULES and "." in cid.symbol and grammar_of(cid.path) == "rust"
