@@ -15,7 +15,8 @@ new places are the definitions of the tree checked. With an old body:
 
 Without one (a plain tree, metas, no `revision`), only names count: a qualified name
 defined once in the whole tree, with a span of a similar length, is where the ID went,
-if it is a method (`Class.name`) or in a file of the same name; and the set's own IDs say
+if it is a method (`Class.name`) or in a file of the same name, and nothing says it may
+have stood there all along (`standing`); and the set's own IDs say
 what they can of the old tree (`no_history`: folders moved, namesakes shifted together,
 definitions that were there).
 When the evidence is not one clear place, candidates are reported and nothing resolves.
