@@ -245,3 +245,19 @@ def test_fix_leaves_an_id_whose_namesake_stood_there_and_lists_it_first(
         f"`{there}`, or remove it"
     )
     assert eval_set.read_text(encoding="utf-8") == record
+
+
+def test_a_rust_test_follows_its_module_into_mod_rs(
+    repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`src/map.rs` becomes `src/map/mod.rs`: the same module, so its tests are its own."""
+    repo.write("src/map.rs", RUST_TESTS.replace("KIND", "10"))
+    repo.write("src/rayon/set.rs", RUST_TESTS.replace("KIND", "20").replace("insert_", "i_"))
+    old = repo.commit("two modules with tests")
+    gold = chunk_id(repo, "src/map.rs", "tests.insert_order")
+    repo.mv("src/map.rs", "src/map/mod.rs")
+    repo.commit("map.rs into its folder")
+    code, got = gold_check(repo, tmp_path, capsys, [gold], old, root=plain_copy(repo, tmp_path))
+    assert code == 1
+    new = chunk_id(repo, "src/map/mod.rs", "tests.insert_order")
+    assert (got[gold]["kind"], got[gold]["new_chunk_id"]) == ("relocated", new)

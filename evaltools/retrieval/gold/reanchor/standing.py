@@ -12,8 +12,8 @@ The set's gold IDs of the same revision are a sample of the old tree (`no_histor
 - one naming a definition in the target's scope, still there: that package or module
   existed then, and the namesake in it may have too;
 
-and Rust's `mod tests` (`tests.check`) is each file's own module: a test of one name in
-another file is another test (the set need say nothing).
+and Rust's `mod tests` (`tests.check`) is each module's own: a test of one name in another
+module's file is another test (the set need say nothing).
 """
 
 from __future__ import annotations
@@ -45,9 +45,9 @@ class Standing:
         """`new_chunk_id` (named as `cid` is, found by name alone) may be a definition that
         stood at `ref`'s revision under its own name, not where `cid` went: it is in another
         scope than `cid`'s, and the set shows its scope existed then, or (`twins_there`)
-        namesakes of it elsewhere that were there; or it is a Rust test in another file."""
+        namesakes of it elsewhere that were there; or it is a Rust test of another module."""
         new = parse_chunk_id(new_chunk_id)
-        if _test_module(cid) and new.path != cid.path:
+        if _test_module(cid) and _module(new.path) != _module(cid.path):
             return True
         scope = scope_of(new.path)
         if scope == scope_of(cid.path):
@@ -64,6 +64,11 @@ class Standing:
                 if cid.symbol is not None and lookup.get(cid.path) is not None
             }
         return self._scopes
+
+
+def _module(path: str) -> str:
+    """A Rust file's module: `src/map.rs` and `src/map/mod.rs` are both `src/map`."""
+    return scope_of(path)[1].rstrip("/")
 
 
 def _test_module(cid: ChunkId) -> bool:
