@@ -9,8 +9,9 @@ The set's gold IDs of the same revision are a sample of the old tree (`no_histor
 
 - one naming a namesake elsewhere, still there: the name was then defined in several
   scopes, so the one left may be another of them;
-- one naming a definition in the target's scope, still there: that package or module
-  existed then, and the namesake in it may have too;
+- one naming, in the target's scope and still there, the target's type (`Codec` or one of
+  its members): the type stood there then, and its member of that name may have too; for a
+  name of no type (a function), any definition there: the package or module existed then;
 
 and Rust's `mod tests` (`tests.check`) is each module's own: a test of one name in another
 module's file is another test (the set need say nothing).
@@ -37,33 +38,40 @@ class Standing:
 
     def __init__(self, the_set: SetEvidence) -> None:
         self.the_set = the_set
-        self._scopes: set[_Scope] | None = None
+        self._heads: dict[_Scope, set[str]] | None = None
 
     def may_have_been_there(
         self, cid: ChunkId, ref: GoldRef, new_chunk_id: str, twins_there: bool
     ) -> bool:
         """`new_chunk_id` (named as `cid` is, found by name alone) may be a definition that
         stood at `ref`'s revision under its own name, not where `cid` went: it is in another
-        scope than `cid`'s, and the set shows its scope existed then, or (`twins_there`)
-        namesakes of it elsewhere that were there; or it is a Rust test of another module."""
+        scope than `cid`'s, and the set shows (`twins_there`) namesakes of it elsewhere that
+        were there, or that its type (`Codec` of `Codec.Encode`) stood in its scope then, or,
+        for a name of no type (a function), that its scope existed then; or it is a Rust test
+        of another module."""
         new = parse_chunk_id(new_chunk_id)
         if _test_module(cid) and _module(new.path) != _module(cid.path):
             return True
         scope = scope_of(new.path)
         if scope == scope_of(cid.path):
             return False
-        return twins_there or (ref.revision, scope) in self.scopes()
+        heads = self.heads().get((ref.revision, scope))
+        if twins_there or heads is None:
+            return twins_there
+        head, dot, _ = new.symbol.partition(".") if new.symbol else ("", "", "")
+        return not dot or head in heads
 
-    def scopes(self) -> set[_Scope]:
-        """The scopes of the set's gold IDs whose files are still there, by revision."""
-        if self._scopes is None:
+    def heads(self) -> dict[_Scope, set[str]]:
+        """The first names (`Codec` of `Codec.Encode`) of the set's gold IDs whose files are
+        still there, by revision and scope."""
+        if self._heads is None:
             lookup = self.the_set.lookup
-            self._scopes = {
-                (ref.revision, scope_of(cid.path))
-                for ref, cid in self.the_set.ids.items()
-                if cid.symbol is not None and lookup.get(cid.path) is not None
-            }
-        return self._scopes
+            self._heads = {}
+            for ref, cid in self.the_set.ids.items():
+                if cid.symbol is not None and lookup.get(cid.path) is not None:
+                    key = (ref.revision, scope_of(cid.path))
+                    self._heads.setdefault(key, set()).add(cid.symbol.partition(".")[0])
+        return self._heads
 
 
 def _module(path: str) -> str:
