@@ -180,6 +180,32 @@ def test_a_method_moved_to_a_new_package_still_follows_its_name(
     assert item["evidence"] == "name defined once in the tree"
 
 
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_type_moved_into_a_package_that_stood_there_still_follows(
+    language: str, repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The ini codec's type (`IniCodec`, a name of its own) moves into the dotenv package,
+    which the set shows was there, but not that type: its method follows its name."""
+    ini, dotenv = (write_codec(repo, language, f) for f in ("ini", "dotenv"))
+    text = repo.read(ini).replace("Codec", "IniCodec")
+    repo.write(ini, text)
+    old = repo.commit("two codecs")
+    method = CODEC[language][2].replace("Codec", "IniCodec")
+    gold = chunk_id(repo, ini, method)
+    there = chunk_id(repo, dotenv, decode_of(language))
+    folder, _, name = dotenv.rpartition("/")
+    moved = f"{folder}/ini_{name}"
+    repo.rm(ini)
+    repo.write(moved, text.replace("package ini", "package dotenv"))
+    repo.commit("the ini codec moved into dotenv")
+    ids = [gold, there]
+    code, got = gold_check(repo, tmp_path, capsys, ids, old, root=plain_copy(repo, tmp_path))
+    assert code == 1
+    item = got[gold]
+    assert (item["kind"], item["new_chunk_id"]) == ("relocated", chunk_id(repo, moved, method))
+    assert item["evidence"] == "name defined once in the tree"
+
+
 # `src/map.rs` and `src/rayon/set.rs`, each with its own `mod tests` and a test of one name.
 RUST_TESTS = (
     "pub fn insert(v: &mut Vec<u32>, x: u32) {\n    v.push(x);\n}\n\n"
