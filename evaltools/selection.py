@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import fnmatch
+import os
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path, PurePosixPath
 from typing import NamedTuple
@@ -145,7 +146,16 @@ class Excluded:
 
     def __call__(self, path: Path) -> bool:
         where = _relative(str(path), self.base)
-        return any(_path_matches(where, glob) for glob in self.globs)
+        if any(_path_matches(where, glob) for glob in self.globs):
+            return True
+        # A folder leaves out all below it (`exclude = ["evals/drafts"]`), as ruff's does.
+        folders = PurePosixPath(where).parents if not os.path.isabs(where) else ()
+        return any(
+            _path_matches(str(folder), glob.rstrip("/"))
+            for folder in folders
+            if str(folder) != "."
+            for glob in self.globs
+        )
 
 
 def _path_matches(path: str, pattern: str) -> bool:

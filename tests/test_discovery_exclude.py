@@ -112,3 +112,31 @@ def test_exclude_must_be_a_list_of_strings(
     code, out = _run(capsys, ["check"])
     assert code == 2
     assert "pyproject.toml:3:11: [tool.evaltools] exclude must be a list" in out
+
+
+@pytest.mark.parametrize("folder", ["evals/team/drafts", "evals/team/drafts/", "drafts", "evals/team"])
+@pytest.mark.parametrize("argv", [["check"], ["lint", "evals"], ["validate", "evals"]])
+def test_a_folder_in_exclude_leaves_out_everything_below_it(
+    project: Path, capsys: pytest.CaptureFixture[str], folder: str, argv: list[str]
+) -> None:
+    # As ruff's `extend-exclude = ["evals/drafts"]`: a folder, not only a glob of its files.
+    _configure(project, json.dumps(["evals/README.md", folder]))
+    if argv[0] == "validate":  # beside the broken draft, one good set
+        (project / "evals" / "set.jsonl").write_text(json.dumps(RECORD) + "\n")
+    code, out = _run(capsys, argv)
+    assert (code, "half" in out) == (0, False), out
+
+
+def test_a_folder_in_exclude_is_not_reported_as_unchecked(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # IO030 names a file git tracks outside `paths`, unless `exclude` leaves it out.
+    import subprocess
+
+    (project / "notes" / "old").mkdir(parents=True)
+    (project / "notes" / "old" / "flask--b.md").write_bytes(EXACT)
+    _configure(project, '["evals/README.md", "**/drafts/*", "notes/old"]')
+    subprocess.run(["git", "init", "-q"], cwd=project, check=True)
+    subprocess.run(["git", "add", "-A"], cwd=project, check=True)
+    code, out = _run(capsys, ["check"])
+    assert (code, "IO030" in out) == (0, False), out
