@@ -37,6 +37,7 @@ from evaltools.retrieval.gold.reanchor.resolve import Status
 from evaltools.retrieval.sources import git
 
 if TYPE_CHECKING:
+    from evaltools.retrieval.code.chunk_id import ChunkId
     from evaltools.retrieval.gold.items import GoldItem
     from evaltools.retrieval.gold.repair import KeyRepair
     from evaltools.retrieval.records.set_file import JsonlFile
@@ -117,6 +118,21 @@ class RevisionTarget:
                     f"run `{self._fix_command}` again, which then moves it too)"
                 )
         return commit, ""
+
+    def window_changed(
+        self, windows: list[tuple[ChunkId, ChunkId]], revision: str, commit: str
+    ) -> str | None:
+        """The first window ID (old, as the record has it; new, after its rewrite) whose
+        lines at `commit` are not the ones it named at `revision` (or cannot be read): a
+        window has no name to be found by, so only its text says it still holds the same."""
+        if self._tree is None:
+            return None
+        for old, new in windows:
+            before = self._tree.read_old(old.path, revision)
+            after = self._tree.read_old(new.path, commit)
+            if before is None or after is None or _lines(before, old) != _lines(after, new):
+                return str(old)
+        return None
 
     def _changed_since(self, top: Path, revision: str, mount: RepoMount, paths: set[str]) -> bool:
         """Whether a file of `paths` is not at HEAD what it was at `revision` (or git cannot
@@ -243,6 +259,10 @@ def _behind(
                 yield number, revision
 
 
+def _lines(data: bytes, cid: ChunkId) -> list[bytes]:
+    return data.split(b"\n")[cid.start - 1 : cid.end]
+
+
 def _value_column(item: GoldItem, pointer: str) -> int:
     return item.line.column_of(pointer)
 
@@ -275,4 +295,19 @@ def _revision(
     commit, why = target.commit_for(paths, None if rewritten else current)
     if commit is None or commit == current:
         return None, why
+    windows = [
+        (
+            item.cid,
+            parse_chunk_id(item.result.new_chunk_id) if item.result.new_chunk_id else item.cid,
+        )
+        for item in line_items
+        if item.cid is not None and item.cid.symbol is None and item.result is not None
+    ]
+    shifted = target.window_changed(windows, current, commit)
+    if shifted is not None:
+        return None, (
+            f"the lines of window `{shifted}` are not at {commit[:12]} what they were at "
+            "`revision`, so nothing verified what they now hold: check them, then set "
+            "`revision` by hand"
+        )
     return commit, ""

@@ -165,3 +165,66 @@ def test_a_cached_check_that_found_a_revision_behind_does_not_answer_for_fix(
     assert main([*args, "--fix"]) == 0
     assert " RG013 [info] " in capsys.readouterr().out
     assert Path("set.jsonl").read_text() == record("src/mod.py:5-7:target", head)
+
+
+def test_a_window_whose_lines_changed_keeps_its_revision(
+    repo: GitRepo, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A window ID (`path:start-end`) names lines, not a definition: once code above it
+    # shifts them, the same numbers hold other code. Moving `revision` to HEAD would say
+    # they were verified there, and lose the commit where the window meant what it names.
+    repo.write("pyproject.toml", PYPROJECT)
+    repo.write("src/mod.py", MOD)
+    first = repo.commit("code")
+    repo.write(SET, record("src/mod.py:5-7", first))
+    repo.commit("the set")
+    repo.write("src/mod.py", "import os\nimport sys\n" + MOD)
+    repo.commit("imports above the window")
+    before = repo.read(SET)
+    code, out = run(capsys, "gold", "check")
+    assert (code, "RG017" in "\n".join(out)) == (0, False), out
+    code, out = run(capsys, "gold", "check", "--fix")
+    assert (code, "RG013" in "\n".join(out)) == (0, False), out
+    assert repo.read(SET) == before
+
+
+def test_a_window_whose_lines_are_unchanged_moves_its_revision(
+    repo: GitRepo, capsys: pytest.CaptureFixture[str]
+) -> None:
+    repo.write("pyproject.toml", PYPROJECT)
+    repo.write("src/mod.py", MOD)
+    first = repo.commit("code")
+    repo.write(SET, record("src/mod.py:5-7", first))
+    repo.commit("the set")
+    repo.write("src/mod.py", MOD + "\n\ndef later():\n    return 2\n")
+    later = repo.commit("code below the window")
+    code, out = run(capsys, "gold", "check", "--fix")
+    assert code == 0, out
+    assert out[0].startswith(f"{SET}:1:1: RG013 [info] `revision` of q1 set to {later}"), out
+    assert repo.read(SET) == record("src/mod.py:5-7", later)
+
+
+def test_a_rewritten_record_with_a_shifted_window_keeps_its_revision(
+    repo: GitRepo, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # `target` moves (RG001, rewritten); the window beside it in the record now holds other
+    # lines: the rewrite is made, `revision` stays, and RG014 says which window and why.
+    repo.write("pyproject.toml", PYPROJECT)
+    repo.write("src/mod.py", MOD)
+    first = repo.commit("code")
+    gold = {"src/mod.py:5-7:target": 3, "src/mod.py:1-2": 1}
+    line = {"qid": "q1", "query": "double x", "type": "intent", "gold": gold, "revision": first}
+    repo.write(SET, json.dumps(line) + "\n")
+    repo.commit("the set")
+    repo.write("src/mod.py", "import os\nimport sys\n" + MOD)
+    head = repo.commit("imports above")
+    code, out = run(capsys, "gold", "check", "--fix")
+    assert code == 0, out  # every stale ID was rewritten
+    text = "\n".join(out)
+    assert (
+        f"{SET}:1:1: RG014 [warning] `revision` of q1 left at {first} although its gold was "
+        f"rewritten: the lines of window `src/mod.py:1-2` are not at {head[:12]} what they "
+        "were at `revision`"
+    ) in text, text
+    assert json.loads(repo.read(SET))["revision"] == first
+    assert "src/mod.py:7-9:target" in repo.read(SET)
