@@ -56,7 +56,7 @@ def plan(paths: list[Path], config: Config, *, respect_gitignore: bool = True) -
             patterns = ", ".join(f"*{s}" for s in SUFFIXES)
             out.empty.append(f"no example files ({patterns}) in `paths` of [tool.evaltools]")
         # Only the whole configuration says what is left out: named paths are the caller's.
-        out.unlisted = unlisted(config)
+        out.unlisted = unlisted(config, [*found, *out.retrieval_sets])
         return out
     check_paths_exist(paths, stdin=False)
     found = discover(

@@ -186,9 +186,10 @@ def unlisted_message(config: Config, name: str, found: Kind) -> str:
     )
 
 
-def unlisted(config: Config) -> list[Diagnostic]:
+def unlisted(config: Config, checked: Iterable[Path] = ()) -> list[Diagnostic]:
     """A warning at each example file or retrieval set git tracks below the configuration's
-    folder that the configuration leaves out; nothing outside a git work tree.
+    folder that the configuration leaves out; nothing outside a git work tree. A file that is
+    among `checked` (resolved: the target of a link below a configured place) is checked.
 
     One `git ls-files` and a sniff of the first bytes of each candidate left over."""
     if config.path is None:
@@ -206,8 +207,11 @@ def unlisted(config: Config) -> list[Diagnostic]:
     from evaltools.diagnostics import make
 
     found: list[Diagnostic] = []
+    seen = {real_path(p) for p in checked}
     for name in uncovered(config, candidates):
         path = config.root / name
+        if real_path(path) in seen:
+            continue
         what = kind(path)
         if what in (Kind.EXAMPLE, Kind.SET):
             message = unlisted_message(config, name, what)

@@ -149,3 +149,17 @@ def test_init_run_again_names_examples_outside_its_paths(
     (repo / "pyproject.toml").write_text('[tool.evaltools]\npaths = ["evals", "new-evals"]\n')
     assert main(["init"]) == 0
     assert "IO030" not in capsys.readouterr().err
+
+
+def test_the_target_of_a_linked_example_is_checked_through_the_link_not_named(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # evals/plural.md links to new-evals/requests--plural.md: `check` reads it through the
+    # link, so the target is checked, and adding its folder to `paths` would check it twice.
+    (repo / "evals" / "requests--plural.md").symlink_to("../new-evals/requests--plural.md")
+    _git(repo, "add", "-A")
+    code, out = _check(capsys)
+    assert code == 1, out
+    assert out.splitlines()[0].startswith("evals/requests--plural.md:15:1: EP104 [error]"), out
+    assert "IO030" not in out, out
+    assert (repo / "new-evals" / "requests--plural.md").read_text() == PLURAL
