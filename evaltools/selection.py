@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import fnmatch
-import os
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path, PurePosixPath
 from typing import NamedTuple
@@ -149,7 +148,8 @@ class Excluded:
         if any(_path_matches(where, glob) for glob in self.globs):
             return True
         # A folder leaves out all below it (`exclude = ["evals/drafts"]`), as ruff's does.
-        folders = PurePosixPath(where).parents if not os.path.isabs(where) else ()
+        relative = PurePosixPath(where)
+        folders = relative.parents if not relative.is_absolute() else ()
         return any(
             _path_matches(str(folder), glob.rstrip("/"))
             for folder in folders
