@@ -237,9 +237,29 @@ def buffer_text(path: Path, data: bytes) -> TextFile | Diagnostic:
     return problem if problem is not None else TextFile(path, shown, data, data.decode("utf-8"))
 
 
+def wrong_encoding(data: bytes) -> str | None:
+    """What to do with a file saved as UTF-16 or UTF-32 (Notepad's "Unicode", PowerShell's
+    `>`), told by its first bytes; None for any other. Said so, it is not taken for a
+    binary file (its NULs) nor for a stray byte 0xff."""
+    for marks, name in (
+        ((b"\xff\xfe\0\0", b"\0\0\xfe\xff"), "32"),
+        ((b"\xff\xfe", b"\xfe\xff"), "16"),
+    ):
+        if data.startswith(marks):
+            mark = f"it starts with a UTF-{name} byte order mark"
+            return f"file is UTF-{name} ({mark}): save it as UTF-8"
+    head = data[:64]  # ASCII text in UTF-16 without a mark: every other byte NUL
+    if len(head) >= 4 and any(not any(head[s::2]) and all(head[1 - s :: 2]) for s in (0, 1)):
+        return "file is UTF-16 (every other byte is NUL): save it as UTF-8"
+    return None
+
+
 def check_text_bytes(shown: str, data: bytes) -> Diagnostic | None:
     if not data:
         return make(EMPTY_FILE, shown, 1, 1, "file is empty: delete it or fill it in")
+    encoding = wrong_encoding(data)
+    if encoding is not None:
+        return make(NOT_UTF8, shown, 1, 1, encoding)
     nul = data.find(b"\0")
     if nul >= 0:
         line, col = line_column(data, nul)

@@ -40,6 +40,7 @@ from evaltools.fileio import (
     open_input,
     read_input,
     walk_files,
+    wrong_encoding,
 )
 from evaltools.positions import Lines, line_column
 
@@ -265,6 +266,10 @@ def _parse_json_unit(unit: Unit, data: bytes, record: Record) -> None:
     if jsonl and not data.strip():
         message = "blank line: JSONL holds one example per line; delete the line"
         record.errors.append(make(BLANK_JSONL_LINE, unit.path, unit.line, 1, message))
+        return
+    encoding = wrong_encoding(data) if unit.line == 1 else None
+    if encoding is not None:
+        record.errors.append(make(INVALID_JSON, unit.path, 1, 1, encoding))
         return
     try:
         text = data.decode("utf-8")

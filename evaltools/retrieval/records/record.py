@@ -20,7 +20,7 @@ from evaltools import jsonio
 from evaltools.catalogue.io import BYTE_ORDER_MARK, INVALID_JSON, NOT_UTF8
 from evaltools.catalogue.rv import BLANK_LINE
 from evaltools.diagnostics import Diagnostic, Rule, make
-from evaltools.fileio import open_records
+from evaltools.fileio import open_records, wrong_encoding
 from evaltools.jsonlocate import Locations, locate
 from evaltools.positions import char_column
 from evaltools.retrieval.records.gold_keys import gold_key_tokens
@@ -149,6 +149,10 @@ def parse_line(
     line 1) says whether a byte order mark is the file's, to report and skip, or just a bad
     character."""
     body = _strip_newline(raw)
+    at_start = line == 1 if at_file_start is None else at_file_start
+    encoding = wrong_encoding(body) if at_start else None
+    if encoding is not None:
+        return RecordLine(path, line, raw, problems=(LineProblem(NOT_UTF8, 1, encoding),))
     try:
         text = body.decode()
     except UnicodeDecodeError as exc:
@@ -161,7 +165,7 @@ def parse_line(
         return RecordLine(path, line, raw, problems=(problem,))
     problems: tuple[LineProblem, ...] = ()
     shift = 0
-    if (line == 1 if at_file_start is None else at_file_start) and text.startswith(BOM):
+    if at_start and text.startswith(BOM):
         problems = (
             LineProblem(
                 BYTE_ORDER_MARK,
