@@ -233,6 +233,21 @@ PATCH_CURSOR_WITHOUT_CARET = Rule(
     check="evaltools.example.lint.diffs.patch_checks",
 )
 
+PATCH_CURSOR_PAST_END_OF_LINE = Rule(
+    "EP314",
+    "patch-cursor-past-end-of-line",
+    W,
+    "A patch cursor's column is past the end of its line; the cursor lands on a later line.",
+    "Compares the caret's byte column with the length of the added or context line the "
+    "cursor offset counts from; one byte past its end is the next line's start, and passes.",
+    "The offset is counted from that line's start, so a caret past its end points into the "
+    "next line: the expected cursor is somewhere else. An editor that strips trailing "
+    "whitespace does this to a caret under an added line of spaces only.",
+    _patch(*HUNK, "#                 ^[CURSOR_POSITION]"),
+    _patch(*HUNK, "#           ^[CURSOR_POSITION]"),
+    check="evaltools.example.lint.patch_checks",
+)
+
 EMPTY_PATCH = Rule(
     "EP309",
     "empty-patch",

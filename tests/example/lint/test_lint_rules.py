@@ -174,6 +174,13 @@ CASES = [
     Case("EP306", sub("-    return 0\n+    return 1", "--- return 0\n+    return 1"), 35),
     Case("EP307", sub("-    return 0\n", "-    return 0\n#     ^[CURSOR_POSITION]\n"), 36),
     Case("EP308", sub("+    return 1\n", "+    return 1\n# [CURSOR_POSITION]\n"), 37),
+    # An editor stripped the trailing spaces of `+    `: the caret under them is past the end.
+    Case(
+        "EP314",
+        sub("+    return 1\n", "+    return 1\n+\n#    ^[CURSOR_POSITION]\n"),
+        38,
+        passing=sub("+    return 1\n", "+    return 1\n+    \n#    ^[CURSOR_POSITION]\n"),
+    ),
     Case("EP309", lambda s: s + "\n```diff\n```\n", 39),
     Case("EP310", sub('     print("hello")\n-    return 0', 'print("hello")\n-    return 0'), 34),
     Case("EP113", sub("```src/app.py", "  ```src/app.py"), 20),

@@ -10,12 +10,14 @@ from evaltools.catalogue.ep.diffs import (
     HUNK_COUNT_MISMATCH,
     HUNK_WITHOUT_HEADER,
     PATCH_CURSOR_AFTER_DELETION,
+    PATCH_CURSOR_PAST_END_OF_LINE,
     PATCH_CURSOR_WITHOUT_CARET,
     RENAMED_FILE,
     SEVERAL_CURSOR_MARKERS,
     UNPARSABLE_HUNK_HEADER,
 )
 from evaltools.example.cursor import ExtractedPatch
+from evaltools.example.diffs._difflines import byte_len
 from evaltools.example.diffs.udiff import (
     LineKind,
     ParsedDiff,
@@ -328,10 +330,12 @@ def _check_patch_cursors(
         # other markers and git's `\ No newline` lines between the two do not matter.
         previous = marker.line - 1
         kind: LineKind | None = None
+        text = ""
         while previous >= 0 and kind is None:
             if previous not in marker_lines:
-                kind = classify_line(lines[previous]).kind
-                kind = None if kind is LineKind.NO_NEWLINE else kind
+                above = classify_line(lines[previous])
+                kind = None if above.kind is LineKind.NO_NEWLINE else above.kind
+                text = above.text
             previous -= 1
         if kind not in (LineKind.ADDITION, LineKind.CONTEXT):
             ctx.at_field(
@@ -341,4 +345,15 @@ def _check_patch_cursors(
                 1,
                 "patch cursor line must follow an added or context line: the cursor offset "
                 "counts only those, so here it points somewhere else",
+            )
+        # One past the end is the next line's start, as a reference file (flask's) marks it.
+        elif marker.column > byte_len(text) + 1:
+            ctx.at_field(
+                PATCH_CURSOR_PAST_END_OF_LINE,
+                source,
+                marker.line,
+                lines[marker.line].find("^") + 1,
+                f"patch cursor column {marker.column} is past the end of the line above "
+                f"({byte_len(text)} bytes), so the cursor lands inside a later line: move the "
+                "caret left, or put back the line's trailing spaces if an editor stripped them",
             )
