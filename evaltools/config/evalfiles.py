@@ -78,7 +78,8 @@ _SNIFF_LINE_BYTES = 1 << 20
 
 
 def looks_like_retrieval_set(path: Path) -> bool:
-    """A JSONL whose records have `qid` and `gold` (example records have neither).
+    """A JSONL whose records have two of `qid`, `query`, `type` and `gold` (example records
+    have none of them).
 
     The first readable record decides, so one broken first line does not turn a retrieval
     set into example records.
@@ -106,8 +107,14 @@ def lines_look_like_set(lines: Iterable[bytes]) -> bool:
         except (ValueError, RecursionError):  # UnicodeDecodeError is a ValueError
             continue
         if isinstance(record, dict):
-            return "qid" in record and "gold" in record
+            # Two of the required fields: a first record that lost one (`"gld"`) still makes
+            # the file a set, checked and told, not other JSON passed over; a run (`qid`,
+            # `results`) and an example hold at most one.
+            return len(_SET_FIELDS.intersection(record)) >= 2
     return False
+
+
+_SET_FIELDS = frozenset(("qid", "query", "type", "gold"))
 
 
 def is_retrieval_set(path: Path, configured: set[Path]) -> bool:

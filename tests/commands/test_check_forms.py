@@ -161,3 +161,27 @@ def test_a_retrieval_set_below_paths_is_checked_as_a_set_not_linted(
         f"Found 1 error, 1 warning in 1 of {len(GOOD) + 1} files.",
     ]
     assert (repo / "evals" / "retrieval.jsonl").read_text() == record
+
+
+@pytest.mark.parametrize(
+    ("old", "new"), [('"gold"', '"gld"'), ('"qid"', '"id"'), ('"qid": "q1", ', "")]
+)
+def test_a_set_below_paths_whose_first_record_lost_a_field_is_still_checked(
+    repo: Path, capsys: pytest.CaptureFixture[str], old: str, new: str
+) -> None:
+    # One misspelt field of the first record must not turn the whole set into "other JSON"
+    # that `check` passes over: it is a set, and the record's mistake is said.
+    (repo / "pyproject.toml").write_text('[tool.evaltools]\npaths = ["evals"]\n')
+    text = SET.replace(old, new) + SET.replace("q1", "q2")
+    (repo / "evals" / "retrieval.jsonl").write_text(text)
+    code, out = _run(capsys, "check")
+    assert code == 1, out
+    assert "evals/retrieval.jsonl:1:1: RV005 [error] record has no `" in out, out
+    assert (repo / "evals" / "retrieval.jsonl").read_text() == text
+
+
+def test_a_run_below_paths_is_no_set(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (repo / "pyproject.toml").write_text('[tool.evaltools]\npaths = ["evals"]\n')
+    run = '{"qid": "q1", "results": [{"id": "src/app.py:1-3:main", "score": 1.0}]}\n'
+    (repo / "evals" / "run.jsonl").write_text(run)
+    assert _run(capsys, "check") == (0, f"All checks passed: {len(GOOD)} files.\n")
