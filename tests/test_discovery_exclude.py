@@ -114,7 +114,9 @@ def test_exclude_must_be_a_list_of_strings(
     assert "pyproject.toml:3:11: [tool.evaltools] exclude must be a list" in out
 
 
-@pytest.mark.parametrize("folder", ["evals/team/drafts", "evals/team/drafts/", "drafts", "evals/team"])
+@pytest.mark.parametrize(
+    "folder", ["evals/team/drafts", "evals/team/drafts/", "drafts", "evals/team"]
+)
 @pytest.mark.parametrize("argv", [["check"], ["lint", "evals"], ["validate", "evals"]])
 def test_a_folder_in_exclude_leaves_out_everything_below_it(
     project: Path, capsys: pytest.CaptureFixture[str], folder: str, argv: list[str]
