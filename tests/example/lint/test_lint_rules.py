@@ -373,3 +373,20 @@ def test_invalid_toml_is_reported_at_the_parser_s_column() -> None:
     # `revision = 0"…`: tomllib reads the number 0, then wants a new line at column 13.
     text = GOOD.replace('revision = "0', 'revision = 0"')
     assert [(d.line, d.column) for d in lint_markdown(text, NAME) if d.code == "EP003"] == [(3, 13)]
+
+
+@pytest.mark.parametrize("again", ['revision = "abc"', '  "revision" = "abc"'])
+def test_a_key_set_twice_is_reported_at_the_second_with_the_first_line(again: str) -> None:
+    # tomllib says "Cannot overwrite a value" past the value; a person needs the key's name,
+    # both lines, and what to do.
+    text = GOOD.replace("+++\n\n## Edit", f"{again}\n+++\n\n## Edit", 1)
+    found = [(d.line, d.column, d.message) for d in lint_markdown(text, NAME) if d.code == "EP003"]
+    column = len(again) - len(again.lstrip()) + 1  # the key's first character
+    assert found == [
+        (
+            4,
+            column,
+            "front matter is not valid TOML (key `revision` is set twice, first on line 3), so "
+            "the reference ignores all of it (every field blank): delete one of the two lines",
+        )
+    ]
