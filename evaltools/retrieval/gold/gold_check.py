@@ -111,6 +111,10 @@ def check_gold(
         watch=watch,
     )
     from_index = metas is not None
+    if root is not None and rev is None and not from_index:
+        from evaltools.retrieval.gold.syntax_guard import refuse_repairs_into_broken_python
+
+        refuse_repairs_into_broken_python(items, root)
     behind = False
     if fix:
         _fix(files, items, problems, (root, rev, from_index), fix_command)

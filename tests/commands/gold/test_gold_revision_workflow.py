@@ -228,3 +228,35 @@ def test_a_rewritten_record_with_a_shifted_window_keeps_its_revision(
     ) in text, text
     assert json.loads(repo.read(SET))["revision"] == first
     assert "src/mod.py:7-9:target" in repo.read(SET)
+
+
+BROKEN = {  # where `import os` is typed at column 0, and what Python says of it
+    "def target(x):\n": "(line 6: expected an indented block after function definition on line 5)",
+    "    y = x + 1\n": "(line 8: unexpected indent)",
+}
+
+
+@pytest.mark.parametrize("after", sorted(BROKEN))
+@pytest.mark.parametrize("argv", [["check", "--fix"], ["gold", "check", "--fix"]])
+def test_no_repair_into_python_that_does_not_parse(
+    repo: GitRepo, capsys: pytest.CaptureFixture[str], argv: list[str], after: str
+) -> None:
+    # `import os` typed at column 0 under `def target(x):` leaves tree-sitter a one-line
+    # `target` at 5-5; Python calls the file broken. The ID is stale, not rewritten there.
+    repo.write("pyproject.toml", PYPROJECT)
+    repo.write("src/mod.py", MOD)
+    repo.write(SET, record("src/mod.py:5-7:target", repo.commit("code")))
+    repo.commit("the set")
+    repo.write("src/mod.py", MOD.replace(after, after + "import os\n"))
+    before = repo.read(SET)
+    code, out = run(capsys, *argv)
+    text = "\n".join(out)
+    assert code == 1, text
+    assert (
+        f"{SET}:1:" in text
+        and "RG001 [error] gold `src/mod.py:5-7:target` of q1 is stale" in text
+        and "not rewritten: src/mod.py does not parse as Python" in text
+        and BROKEN[after] in text
+    ), text
+    assert "RG012" not in text
+    assert repo.read(SET) == before
