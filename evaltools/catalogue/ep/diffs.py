@@ -245,7 +245,7 @@ PATCH_CURSOR_PAST_END_OF_LINE = Rule(
     "whitespace does this to a caret under an added line of spaces only.",
     _patch(*HUNK, "#                 ^[CURSOR_POSITION]"),
     _patch(*HUNK, "#           ^[CURSOR_POSITION]"),
-    check="evaltools.example.lint.patch_checks",
+    check="evaltools.example.lint.diffs.patch_checks",
 )
 
 EMPTY_PATCH = Rule(
