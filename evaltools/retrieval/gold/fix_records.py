@@ -177,8 +177,8 @@ def fix_file(
     wanted: dict[KeyRepair, GoldItem] = {}
     for item in items:
         result = item.result
-        refused = item.conflict is not None  # a repair the check already refused
-        if result is not None and result.status.repairable and result.new_chunk_id and not refused:
+        held = item.conflict is not None  # a repair the check already refused
+        if result is not None and result.status.repairable and result.new_chunk_id and not held:
             wanted[KeyRepair(item.line.line, item.ref.chunk_id, result.new_chunk_id)] = item
     revisions: dict[int, str] = {}
     kept: dict[int, str] = {}
