@@ -134,8 +134,9 @@ FRONT = '+++\nrepository_url = "https://github.com/o/r"\nrevision = "%s"\n' % ("
         (
             FRONT + "revision_note = 'x'\nrevision = 'b'\n+++\n",
             5,
-            "front matter the reference cannot read (is not valid TOML (Cannot overwrite a "
-            "value)) would be lost on a rewrite: fix it, so that the reference reads it",
+            "front matter the reference cannot read (is not valid TOML (key `revision` is set "
+            "twice, first on line 3)) would be lost on a rewrite: fix it, so that the reference "
+            "reads it",
         ),
         (
             FRONT + "tags = 'one'\n+++\n",
