@@ -29,7 +29,19 @@ Rules of its own, where the truth is not clear-cut or the body alone cannot say:
   of it, the old definition is `gone` (merged into it); otherwise (it was replaced) the ID
   is `unclear`;
 - a best body elsewhere at least 0.5 but under 0.7 alike, with no name to confirm it, may
-  be a definition both renamed and rewritten: `unclear`.
+  be a definition both renamed and rewritten: `unclear`;
+- a body places a definition under another name only when a name links them (the same
+  last name; or the same scope of the same file, files and scopes renamed: renamed within
+  its type) or the body is distinctive: at least 32 tokens, 0.8 alike and no other body
+  within 0.05 of it, or the one body identical to it in either tree. Otherwise (a 3-line
+  trait impl alike another type's, boilerplate error classes) it is `unclear`; look-alikes
+  of other names do not make copies of a namesake, nor are they where a hollowed name's
+  body went;
+- "there before" looks through renames: a target whose qualified name the old tree had in
+  the file renamed to the target's (or, for a target of another name, anywhere, in a
+  definition that left its place: its namesake moved there) is that definition's;
+- several old definitions of one name and one new: the body most alike takes the name;
+  another under 0.5 alike is `gone`.
 
 `unclear` IDs are excluded from the scores and counted.
 """
@@ -55,6 +67,7 @@ OUTCOMES = ("right", "false", "unresolved", "ambiguous")
 KEEP, BODY, BODY_AHEAD, NAME_BODY, COPY, UNCLEAR = 0.5, 0.7, 0.05, 0.4, 0.95, 0.5
 FILE_AHEAD = 0.1
 SHORT = 12  # tokens: a body this short (`mod x;`, a getter) is evidence of nothing alone
+LONG, DISTINCT = 32, 0.8  # tokens, ratio: a body that places a definition under another name
 
 
 @dataclass(frozen=True)
@@ -71,12 +84,21 @@ class Tree:
     def __init__(self, new_defs: list[Def], new_paths: set[str], old_defs: list[Def]) -> None:
         self.new_defs = new_defs
         self.new_paths = new_paths
-        self.old_by_key: dict[tuple[str, str], list[Def]] = {}
-        for d in old_defs:
-            self.old_by_key.setdefault(d.key, []).append(d)
         self.renamed = renamed_files(old_defs, new_defs, new_paths)
         self.scopes = renamed_scopes(old_defs, new_defs, self.renamed)
         self.token_sets = [frozenset(d.body) for d in new_defs]
+        self.new_keys = {d.key for d in new_defs}
+        # old definitions where the new tree would hold them (files and scopes renamed)
+        self.old_by_key: dict[tuple[str, str], list[Def]] = {}
+        self.old_by_name: dict[str, list[Def]] = {}
+        for d in old_defs:
+            self.old_by_key.setdefault(self.home_key(d), []).append(d)
+            self.old_by_name.setdefault(d.name, []).append(d)
+        self.new_bodies = Counter(d.body for d in new_defs)
+        self.old_bodies = Counter(d.body for d in old_defs)
+
+    def home_key(self, old: Def) -> tuple[str, str]:
+        return (self.renamed.get(old.path, old.path), rescoped(old, self))
 
 
 Mark = tuple[str, object]  # ("name", qualified name) or ("body", tokens)
@@ -225,20 +247,28 @@ def truth(old: Def, tree: Tree) -> Truth:
     name = rescoped(old, tree)
     same = [d for d in tree.new_defs if d.key == (home, name)]
     scored = scores(old, tree)
-    best_other = next((s for s, d in scored if d not in same), 0.0)
+    # a body elsewhere that no name links to the old definition counts only when distinctive
+    strong = [
+        (s, d)
+        for s, d in scored
+        if _linked(old, name=name, home=home, ratio=s, d=d, scored=scored, tree=tree)
+    ]
+    best_other = next((s for s, d in strong if d not in same), 0.0)
     if same:
         kept = sorted(((sim(old, d), d) for d in same), key=lambda p: -p[0])
         top, pick = kept[0]
         if len(kept) > 1 and top - kept[1][0] < BODY_AHEAD:
             return Truth("ambiguous", tuple(d.chunk_id for _, d in kept), "twins")
         if top >= KEEP or best_other < BODY or best_other - top < 0.25:
+            if (rival := _namesake(old, pick, top, tree)) is not None:
+                return rival
             if home != old.path:
                 return Truth("file renamed", (pick.chunk_id,))
             if name != old.name:
                 return Truth("symbol renamed", (pick.chunk_id,), "its scope renamed")
             category = "unchanged" if (pick.start, pick.end) == (old.start, old.end) else ""
             return Truth(category or "moved in file", (pick.chunk_id,))
-        hollow = (pick.chunk_id, *(d.chunk_id for s, d in scored if s >= BODY and d != pick))
+        hollow = (pick.chunk_id, *(d.chunk_id for s, d in strong if s >= BODY and d != pick))
         return Truth("ambiguous", hollow, "hollowed")
     named = [(s, d) for s, d in scored if d.name == old.name]
     if len(old.body) < SHORT:
@@ -248,7 +278,7 @@ def truth(old: Def, tree: Tree) -> Truth:
             return Truth("unclear", (scored[0][1].chunk_id,), "a short body, alike elsewhere")
         else:
             return Truth("gone", ())
-    elif len(copies := [d for s, d in scored if s >= COPY]) > 1:
+    elif len(copies := [d for s, d in strong if s >= COPY]) > 1:
         return Truth("ambiguous", tuple(d.chunk_id for d in copies), "copies")
     elif len(named) == 1:
         target = named[0][1]
@@ -258,12 +288,16 @@ def truth(old: Def, tree: Tree) -> Truth:
         return Truth("unclear", (scored[0][1].chunk_id,), "renamed and rewritten?")
     else:
         return Truth("gone", ())
-    residents = tree.old_by_key.get(target.key, [])
+    if target.name == old.name and (rival := _namesake(old, target, sim(old, target), tree)):
+        return rival
+    residents = _residents(old, target, tree)
     if residents:
         own = max(sim(r, target) for r in residents)
         if own >= KEEP:
             return Truth("gone", (), f"merged into {target.chunk_id}, there before ({own:.2f})")
         return Truth("unclear", (target.chunk_id,), "replaced a definition of its name")
+    if target.name != old.name and (scored[0][0], target) not in strong:
+        return Truth("unclear", (target.chunk_id,), "another name elsewhere, body not distinctive")
     if target.path == old.path:
         category = "symbol renamed"
     elif old.path in tree.new_paths:
@@ -271,6 +305,54 @@ def truth(old: Def, tree: Tree) -> Truth:
     else:
         category = "file renamed"
     return Truth(category, (target.chunk_id,))
+
+
+def _linked(
+    old: Def,
+    *,
+    name: str,
+    home: str,
+    ratio: float,
+    d: Def,
+    scored: list[tuple[float, Def]],
+    tree: Tree,
+) -> bool:
+    """Whether a name links `d` to the old definition (its qualified or last name, or its
+    scope in the same file: renamed within its type), or else its body is distinctive:
+    at least LONG tokens, DISTINCT alike and no other body within BODY_AHEAD of it, or
+    the one body identical to it on either side."""
+    scope, _, leaf = name.rpartition(".")
+    d_scope, _, d_leaf = d.name.rpartition(".")
+    if d.name in (old.name, name) or d_leaf == leaf or (d.path == home and d_scope == scope):
+        return True
+    if ratio == 1.0 and tree.new_bodies[d.body] == 1 and tree.old_bodies[old.body] == 1:
+        return True
+    crowd = any(abs(s - ratio) < BODY_AHEAD for s, other in scored if other is not d)
+    return len(old.body) >= LONG and ratio >= DISTINCT and not crowd
+
+
+def _namesake(old: Def, target: Def, mine: float, tree: Tree) -> Truth | None:
+    """Several old definitions of one name (in one file, files and scopes renamed) and one
+    new: the body most alike takes the name; another under KEEP alike is gone."""
+    rivals = [r for r in tree.old_by_key.get(tree.home_key(old), []) if r is not old]
+    best = max((sim(r, target) for r in rivals), default=0.0)
+    if mine >= KEEP or best - mine < BODY_AHEAD:
+        return None
+    return Truth("gone", (), f"its name went to a namesake more alike ({best:.2f})")
+
+
+def _residents(old: Def, target: Def, tree: Tree) -> list[Def]:
+    """Old definitions that the target is the new place of by name: one of its name where
+    it is (files and scopes renamed), or, for a target of another name, one of its name
+    elsewhere that left its place."""
+    here = [r for r in tree.old_by_key.get(target.key, []) if r is not old]
+    if here or target.name == old.name:
+        return here
+    return [
+        r
+        for r in tree.old_by_name.get(target.name, [])
+        if r is not old and tree.home_key(r) not in tree.new_keys
+    ]
 
 
 def _ahead(scored: list[tuple[float, Def]]) -> bool:
