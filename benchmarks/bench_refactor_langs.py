@@ -23,7 +23,10 @@ produces; those whose span or name evaltools' own parser gives otherwise are cou
 left out, as are truths whose target it would not name. Up to `--sample` IDs are drawn
 (seeded), each record carrying the old commit as `revision`; refactor_truth/truth.py says
 where each went, and `gold check --format json` at the new release is scored against it,
-with git history and as a plain tree. Targets (issue 29): >= 97% of re-anchorable IDs
+with git history and as a plain tree. The truth follows a definition to another name in
+another scope only on a name or a distinctive body (truth.py): a short body alike one
+elsewhere is `unclear`, neither a miss nor a credit, whatever `gold check` says of it.
+Targets (issue 29): >= 97% of re-anchorable IDs
 re-anchored and 0 false with history, >= 90% and 0 false without.
 """
 
