@@ -69,16 +69,16 @@ def moved(repo: GitRepo, path: str, home: str, tests: str = TESTS) -> tuple[str,
 
 @pytest.mark.parametrize("history", [True, False], ids=["git", "plain"])
 @pytest.mark.parametrize(
-    ("path", "home"), [("src/map.rs", "src/map/tests.rs"), ("src/lib.rs", "src/tests/mod.rs")]
+    "files", [("src/map.rs", "src/map/tests.rs"), ("src/lib.rs", "src/tests/mod.rs")]
 )
 def test_an_inline_module_moved_to_its_file_takes_its_definitions_along(
     history: bool,
-    path: str,
-    home: str,
+    files: tuple[str, str],
     repo: GitRepo,
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
+    path, home = files
     old, gold = moved(repo, path, home)
     root = None if history else plain_copy(repo, tmp_path)
     code, got = gold_check(repo, tmp_path, capsys, gold, old if history else None, root=root)
