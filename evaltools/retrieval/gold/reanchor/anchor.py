@@ -12,6 +12,7 @@ from evaltools.retrieval.code.chunk_id import ChunkId, parse_chunk_id
 from evaltools.retrieval.gold.reanchor.bodies import BODY_MARGIN, NEAR_BODY
 from evaltools.retrieval.gold.reanchor.follow import follow_all
 from evaltools.retrieval.gold.reanchor.lookup import Entry, FileEntries, Lookup
+from evaltools.retrieval.gold.reanchor.modules import inline_module_moved
 from evaltools.retrieval.gold.reanchor.old_defs import old_body
 from evaltools.retrieval.gold.reanchor.resolve import (
     MAX_CANDIDATES,
@@ -45,7 +46,10 @@ def resolve_all(
         if entries is None:
             gone[ref] = cid
         else:
-            results[ref] = match_in_file(cid, entries, ref.chunk_id)
+            result = match_in_file(cid, entries, ref.chunk_id)
+            if result.status is Status.MISSING_SYMBOL:
+                result = inline_module_moved(cid, lookup) or result
+            results[ref] = result
     targets = {ref: lookup.renamed(cid.path, ref.revision) for ref, cid in gone.items()}
     lookup.load({path for paths in targets.values() for path in paths})
     for ref, cid in gone.items():

@@ -1,0 +1,51 @@
+"""A Rust inline module moved out to its own file: `mod tests { fn it_works() }` in
+`src/map.rs` becomes `mod tests;` there and `fn it_works()` at the top of
+`src/map/tests.rs`, so `tests.it_works` of `src/map.rs` is `it_works` of the new file.
+
+Other languages have no such move that keeps the code and drops a name from its
+qualification, so this applies to Rust alone.
+"""
+
+from __future__ import annotations
+
+import re
+
+from evaltools.retrieval.code.chunk_id import ChunkId
+from evaltools.retrieval.code.symbols import grammar_of
+from evaltools.retrieval.gold.reanchor.lookup import Lookup
+from evaltools.retrieval.gold.reanchor.resolve import Resolution, resolved
+
+# Files whose modules live in their own folder (`src/lib.rs`: `mod x;` is `src/x.rs`).
+_FOLDER_FILES = frozenset({"mod.rs", "lib.rs", "main.rs"})
+
+
+def module_files(path: str, module: str) -> list[str]:
+    """Where rustc looks for `mod module;` declared in `path` (a `#[path]` aside)."""
+    folder, _, name = path.rpartition("/")
+    base = folder if name in _FOLDER_FILES else path.removesuffix(".rs")
+    base = f"{base}/" if base else ""
+    return [f"{base}{module}.rs", f"{base}{module}/mod.rs"]
+
+
+def inline_module_moved(cid: ChunkId, lookup: Lookup) -> Resolution | None:
+    """A missing `X.name` of a Rust file that now declares `mod X;` (no body), found once,
+    as `name`, in the one file of X's that exists: the inline module moved to that file.
+    The declaration, the file and the one definition there are the evidence; a name not
+    found there, or found twice, is left to the other passes."""
+    if cid.symbol is None or grammar_of(cid.path) != "rust" or "." not in cid.symbol:
+        return None
+    module, _, rest = cid.symbol.partition(".")
+    homes = [path for path in module_files(cid.path, module) if lookup.get(path) is not None]
+    text = lookup.text(cid.path)
+    if len(homes) != 1 or text is None:
+        return None
+    declared = rf"\bmod\s+{re.escape(module)}\s*;"
+    if re.search(declared.encode("utf-8"), text) is None:
+        return None
+    found = lookup.get(homes[0])
+    assert found is not None
+    same = [e for e in found.entries if e.name == rest]
+    if len(same) != 1:
+        return None
+    evidence = f"inline module {module} moved to {homes[0]}"
+    return resolved(cid, same[0].chunk_id, "", evidence)
