@@ -46,6 +46,7 @@ from evaltools.retrieval.gold.reanchor.partners import Partners
 from evaltools.retrieval.gold.reanchor.rename import Scopes, by_scope
 from evaltools.retrieval.gold.reanchor.resolve import GoldRef, Resolution, Status, resolved
 from evaltools.retrieval.gold.reanchor.scope import scope_of, scope_word, unique_by_language
+from evaltools.retrieval.gold.reanchor.successors import Successors
 
 # Keeps, of candidate chunk IDs, those that were not at the record's revision.
 Fresh = Callable[[list[str]], list[str]]
@@ -65,6 +66,7 @@ def follow_all(
     olds, scopes = OldDefinitions(lookup), Scopes(lookup)
     the_set = SetEvidence(ids, lookup)  # read only when an ID has no old body to go by
     partners = Partners(lookup, olds)
+    heirs = Successors(lookup, olds)  # asked only for what nothing above placed
     # Searched in one pass over the tree; with the old body, a name must keep half of it.
     by_name: list[ByName] = []
     for ref, result in list(results.items()):
@@ -94,8 +96,11 @@ def follow_all(
             continue
         found = _search(cid, ref, old, lookup, partners)
         if found is None and old is not None and ref.revision is not None:
-            found = by_scope(cid, ref, old, lookup, (olds, scopes)) or _renamed_in_place(
-                cid, old, lookup, _fresh(olds, cid, ref, old)
+            fresh = _fresh(olds, cid, ref, old)
+            found = (
+                by_scope(cid, ref, old, lookup, (olds, scopes), heirs=heirs.files(cid, ref))
+                or _renamed_in_place(cid, old, lookup, fresh)
+                or _in_successor(heirs.place(cid, ref, old), old, lookup, fresh)
             )
         if found is not None:
             results[ref] = found
@@ -103,6 +108,14 @@ def follow_all(
             by_name.append((ref, cid, cid.symbol, old))
     if by_name:
         by_names(by_name, results, lookup, olds, the_set)
+
+
+def _in_successor(
+    found: Resolution | None, old: Body, lookup: Lookup, fresh: Fresh
+) -> Resolution | None:
+    """A place in a successor file, unless the name kept little of the body and another
+    place kept much (as a name in a renamed file)."""
+    return None if found is None else _gate(old, found, lookup, fresh)
 
 
 def _read_ahead(

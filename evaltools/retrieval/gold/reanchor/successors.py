@@ -1,0 +1,203 @@
+"""Where a gone (or partly emptied) file's code went when git did not pair it with the
+files that took it over: a file rewritten past git's rename threshold (`nfa.rs` split into
+`nfa/noncontiguous.rs` and `nfa/contiguous.rs`), or definitions carried to another file
+(`mod buffer;` from `lib.rs` to `util/mod.rs`).
+
+With the record's revision, every definition of the old file then (not only the set's
+IDs) that is not in it now is looked for by strong evidence: its qualified name defined
+once in the tree where it was not at the revision (`old_defs`), with a body at least
+`NEAR_BODY` alike. The files that took at least `MIN_TAKEN` of them, and a clear share
+(`MIN_SHARE`), are the old file's successors. A missing ID of that file then goes to
+- its qualified name, defined in one successor only (and new there), even when the tree
+  defines it elsewhere too (`NFA.next_state` in both NFA files: one took the old file);
+- else, its method renamed inside its type in a successor: the one new member of the type
+  there whose body is at least `NEAR_BODY` alike and `BODY_MARGIN` clear of the next.
+A name kept on a body that went elsewhere is still `hollowed` (`follow._gate`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from evaltools.retrieval.code.chunk_id import ChunkId
+from evaltools.retrieval.code.symbols import grammar_of
+from evaltools.retrieval.gold.reanchor.bodies import (
+    BODY_MARGIN,
+    HOLLOW_BELOW,
+    MIN_BODY_CHARS,
+    Body,
+    make_body,
+    similarity,
+    source_lines,
+)
+from evaltools.retrieval.gold.reanchor.lookup import Entry, Lookup
+from evaltools.retrieval.gold.reanchor.old_defs import OldDefinitions, body_of
+from evaltools.retrieval.gold.reanchor.resolve import GoldRef, Resolution, resolved
+from evaltools.retrieval.gold.reanchor.scope import is_test_path
+
+# A successor took at least this many of the old file's definitions that left it...
+MIN_TAKEN = 2
+# ...and at least this share of those whose new place is known.
+MIN_SHARE = 0.2
+# Past this many definitions gone from one file, the tree was rewritten: not weighed.
+MAX_LEFT = 2_000
+_WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
+
+
+@dataclass
+class Heirs:
+    """The files that took an old file's definitions, and how many each took."""
+
+    taken: dict[str, set[str]] = field(default_factory=dict)  # file -> names it took
+    left: int = 0  # definitions of the old file not in it now
+    gone: bool = False  # the old file is not in the tree
+
+
+class Successors:
+    def __init__(self, lookup: Lookup, olds: OldDefinitions) -> None:
+        self.lookup, self.olds = lookup, olds
+        self._heirs: dict[tuple[str, str], Heirs] = {}
+
+    def heirs(self, path: str, revision: str) -> Heirs:
+        key = (path, revision)
+        if key not in self._heirs:
+            self._heirs[key] = self._find(path, revision)
+        return self._heirs[key]
+
+    def _find(self, path: str, revision: str) -> Heirs:
+        before = self.olds.at(path, revision)
+        now = self.lookup.get(path)
+        kept = {e.name for e in now.entries} if now is not None else set()
+        left = [d for d in before if d.name not in kept]
+        heirs = Heirs(left=len(left), gone=now is None)
+        if not left or len(left) > MAX_LEFT:
+            return heirs
+        holding: dict[str, list[tuple[str, Entry]]] = defaultdict(list)
+        grammar, test = grammar_of(path), is_test_path(path)
+        for place, entry in self.lookup.holding({d.leaf for d in left}):
+            if (
+                entry.name is not None
+                and place != path
+                and grammar_of(place) == grammar
+                and is_test_path(place) == test
+            ):
+                holding[entry.name].append((place, entry))
+        lines = source_lines(self.lookup.old_text(path, revision) or b"")
+        taken: dict[str, set[str]] = defaultdict(set)
+        placed = 0
+        for d in left:
+            places = [
+                (place, entry)
+                for place, entry in holding.get(d.name, [])
+                if d.name not in self.olds.names(place, revision)
+            ]
+            if len(places) != 1:
+                continue
+            place, entry = places[0]
+            new = body_of(entry.chunk_id, self.lookup)
+            old = make_body(path, "", d.name, lines[d.start - 1 : d.end])
+            if new is None or similarity(old, new) < HOLLOW_BELOW:
+                continue
+            placed += 1
+            taken[place].add(d.name)
+        heirs.taken = {
+            place: names
+            for place, names in sorted(taken.items(), key=lambda item: -len(item[1]))
+            if len(names) >= MIN_SHARE * placed
+        }
+        return heirs
+
+    def of(self, cid: ChunkId, ref: GoldRef) -> Heirs:
+        """The successors of `cid`'s file, by its other definitions: the ID's own is no
+        evidence of where it went."""
+        assert cid.symbol is not None and ref.revision is not None
+        found = self.heirs(cid.path, ref.revision)
+        taken = {place: names - {cid.symbol} for place, names in found.taken.items()}
+        return dataclasses.replace(
+            found, taken={place: names for place, names in taken.items() if len(names) >= MIN_TAKEN}
+        )
+
+    def files(self, cid: ChunkId, ref: GoldRef) -> list[str]:
+        return list(self.of(cid, ref).taken)
+
+    def place(self, cid: ChunkId, ref: GoldRef, old: Body) -> Resolution | None:
+        """Where the missing `cid` went in its old file's successors, if one place says."""
+        assert cid.symbol is not None and ref.revision is not None
+        heirs = self.of(cid, ref)
+        if not heirs.taken:
+            return None
+        self.lookup.load(list(heirs.taken))
+        entries = [
+            (place, entry)
+            for place in heirs.taken
+            if (found := self.lookup.get(place)) is not None
+            for entry in found.entries
+            if entry.name is not None
+        ]
+        named = [e.chunk_id for _, e in entries if e.name == cid.symbol]
+        fresh = self.olds.newcomers(named, cid, ref.revision, old)
+        if named:
+            if len(fresh) != 1 or len(named) != 1:
+                return None  # in two successors, or one had it already: not one place
+            place = named[0].rsplit(":", 2)[0]
+            why = f"same name in {place}, {self._took(cid.path, heirs, place)}"
+            return resolved(cid, named[0], "its file's successor defines it", why)
+        return self._renamed_member(cid, ref.revision, old, heirs, entries)
+
+    def _renamed_member(
+        self,
+        cid: ChunkId,
+        revision: str,
+        old: Body,
+        heirs: Heirs,
+        entries: list[tuple[str, Entry]],
+    ) -> Resolution | None:
+        """A method renamed inside its type, the type now in a successor."""
+        assert cid.symbol is not None
+        owner = cid.symbol.rpartition(".")[0]
+        if not owner:
+            return None
+        before = self.olds.names(cid.path, revision)
+        members = [
+            e.chunk_id
+            for _, e in entries
+            if e.name is not None and e.name.rpartition(".")[0] == owner and e.name not in before
+        ]
+        members = self.olds.newcomers(members, cid, revision, old)
+        scored = sorted(
+            ((similarity(old, body), c) for c in members if (body := body_of(c, self.lookup))),
+            reverse=True,
+        )
+        # Another name: the body must be long enough to tell (`bodies.MIN_BODY_CHARS`).
+        if old.size < MIN_BODY_CHARS or not scored or scored[0][0] < HOLLOW_BELOW:
+            return None
+        best = scored[0][0]
+        close = [c for score, c in scored if best - score < BODY_MARGIN]
+        if len(close) > 1:
+            # As alike: the one whose name keeps every word of the old one (`add_x` ->
+            # `add_unanchored_x`), if only one does.
+            words = _words(cid.symbol.rpartition(".")[2])
+            close = [c for c in close if words <= _words(c.rpartition(".")[2])]
+            if len(close) != 1:
+                return None
+        pick = close[0]
+        place = pick.rsplit(":", 2)[0]
+        alike = next(score for score, c in scored if c == pick)
+        evidence = (
+            f"`{owner}` moved to {place} ({self._took(cid.path, heirs, place)}), "
+            f"a new member of it {alike:.2f} alike"
+        )
+        return resolved(cid, pick, "its type moved to its file's successor", evidence)
+
+    @staticmethod
+    def _took(path: str, heirs: Heirs, place: str) -> str:
+        what = f"definitions of {path}" if heirs.gone else f"definitions that left {path}"
+        return f"which took {len(heirs.taken[place])} of {heirs.left} {what}"
+
+
+def _words(name: str) -> set[str]:
+    """The words of a name, snake_case or camelCase, lower case."""
+    return {w.lower() for w in _WORD.findall(name)}
