@@ -98,7 +98,7 @@ def follow_all(
         if found is None and old is not None and ref.revision is not None:
             fresh = _fresh(olds, cid, ref, old)
             found = (
-                by_scope(cid, ref, old, lookup, (olds, scopes), heirs=heirs.files(cid, ref))
+                by_scope(cid, ref, old, lookup, (olds, scopes))
                 or _renamed_in_place(cid, old, lookup, fresh)
                 or _in_successor(heirs.place(cid, ref, old), old, lookup, fresh)
             )

@@ -82,19 +82,11 @@ class Scopes:
 
 
 def by_scope(
-    cid: ChunkId,
-    ref: GoldRef,
-    old: Body,
-    lookup: Lookup,
-    history: tuple[OldDefinitions, Scopes],
-    *,
-    heirs: Sequence[str] = (),
+    cid: ChunkId, ref: GoldRef, old: Body, lookup: Lookup, history: tuple[OldDefinitions, Scopes]
 ) -> Resolution | None:
-    """`heirs`: the files that took the old file's other definitions (`successors`), searched
-    as the files git moved it to are."""
     assert cid.symbol is not None and ref.revision is not None
     scopes = history[1]
-    moved = [*lookup.moved_to(cid.path, ref.revision), *heirs]
+    moved = lookup.moved_to(cid.path, ref.revision)
     files = scopes.files([cid.path, *moved])
     lookup.load(files)
     test = is_test_path(cid.path)

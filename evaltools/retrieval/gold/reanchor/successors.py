@@ -120,9 +120,6 @@ class Successors:
             found, taken={place: names for place, names in taken.items() if len(names) >= MIN_TAKEN}
         )
 
-    def files(self, cid: ChunkId, ref: GoldRef) -> list[str]:
-        return list(self.of(cid, ref).taken)
-
     def place(self, cid: ChunkId, ref: GoldRef, old: Body) -> Resolution | None:
         """Where the missing `cid` went in its old file's successors, if one place says."""
         assert cid.symbol is not None and ref.revision is not None

@@ -1,0 +1,211 @@
+"""A file rewritten past git's rename threshold and split (aho-corasick 0.7.20 -> 1.0.0:
+`src/nfa.rs` -> `src/nfa/noncontiguous.rs` and `src/nfa/contiguous.rs`, issue 29): git
+pairs the old file with nothing, and a method name is now in both new files. Where the
+old file's other definitions went says which new file took it over (its successor): the
+name there is the ID's new home, and a method renamed inside its moved type is the one
+new member of the type there whose body is alike."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.retrieval.gitrepo import GitRepo
+from tests.retrieval.gold.reanchor_repo import chunk_id, gold_check
+from tests.retrieval.gold.test_reanchor_twins import repo
+
+__all__ = ["repo"]  # the fixture
+
+# A body is statements `name = expression` and a returned expression; `S.` is the type's
+# own fields (`self.`, `this.`, `m.`).
+Body = tuple[list[tuple[str, str]], str]
+
+MACHINE: dict[str, Body] = {
+    "next_state": (
+        [("slot", "S.base + x * 256"), ("found", "S.table_get(slot)"), ("dead", "S.fail_id + 1")],
+        "found + dead * 2",
+    ),
+    "match_kind": ([], "S.kind"),
+    "pattern_len": ([("n", "S.patterns_len + x")], "n * 3"),
+    "state_count": ([("total", "S.states_len + S.dead_len")], "total - 1"),
+    "memory_usage": ([("bytes", "S.states_len * 64"), ("extra", "S.heap + x")], "bytes + extra"),
+}
+# `next_state` rewritten in the successor: half of it kept.
+NEXT_STATE_NEW: Body = (
+    [
+        ("slot", "S.base + x * 256"),
+        ("sparse", "S.sparse_find(slot, x)"),
+        ("link", "S.links_get(sparse)"),
+        ("fallback", "S.fallback_for(link)"),
+    ],
+    "fallback + S.offset",
+)
+# The other new file's `next_state`: nothing like it.
+NEXT_STATE_DENSE: Body = ([], "S.rows_get(x) << S.stride_shift")
+COMPILER: dict[str, Body] = {
+    "compile": ([("trie", "S.build_trie(x)"), ("filled", "S.fill_failures(trie)")], "filled"),
+    "add_start_loop": (
+        [
+            ("start", "S.start_state_id"),
+            ("looped", "S.set_transition(start, x, start)"),
+            ("counted", "S.loop_count + looped"),
+            ("marked", "S.mark_start(start, counted)"),
+        ],
+        "marked + counted",
+    ),
+    "queued": ([("seen", "S.queue_len + x")], "seen"),
+}
+# The renamed method: edited (0.5 to 0.8 alike, under a near body's 0.8), and a new
+# sibling that is less alike.
+RENAMED: dict[str, Body] = {
+    "add_unanchored_start_loop": (
+        [
+            ("start", "S.unanchored_start_id"),
+            ("looped", "S.set_transition(start, x, start)"),
+            ("anchored", "S.is_anchored(start)"),
+            ("depth", "S.depth_of(anchored)"),
+        ],
+        "S.mark_start(start, depth)",
+    ),
+    "close_start_loop": ([("gone", "S.remove_loop(S.anchored_start_id, x)")], "gone"),
+}
+PADDING = {f"helper_{i}": ([("v", f"x * {i + 3} + {i}")], f"v - {i}") for i in range(14)}
+
+# Per language: the old file, the successor, the other new file.
+PATHS = {
+    "rust": ("src/nfa.rs", "src/nfa/sparse.rs", "src/nfa/dense.rs"),
+    "python": ("pkg/nfa.py", "pkg/nfa/sparse.py", "pkg/nfa/dense.py"),
+    "go": ("nfa/nfa.go", "nfa/sparse/sparse.go", "nfa/dense/dense.go"),
+    "typescript": ("src/nfa.ts", "src/nfa/sparse.ts", "src/nfa/dense.ts"),
+    "java": (
+        "src/main/java/org/ex/nfa/Nfa.java",
+        "src/main/java/org/ex/nfa/sparse/Nfa.java",
+        "src/main/java/org/ex/nfa/dense/Nfa.java",
+    ),
+}
+LANGUAGES = list(PATHS)
+
+
+def _camel(name: str) -> str:
+    head, *rest = name.split("_")
+    return head + "".join(word.title() for word in rest)
+
+
+def _name(language: str, name: str) -> str:
+    return _camel(name) if language in ("typescript", "java") else name
+
+
+def _method(language: str, name: str, body: Body) -> str:
+    lines, result = body
+    me = {"rust": "self.", "python": "self.", "go": "m."}.get(language, "this.")
+    name = _name(language, name)
+
+    def expr(text: str) -> str:
+        return text.replace("S.", me)
+
+    if language == "rust":
+        stmts = "".join(f"        let {v} = {expr(e)};\n" for v, e in lines)
+        sig = f"    pub fn {name}(&self, x: usize) -> usize"
+        return f"{sig} {{\n{stmts}        {expr(result)}\n    }}\n"
+    if language == "python":
+        stmts = "".join(f"        {v} = {expr(e)}\n" for v, e in lines)
+        return f"    def {name}(self, x):\n{stmts}        return {expr(result)}\n"
+    if language == "go":
+        stmts = "".join(f"\t{v} := {expr(e)}\n" for v, e in lines)
+        return f"func (m *TYPE) {name}(x int) int {{\n{stmts}\treturn {expr(result)}\n}}\n"
+    decl = "const" if language == "typescript" else "int"
+    sig = f"{name}(x: number): number" if language == "typescript" else f"int {name}(int x)"
+    stmts = "".join(f"    {decl} {v} = {expr(e)};\n" for v, e in lines)
+    return f"  {sig} {{\n{stmts}    return {expr(result)};\n  }}\n"
+
+
+def _type(language: str, type_name: str, methods: dict[str, Body]) -> str:
+    bodies = [_method(language, name, body) for name, body in methods.items()]
+    if language == "rust":
+        return (
+            f"pub struct {type_name} {{\n    base: usize,\n}}\n\n"
+            f"impl {type_name} {{\n" + "\n".join(bodies) + "}\n"
+        )
+    if language == "python":
+        return f"class {type_name}:\n" + "\n".join(bodies)
+    if language == "go":
+        methods_text = "\n".join(b.replace("TYPE", type_name) for b in bodies)
+        return f"type {type_name} struct {{\n\tbase int\n}}\n\n" + methods_text
+    if language == "typescript":
+        return f"export class {type_name} {{\n  base = 0;\n" + "\n".join(bodies) + "}\n"
+    return f"class {type_name} {{\n  int base;\n" + "\n".join(bodies) + "}\n"
+
+
+def _file(language: str, path: str, types: dict[str, dict[str, Body]]) -> str:
+    package = path.rpartition("/")[0].rpartition("/")[2]
+    head = {
+        "go": f"package {package}\n\n",
+        "java": f"package org.ex.{'.'.join(path.split('/')[5:-1])};\n\n",
+    }.get(language, "")
+    return head + "\n\n".join(_type(language, t, m) for t, m in types.items())
+
+
+def _split(repo: GitRepo, language: str, siblings: bool) -> tuple[str, list[str]]:
+    """The old revision and the gold IDs; the work tree has the old file split in two new
+    files (committed); `siblings`: the successor took the old file's other definitions."""
+    old_path, sparse, dense = PATHS[language]
+    repo.write(old_path, _file(language, old_path, {"Machine": MACHINE, "Compiler": COMPILER}))
+    old = repo.commit("one file")
+    ids = [
+        chunk_id(repo, old_path, f"Machine.{_name(language, 'next_state')}"),
+        chunk_id(repo, old_path, f"Compiler.{_name(language, 'add_start_loop')}"),
+    ]
+    kept = {k: v for k, v in MACHINE.items() if siblings and k != "next_state"}
+    compiled = {k: v for k, v in COMPILER.items() if siblings and k != "add_start_loop"}
+    repo.rm(old_path)
+    types = {
+        "Machine": {"next_state": NEXT_STATE_NEW, **kept},
+        "Compiler": {**compiled, **RENAMED},
+        "Padding": PADDING,
+    }
+    repo.write(sparse, _file(language, sparse, types))
+    dense_types = {"Machine": {"next_state": NEXT_STATE_DENSE, "stride": ([], "S.stride")}}
+    repo.write(dense, _file(language, dense, dense_types))
+    repo.commit("split, rewritten")
+    # git pairs the old file with neither new one: that is the case.
+    assert not repo.git("diff", "--name-status", "-M", "HEAD~1", "HEAD").startswith("R")
+    return old, ids
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_split_files_successor_takes_its_ambiguous_name_and_renamed_method(
+    language: str, repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    old, (next_state, add_loop) = _split(repo, language, siblings=True)
+    old_path, sparse, _ = PATHS[language]
+    code, got = gold_check(repo, tmp_path, capsys, [next_state, add_loop], old)
+    assert code == 1
+    want_next = chunk_id(repo, sparse, f"Machine.{_name(language, 'next_state')}")
+    want_loop = chunk_id(repo, sparse, f"Compiler.{_name(language, 'add_unanchored_start_loop')}")
+    assert got[next_state]["new_chunk_id"] == want_next
+    assert got[add_loop]["new_chunk_id"] == want_loop
+    # The successor took the other 4 + 2 methods and (where a type's body is not its
+    # methods') the `Compiler` type; `Machine` is in both new files, the IDs nowhere.
+    took = f"which took {7 if language in ('rust', 'go') else 6} of 10 definitions of {old_path}"
+    assert got[next_state]["evidence"] == f"same name in {sparse}, {took}"
+    assert got[add_loop]["evidence"].startswith(
+        f"`Compiler` moved to {sparse} ({took}), a new member of it 0."
+    )
+    code, _ = gold_check(repo, tmp_path, capsys, [next_state, add_loop], old, "--fix")
+    assert code == 0
+    text = (tmp_path / "set.jsonl").read_text(encoding="utf-8")
+    assert want_next in text and want_loop in text
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_without_its_siblings_evidence_a_split_files_id_is_not_rewritten(
+    language: str, repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    old, ids = _split(repo, language, siblings=False)
+    code, got = gold_check(repo, tmp_path, capsys, ids, old)
+    assert code == 1
+    assert [got[i]["new_chunk_id"] for i in ids] == [None, None]
+    before = (tmp_path / "set.jsonl").read_bytes()
+    gold_check(repo, tmp_path, capsys, ids, old, "--fix")
+    assert (tmp_path / "set.jsonl").read_bytes() == before
