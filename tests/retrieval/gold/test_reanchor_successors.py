@@ -209,3 +209,86 @@ def test_without_its_siblings_evidence_a_split_files_id_is_not_rewritten(
     before = (tmp_path / "set.jsonl").read_bytes()
     gold_check(repo, tmp_path, capsys, ids, old, "--fix")
     assert (tmp_path / "set.jsonl").read_bytes() == before
+
+
+# A file that stays, three of whose short definitions (no body evidence alone) moved to a
+# new file with an edit (aho-corasick's `mod buffer;` in `src/lib.rs` became
+# `pub(crate) mod buffer;` in `src/util/mod.rs`): per language, the file that stays, the
+# new file, the old and the new text of a definition (`NAME`, `N`), and what stays.
+CARRIED = {
+    "rust": (
+        "src/lib.rs",
+        "src/util/mod.rs",
+        "mod NAME;\n",
+        "pub(crate) mod NAME;\n",
+        "mod keep;\n",
+    ),
+    "python": (
+        "pkg/core.py",
+        "pkg/util/helpers.py",
+        "def NAME(x):\n    return x + N\n\n\n",
+        "def NAME(x, step=N):\n    return x + step\n\n\n",
+        "def keep():\n    return 0\n",
+    ),
+    "go": (
+        "core/core.go",
+        "core/util/util.go",
+        "func NAME(x int) int {\n\treturn x + N\n}\n\n",
+        "func NAME(x int, step int) int {\n\treturn step + x*N\n}\n\n",
+        "func keep() int {\n\treturn 0\n}\n",
+    ),
+    "typescript": (
+        "src/core.ts",
+        "src/util/helpers.ts",
+        "export function NAME(x: number): number {\n  return x + N;\n}\n\n",
+        "export function NAME(x: number, step = N): number {\n  return step * x;\n}\n\n",
+        "export function keep(): number {\n  return 0;\n}\n",
+    ),
+}
+CARRIED_NAMES = ["alpha", "beta", "gamma"]
+
+
+def _carried(language: str, which: int, names: list[str]) -> str:
+    path, new_path, *texts, _ = CARRIED[language]
+    head = {"go": f"package {(path if which == 0 else new_path).split('/')[-2]}\n\n"}
+    text = "".join(
+        texts[which].replace("NAME", name).replace("N", str(i + 1)) for i, name in enumerate(names)
+    )
+    return head.get(language, "") + text
+
+
+@pytest.mark.parametrize("language", list(CARRIED))
+def test_definitions_carried_out_of_a_file_that_stays_follow_their_siblings(
+    language: str, repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path, new_path, _, _, keep = CARRIED[language]
+    repo.write(path, _carried(language, 0, CARRIED_NAMES) + keep)
+    old = repo.commit("one file")
+    gold = chunk_id(repo, path, "beta")
+    repo.write(path, _carried(language, 0, []) + keep)
+    repo.write(new_path, _carried(language, 1, CARRIED_NAMES))
+    repo.commit("three carried to util")
+    code, got = gold_check(repo, tmp_path, capsys, [gold], old)
+    assert code == 1
+    assert got[gold]["new_chunk_id"] == chunk_id(repo, new_path, "beta")
+    assert got[gold]["evidence"] == (
+        f"same name in {new_path}, which took 2 of 3 definitions that left {path}"
+    )
+
+
+@pytest.mark.parametrize("language", list(CARRIED))
+def test_a_definition_carried_alone_is_not_placed_by_its_name(
+    language: str, repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Its own move is no evidence of where it went: with no sibling along, it stays for a
+    person to place."""
+    path, new_path, _, _, keep = CARRIED[language]
+    repo.write(path, _carried(language, 0, CARRIED_NAMES) + keep)
+    old = repo.commit("one file")
+    gold = chunk_id(repo, path, "beta")
+    repo.write(path, _carried(language, 0, ["alpha", "gamma"]) + keep)
+    repo.write(new_path, _carried(language, 1, ["beta"]))
+    repo.commit("one carried to util")
+    code, got = gold_check(repo, tmp_path, capsys, [gold], old)
+    assert code == 1
+    assert got[gold]["new_chunk_id"] is None
