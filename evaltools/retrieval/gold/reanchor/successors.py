@@ -1,17 +1,20 @@
 """Where a gone (or partly emptied) file's code went when git did not pair it with the
 files that took it over: a file rewritten past git's rename threshold (`nfa.rs` split into
-`nfa/noncontiguous.rs` and `nfa/contiguous.rs`), or definitions carried to another file
-(`mod buffer;` from `lib.rs` to `util/mod.rs`).
+`nfa/noncontiguous.rs` and `nfa/contiguous.rs`), or definitions carried out of a file
+that stays (`mod buffer;` from `lib.rs` to `util/mod.rs`).
 
 With the record's revision, every definition of the old file then (not only the set's
-IDs) that is not in it now is looked for by strong evidence: its qualified name defined
-once in the tree where it was not at the revision (`old_defs`), with a body at least
-`NEAR_BODY` alike. The files that took at least `MIN_TAKEN` of them, and a clear share
-(`MIN_SHARE`), are the old file's successors. A missing ID of that file then goes to
-- its qualified name, defined in one successor only (and new there), even when the tree
-  defines it elsewhere too (`NFA.next_state` in both NFA files: one took the old file);
-- else, its method renamed inside its type in a successor: the one new member of the type
-  there whose body is at least `NEAR_BODY` alike and `BODY_MARGIN` clear of the next.
+IDs) that is not in it now is placed in the one file that defines its qualified name now
+and did not at the revision (rule 1 of `old_defs`), if the body there is at least
+`HOLLOW_BELOW` alike: what `names` accepts for one ID. The files that took at least `MIN_TAKEN` of them besides
+the ID (its own move is no evidence of where it went), and a clear share (`MIN_SHARE`),
+are the old file's successors. A missing ID of that file then goes to
+- its qualified name in one successor (new there), even when other files define it too
+  (`NFA.next_state` in both NFA files: one of them took the old file);
+- else its method renamed inside its type, the type now in a successor: the one new member
+  of the type there whose body tells (`MIN_BODY_CHARS`) and is at least `HOLLOW_BELOW`
+  alike and `BODY_MARGIN` ahead, or among those as alike, the one whose name keeps every
+  word of the old name (`add_start_state_loop` -> `add_unanchored_start_state_loop`).
 A name kept on a body that went elsewhere is still `hollowed` (`follow._gate`).
 """
 
@@ -23,7 +26,6 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from evaltools.retrieval.code.chunk_id import ChunkId
-from evaltools.retrieval.code.symbols import grammar_of
 from evaltools.retrieval.gold.reanchor.bodies import (
     BODY_MARGIN,
     HOLLOW_BELOW,
@@ -36,7 +38,7 @@ from evaltools.retrieval.gold.reanchor.bodies import (
 from evaltools.retrieval.gold.reanchor.lookup import Entry, Lookup
 from evaltools.retrieval.gold.reanchor.old_defs import OldDefinitions, body_of
 from evaltools.retrieval.gold.reanchor.resolve import GoldRef, Resolution, resolved
-from evaltools.retrieval.gold.reanchor.scope import is_test_path
+from evaltools.retrieval.gold.reanchor.scope import is_test_path, scope_of
 
 # A successor took at least this many of the old file's definitions that left it...
 MIN_TAKEN = 2
@@ -76,12 +78,12 @@ class Successors:
         if not left or len(left) > MAX_LEFT:
             return heirs
         holding: dict[str, list[tuple[str, Entry]]] = defaultdict(list)
-        grammar, test = grammar_of(path), is_test_path(path)
+        language, test = scope_of(path)[0], is_test_path(path)
         for place, entry in self.lookup.holding({d.leaf for d in left}):
             if (
                 entry.name is not None
                 and place != path
-                and grammar_of(place) == grammar
+                and scope_of(place)[0] == language
                 and is_test_path(place) == test
             ):
                 holding[entry.name].append((place, entry))
