@@ -146,7 +146,9 @@ def _file(language: str, path: str, types: dict[str, dict[str, Body]]) -> str:
     return head + "\n\n".join(_type(language, t, m) for t, m in types.items())
 
 
-def _split(repo: GitRepo, language: str, siblings: bool) -> tuple[str, list[str]]:
+def _split(
+    repo: GitRepo, language: str, siblings: bool, renamed: dict[str, Body] = RENAMED
+) -> tuple[str, list[str]]:
     """The old revision and the gold IDs; the work tree has the old file split in two new
     files (committed); `siblings`: the successor took the old file's other definitions."""
     old_path, sparse, dense = PATHS[language]
@@ -161,7 +163,7 @@ def _split(repo: GitRepo, language: str, siblings: bool) -> tuple[str, list[str]
     repo.rm(old_path)
     types = {
         "Machine": {"next_state": NEXT_STATE_NEW, **kept},
-        "Compiler": {**compiled, **RENAMED},
+        "Compiler": {**compiled, **renamed},
         "Padding": PADDING,
     }
     repo.write(sparse, _file(language, sparse, types))
@@ -196,6 +198,40 @@ def test_a_split_files_successor_takes_its_ambiguous_name_and_renamed_method(
     assert code == 0
     text = (tmp_path / "set.jsonl").read_text(encoding="utf-8")
     assert want_next in text and want_loop in text
+
+
+# A new sibling as alike as the renamed method (within 0.1): the name that keeps every word
+# of the old one (`add`, `start`, `loop`) tells them apart.
+AS_ALIKE: dict[str, Body] = {
+    "add_unanchored_start_loop": RENAMED["add_unanchored_start_loop"],
+    "close_start_loop": (
+        [
+            ("start", "S.anchored_start_id"),
+            ("looped", "S.set_transition(start, x, start)"),
+            ("anchored", "S.is_anchored(start)"),
+            ("depth", "S.depth_of(anchored)"),
+        ],
+        "S.unmark_start(start, depth)",
+    ),
+}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_of_members_as_alike_the_one_keeping_the_old_names_words_is_the_rename(
+    language: str, repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    old, (_, add_loop) = _split(repo, language, siblings=True, renamed=AS_ALIKE)
+    _, sparse, _ = PATHS[language]
+    code, got = gold_check(repo, tmp_path, capsys, [add_loop], old)
+    assert code == 1
+    want = chunk_id(repo, sparse, f"Compiler.{_name(language, 'add_unanchored_start_loop')}")
+    assert got[add_loop]["new_chunk_id"] == want
+    # Without the words to tell them apart, nothing is rewritten.
+    repo.write(sparse, repo.read(sparse).replace("addUnanchored", "openUnanchored"))
+    repo.write(sparse, repo.read(sparse).replace("add_unanchored", "open_unanchored"))
+    repo.commit("renamed again")
+    code, got = gold_check(repo, tmp_path, capsys, [add_loop], old)
+    assert (code, got[add_loop]["new_chunk_id"]) == (1, None)
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
