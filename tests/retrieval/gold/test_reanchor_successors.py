@@ -146,18 +146,52 @@ def _file(language: str, path: str, types: dict[str, dict[str, Body]]) -> str:
     return head + "\n\n".join(_type(language, t, m) for t, m in types.items())
 
 
+# A one-line alias whose name a long new type took (got v12: `interface Hooks extends
+# PromiseOnly.Hooks, PlainHooks {}` -> the 270-line `interface Hooks`, PlainHooks' rename).
+_FIELDS = range(12)
+ALIAS = {
+    "rust": (
+        "pub type Hooks = Machine;\n",
+        "pub struct Hooks {\n" + "".join(f"    hook{i}: usize,\n" for i in _FIELDS) + "}\n",
+    ),
+    "python": (
+        "class Hooks(Machine):\n    pass\n",
+        "class Hooks:\n" + "".join(f"    hook{i} = {i}\n" for i in _FIELDS),
+    ),
+    "go": (
+        "type Hooks = Machine\n",
+        "type Hooks struct {\n" + "".join(f"\thook{i} int\n" for i in _FIELDS) + "}\n",
+    ),
+    "typescript": (
+        "export interface Hooks extends Machine {}\n",
+        "export interface Hooks {\n" + "".join(f"  hook{i}: number;\n" for i in _FIELDS) + "}\n",
+    ),
+    "java": (
+        "interface Hooks extends Runnable {}\n",
+        "interface Hooks {\n" + "".join(f"  int hook{i}();\n" for i in _FIELDS) + "}\n",
+    ),
+}
+
+
 def _split(
-    repo: GitRepo, language: str, siblings: bool, renamed: dict[str, Body] = RENAMED
+    repo: GitRepo,
+    language: str,
+    siblings: bool,
+    renamed: dict[str, Body] = RENAMED,
+    alias: bool = False,
 ) -> tuple[str, list[str]]:
     """The old revision and the gold IDs; the work tree has the old file split in two new
-    files (committed); `siblings`: the successor took the old file's other definitions."""
+    files (committed); `siblings`: the successor took the old file's other definitions;
+    `alias`: the old file had a one-line `Hooks` whose name a long new type took."""
     old_path, sparse, dense = PATHS[language]
-    repo.write(old_path, _file(language, old_path, {"Machine": MACHINE, "Compiler": COMPILER}))
+    before, after = ALIAS[language] if alias else ("", "")
+    old_types = {"Machine": MACHINE, "Compiler": COMPILER}
+    repo.write(old_path, _file(language, old_path, old_types) + f"\n{before}")
     old = repo.commit("one file")
     ids = [
         chunk_id(repo, old_path, f"Machine.{_name(language, 'next_state')}"),
         chunk_id(repo, old_path, f"Compiler.{_name(language, 'add_start_loop')}"),
-    ]
+    ] + ([chunk_id(repo, old_path, "Hooks")] if alias else [])
     kept = {k: v for k, v in MACHINE.items() if siblings and k != "next_state"}
     compiled = {k: v for k, v in COMPILER.items() if siblings and k != "add_start_loop"}
     repo.rm(old_path)
@@ -166,7 +200,7 @@ def _split(
         "Compiler": {**compiled, **renamed},
         "Padding": PADDING,
     }
-    repo.write(sparse, _file(language, sparse, types))
+    repo.write(sparse, _file(language, sparse, types) + f"\n{after}")
     dense_types = {"Machine": {"next_state": NEXT_STATE_DENSE, "stride": ([], "S.stride")}}
     repo.write(dense, _file(language, dense, dense_types))
     repo.commit("split, rewritten")
@@ -190,7 +224,7 @@ def test_a_split_files_successor_takes_its_ambiguous_name_and_renamed_method(
     # The successor took the other 4 + 2 methods and (where a type's body is not its
     # methods') the `Compiler` type; `Machine` is in both new files, the IDs nowhere.
     took = f"which took {7 if language in ('rust', 'go') else 6} of 10 definitions of {old_path}"
-    assert got[next_state]["evidence"] == f"same name in {sparse}, {took}"
+    assert got[next_state]["evidence"].startswith(f"same name in {sparse}, {took}, body 0.")
     assert got[add_loop]["evidence"].startswith(
         f"`Compiler` moved to {sparse} ({took}), a new member of it 0."
     )
@@ -232,6 +266,20 @@ def test_of_members_as_alike_the_one_keeping_the_old_names_words_is_the_rename(
     repo.commit("renamed again")
     code, got = gold_check(repo, tmp_path, capsys, [add_loop], old)
     assert (code, got[add_loop]["new_chunk_id"]) == (1, None)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_short_definition_is_not_moved_onto_a_long_namesake_in_a_successor(
+    language: str, repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    old, (next_state, add_loop, hooks) = _split(repo, language, siblings=True, alias=True)
+    code, got = gold_check(repo, tmp_path, capsys, [next_state, add_loop, hooks], old)
+    assert code == 1
+    assert got[next_state]["new_chunk_id"] is not None  # the successor is known
+    assert got[hooks]["new_chunk_id"] is None
+    gold_check(repo, tmp_path, capsys, [next_state, add_loop, hooks], old, "--fix")
+    records = (tmp_path / "set.jsonl").read_text(encoding="utf-8").splitlines()
+    assert hooks in records[2]  # the others are rewritten, it is kept as it was
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -307,8 +355,8 @@ def test_definitions_carried_out_of_a_file_that_stays_follow_their_siblings(
     code, got = gold_check(repo, tmp_path, capsys, [gold], old)
     assert code == 1
     assert got[gold]["new_chunk_id"] == chunk_id(repo, new_path, "beta")
-    assert got[gold]["evidence"] == (
-        f"same name in {new_path}, which took 2 of 3 definitions that left {path}"
+    assert got[gold]["evidence"].startswith(
+        f"same name in {new_path}, which took 2 of 3 definitions that left {path}, body 0."
     )
 
 

@@ -6,11 +6,12 @@ that stays (`mod buffer;` from `lib.rs` to `util/mod.rs`).
 With the record's revision, every definition of the old file then (not only the set's
 IDs) that is not in it now is placed in the one file that defines its qualified name now
 and did not at the revision (rule 1 of `old_defs`), if the body there is at least
-`HOLLOW_BELOW` alike: what `names` accepts for one ID. The files that took at least `MIN_TAKEN` of them besides
-the ID (its own move is no evidence of where it went), and a clear share (`MIN_SHARE`),
-are the old file's successors. A missing ID of that file then goes to
+`HOLLOW_BELOW` alike: what `names` accepts for one ID. The files that took at least
+`MIN_TAKEN` of them besides the ID (its own move is no evidence of where it went), and a
+clear share (`MIN_SHARE`), are the old file's successors. A missing ID of that file then goes to
 - its qualified name in one successor (new there), even when other files define it too
-  (`NFA.next_state` in both NFA files: one of them took the old file);
+  (`NFA.next_state` in both NFA files: one of them took the old file); with less than
+  `HOLLOW_BELOW` of its body, only about as long as it was (`names.NAME_LENGTH_FACTOR`);
 - else its method renamed inside its type, the type now in a successor: the one new member
   of the type there whose body tells (`MIN_BODY_CHARS`) and is at least `HOLLOW_BELOW`
   alike and `BODY_MARGIN` ahead, or among those as alike, the one whose name keeps every
@@ -36,7 +37,8 @@ from evaltools.retrieval.gold.reanchor.bodies import (
     source_lines,
 )
 from evaltools.retrieval.gold.reanchor.lookup import Entry, Lookup
-from evaltools.retrieval.gold.reanchor.old_defs import OldDefinitions, body_of
+from evaltools.retrieval.gold.reanchor.names import NAME_LENGTH_FACTOR
+from evaltools.retrieval.gold.reanchor.old_defs import OldDefinitions, body_of, kept
 from evaltools.retrieval.gold.reanchor.resolve import GoldRef, Resolution, resolved
 from evaltools.retrieval.gold.reanchor.scope import is_test_path, scope_of
 
@@ -136,15 +138,23 @@ class Successors:
             for entry in found.entries
             if entry.name is not None
         ]
-        named = [e.chunk_id for _, e in entries if e.name == cid.symbol]
-        fresh = self.olds.newcomers(named, cid, ref.revision, old)
-        if named:
-            if len(fresh) != 1 or len(named) != 1:
-                return None  # in two successors, or one had it already: not one place
-            place = named[0].rsplit(":", 2)[0]
-            why = f"same name in {place}, {self._took(cid.path, heirs, place)}"
-            return resolved(cid, named[0], "its file's successor defines it", why)
-        return self._renamed_member(cid, ref.revision, old, heirs, entries)
+        named = [e for _, e in entries if e.name == cid.symbol]
+        if not named:
+            return self._renamed_member(cid, ref.revision, old, heirs, entries)
+        fresh = self.olds.newcomers([e.chunk_id for e in named], cid, ref.revision, old)
+        if len(fresh) != 1 or len(named) != 1:
+            return None  # in two successors, or one had it already: not one place
+        entry = named[0]
+        alike = kept(old, entry.chunk_id, self.lookup)
+        # A name kept on little of the body is evidence as a name alone is (`names`): about
+        # as long (a one-line alias is not the 300-line type that took its name).
+        old_length, new_length = cid.end - cid.start + 1, entry.end - entry.start + 1
+        longer, shorter = max(old_length, new_length), min(old_length, new_length)
+        if alike < HOLLOW_BELOW and longer > NAME_LENGTH_FACTOR * shorter:
+            return None
+        place = entry.chunk_id.rsplit(":", 2)[0]
+        why = f"same name in {place}, {self._took(cid.path, heirs, place)}, body {alike:.2f} alike"
+        return resolved(cid, entry.chunk_id, "its file's successor defines it", why)
 
     def _renamed_member(
         self,
