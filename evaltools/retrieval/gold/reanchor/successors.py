@@ -10,8 +10,9 @@ and did not at the revision (rule 1 of `old_defs`), if the body there is at leas
 `MIN_TAKEN` of them besides the ID (its own move is no evidence of where it went), and a
 clear share (`MIN_SHARE`), are the old file's successors. A missing ID of that file then goes to
 - its qualified name in one successor (new there), even when other files define it too
-  (`NFA.next_state` in both NFA files: one of them took the old file); with less than
-  `HOLLOW_BELOW` of its body, only about as long as it was (`names.NAME_LENGTH_FACTOR`);
+  (`NFA.next_state` in both NFA files: one of them took the old file); an old body too
+  short to tell (`MIN_BODY_CHARS`) that kept less than `HOLLOW_BELOW` of itself, only
+  if about as long as it was (`names.NAME_LENGTH_FACTOR`);
 - else its method renamed inside its type, the type now in a successor: the one new member
   of the type there whose body tells (`MIN_BODY_CHARS`) and is at least `HOLLOW_BELOW`
   alike and `BODY_MARGIN` ahead, or among those as alike, the one whose name keeps every
@@ -146,11 +147,14 @@ class Successors:
             return None  # in two successors, or one had it already: not one place
         entry = named[0]
         alike = kept(old, entry.chunk_id, self.lookup)
-        # A name kept on little of the body is evidence as a name alone is (`names`): about
-        # as long (a one-line alias is not the 300-line type that took its name).
+        # As in a file git paired it with, the name says where it went, even rewritten;
+        # but a body too short to say what it was (an alias, a declaration) is then only
+        # about as long as it was (`names`): a one-line alias is not the 300-line type
+        # that took its name.
         old_length, new_length = cid.end - cid.start + 1, entry.end - entry.start + 1
         longer, shorter = max(old_length, new_length), min(old_length, new_length)
-        if alike < HOLLOW_BELOW and longer > NAME_LENGTH_FACTOR * shorter:
+        told = old.size >= MIN_BODY_CHARS
+        if alike < HOLLOW_BELOW and not told and longer > NAME_LENGTH_FACTOR * shorter:
             return None
         place = entry.chunk_id.rsplit(":", 2)[0]
         why = f"same name in {place}, {self._took(cid.path, heirs, place)}, body {alike:.2f} alike"
