@@ -78,7 +78,7 @@ class Successors:
         kept = {e.name for e in now.entries} if now is not None else set()
         left = [d for d in before if d.name not in kept]
         heirs = Heirs(left=len(left), gone=now is None)
-        if not left or len(left) > MAX_LEFT:
+        if len(left) < MIN_TAKEN or len(left) > MAX_LEFT:
             return heirs
         holding: dict[str, list[tuple[str, Entry]]] = defaultdict(list)
         language, test = scope_of(path)[0], is_test_path(path)
@@ -91,6 +91,9 @@ class Successors:
             ):
                 holding[entry.name].append((place, entry))
         lines = source_lines(self.lookup.old_text(path, revision) or b"")
+        # What each holder defined at the revision: read in one batch.
+        places = {place for held in holding.values() for place, _ in held}
+        self.lookup.read_ahead((), [(place, revision) for place in places])
         taken: dict[str, set[str]] = defaultdict(set)
         placed = 0
         for d in left:
