@@ -66,7 +66,6 @@ def follow_all(
     olds, scopes = OldDefinitions(lookup), Scopes(lookup)
     the_set = SetEvidence(ids, lookup)  # read only when an ID has no old body to go by
     partners = Partners(lookup, olds)
-    heirs = Successors(lookup, olds)  # asked only for what nothing above placed
     # Searched in one pass over the tree; with the old body, a name must keep half of it.
     by_name: list[ByName] = []
     for ref, result in list(results.items()):
@@ -96,26 +95,37 @@ def follow_all(
             continue
         found = _search(cid, ref, old, lookup, partners)
         if found is None and old is not None and ref.revision is not None:
-            fresh = _fresh(olds, cid, ref, old)
-            found = (
-                by_scope(cid, ref, old, lookup, (olds, scopes))
-                or _renamed_in_place(cid, old, lookup, fresh)
-                or _in_successor(heirs.place(cid, ref, old), old, lookup, fresh)
+            found = by_scope(cid, ref, old, lookup, (olds, scopes)) or _renamed_in_place(
+                cid, old, lookup, _fresh(olds, cid, ref, old)
             )
         if found is not None:
             results[ref] = found
         else:
             by_name.append((ref, cid, cid.symbol, old))
+    by_name = _in_successors(by_name, results, lookup, olds)
     if by_name:
         by_names(by_name, results, lookup, olds, the_set)
 
 
-def _in_successor(
-    found: Resolution | None, old: Body, lookup: Lookup, fresh: Fresh
-) -> Resolution | None:
-    """A place in a successor file, unless the name kept little of the body and another
-    place kept much (as a name in a renamed file)."""
-    return None if found is None else _gate(old, found, lookup, fresh)
+def _in_successors(
+    by_name: list[ByName], results: dict[GoldRef, Resolution], lookup: Lookup, olds: OldDefinitions
+) -> list[ByName]:
+    """Places in the files that took the old files' other definitions (one pass over the
+    tree for all), unless the name kept little of the body and another place kept much (as
+    a name in a renamed file); the IDs still unplaced."""
+    asked = [item for item in by_name if item[3] is not None and item[0].revision is not None]
+    if not asked:
+        return by_name
+    heirs = Successors(lookup, olds)
+    heirs.prepare((cid.path, ref.revision) for ref, cid, _, _ in asked if ref.revision)
+    placed: set[GoldRef] = set()
+    for ref, cid, _, old in asked:
+        assert old is not None
+        found = heirs.place(cid, ref, old)
+        if found is not None:
+            results[ref] = _gate(old, found, lookup, _fresh(olds, cid, ref, old))
+            placed.add(ref)
+    return [item for item in by_name if item[0] not in placed]
 
 
 def _read_ahead(

@@ -25,9 +25,11 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from evaltools.retrieval.code.chunk_id import ChunkId
+from evaltools.retrieval.code.spans import Definition
 from evaltools.retrieval.gold.reanchor.bodies import (
     BODY_MARGIN,
     HOLLOW_BELOW,
@@ -66,45 +68,62 @@ class Successors:
         self.lookup, self.olds = lookup, olds
         self._heirs: dict[tuple[str, str], Heirs] = {}
 
-    def heirs(self, path: str, revision: str) -> Heirs:
-        key = (path, revision)
-        if key not in self._heirs:
-            self._heirs[key] = self._find(path, revision)
-        return self._heirs[key]
+    def prepare(self, wanted: Iterable[tuple[str, str]]) -> None:
+        """The successors of the old files `wanted` (path, revision), found in one pass
+        over the tree for all of them."""
+        todo = [key for key in dict.fromkeys(wanted) if key not in self._heirs]
+        if not todo:
+            return
+        self.lookup.read_ahead((), todo)
+        lefts = {key: self._left(*key) for key in todo}
+        leaves = {d.leaf for left in lefts.values() for d in left}
+        holding: dict[str, list[tuple[str, Entry]]] = defaultdict(list)
+        for place, entry in self.lookup.holding(leaves) if leaves else []:
+            if entry.name is not None:
+                holding[entry.name].append((place, entry))
+        for (path, revision), left in lefts.items():
+            self._heirs[(path, revision)] = self._find(path, revision, left, holding)
 
-    def _find(self, path: str, revision: str) -> Heirs:
-        before = self.olds.at(path, revision)
+    def _left(self, path: str, revision: str) -> list[Definition]:
+        """The definitions of `path` at the revision that it does not hold now (none: too
+        few to leave a successor, or too many to weigh)."""
         now = self.lookup.get(path)
         kept = {e.name for e in now.entries} if now is not None else set()
-        left = [d for d in before if d.name not in kept]
-        heirs = Heirs(left=len(left), gone=now is None)
-        if len(left) < MIN_TAKEN or len(left) > MAX_LEFT:
-            return heirs
-        holding: dict[str, list[tuple[str, Entry]]] = defaultdict(list)
+        left = [d for d in self.olds.at(path, revision) if d.name not in kept]
+        return left if MIN_TAKEN <= len(left) <= MAX_LEFT else []
+
+    def _find(
+        self,
+        path: str,
+        revision: str,
+        left: list[Definition],
+        holding: dict[str, list[tuple[str, Entry]]],
+    ) -> Heirs:
+        heirs = Heirs(left=len(left), gone=self.lookup.get(path) is None)
         language, test = scope_of(path)[0], is_test_path(path)
-        for place, entry in self.lookup.holding({d.leaf for d in left}):
-            if (
-                entry.name is not None
-                and place != path
-                and scope_of(place)[0] == language
-                and is_test_path(place) == test
-            ):
-                holding[entry.name].append((place, entry))
-        lines = source_lines(self.lookup.old_text(path, revision) or b"")
+        holders = {
+            d.name: [
+                (place, entry)
+                for place, entry in holding.get(d.name, [])
+                if place != path and scope_of(place)[0] == language and is_test_path(place) == test
+            ]
+            for d in left
+        }
         # What each holder defined at the revision: read in one batch.
-        places = {place for held in holding.values() for place, _ in held}
+        places = {place for held in holders.values() for place, _ in held}
         self.lookup.read_ahead((), [(place, revision) for place in places])
+        lines = source_lines(self.lookup.old_text(path, revision) or b"")
         taken: dict[str, set[str]] = defaultdict(set)
         placed = 0
         for d in left:
-            places = [
+            fresh = [
                 (place, entry)
-                for place, entry in holding.get(d.name, [])
+                for place, entry in holders[d.name]
                 if d.name not in self.olds.names(place, revision)
             ]
-            if len(places) != 1:
+            if len(fresh) != 1:
                 continue
-            place, entry = places[0]
+            place, entry = fresh[0]
             new = body_of(entry.chunk_id, self.lookup)
             old = make_body(path, "", d.name, lines[d.start - 1 : d.end])
             if new is None or similarity(old, new) < HOLLOW_BELOW:
@@ -122,7 +141,8 @@ class Successors:
         """The successors of `cid`'s file, by its other definitions: the ID's own is no
         evidence of where it went."""
         assert cid.symbol is not None and ref.revision is not None
-        found = self.heirs(cid.path, ref.revision)
+        self.prepare([(cid.path, ref.revision)])
+        found = self._heirs[(cid.path, ref.revision)]
         taken = {place: names - {cid.symbol} for place, names in found.taken.items()}
         return dataclasses.replace(
             found, taken={place: names for place, names in taken.items() if len(names) >= MIN_TAKEN}
