@@ -269,6 +269,18 @@ def test_of_members_as_alike_the_one_keeping_the_old_names_words_is_the_rename(
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
+def test_a_new_member_alike_under_other_words_is_not_the_rename(
+    language: str, repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """commons-cli 1.3: a test's `buildCommandLineOptions` went, its work taken over by a
+    new `setUp` (half alike): not its rename, whose name would keep the old words."""
+    other = {"open_unanchored_start_loop": RENAMED["add_unanchored_start_loop"]}
+    old, (_, add_loop) = _split(repo, language, siblings=True, renamed=other)
+    code, got = gold_check(repo, tmp_path, capsys, [add_loop], old)
+    assert (code, got[add_loop]["new_chunk_id"]) == (1, None)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
 def test_a_short_definition_is_not_moved_onto_a_long_namesake_in_a_successor(
     language: str, repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

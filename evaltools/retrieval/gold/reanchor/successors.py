@@ -13,10 +13,10 @@ clear share (`MIN_SHARE`), are the old file's successors. A missing ID of that f
   (`NFA.next_state` in both NFA files: one of them took the old file); an old body too
   short to tell (`MIN_BODY_CHARS`) that kept less than `HOLLOW_BELOW` of itself, only
   if about as long as it was (`names.NAME_LENGTH_FACTOR`);
-- else its method renamed inside its type, the type now in a successor: the one new member
-  of the type there whose body tells (`MIN_BODY_CHARS`) and is at least `HOLLOW_BELOW`
-  alike and `BODY_MARGIN` ahead, or among those as alike, the one whose name keeps every
-  word of the old name (`add_start_state_loop` -> `add_unanchored_start_state_loop`).
+- else its method renamed inside its type, the type now in a successor: of the new members
+  of the type there whose names keep every word of the old name (`add_start_state_loop`
+  -> `add_unanchored_start_state_loop`), the one whose body tells (`MIN_BODY_CHARS`) and
+  is at least `HOLLOW_BELOW` alike and `BODY_MARGIN` ahead.
 A name kept on a body that went elsewhere is still `hollowed` (`follow._gate`).
 """
 
@@ -197,10 +197,17 @@ class Successors:
         if not owner:
             return None
         before = self.olds.names(cid.path, revision)
+        # A name that keeps every word of the old one (`add_x` -> `add_unanchored_x`): a
+        # body alike under another name is often another method taking over its work
+        # (`buildOptions` -> a test's `setUp`).
+        words = _words(cid.symbol.rpartition(".")[2])
         members = [
             e.chunk_id
             for _, e in entries
-            if e.name is not None and e.name.rpartition(".")[0] == owner and e.name not in before
+            if e.name is not None
+            and e.name.rpartition(".")[0] == owner
+            and e.name not in before
+            and words <= _words(e.name.rpartition(".")[2])
         ]
         members = self.olds.newcomers(members, cid, revision, old)
         scored = sorted(
@@ -213,18 +220,13 @@ class Successors:
         best = scored[0][0]
         close = [c for score, c in scored if best - score < BODY_MARGIN]
         if len(close) > 1:
-            # As alike: the one whose name keeps every word of the old one (`add_x` ->
-            # `add_unanchored_x`), if only one does.
-            words = _words(cid.symbol.rpartition(".")[2])
-            close = [c for c in close if words <= _words(c.rpartition(".")[2])]
-            if len(close) != 1:
-                return None
+            return None
         pick = close[0]
         place = pick.rsplit(":", 2)[0]
         alike = next(score for score, c in scored if c == pick)
         evidence = (
             f"`{owner}` moved to {place} ({self._took(cid.path, heirs, place)}), "
-            f"a new member of it {alike:.2f} alike"
+            f"a new member of it {alike:.2f} alike, its name keeping the old one's words"
         )
         return resolved(cid, pick, "its type moved to its file's successor", evidence)
 
