@@ -46,6 +46,7 @@ from evaltools.retrieval.gold.reanchor.partners import Partners
 from evaltools.retrieval.gold.reanchor.rename import Scopes, by_scope
 from evaltools.retrieval.gold.reanchor.resolve import GoldRef, Resolution, Status, resolved
 from evaltools.retrieval.gold.reanchor.scope import scope_of, scope_word, unique_by_language
+from evaltools.retrieval.gold.reanchor.successors import Successors
 
 # Keeps, of candidate chunk IDs, those that were not at the record's revision.
 Fresh = Callable[[list[str]], list[str]]
@@ -101,8 +102,30 @@ def follow_all(
             results[ref] = found
         else:
             by_name.append((ref, cid, cid.symbol, old))
+    by_name = _in_successors(by_name, results, lookup, olds)
     if by_name:
         by_names(by_name, results, lookup, olds, the_set)
+
+
+def _in_successors(
+    by_name: list[ByName], results: dict[GoldRef, Resolution], lookup: Lookup, olds: OldDefinitions
+) -> list[ByName]:
+    """Places in the files that took the old files' other definitions (one pass over the
+    tree for all), unless the name kept little of the body and another place kept much (as
+    a name in a renamed file); the IDs still unplaced."""
+    asked = [item for item in by_name if item[3] is not None and item[0].revision is not None]
+    if not asked:
+        return by_name
+    heirs = Successors(lookup, olds)
+    heirs.prepare((cid.path, ref.revision) for ref, cid, _, _ in asked if ref.revision)
+    placed: set[GoldRef] = set()
+    for ref, cid, _, old in asked:
+        assert old is not None
+        found = heirs.place(cid, ref, old)
+        if found is not None:
+            results[ref] = _gate(old, found, lookup, _fresh(olds, cid, ref, old))
+            placed.add(ref)
+    return [item for item in by_name if item[0] not in placed]
 
 
 def _read_ahead(
