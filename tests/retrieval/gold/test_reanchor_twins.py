@@ -178,6 +178,33 @@ def test_a_removed_function_is_not_moved_onto_an_identical_test_helper(
     assert (got[gold]["status"], got[gold]["new_chunk_id"]) == ("missing_symbol", None)
 
 
+@pytest.mark.parametrize("language", list(HELPER))
+def test_a_removed_function_is_not_moved_onto_a_newcomer_less_alike_than_its_standing_copy(
+    language: str, repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Seen on express 4.17.1 -> 4.18.0: a test's local helper removed, its identical copy in
+    the shared test utilities used instead, which also gained a helper 0.95 alike."""
+    source, test, body = HELPER[language]
+    repo.write(source, helper_file(language, source, body))
+    repo.write(test, helper_file(language, test, body))
+    old = repo.commit("a helper and its copy in the tests")
+    symbol = "Util.normalize" if language == "java" else "normalize"
+    gold = chunk_id(repo, source, symbol)
+    repo.write(source, helper_file(language, source, ""))
+    alike = body.replace("normalize", "canonical").replace("ower", "pper")
+    repo.write(test, helper_file(language, test, body + "\n" + alike))
+    repo.commit("the helper removed; the tests' copy gains a look-alike")
+    code, got = gold_check(repo, tmp_path, capsys, [gold], old)
+    assert code == 1
+    assert (got[gold]["status"], got[gold]["new_chunk_id"], got[gold]["evidence"]) == (
+        "missing_symbol",
+        None,
+        None,
+    )
+    newcomer = chunk_id(repo, test, "UtilTest.canonical" if language == "java" else "canonical")
+    assert newcomer in got[gold]["candidates"]
+
+
 def test_two_copies_merged_into_one_moved_file_both_follow(
     repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

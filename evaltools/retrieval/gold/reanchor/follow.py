@@ -314,7 +314,8 @@ def _by_body(
     # A short body (`return self._x`, `self.__wrapped = wrapped`) is not evidence of
     # anything but its own qualified name.
     substantial = old.size >= MIN_BODY_CHARS
-    exact = _newcomers([b for b in index.exact(old) if substantial or b.name == old.name], fresh)
+    identical = [b for b in index.exact(old) if substantial or b.name == old.name]
+    exact = _newcomers(identical, fresh)
     same_name = [b for b in exact if b.name == old.name]
     if len(exact) == 1 or len(same_name) == 1:
         pick = same_name[0] if len(same_name) == 1 else exact[0]
@@ -333,10 +334,15 @@ def _by_body(
         if score >= NEAR_BODY and (substantial or body.name == old.name)
     ]
     kept = {b.chunk_id for b in _newcomers([body for _, body in near], fresh)}
+    standing = [score for score, body in near if body.chunk_id not in kept]
     near = [(score, body) for score, body in near if body.chunk_id in kept]
     if not near:
         return None
     best = near[0][0]
+    # A body that stood there all along and is the old one, or clearly nearer to it than
+    # any newcomer, says the code merged into it: the newcomer is no evidence of a move.
+    if identical or (standing and standing[0] - best >= BODY_MARGIN):
+        return None
     close = _innermost([body for score, body in near if best - score < BODY_MARGIN])
     if len(close) == 1:
         rest = [score for score, body in near if body.chunk_id != close[0].chunk_id]
