@@ -186,6 +186,7 @@ LAYERS: list[set[str]] = [
     {
         "evaltools.atomic",
         "evaltools.fileio",
+        "evaltools.discover",
         "evaltools.jsonio",
         "evaltools.parallel",
         "evaltools.tomllocate",

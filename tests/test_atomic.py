@@ -22,7 +22,7 @@ from evaltools.atomic import (
     is_evaltools_temp,
     remove_stale_temps,
 )
-from evaltools.fileio import discover
+from evaltools.discover import discover
 from tests.conftest import CORPUS
 
 REFORMAT = (CORPUS / "flask--add-import-statement.md").read_text().replace("\n\n", "\n\n\n", 1)

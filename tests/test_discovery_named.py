@@ -1,4 +1,4 @@
-"""What `fileio.discover` does with the paths as named: each file once, and a directory
+"""What `discover.discover` does with the paths as named: each file once, and a directory
 named on the command line searched even when git ignores it (as ruff does)."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from evaltools.__main__ import main
-from evaltools.fileio import NothingFound, discover
+from evaltools.discover import NothingFound, discover
 from tests.test_discovery import EXACT, REFORMAT
 
 

@@ -18,7 +18,8 @@ from evaltools.atomic import (
     write_finding,
 )
 from evaltools.diagnostics import Diagnostic
-from evaltools.fileio import UsageError, display_path, refuse_input_as_output
+from evaltools.discover import refuse_input_as_output
+from evaltools.fileio import UsageError, display_path
 
 
 def check_output(

@@ -12,8 +12,8 @@ from pathlib import Path
 
 from evaltools.config.model import Config
 from evaltools.diagnostics import Diagnostic
+from evaltools.discover import discover
 from evaltools.dupes.pairs import Pair
-from evaltools.fileio import discover
 from evaltools.gcpause import no_cycle_collection
 
 # Searched for in directories, as `check` does (a .json there is as often editor settings

@@ -9,14 +9,8 @@ from evaltools.config.evalfiles import SUFFIXES, Kind, kind, unlisted
 from evaltools.config.model import Config
 from evaltools.config.places import check_configured_exist, refuse_unlisted_eval_files
 from evaltools.diagnostics import Diagnostic
-from evaltools.fileio import (
-    NothingFound,
-    UsageError,
-    check_paths_exist,
-    discover,
-    display_path,
-    real_path,
-)
+from evaltools.discover import NothingFound, check_paths_exist, discover
+from evaltools.fileio import UsageError, display_path, real_path
 
 
 @dataclass

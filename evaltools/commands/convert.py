@@ -9,9 +9,10 @@ from typing import TextIO
 from evaltools import jsonio
 from evaltools.config.exclude import walk_exclusion
 from evaltools.diagnostics import Diagnostic, Severity
+from evaltools.discover import check_paths_exist, discover, refuse_input_as_output
 from evaltools.example import records
 from evaltools.example.convert import pipeline as conv
-from evaltools.fileio import UsageError, check_paths_exist, discover, refuse_input_as_output
+from evaltools.fileio import UsageError
 from evaltools.parallel.processes import check_jobs
 from evaltools.report.progress import Progress
 

@@ -7,7 +7,8 @@ from pathlib import Path
 
 from evaltools.check.dupes import collect
 from evaltools.config.model import load_config
-from evaltools.fileio import UsageError, check_paths_exist
+from evaltools.discover import check_paths_exist
+from evaltools.fileio import UsageError
 from evaltools.parallel.processes import check_jobs
 from evaltools.selection import selection_from
 

@@ -6,8 +6,9 @@ import sys
 from pathlib import Path
 
 from evaltools.config.model import Config, load_config
+from evaltools.discover import check_paths_exist
 from evaltools.example.lint.files import lint_paths
-from evaltools.fileio import UsageError, check_paths_exist
+from evaltools.fileio import UsageError
 from evaltools.parallel.processes import check_jobs
 from evaltools.report.progress import Progress
 from evaltools.selection import selection_from

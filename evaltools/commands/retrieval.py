@@ -11,7 +11,8 @@ from typing import Any, TextIO
 from evaltools import jsonio
 from evaltools.config.model import load_config
 from evaltools.diagnostics import Diagnostic, Severity, make, worst_exit_code
-from evaltools.fileio import UsageError, check_paths_exist, display_path
+from evaltools.discover import check_paths_exist
+from evaltools.fileio import UsageError, display_path
 from evaltools.parallel.processes import (
     check_jobs,
 )

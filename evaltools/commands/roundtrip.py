@@ -8,8 +8,9 @@ from pathlib import Path
 
 from evaltools import jsonio
 from evaltools.config.exclude import walk_exclusion
+from evaltools.discover import check_paths_exist, discover
 from evaltools.example.markdown.roundtrip_files import ROUNDTRIP_COST, FileResult, check_file
-from evaltools.fileio import UsageError, check_paths_exist, discover, display_path
+from evaltools.fileio import UsageError, display_path
 from evaltools.parallel.processes import (
     batch_size,
     check_jobs,

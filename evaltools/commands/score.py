@@ -6,7 +6,8 @@ import sys
 from pathlib import Path
 
 from evaltools.diagnostics import Diagnostic
-from evaltools.fileio import UsageError, check_paths_exist
+from evaltools.discover import check_paths_exist
+from evaltools.fileio import UsageError
 
 
 def run(

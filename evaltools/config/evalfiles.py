@@ -21,15 +21,8 @@ from typing import TYPE_CHECKING
 
 from evaltools import jsonio
 from evaltools.catalogue.io import UNLISTED_EVAL_FILE
-from evaltools.fileio import (
-    MAX_DATA_FILE_BYTES,
-    SKIPPED_DIRECTORIES,
-    Refused,
-    display_path,
-    git_tracked,
-    open_input,
-    real_path,
-)
+from evaltools.discover import SKIPPED_DIRECTORIES, git_tracked
+from evaltools.fileio import MAX_DATA_FILE_BYTES, Refused, display_path, open_input, real_path
 
 if TYPE_CHECKING:
     from evaltools.config.model import Config

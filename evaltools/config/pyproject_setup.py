@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from evaltools.fileio import walk_files
+from evaltools.discover import walk_files
 from evaltools.tomlio import TomlError, loads
 
 # What init offers, commented out, in a [tool.evaltools] it writes: warnings pass unless asked.

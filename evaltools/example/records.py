@@ -29,6 +29,7 @@ from evaltools.catalogue.cv import (
 )
 from evaltools.catalogue.io import FILE_TOO_LARGE, INVALID_JSON
 from evaltools.diagnostics import Diagnostic, make
+from evaltools.discover import walk_files
 from evaltools.example.markdown.reader import ParsedMarkdown, read_markdown
 from evaltools.example.spec import Example, SpecError, example_from_json_dict
 from evaltools.fileio import (
@@ -39,7 +40,6 @@ from evaltools.fileio import (
     display_path,
     open_input,
     read_input,
-    walk_files,
     wrong_encoding,
 )
 from evaltools.positions import Lines, line_column
@@ -120,7 +120,7 @@ def iter_all_units(
     respect_gitignore: bool = True,
 ) -> Iterator[Unit]:
     """The units of every source, in order: files as given, `-` (JSONL on stdin), and
-    directories searched (by `fileio.walk_files`, sorted) for `*.md`, `*.json`, `*.jsonl`.
+    directories searched (by `discover.walk_files`, sorted) for `*.md`, `*.json`, `*.jsonl`.
 
     A searched directory's listing skips what every command skips (hidden files such as
     `.zed/settings.json` are not examples), and `exclude` (the output of a conversion,

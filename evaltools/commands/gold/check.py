@@ -13,7 +13,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from evaltools.config.model import Config, load_config
-from evaltools.fileio import UsageError, check_paths_exist
+from evaltools.discover import check_paths_exist
+from evaltools.fileio import UsageError
 from evaltools.parallel.processes import check_jobs
 from evaltools.rerun import with_fix
 from evaltools.retrieval.code.cache_store import cache_folder
@@ -115,7 +116,7 @@ def configured_sets(config: Config, paths: list[Path]) -> list[Path]:
         return paths
     # The directories are listed here, so that what the check (and its result cache)
     # reads leaves out what `exclude` says; a missing path is the check's to report.
-    from evaltools.fileio import discover
+    from evaltools.discover import discover
 
     check_paths_exist(paths)
     return discover(paths, (".jsonl",), what="eval sets", excluded=excluded)

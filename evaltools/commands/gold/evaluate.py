@@ -26,14 +26,8 @@ from evaltools import jsonio
 from evaltools.atomic import MISSING, Expect, WriteError, WriteSet, atomic_write, locked
 from evaltools.config.model import load_config
 from evaltools.diagnostics import Diagnostic
-from evaltools.fileio import (
-    MAX_DATA_FILE_BYTES,
-    Refused,
-    UsageError,
-    display_path,
-    read_input,
-    refuse_input_as_output,
-)
+from evaltools.discover import refuse_input_as_output
+from evaltools.fileio import MAX_DATA_FILE_BYTES, Refused, UsageError, display_path, read_input
 from evaltools.retrieval.gold.gold_check import GoldCheck
 from evaltools.retrieval.gold.reanchor.resolve import Status
 from evaltools.retrieval.scoring.history import History, parse_history

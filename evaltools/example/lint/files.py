@@ -14,7 +14,8 @@ from pathlib import Path
 from evaltools.catalogue.ep.diffs import INVALID_RECORD
 from evaltools.catalogue.io import NOT_A_FILE
 from evaltools.diagnostics import Diagnostic, Rule, make
-from evaltools.fileio import buffer_text, discover, read_text_file
+from evaltools.discover import discover
+from evaltools.fileio import buffer_text, read_text_file
 from evaltools.parallel.processes import Cost, batch_size, input_size, parallel_map, worker_count
 from evaltools.selection import DiagnosticFilter, RuleSelection
 

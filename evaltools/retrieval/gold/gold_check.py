@@ -21,15 +21,8 @@ from evaltools.catalogue.rg.check import (
 )
 from evaltools.catalogue.rv import BLANK_LINE
 from evaltools.diagnostics import Diagnostic, make
-from evaltools.fileio import (
-    MAX_DATA_FILE_BYTES,
-    Refused,
-    UsageError,
-    check_paths_exist,
-    discover,
-    display_path,
-    read_input,
-)
+from evaltools.discover import check_paths_exist, discover
+from evaltools.fileio import MAX_DATA_FILE_BYTES, Refused, UsageError, display_path, read_input
 from evaltools.retrieval.code.chunk_id import ChunkIdError, parse_chunk_id
 from evaltools.retrieval.gold.items import GoldItem
 from evaltools.retrieval.gold.reanchor.resolve import RULE_OF_STATUS, GoldRef, Resolution, Status

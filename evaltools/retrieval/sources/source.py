@@ -12,7 +12,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from evaltools.fileio import display_path, walk_files
+from evaltools.discover import walk_files
+from evaltools.fileio import display_path
 from evaltools.parallel.closing import Closing
 from evaltools.retrieval.sources import git
 

@@ -9,9 +9,9 @@ the check could have read is as it was when the entry was stored:
   grammars), and `RESULTS_VERSION`;
 - the invocation: the working directory and project root (shown paths depend on them),
   the root (as named and resolved), `--rev`, the output format;
-- each set file found (`fileio.discover`, as the check finds them): its shown path and a
+- each set file found (`discover.discover`, as the check finds them): its shown path and a
   hash of its bytes;
-- the tree: every file the check's own walk lists (`fileio.walk_files`, the candidates'
+- the tree: every file the check's own walk lists (`discover.walk_files`, the candidates'
   search space, gitignore and all), each with its lstat (mode, size, mtime_ns, ctime_ns,
   inode, device; a link also with its resolved path and target's stat); in each folder
   holding such files (and right below the root), its real path, whether it has a `.git`

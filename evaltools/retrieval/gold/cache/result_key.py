@@ -17,7 +17,8 @@ from pathlib import Path
 from typing import NamedTuple
 
 from evaltools.blake2 import blake2b
-from evaltools.fileio import UsageError, discover, display_path, real_path, walk_files
+from evaltools.discover import discover, walk_files
+from evaltools.fileio import UsageError, display_path, real_path
 from evaltools.retrieval.code.cache_store import OWN_FILES, RACY_SECONDS, stat_signature
 from evaltools.retrieval.code.definition_cache import code_versions
 from evaltools.retrieval.sources import git

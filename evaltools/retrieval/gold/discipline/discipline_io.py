@@ -12,7 +12,8 @@ from pathlib import Path
 
 from evaltools import jsonio
 from evaltools.diagnostics import Diagnostic
-from evaltools.fileio import UsageError, check_paths_exist, discover
+from evaltools.discover import check_paths_exist, discover
+from evaltools.fileio import UsageError
 from evaltools.retrieval.records.set_file import JsonlFile, read_jsonl
 
 

@@ -9,7 +9,8 @@ from pathlib import Path
 from evaltools import jsonio
 from evaltools.config.model import load_config
 from evaltools.diagnostics import Diagnostic
-from evaltools.fileio import UsageError, discover, display_path
+from evaltools.discover import discover
+from evaltools.fileio import UsageError, display_path
 from evaltools.parallel.processes import Cost, available_cores, parallel_map, worker_count
 
 STDIN = Path("-")
