@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from evaltools.__main__ import main
 from tests.retrieval.gitrepo import GitRepo
 from tests.retrieval.gold.reanchor_repo import chunk_id, gold_check
 from tests.retrieval.gold.test_reanchor_plain import plain_copy
@@ -226,3 +227,32 @@ def test_a_file_moved_alone_takes_its_functions_into_a_new_scope(
     assert got[gold[2]]["evidence"] == (
         f"its name inside `{scope}` in {new_path}, with 1 other name of {old_path}"
     )
+
+
+def test_fix_rewrites_a_split_files_ids_and_says_why(
+    repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    keep, *moved = NAMES["typescript"][:4]
+    core = write(repo, "typescript", "core", (keep, *moved))
+    old = repo.commit("one file")
+    gold = [chunk_id(repo, core, name) for name in moved]
+    write(repo, "typescript", "core", (keep,))
+    wire = write(repo, "typescript", "wire", tuple(moved), note=True)
+    repo.commit("core split")
+    plain_copy(repo, tmp_path)
+    keys = ", ".join(f'"{g}": 3' for g in gold)
+    record = f'{{"qid": "q1", "gold": {{{keys}}}, "revision": "{old}"}}\n'
+    eval_set = tmp_path / "set.jsonl"
+    eval_set.write_text(record, encoding="utf-8")
+    argv = ["gold", "check", "set.jsonl", "--root", "plain", "--no-cache"]
+    assert main([*argv, "--fix"]) == 0
+    news = [chunk_id(repo, wire, name) for name in moved]
+    evidence = f"same name in {wire}, where 2 other names of {core} went"
+    assert (
+        f"set.jsonl:1:24: RG012 [info] {gold[0]} -> {news[0]} (relocated: it is now {news[0]}; "
+        f"evidence: {evidence})" in capsys.readouterr().out.splitlines()
+    )
+    fixed = record
+    for before, after in zip(gold, news, strict=True):
+        fixed = fixed.replace(before, after)
+    assert eval_set.read_text(encoding="utf-8") == fixed

@@ -62,6 +62,8 @@ class Successors:
         # old file -> new file -> those of them placed there
         self._placed: dict[Place, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
         self._successors: dict[Place, list[str]] = {}
+        self._named: dict[Place, list[Entry]] = {}  # the successors' newcomer definitions
+        self._defines: dict[str, set[str]] = {}
 
     def place(self, ref: GoldRef, cid: ChunkId) -> Resolution | None:
         """Where the split of its old file put the ID, if the set shows one."""
@@ -72,7 +74,10 @@ class Successors:
         successors = self.successors(place)
         if not successors:
             return None
-        named = self._newcomers(ref, [e for p in successors for e in self._entries(p)])
+        if place not in self._named:
+            entries = [e for p in successors for e in self._entries(p)]
+            self._named[place] = self._newcomers(ref, entries)
+        named = self._named[place]
         same = [e for e in named if e.name == cid.symbol]
         if len(same) == 1 and _about_as_long(cid, same[0], REWRITTEN_FACTOR):
             path = _path(same[0])
@@ -153,8 +158,9 @@ class Successors:
         return resolved(cid, entry.chunk_id, "", evidence)
 
     def _defined(self, path: str, name: str) -> bool:
-        found = self.lookup.get(path)
-        return found is not None and any(e.name == name for e in found.entries)
+        if path not in self._defines:
+            self._defines[path] = {e.name for e in self._entries(path) if e.name is not None}
+        return name in self._defines[path]
 
     def _entries(self, path: str) -> tuple[Entry, ...]:
         found = self.lookup.get(path)
