@@ -98,7 +98,8 @@ def test_a_name_in_two_successors_stays_for_a_person(
     language: str, repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """Two names each to `head` and `body`, the fifth to both: both are successors, the
-    fifth is ambiguous between them, and the others still go."""
+    fifth is ambiguous between them, and the others still go (one other name each, and
+    their length kept)."""
     keep, *names, both = NAMES[language]
     core = write(repo, language, "core", (keep, *names, both))
     old = repo.commit("one file")
@@ -166,7 +167,7 @@ ENCLOSED = {
         "  constructor(m: string) {{\n    super(m);\n  }}\n}}\n\n{inner}",
         "export function timedOut(ms: number) {{\n{inner}  return ms;\n}}\n",
         'function {n}(delay: number) {{\n  const label = "{n}";\n  return label + delay;\n}}\n',
-        ("addTimeout", "cancelTimeouts"),
+        ("addTimeout", "cancelTimeouts", "onSocket"),
         "timedOut",
     ),
     "python": (
@@ -175,7 +176,7 @@ ENCLOSED = {
         "    def __init__(self, m):\n        super().__init__(m)\n\n\n{inner}",
         "def timed_out(ms):\n{inner}    return ms\n",
         'def {n}(delay):\n    label = "{n}"\n    return label + str(delay)\n',
-        ("add_timeout", "cancel_timeouts"),
+        ("add_timeout", "cancel_timeouts", "on_socket"),
         "timed_out",
     ),
     "rust": (
@@ -184,7 +185,7 @@ ENCLOSED = {
         "pub fn timed_out(ms: u64) -> u64 {{\n{inner}    ms\n}}\n",
         "fn {n}(delay: u64) -> String {{\n"
         '    let label = "{n}";\n    format!("{{}}{{}}", label, delay)\n}}\n',
-        ("add_timeout", "cancel_timeouts"),
+        ("add_timeout", "cancel_timeouts", "on_socket"),
         "timed_out",
     ),
 }
@@ -200,8 +201,8 @@ def test_a_file_moved_alone_takes_its_functions_into_a_new_scope(
     language: str, repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """`utils/timed-out` moved up a folder: the file of its name holds two of its names
-    (the third, the error, is also in a new `errors` file); its functions are now inside
-    one function there."""
+    (the second, the error, is also in a new `errors` file: the file of its name has it);
+    its three functions are now inside one function there."""
     name, outer, wrapper, function, inner, scope = ENCLOSED[language]
     old_path, new_path = f"src/utils/{name}", f"src/{name}"
     functions = "\n".join(function.format(n=n) for n in inner)
@@ -222,10 +223,10 @@ def test_a_file_moved_alone_takes_its_functions_into_a_new_scope(
         ("relocated", chunk_id(repo, new_path, n)) for n in names
     ]
     assert got[gold[1]]["evidence"] == (
-        f"same name in {new_path}, where 1 other name of {old_path} went"
+        f"same name and length in {new_path}, where 1 other name of {old_path} went"
     )
     assert got[gold[2]]["evidence"] == (
-        f"its name inside `{scope}` in {new_path}, with 1 other name of {old_path}"
+        f"its name inside `{scope}` in {new_path}, with 2 other names of {old_path}"
     )
 
 
@@ -256,3 +257,32 @@ def test_fix_rewrites_a_split_files_ids_and_says_why(
     for before, after in zip(gold, news, strict=True):
         fixed = fixed.replace(before, after)
     assert eval_set.read_text(encoding="utf-8") == fixed
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_one_other_name_is_evidence_only_for_a_span_of_the_same_length(
+    language: str, repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Two names of a file in a new one, the second now shorter (a new definition of that
+    name, as an interface took a struct's name): the first goes, the second stays."""
+    keep, first, second, *_ = NAMES[language]
+    core = write(repo, language, "core", (keep, first, second))
+    old = repo.commit("one file")
+    gold = [chunk_id(repo, core, name) for name in (first, second)]
+    write(repo, language, "core", (keep,))
+    wire = write(repo, language, "wire", (first, second))
+    text = repo.read(wire)
+    body = DEFINE[language][2].format(n=second)
+    lines = body.splitlines(True)
+    repo.write(wire, text.replace(body, "".join(lines[:1] + lines[2:])))
+    repo.commit("core split, the second rewritten shorter")
+    code, got = gold_check(repo, tmp_path, capsys, gold, old, root=plain_copy(repo, tmp_path))
+    assert code == 1
+    assert (got[gold[0]]["kind"], got[gold[0]]["new_chunk_id"]) == (
+        "relocated",
+        chunk_id(repo, wire, first),
+    )
+    assert got[gold[0]]["evidence"] == (
+        f"same name and length in {wire}, where 1 other name of {core} went"
+    )
+    assert got[gold[1]]["kind"] == "missing_symbol"

@@ -12,15 +12,20 @@ long as the ID's; several files holding the name place it in the one named as th
 Successors: the new files in which at least `MIN_AGREE` distinct names of the old file
 were placed, provided they hold, together, at least `MIN_SHARE` of all the placed names
 of that file: a file's names moving together to a few files is a split (as git infers a
-rename from shared content); a name or two here and there is a coincidence of names.
-Two names, because one is what the plain rules already refuse (a removed function with a
-namesake elsewhere); half, because otherwise most of what left the file went elsewhere.
+rename from shared content); a name here and there is a coincidence of names. Half,
+because otherwise most of what left the file went elsewhere.
 
 An unresolved ID whose name its old file no longer defines then goes to its namesake in
 the successors, if there is exactly one (one in two successors stays unresolved: both are
-candidates); with none, to the one definition of the successors whose name ends in it
+candidates), its span within `REWRITTEN_FACTOR` of the ID's, and if at least `MIN_AGREE`
+*other* names of the old file went to that successor: the ID's own name is no evidence of
+where it went, and one other name is what the plain rules already refuse alone (a removed
+function with a namesake elsewhere; two names of a file, one now another definition's:
+an interface that took a struct's name). One other name is enough only if the span kept
+its length, of `MIN_TIE_LINES` lines at least (one-liners are all alike). With no
+namesake, the ID goes to the one definition of the successors whose name ends in its own
 (`timedOut.addTimeout` for `addTimeout`: the function moved into a scope), if at least
-`MIN_AGREE` names of the old file went into that same scope.
+`MIN_AGREE` other names of the old file went into that same scope.
 """
 
 from __future__ import annotations
@@ -30,11 +35,12 @@ from collections.abc import Mapping
 
 from evaltools.retrieval.code.chunk_id import ChunkId, parse_chunk_id
 from evaltools.retrieval.gold.reanchor.lookup import Entry, Lookup
-from evaltools.retrieval.gold.reanchor.no_history import Place, SetEvidence
+from evaltools.retrieval.gold.reanchor.no_history import MIN_TIE_LINES, Place, SetEvidence
 from evaltools.retrieval.gold.reanchor.resolve import GoldRef, Resolution, resolved
 from evaltools.retrieval.gold.reanchor.scope import is_test_path
 
-# A successor holds at least this many distinct names of the old file...
+# A successor holds at least this many distinct names of the old file (other than the ID's
+# own, for an ID to go there)...
 MIN_AGREE = 2
 # ...and the successors together at least this share of the old file's placed names.
 MIN_SHARE = 0.5
@@ -79,14 +85,22 @@ class Successors:
             self._named[place] = self._newcomers(ref, entries)
         named = self._named[place]
         same = [e for e in named if e.name == cid.symbol]
-        if len(same) == 1 and _about_as_long(cid, same[0], REWRITTEN_FACTOR):
-            path = _path(same[0])
-            others = len(self._placed[place][path] - {cid.symbol})
-            evidence = f"same name in {path}, where {_names(others)} of {cid.path} went"
-            return resolved(cid, same[0].chunk_id, "", evidence)
-        if same:
+        if len(same) > 1 or (same and not _about_as_long(cid, same[0], REWRITTEN_FACTOR)):
             return None  # in two successors, or another definition: a person chooses
-        return self._enclosed(place, cid, named)
+        if not same:
+            return self._enclosed(place, cid, named)
+        entry = same[0]
+        path = _path(entry)
+        others = len(self._placed[place][path] - {cid.symbol})
+        # The ID's own name is no evidence of where it went; one other name is, if its
+        # span kept its length, of a few lines at least (one-liners are all alike).
+        length = cid.end - cid.start
+        kept = length >= MIN_TIE_LINES - 1 and entry.end - entry.start == length
+        if others < MIN_AGREE and not (others == MIN_AGREE - 1 and kept):
+            return None
+        alike = " and length" if others < MIN_AGREE else ""
+        evidence = f"same name{alike} in {path}, where {_names(others)} of {cid.path} went"
+        return resolved(cid, entry.chunk_id, "", evidence)
 
     def successors(self, place: Place) -> list[str]:
         if place not in self._successors:
@@ -151,10 +165,12 @@ class Successors:
             and _path(other) == _path(entry)
             and other.name == f"{scope}.{name}"
         }
-        if len(together) < MIN_AGREE:
+        others = len(together - {cid.symbol})
+        if others < MIN_AGREE:
             return None
-        others = _names(len(together - {cid.symbol}))
-        evidence = f"its name inside `{scope}` in {_path(entry)}, with {others} of {cid.path}"
+        evidence = (
+            f"its name inside `{scope}` in {_path(entry)}, with {_names(others)} of {cid.path}"
+        )
         return resolved(cid, entry.chunk_id, "", evidence)
 
     def _defined(self, path: str, name: str) -> bool:
