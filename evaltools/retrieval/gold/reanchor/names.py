@@ -16,6 +16,7 @@ from evaltools.retrieval.gold.reanchor.scope import (
     scope_word,
     unique_by_language,
 )
+from evaltools.retrieval.gold.reanchor.split import Successors
 from evaltools.retrieval.gold.reanchor.standing import Standing
 
 # Name-only evidence (no old body): the new span's length within this factor of the old.
@@ -39,6 +40,7 @@ def by_names(
         if entry.name is not None:
             holding.setdefault(entry.name, []).append(entry)
     standing = Standing(the_set)
+    plain: list[tuple[GoldRef, ChunkId]] = []  # no name nor body placed them
     for ref, cid, symbol, old in by_name:
         if old is None and results[ref].status is Status.MISSING_FILE:
             moved = the_set.moved_folder(cid, ref)
@@ -52,12 +54,40 @@ def by_names(
         entries = [e for e in same if e.chunk_id in fresh]
         found = _by_unique_name(cid, symbol, entries, old, lookup)
         if found is None or found.new_chunk_id is None:
+            if old is None:
+                plain.append((ref, cid))
             continue
         # Without the old body, a namesake that may have stood there all along is no move.
         twins = len(entries) < len(same)
         if old is None and standing.may_have_been_there(cid, ref, found.new_chunk_id, twins):
             continue
         results[ref] = found
+    if plain:
+        _by_successors(
+            plain, results, lookup=lookup, the_set=the_set, holding=holding, standing=standing
+        )
+
+
+def _by_successors(
+    plain: list[tuple[GoldRef, ChunkId]],
+    results: dict[GoldRef, Resolution],
+    *,
+    lookup: Lookup,
+    the_set: SetEvidence,
+    holding: dict[str, list[Entry]],
+    standing: Standing,
+) -> None:
+    """The IDs no name placed, where the split of their file put them (`split`), unless
+    the namesake there may have stood there all along (`standing`)."""
+    successors = Successors(the_set, results, holding, lookup)
+    for ref, cid in plain:
+        found = successors.place(ref, cid)
+        if found is None or found.new_chunk_id is None:
+            continue
+        same = holding.get(cid.symbol or "", [])
+        twins = len(the_set.newcomers([e.chunk_id for e in same], ref)) < len(same)
+        if not standing.may_have_been_there(cid, ref, found.new_chunk_id, twins):
+            results[ref] = found
 
 
 def _by_unique_name(

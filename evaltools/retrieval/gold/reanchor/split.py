@@ -1,0 +1,206 @@
+"""A file split, seen without history (a plain tree, a revision git does not have): where
+the set's own IDs say an old file's definitions went, the others of that file follow.
+
+The gold IDs of one `revision` and path are a sample of that old file's names. A name no
+longer defined in the file (or the file gone) was *placed* in a new file when an earlier
+pass re-anchored its ID there, or when, among the definitions that are not test code if
+the file was not (and that no gold ID of the revision names where they are: those were
+there all along), the name stands in one file only, its span at most twice or half as
+long as the ID's; several files holding the name place it in the one named as the old file
+(a file moved alone), or nowhere.
+
+Successors: the new files in which at least `MIN_AGREE` distinct names of the old file
+were placed, provided they hold, together, at least `MIN_SHARE` of all the placed names
+of that file: a file's names moving together to a few files is a split (as git infers a
+rename from shared content); a name here and there is a coincidence of names. Half,
+because otherwise most of what left the file went elsewhere.
+
+An unresolved ID whose name its old file no longer defines then goes to its namesake in
+the successors, if there is exactly one (one in two successors stays unresolved: both are
+candidates), its span within `REWRITTEN_FACTOR` of the ID's, and if at least `MIN_AGREE`
+*other* names of the old file went to that successor: the ID's own name is no evidence of
+where it went, and one other name is what the plain rules already refuse alone (a removed
+function with a namesake elsewhere; two names of a file, one now another definition's:
+an interface that took a struct's name). One other name is enough only if the span kept
+its length, of `MIN_TIE_LINES` lines at least (one-liners are all alike). With no
+namesake, the ID goes to the one definition of the successors whose name ends in its own
+(`timedOut.addTimeout` for `addTimeout`: the function moved into a scope), if at least
+`MIN_AGREE` other names of the old file went into that same scope.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Mapping
+
+from evaltools.retrieval.code.chunk_id import ChunkId, parse_chunk_id
+from evaltools.retrieval.gold.reanchor.lookup import Entry, Lookup
+from evaltools.retrieval.gold.reanchor.no_history import MIN_TIE_LINES, Place, SetEvidence
+from evaltools.retrieval.gold.reanchor.resolve import GoldRef, Resolution, resolved
+from evaltools.retrieval.gold.reanchor.scope import is_test_path
+
+# A successor holds at least this many distinct names of the old file (other than the ID's
+# own, for an ID to go there)...
+MIN_AGREE = 2
+# ...and the successors together at least this share of the old file's placed names.
+MIN_SHARE = 0.5
+# A placing name's new span is within this factor of the ID's (as `names`' unique names).
+SPAN_FACTOR = 2.0
+# A namesake in a successor, rewritten on the way, is within this factor of the ID's span;
+# past it, the name is another definition's (a one-line alias now a 300-line interface).
+REWRITTEN_FACTOR = 4.0
+
+
+class Successors:
+    """The successors of each old file the set names, from the verdicts so far; built when
+    the first ID that needs them asks."""
+
+    def __init__(
+        self,
+        the_set: SetEvidence,
+        results: Mapping[GoldRef, Resolution],
+        holding: Mapping[str, list[Entry]],
+        lookup: Lookup,
+    ) -> None:
+        self.the_set, self.results, self.holding, self.lookup = the_set, results, holding, lookup
+        # old file -> the names its IDs give that it no longer defines
+        self._missing: dict[Place, set[str]] | None = None
+        # old file -> new file -> those of them placed there
+        self._placed: dict[Place, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
+        self._successors: dict[Place, list[str]] = {}
+        self._named: dict[Place, list[Entry]] = {}  # the successors' newcomer definitions
+        self._defines: dict[str, set[str]] = {}
+
+    def place(self, ref: GoldRef, cid: ChunkId) -> Resolution | None:
+        """Where the split of its old file put the ID, if the set shows one."""
+        assert cid.symbol is not None
+        place = (ref.revision, cid.path)
+        if cid.symbol not in self.missing().get(place, ()):
+            return None  # its file still defines it: not moved
+        successors = self.successors(place)
+        if not successors:
+            return None
+        if place not in self._named:
+            entries = [e for p in successors for e in self._entries(p)]
+            self._named[place] = self._newcomers(ref, entries)
+        named = self._named[place]
+        same = [e for e in named if e.name == cid.symbol]
+        if len(same) > 1 or (same and not _about_as_long(cid, same[0], REWRITTEN_FACTOR)):
+            return None  # in two successors, or another definition: a person chooses
+        if not same:
+            return self._enclosed(place, cid, named)
+        entry = same[0]
+        path = _path(entry)
+        others = len(self._placed[place][path] - {cid.symbol})
+        # The ID's own name is no evidence of where it went; one other name is, if its
+        # span kept its length, of a few lines at least (one-liners are all alike).
+        length = cid.end - cid.start
+        kept = length >= MIN_TIE_LINES - 1 and entry.end - entry.start == length
+        if others < MIN_AGREE and not (others == MIN_AGREE - 1 and kept):
+            return None
+        alike = " and length" if others < MIN_AGREE else ""
+        evidence = f"same name{alike} in {path}, where {_names(others)} of {cid.path} went"
+        return resolved(cid, entry.chunk_id, "", evidence)
+
+    def successors(self, place: Place) -> list[str]:
+        if place not in self._successors:
+            placed = self._placed.get(place, {})
+            agree = {path: names for path, names in placed.items() if len(names) >= MIN_AGREE}
+            total = len({name for names in placed.values() for name in names})
+            together = len({name for names in agree.values() for name in names})
+            split = total > 0 and together >= MIN_SHARE * total
+            self._successors[place] = sorted(agree) if split else []
+            self.lookup.load(self._successors[place])
+        return self._successors[place]
+
+    def missing(self) -> dict[Place, set[str]]:
+        if self._missing is None:
+            self._missing = defaultdict(set)
+            for ref, cid in self.the_set.ids.items():
+                if cid.symbol is None or self._defined(cid.path, cid.symbol):
+                    continue
+                place = (ref.revision, cid.path)
+                self._missing[place].add(cid.symbol)
+                path = self._placed_in(ref, cid)
+                if path is not None:
+                    self._placed[place][path].add(cid.symbol)
+        return self._missing
+
+    def _placed_in(self, ref: GoldRef, cid: ChunkId) -> str | None:
+        """The one new file the ID's name is in, by its verdict or by its namesakes."""
+        result = self.results.get(ref)
+        if result is not None and result.status.repairable and result.new_chunk_id:
+            path = parse_chunk_id(result.new_chunk_id).path
+            return path if path != cid.path else None
+        if result is None or not result.status.missing:
+            return None
+        test = is_test_path(cid.path)
+        same = [
+            e
+            for e in self._newcomers(ref, self.holding.get(cid.symbol or "", []))
+            if is_test_path(path := _path(e)) == test and path != cid.path
+        ]
+        basename = cid.path.rpartition("/")[2]
+        named_alike = [e for e in same if _path(e).rpartition("/")[2] == basename]
+        if len({_path(e) for e in named_alike}) == 1:
+            same = named_alike  # a file moved alone
+        if len({_path(e) for e in same}) != 1:
+            return None
+        if not any(_about_as_long(cid, e, SPAN_FACTOR) for e in same):
+            return None
+        return _path(same[0])
+
+    def _enclosed(self, place: Place, cid: ChunkId, named: list[Entry]) -> Resolution | None:
+        """The one definition named `<scope>.<name>` in the successors, where other names
+        of the old file went into the same scope."""
+        assert cid.symbol is not None
+        entry = _inside(named, cid.symbol)
+        if entry is None or entry.name is None:
+            return None
+        scope = entry.name[: -len(cid.symbol) - 1]
+        together = {
+            name
+            for name in self.missing()[place]
+            if (other := _inside(named, name)) is not None
+            and _path(other) == _path(entry)
+            and other.name == f"{scope}.{name}"
+        }
+        others = len(together - {cid.symbol})
+        if others < MIN_AGREE:
+            return None
+        evidence = (
+            f"its name inside `{scope}` in {_path(entry)}, with {_names(others)} of {cid.path}"
+        )
+        return resolved(cid, entry.chunk_id, "", evidence)
+
+    def _defined(self, path: str, name: str) -> bool:
+        if path not in self._defines:
+            self._defines[path] = {e.name for e in self._entries(path) if e.name is not None}
+        return name in self._defines[path]
+
+    def _entries(self, path: str) -> tuple[Entry, ...]:
+        found = self.lookup.get(path)
+        return () if found is None else found.entries
+
+    def _newcomers(self, ref: GoldRef, entries: list[Entry]) -> list[Entry]:
+        fresh = set(self.the_set.newcomers([e.chunk_id for e in entries], ref))
+        return [e for e in entries if e.chunk_id in fresh]
+
+
+def _inside(entries: list[Entry], name: str) -> Entry | None:
+    """The one of `entries` named `<scope>.<name>`."""
+    inside = [e for e in entries if e.name is not None and e.name.endswith(f".{name}")]
+    return inside[0] if len(inside) == 1 else None
+
+
+def _about_as_long(cid: ChunkId, entry: Entry, factor: float) -> bool:
+    old, new = cid.end - cid.start + 1, entry.end - entry.start + 1
+    return max(old, new) <= factor * min(old, new)
+
+
+def _names(count: int) -> str:
+    return f"{count} other name{'s' * (count != 1)}"
+
+
+def _path(entry: Entry) -> str:
+    return entry.chunk_id.rsplit(":", 2)[0]

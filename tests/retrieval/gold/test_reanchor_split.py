@@ -1,0 +1,288 @@
+"""A file split, checked in a plain tree (a copy without `.git`: no history, no old bodies),
+in every supported language: the set's IDs of one old file whose names went together to a
+few new files make those its successors, and an ID goes to its one namesake there."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from evaltools.__main__ import main
+from tests.retrieval.gitrepo import GitRepo
+from tests.retrieval.gold.reanchor_repo import chunk_id, gold_check
+from tests.retrieval.gold.test_reanchor_plain import plain_copy
+from tests.retrieval.gold.test_reanchor_twins import repo
+
+__all__ = ["repo"]  # the fixture
+
+# Per language: the file of a folder (`{f}` the folder), its header, a definition named
+# `{n}` (its body says `{n}` too), and the spelling of the names below.
+DEFINE = {
+    "python": (
+        "{f}/{f}.py",
+        "",
+        'def {n}(data):\n    out = data.strip()\n    return out + "{n}"\n',
+    ),
+    "typescript": (
+        "{f}/{f}.ts",
+        "",
+        "export function {n}(data: string): string {{\n"
+        '  const out = data.trim();\n  return out + "{n}";\n}}\n',
+    ),
+    "go": (
+        "{f}/{f}.go",
+        "package {f}\n\n",
+        "func {n}(data string) string {{\n"
+        '\tout := strings.TrimSpace(data)\n\treturn out + "{n}"\n}}\n',
+    ),
+    "rust": (
+        "src/{f}.rs",
+        "",
+        "pub fn {n}(data: &str) -> String {{\n"
+        '    let out = data.trim();\n    format!("{{}}{n}", out)\n}}\n',
+    ),
+    "java": (
+        "src/{f}/{f}.java",
+        "package {f};\n\n",
+        "class {n} {{\n    String run(String data) {{\n"
+        '        return data.trim() + "{n}";\n    }}\n}}\n',
+    ),
+}
+LANGUAGES = list(DEFINE)
+NAMES = {
+    "python": ("keep", "parse_header", "parse_body", "render", "encode", "decode"),
+    "typescript": ("keep", "parseHeader", "parseBody", "render", "encode", "decode"),
+    "go": ("Keep", "ParseHeader", "ParseBody", "Render", "Encode", "Decode"),
+    "rust": ("keep", "parse_header", "parse_body", "render", "encode", "decode"),
+    "java": ("Keep", "HeaderParser", "BodyParser", "Renderer", "Encoder", "Decoder"),
+}
+
+
+def write(
+    repo: GitRepo, language: str, folder: str, names: tuple[str, ...], note: bool = False
+) -> str:
+    """A file of `folder` defining `names` (a comment line first with `note`); its path."""
+    path, header, body = DEFINE[language]
+    comment = ("# " if language == "python" else "// ") + "split off\n" if note else ""
+    text = header.format(f=folder) + comment + "\n".join(body.format(n=n) for n in names)
+    repo.write(path.format(f=folder), text)
+    return path.format(f=folder)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_split_files_ids_go_to_their_names_in_its_successor(
+    language: str, repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`core` keeps one definition and gives three to a new file of another folder; a
+    newcomer elsewhere defines the third name too: there it is in the successor only."""
+    keep, *moved = NAMES[language][:4]
+    core = write(repo, language, "core", (keep, *moved))
+    old = repo.commit("one file")
+    gold = [chunk_id(repo, core, name) for name in (keep, *moved)]
+    write(repo, language, "core", (keep,))
+    wire = write(repo, language, "wire", tuple(moved), note=True)
+    write(repo, language, "cli", (moved[-1],))
+    repo.commit("core split: wire/ took three")
+    code, got = gold_check(repo, tmp_path, capsys, gold, old, root=plain_copy(repo, tmp_path))
+    assert code == 1
+    assert got[gold[0]]["kind"] == "ok"
+    assert [(got[g]["kind"], got[g]["new_chunk_id"]) for g in gold[1:]] == [
+        ("relocated", chunk_id(repo, wire, name)) for name in moved
+    ]
+    assert got[gold[-1]]["evidence"] == f"same name in {wire}, where 2 other names of {core} went"
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_name_in_two_successors_stays_for_a_person(
+    language: str, repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Two names each to `head` and `body`, the fifth to both: both are successors, the
+    fifth is ambiguous between them, and the others still go (one other name each, and
+    their length kept)."""
+    keep, *names, both = NAMES[language]
+    core = write(repo, language, "core", (keep, *names, both))
+    old = repo.commit("one file")
+    gold = [chunk_id(repo, core, name) for name in (*names, both)]
+    write(repo, language, "core", (keep,))
+    head = write(repo, language, "head", (*names[:2], both))
+    body = write(repo, language, "body", (*names[2:], both), note=True)
+    repo.commit("core split in two")
+    code, got = gold_check(repo, tmp_path, capsys, gold, old, root=plain_copy(repo, tmp_path))
+    assert code == 1
+    homes = [head, head, body, body]
+    assert [(got[g]["kind"], got[g]["new_chunk_id"]) for g in gold[:4]] == [
+        ("relocated", chunk_id(repo, home, name)) for home, name in zip(homes, names, strict=True)
+    ]
+    assert got[gold[4]]["kind"] == "missing_symbol"
+    assert set(got[gold[4]]["candidates"]) >= {
+        chunk_id(repo, head, both),
+        chunk_id(repo, body, both),
+    }
+
+
+@pytest.mark.parametrize("language", ["typescript", "python"])
+def test_names_scattered_one_a_file_are_no_split(
+    language: str, repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """One name in each of two new files: each a namesake elsewhere, as a removed
+    function's may be; neither goes."""
+    keep, first, second, *_ = NAMES[language]
+    core = write(repo, language, "core", (keep, first, second))
+    old = repo.commit("one file")
+    gold = [chunk_id(repo, core, name) for name in (first, second)]
+    write(repo, language, "core", (keep,))
+    write(repo, language, "head", (first,))
+    write(repo, language, "body", (second,))
+    repo.commit("two removed, namesakes elsewhere")
+    code, got = gold_check(repo, tmp_path, capsys, gold, old, root=plain_copy(repo, tmp_path))
+    assert code == 1
+    assert [got[g]["kind"] for g in gold] == ["missing_symbol"] * 2
+
+
+def test_a_one_line_alias_is_not_moved_onto_a_long_namesake(
+    repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`type Hooks = ...` gone from a split file; the successor's `Hooks` is a 12-line
+    interface (what another definition became): another definition under the name."""
+    keep, *moved = NAMES["typescript"][:4]
+    core = write(repo, "typescript", "core", (keep, *moved))
+    repo.write(core, repo.read(core) + "export type Hooks = Record<string, string>;\n")
+    old = repo.commit("one file")
+    gold = [chunk_id(repo, core, name) for name in (*moved, "Hooks")]
+    write(repo, "typescript", "core", (keep,))
+    wire = write(repo, "typescript", "wire", tuple(moved))
+    fields = "".join(f"  hook{n}: string;\n" for n in range(10))
+    repo.write(wire, repo.read(wire) + "export interface Hooks {\n" + fields + "}\n")
+    repo.commit("core split")
+    code, got = gold_check(repo, tmp_path, capsys, gold, old, root=plain_copy(repo, tmp_path))
+    assert code == 1
+    assert [got[g]["kind"] for g in gold] == ["relocated"] * 3 + ["missing_symbol"]
+
+
+ENCLOSED = {
+    "typescript": (
+        "timed-out.ts",
+        "export function noop() {{}}\n\nexport class TimeoutError extends Error {{\n"
+        "  constructor(m: string) {{\n    super(m);\n  }}\n}}\n\n{inner}",
+        "export function timedOut(ms: number) {{\n{inner}  return ms;\n}}\n",
+        'function {n}(delay: number) {{\n  const label = "{n}";\n  return label + delay;\n}}\n',
+        ("addTimeout", "cancelTimeouts", "onSocket"),
+        "timedOut",
+    ),
+    "python": (
+        "timed_out.py",
+        "def noop():\n    pass\n\n\nclass TimeoutError(Exception):\n"
+        "    def __init__(self, m):\n        super().__init__(m)\n\n\n{inner}",
+        "def timed_out(ms):\n{inner}    return ms\n",
+        'def {n}(delay):\n    label = "{n}"\n    return label + str(delay)\n',
+        ("add_timeout", "cancel_timeouts", "on_socket"),
+        "timed_out",
+    ),
+    "rust": (
+        "timed_out.rs",
+        "pub fn noop() {{}}\n\npub struct TimeoutError {{\n    m: String,\n}}\n\n{inner}",
+        "pub fn timed_out(ms: u64) -> u64 {{\n{inner}    ms\n}}\n",
+        "fn {n}(delay: u64) -> String {{\n"
+        '    let label = "{n}";\n    format!("{{}}{{}}", label, delay)\n}}\n',
+        ("add_timeout", "cancel_timeouts", "on_socket"),
+        "timed_out",
+    ),
+}
+
+
+def indent(text: str, language: str) -> str:
+    pad = "  " if language == "typescript" else "    "
+    return "".join(pad + line if line.strip() else line for line in text.splitlines(True))
+
+
+@pytest.mark.parametrize("language", list(ENCLOSED))
+def test_a_file_moved_alone_takes_its_functions_into_a_new_scope(
+    language: str, repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`utils/timed-out` moved up a folder: the file of its name holds two of its names
+    (the second, the error, is also in a new `errors` file: the file of its name has it);
+    its three functions are now inside one function there."""
+    name, outer, wrapper, function, inner, scope = ENCLOSED[language]
+    old_path, new_path = f"src/utils/{name}", f"src/{name}"
+    functions = "\n".join(function.format(n=n) for n in inner)
+    repo.write(old_path, outer.format(inner=functions))
+    old = repo.commit("utils")
+    error = "TimeoutError"
+    gold = [chunk_id(repo, old_path, n) for n in ("noop", error, *inner)]
+    repo.rm(old_path)
+    moved = wrapper.format(inner=indent(functions, language))
+    repo.write(new_path, outer.format(inner=moved))
+    errors = new_path.replace(name.rpartition(".")[0], "errors")
+    repo.write(errors, outer.format(inner="").replace("noop", "fail"))
+    repo.commit("timed-out moved up, its functions into one")
+    code, got = gold_check(repo, tmp_path, capsys, gold, old, root=plain_copy(repo, tmp_path))
+    assert code == 1
+    names = ("noop", error, *(f"{scope}.{n}" for n in inner))
+    assert [(got[g]["kind"], got[g]["new_chunk_id"]) for g in gold] == [
+        ("relocated", chunk_id(repo, new_path, n)) for n in names
+    ]
+    assert got[gold[1]]["evidence"] == (
+        f"same name and length in {new_path}, where 1 other name of {old_path} went"
+    )
+    assert got[gold[2]]["evidence"] == (
+        f"its name inside `{scope}` in {new_path}, with 2 other names of {old_path}"
+    )
+
+
+def test_fix_rewrites_a_split_files_ids_and_says_why(
+    repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    keep, *moved = NAMES["typescript"][:4]
+    core = write(repo, "typescript", "core", (keep, *moved))
+    old = repo.commit("one file")
+    gold = [chunk_id(repo, core, name) for name in moved]
+    write(repo, "typescript", "core", (keep,))
+    wire = write(repo, "typescript", "wire", tuple(moved), note=True)
+    repo.commit("core split")
+    plain_copy(repo, tmp_path)
+    keys = ", ".join(f'"{g}": 3' for g in gold)
+    record = f'{{"qid": "q1", "gold": {{{keys}}}, "revision": "{old}"}}\n'
+    eval_set = tmp_path / "set.jsonl"
+    eval_set.write_text(record, encoding="utf-8")
+    argv = ["gold", "check", "set.jsonl", "--root", "plain", "--no-cache"]
+    assert main([*argv, "--fix"]) == 0
+    news = [chunk_id(repo, wire, name) for name in moved]
+    evidence = f"same name in {wire}, where 2 other names of {core} went"
+    assert (
+        f"set.jsonl:1:24: RG012 [info] {gold[0]} -> {news[0]} (relocated: it is now {news[0]}; "
+        f"evidence: {evidence})" in capsys.readouterr().out.splitlines()
+    )
+    fixed = record
+    for before, after in zip(gold, news, strict=True):
+        fixed = fixed.replace(before, after)
+    assert eval_set.read_text(encoding="utf-8") == fixed
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_one_other_name_is_evidence_only_for_a_span_of_the_same_length(
+    language: str, repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Two names of a file in a new one, the second now shorter (a new definition of that
+    name, as an interface took a struct's name): the first goes, the second stays."""
+    keep, first, second, *_ = NAMES[language]
+    core = write(repo, language, "core", (keep, first, second))
+    old = repo.commit("one file")
+    gold = [chunk_id(repo, core, name) for name in (first, second)]
+    write(repo, language, "core", (keep,))
+    wire = write(repo, language, "wire", (first, second))
+    text = repo.read(wire)
+    body = DEFINE[language][2].format(n=second)
+    lines = body.splitlines(True)
+    repo.write(wire, text.replace(body, "".join(lines[:1] + lines[2:])))
+    repo.commit("core split, the second rewritten shorter")
+    code, got = gold_check(repo, tmp_path, capsys, gold, old, root=plain_copy(repo, tmp_path))
+    assert code == 1
+    assert (got[gold[0]]["kind"], got[gold[0]]["new_chunk_id"]) == (
+        "relocated",
+        chunk_id(repo, wire, first),
+    )
+    assert got[gold[0]]["evidence"] == (
+        f"same name and length in {wire}, where 1 other name of {core} went"
+    )
+    assert got[gold[1]]["kind"] == "missing_symbol"
