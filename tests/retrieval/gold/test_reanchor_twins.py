@@ -223,3 +223,59 @@ def test_two_copies_merged_into_one_moved_file_both_follow(
     assert code == 1
     new = chunk_id(repo, "packages/v3/util.ts", "normalize")
     assert (got[gold]["kind"], got[gold]["new_chunk_id"]) == ("relocated", new)
+
+
+# Two functions of one file whose names are then swapped: (path, first, second, prelude).
+SWAPPED = {
+    "python": (
+        "io.py",
+        'def load(path):\n    with open(path, encoding="utf-8") as handle:\n'
+        '        text = handle.read()\n    return text.replace("\\r\\n", "\\n")\n',
+        "def save(items, limit):\n    total = 0\n    for item in sorted(items, key=len):\n"
+        '        total += item.count(",") * limit\n'
+        '    return {"total": total, "size": len(items)}\n',
+        "",
+    ),
+    "typescript": (
+        "io.ts",
+        "export function load(path: string): string {\n"
+        '  const text = readFileSync(path, "utf-8");\n'
+        '  return text.split("\\r\\n").join("\\n");\n}\n',
+        "export function save(items: string[], limit: number): number {\n  let total = 0;\n"
+        '  for (const item of items) {\n    total += item.split(",").length * limit;\n  }\n'
+        "  return total;\n}\n",
+        "",
+    ),
+    "go": (
+        "io.go",
+        "func load(path string) string {\n\tdata, _ := os.ReadFile(path)\n"
+        '\treturn strings.ReplaceAll(string(data), "\\r\\n", "\\n")\n}\n',
+        "func save(items []string, limit int) int {\n\ttotal := 0\n"
+        '\tfor _, item := range items {\n\t\ttotal += strings.Count(item, ",") * limit\n\t}\n'
+        "\treturn total\n}\n",
+        'package io\n\nimport (\n\t"os"\n\t"strings"\n)\n\n',
+    ),
+}
+
+
+@pytest.mark.parametrize("language", list(SWAPPED))
+def test_two_functions_that_swap_names_are_hollowed_not_followed_by_name(
+    language: str, repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """With history, a name now over another function's code (and its own code under the
+    other name) is `hollowed`: `--fix` never moves the ID onto the code that took its name."""
+    path, first, second, prelude = SWAPPED[language]
+    repo.write(path, prelude + first + "\n\n" + second)
+    old = repo.commit("two functions")
+    gold = chunk_id(repo, path, "load")
+
+    def swap(text: str) -> str:
+        return text.replace("load(", "@(").replace("save(", "load(").replace("@(", "save(")
+
+    repo.write(path, prelude + swap(first) + "\n\n" + swap(second))
+    repo.commit("their names swapped")
+    code, got = gold_check(repo, tmp_path, capsys, [gold], old, "--fix")
+    assert code == 1
+    assert (got[gold]["kind"], got[gold]["new_chunk_id"]) == ("hollowed", None)
+    assert chunk_id(repo, path, "save") in got[gold]["candidates"]
+    assert (tmp_path / "set.jsonl").read_text(encoding="utf-8").count(gold) == 1

@@ -79,7 +79,7 @@ def follow_all(
         old = old_body(cid, ref, lookup)
         if result.status in _GATED:
             if old is not None and result.new_chunk_id is not None:
-                gated = _gate(old, result, lookup, _fresh(olds, cid, ref, old))
+                gated = _gate(old, result, lookup, _arrived(olds, cid, ref, old))
                 results[ref] = partners.doubt(cid, ref, old, gated)
             continue
         if result.status is Status.AMBIGUOUS:
@@ -123,7 +123,7 @@ def _in_successors(
         assert old is not None
         found = heirs.place(cid, ref, old)
         if found is not None:
-            results[ref] = _gate(old, found, lookup, _fresh(olds, cid, ref, old))
+            results[ref] = _gate(old, found, lookup, _arrived(olds, cid, ref, old))
             placed.add(ref)
     return [item for item in by_name if item[0] not in placed]
 
@@ -198,9 +198,14 @@ def _fresh(olds: OldDefinitions, cid: ChunkId, ref: GoldRef, old: Body) -> Fresh
     return lambda chunk_ids: olds.newcomers(chunk_ids, cid, ref.revision, old)
 
 
-def _gate(old: Body, result: Resolution, lookup: Lookup, fresh: Fresh) -> Resolution:
+def _arrived(olds: OldDefinitions, cid: ChunkId, ref: GoldRef, old: Body) -> Fresh:
+    """What keeps, of some candidates, those whose code was not at the record's revision."""
+    return lambda chunk_ids: olds.arrived(chunk_ids, cid, ref.revision, old)
+
+
+def _gate(old: Body, result: Resolution, lookup: Lookup, arrived: Fresh) -> Resolution:
     """A name match stands unless its body kept little of the old one and another kept
-    much (one that was not already there under its own name)."""
+    much (one whose code was not already there: a newcomer, or a name that took it)."""
     assert result.new_chunk_id is not None
     new = body_of(result.new_chunk_id, lookup)
     kept = similarity(old, new) if new is not None else 0.0
@@ -214,8 +219,8 @@ def _gate(old: Body, result: Resolution, lookup: Lookup, fresh: Fresh) -> Resolu
         for score, body in index.near(old, HOLLOW_OTHER)[0]
         if score >= max(HOLLOW_OTHER, kept + HOLLOW_GAIN) and body.chunk_id != result.new_chunk_id
     ]
-    newcomers = set(fresh([body.chunk_id for _, body in elsewhere]))
-    elsewhere = [(score, body) for score, body in elsewhere if body.chunk_id in newcomers]
+    took = set(arrived([body.chunk_id for _, body in elsewhere]))
+    elsewhere = [(score, body) for score, body in elsewhere if body.chunk_id in took]
     if not elsewhere:
         return result
     score, body = elsewhere[0]

@@ -14,7 +14,13 @@ import re
 
 from evaltools.retrieval.code.chunk_id import ChunkId, parse_chunk_id
 from evaltools.retrieval.code.spans import Definition
-from evaltools.retrieval.gold.reanchor.bodies import Body, make_body, similarity, source_lines
+from evaltools.retrieval.gold.reanchor.bodies import (
+    HOLLOW_BELOW,
+    Body,
+    make_body,
+    similarity,
+    source_lines,
+)
 from evaltools.retrieval.gold.reanchor.lookup import Lookup
 from evaltools.retrieval.gold.reanchor.resolve import GoldRef
 
@@ -67,6 +73,31 @@ class OldDefinitions:
         lines = source_lines(self.lookup.old_text(path, revision) or b"")
         copies = (make_body(path, "", name, lines[d.start - 1 : d.end]) for d in same)
         return all(copy.fingerprint != old.fingerprint for copy in copies)
+
+    def arrived(
+        self, chunk_ids: list[str], cid: ChunkId, revision: str | None, old: Body
+    ) -> list[str]:
+        """The candidates whose code was not at `revision`: the newcomers, and those whose
+        name stood in their file then over a body unlike `old` (the old code came to them
+        since, as when two functions swap names)."""
+        if revision is None or len(chunk_ids) > MAX_WEIGHED:
+            return chunk_ids
+        return [
+            c
+            for c in chunk_ids
+            if not self.existed(c, cid, revision, old) or self._took(c, revision, old)
+        ]
+
+    def _took(self, chunk_id: str, revision: str, old: Body) -> bool:
+        """`chunk_id`'s name was in its file at `revision`, and no definition of it there
+        then resembled `old` (the threshold of a hollowed name)."""
+        new = parse_chunk_id(chunk_id)
+        same = [d for d in self.at(new.path, revision) if d.name == new.symbol]
+        if not same:
+            return False
+        lines = source_lines(self.lookup.old_text(new.path, revision) or b"")
+        then = (make_body(new.path, "", d.name, lines[d.start - 1 : d.end]) for d in same)
+        return all(similarity(old, body) < HOLLOW_BELOW for body in then)
 
     def newcomers(
         self, chunk_ids: list[str], cid: ChunkId, revision: str | None, old: Body | None = None
