@@ -17,8 +17,8 @@ from evaltools.retrieval.code import definition_cache
 from evaltools.retrieval.code.cache_store import DB_NAME, CacheStore
 from evaltools.retrieval.gold.cache import body_cache
 from evaltools.retrieval.gold.cache.body_cache import SEARCHES_KEY
-from evaltools.retrieval.gold.reanchor import bodies
-from evaltools.retrieval.gold.reanchor.bodies import BODIES_KEY
+from evaltools.retrieval.gold.reanchor.history import bodies
+from evaltools.retrieval.gold.reanchor.history.bodies import BODIES_KEY
 from tests.commands.gold._concurrent import two_runs_at_once_agree
 from tests.commands.gold._layers import without_result_cache
 from tests.retrieval.gitrepo import GitRepo

@@ -10,8 +10,8 @@ import re
 
 import pytest
 
-from evaltools.retrieval.gold.reanchor import bodies
-from evaltools.retrieval.gold.reanchor.bodies import (
+from evaltools.retrieval.gold.reanchor.history import bodies
+from evaltools.retrieval.gold.reanchor.history.bodies import (
     BODY_MARGIN,
     MAX_SCORED,
     Body,

@@ -13,8 +13,8 @@ from evaltools.parallel.processes import parallel_map as real_parallel_map
 from evaltools.retrieval.code.cache_store import CacheStore
 from evaltools.retrieval.gold.cache import body_cache
 from evaltools.retrieval.gold.cache.body_cache import cached_bodies, decode_bodies, encode_bodies
-from evaltools.retrieval.gold.reanchor import bodies
-from evaltools.retrieval.gold.reanchor.bodies import file_bodies
+from evaltools.retrieval.gold.reanchor.history import bodies
+from evaltools.retrieval.gold.reanchor.history.bodies import file_bodies
 
 
 def test_cached_bodies_decode_to_the_bodies_computed() -> None:

@@ -26,8 +26,8 @@ from typing import TYPE_CHECKING, Any
 
 from evaltools.parallel.processes import Cost, batch_size, parallel_map, worker_count
 from evaltools.retrieval.code.symbols import grammar_of
-from evaltools.retrieval.gold.reanchor import bodies as body_search
-from evaltools.retrieval.gold.reanchor.bodies import (
+from evaltools.retrieval.gold.reanchor.history import bodies as body_search
+from evaltools.retrieval.gold.reanchor.history.bodies import (
     BODIES_KEY,
     BODIES_VERSION,
     SEARCH_FLOOR,

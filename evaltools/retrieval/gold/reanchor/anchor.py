@@ -9,11 +9,11 @@ import difflib
 from collections.abc import Iterable, Iterator, Mapping
 
 from evaltools.retrieval.code.chunk_id import ChunkId, parse_chunk_id
-from evaltools.retrieval.gold.reanchor.bodies import BODY_MARGIN, NEAR_BODY
-from evaltools.retrieval.gold.reanchor.follow import follow_all
+from evaltools.retrieval.gold.reanchor.history.bodies import BODY_MARGIN, NEAR_BODY
+from evaltools.retrieval.gold.reanchor.history.follow import follow_all
+from evaltools.retrieval.gold.reanchor.history.old_defs import old_body
 from evaltools.retrieval.gold.reanchor.lookup import Entry, FileEntries, Lookup
 from evaltools.retrieval.gold.reanchor.modules import inline_module_moved
-from evaltools.retrieval.gold.reanchor.old_defs import old_body
 from evaltools.retrieval.gold.reanchor.resolve import (
     MAX_CANDIDATES,
     GoldRef,

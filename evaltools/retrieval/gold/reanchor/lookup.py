@@ -14,7 +14,7 @@ from evaltools.retrieval.sources.source import CodeTree
 if TYPE_CHECKING:
     from evaltools.retrieval.code.cache_store import CacheStore
     from evaltools.retrieval.gold.cache.body_cache import RememberedSearch
-    from evaltools.retrieval.gold.reanchor.bodies import Body, BodyIndex, BodySearch
+    from evaltools.retrieval.gold.reanchor.history.bodies import Body, BodyIndex, BodySearch
 
 # A missing file or symbol triggers a scan of the tree for files holding it; past this
 # many files the scan would cost more than the candidates are worth.
@@ -261,7 +261,7 @@ class TreeLookup:
         """Read every file of `files` and parse those not parsed yet, for their bodies;
         `keys`: their content keys, under which bodies are cached."""
         from evaltools.gcpause import no_cycle_collection
-        from evaltools.retrieval.gold.reanchor.bodies import BodyIndex
+        from evaltools.retrieval.gold.reanchor.history.bodies import BodyIndex
 
         unread = [p for p in files if p not in self._texts]
         self._texts.update(self._read(unread))

@@ -5,10 +5,12 @@ with the old body, keeping half of it."""
 from __future__ import annotations
 
 from evaltools.retrieval.code.chunk_id import ChunkId
-from evaltools.retrieval.gold.reanchor.bodies import HOLLOW_BELOW, MIN_BODY_CHARS, Body
+from evaltools.retrieval.gold.reanchor.history.bodies import HOLLOW_BELOW, MIN_BODY_CHARS, Body
+from evaltools.retrieval.gold.reanchor.history.old_defs import OldDefinitions, kept
 from evaltools.retrieval.gold.reanchor.lookup import Entry, Lookup
-from evaltools.retrieval.gold.reanchor.no_history import SetEvidence
-from evaltools.retrieval.gold.reanchor.old_defs import OldDefinitions, kept
+from evaltools.retrieval.gold.reanchor.plain.no_history import SetEvidence
+from evaltools.retrieval.gold.reanchor.plain.split import Successors
+from evaltools.retrieval.gold.reanchor.plain.standing import Standing
 from evaltools.retrieval.gold.reanchor.resolve import GoldRef, Resolution, Status, resolved
 from evaltools.retrieval.gold.reanchor.scope import (
     is_test_path,
@@ -16,8 +18,6 @@ from evaltools.retrieval.gold.reanchor.scope import (
     scope_word,
     unique_by_language,
 )
-from evaltools.retrieval.gold.reanchor.split import Successors
-from evaltools.retrieval.gold.reanchor.standing import Standing
 
 # Name-only evidence (no old body): the new span's length within this factor of the old.
 NAME_LENGTH_FACTOR = 2.0

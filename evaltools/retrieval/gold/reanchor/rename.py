@@ -20,7 +20,7 @@ from collections.abc import Sequence
 
 from evaltools.retrieval.code.chunk_id import ChunkId
 from evaltools.retrieval.code.spans import Definition
-from evaltools.retrieval.gold.reanchor.bodies import (
+from evaltools.retrieval.gold.reanchor.history.bodies import (
     HOLLOW_BELOW,
     NEAR_BODY,
     Body,
@@ -28,8 +28,8 @@ from evaltools.retrieval.gold.reanchor.bodies import (
     similarity,
     source_lines,
 )
+from evaltools.retrieval.gold.reanchor.history.old_defs import OldDefinitions, body_of
 from evaltools.retrieval.gold.reanchor.lookup import Entry, Lookup
-from evaltools.retrieval.gold.reanchor.old_defs import OldDefinitions, body_of
 from evaltools.retrieval.gold.reanchor.resolve import GoldRef, Resolution, Status
 from evaltools.retrieval.gold.reanchor.scope import is_test_path, scope_of, scope_word
 

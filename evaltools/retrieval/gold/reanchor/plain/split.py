@@ -35,7 +35,7 @@ from collections.abc import Mapping
 
 from evaltools.retrieval.code.chunk_id import ChunkId, parse_chunk_id
 from evaltools.retrieval.gold.reanchor.lookup import Entry, Lookup
-from evaltools.retrieval.gold.reanchor.no_history import MIN_TIE_LINES, Place, SetEvidence
+from evaltools.retrieval.gold.reanchor.plain.no_history import MIN_TIE_LINES, Place, SetEvidence
 from evaltools.retrieval.gold.reanchor.resolve import GoldRef, Resolution, resolved
 from evaltools.retrieval.gold.reanchor.scope import is_test_path
 

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 
 from evaltools.retrieval.code.chunk_id import ChunkId
 from evaltools.retrieval.code.spans import Definition
-from evaltools.retrieval.gold.reanchor.bodies import (
+from evaltools.retrieval.gold.reanchor.history.bodies import (
     BODY_MARGIN,
     HOLLOW_BELOW,
     MIN_BODY_CHARS,
@@ -39,9 +39,9 @@ from evaltools.retrieval.gold.reanchor.bodies import (
     similarity,
     source_lines,
 )
+from evaltools.retrieval.gold.reanchor.history.old_defs import OldDefinitions, body_of, kept
 from evaltools.retrieval.gold.reanchor.lookup import Entry, Lookup
 from evaltools.retrieval.gold.reanchor.names import NAME_LENGTH_FACTOR
-from evaltools.retrieval.gold.reanchor.old_defs import OldDefinitions, body_of, kept
 from evaltools.retrieval.gold.reanchor.resolve import GoldRef, Resolution, resolved
 from evaltools.retrieval.gold.reanchor.scope import is_test_path, scope_of
 

@@ -14,7 +14,7 @@ import re
 
 from evaltools.retrieval.code.chunk_id import ChunkId, parse_chunk_id
 from evaltools.retrieval.code.spans import Definition
-from evaltools.retrieval.gold.reanchor.bodies import (
+from evaltools.retrieval.gold.reanchor.history.bodies import (
     HOLLOW_BELOW,
     Body,
     make_body,

@@ -28,7 +28,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 
 from evaltools.retrieval.code.chunk_id import ChunkId, parse_chunk_id
-from evaltools.retrieval.gold.reanchor.bodies import (
+from evaltools.retrieval.gold.reanchor.history.bodies import (
     BODY_MARGIN,
     HOLLOW_BELOW,
     HOLLOW_GAIN,
@@ -38,15 +38,20 @@ from evaltools.retrieval.gold.reanchor.bodies import (
     Body,
     similarity,
 )
+from evaltools.retrieval.gold.reanchor.history.old_defs import (
+    OldDefinitions,
+    body_of,
+    kept,
+    old_body,
+)
+from evaltools.retrieval.gold.reanchor.history.partners import Partners
+from evaltools.retrieval.gold.reanchor.history.successors import Successors
 from evaltools.retrieval.gold.reanchor.lookup import Lookup
 from evaltools.retrieval.gold.reanchor.names import ByName, by_names
-from evaltools.retrieval.gold.reanchor.no_history import SetEvidence, same_length
-from evaltools.retrieval.gold.reanchor.old_defs import OldDefinitions, body_of, kept, old_body
-from evaltools.retrieval.gold.reanchor.partners import Partners
+from evaltools.retrieval.gold.reanchor.plain.no_history import SetEvidence, same_length
 from evaltools.retrieval.gold.reanchor.rename import Scopes, by_scope
 from evaltools.retrieval.gold.reanchor.resolve import GoldRef, Resolution, Status, resolved
 from evaltools.retrieval.gold.reanchor.scope import scope_of, scope_word, unique_by_language
-from evaltools.retrieval.gold.reanchor.successors import Successors
 
 # Keeps, of candidate chunk IDs, those that were not at the record's revision.
 Fresh = Callable[[list[str]], list[str]]

@@ -16,9 +16,9 @@ from collections import Counter
 
 from evaltools.retrieval.code.chunk_id import ChunkId, parse_chunk_id
 from evaltools.retrieval.code.symbols import grammar_of
-from evaltools.retrieval.gold.reanchor.bodies import Body, similarity, source_lines
+from evaltools.retrieval.gold.reanchor.history.bodies import Body, similarity, source_lines
+from evaltools.retrieval.gold.reanchor.history.old_defs import OldDefinitions, body_of
 from evaltools.retrieval.gold.reanchor.lookup import Lookup
-from evaltools.retrieval.gold.reanchor.old_defs import OldDefinitions, body_of
 from evaltools.retrieval.gold.reanchor.resolve import MAX_CANDIDATES, GoldRef, Resolution, Status
 from evaltools.retrieval.gold.reanchor.scope import is_test_path
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from evaltools.retrieval.code.chunk_id import ChunkId, parse_chunk_id
 from evaltools.retrieval.code.symbols import grammar_of
-from evaltools.retrieval.gold.reanchor.no_history import SetEvidence
+from evaltools.retrieval.gold.reanchor.plain.no_history import SetEvidence
 from evaltools.retrieval.gold.reanchor.resolve import GoldRef
 from evaltools.retrieval.gold.reanchor.scope import scope_of
 
