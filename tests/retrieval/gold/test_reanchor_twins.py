@@ -161,17 +161,23 @@ def helper_file(language: str, path: str, body: str) -> str:
     return body
 
 
-@pytest.mark.parametrize("language", list(HELPER))
-def test_a_removed_function_is_not_moved_onto_an_identical_test_helper(
-    language: str, repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def helper_and_its_copy(repo: GitRepo, language: str) -> tuple[str, str]:
+    """A helper and its copy in the tests committed, then the helper removed from its file
+    (not committed): the revision and the helper's gold ID."""
     source, test, body = HELPER[language]
     repo.write(source, helper_file(language, source, body))
     repo.write(test, helper_file(language, test, body))
     old = repo.commit("a helper and its copy in the tests")
-    symbol = "Util.normalize" if language == "java" else "normalize"
-    gold = chunk_id(repo, source, symbol)
+    gold = chunk_id(repo, source, "Util.normalize" if language == "java" else "normalize")
     repo.write(source, helper_file(language, source, ""))
+    return old, gold
+
+
+@pytest.mark.parametrize("language", list(HELPER))
+def test_a_removed_function_is_not_moved_onto_an_identical_test_helper(
+    language: str, repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    old, gold = helper_and_its_copy(repo, language)
     repo.commit("the helper removed")
     code, got = gold_check(repo, tmp_path, capsys, [gold], old)
     assert code == 1
@@ -184,13 +190,8 @@ def test_a_removed_function_is_not_moved_onto_a_newcomer_less_alike_than_its_sta
 ) -> None:
     """Seen on express 4.17.1 -> 4.18.0: a test's local helper removed, its identical copy in
     the shared test utilities used instead, which also gained a helper 0.95 alike."""
-    source, test, body = HELPER[language]
-    repo.write(source, helper_file(language, source, body))
-    repo.write(test, helper_file(language, test, body))
-    old = repo.commit("a helper and its copy in the tests")
-    symbol = "Util.normalize" if language == "java" else "normalize"
-    gold = chunk_id(repo, source, symbol)
-    repo.write(source, helper_file(language, source, ""))
+    _, test, body = HELPER[language]
+    old, gold = helper_and_its_copy(repo, language)
     alike = body.replace("normalize", "canonical").replace("ower", "pper")
     repo.write(test, helper_file(language, test, body + "\n" + alike))
     repo.commit("the helper removed; the tests' copy gains a look-alike")
