@@ -28,6 +28,10 @@ MAX_TEXT_FILE_BYTES = 8 * 1024 * 1024
 # A file of records (a retrieval set, a run, predictions, examples in bulk): past this a
 # file is a dump, or a sparse file that would hold a run for minutes; shard it instead.
 MAX_DATA_FILE_BYTES = 1 << 30
+# A UTF-8 byte order mark at a file's start: an editor's or a shell's, said the same way
+# whatever the file holds.
+UTF8_BOM = b"\xef\xbb\xbf"
+BOM_AT_START = "file starts with a UTF-8 byte order mark: save it as UTF-8 without BOM"
 
 
 class UsageError(Exception):
@@ -263,14 +267,8 @@ def check_text_bytes(shown: str, data: bytes) -> Diagnostic | None:
     if nul >= 0:
         line, col = line_column(data, nul)
         return make(BINARY_FILE, shown, line, col, "file contains a NUL byte: is it binary?")
-    if data.startswith(b"\xef\xbb\xbf"):
-        return make(
-            BYTE_ORDER_MARK,
-            shown,
-            1,
-            1,
-            "file starts with a UTF-8 byte order mark: save it as UTF-8 without BOM",
-        )
+    if data.startswith(UTF8_BOM):
+        return make(BYTE_ORDER_MARK, shown, 1, 1, BOM_AT_START)
     try:
         data.decode("utf-8")
     except UnicodeDecodeError as exc:

@@ -27,14 +27,16 @@ from evaltools.catalogue.cv import (
     UNREADABLE_MARKDOWN,
     UNREADABLE_SOURCE,
 )
-from evaltools.catalogue.io import FILE_TOO_LARGE, INVALID_JSON
+from evaltools.catalogue.io import BYTE_ORDER_MARK, FILE_TOO_LARGE, INVALID_JSON
 from evaltools.diagnostics import Diagnostic, make
 from evaltools.discover import walk_files
 from evaltools.example.markdown.reader import ParsedMarkdown, read_markdown
 from evaltools.example.spec import Example, SpecError, example_from_json_dict
 from evaltools.fileio import (
+    BOM_AT_START,
     MAX_DATA_FILE_BYTES,
     MAX_TEXT_FILE_BYTES,
+    UTF8_BOM,
     Refused,
     check_text_bytes,
     display_path,
@@ -270,6 +272,9 @@ def _parse_json_unit(unit: Unit, data: bytes, record: Record) -> None:
     encoding = wrong_encoding(data) if unit.line == 1 else None
     if encoding is not None:
         record.errors.append(make(INVALID_JSON, unit.path, 1, 1, encoding))
+        return
+    if unit.line == 1 and data.startswith(UTF8_BOM):
+        record.errors.append(make(BYTE_ORDER_MARK, unit.path, 1, 1, BOM_AT_START))
         return
     try:
         text = data.decode("utf-8")

@@ -56,3 +56,31 @@ def test_a_file_saved_as_utf16_is_named_so(
     assert first.startswith(f"{name}:1:1: IO00"), first
     assert first.endswith(said), first
     assert (in_tmp / name).read_bytes() == data
+
+
+@pytest.mark.parametrize("name", sorted(TEXTS))
+def test_a_utf8_byte_order_mark_is_said_alike_in_every_form(
+    in_tmp: Path, capsys: pytest.CaptureFixture[str], name: str
+) -> None:
+    """An editor's BOM at the start of a `.json` or `.jsonl` example was IO008 "were two
+    files joined?"; it is IO002 with the words `.md` files and sets get."""
+    (in_tmp / "pyproject.toml").write_text(CONFIG)
+    for other, text in TEXTS.items():
+        (in_tmp / other).parent.mkdir(exist_ok=True)
+        (in_tmp / other).write_text(text)
+    data = b"\xef\xbb\xbf" + TEXTS[name].encode()
+    (in_tmp / name).write_bytes(data)
+    assert main(["check", "--fix"]) == 1
+    first = capsys.readouterr().out.splitlines()[0]
+    bom = "IO002 [error] file starts with a UTF-8 byte order mark: save it as UTF-8 without BOM"
+    assert first == f"{name}:1:1: {bom}"
+    assert (in_tmp / name).read_bytes() == data
+
+
+def test_a_byte_order_mark_inside_a_jsonl_file_is_two_files_joined(
+    in_tmp: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (in_tmp / "x.jsonl").write_bytes(EXAMPLE.encode() + b"\n\xef\xbb\xbf" + EXAMPLE.encode())
+    assert main(["lint", "x.jsonl"]) == 1
+    out = capsys.readouterr().out
+    assert "x.jsonl:2:1: IO008 [error] text starts with a byte order mark (were two" in out

@@ -20,7 +20,7 @@ from evaltools import jsonio
 from evaltools.catalogue.io import BYTE_ORDER_MARK, INVALID_JSON, NOT_UTF8
 from evaltools.catalogue.rv import BLANK_LINE
 from evaltools.diagnostics import Diagnostic, Rule, make
-from evaltools.fileio import open_records, wrong_encoding
+from evaltools.fileio import BOM_AT_START, open_records, wrong_encoding
 from evaltools.jsonlocate import Locations, locate
 from evaltools.positions import char_column
 from evaltools.retrieval.records.gold_keys import gold_key_tokens
@@ -166,13 +166,7 @@ def parse_line(
     problems: tuple[LineProblem, ...] = ()
     shift = 0
     if at_start and text.startswith(BOM):
-        problems = (
-            LineProblem(
-                BYTE_ORDER_MARK,
-                1,
-                "file starts with a UTF-8 byte order mark: save it as UTF-8 without BOM",
-            ),
-        )
+        problems = (LineProblem(BYTE_ORDER_MARK, 1, BOM_AT_START),)
         text = text[1:]
         shift = 1
     if not text.strip(_JSON_WHITESPACE):
