@@ -144,7 +144,7 @@ def _symbol_tiers(
     scope = scope_of(cid.path)
     namesakes = sorted(
         (e for e in elsewhere if e.name == symbol),
-        key=lambda e: scope_of(e.chunk_id.rsplit(":", 2)[0]) != scope,
+        key=lambda e: scope_of(e.path) != scope,
     )
     return [
         [e.chunk_id for e in here if e.leaf == leaf],
@@ -163,7 +163,7 @@ def _by_similarity(path: str, symbol: str, entries: list[Entry]) -> Iterator[Ent
     folder, _, name = path.rpartition("/")
 
     def nearness(entry: Entry) -> int:
-        other = entry.chunk_id.rsplit(":", 2)[0]
+        other = entry.path
         return int(other.rpartition("/")[2] == name) + int(other.startswith(folder))
 
     # by_similarity keeps input order among equal ratios: nearer files first.

@@ -21,6 +21,10 @@ if TYPE_CHECKING:
 MAX_SCAN_FILES = 50_000
 
 
+# Name-only evidence (no old body): the new span's length within this factor of the old.
+NAME_LENGTH_FACTOR = 2.0
+
+
 class Entry(NamedTuple):
     """A definition (or, from metas, a chunk) and the chunk ID that names it."""
 
@@ -32,6 +36,16 @@ class Entry(NamedTuple):
     @property
     def leaf(self) -> str | None:
         return None if self.name is None else self.name.rpartition(".")[2]
+
+    @property
+    def path(self) -> str:
+        return self.chunk_id.rsplit(":", 2)[0]
+
+    def about_as_long(self, start: int, end: int, factor: float) -> bool:
+        """Its span and `start`-`end`'s are within `factor` of each other's length (a
+        one-line alias is not the 300-line type that took its name)."""
+        old, new = end - start + 1, self.end - self.start + 1
+        return max(old, new) <= factor * min(old, new)
 
 
 @dataclass(frozen=True)

@@ -14,15 +14,12 @@ from evaltools.retrieval.code.chunk_id import ChunkId
 from evaltools.retrieval.code.symbols import grammar_of
 from evaltools.retrieval.gold.reanchor.lookup import Lookup
 from evaltools.retrieval.gold.reanchor.resolve import Resolution, resolved
-
-# Files whose modules live in their own folder (`src/lib.rs`: `mod x;` is `src/x.rs`).
-_FOLDER_FILES = frozenset({"mod.rs", "lib.rs", "main.rs"})
+from evaltools.retrieval.gold.reanchor.scope import rust_module
 
 
 def module_files(path: str, module: str) -> list[str]:
     """Where rustc looks for `mod module;` declared in `path` (a `#[path]` aside)."""
-    folder, _, name = path.rpartition("/")
-    base = folder if name in _FOLDER_FILES else path.removesuffix(".rs")
+    base = rust_module(path)
     base = f"{base}/" if base else ""
     return [f"{base}{module}.rs", f"{base}{module}/mod.rs"]
 

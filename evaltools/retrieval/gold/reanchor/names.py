@@ -7,7 +7,7 @@ from __future__ import annotations
 from evaltools.retrieval.code.chunk_id import ChunkId
 from evaltools.retrieval.gold.reanchor.history.bodies import HOLLOW_BELOW, MIN_BODY_CHARS, Body
 from evaltools.retrieval.gold.reanchor.history.old_defs import OldDefinitions, kept
-from evaltools.retrieval.gold.reanchor.lookup import Entry, Lookup
+from evaltools.retrieval.gold.reanchor.lookup import NAME_LENGTH_FACTOR, Entry, Lookup
 from evaltools.retrieval.gold.reanchor.plain.no_history import SetEvidence
 from evaltools.retrieval.gold.reanchor.plain.split import Successors
 from evaltools.retrieval.gold.reanchor.plain.standing import Standing
@@ -18,9 +18,6 @@ from evaltools.retrieval.gold.reanchor.scope import (
     scope_word,
     unique_by_language,
 )
-
-# Name-only evidence (no old body): the new span's length within this factor of the old.
-NAME_LENGTH_FACTOR = 2.0
 
 # An ID left to its name: the ID, its chunk ID, its symbol and its old body (if any).
 ByName = tuple[GoldRef, ChunkId, str, Body | None]
@@ -100,21 +97,20 @@ def _by_unique_name(
     a function's name needs no same-named file if that body is not a short one."""
     test = is_test_path(cid.path)
     scope = scope_of(cid.path)
-    local = [e for e in same if scope_of(_path(e)) == scope]
-    if unique_by_language(cid.path) and len(local) == 1 and is_test_path(_path(local[0])) == test:
+    local = [e for e in same if scope_of(e.path) == scope]
+    if unique_by_language(cid.path) and len(local) == 1 and is_test_path(local[0].path) == test:
         entry, evidence = local[0], f"name defined once in its {scope_word(cid.path)}"
-    elif len(same) == 1 and is_test_path(_path(same[0])) == test:
+    elif len(same) == 1 and is_test_path(same[0].path) == test:
         entry, evidence = same[0], "name defined once in the tree"
         basename = cid.path.rpartition("/")[2]
         # A function's name alone is common (a method's `Class.` is not), unless a body
         # long enough to tell says so: a short one is mostly its signature.
         told = old is not None and old.size >= MIN_BODY_CHARS
-        if "." not in symbol and _path(entry).rpartition("/")[2] != basename and not told:
+        if "." not in symbol and entry.path.rpartition("/")[2] != basename and not told:
             return None
     else:
         return None
-    old_length, new_length = cid.end - cid.start + 1, entry.end - entry.start + 1
-    if max(old_length, new_length) > NAME_LENGTH_FACTOR * min(old_length, new_length):
+    if not entry.about_as_long(cid.start, cid.end, NAME_LENGTH_FACTOR):
         return None
     if old is not None:
         alike = kept(old, entry.chunk_id, lookup)
@@ -122,7 +118,3 @@ def _by_unique_name(
             return None
         evidence += f", body {alike:.2f} alike"
     return resolved(cid, entry.chunk_id, f"`{symbol}` is defined once", evidence)
-
-
-def _path(entry: Entry) -> str:
-    return entry.chunk_id.rsplit(":", 2)[0]

@@ -31,6 +31,12 @@ def scope_of(path: str) -> tuple[str | None, str]:
     return ("typescript" if grammar == "tsx" else grammar), stem
 
 
+def rust_module(path: str) -> str:
+    """A Rust file's module, as a folder: `src/map.rs` and `src/map/mod.rs` are both
+    `src/map`, where its `mod x;` lives (`src/map/x.rs`)."""
+    return scope_of(path)[1].rstrip("/")
+
+
 def scope_word(path: str) -> str:
     return "package" if grammar_of(path) in _FOLDER_SCOPED else "module"
 

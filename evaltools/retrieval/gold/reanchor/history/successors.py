@@ -12,7 +12,7 @@ clear share (`MIN_SHARE`), are the old file's successors. A missing ID of that f
 - its qualified name in one successor (new there), even when other files define it too
   (`NFA.next_state` in both NFA files: one of them took the old file); an old body too
   short to tell (`MIN_BODY_CHARS`) that kept less than `HOLLOW_BELOW` of itself, only
-  if about as long as it was (`names.NAME_LENGTH_FACTOR`);
+  if about as long as it was (`lookup.NAME_LENGTH_FACTOR`);
 - else its method renamed inside its type, the type now in a successor: of the new members
   of the type there whose names keep every word of the old name (`add_start_state_loop`
   -> `add_unanchored_start_state_loop`), the one whose body tells (`MIN_BODY_CHARS`) and
@@ -40,8 +40,7 @@ from evaltools.retrieval.gold.reanchor.history.bodies import (
     source_lines,
 )
 from evaltools.retrieval.gold.reanchor.history.old_defs import OldDefinitions, body_of, kept
-from evaltools.retrieval.gold.reanchor.lookup import Entry, Lookup
-from evaltools.retrieval.gold.reanchor.names import NAME_LENGTH_FACTOR
+from evaltools.retrieval.gold.reanchor.lookup import NAME_LENGTH_FACTOR, Entry, Lookup
 from evaltools.retrieval.gold.reanchor.resolve import GoldRef, Resolution, resolved
 from evaltools.retrieval.gold.reanchor.scope import is_test_path, scope_of
 
@@ -174,12 +173,11 @@ class Successors:
         # but a body too short to say what it was (an alias, a declaration) is then only
         # about as long as it was (`names`): a one-line alias is not the 300-line type
         # that took its name.
-        old_length, new_length = cid.end - cid.start + 1, entry.end - entry.start + 1
-        longer, shorter = max(old_length, new_length), min(old_length, new_length)
         told = old.size >= MIN_BODY_CHARS
-        if alike < HOLLOW_BELOW and not told and longer > NAME_LENGTH_FACTOR * shorter:
+        as_long = entry.about_as_long(cid.start, cid.end, NAME_LENGTH_FACTOR)
+        if alike < HOLLOW_BELOW and not told and not as_long:
             return None
-        place = entry.chunk_id.rsplit(":", 2)[0]
+        place = entry.path
         why = f"same name in {place}, {self._took(cid.path, heirs, place)}, body {alike:.2f} alike"
         return resolved(cid, entry.chunk_id, "its file's successor defines it", why)
 

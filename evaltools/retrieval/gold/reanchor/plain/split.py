@@ -34,7 +34,7 @@ from collections import defaultdict
 from collections.abc import Mapping
 
 from evaltools.retrieval.code.chunk_id import ChunkId, parse_chunk_id
-from evaltools.retrieval.gold.reanchor.lookup import Entry, Lookup
+from evaltools.retrieval.gold.reanchor.lookup import NAME_LENGTH_FACTOR, Entry, Lookup
 from evaltools.retrieval.gold.reanchor.plain.no_history import MIN_TIE_LINES, Place, SetEvidence
 from evaltools.retrieval.gold.reanchor.resolve import GoldRef, Resolution, resolved
 from evaltools.retrieval.gold.reanchor.scope import is_test_path
@@ -44,8 +44,6 @@ from evaltools.retrieval.gold.reanchor.scope import is_test_path
 MIN_AGREE = 2
 # ...and the successors together at least this share of the old file's placed names.
 MIN_SHARE = 0.5
-# A placing name's new span is within this factor of the ID's (as `names`' unique names).
-SPAN_FACTOR = 2.0
 # A namesake in a successor, rewritten on the way, is within this factor of the ID's span;
 # past it, the name is another definition's (a one-line alias now a 300-line interface).
 REWRITTEN_FACTOR = 4.0
@@ -85,12 +83,14 @@ class Successors:
             self._named[place] = self._newcomers(ref, entries)
         named = self._named[place]
         same = [e for e in named if e.name == cid.symbol]
-        if len(same) > 1 or (same and not _about_as_long(cid, same[0], REWRITTEN_FACTOR)):
+        if len(same) > 1 or (
+            same and not same[0].about_as_long(cid.start, cid.end, REWRITTEN_FACTOR)
+        ):
             return None  # in two successors, or another definition: a person chooses
         if not same:
             return self._enclosed(place, cid, named)
         entry = same[0]
-        path = _path(entry)
+        path = entry.path
         others = len(self._placed[place][path] - {cid.symbol})
         # The ID's own name is no evidence of where it went; one other name is, if its
         # span kept its length, of a few lines at least (one-liners are all alike).
@@ -138,17 +138,17 @@ class Successors:
         same = [
             e
             for e in self._newcomers(ref, self.holding.get(cid.symbol or "", []))
-            if is_test_path(path := _path(e)) == test and path != cid.path
+            if is_test_path(path := e.path) == test and path != cid.path
         ]
         basename = cid.path.rpartition("/")[2]
-        named_alike = [e for e in same if _path(e).rpartition("/")[2] == basename]
-        if len({_path(e) for e in named_alike}) == 1:
+        named_alike = [e for e in same if e.path.rpartition("/")[2] == basename]
+        if len({e.path for e in named_alike}) == 1:
             same = named_alike  # a file moved alone
-        if len({_path(e) for e in same}) != 1:
+        if len({e.path for e in same}) != 1:
             return None
-        if not any(_about_as_long(cid, e, SPAN_FACTOR) for e in same):
+        if not any(e.about_as_long(cid.start, cid.end, NAME_LENGTH_FACTOR) for e in same):
             return None
-        return _path(same[0])
+        return same[0].path
 
     def _enclosed(self, place: Place, cid: ChunkId, named: list[Entry]) -> Resolution | None:
         """The one definition named `<scope>.<name>` in the successors, where other names
@@ -162,15 +162,13 @@ class Successors:
             name
             for name in self.missing()[place]
             if (other := _inside(named, name)) is not None
-            and _path(other) == _path(entry)
+            and other.path == entry.path
             and other.name == f"{scope}.{name}"
         }
         others = len(together - {cid.symbol})
         if others < MIN_AGREE:
             return None
-        evidence = (
-            f"its name inside `{scope}` in {_path(entry)}, with {_names(others)} of {cid.path}"
-        )
+        evidence = f"its name inside `{scope}` in {entry.path}, with {_names(others)} of {cid.path}"
         return resolved(cid, entry.chunk_id, "", evidence)
 
     def _defined(self, path: str, name: str) -> bool:
@@ -193,14 +191,5 @@ def _inside(entries: list[Entry], name: str) -> Entry | None:
     return inside[0] if len(inside) == 1 else None
 
 
-def _about_as_long(cid: ChunkId, entry: Entry, factor: float) -> bool:
-    old, new = cid.end - cid.start + 1, entry.end - entry.start + 1
-    return max(old, new) <= factor * min(old, new)
-
-
 def _names(count: int) -> str:
     return f"{count} other name{'s' * (count != 1)}"
-
-
-def _path(entry: Entry) -> str:
-    return entry.chunk_id.rsplit(":", 2)[0]

@@ -23,7 +23,7 @@ from evaltools.retrieval.code.chunk_id import ChunkId, parse_chunk_id
 from evaltools.retrieval.code.symbols import grammar_of
 from evaltools.retrieval.gold.reanchor.plain.no_history import SetEvidence
 from evaltools.retrieval.gold.reanchor.resolve import GoldRef
-from evaltools.retrieval.gold.reanchor.scope import scope_of
+from evaltools.retrieval.gold.reanchor.scope import rust_module, scope_of
 
 # The module Rust's unit tests live in, one per file (`#[cfg(test)] mod tests`).
 _TEST_MODULES = frozenset({"tests", "test"})
@@ -50,7 +50,7 @@ class Standing:
         for a name of no type (a function), that its scope existed then; or it is a Rust test
         of another module."""
         new = parse_chunk_id(new_chunk_id)
-        if _test_module(cid) and _module(new.path) != _module(cid.path):
+        if _test_module(cid) and rust_module(new.path) != rust_module(cid.path):
             return True
         scope = scope_of(new.path)
         if scope == scope_of(cid.path):
@@ -72,11 +72,6 @@ class Standing:
                     key = (ref.revision, scope_of(cid.path))
                     self._heads.setdefault(key, set()).add(cid.symbol.partition(".")[0])
         return self._heads
-
-
-def _module(path: str) -> str:
-    """A Rust file's module: `src/map.rs` and `src/map/mod.rs` are both `src/map`."""
-    return scope_of(path)[1].rstrip("/")
 
 
 def _test_module(cid: ChunkId) -> bool:
