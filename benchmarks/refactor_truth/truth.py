@@ -41,7 +41,23 @@ Rules of its own, where the truth is not clear-cut or the body alone cannot say:
   the file renamed to the target's (or, for a target of another name, anywhere, in a
   definition that left its place: its namesake moved there) is that definition's;
 - several old definitions of one name and one new: the body most alike takes the name;
-  another under 0.5 alike is `gone`.
+  another under 0.5 alike is `gone`;
+- a target there before that way gives way to the next candidate the rules accept (the
+  copy that moved into a plugin, a rename in the same file): the old definition is
+  `gone` (merged) only when no newcomer is as clear;
+- a scope whose name, with as many of its members, arrived in another file moved there:
+  it is not renamed to a new scope of its old file that took its members' names;
+- a Go package-level name (function, type, method) defined once in its package (folder)
+  at each revision is one symbol whichever file holds it and whatever its body;
+- a file that is gone, whose base name only one file has in each tree, a newcomer
+  sharing a qualified name with it, was renamed to it (moved to another folder);
+- the same qualified name nested in a new scope (`enable_es5.peek` for `peek`) and
+  more alike takes the place of a looser namesake elsewhere;
+- a Rust item's module path (`map.rs`'s `mod tests { fn f }` is `map/tests.rs`'s `f`)
+  is its name: it outranks the same qualified name in another module;
+- a name kept on a stub while the body went to the same member of a scope new to the
+  tree that holds half of its scope's members (the type renamed, a stub of the old
+  name re-added) is `unclear`: both are defensible.
 
 `unclear` IDs are excluded from the scores and counted.
 """
@@ -95,10 +111,63 @@ class Tree:
             self.old_by_key.setdefault(self.home_key(d), []).append(d)
             self.old_by_name.setdefault(d.name, []).append(d)
         self.new_bodies = Counter(d.body for d in new_defs)
+        self.package_mates = package_mates(old_defs, new_defs)
+        self.twins = scope_twins(old_defs, new_defs)
         self.old_bodies = Counter(d.body for d in old_defs)
 
     def home_key(self, old: Def) -> tuple[str, str]:
         return (self.renamed.get(old.path, old.path), rescoped(old, self))
+
+
+def _module_path(d: Def) -> str | None:
+    """A Rust definition's path from its crate's folder: the file's module (`a/b.rs` and
+    `a/b/mod.rs` are `a::b`; `lib.rs` and `main.rs` the root) and its inline modules and
+    items, so `map.rs`'s `mod tests { fn f }` is `map/tests.rs`'s `fn f`."""
+    if not d.path.endswith(".rs"):
+        return None
+    folder, _, stem = d.path[:-3].rpartition("/")
+    parts = folder.split("/") if folder else []
+    if stem not in ("mod", "lib", "main"):
+        parts.append(stem)
+    return "::".join([*parts, *d.name.split(".")])
+
+
+def _same_module(old: Def, d: Def) -> bool:
+    """The same Rust item by module path, in another file (an inline module moved out)."""
+    return (
+        d.path != old.path and (path := _module_path(old)) is not None and path == _module_path(d)
+    )
+
+
+def _package_key(d: Def) -> tuple[str, str] | None:
+    """A Go package-level name (a function, type or method; not a name local to a
+    function) with its package's folder: one symbol, whichever file of the folder holds
+    it."""
+    if not d.path.endswith(".go") or ("." in d.name and d.body[:2] != ("func", "(")):
+        return None
+    return (d.path.rpartition("/")[0], d.name)
+
+
+def package_mates(old_defs: list[Def], new_defs: list[Def]) -> dict[tuple[str, str], Def]:
+    """Go package-level name -> its one new definition, for a name the old package defined
+    once and in a file that no longer holds it: the language says they are one symbol,
+    whatever the body became (a test moved to a new file of its package and rewritten)."""
+    old_count = Counter(k for d in old_defs if (k := _package_key(d)) is not None)
+    old_keys = {d.key for d in old_defs}
+    new_by_key: dict[tuple[str, str], list[Def]] = {}
+    new_keys = {d.key for d in new_defs}
+    for d in new_defs:
+        if (k := _package_key(d)) is not None:
+            new_by_key.setdefault(k, []).append(d)
+    return {
+        k: found[0]
+        for d in old_defs
+        if (k := _package_key(d)) is not None
+        and old_count[k] == 1
+        and d.key not in new_keys
+        and len(found := new_by_key.get(k, [])) == 1
+        and found[0].key not in old_keys
+    }
 
 
 Mark = tuple[str, object]  # ("name", qualified name) or ("body", tokens)
@@ -128,7 +197,32 @@ def renamed_files(old_defs: list[Def], new_defs: list[Def], new_paths: set[str])
         if len(shared) > 1 and shared[1][0] >= shared[0][0] - FILE_AHEAD:
             continue  # two homes alike (a copy of the file elsewhere): not a rename
         found[path] = shared[0][1]
-    return found
+    return found | _moved_files(old_files, new_files, new_paths, found)
+
+
+def _moved_files(
+    old_files: dict[str, set[Mark]],
+    new_files: dict[str, set[Mark]],
+    new_paths: set[str],
+    found: dict[str, str],
+) -> dict[str, str]:
+    """Old file -> new file, for an old file that is gone whose base name is, in each tree,
+    that of this one file alone, the new one a newcomer sharing a qualified name with it:
+    the file moved (a module merged into another folder), whatever its code became."""
+    old_names = Counter(p.rpartition("/")[2] for p in old_files)
+    new_names = Counter(p.rpartition("/")[2] for p in new_paths)
+    arrived = {p.rpartition("/")[2]: p for p in new_files}
+    taken = set(found.values())
+    moved = {}
+    for path, marks in old_files.items():
+        base = path.rpartition("/")[2]
+        to = arrived.get(base)
+        if path in new_paths or path in found or to is None or to in taken:
+            continue
+        unique = old_names[base] == 1 and new_names[base] == 1
+        if unique and any(m[0] == "name" and m in new_files[to] for m in marks):
+            moved[path] = to
+    return moved
 
 
 def _marks(d: Def) -> list[Mark]:
@@ -187,8 +281,42 @@ def renamed_scopes(
             continue
         if len(shared) > 1 and shared[1][0] == shared[0][0]:
             continue
+        moved = (
+            len(leaves & members)
+            for (other, name), members in new_members.items()
+            if name == scope and other != home and (other, scope) not in old_members
+        )
+        if max(moved, default=0) >= shared[0][0]:
+            continue  # its own name, with as many of its members, arrived elsewhere: moved
         found[(path, scope)] = shared[0][1]
     return found
+
+
+def scope_twins(old_defs: list[Def], new_defs: list[Def]) -> dict[tuple[str, str], set[str]]:
+    """(old file, old scope) -> new scopes ("path:scope") of a name the old tree nowhere
+    had, holding at least half of its members' names (two or more): the type renamed or
+    copied under a new name, whether or not its old name stayed."""
+    old_members, new_members = _members(old_defs), _members(new_defs)
+    old_scopes = {scope for _, scope in old_members}
+    fresh = [(k, leaves) for k, leaves in new_members.items() if k[1] not in old_scopes]
+    found: dict[tuple[str, str], set[str]] = {}
+    for key, leaves in old_members.items():
+        for (path, scope), theirs in fresh:
+            both = len(leaves & theirs)
+            if both >= 2 and both * 2 >= len(leaves):
+                found.setdefault(key, set()).add(f"{path}:{scope}")
+    return found
+
+
+def _in_twin(old: Def, strong: list[tuple[float, Def]], tree: Tree) -> tuple[float, Def] | None:
+    """The best linked body of the old definition's last name in a twin of its scope."""
+    scope, _, leaf = old.name.rpartition(".")
+    twins = tree.twins.get((old.path, scope), set())
+    for s, d in strong:
+        d_scope, _, d_leaf = d.name.rpartition(".")
+        if d_leaf == leaf and f"{d.path}:{d_scope}" in twins:
+            return s, d
+    return None
 
 
 def rescoped(old: Def, tree: Tree) -> str:
@@ -218,7 +346,7 @@ def scores(old: Def, tree: Tree) -> list[tuple[float, Def]]:
     mine = frozenset(old.body)
     bounded = []
     for d, theirs in zip(tree.new_defs, tree.token_sets, strict=True):
-        floor = NAME_BODY if d.name == old.name else UNCLEAR
+        floor = NAME_BODY if d.name == old.name or _same_module(old, d) else UNCLEAR
         if len(mine & theirs) * 5 < len(mine | theirs):
             continue
         matcher.set_seq1(d.body)
@@ -257,6 +385,10 @@ def truth(old: Def, tree: Tree) -> Truth:
     if same:
         kept = sorted(((sim(old, d), d) for d in same), key=lambda p: -p[0])
         top, pick = kept[0]
+        twin = _in_twin(old, strong, tree)
+        if twin is not None and twin[0] >= BODY and twin[0] - top >= BODY_AHEAD:
+            # the name stayed (a stub), its type's members went to a type renamed
+            return Truth("unclear", (pick.chunk_id, twin[1].chunk_id), "its type renamed too")
         if len(kept) > 1 and top - kept[1][0] < BODY_AHEAD:
             return Truth("ambiguous", tuple(d.chunk_id for _, d in kept), "twins")
         if top >= KEEP or best_other < BODY or best_other - top < 0.25:
@@ -270,33 +402,30 @@ def truth(old: Def, tree: Tree) -> Truth:
             return Truth(category or "moved in file", (pick.chunk_id,))
         hollow = (pick.chunk_id, *(d.chunk_id for s, d in strong if s >= BODY and d != pick))
         return Truth("ambiguous", hollow, "hollowed")
-    named = [(s, d) for s, d in scored if d.name == old.name]
-    if len(old.body) < SHORT:
-        if len(named) == 1:
-            target = named[0][1]
-        elif scored and scored[0][0] >= BODY:
-            return Truth("unclear", (scored[0][1].chunk_id,), "a short body, alike elsewhere")
-        else:
-            return Truth("gone", ())
-    elif len(copies := [d for s, d in strong if s >= COPY]) > 1:
-        return Truth("ambiguous", tuple(d.chunk_id for d in copies), "copies")
-    elif len(named) == 1:
-        target = named[0][1]
-    elif scored and scored[0][0] >= BODY and (len(scored) == 1 or _ahead(scored)):
-        target = scored[0][1]
-    elif scored and scored[0][0] >= UNCLEAR:
-        return Truth("unclear", (scored[0][1].chunk_id,), "renamed and rewritten?")
-    else:
-        return Truth("gone", ())
-    if target.name == old.name and (rival := _namesake(old, target, sim(old, target), tree)):
-        return rival
-    residents = _residents(old, target, tree)
-    if residents:
+    taken: list[tuple[Def, float]] = []
+    while True:
+        picked = _pick(old, scored, strong, tree, [d for d, _ in taken])
+        if isinstance(picked, Truth):
+            if picked.category == "ambiguous" or not taken:
+                return picked
+            # no newcomer as clear as the body it was merged into
+            there, own = taken[0]
+            return Truth("gone", (), f"merged into {there.chunk_id}, there before ({own:.2f})")
+        target = picked
+        if target.name == old.name and (rival := _namesake(old, target, sim(old, target), tree)):
+            return rival
+        residents = _residents(old, target, tree)
+        if not residents:
+            break
         own = max(sim(r, target) for r in residents)
-        if own >= KEEP:
-            return Truth("gone", (), f"merged into {target.chunk_id}, there before ({own:.2f})")
-        return Truth("unclear", (target.chunk_id,), "replaced a definition of its name")
-    if target.name != old.name and (scored[0][0], target) not in strong:
+        if own < KEEP:
+            return Truth("unclear", (target.chunk_id,), "replaced a definition of its name")
+        # another old definition's own new place: look on among the newcomers
+        taken.append((target, own))
+        scored = [(s, d) for s, d in scored if d is not target]
+        strong = [(s, d) for s, d in strong if d is not target]
+    ratio = next((s for s, d in scored if d is target), 0.0)
+    if target.name != old.name and (ratio, target) not in strong:
         return Truth("unclear", (target.chunk_id,), "another name elsewhere, body not distinctive")
     if target.path == old.path:
         category = "symbol renamed"
@@ -305,6 +434,41 @@ def truth(old: Def, tree: Tree) -> Truth:
     else:
         category = "file renamed"
     return Truth(category, (target.chunk_id,))
+
+
+def _pick(
+    old: Def,
+    scored: list[tuple[float, Def]],
+    strong: list[tuple[float, Def]],
+    tree: Tree,
+    taken: list[Def],
+) -> Def | Truth:
+    """The new definition the rules place the old one at (none of `taken`), or the truth
+    when there is none."""
+    mate = tree.package_mates.get(_package_key(old))
+    if mate is not None and mate not in taken:
+        return mate
+    named = [(s, d) for s, d in scored if _same_module(old, d)]
+    named = named or [(s, d) for s, d in scored if d.name == old.name]
+    if len(old.body) < SHORT:
+        if len(named) == 1:
+            return named[0][1]
+        if scored and scored[0][0] >= BODY:
+            return Truth("unclear", (scored[0][1].chunk_id,), "a short body, alike elsewhere")
+        return Truth("gone", ())
+    if len(copies := [d for s, d in strong if s >= COPY]) > 1:
+        return Truth("ambiguous", tuple(d.chunk_id for d in copies), "copies")
+    if len(named) == 1:
+        wrapped = [(s, d) for s, d in scored if d.name.endswith("." + old.name)]
+        both = sorted(wrapped + named, key=lambda p: -p[0])
+        if wrapped and wrapped[0][0] - named[0][0] >= BODY_AHEAD and _ahead(both):
+            return wrapped[0][1]  # nested in a new scope, and the more alike
+        return named[0][1]
+    if scored and scored[0][0] >= BODY and (len(scored) == 1 or _ahead(scored)):
+        return scored[0][1]
+    if scored and scored[0][0] >= UNCLEAR:
+        return Truth("unclear", (scored[0][1].chunk_id,), "renamed and rewritten?")
+    return Truth("gone", ())
 
 
 def _linked(
