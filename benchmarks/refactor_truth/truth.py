@@ -69,6 +69,15 @@ from collections import Counter
 from dataclasses import dataclass
 
 from refactor_truth.extract import Def
+from refactor_truth.homes import (
+    SHORT,
+    package_key,
+    package_mates,
+    renamed_files,
+    renamed_scopes,
+    same_module,
+    scope_twins,
+)
 
 CATEGORIES = (
     "unchanged",
@@ -81,8 +90,6 @@ CATEGORIES = (
 )
 OUTCOMES = ("right", "false", "unresolved", "ambiguous")
 KEEP, BODY, BODY_AHEAD, NAME_BODY, COPY, UNCLEAR = 0.5, 0.7, 0.05, 0.4, 0.95, 0.5
-FILE_AHEAD = 0.1
-SHORT = 12  # tokens: a body this short (`mod x;`, a getter) is evidence of nothing alone
 LONG, DISTINCT = 32, 0.8  # tokens, ratio: a body that places a definition under another name
 
 
@@ -117,195 +124,6 @@ class Tree:
 
     def home_key(self, old: Def) -> tuple[str, str]:
         return (self.renamed.get(old.path, old.path), rescoped(old, self))
-
-
-def _module_path(d: Def) -> str | None:
-    """A Rust definition's path from its crate's folder: the file's module (`a/b.rs` and
-    `a/b/mod.rs` are `a::b`; `lib.rs` and `main.rs` the root) and its inline modules and
-    items, so `map.rs`'s `mod tests { fn f }` is `map/tests.rs`'s `fn f`."""
-    if not d.path.endswith(".rs"):
-        return None
-    folder, _, stem = d.path[:-3].rpartition("/")
-    parts = folder.split("/") if folder else []
-    if stem not in ("mod", "lib", "main"):
-        parts.append(stem)
-    return "::".join([*parts, *d.name.split(".")])
-
-
-def _same_module(old: Def, d: Def) -> bool:
-    """The same Rust item by module path, in another file (an inline module moved out)."""
-    return (
-        d.path != old.path and (path := _module_path(old)) is not None and path == _module_path(d)
-    )
-
-
-def _package_key(d: Def) -> tuple[str, str] | None:
-    """A Go package-level name (a function, type or method; not a name local to a
-    function) with its package's folder: one symbol, whichever file of the folder holds
-    it."""
-    if not d.path.endswith(".go") or ("." in d.name and d.body[:2] != ("func", "(")):
-        return None
-    return (d.path.rpartition("/")[0], d.name)
-
-
-def package_mates(old_defs: list[Def], new_defs: list[Def]) -> dict[tuple[str, str], Def]:
-    """Go package-level name -> its one new definition, for a name the old package defined
-    once and in a file that no longer holds it: the language says they are one symbol,
-    whatever the body became (a test moved to a new file of its package and rewritten)."""
-    old_count = Counter(k for d in old_defs if (k := _package_key(d)) is not None)
-    old_keys = {d.key for d in old_defs}
-    new_by_key: dict[tuple[str, str], list[Def]] = {}
-    new_keys = {d.key for d in new_defs}
-    for d in new_defs:
-        if (k := _package_key(d)) is not None:
-            new_by_key.setdefault(k, []).append(d)
-    return {
-        k: found[0]
-        for d in old_defs
-        if (k := _package_key(d)) is not None
-        and old_count[k] == 1
-        and d.key not in new_keys
-        and len(found := new_by_key.get(k, [])) == 1
-        and found[0].key not in old_keys
-    }
-
-
-Mark = tuple[str, object]  # ("name", qualified name) or ("body", tokens)
-
-
-def renamed_files(old_defs: list[Def], new_defs: list[Def], new_paths: set[str]) -> dict[str, str]:
-    """Old file -> new file, for an old file that is gone whose definitions are, for at
-    least half of them, in one file that is new (the most of them, and ahead of any other
-    new file, more than 0.1 of them): by qualified
-    name, by body, or by last name (at least 3 of them: a file whose type was renamed
-    too keeps its methods' names). Not git's content similarity: a file renamed and
-    rewritten is still renamed."""
-    old_files: dict[str, set[Mark]] = {}
-    for d in old_defs:
-        old_files.setdefault(d.path, set()).update(_marks(d))
-    new_files: dict[str, set[Mark]] = {}
-    for d in new_defs:
-        if d.path not in old_files:
-            new_files.setdefault(d.path, set()).update(_marks(d))
-    found = {}
-    for path, marks in old_files.items():
-        if path in new_paths:
-            continue
-        shared = sorted(((_share(marks, n), p) for p, n in new_files.items()), reverse=True)
-        if not shared or shared[0][0] < 0.5:
-            continue
-        if len(shared) > 1 and shared[1][0] >= shared[0][0] - FILE_AHEAD:
-            continue  # two homes alike (a copy of the file elsewhere): not a rename
-        found[path] = shared[0][1]
-    return found | _moved_files(old_files, new_files, new_paths, found)
-
-
-def _moved_files(
-    old_files: dict[str, set[Mark]],
-    new_files: dict[str, set[Mark]],
-    new_paths: set[str],
-    found: dict[str, str],
-) -> dict[str, str]:
-    """Old file -> new file, for an old file that is gone whose base name is, in each tree,
-    that of this one file alone, the new one a newcomer sharing a qualified name with it:
-    the file moved (a module merged into another folder), whatever its code became."""
-    old_names = Counter(p.rpartition("/")[2] for p in old_files)
-    new_names = Counter(p.rpartition("/")[2] for p in new_paths)
-    arrived = {p.rpartition("/")[2]: p for p in new_files}
-    taken = set(found.values())
-    moved = {}
-    for path, marks in old_files.items():
-        base = path.rpartition("/")[2]
-        to = arrived.get(base)
-        if path in new_paths or path in found or to is None or to in taken:
-            continue
-        unique = old_names[base] == 1 and new_names[base] == 1
-        if unique and any(m[0] == "name" and m in new_files[to] for m in marks):
-            moved[path] = to
-    return moved
-
-
-def _marks(d: Def) -> list[Mark]:
-    """A definition's qualified and last names, and its body when it is long enough to
-    say something."""
-    marks: list[Mark] = [("name", d.name), ("leaf", d.name.rpartition(".")[2])]
-    return marks + ([("body", d.body)] if len(d.body) >= SHORT else [])
-
-
-def _share(old: set[Mark], new: set[Mark]) -> float:
-    """The largest share of the old file's names, bodies or last names in the new file."""
-    best = 0.0
-    for kind, least in (("name", 1), ("body", 1), ("leaf", 3)):
-        mine = [m for m in old if m[0] == kind]
-        both = sum(1 for m in mine if m in new)
-        if mine and both >= least:
-            best = max(best, both / len(mine))
-    return best
-
-
-def _members(defs: list[Def]) -> dict[tuple[str, str], set[str]]:
-    found: dict[tuple[str, str], set[str]] = {}
-    for d in defs:
-        scope, _, leaf = d.name.rpartition(".")
-        if scope:
-            found.setdefault((d.path, scope), set()).add(leaf)
-    return found
-
-
-def renamed_scopes(
-    old_defs: list[Def], new_defs: list[Def], renamed: dict[str, str]
-) -> dict[tuple[str, str], str]:
-    """(old file, old scope) -> new scope, for a scope (a type, class, impl or module that
-    holds two or more definitions) whose name is gone from its file (or the file it was
-    renamed to), and whose members' names are, for at least half of them, under one scope
-    of that file that the old file did not have (the most of them; no tie): a type
-    renamed, as its members say."""
-    old_members, new_members = _members(old_defs), _members(new_defs)
-    new_by_file: dict[str, list[str]] = {}
-    for path, scope in new_members:
-        new_by_file.setdefault(path, []).append(scope)
-    found = {}
-    for (path, scope), leaves in old_members.items():
-        home = renamed.get(path, path)
-        if len(leaves) < 2 or (home, scope) in new_members:
-            continue
-        shared = sorted(
-            (
-                (len(leaves & new_members[(home, other)]), other)
-                for other in new_by_file.get(home, [])
-                if (path, other) not in old_members
-            ),
-            reverse=True,
-        )
-        if not shared or shared[0][0] < 2 or shared[0][0] * 2 < len(leaves):
-            continue
-        if len(shared) > 1 and shared[1][0] == shared[0][0]:
-            continue
-        moved = (
-            len(leaves & members)
-            for (other, name), members in new_members.items()
-            if name == scope and other != home and (other, scope) not in old_members
-        )
-        if max(moved, default=0) >= shared[0][0]:
-            continue  # its own name, with as many of its members, arrived elsewhere: moved
-        found[(path, scope)] = shared[0][1]
-    return found
-
-
-def scope_twins(old_defs: list[Def], new_defs: list[Def]) -> dict[tuple[str, str], set[str]]:
-    """(old file, old scope) -> new scopes ("path:scope") of a name the old tree nowhere
-    had, holding at least half of its members' names (two or more): the type renamed or
-    copied under a new name, whether or not its old name stayed."""
-    old_members, new_members = _members(old_defs), _members(new_defs)
-    old_scopes = {scope for _, scope in old_members}
-    fresh = [(k, leaves) for k, leaves in new_members.items() if k[1] not in old_scopes]
-    found: dict[tuple[str, str], set[str]] = {}
-    for key, leaves in old_members.items():
-        for (path, scope), theirs in fresh:
-            both = len(leaves & theirs)
-            if both >= 2 and both * 2 >= len(leaves):
-                found.setdefault(key, set()).add(f"{path}:{scope}")
-    return found
 
 
 def _in_twin(old: Def, strong: list[tuple[float, Def]], tree: Tree) -> tuple[float, Def] | None:
@@ -346,7 +164,7 @@ def scores(old: Def, tree: Tree) -> list[tuple[float, Def]]:
     mine = frozenset(old.body)
     bounded = []
     for d, theirs in zip(tree.new_defs, tree.token_sets, strict=True):
-        floor = NAME_BODY if d.name == old.name or _same_module(old, d) else UNCLEAR
+        floor = NAME_BODY if d.name == old.name or same_module(old, d) else UNCLEAR
         if len(mine & theirs) * 5 < len(mine | theirs):
             continue
         matcher.set_seq1(d.body)
@@ -381,27 +199,60 @@ def truth(old: Def, tree: Tree) -> Truth:
         for s, d in scored
         if _linked(old, name=name, home=home, ratio=s, d=d, scored=scored, tree=tree)
     ]
-    best_other = next((s for s, d in strong if d not in same), 0.0)
     if same:
-        kept = sorted(((sim(old, d), d) for d in same), key=lambda p: -p[0])
-        top, pick = kept[0]
-        twin = _in_twin(old, strong, tree)
-        if twin is not None and twin[0] >= BODY and twin[0] - top >= BODY_AHEAD:
-            # the name stayed (a stub), its type's members went to a type renamed
-            return Truth("unclear", (pick.chunk_id, twin[1].chunk_id), "its type renamed too")
-        if len(kept) > 1 and top - kept[1][0] < BODY_AHEAD:
-            return Truth("ambiguous", tuple(d.chunk_id for _, d in kept), "twins")
-        if top >= KEEP or best_other < BODY or best_other - top < 0.25:
-            if (rival := _namesake(old, pick, top, tree)) is not None:
-                return rival
-            if home != old.path:
-                return Truth("file renamed", (pick.chunk_id,))
-            if name != old.name:
-                return Truth("symbol renamed", (pick.chunk_id,), "its scope renamed")
-            category = "unchanged" if (pick.start, pick.end) == (old.start, old.end) else ""
-            return Truth(category or "moved in file", (pick.chunk_id,))
-        hollow = (pick.chunk_id, *(d.chunk_id for s, d in strong if s >= BODY and d != pick))
-        return Truth("ambiguous", hollow, "hollowed")
+        return _kept(old, same, strong, name=name, home=home, tree=tree)
+    placed = _placed(old, scored, strong, tree)
+    if isinstance(placed, Truth):
+        return placed
+    target, ratio = placed
+    if target.name != old.name and (ratio, target) not in strong:
+        return Truth("unclear", (target.chunk_id,), "another name elsewhere, body not distinctive")
+    if target.path == old.path:
+        category = "symbol renamed"
+    elif old.path in tree.new_paths:
+        category = "moved to another file"
+    else:
+        category = "file renamed"
+    return Truth(category, (target.chunk_id,))
+
+
+def _kept(
+    old: Def,
+    same: list[Def],
+    strong: list[tuple[float, Def]],
+    *,
+    name: str,
+    home: str,
+    tree: Tree,
+) -> Truth:
+    """The old definition's qualified name is still in its file (files and scopes renamed)."""
+    best_other = next((s for s, d in strong if d not in same), 0.0)
+    kept = sorted(((sim(old, d), d) for d in same), key=lambda p: -p[0])
+    top, pick = kept[0]
+    twin = _in_twin(old, strong, tree)
+    if twin is not None and twin[0] >= BODY and twin[0] - top >= BODY_AHEAD:
+        # the name stayed (a stub), its type's members went to a type renamed
+        return Truth("unclear", (pick.chunk_id, twin[1].chunk_id), "its type renamed too")
+    if len(kept) > 1 and top - kept[1][0] < BODY_AHEAD:
+        return Truth("ambiguous", tuple(d.chunk_id for _, d in kept), "twins")
+    if top >= KEEP or best_other < BODY or best_other - top < 0.25:
+        if (rival := _namesake(old, pick, top, tree)) is not None:
+            return rival
+        if home != old.path:
+            return Truth("file renamed", (pick.chunk_id,))
+        if name != old.name:
+            return Truth("symbol renamed", (pick.chunk_id,), "its scope renamed")
+        category = "unchanged" if (pick.start, pick.end) == (old.start, old.end) else ""
+        return Truth(category or "moved in file", (pick.chunk_id,))
+    hollow = (pick.chunk_id, *(d.chunk_id for s, d in strong if s >= BODY and d != pick))
+    return Truth("ambiguous", hollow, "hollowed")
+
+
+def _placed(
+    old: Def, scored: list[tuple[float, Def]], strong: list[tuple[float, Def]], tree: Tree
+) -> tuple[Def, float] | Truth:
+    """The new place of an old definition whose name left its file, and its body's ratio;
+    a target that was another old definition's place gives way to the next one."""
     taken: list[tuple[Def, float]] = []
     while True:
         picked = _pick(old, scored, strong, tree, [d for d, _ in taken])
@@ -416,7 +267,7 @@ def truth(old: Def, tree: Tree) -> Truth:
             return rival
         residents = _residents(old, target, tree)
         if not residents:
-            break
+            return target, next((s for s, d in scored if d is target), 0.0)
         own = max(sim(r, target) for r in residents)
         if own < KEEP:
             return Truth("unclear", (target.chunk_id,), "replaced a definition of its name")
@@ -424,16 +275,6 @@ def truth(old: Def, tree: Tree) -> Truth:
         taken.append((target, own))
         scored = [(s, d) for s, d in scored if d is not target]
         strong = [(s, d) for s, d in strong if d is not target]
-    ratio = next((s for s, d in scored if d is target), 0.0)
-    if target.name != old.name and (ratio, target) not in strong:
-        return Truth("unclear", (target.chunk_id,), "another name elsewhere, body not distinctive")
-    if target.path == old.path:
-        category = "symbol renamed"
-    elif old.path in tree.new_paths:
-        category = "moved to another file"
-    else:
-        category = "file renamed"
-    return Truth(category, (target.chunk_id,))
 
 
 def _pick(
@@ -445,10 +286,10 @@ def _pick(
 ) -> Def | Truth:
     """The new definition the rules place the old one at (none of `taken`), or the truth
     when there is none."""
-    mate = tree.package_mates.get(_package_key(old))
+    mate = tree.package_mates.get(package_key(old))
     if mate is not None and mate not in taken:
         return mate
-    named = [(s, d) for s, d in scored if _same_module(old, d)]
+    named = [(s, d) for s, d in scored if same_module(old, d)]
     named = named or [(s, d) for s, d in scored if d.name == old.name]
     if len(old.body) < SHORT:
         if len(named) == 1:
