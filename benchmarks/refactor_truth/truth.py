@@ -41,7 +41,23 @@ Rules of its own, where the truth is not clear-cut or the body alone cannot say:
   the file renamed to the target's (or, for a target of another name, anywhere, in a
   definition that left its place: its namesake moved there) is that definition's;
 - several old definitions of one name and one new: the body most alike takes the name;
-  another under 0.5 alike is `gone`.
+  another under 0.5 alike is `gone`;
+- a target there before that way gives way to the next candidate the rules accept (the
+  copy that moved into a plugin, a rename in the same file): the old definition is
+  `gone` (merged) only when no newcomer is as clear;
+- a scope whose name, with as many of its members, arrived in another file moved there:
+  it is not renamed to a new scope of its old file that took its members' names;
+- a Go package-level name (function, type, method) defined once in its package (folder)
+  at each revision is one symbol whichever file holds it and whatever its body;
+- a file that is gone, whose base name only one file has in each tree, a newcomer
+  sharing a qualified name with it, was renamed to it (moved to another folder);
+- the same qualified name nested in a new scope (`enable_es5.peek` for `peek`) and
+  more alike takes the place of a looser namesake elsewhere;
+- a Rust item's module path (`map.rs`'s `mod tests { fn f }` is `map/tests.rs`'s `f`)
+  is its name: it outranks the same qualified name in another module;
+- a name kept on a stub while the body went to the same member of a scope new to the
+  tree that holds half of its scope's members (the type renamed, a stub of the old
+  name re-added) is `unclear`: both are defensible.
 
 `unclear` IDs are excluded from the scores and counted.
 """
@@ -53,6 +69,15 @@ from collections import Counter
 from dataclasses import dataclass
 
 from refactor_truth.extract import Def
+from refactor_truth.homes import (
+    SHORT,
+    package_key,
+    package_mates,
+    renamed_files,
+    renamed_scopes,
+    same_module,
+    scope_twins,
+)
 
 CATEGORIES = (
     "unchanged",
@@ -65,8 +90,6 @@ CATEGORIES = (
 )
 OUTCOMES = ("right", "false", "unresolved", "ambiguous")
 KEEP, BODY, BODY_AHEAD, NAME_BODY, COPY, UNCLEAR = 0.5, 0.7, 0.05, 0.4, 0.95, 0.5
-FILE_AHEAD = 0.1
-SHORT = 12  # tokens: a body this short (`mod x;`, a getter) is evidence of nothing alone
 LONG, DISTINCT = 32, 0.8  # tokens, ratio: a body that places a definition under another name
 
 
@@ -95,100 +118,23 @@ class Tree:
             self.old_by_key.setdefault(self.home_key(d), []).append(d)
             self.old_by_name.setdefault(d.name, []).append(d)
         self.new_bodies = Counter(d.body for d in new_defs)
+        self.package_mates = package_mates(old_defs, new_defs)
+        self.twins = scope_twins(old_defs, new_defs)
         self.old_bodies = Counter(d.body for d in old_defs)
 
     def home_key(self, old: Def) -> tuple[str, str]:
         return (self.renamed.get(old.path, old.path), rescoped(old, self))
 
 
-Mark = tuple[str, object]  # ("name", qualified name) or ("body", tokens)
-
-
-def renamed_files(old_defs: list[Def], new_defs: list[Def], new_paths: set[str]) -> dict[str, str]:
-    """Old file -> new file, for an old file that is gone whose definitions are, for at
-    least half of them, in one file that is new (the most of them, and ahead of any other
-    new file, more than 0.1 of them): by qualified
-    name, by body, or by last name (at least 3 of them: a file whose type was renamed
-    too keeps its methods' names). Not git's content similarity: a file renamed and
-    rewritten is still renamed."""
-    old_files: dict[str, set[Mark]] = {}
-    for d in old_defs:
-        old_files.setdefault(d.path, set()).update(_marks(d))
-    new_files: dict[str, set[Mark]] = {}
-    for d in new_defs:
-        if d.path not in old_files:
-            new_files.setdefault(d.path, set()).update(_marks(d))
-    found = {}
-    for path, marks in old_files.items():
-        if path in new_paths:
-            continue
-        shared = sorted(((_share(marks, n), p) for p, n in new_files.items()), reverse=True)
-        if not shared or shared[0][0] < 0.5:
-            continue
-        if len(shared) > 1 and shared[1][0] >= shared[0][0] - FILE_AHEAD:
-            continue  # two homes alike (a copy of the file elsewhere): not a rename
-        found[path] = shared[0][1]
-    return found
-
-
-def _marks(d: Def) -> list[Mark]:
-    """A definition's qualified and last names, and its body when it is long enough to
-    say something."""
-    marks: list[Mark] = [("name", d.name), ("leaf", d.name.rpartition(".")[2])]
-    return marks + ([("body", d.body)] if len(d.body) >= SHORT else [])
-
-
-def _share(old: set[Mark], new: set[Mark]) -> float:
-    """The largest share of the old file's names, bodies or last names in the new file."""
-    best = 0.0
-    for kind, least in (("name", 1), ("body", 1), ("leaf", 3)):
-        mine = [m for m in old if m[0] == kind]
-        both = sum(1 for m in mine if m in new)
-        if mine and both >= least:
-            best = max(best, both / len(mine))
-    return best
-
-
-def _members(defs: list[Def]) -> dict[tuple[str, str], set[str]]:
-    found: dict[tuple[str, str], set[str]] = {}
-    for d in defs:
-        scope, _, leaf = d.name.rpartition(".")
-        if scope:
-            found.setdefault((d.path, scope), set()).add(leaf)
-    return found
-
-
-def renamed_scopes(
-    old_defs: list[Def], new_defs: list[Def], renamed: dict[str, str]
-) -> dict[tuple[str, str], str]:
-    """(old file, old scope) -> new scope, for a scope (a type, class, impl or module that
-    holds two or more definitions) whose name is gone from its file (or the file it was
-    renamed to), and whose members' names are, for at least half of them, under one scope
-    of that file that the old file did not have (the most of them; no tie): a type
-    renamed, as its members say."""
-    old_members, new_members = _members(old_defs), _members(new_defs)
-    new_by_file: dict[str, list[str]] = {}
-    for path, scope in new_members:
-        new_by_file.setdefault(path, []).append(scope)
-    found = {}
-    for (path, scope), leaves in old_members.items():
-        home = renamed.get(path, path)
-        if len(leaves) < 2 or (home, scope) in new_members:
-            continue
-        shared = sorted(
-            (
-                (len(leaves & new_members[(home, other)]), other)
-                for other in new_by_file.get(home, [])
-                if (path, other) not in old_members
-            ),
-            reverse=True,
-        )
-        if not shared or shared[0][0] < 2 or shared[0][0] * 2 < len(leaves):
-            continue
-        if len(shared) > 1 and shared[1][0] == shared[0][0]:
-            continue
-        found[(path, scope)] = shared[0][1]
-    return found
+def _in_twin(old: Def, strong: list[tuple[float, Def]], tree: Tree) -> tuple[float, Def] | None:
+    """The best linked body of the old definition's last name in a twin of its scope."""
+    scope, _, leaf = old.name.rpartition(".")
+    twins = tree.twins.get((old.path, scope), set())
+    for s, d in strong:
+        d_scope, _, d_leaf = d.name.rpartition(".")
+        if d_leaf == leaf and f"{d.path}:{d_scope}" in twins:
+            return s, d
+    return None
 
 
 def rescoped(old: Def, tree: Tree) -> str:
@@ -218,7 +164,7 @@ def scores(old: Def, tree: Tree) -> list[tuple[float, Def]]:
     mine = frozenset(old.body)
     bounded = []
     for d, theirs in zip(tree.new_defs, tree.token_sets, strict=True):
-        floor = NAME_BODY if d.name == old.name else UNCLEAR
+        floor = NAME_BODY if d.name == old.name or same_module(old, d) else UNCLEAR
         if len(mine & theirs) * 5 < len(mine | theirs):
             continue
         matcher.set_seq1(d.body)
@@ -253,50 +199,13 @@ def truth(old: Def, tree: Tree) -> Truth:
         for s, d in scored
         if _linked(old, name=name, home=home, ratio=s, d=d, scored=scored, tree=tree)
     ]
-    best_other = next((s for s, d in strong if d not in same), 0.0)
     if same:
-        kept = sorted(((sim(old, d), d) for d in same), key=lambda p: -p[0])
-        top, pick = kept[0]
-        if len(kept) > 1 and top - kept[1][0] < BODY_AHEAD:
-            return Truth("ambiguous", tuple(d.chunk_id for _, d in kept), "twins")
-        if top >= KEEP or best_other < BODY or best_other - top < 0.25:
-            if (rival := _namesake(old, pick, top, tree)) is not None:
-                return rival
-            if home != old.path:
-                return Truth("file renamed", (pick.chunk_id,))
-            if name != old.name:
-                return Truth("symbol renamed", (pick.chunk_id,), "its scope renamed")
-            category = "unchanged" if (pick.start, pick.end) == (old.start, old.end) else ""
-            return Truth(category or "moved in file", (pick.chunk_id,))
-        hollow = (pick.chunk_id, *(d.chunk_id for s, d in strong if s >= BODY and d != pick))
-        return Truth("ambiguous", hollow, "hollowed")
-    named = [(s, d) for s, d in scored if d.name == old.name]
-    if len(old.body) < SHORT:
-        if len(named) == 1:
-            target = named[0][1]
-        elif scored and scored[0][0] >= BODY:
-            return Truth("unclear", (scored[0][1].chunk_id,), "a short body, alike elsewhere")
-        else:
-            return Truth("gone", ())
-    elif len(copies := [d for s, d in strong if s >= COPY]) > 1:
-        return Truth("ambiguous", tuple(d.chunk_id for d in copies), "copies")
-    elif len(named) == 1:
-        target = named[0][1]
-    elif scored and scored[0][0] >= BODY and (len(scored) == 1 or _ahead(scored)):
-        target = scored[0][1]
-    elif scored and scored[0][0] >= UNCLEAR:
-        return Truth("unclear", (scored[0][1].chunk_id,), "renamed and rewritten?")
-    else:
-        return Truth("gone", ())
-    if target.name == old.name and (rival := _namesake(old, target, sim(old, target), tree)):
-        return rival
-    residents = _residents(old, target, tree)
-    if residents:
-        own = max(sim(r, target) for r in residents)
-        if own >= KEEP:
-            return Truth("gone", (), f"merged into {target.chunk_id}, there before ({own:.2f})")
-        return Truth("unclear", (target.chunk_id,), "replaced a definition of its name")
-    if target.name != old.name and (scored[0][0], target) not in strong:
+        return _kept(old, same, strong, name=name, home=home, tree=tree)
+    placed = _placed(old, scored, strong, tree)
+    if isinstance(placed, Truth):
+        return placed
+    target, ratio = placed
+    if target.name != old.name and (ratio, target) not in strong:
         return Truth("unclear", (target.chunk_id,), "another name elsewhere, body not distinctive")
     if target.path == old.path:
         category = "symbol renamed"
@@ -305,6 +214,102 @@ def truth(old: Def, tree: Tree) -> Truth:
     else:
         category = "file renamed"
     return Truth(category, (target.chunk_id,))
+
+
+def _kept(
+    old: Def,
+    same: list[Def],
+    strong: list[tuple[float, Def]],
+    *,
+    name: str,
+    home: str,
+    tree: Tree,
+) -> Truth:
+    """The old definition's qualified name is still in its file (files and scopes renamed)."""
+    best_other = next((s for s, d in strong if d not in same), 0.0)
+    kept = sorted(((sim(old, d), d) for d in same), key=lambda p: -p[0])
+    top, pick = kept[0]
+    twin = _in_twin(old, strong, tree)
+    if twin is not None and twin[0] >= BODY and twin[0] - top >= BODY_AHEAD:
+        # the name stayed (a stub), its type's members went to a type renamed
+        return Truth("unclear", (pick.chunk_id, twin[1].chunk_id), "its type renamed too")
+    if len(kept) > 1 and top - kept[1][0] < BODY_AHEAD:
+        return Truth("ambiguous", tuple(d.chunk_id for _, d in kept), "twins")
+    if top >= KEEP or best_other < BODY or best_other - top < 0.25:
+        if (rival := _namesake(old, pick, top, tree)) is not None:
+            return rival
+        if home != old.path:
+            return Truth("file renamed", (pick.chunk_id,))
+        if name != old.name:
+            return Truth("symbol renamed", (pick.chunk_id,), "its scope renamed")
+        category = "unchanged" if (pick.start, pick.end) == (old.start, old.end) else ""
+        return Truth(category or "moved in file", (pick.chunk_id,))
+    hollow = (pick.chunk_id, *(d.chunk_id for s, d in strong if s >= BODY and d != pick))
+    return Truth("ambiguous", hollow, "hollowed")
+
+
+def _placed(
+    old: Def, scored: list[tuple[float, Def]], strong: list[tuple[float, Def]], tree: Tree
+) -> tuple[Def, float] | Truth:
+    """The new place of an old definition whose name left its file, and its body's ratio;
+    a target that was another old definition's place gives way to the next one."""
+    taken: list[tuple[Def, float]] = []
+    while True:
+        picked = _pick(old, scored, strong, tree, [d for d, _ in taken])
+        if isinstance(picked, Truth):
+            if picked.category == "ambiguous" or not taken:
+                return picked
+            # no newcomer as clear as the body it was merged into
+            there, own = taken[0]
+            return Truth("gone", (), f"merged into {there.chunk_id}, there before ({own:.2f})")
+        target = picked
+        if target.name == old.name and (rival := _namesake(old, target, sim(old, target), tree)):
+            return rival
+        residents = _residents(old, target, tree)
+        if not residents:
+            return target, next((s for s, d in scored if d is target), 0.0)
+        own = max(sim(r, target) for r in residents)
+        if own < KEEP:
+            return Truth("unclear", (target.chunk_id,), "replaced a definition of its name")
+        # another old definition's own new place: look on among the newcomers
+        taken.append((target, own))
+        scored = [(s, d) for s, d in scored if d is not target]
+        strong = [(s, d) for s, d in strong if d is not target]
+
+
+def _pick(
+    old: Def,
+    scored: list[tuple[float, Def]],
+    strong: list[tuple[float, Def]],
+    tree: Tree,
+    taken: list[Def],
+) -> Def | Truth:
+    """The new definition the rules place the old one at (none of `taken`), or the truth
+    when there is none."""
+    mate = tree.package_mates.get(package_key(old))
+    if mate is not None and mate not in taken:
+        return mate
+    named = [(s, d) for s, d in scored if same_module(old, d)]
+    named = named or [(s, d) for s, d in scored if d.name == old.name]
+    if len(old.body) < SHORT:
+        if len(named) == 1:
+            return named[0][1]
+        if scored and scored[0][0] >= BODY:
+            return Truth("unclear", (scored[0][1].chunk_id,), "a short body, alike elsewhere")
+        return Truth("gone", ())
+    if len(copies := [d for s, d in strong if s >= COPY]) > 1:
+        return Truth("ambiguous", tuple(d.chunk_id for d in copies), "copies")
+    if len(named) == 1:
+        wrapped = [(s, d) for s, d in scored if d.name.endswith("." + old.name)]
+        both = sorted(wrapped + named, key=lambda p: -p[0])
+        if wrapped and wrapped[0][0] - named[0][0] >= BODY_AHEAD and _ahead(both):
+            return wrapped[0][1]  # nested in a new scope, and the more alike
+        return named[0][1]
+    if scored and scored[0][0] >= BODY and (len(scored) == 1 or _ahead(scored)):
+        return scored[0][1]
+    if scored and scored[0][0] >= UNCLEAR:
+        return Truth("unclear", (scored[0][1].chunk_id,), "renamed and rewritten?")
+    return Truth("gone", ())
 
 
 def _linked(
