@@ -16,8 +16,8 @@ from evaltools.catalogue.ep.diffs import (
     SEVERAL_CURSOR_MARKERS,
     UNPARSABLE_HUNK_HEADER,
 )
-from evaltools.example.cursor import ExtractedPatch
 from evaltools.example.diffs._difflines import byte_len
+from evaltools.example.diffs.patch_cursor import ExtractedPatch
 from evaltools.example.diffs.udiff import (
     LineKind,
     ParsedDiff,
