@@ -13,7 +13,6 @@ from typing import Any, NamedTuple
 from evaltools.score.patch_lines import Classification
 from evaltools.score.prediction import Score, f32
 
-GROUP_KEYS = ("tag", "repo", "provider")
 NO_TAG = "(no tag)"
 BOOTSTRAP_RESAMPLES = 1000
 BOOTSTRAP_SEED = 0
