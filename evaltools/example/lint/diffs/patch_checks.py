@@ -1,5 +1,5 @@
-"""Rules over the diffs as the reference reads them: the lenient grammar's traps, headers, hunk
-lines and patch cursors (the fit to the excerpt is in `patch_fit`)."""
+"""Rules over the diffs as the reference reads them: the lenient grammar's traps, headers and
+hunk lines (patch cursors are in `patch_cursor_checks`, the fit to the excerpt in `patch_fit`)."""
 
 from __future__ import annotations
 
@@ -9,15 +9,9 @@ from evaltools.catalogue.ep.diffs import (
     GARBAGE_IN_HUNK,
     HUNK_COUNT_MISMATCH,
     HUNK_WITHOUT_HEADER,
-    PATCH_CURSOR_AFTER_DELETION,
-    PATCH_CURSOR_PAST_END_OF_LINE,
-    PATCH_CURSOR_WITHOUT_CARET,
     RENAMED_FILE,
-    SEVERAL_CURSOR_MARKERS,
     UNPARSABLE_HUNK_HEADER,
 )
-from evaltools.example.diffs._difflines import byte_len
-from evaltools.example.diffs.patch_cursor import ExtractedPatch
 from evaltools.example.diffs.udiff import (
     LineKind,
     ParsedDiff,
@@ -31,6 +25,7 @@ from evaltools.example.lint.context import (
     field_sources,
     parsed_diff,
 )
+from evaltools.example.lint.diffs.patch_cursor_checks import check_patch_cursors
 
 # A tuple, not a set: `in` then compares by identity, where a set calls Enum's Python `__hash__`.
 _CHECKED = (LineKind.GARBAGE, LineKind.OLD_PATH, LineKind.NEW_PATH, LineKind.NO_NEWLINE)
@@ -44,7 +39,7 @@ def check_diffs(ctx: LintContext) -> None:
         _check_renames(ctx, source, parsed, lines)
         _check_hunk_headers(ctx, source, parsed)
         if extracted is not None:
-            _check_patch_cursors(ctx, source, extracted, lines)
+            check_patch_cursors(ctx, source, extracted, lines)
             if source.name == "expected_patch":
                 _check_empty_patch(ctx, source, parsed)
 
@@ -344,70 +339,3 @@ def _header_lookalike(
         f"{what} line whose text starts with `{prefix}` reads as a file header: the "
         "reference misparses this hunk",
     )
-
-
-def _check_patch_cursors(
-    ctx: LintContext, source: FieldSource, extracted: ExtractedPatch, lines: list[str]
-) -> None:
-    marker_lines = {m.line for m in extracted.markers}
-    placed = [m for m in extracted.markers if m.column is not None]
-    if len(placed) > 1:
-        where = ", ".join(
-            str(source.first_line + m.line) if source.first_line else str(m.line + 1)
-            for m in placed
-        )
-        ctx.at_field(
-            SEVERAL_CURSOR_MARKERS,
-            source,
-            placed[-1].line,
-            1,
-            f"{len(placed)} cursor markers in this patch (lines {where}); the reference takes "
-            "this last one: keep the one under the cursor and delete the other",
-        )
-    for marker in extracted.markers:
-        if marker.column is None:
-            ctx.at_field(
-                PATCH_CURSOR_WITHOUT_CARET,
-                source,
-                marker.line,
-                1,
-                "patch cursor line has neither `^` nor `<`: the reference drops it silently",
-            )
-            continue
-        kind, text = _line_above(marker.line, marker_lines, lines)
-        if kind not in (LineKind.ADDITION, LineKind.CONTEXT):
-            ctx.at_field(
-                PATCH_CURSOR_AFTER_DELETION,
-                source,
-                marker.line,
-                1,
-                "patch cursor line must follow an added or context line: the cursor offset "
-                "counts only those, so here it points somewhere else",
-            )
-        # One past the end is the next line's start, as a reference file (flask's) marks it.
-        elif marker.column > byte_len(text) + 1:
-            ctx.at_field(
-                PATCH_CURSOR_PAST_END_OF_LINE,
-                source,
-                marker.line,
-                lines[marker.line].find("^") + 1,
-                f"patch cursor column {marker.column} is past the end of the line above "
-                f"({byte_len(text)} bytes), so the cursor lands inside a later line: move the "
-                "caret left, or put back the line's trailing spaces if an editor stripped them",
-            )
-
-
-def _line_above(line: int, marker_lines: set[int], lines: list[str]) -> tuple[LineKind | None, str]:
-    """The kind and text of the diff line the reference counts a marker from. It counts from
-    the last added or context line above the marker, so other markers and git's
-    `\\ No newline` lines between the two do not matter."""
-    previous = line - 1
-    kind: LineKind | None = None
-    text = ""
-    while previous >= 0 and kind is None:
-        if previous not in marker_lines:
-            above = classify_line(lines[previous])
-            kind = None if above.kind is LineKind.NO_NEWLINE else above.kind
-            text = above.text
-        previous -= 1
-    return kind, text
