@@ -1,5 +1,5 @@
 """Rules over the diffs as the reference reads them: the lenient grammar's traps, headers and
-hunk lines (patch cursors are in `patch_cursor_checks`, the fit to the excerpt in `patch_fit`)."""
+hunk lines (patch cursors are in `cursor_checks`, the fit to the excerpt in `patch_fit`)."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ from evaltools.example.lint.context import (
     field_sources,
     parsed_diff,
 )
-from evaltools.example.lint.diffs.patch_cursor_checks import check_patch_cursors
+from evaltools.example.lint.diffs.cursor_checks import check_patch_cursors
 
 # A tuple, not a set: `in` then compares by identity, where a set calls Enum's Python `__hash__`.
 _CHECKED = (LineKind.GARBAGE, LineKind.OLD_PATH, LineKind.NEW_PATH, LineKind.NO_NEWLINE)
