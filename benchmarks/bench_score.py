@@ -29,7 +29,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from evaltools.example.cursor import extract_cursor_from_patch
+from evaltools.example.diffs.patch_cursor import extract_cursor_from_patch
 from evaltools.example.records import iter_records
 from evaltools.score.apply import try_apply
 from evaltools.score.definitions import DEFAULT

@@ -5,7 +5,7 @@ The one writer every command uses, with its refusal rules in one place:
 * the new bytes go to a temporary file beside the target (`temps`), fsync'ed, then
   renamed onto it: a reader sees the old file or the new one;
 * an existing file with no write bit for anyone is refused, as `open(path, "w")` refuses
-  it (`refuse`), for every output: a rename alone would replace it;
+  it (`rules.refuse`), for every output: a rename alone would replace it;
 * a rewrite compares the file with the bytes the command read (`expect`) before the
   rename and, on the file the rename replaced, after it (`install`): if it changed, the
   edit is put back and `FileChanged` raised; `expect=MISSING` asks for a file no one else
@@ -25,13 +25,24 @@ from __future__ import annotations
 
 import contextlib
 import os
-import stat
 from collections.abc import Iterator
 from pathlib import Path
 from types import TracebackType
 from typing import BinaryIO
 
 from evaltools.atomic.install import MISSING, Changed, Expect, Placed, put, settle, undo
+from evaltools.atomic.rules import (
+    FileChanged,
+    FileExists,
+    WriteError,
+    WriteFailed,
+    is_stream,
+    mode_of,
+    refuse,
+    through_links,
+    why,
+    write_finding,
+)
 from evaltools.atomic.temps import (
     GITIGNORE_PATTERN,
     create_beside,
@@ -40,8 +51,6 @@ from evaltools.atomic.temps import (
     spool,
     temp_prefix,
 )
-from evaltools.catalogue.io import FILE_CHANGED, FILE_NOT_WRITTEN
-from evaltools.diagnostics import Diagnostic, make
 
 __all__ = [
     "GITIGNORE_PATTERN",
@@ -67,45 +76,6 @@ __all__ = [
 ]
 
 
-class WriteError(OSError):
-    """A file was not written; `reason` says why (the file keeps its old bytes)."""
-
-    def __init__(self, path: Path, reason: str) -> None:
-        super().__init__(reason)
-        self.path = path
-        self.reason = reason
-
-    def __str__(self) -> str:
-        return f"{self.path}: {self.reason}"
-
-
-class WriteFailed(WriteError):
-    """The system refused the write (no space, read-only, no permission)."""
-
-
-class FileChanged(WriteError):
-    """The file is no longer what the command read: writing would lose an edit."""
-
-    def __init__(self, path: Path) -> None:
-        super().__init__(
-            path, "file changed while evaltools was working on it; nothing was written, run again"
-        )
-
-
-class FileExists(WriteError):
-    """A new file was asked for (`MISSING`) and the path is taken."""
-
-    def __init__(self, path: Path) -> None:
-        super().__init__(path, "file exists; pass --force to overwrite it")
-
-
-def write_finding(error: WriteError, shown: str) -> Diagnostic:
-    """The finding for a file that was not written (`shown`: its name as reported)."""
-    if isinstance(error, FileChanged):
-        return make(FILE_CHANGED, shown, 1, 1, error.reason)
-    return make(FILE_NOT_WRITTEN, shown, 1, 1, f"{error.reason}; the file was left unchanged")
-
-
 def atomic_write(path: Path, data: bytes, *, expect: Expect = None) -> None:
     """Replace `path`'s content with `data`, whole or not at all.
 
@@ -124,7 +94,7 @@ def preflight(path: Path, *, expect: Expect = None) -> None:
     wants none), so a long command fails before its work, not after. The write itself
     applies the same rules again (`atomic_write` with the same `expect`): one rule, and a
     file created or made read-only meanwhile is still refused, never replaced."""
-    target = _through_links(path)
+    target = through_links(path)
     if is_stream(target):
         return
     if expect is MISSING and os.path.lexists(target):
@@ -156,7 +126,7 @@ class AtomicFile:
 
     def __init__(self, path: Path, *, expect: Expect = None) -> None:
         self.path = path
-        self.target = _through_links(path)
+        self.target = through_links(path)
         self.expect = expect
         refuse(path, self.target)
         remove_stale_temps(self.target.parent)
@@ -180,7 +150,7 @@ class AtomicFile:
         try:
             self.handle.flush()
             os.fsync(self.handle.fileno())
-            mode = _mode_of(self.target)
+            mode = mode_of(self.target)
             if mode is not None:
                 os.fchmod(self.handle.fileno(), mode)
             self.handle.close()
@@ -243,7 +213,7 @@ class WriteSet:
         self.streams: list[tuple[Path, Path, bytes]] = []
 
     def add(self, path: Path, data: bytes, *, expect: Expect = None) -> None:
-        target = _through_links(path)
+        target = through_links(path)
         if is_stream(target):  # a device takes its bytes at the commit, last
             if isinstance(expect, bytes):  # the file read is now a FIFO or a device
                 raise FileChanged(path)
@@ -297,7 +267,7 @@ def place_spooled(spooled: Path, path: Path) -> None:
     same rules as every write: a read-only target is refused, a link is written through,
     a replaced file's mode is kept. `spooled` is gone afterwards, whatever happened."""
     try:
-        target = _through_links(path)
+        target = through_links(path)
         if target.parent != spooled.parent:  # a link out of the folder: a rename cannot
             atomic_write(path, spooled.read_bytes())
             spooled.unlink()
@@ -321,7 +291,7 @@ def locked(path: Path) -> Iterator[None]:
     need not exist and no lock file is left behind."""
     import fcntl
 
-    folder = _through_links(path).parent
+    folder = through_links(path).parent
     try:
         fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
     except OSError as exc:
@@ -331,77 +301,3 @@ def locked(path: Path) -> Iterator[None]:
         yield
     finally:
         os.close(fd)  # releases the lock
-
-
-def _through_links(path: Path) -> Path:
-    """Where the bytes go: a symbolic link's final target (the link itself stays)."""
-    if not path.is_symlink():
-        return path
-    try:
-        return path.resolve()
-    except (RuntimeError, OSError):  # a loop (RuntimeError before Python 3.13)
-        return path
-
-
-def is_stream(path: Path) -> bool:
-    """An existing path that is neither a file nor a directory: a device such as /dev/null,
-    or a FIFO. It is written to directly (and needs no --force: nothing in it is lost)."""
-    try:
-        mode = path.stat().st_mode
-    except (OSError, ValueError):
-        return False
-    return not (stat.S_ISREG(mode) or stat.S_ISDIR(mode))
-
-
-def _mode_of(path: Path) -> int | None:
-    try:
-        return stat.S_IMODE(path.stat().st_mode)
-    except FileNotFoundError:
-        return None
-
-
-def refuse(path: Path, target: Path) -> int | None:
-    """Raise `WriteFailed` if `target` (`path` through its links) must not be replaced:
-    the one rule for every output, since a rename would replace even a read-only file (only
-    the folder's mode counts), where `open(path, "w")` would be refused. Else the mode bits
-    of the file it replaces (None: a new file), which the new one keeps."""
-    try:
-        mode = os.stat(target).st_mode  # noqa: PTH116 (once per file of a conversion)
-    except (OSError, ValueError):  # missing: a new file
-        return None
-    refused = _refusal(target, mode)
-    if refused is not None:
-        raise WriteFailed(path, refused)
-    return stat.S_IMODE(mode)
-
-
-def _refusal(target: Path, mode: int) -> str | None:
-    """Why an existing `target` of mode `mode` must not be rewritten, or None.
-
-    A file with no write bit for anyone (`chmod 444`) is refused from its mode bits, for
-    root too: `os.access` says root may write anything, so a check by it alone let a
-    root run rewrite a file its owner had marked read-only. Other files are refused when
-    this user may not write them (another user's, a read-only file system)."""
-    if stat.S_ISREG(mode) and not mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH):
-        return (
-            f"the file is read-only (mode {stat.S_IMODE(mode):04o}, no write permission for "
-            "anyone): make it writable (chmod u+w) to let evaltools rewrite it"
-        )
-    if not os.access(target, os.W_OK):
-        return _why_not_writable(target)
-    return None
-
-
-def _why_not_writable(target: Path) -> str:
-    """The kernel's reason (a read-only file system, say), asked by opening without writing."""
-    try:
-        os.close(os.open(target, os.O_WRONLY | os.O_NONBLOCK))
-    except OSError as exc:
-        return why(exc)
-    return "permission denied"
-
-
-def why(exc: OSError) -> str:
-    """The system's reason, as a clause (`no space left on device`)."""
-    reason = exc.strerror or str(exc)
-    return reason[:1].lower() + reason[1:]

@@ -151,7 +151,7 @@ FILE_NOT_WRITTEN = Rule(
     "done.",
     "evals/a.md:1:1: IO020 No space left on device; the file was left unchanged",
     "(free space or fix the permission, then run the command again)",
-    check="evaltools.atomic",
+    check="evaltools.atomic.rules",
 )
 
 FILE_CHANGED = Rule(
@@ -166,7 +166,7 @@ FILE_CHANGED = Rule(
     "with a rewrite of the older content: a lost update.",
     "evals/a.md:1:1: IO021 file changed while evaltools was working on it",
     "(run the command again: it starts from the file as it is now)",
-    check="evaltools.atomic",
+    check="evaltools.atomic.rules",
 )
 
 INVALID_JSON = Rule(

@@ -123,8 +123,8 @@ def _narrowed(
 
 
 def _check_hooks(hooks: list[str]) -> None:
-    from evaltools.config.model import closest
     from evaltools.config.precommit_hooks import HOOK_IDS
+    from evaltools.config.schema import closest
 
     for hook in hooks:
         if hook not in HOOK_IDS:

@@ -10,7 +10,7 @@ from evaltools.diagnostics import Severity
 from evaltools.fileio import UsageError
 
 TABLE = ("tool", "evaltools", "severity")
-Fail = Callable[..., UsageError]  # `_Validator.fail` of config.model: (where, message, place)
+Fail = Callable[..., UsageError]  # `Validator.fail` of config.schema: (where, message, place)
 
 
 def severities(value: object, fail: Fail) -> dict[str, Severity]:

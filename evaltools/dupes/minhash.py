@@ -40,7 +40,6 @@ import numpy.typing as npt
 
 NUM_PERM = 128
 SHINGLE_TOKENS = 5
-DEFAULT_THRESHOLD = 0.5
 
 # 128 signed 64-bit values, in native byte order (one row of `signatures`' table): small
 # to keep and to send between processes.

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from evaltools.example.cursor import cursor_excerpt, extract_cursor_from_patch
+from evaltools.example.cursor import cursor_excerpt
+from evaltools.example.diffs.patch_cursor import extract_cursor_from_patch
 from evaltools.example.diffs.udiff import rust_lines
 from evaltools.example.spec import Example
 from evaltools.score.apply import apply_with_hunk_offset, extract_inline_cursor, try_apply

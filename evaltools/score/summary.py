@@ -13,7 +13,6 @@ from typing import Any, NamedTuple
 from evaltools.score.patch_lines import Classification
 from evaltools.score.prediction import Score, f32
 
-GROUP_KEYS = ("tag", "repo", "provider")
 NO_TAG = "(no tag)"
 BOOTSTRAP_RESAMPLES = 1000
 BOOTSTRAP_SEED = 0
@@ -82,15 +81,7 @@ def summarise(scores: Sequence[Score], retrieved: Sequence[int | None] = ()) -> 
         "exact_lines_f1": exact.f1,
         **_reversal(scores),
     }
-    matches = [s["cursor_exact_match"] for s in scores if "cursor_exact_match" in s]
-    distances = [s["cursor_distance"] for s in scores if "cursor_distance" in s]
-    if matches:
-        out["cursor_exact_match_rate"] = f32(sum(matches) / len(matches))
-    if distances:
-        out["cursor_avg_distance"] = f32(sum(distances) / len(distances))
-    if matches:
-        out["cursor_total_evaluated"] = len(matches)
-        out["cursor_exact_matches"] = sum(matches)
+    out.update(_cursor(scores))
     wrong = [s["wrong_editable_region"] for s in scores if s["wrong_editable_region"] is not None]
     if wrong:
         out["wrong_editable_region_rate"] = f32(sum(wrong) / len(wrong))
@@ -101,12 +92,34 @@ def summarise(scores: Sequence[Score], retrieved: Sequence[int | None] = ()) -> 
     out.update(_kept(scores))
     out.update(_line_file(scores, "editable_context_coverage", "editable_context"))
     out.update(_line_file(scores, "jump_location", "jump_location"))
-    sizes = [size for size in retrieved if size is not None]
-    if sizes:
-        out["avg_retrieved_context_bytes"] = sum(sizes) / len(sizes)
-        out["total_retrieved_context_bytes"] = sum(sizes)
-        out["retrieved_context_examples"] = len(sizes)
+    out.update(_retrieved(retrieved))
     return out
+
+
+def _cursor(scores: Sequence[Score]) -> dict[str, Any]:
+    """The cursor's rates over the predictions that have one, keys in upstream's order."""
+    out: dict[str, Any] = {}
+    matches = [s["cursor_exact_match"] for s in scores if "cursor_exact_match" in s]
+    distances = [s["cursor_distance"] for s in scores if "cursor_distance" in s]
+    if matches:
+        out["cursor_exact_match_rate"] = f32(sum(matches) / len(matches))
+    if distances:
+        out["cursor_avg_distance"] = f32(sum(distances) / len(distances))
+    if matches:
+        out["cursor_total_evaluated"] = len(matches)
+        out["cursor_exact_matches"] = sum(matches)
+    return out
+
+
+def _retrieved(retrieved: Sequence[int | None]) -> dict[str, Any]:
+    sizes = [size for size in retrieved if size is not None]
+    if not sizes:
+        return {}
+    return {
+        "avg_retrieved_context_bytes": sum(sizes) / len(sizes),
+        "total_retrieved_context_bytes": sum(sizes),
+        "retrieved_context_examples": len(sizes),
+    }
 
 
 def _line_file(scores: Sequence[Score], key: str, name: str) -> dict[str, Any]:

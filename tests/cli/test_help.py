@@ -11,7 +11,7 @@ from evaltools.__main__ import main, typer_main
 from evaltools.cli.params import Command
 from evaltools.cli.table import all_commands, groups
 from evaltools.cli.typer_app import usage_name
-from evaltools.config import model as config_model
+from evaltools.config import schema as config_schema
 
 LEAKED = (
     "\\[",
@@ -106,9 +106,9 @@ def test_every_configuration_key_a_help_names_exists() -> None:
     """A default said to come from a key the configuration rejects (the metas default was
     `tool.evaltools.retrieval.sources.metas`) sends users to write an error."""
     tables: dict[str | None, dict[str, object]] = {
-        None: dict(config_model.TOP),
-        "retrieval": dict(config_model.RETRIEVAL),
-        "dupes": dict(config_model.DUPES),
+        None: dict(config_schema.TOP),
+        "retrieval": dict(config_schema.RETRIEVAL),
+        "dupes": dict(config_schema.DUPES),
     }
     texts = [c.help for c in all_commands()] + [p.help for c in all_commands() for p in c.params]
     named = 0

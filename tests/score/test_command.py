@@ -252,7 +252,7 @@ def test_markdown_examples_with_a_predictions_file(
 ) -> None:
     source = CORPUS / "flask--add-import-statement.md"
     shutil.copy(source, tmp_path / source.name)
-    from evaltools.example.cursor import extract_cursor_from_patch
+    from evaltools.example.diffs.patch_cursor import extract_cursor_from_patch
     from evaltools.example.markdown.reader import from_markdown
 
     spec = from_markdown(source.read_text(encoding="utf-8"), "flask--add-import-statement")

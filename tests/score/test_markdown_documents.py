@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 
 from evaltools.__main__ import main
-from evaltools.example.cursor import cursor_excerpt, extract_cursor_from_patch
+from evaltools.example.cursor import cursor_excerpt
+from evaltools.example.diffs.patch_cursor import extract_cursor_from_patch
 from evaltools.example.markdown.reader import from_markdown
 from evaltools.example.spec import spec_to_json_dict
 from evaltools.score.apply import extract_inline_cursor

@@ -217,7 +217,7 @@ PATCH_CURSOR_AFTER_DELETION = Rule(
     "it points at a different place from the one the marker shows.",
     _patch(*HUNK[:4], "#     ^[CURSOR_POSITION]", HUNK[4]),
     _patch(*HUNK, "#     ^[CURSOR_POSITION]"),
-    check="evaltools.example.lint.diffs.patch_checks",
+    check="evaltools.example.lint.diffs.cursor_checks",
 )
 
 PATCH_CURSOR_WITHOUT_CARET = Rule(
@@ -230,7 +230,7 @@ PATCH_CURSOR_WITHOUT_CARET = Rule(
     "that information is lost without a word.",
     _patch(*HUNK, "# [CURSOR_POSITION]"),
     _patch(*HUNK, "#     ^[CURSOR_POSITION]"),
-    check="evaltools.example.lint.diffs.patch_checks",
+    check="evaltools.example.lint.diffs.cursor_checks",
 )
 
 PATCH_CURSOR_PAST_END_OF_LINE = Rule(
@@ -245,7 +245,7 @@ PATCH_CURSOR_PAST_END_OF_LINE = Rule(
     "whitespace does this to a caret under an added line of spaces only.",
     _patch(*HUNK, "#                 ^[CURSOR_POSITION]"),
     _patch(*HUNK, "#           ^[CURSOR_POSITION]"),
-    check="evaltools.example.lint.diffs.patch_checks",
+    check="evaltools.example.lint.diffs.cursor_checks",
 )
 
 EMPTY_PATCH = Rule(

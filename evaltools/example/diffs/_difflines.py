@@ -321,8 +321,3 @@ def select_lines(classified: ClassifiedLines, indices: Sequence[int]) -> Classif
         marks,
         [k for k, mark in enumerate(marks) if mark == "x"],
     )
-
-
-def classify_lines(lines: list[str]) -> list[DiffLine]:
-    """`[classify_line(line) for line in lines]`, built in bulk (`classify_bulk`)."""
-    return classify_bulk(lines).lines

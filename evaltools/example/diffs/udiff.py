@@ -23,7 +23,7 @@ from evaltools.example.diffs._difflines import (
     rust_lines,
     to_bytes,
 )
-from evaltools.example.diffs._udiff_parse import (
+from evaltools.example.diffs._hunks import (
     Edit,
     FilePatch,
     HeaderCountCheck,
@@ -31,9 +31,8 @@ from evaltools.example.diffs._udiff_parse import (
     HunkLine,
     ParsedDiff,
     header_count_checks,
-    iter_hunks,
-    parse_diff,
 )
+from evaltools.example.diffs._udiff_parse import iter_hunks, parse_diff
 
 __all__ = [
     "ASCII_WHITESPACE",

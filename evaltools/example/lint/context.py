@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from evaltools.diagnostics import Diagnostic, Fix, Rule, make
-from evaltools.example.cursor import ExtractedPatch, parse_patch
+from evaltools.example.diffs.patch_cursor import ExtractedPatch, parse_patch
 from evaltools.example.diffs.udiff import ParsedDiff, parse_diff
 from evaltools.example.markdown.reader import ParsedMarkdown
 from evaltools.example.spec import ExampleSpec

@@ -26,6 +26,9 @@ from evaltools.positions import char_column
 from evaltools.retrieval.records.gold_keys import gold_key_tokens
 
 BOM = "\ufeff"
+# What a record's `type` and `split` may be: the shipped schema's enums, in its order.
+RECORD_TYPES = ("identifier", "intent", "mixed")
+SPLITS = ("tune", "holdout")
 _JSON_WHITESPACE = " \t\r\n"
 
 

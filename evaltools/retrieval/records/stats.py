@@ -22,10 +22,9 @@ from evaltools.catalogue.rg.discipline import (
 )
 from evaltools.diagnostics import Diagnostic, make
 from evaltools.fileio import UsageError
-from evaltools.retrieval.records.record import RecordLine
+from evaltools.retrieval.records.record import RECORD_TYPES, RecordLine
 from evaltools.retrieval.records.strata import exact_share, target_count
 
-RECORD_TYPES = ("identifier", "intent", "mixed")
 DEFAULT_MIX = {"identifier": 3.0, "intent": 5.0, "mixed": 2.0}
 DEFAULT_HOLDOUT_SHARE = 0.2
 MIN_QUERIES = 30

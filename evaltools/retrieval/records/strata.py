@@ -16,7 +16,7 @@ import math
 from collections.abc import Mapping
 from fractions import Fraction
 
-TYPE_ORDER = ("identifier", "intent", "mixed")
+from evaltools.retrieval.records.record import RECORD_TYPES
 
 
 def unit_hash(*parts: str) -> float:
@@ -27,9 +27,9 @@ def unit_hash(*parts: str) -> float:
 
 def type_key(type_name: str) -> tuple[int, str]:
     """Strata in a fixed order: the three spec types first, then any others by name."""
-    if type_name in TYPE_ORDER:
-        return (TYPE_ORDER.index(type_name), "")
-    return (len(TYPE_ORDER), type_name)
+    if type_name in RECORD_TYPES:
+        return (RECORD_TYPES.index(type_name), "")
+    return (len(RECORD_TYPES), type_name)
 
 
 def exact_share(fraction: float) -> Fraction:

@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from evaltools.example.cursor import (
-    CURSOR_POSITION_MARKER,
+from evaltools.example.cursor import CURSOR_POSITION_MARKER
+from evaltools.example.diffs.patch_cursor import (
     PatchCursorMarker,
     encode_cursor_in_patch,
     extract_cursor_from_patch,

@@ -11,8 +11,8 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from evaltools.example.cursor import parse_patch
 from evaltools.example.diffs._difflines import classify_bulk, select_lines
+from evaltools.example.diffs.patch_cursor import parse_patch
 from evaltools.example.diffs.udiff import (
     classify_line,
     header_count_checks,

@@ -9,7 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from evaltools.example.cursor import cursor_excerpt, extract_cursor_from_patch, parse_patch
+from evaltools.example.cursor import cursor_excerpt
+from evaltools.example.diffs.patch_cursor import extract_cursor_from_patch, parse_patch
 from evaltools.example.diffs.udiff import (
     ApplyError,
     Edit,

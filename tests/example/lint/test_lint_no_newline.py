@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from evaltools.example.cursor import extract_patch_cursor
+from evaltools.example.diffs.patch_cursor import extract_patch_cursor
 from evaltools.example.diffs.udiff import apply_diff_to_string, parse_diff
 from evaltools.example.lint import lint_markdown
 from tests.conftest import CORPUS

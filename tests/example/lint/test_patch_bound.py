@@ -12,7 +12,7 @@ import pytest
 
 from evaltools import jsonlocate
 from evaltools.__main__ import main
-from evaltools.example import cursor
+from evaltools.example.diffs import patch_cursor
 from tests.conftest import CORPUS
 
 LIMIT = 1_000
@@ -70,13 +70,13 @@ def test_no_patch_is_parsed_past_the_limit(
     (which took lint past a minute) cost no patch parse at all."""
     Path("x.json").write_text(json.dumps(record(in_tmp, 1_000_000)))
     parsed: list[str] = []
-    real = cursor.parse_patch
+    real = patch_cursor.parse_patch
 
     def counted(text: str) -> object:
         parsed.append(text)
         return real(text)
 
-    monkeypatch.setattr(cursor, "parse_patch", counted)
+    monkeypatch.setattr(patch_cursor, "parse_patch", counted)
     monkeypatch.setattr("evaltools.example.lint.context.parse_patch", counted)
     capsys.readouterr()
     assert main(["lint", "x.json", "--jobs", "1"]) == 1

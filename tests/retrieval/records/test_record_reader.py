@@ -186,3 +186,14 @@ def test_strict_loads_reads_a_whole_document() -> None:
         "a": [1, 2.5, "\U0001f600"],
         "b": None,
     }
+
+
+def test_the_record_types_and_splits_are_the_shipped_schemas() -> None:
+    """`gold stats`, `gold split` and `gold sample` count by these, in this order; the schema
+    is what `validate` holds a record to."""
+    from evaltools.retrieval.records.record import RECORD_TYPES, SPLITS
+    from evaltools.retrieval.records.validation.schema import default_schema
+
+    properties = default_schema()["properties"]
+    assert list(RECORD_TYPES) == properties["type"]["enum"]
+    assert list(SPLITS) == properties["split"]["enum"]

@@ -1,5 +1,5 @@
-"""Rules over the diffs as the reference reads them: the lenient grammar's traps, headers, hunk
-lines and patch cursors (the fit to the excerpt is in `patch_fit`)."""
+"""Rules over the diffs as the reference reads them: the lenient grammar's traps, headers and
+hunk lines (patch cursors are in `cursor_checks`, the fit to the excerpt in `patch_fit`)."""
 
 from __future__ import annotations
 
@@ -9,15 +9,9 @@ from evaltools.catalogue.ep.diffs import (
     GARBAGE_IN_HUNK,
     HUNK_COUNT_MISMATCH,
     HUNK_WITHOUT_HEADER,
-    PATCH_CURSOR_AFTER_DELETION,
-    PATCH_CURSOR_PAST_END_OF_LINE,
-    PATCH_CURSOR_WITHOUT_CARET,
     RENAMED_FILE,
-    SEVERAL_CURSOR_MARKERS,
     UNPARSABLE_HUNK_HEADER,
 )
-from evaltools.example.cursor import ExtractedPatch
-from evaltools.example.diffs._difflines import byte_len
 from evaltools.example.diffs.udiff import (
     LineKind,
     ParsedDiff,
@@ -31,6 +25,7 @@ from evaltools.example.lint.context import (
     field_sources,
     parsed_diff,
 )
+from evaltools.example.lint.diffs.cursor_checks import check_patch_cursors
 
 # A tuple, not a set: `in` then compares by identity, where a set calls Enum's Python `__hash__`.
 _CHECKED = (LineKind.GARBAGE, LineKind.OLD_PATH, LineKind.NEW_PATH, LineKind.NO_NEWLINE)
@@ -42,54 +37,60 @@ def check_diffs(ctx: LintContext) -> None:
         lines = rust_lines(source.text)
         _check_lines(ctx, source, parsed, lines)
         _check_renames(ctx, source, parsed, lines)
-        for hunk in parsed.hunks:
-            if not hunk.has_header:
-                ctx.at_field(
-                    HUNK_WITHOUT_HEADER,
-                    source,
-                    hunk.line,
-                    1,
-                    "hunk has no `@@ -start,count +start,count @@` header: the reference then "
-                    "matches it anywhere in the file; add the header",
-                )
-        for count in header_count_checks(parsed):
-            if not count.matches:
-                ctx.at_field(
-                    HUNK_COUNT_MISMATCH,
-                    source,
-                    count.line,
-                    1,
-                    f"header says -{count.declared_old}/+{count.declared_new} lines, body has "
-                    f"-{count.counted_old}/+{count.counted_new} (the reference ignores counts)",
-                )
+        _check_hunk_headers(ctx, source, parsed)
         if extracted is not None:
-            _check_patch_cursors(ctx, source, extracted, lines)
-            if source.name == "expected_patch" and not source.text.strip():
-                ctx.at_field(
-                    EMPTY_PATCH,
-                    source,
-                    -1,
-                    1,
-                    "expected patch is empty: fill it in or delete the block",
-                )
-            elif (
-                source.name == "expected_patch"
-                and parsed.hunks
-                and not parsed.ignored_lines
-                and not any(
-                    line.kind is not LineKind.CONTEXT
-                    for hunk in parsed.hunks
-                    for line in hunk.lines
-                )
-            ):
-                ctx.at_field(
-                    EMPTY_PATCH,
-                    source,
-                    parsed.hunks[0].line,
-                    1,
-                    "expected patch changes nothing (no `+` or `-` line): mark the lines it "
-                    "adds with `+` and the lines it deletes with `-`",
-                )
+            check_patch_cursors(ctx, source, extracted, lines)
+            if source.name == "expected_patch":
+                _check_empty_patch(ctx, source, parsed)
+
+
+def _check_hunk_headers(ctx: LintContext, source: FieldSource, parsed: ParsedDiff) -> None:
+    for hunk in parsed.hunks:
+        if not hunk.has_header:
+            ctx.at_field(
+                HUNK_WITHOUT_HEADER,
+                source,
+                hunk.line,
+                1,
+                "hunk has no `@@ -start,count +start,count @@` header: the reference then "
+                "matches it anywhere in the file; add the header",
+            )
+    for count in header_count_checks(parsed):
+        if not count.matches:
+            ctx.at_field(
+                HUNK_COUNT_MISMATCH,
+                source,
+                count.line,
+                1,
+                f"header says -{count.declared_old}/+{count.declared_new} lines, body has "
+                f"-{count.counted_old}/+{count.counted_new} (the reference ignores counts)",
+            )
+
+
+def _check_empty_patch(ctx: LintContext, source: FieldSource, parsed: ParsedDiff) -> None:
+    if not source.text.strip():
+        ctx.at_field(
+            EMPTY_PATCH,
+            source,
+            -1,
+            1,
+            "expected patch is empty: fill it in or delete the block",
+        )
+    elif (
+        parsed.hunks
+        and not parsed.ignored_lines
+        and not any(
+            line.kind is not LineKind.CONTEXT for hunk in parsed.hunks for line in hunk.lines
+        )
+    ):
+        ctx.at_field(
+            EMPTY_PATCH,
+            source,
+            parsed.hunks[0].line,
+            1,
+            "expected patch changes nothing (no `+` or `-` line): mark the lines it "
+            "adds with `+` and the lines it deletes with `-`",
+        )
 
 
 def _check_renames(
@@ -129,60 +130,19 @@ def _check_lines(
     ]
     dropped = _DroppedAfter(parsed, ignored)
     for number, diff_line in checked:
-        text = lines[number]
-        if diff_line.kind is LineKind.GARBAGE and text.startswith("@@"):
-            ctx.at_field(
-                UNPARSABLE_HUNK_HEADER,
+        if diff_line.kind is LineKind.GARBAGE or diff_line.kind is LineKind.NO_NEWLINE:
+            _check_dropped_line(
+                ctx,
                 source,
                 number,
-                1,
-                f"`{text[:40]}` is not a hunk header the reference can read (`@@ -A,B +C,D @@`): "
-                f"{dropped.words(number)}",
+                kind=diff_line.kind,
+                lines=lines,
+                kinds=kinds,
+                dropped=dropped,
+                joining=joining,
             )
-        elif diff_line.kind is LineKind.GARBAGE and (number + 1) in ignored:
-            ctx.at_field(GARBAGE_IN_HUNK, source, number, 1, _garbage(text, dropped.words(number)))
-        elif diff_line.kind is LineKind.NO_NEWLINE and number in joining:
-            ctx.at_field(
-                GARBAGE_IN_HUNK,
-                source,
-                number,
-                1,
-                "`\\ No newline at end of file` drops the newline of the line above it, so the "
-                "reference joins that line to the next line on its side of the hunk: delete it "
-                "(it belongs only after the last line of a file's old or new text)",
-            )
-        elif diff_line.kind is LineKind.GARBAGE and _lost_hunk_line(text, kinds.get(number - 1)):
-            ctx.at_field(
-                GARBAGE_IN_HUNK,
-                source,
-                number,
-                1,
-                "this line is not a diff line (context lines start with a space), so the "
-                "reference drops it from the hunk: start it with a space, `+` or `-`",
-            )
-        elif diff_line.kind is LineKind.OLD_PATH and kinds.get(number + 1) is not LineKind.NEW_PATH:
-            if _real_header(lines, number):
-                # Reported where the missing line should stand, as a missing `---` is.
-                following = lines[number + 1]
-                message = (
-                    f"the `+++ b/path` line that pairs with `{lines[number][:60]}` is missing "
-                    "here: the reference needs both to name the file; add it above this line"
-                )
-                if following.startswith("+++") and not following[3:4].isspace():
-                    message = _missing_space(following, "+++", "an added")
-                ctx.at_field(DIFF_LINE_LOOKS_LIKE_HEADER, source, number + 1, 1, message)
-            else:
-                _header_lookalike(ctx, source, number, "-- ", "a deleted")
-        elif diff_line.kind is LineKind.NEW_PATH and number == 0 and text.startswith("+++ "):
+        elif _check_file_header(ctx, source, number, kind=diff_line.kind, lines=lines, kinds=kinds):
             headless = True  # the `--- a/path` line is missing: one finding, not two
-            _half_header(ctx, source, number, "`--- a/path` line before it", "above")
-        elif diff_line.kind is LineKind.NEW_PATH and kinds.get(number - 1) is not LineKind.OLD_PATH:
-            if _real_header(lines, number) and (half := _half_old_header(lines[number - 1])):
-                ctx.at_field(DIFF_LINE_LOOKS_LIKE_HEADER, source, number - 1, 1, half)
-            elif _real_header(lines, number):
-                _half_header(ctx, source, number, "`--- a/path` line before it", "above")
-            else:
-                _header_lookalike(ctx, source, number, "++ ", "an added")
     first_ignored = min(ignored, default=None)
     if first_ignored is not None and not parsed.files and not headless:
         ctx.at_field(
@@ -193,6 +153,89 @@ def _check_lines(
             f"diff lines before any `--- a/path` / `+++ b/path` header: "
             f"{_lines_dropped(len(ignored) - 1)}; add the file headers above them",
         )
+
+
+def _check_dropped_line(
+    ctx: LintContext,
+    source: FieldSource,
+    number: int,
+    *,
+    kind: LineKind,
+    lines: list[str],
+    kinds: dict[int, LineKind],
+    dropped: _DroppedAfter,
+    joining: tuple[int, ...],
+) -> None:
+    """A garbage line, or a `\\ No newline` line, that makes the reference drop lines."""
+    text = lines[number]
+    if kind is LineKind.GARBAGE and text.startswith("@@"):
+        ctx.at_field(
+            UNPARSABLE_HUNK_HEADER,
+            source,
+            number,
+            1,
+            f"`{text[:40]}` is not a hunk header the reference can read (`@@ -A,B +C,D @@`): "
+            f"{dropped.words(number)}",
+        )
+    elif kind is LineKind.GARBAGE and (number + 1) in dropped.ignored:
+        ctx.at_field(GARBAGE_IN_HUNK, source, number, 1, _garbage(text, dropped.words(number)))
+    elif kind is LineKind.NO_NEWLINE and number in joining:
+        ctx.at_field(
+            GARBAGE_IN_HUNK,
+            source,
+            number,
+            1,
+            "`\\ No newline at end of file` drops the newline of the line above it, so the "
+            "reference joins that line to the next line on its side of the hunk: delete it "
+            "(it belongs only after the last line of a file's old or new text)",
+        )
+    elif kind is LineKind.GARBAGE and _lost_hunk_line(text, kinds.get(number - 1)):
+        ctx.at_field(
+            GARBAGE_IN_HUNK,
+            source,
+            number,
+            1,
+            "this line is not a diff line (context lines start with a space), so the "
+            "reference drops it from the hunk: start it with a space, `+` or `-`",
+        )
+
+
+def _check_file_header(
+    ctx: LintContext,
+    source: FieldSource,
+    number: int,
+    *,
+    kind: LineKind,
+    lines: list[str],
+    kinds: dict[int, LineKind],
+) -> bool:
+    """A `---` or `+++` line without its pair; True when it is a `+++` on the first line
+    (the patch has no `---` line at all)."""
+    text = lines[number]
+    if kind is LineKind.OLD_PATH and kinds.get(number + 1) is not LineKind.NEW_PATH:
+        if _real_header(lines, number):
+            # Reported where the missing line should stand, as a missing `---` is.
+            following = lines[number + 1]
+            message = (
+                f"the `+++ b/path` line that pairs with `{lines[number][:60]}` is missing "
+                "here: the reference needs both to name the file; add it above this line"
+            )
+            if following.startswith("+++") and not following[3:4].isspace():
+                message = _missing_space(following, "+++", "an added")
+            ctx.at_field(DIFF_LINE_LOOKS_LIKE_HEADER, source, number + 1, 1, message)
+        else:
+            _header_lookalike(ctx, source, number, "-- ", "a deleted")
+    elif kind is LineKind.NEW_PATH and number == 0 and text.startswith("+++ "):
+        _half_header(ctx, source, number, "`--- a/path` line before it", "above")
+        return True
+    elif kind is LineKind.NEW_PATH and kinds.get(number - 1) is not LineKind.OLD_PATH:
+        if _real_header(lines, number) and (half := _half_old_header(lines[number - 1])):
+            ctx.at_field(DIFF_LINE_LOOKS_LIKE_HEADER, source, number - 1, 1, half)
+        elif _real_header(lines, number):
+            _half_header(ctx, source, number, "`--- a/path` line before it", "above")
+        else:
+            _header_lookalike(ctx, source, number, "++ ", "an added")
+    return False
 
 
 class _DroppedAfter:
@@ -296,64 +339,3 @@ def _header_lookalike(
         f"{what} line whose text starts with `{prefix}` reads as a file header: the "
         "reference misparses this hunk",
     )
-
-
-def _check_patch_cursors(
-    ctx: LintContext, source: FieldSource, extracted: ExtractedPatch, lines: list[str]
-) -> None:
-    marker_lines = {m.line for m in extracted.markers}
-    placed = [m for m in extracted.markers if m.column is not None]
-    if len(placed) > 1:
-        where = ", ".join(
-            str(source.first_line + m.line) if source.first_line else str(m.line + 1)
-            for m in placed
-        )
-        ctx.at_field(
-            SEVERAL_CURSOR_MARKERS,
-            source,
-            placed[-1].line,
-            1,
-            f"{len(placed)} cursor markers in this patch (lines {where}); the reference takes "
-            "this last one: keep the one under the cursor and delete the other",
-        )
-    for marker in extracted.markers:
-        if marker.column is None:
-            ctx.at_field(
-                PATCH_CURSOR_WITHOUT_CARET,
-                source,
-                marker.line,
-                1,
-                "patch cursor line has neither `^` nor `<`: the reference drops it silently",
-            )
-            continue
-        # The reference counts from the last added or context line above the marker, so
-        # other markers and git's `\ No newline` lines between the two do not matter.
-        previous = marker.line - 1
-        kind: LineKind | None = None
-        text = ""
-        while previous >= 0 and kind is None:
-            if previous not in marker_lines:
-                above = classify_line(lines[previous])
-                kind = None if above.kind is LineKind.NO_NEWLINE else above.kind
-                text = above.text
-            previous -= 1
-        if kind not in (LineKind.ADDITION, LineKind.CONTEXT):
-            ctx.at_field(
-                PATCH_CURSOR_AFTER_DELETION,
-                source,
-                marker.line,
-                1,
-                "patch cursor line must follow an added or context line: the cursor offset "
-                "counts only those, so here it points somewhere else",
-            )
-        # One past the end is the next line's start, as a reference file (flask's) marks it.
-        elif marker.column > byte_len(text) + 1:
-            ctx.at_field(
-                PATCH_CURSOR_PAST_END_OF_LINE,
-                source,
-                marker.line,
-                lines[marker.line].find("^") + 1,
-                f"patch cursor column {marker.column} is past the end of the line above "
-                f"({byte_len(text)} bytes), so the cursor lands inside a later line: move the "
-                "caret left, or put back the line's trailing spaces if an editor stripped them",
-            )

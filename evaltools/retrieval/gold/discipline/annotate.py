@@ -27,9 +27,6 @@ from evaltools.retrieval.records.record import RecordLine
 from evaltools.retrieval.records.set_file import GRADES, index_by_qid
 from evaltools.retrieval.records.strata import quotas, type_key, unit_hash
 
-SPLITS = ("tune", "holdout")
-
-
 # --- agreement -------------------------------------------------------------------------------
 
 

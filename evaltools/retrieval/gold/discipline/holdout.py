@@ -25,9 +25,8 @@ from fractions import Fraction
 
 from evaltools.catalogue.rg.discipline import SPLIT_INVALID
 from evaltools.diagnostics import Diagnostic, make
-from evaltools.retrieval.gold.discipline.annotate import SPLITS
 from evaltools.retrieval.records.gold_keys import replace_member_value
-from evaltools.retrieval.records.record import RecordLine
+from evaltools.retrieval.records.record import SPLITS, RecordLine
 from evaltools.retrieval.records.set_file import JsonlFile, index_by_qid
 from evaltools.retrieval.records.strata import exact_share, quotas, type_key, unit_hash
 from evaltools.retrieval.records.validation.validate import duplicate_qid

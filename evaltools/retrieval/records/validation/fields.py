@@ -27,10 +27,6 @@ STATUS = "status"
 DRAFT = "draft"  # what `gold mine` writes until a person has reviewed the record
 
 
-def is_draft(record: dict[str, object]) -> bool:
-    return record.get(STATUS) == DRAFT
-
-
 @functools.lru_cache(maxsize=4096)
 def misspelt(name: str, known: tuple[str, ...] = FIELDS) -> str | None:
     """The known field `name` is one edit away from (a letter left out, added, changed, or two

@@ -24,9 +24,6 @@ class Validator(Protocol):
 
 
 SCHEMA_RESOURCE = "schemas/retrieval-record.schema.json"
-RECORD_TYPES = ("identifier", "intent", "mixed")
-SPLITS = ("tune", "holdout")
-REQUIRED = ("qid", "query", "type", "gold")
 
 
 @functools.cache
