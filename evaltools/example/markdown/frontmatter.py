@@ -50,6 +50,15 @@ class FrontMatter:
         found = located.written((key,)) if located is not None else None
         return (1 + found[0], found[1]) if found is not None else None
 
+    def meant_key(self, key: str) -> str | None:
+        """The known key that unknown `key` looks like (`tag`, `Tags`: `tags`), when the
+        front matter does not set it already (renaming onto it would set it twice)."""
+        import difflib  # only a front matter with an unknown key gets here
+
+        free = {k.lower(): k for k in KNOWN_KEYS if self.key_position(k) is None}
+        close = difflib.get_close_matches(key.lower(), list(free), n=1, cutoff=0.75)
+        return free[close[0]] if close else None
+
     def _locate(self) -> KeyLines | None:
         if self._located is None and self._toml is not None:
             from evaltools.tomllocate import KeyLines
