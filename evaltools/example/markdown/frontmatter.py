@@ -107,7 +107,7 @@ def _interpret(raw: str, result: FrontMatter) -> None:
     result._toml = raw
     problems = _check_types(table)
     if problems:
-        result.error, key = problems
+        result.error, key, result.error_fix = problems
         misspelt = _misspelling(key, table) if key not in table else None
         if misspelt is not None:
             result.error += f" but has `{shown_key(misspelt)}`"
@@ -177,17 +177,20 @@ def _set_twice(exc: TomlError, raw: str) -> tuple[str, int, int] | None:
 _VALUE_END = re.compile(r'(["\'0-9]|true|false)\s*(#.*)?$')
 
 
-def _check_types(table: dict[str, Any]) -> tuple[str, str] | None:
+def _check_types(table: dict[str, Any]) -> tuple[str, str, str] | None:
+    """What is wrong, the key it is about, and how to write it (the fix)."""
     for key in ("repository_url", "revision"):
         if key not in table:
-            return f"front matter has no `{key}`", key
+            return f"front matter has no `{key}`", key, f'add `{key} = "…"` below the opening `+++`'
         if not isinstance(table[key], str):
-            return f"front matter `{key}` is not a string", key
+            return f"front matter `{key}` is not a string", key, f'write `{key} = "…"`'
     tags = table.get("tags", [])
     if not isinstance(tags, list) or not all(isinstance(t, str) for t in tags):
-        return "front matter `tags` is not an array of strings", "tags"
+        # `[[tags]]`, `[tags]`, `tags = "a"`, `tags = [1]`: one line of quoted strings.
+        return "front matter `tags` is not an array of strings", "tags", 'write `tags = ["…"]`'
     if not isinstance(table.get(ROLLBACK_KEY, False), bool):
-        return f"front matter `{ROLLBACK_KEY}` is not true or false", ROLLBACK_KEY
+        fix = f"write `{ROLLBACK_KEY} = true` (or `false`), without quotes"
+        return f"front matter `{ROLLBACK_KEY}` is not true or false", ROLLBACK_KEY, fix
     return None
 
 

@@ -66,3 +66,55 @@ def test_the_fix_renames_the_key() -> None:
     (found,) = [d for d in lint_markdown(_with_key("tag = []"), "flask--x.md") if d.code == "EP005"]
     assert found.fix is not None
     assert (found.fix.old, found.fix.new) == ("tag", "tags")
+
+
+@pytest.mark.parametrize(
+    ("line", "at", "message"),
+    [
+        # a hand-editor's TOML array of tables, or a table, for the tags
+        ('[[tags]]\nname = "imports"', 4, "front matter `tags` is not an array of strings"),
+        ("[tags]\na = 1", 4, "front matter `tags` is not an array of strings"),
+        ('tags = "imports"', 4, "front matter `tags` is not an array of strings"),
+        (f'{ROLLBACK} = "yes"', 4, f"front matter `{ROLLBACK}` is not true or false"),
+    ],
+)
+def test_a_value_of_the_wrong_type_says_how_to_write_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], line: str, at: int, message: str
+) -> None:
+    repo = GitRepo(tmp_path / "proj")
+    path = repo.write("evals/flask--typed.md", _with_key(line))
+    repo.commit()
+    before = path.read_bytes()
+    assert main(["check", str(path)]) == 1
+    fix = (
+        'write `tags = ["…"]`'
+        if "tags" in message
+        else f"write `{ROLLBACK} = true` (or `false`), without quotes"
+    )
+    assert capsys.readouterr().out.splitlines()[0] == (
+        f"{path}:{at}:1: EP003 [error] {message}, so the reference ignores all of it (every "
+        f"field blank): {fix}"
+    )
+    assert path.read_bytes() == before
+
+
+def test_a_revision_that_is_no_string_or_missing_says_how_to_write_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    repo = GitRepo(tmp_path / "proj")
+    lines = CLEAN.splitlines(keepends=True)
+    number = repo.write(
+        "evals/flask--number.md", "".join([*lines[:2], "revision = 2024\n", *lines[3:]])
+    )
+    gone = repo.write("evals/flask--gone.md", "".join(lines[:2] + lines[3:]))
+    assert main(["check", str(number), str(gone)]) == 1
+    out = capsys.readouterr().out.splitlines()
+    blank = "so the reference ignores all of it (every field blank)"
+    assert (
+        f"{gone}:1:1: EP004 [error] front matter has no `revision`, {blank}: "
+        'add `revision = "…"` below the opening `+++`'
+    ) in out
+    assert (
+        f"{number}:3:1: EP003 [error] front matter `revision` is not a string, {blank}: "
+        'write `revision = "…"`'
+    ) in out
