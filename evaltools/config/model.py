@@ -18,7 +18,7 @@ from evaltools.config.discovery import find_pyproject
 from evaltools.diagnostics import Severity
 from evaltools.fileio import UsageError, display_path
 from evaltools.positions import line_column
-from evaltools.tomlio import TomlError, loads
+from evaltools.tomlio import TomlError, loads, set_twice
 
 if TYPE_CHECKING:
     from evaltools.gate import Gate
@@ -364,6 +364,13 @@ def parse_config(path: Path, text: str) -> Config:
     try:
         data = loads(text)
     except TomlError as exc:
+        twice = set_twice(exc, text)
+        if twice is not None:
+            key, first, line, column = twice
+            raise UsageError(
+                f"{display_path(path)}:{line}:{column}: key `{key}` is set twice, first on "
+                f"line {first}: delete one of the two lines, or the configuration cannot be read"
+            ) from exc
         raise UsageError(
             f"{display_path(path)}:{exc.line}:{exc.column}: not valid TOML ({exc.reason}): "
             "fix it, or the configuration cannot be read"

@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from evaltools.tomlio import TomlError, loads
+from evaltools.tomlio import TomlError, loads, set_twice
 
 if TYPE_CHECKING:
     from evaltools.tomllocate import KeyLines
@@ -97,9 +97,10 @@ def _interpret(raw: str, result: FrontMatter) -> None:
         table = loads(raw)
     except TomlError as exc:
         message, line, column = _toml_error(exc, raw)
-        twice = _set_twice(exc, raw)
+        twice = set_twice(exc, raw)
         if twice is not None:
-            message, line, column = twice
+            key, first, line, column = twice
+            message = f"key `{key}` is set twice, first on line {1 + first}"  # `+++` is 1
             result.error_fix = "delete one of the two lines"
         result.error = f"front matter is not valid TOML ({message})"
         result.error_line, result.error_column = 1 + line, column
@@ -145,32 +146,6 @@ def _toml_error(exc: TomlError, raw: str) -> tuple[str, int, int]:
                 end.end(1) + 1,
             )
     return exc.reason, line, column
-
-
-_KEY_LINE = re.compile(r'\s*([A-Za-z0-9_-]+|"[^"\\]*")\s*=')
-
-
-def _set_twice(exc: TomlError, raw: str) -> tuple[str, int, int] | None:
-    """tomllib's "Cannot overwrite a value" for a plain key written twice: the key, where it
-    was first, and the second at its own column (line numbers of `raw`, 1-based)."""
-    lines = raw.split("\n")
-    if not exc.reason.startswith("Cannot overwrite a value") or exc.line > len(lines):
-        return None
-    second = _KEY_LINE.match(lines[exc.line - 1])
-    if second is None:
-        return None
-    key = second.group(1).strip('"')
-    found = None
-    for number, text in enumerate(lines[: exc.line - 1], start=1):
-        first = _KEY_LINE.match(text)
-        if text.lstrip().startswith("["):
-            found = None  # a table of its own: its keys are not the second one's
-        elif first is not None and first.group(1).strip('"') == key:
-            found = found or number
-    if found is None:
-        return None
-    where = f"first on line {1 + found}"  # a line of the file: `+++` is line 1
-    return f"key `{key}` is set twice, {where}", exc.line, second.start(1) + 1
 
 
 # A line that ends with an array item (a string, a number, a boolean) and no comma.
