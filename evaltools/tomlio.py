@@ -86,3 +86,18 @@ def set_twice(exc: TomlError, text: str) -> tuple[str, int, int, int] | None:
     if found is None:
         return None
     return key, found, exc.line, second.start(1) + 1
+
+
+def explain(exc: TomlError, text: str) -> tuple[int, int, str, str]:
+    """(line, column, what is wrong, how to fix it) for a file that is all TOML (a
+    pyproject.toml): a key set twice by name, anything else in the parser's words."""
+    twice = set_twice(exc, text)
+    if twice is not None:
+        key, first, line, column = twice
+        return (
+            line,
+            column,
+            f"key `{key}` is set twice, first on line {first}",
+            ("delete one of the two lines"),
+        )
+    return exc.line, exc.column, f"not valid TOML ({exc.reason})", "fix it"

@@ -25,7 +25,7 @@ from evaltools.config.precommit import (
 from evaltools.config.pyproject_setup import TEMPLATE_ADDED
 from evaltools.fileio import UsageError, display_path
 from evaltools.positions import line_column
-from evaltools.tomlio import TomlError, loads
+from evaltools.tomlio import TomlError, explain, loads
 
 if TYPE_CHECKING:
     from evaltools.config.precommit_hooks import Hook
@@ -196,10 +196,8 @@ def _plan_pyproject(pyproject: Path) -> tuple[bytes | None, Completion, Found]:
     try:
         return read, complete(text, found), found
     except TomlError as exc:
-        raise UsageError(
-            f"{shown}:{exc.line}:{exc.column}: not valid TOML ({exc.reason}): fix it; "
-            "nothing written"
-        ) from exc
+        line, column, what, fix = explain(exc, text or "")
+        raise UsageError(f"{shown}:{line}:{column}: {what}: {fix}; nothing written") from exc
 
 
 def _complete_pyproject(pyproject: Path, read: bytes | None, result: Completion) -> None:

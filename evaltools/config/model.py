@@ -18,7 +18,7 @@ from evaltools.config.discovery import find_pyproject
 from evaltools.diagnostics import Severity
 from evaltools.fileio import UsageError, display_path
 from evaltools.positions import line_column
-from evaltools.tomlio import TomlError, loads, set_twice
+from evaltools.tomlio import TomlError, explain, loads
 
 if TYPE_CHECKING:
     from evaltools.gate import Gate
@@ -364,16 +364,10 @@ def parse_config(path: Path, text: str) -> Config:
     try:
         data = loads(text)
     except TomlError as exc:
-        twice = set_twice(exc, text)
-        if twice is not None:
-            key, first, line, column = twice
-            raise UsageError(
-                f"{display_path(path)}:{line}:{column}: key `{key}` is set twice, first on "
-                f"line {first}: delete one of the two lines, or the configuration cannot be read"
-            ) from exc
+        line, column, what, fix = explain(exc, text)
         raise UsageError(
-            f"{display_path(path)}:{exc.line}:{exc.column}: not valid TOML ({exc.reason}): "
-            "fix it, or the configuration cannot be read"
+            f"{display_path(path)}:{line}:{column}: {what}: {fix}, or the configuration "
+            "cannot be read"
         ) from exc
     tool = data.get("tool", {})
     checker = _Validator(path, text)
