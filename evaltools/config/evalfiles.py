@@ -168,21 +168,24 @@ def uncovered(config: Config, names: list[str]) -> list[str]:
     ]
 
 
-def unlisted_message(config: Config, name: str, found: Kind) -> str:
-    """What a tracked eval file outside the configuration is, and the line that adds it."""
+def unlisted_message(config: Config, name: str, found: Kind, count: int = 1) -> str:
+    """What a tracked eval file outside the configuration is, and the line that adds it;
+    with a `count` above 1, what the `count` example files of folder `name` are."""
     if found is Kind.SET:
         key, table, places = "sets", "[tool.evaltools.retrieval]", config.retrieval.sets
         place = name
     else:
         key, table, places = "paths", "[tool.evaltools]", config.paths
         parent = PurePosixPath(name).parent.as_posix()
-        place = name if parent == "." else parent
+        place = name if parent == "." or count > 1 else parent
     written = [_relative(config, p) for p in places]
     line = f"{key} = {json.dumps([*written, place], ensure_ascii=False)}"
+    what = f"{found.value} not checked: no configured place covers it"
+    if count > 1:
+        what = f"{count} {found.value}s not checked: no configured place covers them"
     return (
-        f"{found.value} not checked: no configured place covers it; add "
-        f"{json.dumps(place, ensure_ascii=False)} to `{key}` in {table} ({line}), or "
-        f"{json.dumps(name, ensure_ascii=False)} to `exclude`"
+        f"{what}; add {json.dumps(place, ensure_ascii=False)} to `{key}` in {table} ({line}), "
+        f"or {json.dumps(name, ensure_ascii=False)} to `exclude`"
     )
 
 
