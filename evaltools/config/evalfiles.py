@@ -14,14 +14,14 @@ import itertools
 import json
 import os
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from enum import Enum
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 
 from evaltools import jsonio
 from evaltools.catalogue.io import UNLISTED_EVAL_FILE
-from evaltools.discover import SKIPPED_DIRECTORIES, git_tracked
+from evaltools.discover import SKIPPED_DIRECTORIES, NothingFound, discover, git_tracked
 from evaltools.fileio import MAX_DATA_FILE_BYTES, Refused, display_path, open_input, real_path
 
 if TYPE_CHECKING:
@@ -125,6 +125,34 @@ def split_sets(files: list[Path], configured: list[Path]) -> tuple[list[Path], l
         is_set = path.suffix == ".jsonl" and is_retrieval_set(path, known)
         (sets if is_set else others).append(path)
     return others, sets
+
+
+def discover_sets(
+    paths: Iterable[Path],
+    *,
+    respect_gitignore: bool = True,
+    excluded: Callable[[Path], bool] | None = None,
+) -> list[Path]:
+    """The retrieval sets the retrieval commands read: `.jsonl` files named (and `-`) as
+    given, and those found in the directories named but a file of example records beside
+    them (`lint`'s and `convert`'s, as `check` sorts it), which is no set to report on."""
+    paths = list(paths)
+    found = discover(
+        paths,
+        (".jsonl",),
+        respect_gitignore=respect_gitignore,
+        what="eval sets",
+        excluded=excluded,
+    )
+    named = {str(p) for p in paths}
+    sets = [p for p in found if str(p) in named or kind(p) is not Kind.EXAMPLE]
+    if not sets:
+        shown = ", ".join(display_path(p) for p in found[:3]) + (", ..." if len(found) > 3 else "")
+        raise NothingFound(
+            f"no retrieval sets: {shown} {'holds' if len(found) == 1 else 'hold'} example "
+            "records (`lint` and `convert` read them); name a file to read it as a set"
+        )
+    return sets
 
 
 def kind(path: Path) -> Kind:
