@@ -8,12 +8,14 @@ from __future__ import annotations
 import json
 import unicodedata
 from pathlib import Path
+from typing import Literal
 
 import pytest
 
 from evaltools.__main__ import main
 from tests.retrieval.gitrepo import GitRepo
 
+Form = Literal["NFC", "NFD"]
 CODE = "class Store:\n    def revoke(self, token):\n        return token\n"
 
 
@@ -30,7 +32,7 @@ def test_a_path_in_another_unicode_form_is_said_so(
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
-    forms: tuple[str, str],
+    forms: tuple[Form, Form],
     command: list[str],
 ) -> None:
     on_disk, in_id = forms
