@@ -179,6 +179,14 @@ def _syntax(text: str, exc: json.JSONDecodeError) -> JsonError:
     stripped = text.rstrip(_WHITESPACE)
     if text.startswith(BOM):
         message = "text starts with a byte order mark (were two files joined?): delete it"
+    elif _continued(text, exc):
+        # The second line of a record pretty-printed over several lines (`"key": ...`, or
+        # the closing `}`): said as what it is, at its first character.
+        message = (
+            "the text starts inside an object (no `{` opens it): in a JSONL file, is this the "
+            "rest of a record split over several lines? put each record on one line"
+        )
+        return JsonError(message, len(text) - len(text.lstrip(_WHITESPACE)))
     elif exc.msg == "Extra data":
         message = (
             "there is more text after the end of the JSON value: a JSONL line holds one "
@@ -202,6 +210,15 @@ def _syntax(text: str, exc: json.JSONDecodeError) -> JsonError:
             )
         message = f"not valid JSON ({reason}): fix the syntax at this column"
     return JsonError(message, exc.pos)
+
+
+def _continued(text: str, exc: json.JSONDecodeError) -> bool:
+    """Whether `text` begins as the inside or the end of an object: a key and its `:`, or
+    a `}` where a value should start."""
+    start = text.lstrip(_WHITESPACE)
+    if exc.msg == "Extra data":
+        return start[:1] == '"' and text[exc.pos :].lstrip(_WHITESPACE)[:1] == ":"
+    return exc.msg == "Expecting value" and start[:1] == "}" and exc.pos == len(text) - len(start)
 
 
 def _trailing_comma(text: str, pos: int) -> int | None:

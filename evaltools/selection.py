@@ -191,6 +191,11 @@ def selection_from(
     chosen = _codes(table["select"], "select") if "select" in table else None
     ignored = _codes(table.get("ignore", []), "ignore")
     flags = Layer(_codes(select, "select") if select else None, _codes(ignore or (), "ignore"))
+    if select and not flags.select:
+        # `--select=$RULES` with RULES unset would select nothing: a gate that always passes.
+        raise UsageError(
+            f"--select {select[-1]!r} names no rule: give rule codes, prefixes, names or ALL"
+        )
     raw = table.get("per-file-ignores", {})
     if not isinstance(raw, Mapping):
         raise UsageError("[tool.evaltools] `per-file-ignores` must be a table of glob = [codes]")

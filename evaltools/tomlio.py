@@ -60,3 +60,44 @@ def _refused(text: str, where: re.Pattern[str], what: str) -> TomlError:
     line = text.count("\n", 0, offset) + 1
     column = offset - (text.rfind("\n", 0, offset) + 1) + 1
     return TomlError(f"{what} (at line {line}, column {column})", text)
+
+
+_KEY_LINE = re.compile(r'\s*([A-Za-z0-9_-]+|"[^"\\]*")\s*=')
+
+
+def set_twice(exc: TomlError, text: str) -> tuple[str, int, int, int] | None:
+    """tomllib's "Cannot overwrite a value" for a plain key written twice in one table, as
+    (the key, the line of its first, the line and column of its second), 1-based lines of
+    `text`: a person needs the key's name and both places, not the end of the second line."""
+    lines = text.split("\n")
+    if not exc.reason.startswith("Cannot overwrite a value") or exc.line > len(lines):
+        return None
+    second = _KEY_LINE.match(lines[exc.line - 1])
+    if second is None:
+        return None
+    key = second.group(1).strip('"')
+    found = None
+    for number, line in enumerate(lines[: exc.line - 1], start=1):
+        first = _KEY_LINE.match(line)
+        if line.lstrip().startswith("["):
+            found = None  # a table of its own: its keys are not the second one's
+        elif first is not None and first.group(1).strip('"') == key:
+            found = found or number
+    if found is None:
+        return None
+    return key, found, exc.line, second.start(1) + 1
+
+
+def explain(exc: TomlError, text: str) -> tuple[int, int, str, str]:
+    """(line, column, what is wrong, how to fix it) for a file that is all TOML (a
+    pyproject.toml): a key set twice by name, anything else in the parser's words."""
+    twice = set_twice(exc, text)
+    if twice is not None:
+        key, first, line, column = twice
+        return (
+            line,
+            column,
+            f"key `{key}` is set twice, first on line {first}",
+            ("delete one of the two lines"),
+        )
+    return exc.line, exc.column, f"not valid TOML ({exc.reason})", "fix it"

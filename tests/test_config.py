@@ -308,3 +308,28 @@ def test_a_configured_path_that_does_not_exist_is_reported_at_its_item(
     (in_tmp / "evals").mkdir()
     assert main(argv) == 2
     assert capsys.readouterr().err == f"evaltools {' '.join(argv)}: error: {message}\n"
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (
+            '[tool.evaltools]\npaths = ["evals"]\nmax-warnings = 0\n  max-warnings = 1\n',
+            "pyproject.toml:4:3: key `max-warnings` is set twice, first on line 3: delete one of "
+            "the two lines, or the configuration cannot be read",
+        ),
+        (
+            '[tool.evaltools]\npaths = ["evals"]\n[tool.evaltools.retrieval]\nroot = "."\n'
+            'sets = []\n"root" = ".."\n',
+            "pyproject.toml:6:1: key `root` is set twice, first on line 4: delete one of the two "
+            "lines, or the configuration cannot be read",
+        ),
+    ],
+)
+def test_a_key_set_twice_in_the_configuration_names_it_and_both_lines(
+    in_tmp: Path, capsys: pytest.CaptureFixture[str], text: str, message: str
+) -> None:
+    # tomllib says "Cannot overwrite a value" at the end of the second line (found by the b3
+    # new-user trial); the front matter's EP003 already said it this way.
+    assert _check(in_tmp, capsys, text) == (2, f"evaltools check: error: {message}\n")
+    assert (in_tmp / "pyproject.toml").read_text() == text

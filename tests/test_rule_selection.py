@@ -186,3 +186,31 @@ def test_every_command_that_selects_declares_select_and_ignore_once() -> None:
     for command in all_commands():
         if command.name in selecting:
             assert IGNORE in command.params, command.name
+
+
+@pytest.mark.parametrize("given", [["--select="], ["--select", ","], ["--select", " "]])
+@pytest.mark.parametrize("command", [["lint"], ["check"]])
+def test_an_empty_select_on_the_command_line_is_a_usage_error(
+    in_tmp: Path, capsys: pytest.CaptureFixture[str], command: list[str], given: list[str]
+) -> None:
+    # `--select=$RULES` with RULES unset selected nothing, so the gate passed every file
+    # (found by the b3 new-user trial); ruff refuses an empty selector too.
+    shutil.copy(LOSSY, in_tmp / LOSSY.name)
+    before = (in_tmp / LOSSY.name).read_bytes()
+    assert main([*command, LOSSY.name, *given]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    shown = repr(given[-1].removeprefix("--select="))
+    assert captured.err == (
+        f"evaltools {command[0]}: error: --select {shown} names no rule: give rule codes, "
+        "prefixes, names or ALL\n"
+    )
+    assert (in_tmp / LOSSY.name).read_bytes() == before
+
+
+def test_a_select_with_a_trailing_comma_keeps_its_rules(
+    in_tmp: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    shutil.copy(LOSSY, in_tmp / LOSSY.name)
+    assert main(["lint", LOSSY.name, "--select", "EP108,"]) == 0
+    assert f"{LOSSY.name}:6:1: EP108 [warning]" in capsys.readouterr().out

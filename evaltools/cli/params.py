@@ -51,7 +51,8 @@ class Command(NamedTuple):
 def format_param(default: str = "text", choices: tuple[str, ...] = FORMATS) -> Param:
     return Param(
         "output_format",
-        ("--format",),
+        # ruff's name for it, which users of ruff type
+        ("--format", "--output-format"),
         default=default,
         choices=choices,
         help="Output format.",

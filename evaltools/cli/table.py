@@ -324,13 +324,7 @@ EXAMPLE_COMMANDS: tuple[Command, ...] = (
                 help="Rule code, name or prefix; ALL or nothing lists every rule.",
                 metavar="CODE",
             ),
-            Param(
-                "output_format",
-                ("--format",),
-                default="text",
-                choices=("text", "json", "markdown"),
-                help="Output format.",
-            ),
+            format_param(choices=("text", "json", "markdown")),
         ),
     ),
 )

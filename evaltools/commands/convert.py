@@ -7,12 +7,13 @@ from pathlib import Path
 from typing import TextIO
 
 from evaltools import jsonio
+from evaltools.config.evalfiles import looks_like_retrieval_set
 from evaltools.config.exclude import walk_exclusion
 from evaltools.diagnostics import Diagnostic, Severity
 from evaltools.discover import check_paths_exist, discover, refuse_input_as_output
 from evaltools.example import records
 from evaltools.example.convert import pipeline as conv
-from evaltools.fileio import UsageError
+from evaltools.fileio import UsageError, display_path
 from evaltools.parallel.processes import check_jobs
 from evaltools.report.progress import Progress
 
@@ -50,6 +51,7 @@ def run(
         what="examples",
         excluded=walk_exclusion(paths),
     )
+    sources, sets = _without_sets(sources, paths)
     options = conv.Options(
         to=to,
         output=output,
@@ -84,11 +86,27 @@ def run(
         )
     finally:  # a usage error found while reading goes on a line of its own
         progress.clear()
+    stats.notes[:0] = [
+        f"{display_path(path)} is a retrieval set, not examples: left out (name it to "
+        "convert it all the same)"
+        for path in sets
+    ]
     if output_format == "json":
         _print_json(report_stream, options, stats, found)
     else:
         _print_summary(report_stream, options, stats)
     return 1 if any(d.severity is Severity.ERROR for d in found) else 0
+
+
+def _without_sets(sources: list[Path], named: list[Path]) -> tuple[list[Path], list[Path]]:
+    """(the sources, the retrieval sets found in a folder among them): a set beside the
+    examples is no example file, as `check` sorts them; one named is read as examples."""
+    given = {str(p) for p in named}
+    found = [p for p in sources if p.suffix == ".jsonl" and str(p) not in given]
+    if not found:
+        return sources, []
+    sets = {str(p) for p in found if looks_like_retrieval_set(p)}
+    return [p for p in sources if str(p) not in sets], [p for p in found if str(p) in sets]
 
 
 def _progress_line(stats: conv.Stats, rate: float) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import shutil
 import sys
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 
 from evaltools.atomic import MISSING, WriteError, atomic_write
@@ -25,7 +25,7 @@ from evaltools.config.precommit import (
 from evaltools.config.pyproject_setup import TEMPLATE_ADDED
 from evaltools.fileio import UsageError, display_path
 from evaltools.positions import line_column
-from evaltools.tomlio import TomlError, loads
+from evaltools.tomlio import TomlError, explain, loads
 
 if TYPE_CHECKING:
     from evaltools.config.precommit_hooks import Hook
@@ -196,10 +196,8 @@ def _plan_pyproject(pyproject: Path) -> tuple[bytes | None, Completion, Found]:
     try:
         return read, complete(text, found), found
     except TomlError as exc:
-        raise UsageError(
-            f"{shown}:{exc.line}:{exc.column}: not valid TOML ({exc.reason}): fix it; "
-            "nothing written"
-        ) from exc
+        line, column, what, fix = explain(exc, text or "")
+        raise UsageError(f"{shown}:{line}:{column}: {what}: {fix}; nothing written") from exc
 
 
 def _complete_pyproject(pyproject: Path, read: bytes | None, result: Completion) -> None:
@@ -236,11 +234,17 @@ def _say_unlisted(pyproject: Path, written: bytes | str | None, found: Found) ->
     except UsageError:
         return  # every command (`check` first) reports the configuration itself
     kinds = dict.fromkeys(found.example_files, Kind.EXAMPLE) | dict.fromkeys(found.sets, Kind.SET)
+    # The example files of one folder on one line (a conversion's output folder holds many).
+    folders: dict[str, list[str]] = {}
     for name in uncovered(config, list(kinds)):
-        message = unlisted_message(config, name, kinds[name])
-        sys.stderr.write(
-            f"evaltools init: warning: {display_path(pyproject.parent / name)}: {message}\n"
-        )
+        parent = PurePosixPath(name).parent.as_posix()
+        key = name if kinds[name] is Kind.SET or parent == "." else parent
+        folders.setdefault(key, []).append(name)
+    for key, names in folders.items():
+        name, count = (names[0], 1) if len(names) == 1 else (key, len(names))
+        message = unlisted_message(config, name, kinds[names[0]], count)
+        shown = display_path(pyproject.parent / name) + ("/" if count > 1 else "")
+        sys.stderr.write(f"evaltools init: warning: {shown}: {message}\n")
 
 
 def _warn_unless_on_path() -> None:

@@ -14,14 +14,14 @@ import itertools
 import json
 import os
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from enum import Enum
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 
 from evaltools import jsonio
 from evaltools.catalogue.io import UNLISTED_EVAL_FILE
-from evaltools.discover import SKIPPED_DIRECTORIES, git_tracked
+from evaltools.discover import SKIPPED_DIRECTORIES, NothingFound, discover, git_tracked
 from evaltools.fileio import MAX_DATA_FILE_BYTES, Refused, display_path, open_input, real_path
 
 if TYPE_CHECKING:
@@ -127,6 +127,34 @@ def split_sets(files: list[Path], configured: list[Path]) -> tuple[list[Path], l
     return others, sets
 
 
+def discover_sets(
+    paths: Iterable[Path],
+    *,
+    respect_gitignore: bool = True,
+    excluded: Callable[[Path], bool] | None = None,
+) -> list[Path]:
+    """The retrieval sets the retrieval commands read: `.jsonl` files named (and `-`) as
+    given, and those found in the directories named but a file of example records beside
+    them (`lint`'s and `convert`'s, as `check` sorts it), which is no set to report on."""
+    paths = list(paths)
+    found = discover(
+        paths,
+        (".jsonl",),
+        respect_gitignore=respect_gitignore,
+        what="eval sets",
+        excluded=excluded,
+    )
+    named = {str(p) for p in paths}
+    sets = [p for p in found if str(p) in named or kind(p) is not Kind.EXAMPLE]
+    if not sets:
+        shown = ", ".join(display_path(p) for p in found[:3]) + (", ..." if len(found) > 3 else "")
+        raise NothingFound(
+            f"no retrieval sets: {shown} {'holds' if len(found) == 1 else 'hold'} example "
+            "records (`lint` and `convert` read them); name a file to read it as a set"
+        )
+    return sets
+
+
 def kind(path: Path) -> Kind:
     """What `path` holds, from its suffix and its first bytes (not a parse of all of it)."""
     if not path.is_file():
@@ -168,21 +196,24 @@ def uncovered(config: Config, names: list[str]) -> list[str]:
     ]
 
 
-def unlisted_message(config: Config, name: str, found: Kind) -> str:
-    """What a tracked eval file outside the configuration is, and the line that adds it."""
+def unlisted_message(config: Config, name: str, found: Kind, count: int = 1) -> str:
+    """What a tracked eval file outside the configuration is, and the line that adds it;
+    with a `count` above 1, what the `count` example files of folder `name` are."""
     if found is Kind.SET:
         key, table, places = "sets", "[tool.evaltools.retrieval]", config.retrieval.sets
         place = name
     else:
         key, table, places = "paths", "[tool.evaltools]", config.paths
         parent = PurePosixPath(name).parent.as_posix()
-        place = name if parent == "." else parent
+        place = name if parent == "." or count > 1 else parent
     written = [_relative(config, p) for p in places]
     line = f"{key} = {json.dumps([*written, place], ensure_ascii=False)}"
+    what = f"{found.value} not checked: no configured place covers it"
+    if count > 1:
+        what = f"{count} {found.value}s not checked: no configured place covers them"
     return (
-        f"{found.value} not checked: no configured place covers it; add "
-        f"{json.dumps(place, ensure_ascii=False)} to `{key}` in {table} ({line}), or "
-        f"{json.dumps(name, ensure_ascii=False)} to `exclude`"
+        f"{what}; add {json.dumps(place, ensure_ascii=False)} to `{key}` in {table} ({line}), "
+        f"or {json.dumps(name, ensure_ascii=False)} to `exclude`"
     )
 
 

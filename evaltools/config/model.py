@@ -16,7 +16,7 @@ from evaltools.config.schema import DUPES, RETRIEVAL, TOP, Validator
 from evaltools.diagnostics import Severity
 from evaltools.fileio import UsageError, display_path
 from evaltools.positions import line_column
-from evaltools.tomlio import TomlError, loads
+from evaltools.tomlio import TomlError, explain, loads
 
 if TYPE_CHECKING:
     from evaltools.gate import Gate
@@ -112,9 +112,10 @@ def parse_config(path: Path, text: str) -> Config:
     try:
         data = loads(text)
     except TomlError as exc:
+        line, column, what, fix = explain(exc, text)
         raise UsageError(
-            f"{display_path(path)}:{exc.line}:{exc.column}: not valid TOML ({exc.reason}): "
-            "fix it, or the configuration cannot be read"
+            f"{display_path(path)}:{line}:{column}: {what}: {fix}, or the configuration "
+            "cannot be read"
         ) from exc
     tool = data.get("tool", {})
     checker = Validator(path, text)

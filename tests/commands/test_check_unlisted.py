@@ -151,6 +151,29 @@ def test_init_run_again_names_examples_outside_its_paths(
     assert "IO030" not in capsys.readouterr().err
 
 
+def test_init_run_again_names_a_folder_of_examples_once(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A conversion's output folder of examples was a warning per file (found by the b3
+    # new-user trial: 37 lines for three folders); one line per folder now.
+    out = repo / "out"
+    out.mkdir()
+    for path in GOOD:
+        shutil.copyfile(path, out / path.name)
+    before = (repo / "pyproject.toml").read_bytes()
+    assert main(["init"]) == 0
+    warnings = [line for line in capsys.readouterr().err.splitlines() if "not checked" in line]
+    assert warnings == [
+        "evaltools init: warning: new-evals/requests--plural.md: example file not checked: no "
+        'configured place covers it; add "new-evals" to `paths` in [tool.evaltools] '
+        '(paths = ["evals", "new-evals"]), or "new-evals/requests--plural.md" to `exclude`',
+        f"evaltools init: warning: out/: {len(GOOD)} example files not checked: no configured "
+        'place covers them; add "out" to `paths` in [tool.evaltools] (paths = ["evals", '
+        '"out"]), or "out" to `exclude`',
+    ]
+    assert (repo / "pyproject.toml").read_bytes() == before
+
+
 def test_the_target_of_a_linked_example_is_checked_through_the_link_not_named(
     repo: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

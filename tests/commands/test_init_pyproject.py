@@ -199,6 +199,21 @@ def test_an_unreadable_pyproject_stops_init_before_anything_is_written(
     assert sorted(p.name for p in in_tmp.iterdir()) == ["pyproject.toml"]
 
 
+def test_a_key_set_twice_in_pyproject_stops_init_naming_it(
+    in_tmp: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The message check gives for it (tomlio.explain), not tomllib's "Cannot overwrite a value".
+    text = '[project]\nname = "demo"\nversion = "1"\nname = "other"\n'
+    (in_tmp / "pyproject.toml").write_text(text)
+    assert main(["init"]) == 2
+    assert capsys.readouterr().err == (
+        "evaltools init: error: pyproject.toml:4:1: key `name` is set twice, first on line 2: "
+        "delete one of the two lines; nothing written\n"
+    )
+    assert sorted(p.name for p in in_tmp.iterdir()) == ["pyproject.toml"]
+    assert (in_tmp / "pyproject.toml").read_text() == text
+
+
 def test_from_a_subdirectory_init_writes_at_the_top_level(
     repo: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

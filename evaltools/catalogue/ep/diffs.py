@@ -108,6 +108,22 @@ NON_ASCII_BEFORE_CURSOR = Rule(
     check="evaltools.example.lint.diffs.cursor_checks",
 )
 
+MARKER_TABS_MISALIGNED = Rule(
+    "EP315",
+    "marker-tabs-misaligned",
+    W,
+    "The marker line has a tab where the cursor line has none, or a space under its tab.",
+    "Compares the marker line left of the `^` with the cursor line above it, byte by byte: "
+    "a tab must stand under a tab, and a tab of the cursor line may hold a tab or the "
+    "comment token (as the reference writes it), not a space.",
+    "The caret's column counts a tab as one byte, so a marker whose tabs differ from the "
+    "cursor line's (an editor converting spaces to tabs, or a marker typed with spaces "
+    "under tab-indented code) puts the cursor elsewhere than it shows.",
+    _cursor("def main():", '    print("hello")', "#\t\t^[CURSOR_POSITION]"),
+    CURSOR,
+    check="evaltools.example.lint.diffs.cursor_checks",
+)
+
 SEVERAL_CURSOR_MARKERS = Rule(
     "EP207",
     "several-cursor-markers",

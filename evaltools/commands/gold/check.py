@@ -116,10 +116,10 @@ def configured_sets(config: Config, paths: list[Path]) -> list[Path]:
         return paths
     # The directories are listed here, so that what the check (and its result cache)
     # reads leaves out what `exclude` says; a missing path is the check's to report.
-    from evaltools.discover import discover
+    from evaltools.config.evalfiles import discover_sets
 
     check_paths_exist(paths)
-    return discover(paths, (".jsonl",), what="eval sets", excluded=excluded)
+    return discover_sets(paths, excluded=excluded)
 
 
 def _check(

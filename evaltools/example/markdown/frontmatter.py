@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from evaltools.tomlio import TomlError, loads
+from evaltools.tomlio import TomlError, loads, set_twice
 
 if TYPE_CHECKING:
     from evaltools.tomllocate import KeyLines
@@ -50,6 +50,15 @@ class FrontMatter:
         found = located.written((key,)) if located is not None else None
         return (1 + found[0], found[1]) if found is not None else None
 
+    def meant_key(self, key: str) -> str | None:
+        """The known key that unknown `key` looks like (`tag`, `Tags`: `tags`), when the
+        front matter does not set it already (renaming onto it would set it twice)."""
+        import difflib  # only a front matter with an unknown key gets here
+
+        free = {k.lower(): k for k in KNOWN_KEYS if self.key_position(k) is None}
+        close = difflib.get_close_matches(key.lower(), list(free), n=1, cutoff=0.75)
+        return free[close[0]] if close else None
+
     def _locate(self) -> KeyLines | None:
         if self._located is None and self._toml is not None:
             from evaltools.tomllocate import KeyLines
@@ -88,9 +97,10 @@ def _interpret(raw: str, result: FrontMatter) -> None:
         table = loads(raw)
     except TomlError as exc:
         message, line, column = _toml_error(exc, raw)
-        twice = _set_twice(exc, raw)
+        twice = set_twice(exc, raw)
         if twice is not None:
-            message, line, column = twice
+            key, first, line, column = twice
+            message = f"key `{key}` is set twice, first on line {1 + first}"  # `+++` is 1
             result.error_fix = "delete one of the two lines"
         result.error = f"front matter is not valid TOML ({message})"
         result.error_line, result.error_column = 1 + line, column
@@ -98,7 +108,7 @@ def _interpret(raw: str, result: FrontMatter) -> None:
     result._toml = raw
     problems = _check_types(table)
     if problems:
-        result.error, key = problems
+        result.error, key, result.error_fix = problems
         misspelt = _misspelling(key, table) if key not in table else None
         if misspelt is not None:
             result.error += f" but has `{shown_key(misspelt)}`"
@@ -138,47 +148,24 @@ def _toml_error(exc: TomlError, raw: str) -> tuple[str, int, int]:
     return exc.reason, line, column
 
 
-_KEY_LINE = re.compile(r'\s*([A-Za-z0-9_-]+|"[^"\\]*")\s*=')
-
-
-def _set_twice(exc: TomlError, raw: str) -> tuple[str, int, int] | None:
-    """tomllib's "Cannot overwrite a value" for a plain key written twice: the key, where it
-    was first, and the second at its own column (line numbers of `raw`, 1-based)."""
-    lines = raw.split("\n")
-    if not exc.reason.startswith("Cannot overwrite a value") or exc.line > len(lines):
-        return None
-    second = _KEY_LINE.match(lines[exc.line - 1])
-    if second is None:
-        return None
-    key = second.group(1).strip('"')
-    found = None
-    for number, text in enumerate(lines[: exc.line - 1], start=1):
-        first = _KEY_LINE.match(text)
-        if text.lstrip().startswith("["):
-            found = None  # a table of its own: its keys are not the second one's
-        elif first is not None and first.group(1).strip('"') == key:
-            found = found or number
-    if found is None:
-        return None
-    where = f"first on line {1 + found}"  # a line of the file: `+++` is line 1
-    return f"key `{key}` is set twice, {where}", exc.line, second.start(1) + 1
-
-
 # A line that ends with an array item (a string, a number, a boolean) and no comma.
 _VALUE_END = re.compile(r'(["\'0-9]|true|false)\s*(#.*)?$')
 
 
-def _check_types(table: dict[str, Any]) -> tuple[str, str] | None:
+def _check_types(table: dict[str, Any]) -> tuple[str, str, str] | None:
+    """What is wrong, the key it is about, and how to write it (the fix)."""
     for key in ("repository_url", "revision"):
         if key not in table:
-            return f"front matter has no `{key}`", key
+            return f"front matter has no `{key}`", key, f'add `{key} = "…"` below the opening `+++`'
         if not isinstance(table[key], str):
-            return f"front matter `{key}` is not a string", key
+            return f"front matter `{key}` is not a string", key, f'write `{key} = "…"`'
     tags = table.get("tags", [])
     if not isinstance(tags, list) or not all(isinstance(t, str) for t in tags):
-        return "front matter `tags` is not an array of strings", "tags"
+        # `[[tags]]`, `[tags]`, `tags = "a"`, `tags = [1]`: one line of quoted strings.
+        return "front matter `tags` is not an array of strings", "tags", 'write `tags = ["…"]`'
     if not isinstance(table.get(ROLLBACK_KEY, False), bool):
-        return f"front matter `{ROLLBACK_KEY}` is not true or false", ROLLBACK_KEY
+        fix = f"write `{ROLLBACK_KEY} = true` (or `false`), without quotes"
+        return f"front matter `{ROLLBACK_KEY}` is not true or false", ROLLBACK_KEY, fix
     return None
 
 

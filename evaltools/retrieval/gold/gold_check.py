@@ -20,8 +20,9 @@ from evaltools.catalogue.rg.check import (
     GOLD_RECORD_UNREADABLE,
 )
 from evaltools.catalogue.rv import BLANK_LINE
+from evaltools.config.evalfiles import discover_sets
 from evaltools.diagnostics import Diagnostic, make
-from evaltools.discover import check_paths_exist, discover
+from evaltools.discover import check_paths_exist
 from evaltools.fileio import MAX_DATA_FILE_BYTES, Refused, UsageError, display_path, read_input
 from evaltools.retrieval.code.chunk_id import ChunkIdError, parse_chunk_id
 from evaltools.retrieval.gold.items import GoldItem
@@ -83,7 +84,7 @@ def check_gold(
     invalid: dict[Diagnostic, tuple[str | None, str]] = {}
     # A file named twice (`evals evals/set.jsonl`) is checked, and fixed, once: discover
     # takes each file once.
-    for path in discover(paths, (".jsonl",), what="eval sets"):
+    for path in discover_sets(paths):
         given = None if texts is None else texts.get(path)
         if given is not None:
             set_file: JsonlFile | None = JsonlFile.of(path, display_path(path), given)

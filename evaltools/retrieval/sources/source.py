@@ -106,6 +106,18 @@ class CodeTree(Closing):
         mount = self.mount(id_path)
         return mount is not None and mount.to_repo(id_path) in self._tracked_at_rev(mount)
 
+    def other_form(self, id_path: str) -> str | None:
+        """The file whose name is `id_path` in another Unicode normal form (`é` as one code
+        point or as `e` and an accent, as macOS writes names): the two look alike in every
+        message."""
+        import unicodedata  # only a path that names no file gets here
+
+        for form in ("NFC", "NFD"):
+            other = unicodedata.normalize(form, id_path)
+            if other != id_path and self.exists(other):
+                return other
+        return None
+
     def read_blobs(self, id_paths: Iterable[str]) -> Iterator[tuple[str, bytes | None]]:
         """Blobs at `rev`, repository by repository, each through one cat-file process."""
         by_mount: dict[RepoMount, list[str]] = {}

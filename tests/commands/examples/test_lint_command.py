@@ -386,7 +386,7 @@ def test_front_matter_findings_name_the_key_line_and_say_how_to_fix(
     assert out[1].startswith("o--extra.md:5:1: EP005 [warning] front matter key `runs`")
     assert out[2] == (
         "o--no-rev.md:1:1: EP004 [error] front matter has no `revision`, so the reference "
-        "ignores all of it (every field blank): fix it"
+        'ignores all of it (every field blank): add `revision = "…"` below the opening `+++`'
     )
 
 

@@ -181,6 +181,17 @@ CASES = [
         38,
         passing=sub("+    return 1\n", "+    return 1\n+    \n#    ^[CURSOR_POSITION]\n"),
     ),
+    # An editor turned the marker's spaces into tabs: the caret counts each as one byte.
+    Case("EP315", sub("#         ^[CURSOR", "#\t\t^[CURSOR"), 23),
+    # Tab-indented code, a marker typed with spaces: a space stands under the second tab.
+    Case(
+        "EP315",
+        lambda s: s.replace('    print("hello")', '\t\tprint("hello")'),
+        23,
+        passing=lambda s: s.replace('    print("hello")', '\t\tprint("hello")').replace(
+            "#         ^[CURSOR", "\t\t#        ^[CURSOR"
+        ),
+    ),
     Case("EP309", lambda s: s + "\n```diff\n```\n", 39),
     Case("EP310", sub('     print("hello")\n-    return 0', 'print("hello")\n-    return 0'), 34),
     Case("EP113", sub("```src/app.py", "  ```src/app.py"), 20),

@@ -9,6 +9,7 @@ import re
 from evaltools.catalogue.ep.diffs import (
     CURSOR_INSIDE_CHARACTER,
     CURSOR_PAST_END_OF_LINE,
+    MARKER_TABS_MISALIGNED,
     MARKER_WITHOUT_CARET,
     MISSING_CURSOR_MARKER,
     NON_ASCII_BEFORE_CURSOR,
@@ -177,6 +178,51 @@ def _check_location(ctx: LintContext, source: FieldSource, loc: CursorLocation) 
             "non-ASCII text before the cursor on its line: the marker column counts bytes, "
             "not characters, so check that it points where you mean",
         )
+    # A caret past the line's end is EP204's already, whatever moved it there.
+    if loc.kind == "^" and loc.has_line_above and not loc.past_end_of_line:
+        lines = source.text.split("\n")
+        cursor_line = lines[loc.marker_line - 1]
+        where = _tab_mismatch(cursor_line, lines[loc.marker_line], loc.column)
+        if where is not None and not _reindented(ctx, cursor_line):
+            ctx.at_field(MARKER_TABS_MISALIGNED, source, line, column, where)
+
+
+def _reindented(ctx: LintContext, text: str) -> bool:
+    """Whether the patches hold `text` with other leading whitespace only: then the cursor
+    line is what was re-indented (EP301 says so at it), not its marker."""
+    from evaltools.example.diffs.udiff import LineKind
+
+    body = text.lstrip(" \t")
+    for patch in (f for f in field_sources(ctx) if f.name == "expected_patch"):
+        for hunk in parsed_diff(ctx, patch)[0].hunks:
+            for old in hunk.lines:
+                same = old.text != text and old.text.lstrip(" \t") == body
+                if same and old.kind is not LineKind.ADDITION:
+                    return True
+    return False
+
+
+def _tab_mismatch(cursor_line: str, marker_line: str, column: int) -> str | None:
+    """What differs between the tabs left of the caret (byte `column`) in the marker line
+    and in the cursor line above it, if anything."""
+    cursor, marker = cursor_line.encode(), marker_line.encode()[:column]
+    if b"\t" not in cursor[:column] and b"\t" not in marker:
+        return None  # the common line: no tab on either
+    for at, byte in enumerate(marker):
+        under = cursor[at : at + 1]
+        if byte == 9 and under != b"\t":
+            what = f"a tab at byte {at + 1} where the cursor line has none"
+        elif byte == 32 and under == b"\t":
+            what = f"a space at byte {at + 1} under a tab of the cursor line"
+        else:
+            continue
+        shown = cursor[column : column + 1].decode("utf-8", "replace") or "the line's end"
+        return (
+            f"the marker line has {what}: the caret's column counts a tab as one byte, so "
+            f"the cursor is at byte {column + 1} of its line (`{shown}`), not where it shows; "
+            "copy the cursor line's tabs into the marker line and pad the rest with spaces"
+        )
+    return None
 
 
 # Every marker in the excerpt, in reading order, from the `^`/`<` of a marker line (where

@@ -98,13 +98,15 @@ def check_front_matter(ctx: LintContext) -> None:
         ctx.report(rule, front.error_line, front.error_column, message, fix=fix)
     for key in front.unknown_keys:
         line, column = front.key_position(key) or (2, 1)
-        ctx.report(
-            UNKNOWN_FRONT_MATTER_KEY,
-            line,
-            column,
-            f"front matter key `{shown_key(key)}` is not part of the format and is lost on any "
-            "rewrite: remove it, or record it as an entry of `tags`",
-        )
+        message = f"front matter key `{shown_key(key)}` is not part of the format and is lost"
+        meant = front.meant_key(key)
+        if meant is None:
+            message += " on any rewrite: remove it, or record it as an entry of `tags`"
+            ctx.report(UNKNOWN_FRONT_MATTER_KEY, line, column, message)
+            continue
+        message += f" with its value on any rewrite: did you mean `{meant}`? rename it"
+        fix = Fix(shown_key(key), meant)
+        ctx.report(UNKNOWN_FRONT_MATTER_KEY, line, column, message, fix=fix)
     for line, column in front.comments:
         ctx.report(
             FRONT_MATTER_COMMENT,

@@ -17,7 +17,8 @@ from pathlib import Path
 from typing import NamedTuple
 
 from evaltools.blake2 import blake2b
-from evaltools.discover import discover, walk_files
+from evaltools.config.evalfiles import discover_sets
+from evaltools.discover import walk_files
 from evaltools.fileio import UsageError, display_path, real_path
 from evaltools.retrieval.code.cache_store import OWN_FILES, RACY_SECONDS, stat_signature
 from evaltools.retrieval.code.definition_cache import code_versions
@@ -85,7 +86,7 @@ def state_of(request: Request) -> State | None:
     probes: list[_GitProbe] = []
     try:
         probes.append(_GitProbe(request.root, request.rev, toplevel=True))
-        sets = discover(request.sets, (".jsonl",), what="eval sets")
+        sets = discover_sets(request.sets)
         unique = {real_path(p): p for p in sets}
         for path in unique.values():
             if not stat.S_ISREG(os.stat(path).st_mode):

@@ -11,8 +11,9 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from evaltools import jsonio
+from evaltools.config.evalfiles import discover_sets
 from evaltools.diagnostics import Diagnostic
-from evaltools.discover import check_paths_exist, discover
+from evaltools.discover import check_paths_exist
 from evaltools.fileio import UsageError
 from evaltools.retrieval.records.set_file import JsonlFile, read_jsonl
 
@@ -28,7 +29,7 @@ def input_files(paths: Sequence[Path]) -> list[Path]:
     check_paths_exist(paths)
     from evaltools.config.exclude import walk_exclusion
 
-    return discover(paths, (".jsonl",), what="eval sets", excluded=walk_exclusion(paths))
+    return discover_sets(paths, excluded=walk_exclusion(paths))
 
 
 def read_sets(

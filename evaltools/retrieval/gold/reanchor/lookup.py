@@ -140,6 +140,11 @@ class TreeLookup:
         return False
 
     def absent(self, path: str) -> str:
+        if not self.outside(path) and self.tree.other_form(path) is not None:
+            return (
+                f"{path} does not exist; a file of that name does, its accents written in "
+                "another Unicode form"
+            )
         return self.outside(path) or f"{path} does not exist and git records no rename of it"
 
     def outside(self, path: str) -> str | None:

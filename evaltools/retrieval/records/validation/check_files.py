@@ -7,9 +7,9 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 from evaltools import jsonio
+from evaltools.config.evalfiles import discover_sets
 from evaltools.config.model import load_config
 from evaltools.diagnostics import Diagnostic
-from evaltools.discover import discover
 from evaltools.fileio import UsageError, display_path
 from evaltools.parallel.processes import Cost, available_cores, parallel_map, worker_count
 
@@ -43,9 +43,7 @@ def jsonl_files(
 ) -> list[Path]:
     """Named files as given, directories searched for *.jsonl (but what `excluded` says);
     each file once (as `discover` takes it), sorted."""
-    found = discover(
-        paths, (".jsonl",), respect_gitignore=respect_gitignore, what="eval sets", excluded=excluded
-    )
+    found = discover_sets(paths, respect_gitignore=respect_gitignore, excluded=excluded)
     return sorted(found, key=lambda p: (p == STDIN, display_path(p)))
 
 
