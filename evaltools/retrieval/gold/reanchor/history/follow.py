@@ -44,6 +44,7 @@ from evaltools.retrieval.gold.reanchor.history.old_defs import (
     kept,
     old_body,
 )
+from evaltools.retrieval.gold.reanchor.history.order import in_order
 from evaltools.retrieval.gold.reanchor.history.owners import Owners
 from evaltools.retrieval.gold.reanchor.history.partners import Partners
 from evaltools.retrieval.gold.reanchor.history.successors import Successors
@@ -80,7 +81,7 @@ def follow_all(
         if cid.symbol is None:
             continue
         if ref in twinned:  # found as it is: only its twins can say otherwise
-            results[ref] = _recheck_twin(cid, ref, lookup) or result
+            results[ref] = _recheck_twin(cid, ref, lookup, olds) or result
         if result.status not in (*_GATED, *_SEARCHED):
             continue
         old = old_body(cid, ref, lookup)
@@ -95,6 +96,8 @@ def follow_all(
                 if old is not None
                 else same_length(cid, result.candidates)
             )
+            if pick is None and old is not None and ref.revision is not None:
+                pick = in_order(cid, ref.revision, result.candidates, lookup, olds)
             if pick is not None:
                 results[ref] = resolved(cid, *pick)
             elif old is None:
@@ -193,15 +196,18 @@ def _twinned(
     return found
 
 
-def _recheck_twin(cid: ChunkId, ref: GoldRef, lookup: Lookup) -> Resolution | None:
+def _recheck_twin(
+    cid: ChunkId, ref: GoldRef, lookup: Lookup, olds: OldDefinitions
+) -> Resolution | None:
     """An exact span among same-named definitions (an `@overload` stub now where the
-    implementation was) is right only if the body agrees."""
+    implementation was, a twin of the same body slid onto it) is right only if the body,
+    or else their order, agrees."""
     old = old_body(cid, ref, lookup)
     found = lookup.get(cid.path)
-    if old is None or found is None:
+    if old is None or found is None or ref.revision is None:
         return None
     twins = [e.chunk_id for e in found.entries if e.name == cid.symbol]
-    pick = _tie_break(old, twins, lookup)
+    pick = _tie_break(old, twins, lookup) or in_order(cid, ref.revision, twins, lookup, olds)
     if pick is None or pick[0] == ref.chunk_id:
         return None
     return resolved(cid, *pick)
