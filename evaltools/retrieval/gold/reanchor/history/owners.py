@@ -9,19 +9,23 @@ its language, tests or not as it is). A place is a definition new there with the
 name under another owner (or under a wrapper around its whole name), whose owner took at
 least `MIN_SIBLINGS` other definitions that left the old file the same way (`BStr.x` ->
 `ByteSlice.x`, `x` -> `enableMapSet.x`), and whose body kept at least `HOLLOW_BELOW` of
-the ID's: the name, the siblings and the body agree. One place is where it went; of
+the ID's: the name, the siblings and the body agree. A type is renamed (with its file:
+`IsEqualIgnoringWhiteSpaceTest` -> `IsEqualCompressingWhiteSpaceTest`) when a new type
+took at least half of its members (and `MIN_SIBLINGS`), its body as alike. One place is
+where it went; of
 several, one whose body is `BODY_MARGIN` ahead, else a person chooses (`ambiguous`).
 """
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 from evaltools.retrieval.code.chunk_id import ChunkId
 from evaltools.retrieval.gold.reanchor.history.bodies import BODY_MARGIN, HOLLOW_BELOW, Body
 from evaltools.retrieval.gold.reanchor.history.old_defs import OldDefinitions, kept
 from evaltools.retrieval.gold.reanchor.history.partners import Partners
-from evaltools.retrieval.gold.reanchor.lookup import Lookup
+from evaltools.retrieval.gold.reanchor.lookup import Entry, Lookup
 from evaltools.retrieval.gold.reanchor.resolve import (
     MAX_CANDIDATES,
     GoldRef,
@@ -42,6 +46,7 @@ class _Place:
     wrapped: bool
     siblings: int
     alike: float
+    members: int = 0  # the old type's members, when the place is the type's rename
 
 
 class Owners:
@@ -64,19 +69,13 @@ class Owners:
                 detail=f"`{cid.symbol}` may have gone to {len(places)} owners, with siblings "
                 f"and bodies alike each: {', '.join(f'`{p.owner}`' for p in places[:3])}",
             )
-        return resolved(cid, best.chunk_id, "it went to another owner", _evidence(cid, best))
+        why = "its type was renamed" if best.members else "it went to another owner"
+        return resolved(cid, best.chunk_id, why, _evidence(cid, best))
 
     def _places(self, cid: ChunkId, revision: str, old: Body) -> list[_Place]:
         assert cid.symbol is not None
         symbol = cid.symbol
         owner, _, leaf = symbol.rpartition(".")
-        moved = [p for p in self.lookup.moved_to(cid.path, revision) if p != cid.path]
-        files = list(dict.fromkeys([*moved, *self.partners.new_files(cid.path, revision)]))
-        needle = leaf.encode("utf-8")
-        files = [p for p in files if needle in (self.lookup.text(p) or b"")]
-        if not files:
-            return []
-        self.lookup.load(files)
         now = self.lookup.get(cid.path)
         still = {e.name for e in now.entries} if now is not None else set()
         left = [
@@ -84,12 +83,25 @@ class Owners:
             for d in self.olds.at(cid.path, revision)
             if d.name not in still and d.name != symbol
         ]
+        members = [n for n in left if n.startswith(symbol + ".")]
+        moved = [p for p in self.lookup.moved_to(cid.path, revision) if p != cid.path]
+        files = list(dict.fromkeys([*moved, *self.partners.new_files(cid.path, revision)]))
+        # A renamed type's file names its members, not it.
+        needles = [n.rpartition(".")[2].encode("utf-8") for n in [symbol, *members[:3]]]
+        files = [
+            p for p in files if any(needle in (self.lookup.text(p) or b"") for needle in needles)
+        ]
+        if not files:
+            return []
+        self.lookup.load(files)
         found: list[_Place] = []
         for path in files:
             entries = self.lookup.get(path)
             if entries is None:
                 continue
             names = {e.name for e in entries.entries if e.name is not None}
+            if len(members) >= MIN_SIBLINGS:
+                found.extend(_renamed_type(symbol, members, path, entries.entries, names))
             for entry in entries.entries:
                 name = entry.name
                 if name is None or entry.leaf != leaf or name == symbol:
@@ -111,15 +123,33 @@ class Owners:
                 if len(took) >= MIN_SIBLINGS:
                     found.append(_Place(entry.chunk_id, path, new_owner, wrapped, len(took), 0.0))
         fresh = set(self.olds.newcomers([p.chunk_id for p in found], cid, revision, old))
-        scored = [
-            _Place(p.chunk_id, p.path, p.owner, p.wrapped, p.siblings, alike)
+        return [
+            dataclasses.replace(p, alike=alike)
             for p in found
             if p.chunk_id in fresh and (alike := kept(old, p.chunk_id, self.lookup)) >= HOLLOW_BELOW
         ]
-        return scored
+
+
+def _renamed_type(
+    symbol: str, members: list[str], path: str, entries: tuple[Entry, ...], names: set[str]
+) -> list[_Place]:
+    """The types of a file that took at least half of the old type's members (and
+    MIN_SIBLINGS), under their own name: its rename."""
+    needed = max(MIN_SIBLINGS, (len(members) + 1) // 2)
+    found = []
+    for entry in entries:
+        if entry.name is None or entry.name == symbol:
+            continue
+        took = sum(entry.name + n[len(symbol) :] in names for n in members)
+        if took >= needed:
+            found.append(_Place(entry.chunk_id, path, entry.name, False, took, 0.0, len(members)))
+    return found
 
 
 def _evidence(cid: ChunkId, place: _Place) -> str:
+    if place.members:
+        how = f"renamed `{place.owner}` in {place.path}, which took {place.siblings} of its"
+        return f"{how} {place.members} members, body {place.alike:.2f} alike"
     if place.wrapped:
         how = f"nested in `{place.owner}` in {place.path} with {place.siblings} other"
         how += f" definitions of {cid.path}"
