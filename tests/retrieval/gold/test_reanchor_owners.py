@@ -274,3 +274,44 @@ def test_a_type_renamed_with_its_file_elsewhere_follows_its_members(
     )
     want = chunk_id(repo, new_path, "CompressingWhiteSpaceTest.testFailsIfTextDiffers")
     assert got[member]["new_chunk_id"] == want
+
+
+def _value_type(language: str, kind: str) -> str:
+    name = f"{kind}Value"
+    if language == "go":
+        return (
+            f"package cli\n\ntype {name} struct {{\n\tv *{kind}\n}}\n\n"
+            f"func (x *{name}) Set(s string) error {{ return parse(s, x.v) }}\n\n"
+            f"func (x *{name}) Get() any {{ return *x.v }}\n\n"
+            f"func (x *{name}) String() string {{ return quote(x.Get()) }}\n"
+        )
+    return (
+        f"class {name}:\n    def set(self, s):\n        return parse(s, self.v)\n\n"
+        f"    def get(self):\n        return self.v\n\n"
+        f"    def string(self):\n        return quote(self.get())\n"
+    )
+
+
+@pytest.mark.parametrize("language", ["go", "python"])
+def test_a_type_gone_does_not_follow_another_gone_types_rename_elsewhere(
+    language: str, repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """urfave-cli: `uint64Value` removed while `float64Value` became `floatValue` in a new
+    file git pairs with nothing: the new type holds the members of both."""
+    ext = "go" if language == "go" else "py"
+    repo.write(f"cli/flag_uint64.{ext}", _value_type(language, "uint64"))
+    repo.write(f"cli/flag_float64.{ext}", _value_type(language, "float64"))
+    old = repo.commit("two value types")
+    get = "Get" if language == "go" else "get"
+    ids = [
+        chunk_id(repo, f"cli/flag_uint64.{ext}", "uint64Value"),
+        chunk_id(repo, f"cli/flag_uint64.{ext}", f"uint64Value.{get}"),
+    ]
+    repo.rm(f"cli/flag_uint64.{ext}")
+    repo.rm(f"cli/flag_float64.{ext}")
+    renamed = _value_type(language, "float64").replace("float64Value", "floatValue")
+    repo.write(f"flags/flag_float.{ext}", renamed)
+    repo.commit("uint64 gone, float64Value is floatValue elsewhere")
+    code, got = gold_check(repo, tmp_path, capsys, ids, old)
+    assert code == 1
+    assert [got[i]["new_chunk_id"] for i in ids] == [None, None]
