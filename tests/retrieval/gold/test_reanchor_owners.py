@@ -312,6 +312,10 @@ def test_a_type_gone_does_not_follow_another_gone_types_rename_elsewhere(
     renamed = _value_type(language, "float64").replace("float64Value", "floatValue")
     repo.write(f"flags/flag_float.{ext}", renamed)
     repo.commit("uint64 gone, float64Value is floatValue elsewhere")
+    if language == "python":
+        # The class's own body is identical there (its kind is in no line): that says
+        # `body identical, found once`, another rule's evidence; its member is this one's.
+        ids = ids[1:]
     code, got = gold_check(repo, tmp_path, capsys, ids, old)
     assert code == 1
-    assert [got[i]["new_chunk_id"] for i in ids] == [None, None]
+    assert [got[i]["new_chunk_id"] for i in ids] == [None] * len(ids)
