@@ -255,3 +255,50 @@ EXTRA = {
         "        return run(value, 1)\n\nelse:\n",
     ),
 }
+
+
+OVERLOADS_OLD = """\
+package org.ex;
+
+public class Failure {
+  public Failure(String message) {
+    this(message, false, null, null);
+  }
+
+  public Failure(String message, Throwable t) {
+    this(message, false, t, null);
+  }
+}
+"""
+OVERLOADS_NEW = """\
+package org.ex;
+
+public class Failure {
+  static int other;
+
+  public Failure(String message) {
+    this(message, false, null, null);
+  }
+
+  public Failure(String message, Throwable e) {
+    this(message, false, null, null);
+    initCause(e);
+  }
+}
+"""
+
+
+def test_an_overload_whose_body_now_resembles_its_neighbours_is_left_to_a_person(
+    repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """junit4 4.12: `AssumptionViolatedException(String, Throwable)` rewritten to call
+    `initCause`: its old body is now nearer the `(String)` overload's; the order is no
+    evidence against that, and nothing is rewritten."""
+    path = "src/main/java/org/ex/Failure.java"
+    repo.write(path, OVERLOADS_OLD)
+    old = repo.commit("overloads")
+    gold = chunk_id(repo, path, "Failure.Failure", nth=1)
+    repo.write(path, OVERLOADS_NEW)
+    repo.commit("rewritten")
+    code, got = gold_check(repo, tmp_path, capsys, [gold], old)
+    assert (code, got[gold]["status"], got[gold]["new_chunk_id"]) == (1, "ambiguous", None)

@@ -2,8 +2,10 @@
 `#[cfg]` variants of one function, a method of several `impl Index<..>` blocks, Java
 overloads. With the old file at the record's revision: if it defined the name as many
 times as the file does now, the ID's rank among them then is its rank now, provided each
-body then is at least `HOLLOW_BELOW` alike to the one of its rank now and no other is
-`BODY_MARGIN` more alike (the bodies do not contradict the order).
+body then is at least `HOLLOW_BELOW` alike to the one of its rank now and no other is more
+alike (the bodies do not contradict the order: they cannot tell, or they agree). An
+overload whose body now resembles its neighbour's more than its own (junit4's
+`AssumptionViolatedException(String, Throwable)`, rewritten) stays for a person.
 """
 
 from __future__ import annotations
@@ -12,7 +14,6 @@ from collections.abc import Sequence
 
 from evaltools.retrieval.code.chunk_id import ChunkId, parse_chunk_id
 from evaltools.retrieval.gold.reanchor.history.bodies import (
-    BODY_MARGIN,
     HOLLOW_BELOW,
     make_body,
     similarity,
@@ -51,7 +52,7 @@ def in_order(
     for rank, d in enumerate(then):
         body = make_body(cid.path, "", d.name, lines[d.start - 1 : d.end])
         scores = [similarity(body, b) if b is not None else 0.0 for b in bodies]
-        if scores[rank] < HOLLOW_BELOW or max(scores) - scores[rank] >= BODY_MARGIN:
+        if scores[rank] < HOLLOW_BELOW or scores[rank] < max(scores):
             return None
     rank = spans.index((cid.start, cid.end))
     leaf = (cid.symbol or "").rpartition(".")[2]

@@ -23,7 +23,13 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from evaltools.retrieval.code.chunk_id import ChunkId
-from evaltools.retrieval.gold.reanchor.history.bodies import BODY_MARGIN, HOLLOW_BELOW, Body
+from evaltools.retrieval.gold.reanchor.history.bodies import (
+    BODY_MARGIN,
+    HOLLOW_BELOW,
+    Body,
+    make_body,
+    source_lines,
+)
 from evaltools.retrieval.gold.reanchor.history.old_defs import OldDefinitions, kept
 from evaltools.retrieval.gold.reanchor.history.partners import Partners
 from evaltools.retrieval.gold.reanchor.lookup import Entry, Lookup
@@ -48,9 +54,13 @@ class _Place:
     path: str
     owner: str  # the new owner, or the wrapper around the whole old name
     wrapped: bool
-    siblings: int
+    took: tuple[tuple[str, str], ...]  # the other definitions that went there: (then, now)
     alike: float
     members: int = 0  # the old type's members, when the place is the type's rename
+
+    @property
+    def siblings(self) -> int:
+        return len(self.took)
 
 
 class Owners:
@@ -59,6 +69,7 @@ class Owners:
     def __init__(self, lookup: Lookup, olds: OldDefinitions, partners: Partners) -> None:
         self.lookup, self.olds, self.partners = lookup, olds, partners
         self._known: dict[str, bool] = {}  # qualified names: defined in the tree or not
+        self._alike: dict[tuple[str, str, str, str], bool] = {}  # a sibling's body kept
 
     def place(self, cid: ChunkId, ref: GoldRef, old: Body) -> Resolution | None:
         assert cid.symbol is not None and ref.revision is not None
@@ -94,6 +105,7 @@ class Owners:
             if len(members) >= MIN_SIBLINGS:
                 found.extend(_renamed_type(symbol, members, path, entries.entries, names))
             found.extend(_moved_members(symbol, left, path, entries.entries, names))
+        found = [q for p in found if (q := self._bodies_alike(cid, revision, p)) is not None]
         found = self._renames(cid, revision, found, before, still)
         fresh = set(self.olds.newcomers([p.chunk_id for p in found], cid, revision, old))
         return [
@@ -101,6 +113,25 @@ class Owners:
             for p in found
             if p.chunk_id in fresh and (alike := kept(old, p.chunk_id, self.lookup)) >= HOLLOW_BELOW
         ]
+
+    def _bodies_alike(self, cid: ChunkId, revision: str, place: _Place) -> _Place | None:
+        """`place` with the siblings whose bodies there kept half of theirs (a `new` and a
+        `build` of another builder are names, not evidence), if it still has enough."""
+        old = {d.name: d for d in self.olds.at(cid.path, revision)}
+        lines = source_lines(self.lookup.old_text(cid.path, revision) or b"")
+        entries = self.lookup.get(place.path)
+        now = {e.name: e.chunk_id for e in (entries.entries if entries is not None else ())}
+        took = []
+        for then, there in place.took:
+            key = (cid.path, then, place.path, there)
+            if key not in self._alike:
+                d, chunk_id = old[then], now[there]
+                body = make_body(cid.path, "", then, lines[d.start - 1 : d.end])
+                self._alike[key] = kept(body, chunk_id, self.lookup) >= HOLLOW_BELOW
+            if self._alike[key]:
+                took.append((then, there))
+        needed = max(MIN_SIBLINGS, (place.members + 1) // 2)
+        return dataclasses.replace(place, took=tuple(took)) if len(took) >= needed else None
 
     def _files(self, cid: ChunkId, revision: str, names: list[str]) -> list[str]:
         """The files git moved the old file to, and those new since the revision that git
@@ -212,18 +243,18 @@ def _moved_members(
         wrapped = name.endswith("." + symbol)
         if wrapped:
             new_owner = name[: -len(symbol) - 1]
-            took = [n for n in left if f"{new_owner}.{n}" in names]
+            took = [(n, f"{new_owner}.{n}") for n in left if f"{new_owner}.{n}" in names]
         elif owner:
             new_owner = name.rpartition(".")[0]
             took = [
-                n
+                (n, new_owner + n[len(owner) :])
                 for n in left
                 if n.startswith(owner + ".") and new_owner + n[len(owner) :] in names
             ]
         else:
             continue
         if len(took) >= MIN_SIBLINGS:
-            found.append(_Place(entry.chunk_id, path, new_owner, wrapped, len(took), 0.0))
+            found.append(_Place(entry.chunk_id, path, new_owner, wrapped, tuple(took), 0.0))
     return found
 
 
@@ -237,8 +268,12 @@ def _renamed_type(
     for entry in entries:
         if entry.name is None or entry.name == symbol:
             continue
-        took = sum(entry.name + n[len(symbol) :] in names for n in members)
-        if took >= needed:
+        took = tuple(
+            (n, entry.name + n[len(symbol) :])
+            for n in members
+            if entry.name + n[len(symbol) :] in names
+        )
+        if len(took) >= needed:
             found.append(_Place(entry.chunk_id, path, entry.name, False, took, 0.0, len(members)))
     return found
 
