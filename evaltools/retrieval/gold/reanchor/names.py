@@ -29,8 +29,9 @@ def by_names(
     lookup: Lookup,
     olds: OldDefinitions,
     the_set: SetEvidence,
-) -> None:
-    """The IDs no body placed, by their names, in one pass over the tree."""
+) -> dict[str, list[Entry]]:
+    """The IDs no body placed, by their names, in one pass over the tree; the definitions
+    of the tree with their last names, by qualified name."""
     leaves = {symbol.rpartition(".")[2] for _, _, symbol, _ in by_name}
     holding: dict[str, list[Entry]] = {}
     for _, entry in lookup.holding(leaves):
@@ -63,6 +64,7 @@ def by_names(
         _by_successors(
             plain, results, lookup=lookup, the_set=the_set, holding=holding, standing=standing
         )
+    return holding
 
 
 def _by_successors(

@@ -2,8 +2,9 @@
 files git moved it to), when its body alone did not say where it went. With the old body
 and the definitions at the record's `revision`, three kinds of evidence, in this order:
 
-- its name but for case (`ExitError` -> `exitError`), defined once in the scope, new
-  there, with a body at least `HOLLOW_BELOW` alike;
+- its name but for its spelling (`ExitError` -> `exitError`, JUnit 3's `testFoo` -> JUnit
+  4's `foo`, `proxyMap` -> `proxyMap_`: `similarity.name_key`), defined once in the scope,
+  new there, with a body at least `HOLLOW_BELOW` alike;
 - its qualified name defined once in the scope and new there, the same kind of
   definition (`def`, `class`, `func`, `type`, ...): a body rewritten in place of a move;
 - its type renamed: the type is gone from the scope and one new type holds at least
@@ -32,6 +33,7 @@ from evaltools.retrieval.gold.reanchor.history.old_defs import OldDefinitions, b
 from evaltools.retrieval.gold.reanchor.lookup import Entry, Lookup
 from evaltools.retrieval.gold.reanchor.resolve import GoldRef, Resolution, Status
 from evaltools.retrieval.gold.reanchor.scope import is_test_path, scope_of, scope_word
+from evaltools.retrieval.gold.reanchor.similarity import name_key
 
 # A type is renamed when this many of its old members (and at least half) are in one new type.
 MIN_SIBLINGS = 2
@@ -90,10 +92,12 @@ def by_scope(
     files = scopes.files([cid.path, *moved])
     lookup.load(files)
     test = is_test_path(cid.path)
+    # A file git moved it to is its own, whatever its folders say (`x-unit-test/src/main`
+    # -> `x/src/test`).
     entries = [
         e
         for path in files
-        if is_test_path(path) == test and (found := lookup.get(path)) is not None
+        if (is_test_path(path) == test or path in moved) and (found := lookup.get(path)) is not None
         for e in found.entries
         if e.name is not None
     ]
@@ -129,11 +133,11 @@ class _ScopeSearch:
         return [e.chunk_id for e in self.entries if e.name == name]
 
     def case_only(self, old: Body) -> Resolution | None:
-        low = self.symbol.lower()
+        low = _spelling(self.symbol)
         hits = [
             e.chunk_id
             for e in self.entries
-            if e.name != self.symbol and (e.name or "").lower() == low
+            if e.name != self.symbol and _spelling(e.name or "") == low
         ]
         if len(hits) != 1 or not self.newcomers(hits):
             return None
@@ -141,7 +145,9 @@ class _ScopeSearch:
         score = similarity(old, new) if new is not None else 0.0
         if score < HOLLOW_BELOW:
             return None
-        return _relocated(hits[0], f"the same name but for case, body {score:.2f} alike")
+        name = hits[0].rsplit(":", 1)[1]
+        how = "but for case" if name.lower() == self.symbol.lower() else "spelled otherwise"
+        return _relocated(hits[0], f"the same name {how}, body {score:.2f} alike")
 
     def same_name(self, old: Body) -> Resolution | None:
         hits = self.named(self.symbol)
@@ -264,6 +270,11 @@ class _ScopeSearch:
     def alike(self, old: Body, chunk_id: str, floor: float = HOLLOW_BELOW) -> bool:
         new = body_of(chunk_id, self.lookup)
         return new is not None and similarity(old, new) >= floor
+
+
+def _spelling(name: str) -> str:
+    """A qualified name but for how each part is spelled (`similarity.name_key`)."""
+    return ".".join(name_key(part) for part in name.split("."))
 
 
 def _needed(members: dict[str, Body]) -> int:

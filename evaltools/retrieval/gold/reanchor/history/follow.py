@@ -44,6 +44,8 @@ from evaltools.retrieval.gold.reanchor.history.old_defs import (
     kept,
     old_body,
 )
+from evaltools.retrieval.gold.reanchor.history.order import in_order
+from evaltools.retrieval.gold.reanchor.history.owners import Owners
 from evaltools.retrieval.gold.reanchor.history.partners import Partners
 from evaltools.retrieval.gold.reanchor.history.successors import Successors
 from evaltools.retrieval.gold.reanchor.lookup import Lookup
@@ -52,6 +54,7 @@ from evaltools.retrieval.gold.reanchor.plain.no_history import SetEvidence, same
 from evaltools.retrieval.gold.reanchor.rename import Scopes, by_scope
 from evaltools.retrieval.gold.reanchor.resolve import GoldRef, Resolution, Status, resolved
 from evaltools.retrieval.gold.reanchor.scope import scope_of, scope_word, unique_by_language
+from evaltools.retrieval.gold.reanchor.similarity import name_key
 
 # Keeps, of candidate chunk IDs, those that were not at the record's revision.
 Fresh = Callable[[list[str]], list[str]]
@@ -78,7 +81,7 @@ def follow_all(
         if cid.symbol is None:
             continue
         if ref in twinned:  # found as it is: only its twins can say otherwise
-            results[ref] = _recheck_twin(cid, ref, lookup) or result
+            results[ref] = _recheck_twin(cid, ref, lookup, olds) or result
         if result.status not in (*_GATED, *_SEARCHED):
             continue
         old = old_body(cid, ref, lookup)
@@ -93,6 +96,8 @@ def follow_all(
                 if old is not None
                 else same_length(cid, result.candidates)
             )
+            if pick is None and old is not None and ref.revision is not None:
+                pick = in_order(cid, ref.revision, result.candidates, lookup, olds)
             if pick is not None:
                 results[ref] = resolved(cid, *pick)
             elif old is None:
@@ -109,7 +114,14 @@ def follow_all(
             by_name.append((ref, cid, cid.symbol, old))
     by_name = _in_successors(by_name, results, lookup, olds)
     if by_name:
-        by_names(by_name, results, lookup, olds, the_set)
+        holding = by_names(by_name, results, lookup, olds, the_set)
+        owners = Owners(lookup, olds, partners)
+        for ref, cid, symbol, old in by_name:
+            # A name still defined somewhere did not go to another owner.
+            if old is None or ref.revision is None or holding.get(symbol):
+                continue
+            if results[ref].status.missing:
+                results[ref] = owners.place(cid, ref, old) or results[ref]
 
 
 def _in_successors(
@@ -184,15 +196,18 @@ def _twinned(
     return found
 
 
-def _recheck_twin(cid: ChunkId, ref: GoldRef, lookup: Lookup) -> Resolution | None:
+def _recheck_twin(
+    cid: ChunkId, ref: GoldRef, lookup: Lookup, olds: OldDefinitions
+) -> Resolution | None:
     """An exact span among same-named definitions (an `@overload` stub now where the
-    implementation was) is right only if the body agrees."""
+    implementation was, a twin of the same body slid onto it) is right only if the body,
+    or else their order, agrees."""
     old = old_body(cid, ref, lookup)
     found = lookup.get(cid.path)
-    if old is None or found is None:
+    if old is None or found is None or ref.revision is None:
         return None
     twins = [e.chunk_id for e in found.entries if e.name == cid.symbol]
-    pick = _tie_break(old, twins, lookup)
+    pick = _tie_break(old, twins, lookup) or in_order(cid, ref.revision, twins, lookup, olds)
     if pick is None or pick[0] == ref.chunk_id:
         return None
     return resolved(cid, *pick)
@@ -332,7 +347,11 @@ def _by_body(
         evidence = "the same name, body identical" if same_name else "body identical, found once"
         return resolved(cid, pick.chunk_id, "its body is unchanged", evidence)
     if exact:
-        return _in_scope(cid, exact, homes, "body identical") or _copied(cid, exact)
+        return (
+            _named_alike(cid, old, [(1.0, b) for b in exact])
+            or _in_scope(cid, exact, homes, "body identical")
+            or _copied(cid, exact)
+        )
     # A near body resolves only if it is NEAR_BODY similar and BODY_MARGIN clear of the
     # rest: nothing below their difference can change the answer.
     found, complete = index.near(old, NEAR_BODY - BODY_MARGIN, complete=True)
@@ -359,7 +378,27 @@ def _by_body(
         second = f"the next {rest[0]:.2f}" if rest else "no other near"
         evidence = f"body {best:.2f} alike, {second}"
         return resolved(cid, close[0].chunk_id, f"{best:.0%} of its body is", evidence)
-    return _in_scope(cid, close, homes, f"body {best:.2f} alike") or _copied(cid, close)
+    ranked = [(score, body) for score, body in near if body in close]
+    return (
+        _named_alike(cid, old, ranked)
+        or _in_scope(cid, close, homes, f"body {best:.2f} alike")
+        or _copied(cid, close)
+    )
+
+
+def _named_alike(cid: ChunkId, old: Body, ranked: list[tuple[float, Body]]) -> Resolution | None:
+    """Of bodies about as alike (most alike first), the most alike if it alone has the old
+    last name, but for its spelling (`similarity.name_key`): `trim_start_with` of
+    `trim_start_with` and `trim_end_with`, `testFoo` of JUnit 4's `foo` and `fooBar`."""
+    key = name_key(old.leaf)
+    named = [(score, body) for score, body in ranked if name_key(body.leaf) == key]
+    if len(named) != 1 or named[0][0] < ranked[0][0]:
+        return None
+    score, body = named[0]
+    rest = [s for s, b in ranked if b is not body]
+    name = "its name" if body.leaf == old.leaf else f"its name spelled `{body.leaf}`"
+    evidence = f"body {score:.2f} alike and {name}, the next {rest[0]:.2f}"
+    return resolved(cid, body.chunk_id, "its body and name are", evidence)
 
 
 def _renamed_in_place(cid: ChunkId, old: Body, lookup: Lookup, fresh: Fresh) -> Resolution | None:

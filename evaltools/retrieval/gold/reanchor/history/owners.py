@@ -1,0 +1,292 @@
+"""A missing definition gone, with its siblings, to another owner: bstr's inherent
+`BStr.trim` to the extension trait's `ByteSlice.trim`, a test method to another test class
+(`FramingTests.test_x` -> `PrepareDataTests.test_x`), a file's functions nested under a new
+wrapper function (`__extends` -> `enableMapSet.__extends`).
+
+With the record's revision and the ID's old body, searched where the old file's code can
+have gone: the files git moved or copied it to, and the files new since the revision (of
+its language, tests or not as it is). A place is a definition new there with the ID's last
+name under another owner (or under a wrapper around its whole name), whose owner took at
+least `MIN_SIBLINGS` other definitions that left the old file the same way (`BStr.x` ->
+`ByteSlice.x`, `x` -> `enableMapSet.x`), and whose body kept at least `HOLLOW_BELOW` of
+the ID's: the name, the siblings and the body agree. A type is renamed (with its file:
+`IsEqualIgnoringWhiteSpaceTest` -> `IsEqualCompressingWhiteSpaceTest`) when a new type
+took at least half of its members (and `MIN_SIBLINGS`), its body as alike. One place is
+where it went; of
+several, one whose body is `BODY_MARGIN` ahead, else a person chooses (`ambiguous`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import defaultdict
+from dataclasses import dataclass
+
+from evaltools.retrieval.code.chunk_id import ChunkId
+from evaltools.retrieval.gold.reanchor.history.bodies import (
+    BODY_MARGIN,
+    HOLLOW_BELOW,
+    Body,
+    make_body,
+    source_lines,
+)
+from evaltools.retrieval.gold.reanchor.history.old_defs import OldDefinitions, kept
+from evaltools.retrieval.gold.reanchor.history.partners import Partners
+from evaltools.retrieval.gold.reanchor.lookup import Entry, Lookup
+from evaltools.retrieval.gold.reanchor.resolve import (
+    MAX_CANDIDATES,
+    GoldRef,
+    Resolution,
+    Status,
+    resolved,
+)
+from evaltools.retrieval.gold.reanchor.scope import is_test_path, scope_of
+
+# The owner (or wrapper) took at least this many other definitions of the old file.
+MIN_SIBLINGS = 2
+# Past this many old files to search for a rival type, a rename is not one clear place.
+MAX_RIVAL_FILES = 400
+
+
+@dataclass(frozen=True)
+class _Place:
+    chunk_id: str
+    path: str
+    owner: str  # the new owner, or the wrapper around the whole old name
+    wrapped: bool
+    took: tuple[tuple[str, str], ...]  # the other definitions that went there: (then, now)
+    alike: float
+    members: int = 0  # the old type's members, when the place is the type's rename
+
+    @property
+    def siblings(self) -> int:
+        return len(self.took)
+
+
+class Owners:
+    """The places of missing IDs under another owner, for one run."""
+
+    def __init__(self, lookup: Lookup, olds: OldDefinitions, partners: Partners) -> None:
+        self.lookup, self.olds, self.partners = lookup, olds, partners
+        self._known: dict[str, bool] = {}  # qualified names: defined in the tree or not
+        self._alike: dict[tuple[str, str, str, str], bool] = {}  # a sibling's body kept
+
+    def place(self, cid: ChunkId, ref: GoldRef, old: Body) -> Resolution | None:
+        assert cid.symbol is not None and ref.revision is not None
+        places = self._places(cid, ref.revision, old)
+        if not places:
+            return None
+        places.sort(key=lambda p: -p.alike)
+        best = places[0]
+        if len(places) > 1 and best.alike - places[1].alike < BODY_MARGIN:
+            return Resolution(
+                Status.AMBIGUOUS,
+                candidates=tuple(p.chunk_id for p in places[:MAX_CANDIDATES]),
+                detail=f"`{cid.symbol}` may have gone to {len(places)} owners, with siblings "
+                f"and bodies alike each: {', '.join(f'`{p.owner}`' for p in places[:3])}",
+            )
+        why = "its type was renamed" if best.members else "it went to another owner"
+        return resolved(cid, best.chunk_id, why, _evidence(cid, best))
+
+    def _places(self, cid: ChunkId, revision: str, old: Body) -> list[_Place]:
+        assert cid.symbol is not None
+        symbol = cid.symbol
+        now = self.lookup.get(cid.path)
+        still = {e.name for e in now.entries} if now is not None else set()
+        before = [d.name for d in self.olds.at(cid.path, revision)]
+        left = [n for n in before if n not in still and n != symbol]
+        members = [n for n in left if n.startswith(symbol + ".")]
+        found: list[_Place] = []
+        for path in self._files(cid, revision, [symbol, *members[:3]]):
+            entries = self.lookup.get(path)
+            if entries is None:
+                continue
+            names = {e.name for e in entries.entries if e.name is not None}
+            if len(members) >= MIN_SIBLINGS:
+                found.extend(_renamed_type(symbol, members, path, entries.entries, names))
+            found.extend(_moved_members(symbol, left, path, entries.entries, names))
+        found = [q for p in found if (q := self._bodies_alike(cid, revision, p)) is not None]
+        found = self._renames(cid, revision, found, before, still)
+        fresh = set(self.olds.newcomers([p.chunk_id for p in found], cid, revision, old))
+        return [
+            dataclasses.replace(p, alike=alike)
+            for p in found
+            if p.chunk_id in fresh and (alike := kept(old, p.chunk_id, self.lookup)) >= HOLLOW_BELOW
+        ]
+
+    def _bodies_alike(self, cid: ChunkId, revision: str, place: _Place) -> _Place | None:
+        """`place` with the siblings whose bodies there kept half of theirs (a `new` and a
+        `build` of another builder are names, not evidence), if it still has enough."""
+        old = {d.name: d for d in self.olds.at(cid.path, revision)}
+        lines = source_lines(self.lookup.old_text(cid.path, revision) or b"")
+        entries = self.lookup.get(place.path)
+        now = {e.name: e.chunk_id for e in (entries.entries if entries is not None else ())}
+        took = []
+        for then, there in place.took:
+            key = (cid.path, then, place.path, there)
+            if key not in self._alike:
+                d, chunk_id = old[then], now[there]
+                body = make_body(cid.path, "", then, lines[d.start - 1 : d.end])
+                self._alike[key] = kept(body, chunk_id, self.lookup) >= HOLLOW_BELOW
+            if self._alike[key]:
+                took.append((then, there))
+        needed = max(MIN_SIBLINGS, (place.members + 1) // 2)
+        return dataclasses.replace(place, took=tuple(took)) if len(took) >= needed else None
+
+    def _files(self, cid: ChunkId, revision: str, names: list[str]) -> list[str]:
+        """The files git moved the old file to, and those new since the revision that git
+        derives from no other file (another's rename is that file's heir), holding one of
+        `names`' last names."""
+        moved = [p for p in self.lookup.moved_to(cid.path, revision) if p != cid.path]
+        new = [
+            p
+            for p in self.partners.new_files(cid.path, revision)
+            if not set(self.lookup.renamed_from(p, revision)) - {cid.path}
+        ]
+        needles = [n.rpartition(".")[2].encode("utf-8") for n in names]
+        files = [
+            p
+            for p in dict.fromkeys([*moved, *new])
+            if any(needle in (self.lookup.text(p) or b"") for needle in needles)
+        ]
+        self.lookup.load(files)
+        return files
+
+    def _renames(
+        self,
+        cid: ChunkId,
+        revision: str,
+        found: list[_Place],
+        before: list[str],
+        still: set[str | None],
+    ) -> list[_Place]:
+        """`found` but the renames that do not hold: a member's owner gone (the new owner
+        its rename) needs half of its members there; a renamed type, no rival."""
+        assert cid.symbol is not None
+        owner = cid.symbol.rpartition(".")[0]
+        moved = [p for p in found if not (p.wrapped or p.members)]
+        if moved and not self._defined(owner, still):
+            needed = max(MIN_SIBLINGS, (sum(n.startswith(owner + ".") for n in before) + 1) // 2)
+            found = [p for p in found if p not in moved or p.siblings + 1 >= needed]
+            renamed = {p.chunk_id for p in found if p in moved or p.members}
+        else:
+            renamed = {p.chunk_id for p in found if p.members}
+        return [
+            p
+            for p in found
+            if p.chunk_id not in renamed
+            or not self._rival(cid, revision, cid.symbol if p.members else owner, p)
+        ]
+
+    def _rival(self, cid: ChunkId, revision: str, owner: str, place: _Place) -> bool:
+        """Another type of the revision, gone now, whose members the new type holds as
+        well (half of them, and MIN_SIBLINGS): the new type may be its rename as much.
+        Searched in the old file's scope then and the files deleted since."""
+        entries = self.lookup.get(place.path)
+        prefix = place.owner + "."
+        held = {
+            e.name[len(prefix) :]
+            for e in (entries.entries if entries is not None else ())
+            if e.name is not None and e.name.startswith(prefix)
+        }
+        now = set(self.lookup.paths())
+        scope, test = scope_of(cid.path), is_test_path(cid.path)
+        olds = [
+            p
+            for p in self.lookup.old_paths(cid.path, revision)
+            if p != cid.path
+            and (scope_of(p) == scope or (p not in now and scope_of(p)[0] == scope[0]))
+            and is_test_path(p) == test
+        ]
+        if len(olds) > MAX_RIVAL_FILES:
+            return True  # too many to weigh: not one clear rename
+        leaves = {h.rpartition(".")[2].encode("utf-8") for h in held}
+        self.lookup.read_ahead((), [(p, revision) for p in olds])
+        for path in olds:
+            data = self.lookup.old_text(path, revision) or b""
+            if not any(leaf in data for leaf in leaves):
+                continue
+            types: dict[str, list[str]] = defaultdict(list)
+            for d in self.olds.at(path, revision):
+                parent = d.name.rpartition(".")[0]
+                if parent and parent != owner:
+                    types[parent].append(d.name[len(parent) + 1 :])
+            for rival, members in types.items():
+                took = sum(m in held for m in members)
+                needed = max(MIN_SIBLINGS, (len(members) + 1) // 2)
+                if took >= needed and not self._defined(rival, set()):
+                    return True
+        return False
+
+    def _defined(self, name: str, still: set[str | None]) -> bool:
+        """`name` is defined in the tree: in the ID's file, or anywhere (one pass)."""
+        if name in still:
+            return True
+        if name not in self._known:
+            leaf = name.rpartition(".")[2]
+            self._known[name] = any(e.name == name for _, e in self.lookup.holding({leaf}))
+        return self._known[name]
+
+
+def _moved_members(
+    symbol: str, left: list[str], path: str, entries: tuple[Entry, ...], names: set[str]
+) -> list[_Place]:
+    """The definitions of a file with the ID's last name under another owner (or a wrapper
+    around its whole name) that took at least MIN_SIBLINGS other definitions that left the
+    old file the same way."""
+    owner, _, leaf = symbol.rpartition(".")
+    found = []
+    for entry in entries:
+        name = entry.name
+        if name is None or entry.leaf != leaf or name == symbol:
+            continue
+        wrapped = name.endswith("." + symbol)
+        if wrapped:
+            new_owner = name[: -len(symbol) - 1]
+            took = [(n, f"{new_owner}.{n}") for n in left if f"{new_owner}.{n}" in names]
+        elif owner:
+            new_owner = name.rpartition(".")[0]
+            took = [
+                (n, new_owner + n[len(owner) :])
+                for n in left
+                if n.startswith(owner + ".") and new_owner + n[len(owner) :] in names
+            ]
+        else:
+            continue
+        if len(took) >= MIN_SIBLINGS:
+            found.append(_Place(entry.chunk_id, path, new_owner, wrapped, tuple(took), 0.0))
+    return found
+
+
+def _renamed_type(
+    symbol: str, members: list[str], path: str, entries: tuple[Entry, ...], names: set[str]
+) -> list[_Place]:
+    """The types of a file that took at least half of the old type's members (and
+    MIN_SIBLINGS), under their own name: its rename."""
+    needed = max(MIN_SIBLINGS, (len(members) + 1) // 2)
+    found = []
+    for entry in entries:
+        if entry.name is None or entry.name == symbol:
+            continue
+        took = tuple(
+            (n, entry.name + n[len(symbol) :])
+            for n in members
+            if entry.name + n[len(symbol) :] in names
+        )
+        if len(took) >= needed:
+            found.append(_Place(entry.chunk_id, path, entry.name, False, took, 0.0, len(members)))
+    return found
+
+
+def _evidence(cid: ChunkId, place: _Place) -> str:
+    if place.members:
+        how = f"renamed `{place.owner}` in {place.path}, which took {place.siblings} of its"
+        return f"{how} {place.members} members, body {place.alike:.2f} alike"
+    if place.wrapped:
+        how = f"nested in `{place.owner}` in {place.path} with {place.siblings} other"
+        how += f" definitions of {cid.path}"
+    else:
+        owner = (cid.symbol or "").rpartition(".")[0]
+        how = f"moved from `{owner}` to `{place.owner}` in {place.path} with"
+        how += f" {place.siblings} of its siblings"
+    return f"{how}, body {place.alike:.2f} alike"
