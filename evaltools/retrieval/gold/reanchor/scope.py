@@ -56,5 +56,6 @@ def is_test_path(path: str) -> bool:
         any(p in ("test", "tests", "testing", "__tests__", "testdata") for p in folders)
         or stem.startswith("test_")
         or any(stem.endswith(f"_{m}") or stem.endswith(f".{m}") for m in _TEST_MARKS)
-        or (stem.endswith("Test") and path.endswith(".java"))
+        # The case the stem was lowered from: `IsSameTest.java`, not `Contest.java`.
+        or (stem.endswith("test") and path.endswith("Test.java"))
     )

@@ -35,6 +35,7 @@ from collections.abc import Mapping
 
 from evaltools.retrieval.code.chunk_id import ChunkId, parse_chunk_id
 from evaltools.retrieval.gold.reanchor.lookup import NAME_LENGTH_FACTOR, Entry, Lookup
+from evaltools.retrieval.gold.reanchor.plain.moved import MovedFiles
 from evaltools.retrieval.gold.reanchor.plain.no_history import MIN_TIE_LINES, Place, SetEvidence
 from evaltools.retrieval.gold.reanchor.resolve import GoldRef, Resolution, resolved
 from evaltools.retrieval.gold.reanchor.scope import is_test_path
@@ -68,6 +69,8 @@ class Successors:
         self._successors: dict[Place, list[str]] = {}
         self._named: dict[Place, list[Entry]] = {}  # the successors' newcomer definitions
         self._defines: dict[str, set[str]] = {}
+        self._moved = MovedFiles(the_set, lookup, MIN_AGREE)
+        self._moved_to: dict[Place, str] = {}  # old file -> the file it moved to (`moved`)
 
     def place(self, ref: GoldRef, cid: ChunkId) -> Resolution | None:
         """Where the split of its old file put the ID, if the set shows one."""
@@ -88,7 +91,7 @@ class Successors:
         ):
             return None  # in two successors, or another definition: a person chooses
         if not same:
-            return self._enclosed(place, cid, named)
+            return self._enclosed(place, cid, named) or self._retyped(place, cid, named)
         entry = same[0]
         path = entry.path
         others = len(self._placed[place][path] - {cid.symbol})
@@ -99,7 +102,7 @@ class Successors:
         if others < MIN_AGREE and not (others == MIN_AGREE - 1 and kept):
             return None
         alike = " and length" if others < MIN_AGREE else ""
-        evidence = f"same name{alike} in {path}, where {_names(others)} of {cid.path} went"
+        evidence = f"same name{alike} in {path}, {self._where(place, path, others)}"
         return resolved(cid, entry.chunk_id, "", evidence)
 
     def successors(self, place: Place) -> list[str]:
@@ -109,9 +112,26 @@ class Successors:
             total = len({name for names in placed.values() for name in names})
             together = len({name for names in agree.values() for name in names})
             split = total > 0 and together >= MIN_SHARE * total
-            self._successors[place] = sorted(agree) if split else []
+            found = set(agree) if split else set()
+            self._successors[place] = sorted(found.union(self._moved_file(place)))
             self.lookup.load(self._successors[place])
         return self._successors[place]
+
+    def _moved_file(self, place: Place) -> list[str]:
+        """The file the old one moved to, alone, as its one successor (`moved`)."""
+        found = self._moved.find(place, self.missing().get(place, ()))
+        if found is None:
+            return []
+        path, standing = found
+        self._moved_to[place] = path
+        self._placed[place][path] |= standing
+        return [path]
+
+    def _where(self, place: Place, path: str, others: int) -> str:
+        """Why `path` is where the old file's names went, in a few words."""
+        if self._moved_to.get(place) == path:
+            return f"the file {place[1]} moved to, with {_names(others)} of it"
+        return f"where {_names(others)} of {place[1]} went"
 
     def missing(self) -> dict[Place, set[str]]:
         if self._missing is None:
@@ -171,6 +191,32 @@ class Successors:
         evidence = f"its name inside `{scope}` in {entry.path}, with {_names(others)} of {cid.path}"
         return resolved(cid, entry.chunk_id, "", evidence)
 
+    def _retyped(self, place: Place, cid: ChunkId, named: list[Entry]) -> Resolution | None:
+        """`Type.name` as the one `Other.name` of the successors, where at least
+        `MIN_AGREE` other members of `Type` of the old file stand as members of `Other`
+        (their last names each once in the successors): the type renamed on the way
+        (inherent methods moved into a trait)."""
+        assert cid.symbol is not None
+        head, dot, leaf = cid.symbol.rpartition(".")
+        entry = _one_leaf(named, leaf) if dot else None
+        if entry is None or entry.name is None or entry.name.count(".") != cid.symbol.count("."):
+            return None
+        new_head = entry.name.rpartition(".")[0]
+        together = {
+            name
+            for name in self.missing()[place]
+            if name.rpartition(".")[0] == head
+            and (other := _one_leaf(named, name.rpartition(".")[2])) is not None
+            and other.path == entry.path
+            and other.name == f"{new_head}.{name.rpartition('.')[2]}"
+        }
+        others = len(together - {cid.symbol})
+        if others < MIN_AGREE or not entry.about_as_long(cid.start, cid.end, REWRITTEN_FACTOR):
+            return None
+        members = f"{_names(others, 'member')} of it in {cid.path}"
+        evidence = f"`{head}` became `{new_head}` in {entry.path}, with {members}"
+        return resolved(cid, entry.chunk_id, "", evidence)
+
     def _defined(self, path: str, name: str) -> bool:
         if path not in self._defines:
             self._defines[path] = {e.name for e in self._entries(path) if e.name is not None}
@@ -191,5 +237,11 @@ def _inside(entries: list[Entry], name: str) -> Entry | None:
     return inside[0] if len(inside) == 1 else None
 
 
-def _names(count: int) -> str:
-    return f"{count} other name{'s' * (count != 1)}"
+def _one_leaf(entries: list[Entry], leaf: str) -> Entry | None:
+    """The one of `entries` whose last name is `leaf`."""
+    found = [e for e in entries if e.leaf == leaf]
+    return found[0] if len(found) == 1 else None
+
+
+def _names(count: int, what: str = "name") -> str:
+    return f"{count} other {what}{'s' * (count != 1)}"
