@@ -210,3 +210,128 @@ def test_java_tests_outside_a_test_folder_move_with_it_into_one(
         "same name in the file its folder moved to "
         "(lib-unit-test/src/main/ -> lib/src/test/ with 3 files)"
     )
+
+
+def rust_file(functions: tuple[str, ...], tests: tuple[str, ...]) -> str:
+    """Functions, and a test module of `tests` (each test's body names it)."""
+    member = RETYPED["rust"][3].replace("&self", "").replace(" + self.data.len()", "")
+    text = "\n".join(member.format(n=n).replace("    ", "", 1) for n in functions)
+    cases = "".join(
+        f'    #[test]\n    fn {t}() {{\n        assert_eq!("{t}".len(), {len(t)});\n    }}\n'
+        for t in tests
+    )
+    return text + f"\n#[cfg(test)]\nmod tests {{\n{cases}}}\n"
+
+
+@pytest.mark.parametrize("moved", [3, 1])
+def test_a_rust_test_module_goes_with_its_files_split_when_its_tests_do(
+    moved: int, repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`store.rs` gave two functions and its tests to `ext.rs`: three tests of the module
+    went there together, so each goes; a test alone there (the others staying) may be
+    another module's test of the same name, and stays for a person."""
+    tests = ("splits_bytes", "trims_start", "reverses_chars")
+    repo.write("src/store.rs", rust_file(("keep", *HELPERS), tests))
+    old = repo.commit("store")
+    gold = [chunk_id(repo, "src/store.rs", n) for n in HELPERS]
+    gold += [chunk_id(repo, "src/store.rs", f"tests.{t}") for t in tests]
+    repo.write("src/store.rs", rust_file(("keep",), tests[moved:]))
+    repo.write("src/ext.rs", rust_file(HELPERS, tests[:moved]))
+    repo.commit("two functions and some tests to ext.rs")
+    code, got = gold_check(repo, tmp_path, capsys, gold, old, root=plain_copy(repo, tmp_path))
+    assert code == 1
+    first = gold[2]
+    if moved == 3:
+        assert (got[first]["kind"], got[first]["new_chunk_id"]) == (
+            "relocated",
+            chunk_id(repo, "src/ext.rs", f"tests.{tests[0]}"),
+        )
+        assert got[first]["evidence"] == (
+            "same name in src/ext.rs, where 4 other names of src/store.rs went"
+        )
+    else:
+        assert (got[first]["kind"], got[first]["new_chunk_id"]) == ("missing_symbol", None)
+
+
+# Per language: a file of three namesakes (`{0}`, `{1}`, `{2}`: the lines of each body
+# past the first), the header a namesake's body line repeats, and their name.
+IN_ORDER = {
+    "java": (
+        "src/Paths.java",
+        "public class Paths {{\n"
+        "    public static String join(String a) {{\n        String s = a;\n{0}    }}\n\n"
+        "    public static String join(String a, int b) {{\n        String s = a + b;\n{1}"
+        "    }}\n\n"
+        "    public static String join(int b) {{\n        String s = String.valueOf(b);\n{2}"
+        "    }}\n"
+        "}}\n",
+        "        s = s.trim();\n",
+        "Paths.join",
+    ),
+    "python": (
+        "paths.py",
+        "import sys\n\nif sys.platform == 'win32':\n    def home_dir():\n        home = 'C:'\n{0}"
+        "elif sys.platform == 'darwin':\n    def home_dir():\n        home = '/Users'\n{1}"
+        "else:\n    def home_dir():\n        home = '/home'\n{2}",
+        "        home = home.strip()\n",
+        "home_dir",
+    ),
+    "rust": (
+        "src/name.rs",
+        "pub struct Name(String);\n\n"
+        "impl From<&str> for Name {{\n    fn from(s: &str) -> Name {{\n        let t = s;\n{0}"
+        "    }}\n}}\n\n"
+        "impl From<String> for Name {{\n    fn from(s: String) -> Name {{\n        let t = &s;\n{1}"
+        "    }}\n}}\n\n"
+        "impl From<char> for Name {{\n    fn from(c: char) -> Name {{\n        let t = c;\n{2}"
+        "    }}\n}}\n",
+        "        let t = t;\n",
+        "Name.from",
+    ),
+}
+
+
+def namesakes(language: str, lines: tuple[int, int, int]) -> str:
+    """The file of three namesakes, each body `lines` lines past its first."""
+    text, line, _ = IN_ORDER[language][1:]
+    return text.format(*(line * n for n in lines))
+
+
+@pytest.mark.parametrize("language", list(IN_ORDER))
+def test_namesakes_moved_apart_keep_their_order_and_lengths(
+    language: str, repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The first and last of three namesakes (as long as each other, the middle one
+    longer) in the set; the middle one grew by a line, so they moved apart: in order and
+    each as long, there is one way to place them."""
+    path, *_, symbol = IN_ORDER[language]
+    repo.write(path, namesakes(language, (1, 2, 1)))
+    old = repo.commit("three namesakes")
+    gold = [chunk_id(repo, path, symbol, n) for n in (0, 2)]
+    repo.write(path, namesakes(language, (1, 3, 1)))
+    repo.commit("the middle one grew")
+    code, got = gold_check(repo, tmp_path, capsys, gold, old, root=plain_copy(repo, tmp_path))
+    assert code == 1
+    assert [(got[g]["kind"], got[g]["new_chunk_id"]) for g in gold] == [
+        ("ok", None),
+        ("moved", chunk_id(repo, path, symbol, 2)),
+    ]
+    assert got[gold[1]]["evidence"] == (
+        "in order with 1 namesake, each as long: the one way to place them"
+    )
+
+
+def test_namesakes_placed_in_order_two_ways_stay_ambiguous(
+    repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """As above, but all three as long: the last one may be the second or the third now."""
+    path, *_, symbol = IN_ORDER["java"]
+    repo.write(path, namesakes("java", (1, 1, 1)))
+    old = repo.commit("three namesakes")
+    gold = [chunk_id(repo, path, symbol, n) for n in (0, 2)]
+    repo.write(path, namesakes("java", (1, 1, 1)).replace("    }\n\n", "    }\n\n\n", 1))
+    repo.commit("a blank line after the first")
+    code, got = gold_check(repo, tmp_path, capsys, gold, old, root=plain_copy(repo, tmp_path))
+    assert code == 1
+    assert got[gold[1]]["kind"] == "ambiguous"
+    assert got[gold[1]]["new_chunk_id"] is None

@@ -57,6 +57,7 @@ def by_names(
         # Without the old body, a namesake that may have stood there all along is no move.
         twins = len(entries) < len(same)
         if old is None and standing.may_have_been_there(cid, ref, found.new_chunk_id, twins):
+            plain.append((ref, cid))  # a split may still show where it went
             continue
         results[ref] = found
     if plain:
@@ -83,7 +84,8 @@ def _by_successors(
             continue
         same = holding.get(cid.symbol or "", [])
         twins = len(the_set.newcomers([e.chunk_id for e in same], ref)) < len(same)
-        if not standing.may_have_been_there(cid, ref, found.new_chunk_id, twins):
+        along = successors.tests_along(ref, cid, found.new_chunk_id)
+        if not standing.may_have_been_there(cid, ref, found.new_chunk_id, twins, along):
             results[ref] = found
 
 

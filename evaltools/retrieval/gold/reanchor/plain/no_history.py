@@ -114,7 +114,9 @@ class SetEvidence:
         # A pattern that repeats (test blocks alike) fits as well shifted by its period: the
         # one shift must stand out, no other placing more than half of them.
         if len(fits) != 1 or any(len(group) // 2 < n < len(group) for n in placed.values()):
-            return None
+            # No one shift placing them all, they moved apart: their order may tell. One
+            # that does, with another placing most, is a pattern repeating: nothing tells.
+            return None if fits else _in_order(cid, group, spans)
         d = fits[0]
         new = spans[(cid.start + d, cid.end + d)]
         others = len(group) - 1
@@ -138,6 +140,35 @@ class SetEvidence:
                 if len(group) >= MIN_TOGETHER
             }
         return self._namesakes
+
+
+def _in_order(
+    cid: ChunkId, group: list[ChunkId], spans: dict[tuple[int, int], str]
+) -> Resolution | None:
+    """The namesake `cid` takes when its gold namesakes (`group`, by line) keep their order
+    and each its length, in the one way they can: overloads shifted apart by edits between
+    them. Two ways (alike blocks, a length repeated) and it takes none."""
+    new = sorted(spans)
+    alike = [[g.end - g.start == end - start for start, end in new] for g in group]
+    # ways[i][j]: the ways to place group[i:] on new[j:], in order, counted up to two
+    ways = [[0] * (len(new) + 1) for _ in range(len(group) + 1)]
+    ways[len(group)] = [1] * (len(new) + 1)
+    for i in range(len(group) - 1, -1, -1):
+        for j in range(len(new) - 1, -1, -1):
+            ways[i][j] = min(2, ways[i][j + 1] + (ways[i + 1][j + 1] if alike[i][j] else 0))
+    if ways[0][0] != 1:
+        return None
+    j = 0
+    for i, g in enumerate(group):
+        while not (alike[i][j] and ways[i + 1][j + 1]):
+            j += 1
+        if g == cid:
+            others = len(group) - 1
+            what = f"namesake{'s' * (others > 1)}"
+            evidence = f"in order with {others} {what}, each as long: the one way to place them"
+            return resolved(cid, spans[new[j]], "", evidence)
+        j += 1
+    return None
 
 
 def same_length(cid: ChunkId, candidates: Sequence[str]) -> tuple[str, str, str] | None:

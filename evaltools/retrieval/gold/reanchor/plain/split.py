@@ -105,6 +105,16 @@ class Successors:
         evidence = f"same name{alike} in {path}, {self._where(place, path, others)}"
         return resolved(cid, entry.chunk_id, "", evidence)
 
+    def tests_along(self, ref: GoldRef, cid: ChunkId, new_chunk_id: str) -> bool:
+        """A test of the old file's test module (`tests.name`) went where `MIN_AGREE` other
+        tests of that module went: its module's tests moved with the code they test."""
+        assert cid.symbol is not None
+        head, dot, _ = cid.symbol.partition(".")
+        path = parse_chunk_id(new_chunk_id).path
+        placed = self._placed.get((ref.revision, cid.path), {}).get(path, set())
+        along = {n for n in placed if n != cid.symbol and n.partition(".")[0] == head}
+        return bool(dot) and len(along) >= MIN_AGREE
+
     def successors(self, place: Place) -> list[str]:
         if place not in self._successors:
             placed = self._placed.get(place, {})
