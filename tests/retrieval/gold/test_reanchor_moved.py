@@ -11,7 +11,7 @@ import pytest
 from tests.retrieval.gitrepo import GitRepo
 from tests.retrieval.gold.reanchor_repo import chunk_id, gold_check
 from tests.retrieval.gold.test_reanchor_plain import plain_copy
-from tests.retrieval.gold.test_reanchor_split import ENCLOSED, indent
+from tests.retrieval.gold.test_reanchor_split import ENCLOSED, NAMES, indent, write
 from tests.retrieval.gold.test_reanchor_twins import repo
 
 __all__ = ["repo"]  # the fixture
@@ -335,3 +335,87 @@ def test_namesakes_placed_in_order_two_ways_stay_ambiguous(
     assert code == 1
     assert got[gold[1]]["kind"] == "ambiguous"
     assert got[gold[1]]["new_chunk_id"] is None
+
+
+@pytest.mark.parametrize("language", list(ENCLOSED))
+def test_a_name_respelled_with_a_trailing_underscore_follows_its_moved_file(
+    language: str, repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """As a moved file's functions went inside one function, the last was marked for
+    mangling (`onSocket_`): its name but for the underscore, once in the moved file."""
+    name, outer, wrapper, function, inner, scope = ENCLOSED[language]
+    old_path, new_path = f"src/utils/{name}", f"src/{name}"
+    repo.write(old_path, outer.format(inner="\n".join(function.format(n=n) for n in inner)))
+    old = repo.commit("utils")
+    gold = [chunk_id(repo, old_path, n) for n in inner]
+    respelled = (*inner[:-1], inner[-1] + "_")
+    functions = "\n".join(function.format(n=n) for n in respelled)
+    repo.rm(old_path)
+    repo.write(new_path, wrapper.format(inner=indent(functions, language)))
+    repo.commit("timed-out moved up, its functions into one, the last respelled")
+    code, got = gold_check(repo, tmp_path, capsys, gold, old, root=plain_copy(repo, tmp_path))
+    assert code == 1
+    new = chunk_id(repo, new_path, f"{scope}.{respelled[-1]}")
+    assert (got[gold[-1]]["kind"], got[gold[-1]]["new_chunk_id"]) == ("relocated", new)
+    assert got[gold[-1]]["evidence"] == (
+        f"its name respelled `{scope}.{respelled[-1]}` in {new_path}, "
+        f"the file {old_path} moved to, with 2 other names of it"
+    )
+
+
+def test_a_go_function_unexported_in_a_split_follows_the_others(
+    repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Three functions of `core` went to `wire`, the last one unexported on the way."""
+    keep, *moved = NAMES["go"][:4]
+    core = write(repo, "go", "core", (keep, *moved))
+    old = repo.commit("one file")
+    gold = [chunk_id(repo, core, name) for name in moved]
+    write(repo, "go", "core", (keep,))
+    lowered = (*moved[:-1], moved[-1][0].lower() + moved[-1][1:])
+    wire = write(repo, "go", "wire", lowered)
+    repo.commit("core split, render unexported")
+    code, got = gold_check(repo, tmp_path, capsys, gold, old, root=plain_copy(repo, tmp_path))
+    assert code == 1
+    new = chunk_id(repo, wire, lowered[-1])
+    assert (got[gold[-1]]["kind"], got[gold[-1]]["new_chunk_id"]) == ("relocated", new)
+    assert got[gold[-1]]["evidence"] == (
+        f"its name respelled `{lowered[-1]}` in {wire}, where 2 other names of {core} went"
+    )
+
+
+@pytest.mark.parametrize("language", list(ENCLOSED))
+@pytest.mark.parametrize("distinctive", [True, False])
+def test_a_file_merged_into_a_function_of_another_takes_its_distinctive_names(
+    language: str,
+    distinctive: bool,
+    repo: GitRepo,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """`utils/timed-out`'s three functions now inside `timedOut` of `plugins/timers`; a
+    name another file of the tree also defines says nothing of where it went: with one,
+    only two distinctive names stand there, and none of them moves."""
+    name, outer, wrapper, function, inner, scope = ENCLOSED[language]
+    old_path = f"src/utils/{name}"
+    new_path = f"src/plugins/timers.{name.rpartition('.')[2]}"
+    functions = "\n".join(function.format(n=n) for n in inner)
+    repo.write(old_path, outer.format(inner=functions).replace("noop", "nothing"))
+    old = repo.commit("utils")
+    gold = [chunk_id(repo, old_path, n) for n in inner]
+    repo.rm(old_path)
+    repo.write(new_path, wrapper.format(inner=indent(functions, language)))
+    if not distinctive:
+        repo.write(f"src/other.{name.rpartition('.')[2]}", function.format(n=inner[0]))
+    repo.commit("timed-out folded into the timers plugin")
+    code, got = gold_check(repo, tmp_path, capsys, gold, old, root=plain_copy(repo, tmp_path))
+    assert code == 1
+    if distinctive:
+        assert [(got[g]["kind"], got[g]["new_chunk_id"]) for g in gold] == [
+            ("relocated", chunk_id(repo, new_path, f"{scope}.{n}")) for n in inner
+        ]
+        assert got[gold[0]]["evidence"] == (
+            f"its name inside `{scope}` in {new_path}, with 2 other names of {old_path}"
+        )
+    else:
+        assert [got[g]["new_chunk_id"] for g in gold] == [None] * 3

@@ -9,12 +9,17 @@ file stand: defined as they were, or inside a new scope (`enableES5.get` for `ge
 module's functions moved into the function that installs them), each such name once in
 the file. Another file of that name holding half as many of them or more makes it a
 guess: there is none. The moved file is then the old file's one successor (`split`).
+
+A file merged into another: with no file of its name holding its names, the one file in
+which at least `MERGED_NAMES` of them stand inside one new scope, each name distinctive (no
+other file of the tree defines its last name), is where it went: a small module folded
+into the function that installs a plugin (`extends.ts` into `enableMapSet`).
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 
 from evaltools.retrieval.gold.reanchor.lookup import Entry, Lookup
 from evaltools.retrieval.gold.reanchor.plain.no_history import (
@@ -25,6 +30,9 @@ from evaltools.retrieval.gold.reanchor.plain.no_history import (
 )
 from evaltools.retrieval.gold.reanchor.resolve import GoldRef
 from evaltools.retrieval.gold.reanchor.scope import is_test_path
+
+# A file merged into another: this many of its distinctive names inside one scope there.
+MERGED_NAMES = 3
 
 
 class MovedFiles:
@@ -57,6 +65,39 @@ class MovedFiles:
         if len(ranked[0][0]) < MOVE_AHEAD * rival:
             return None
         return ranked[0][1], ranked[0][0]
+
+    def merged(
+        self, place: Place, names: Collection[str], holding: Mapping[str, list[Entry]]
+    ) -> tuple[str, set[str]] | None:
+        """The file `place`'s gone file was merged into, inside one scope, and which of
+        `names` stand there; `holding`: the tree's definitions by name, for the names'
+        last names."""
+        revision, old = place
+        if self.lookup.get(old) is not None or len(names) < MERGED_NAMES:
+            return None
+        by_leaf: dict[str, list[Entry]] = defaultdict(list)
+        for entries in holding.values():
+            for entry in entries:
+                if entry.leaf is not None:
+                    by_leaf[entry.leaf].append(entry)
+        ref, test = GoldRef(old, revision), is_test_path(old)
+        inside: dict[tuple[str, str], set[str]] = defaultdict(set)
+        for name in names:
+            held = by_leaf.get(name.rpartition(".")[2], [])
+            if len({e.path for e in held}) != 1:
+                continue  # not distinctive, or nowhere
+            fresh = self.the_set.newcomers([e.chunk_id for e in held], ref)
+            within = [
+                e for e in held if e.chunk_id in fresh and e.name and e.name.endswith(f".{name}")
+            ]
+            if len(within) == 1 and is_test_path(within[0].path) == test and within[0].name:
+                inside[(within[0].path, within[0].name[: -len(name) - 1])].add(name)
+        ranked = sorted(inside.items(), key=lambda item: -len(item[1]))
+        if not ranked or len(ranked[0][1]) < MERGED_NAMES:
+            return None
+        if len(ranked) > 1 and len(ranked[0][1]) < MOVE_AHEAD * len(ranked[1][1]):
+            return None
+        return ranked[0][0][0], ranked[0][1]
 
     def by_name(self) -> dict[str, list[str]]:
         if self._by_name is None:

@@ -91,7 +91,11 @@ class Successors:
         ):
             return None  # in two successors, or another definition: a person chooses
         if not same:
-            return self._enclosed(place, cid, named) or self._retyped(place, cid, named)
+            return (
+                self._enclosed(place, cid, named)
+                or self._retyped(place, cid, named)
+                or self._respelled(place, cid, named)
+            )
         entry = same[0]
         path = entry.path
         others = len(self._placed[place][path] - {cid.symbol})
@@ -129,7 +133,8 @@ class Successors:
 
     def _moved_file(self, place: Place) -> list[str]:
         """The file the old one moved to, alone, as its one successor (`moved`)."""
-        found = self._moved.find(place, self.missing().get(place, ()))
+        names = self.missing().get(place, set())
+        found = self._moved.find(place, names) or self._moved.merged(place, names, self.holding)
         if found is None:
             return []
         path, standing = found
@@ -227,6 +232,29 @@ class Successors:
         evidence = f"`{head}` became `{new_head}` in {entry.path}, with {members}"
         return resolved(cid, entry.chunk_id, "", evidence)
 
+    def _respelled(self, place: Place, cid: ChunkId, named: list[Entry]) -> Resolution | None:
+        """Its name but for case and trailing underscores (`willFinalizeES5_`: a private
+        name marked for mangling), as it was or inside a new scope, once in the successors,
+        where `MIN_AGREE` other names of the old file went."""
+        assert cid.symbol is not None
+        want, depth = _spelling(cid.symbol), cid.symbol.count(".") + 1
+        found = [
+            e
+            for e in named
+            if e.name is not None
+            and (tail := ".".join(e.name.split(".")[-depth:])) != cid.symbol
+            and _spelling(tail) == want
+        ]
+        if len(found) != 1 or not found[0].about_as_long(cid.start, cid.end, REWRITTEN_FACTOR):
+            return None
+        entry = found[0]
+        others = len(self._placed[place][entry.path] - {cid.symbol})
+        if others < MIN_AGREE:
+            return None
+        where = self._where(place, entry.path, others)
+        evidence = f"its name respelled `{entry.name}` in {entry.path}, {where}"
+        return resolved(cid, entry.chunk_id, "", evidence)
+
     def _defined(self, path: str, name: str) -> bool:
         if path not in self._defines:
             self._defines[path] = {e.name for e in self._entries(path) if e.name is not None}
@@ -245,6 +273,11 @@ def _inside(entries: list[Entry], name: str) -> Entry | None:
     """The one of `entries` named `<scope>.<name>`."""
     inside = [e for e in entries if e.name is not None and e.name.endswith(f".{name}")]
     return inside[0] if len(inside) == 1 else None
+
+
+def _spelling(name: str) -> str:
+    """A name as case and trailing underscores leave it: `willFinalizeES5_`, `willfinalizees5`."""
+    return ".".join(part.rstrip("_").lower() for part in name.split("."))
 
 
 def _one_leaf(entries: list[Entry], leaf: str) -> Entry | None:
