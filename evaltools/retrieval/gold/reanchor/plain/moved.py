@@ -21,16 +21,20 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Collection, Mapping
 
+from evaltools.retrieval.code.chunk_id import ChunkId
 from evaltools.retrieval.gold.reanchor.lookup import Entry, Lookup
 from evaltools.retrieval.gold.reanchor.plain.no_history import (
     MAX_NAMESAKE_FILES,
+    MIN_TIE_LINES,
     MOVE_AHEAD,
     Place,
     SetEvidence,
 )
-from evaltools.retrieval.gold.reanchor.resolve import GoldRef
+from evaltools.retrieval.gold.reanchor.resolve import GoldRef, Resolution, resolved
 from evaltools.retrieval.gold.reanchor.scope import is_test_path
 
+# A file renamed with its type: this many of the set's members of the old type in the new.
+MIN_MEMBERS = 2
 # A file merged into another: this many of its distinctive names inside one scope there.
 MERGED_NAMES = 3
 
@@ -128,3 +132,108 @@ def _stands(entries: list[Entry], name: str) -> bool:
     if exact:
         return exact == 1
     return sum(e.name is not None and e.name.endswith(f".{name}") for e in entries) == 1
+
+
+class RenamedFiles:
+    """Files renamed with their type in a folder that moved (`IsEqualIgnoringWhiteSpace.java`
+    to `IsEqualCompressingWhiteSpace.java` as `hamcrest-library/` became `hamcrest/`): the
+    gone file's folder went where the set's other files of it did (`no_history`'s folder
+    moves), and there one new file, named for its type, holds at least `MIN_MEMBERS` of the
+    set's members of the old type (`Old.name` as `New.name`), `MOVE_AHEAD` times as many as
+    any other. Its type, and each member with `MIN_MEMBERS` others there (or one, its span
+    as long, of a few lines at least), follow."""
+
+    def __init__(self, the_set: SetEvidence) -> None:
+        self.the_set, self.lookup = the_set, the_set.lookup
+        self._found: dict[Place, tuple[str, str, set[str]] | None] = {}
+        self._by_folder: dict[str, list[str]] | None = None
+
+    def place(self, cid: ChunkId, ref: GoldRef) -> Resolution | None:
+        place = (ref.revision, cid.path)
+        if place not in self._found:
+            self._found[place] = self._find(place)
+        found = self._found[place]
+        if found is None or cid.symbol is None:
+            return None
+        new_path, new_type, standing = found
+        old_type = _stem(cid.path)
+        head, dot, rest = cid.symbol.partition(".")
+        name = f"{new_type}{dot}{rest}" if head == old_type else cid.symbol
+        entries = self.lookup.get(new_path)
+        same = [e for e in entries.entries if e.name == name] if entries is not None else []
+        if len(same) != 1:
+            return None
+        entry, others = same[0], len(standing - {cid.symbol})
+        length = cid.end - cid.start
+        kept = length >= MIN_TIE_LINES - 1 and entry.end - entry.start == length
+        if others < MIN_MEMBERS and not (others == MIN_MEMBERS - 1 and kept and dot):
+            return None
+        members = f"{others} other member{'s' * (others != 1)}"
+        evidence = f"{cid.path} renamed {new_path} with its type, where {members} of it stand"
+        return resolved(cid, entry.chunk_id, "", evidence)
+
+    def _find(self, place: Place) -> tuple[str, str, set[str]] | None:
+        revision, old = place
+        if self.lookup.get(old) is not None:
+            return None
+        homes = self.the_set.homes()
+        if place in homes:
+            return None
+        folder, _, basename = old.rpartition("/")
+        went = {
+            home.rpartition("/")[0]
+            for (r, path), (home, _) in homes.items()
+            if r == revision and path.rpartition("/")[0] == folder
+        }
+        if len(went) != 1:
+            return None
+        taken = {home for home, _ in homes.values()}
+        old_type, test = _stem(old), is_test_path(old)
+        members = {
+            cid.symbol
+            for ref, cid in self.the_set.ids.items()
+            if ref.revision == revision
+            and cid.path == old
+            and cid.symbol
+            and cid.symbol.startswith(f"{old_type}.")
+        }
+        ref = GoldRef(old, revision)
+        extension = basename.rpartition(".")[2]
+        options = [
+            p
+            for p in self.by_folder().get(went.pop(), [])
+            if p.endswith(f".{extension}")
+            and p not in taken
+            and is_test_path(p) == test
+            and p.rpartition("/")[2] != basename
+        ]
+        self.lookup.load(options)
+        ranked: list[tuple[int, str, str, set[str]]] = []
+        for path in options:
+            found = self.lookup.get(path)
+            if found is None:
+                continue
+            fresh = set(self.the_set.newcomers([e.chunk_id for e in found.entries], ref))
+            names = [e.name for e in found.entries if e.chunk_id in fresh]
+            new_type = _stem(path)
+            standing = {m for m in members if names.count(new_type + m[len(old_type) :]) == 1}
+            ranked.append((len(standing), path, new_type, standing))
+        ranked.sort(key=lambda item: -item[0])
+        if not ranked or ranked[0][0] < MIN_MEMBERS:
+            return None
+        if len(ranked) > 1 and ranked[0][0] < MOVE_AHEAD * ranked[1][0]:
+            return None
+        return ranked[0][1], ranked[0][2], ranked[0][3]
+
+    def by_folder(self) -> dict[str, list[str]]:
+        if self._by_folder is None:
+            grouped: dict[str, list[str]] = defaultdict(list)
+            for path in self.lookup.paths():
+                grouped[path.rpartition("/")[0]].append(path)
+            self._by_folder = dict(grouped)
+        return self._by_folder
+
+
+def _stem(path: str) -> str:
+    """The type a file is named for: `IsNot` of `org/hamcrest/core/IsNot.java`."""
+    return path.rpartition("/")[2].partition(".")[0]

@@ -18,11 +18,12 @@ The gold IDs of one `revision` are a sample of that tree: their paths, spans and
 
 from __future__ import annotations
 
+import re
 from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 
 from evaltools.retrieval.code.chunk_id import ChunkId, parse_chunk_id
-from evaltools.retrieval.gold.reanchor.lookup import Lookup
+from evaltools.retrieval.gold.reanchor.lookup import Entry, Lookup
 from evaltools.retrieval.gold.reanchor.resolve import (
     GoldRef,
     Resolution,
@@ -44,6 +45,11 @@ MIN_TIE_LINES = 3
 # (gold namesakes x new ones: generated code) the shifts are not weighed.
 MIN_TOGETHER = 2
 MAX_PAIRS = 100_000
+
+# A name respelled is weaker evidence than the same name: the spans agree more closely.
+RESPELLED_LENGTH_FACTOR = 1.5
+# A test's name as test frameworks spell it: `test_parse`, `testParse`.
+_TEST_PREFIX = re.compile(r"[Tt]est(?=[_A-Z])")
 
 # A revision and a path: where a gold ID was.
 Place = tuple[str | None, str]
@@ -91,7 +97,14 @@ class SetEvidence:
             return self.shifted(cid, ref, home[0])
         new = str(moved) if result.status is Status.OK else result.new_chunk_id
         if new is None:
-            return None
+            alike = respelled(cid.symbol, found.entries, is_test_path(cid.path))
+            if len(alike) != 1 or not alike[0].about_as_long(
+                cid.start, cid.end, RESPELLED_LENGTH_FACTOR
+            ):
+                return None
+            return resolved(
+                cid, alike[0].chunk_id, "", f"its name respelled `{alike[0].name}` {where}"
+            )
         return resolved(cid, new, "", f"same name {where}")
 
     def shifted(self, cid: ChunkId, ref: GoldRef, home: str | None = None) -> Resolution | None:
@@ -171,6 +184,31 @@ def _in_order(
     return None
 
 
+def respelled(symbol: str | None, entries: Sequence[Entry], test: bool) -> list[Entry]:
+    """The definitions of `entries` named as `symbol` is, or as its last names, but for
+    case, underscores around each name and, in test code, a `test` prefix (`test_parse`,
+    `testParse` -> `parse`: a test suite converted to another framework); not `symbol`."""
+    if symbol is None:
+        return []
+    want, depth = spelling(symbol, test), symbol.count(".") + 1
+    return [
+        e
+        for e in entries
+        if e.name is not None
+        and (tail := ".".join(e.name.split(".")[-depth:])) != symbol
+        and spelling(tail, test) == want
+    ]
+
+
+def spelling(name: str, test: bool = False) -> str:
+    """A name as case, underscores around each part and (`test`) a test prefix leave it:
+    `willFinalizeES5_`, `testWillFinalizeES5` -> `willfinalizees5`."""
+    parts = name.split(".")
+    if test:
+        parts = [p[4:] if _TEST_PREFIX.match(p) else p for p in parts]
+    return ".".join(p.strip("_").lower() for p in parts)
+
+
 def same_length(cid: ChunkId, candidates: Sequence[str]) -> tuple[str, str, str] | None:
     """Namesakes in the ID's own file (overloads, shifted together) told apart by the one
     exactly as long as the ID's span (of a few lines at least: one-liners are all alike):
@@ -205,30 +243,32 @@ def _folder_moves(ids: Mapping[GoldRef, ChunkId], lookup: Lookup) -> dict[Place,
     for (revision, path), _ in gone.items():
         same = by_name.get(path.rpartition("/")[2], [])
         if len(same) <= MAX_NAMESAKE_FILES:
-            test = is_test_path(path)
-            options[(revision, path)] = [
-                p for p in same if (revision, p) not in there and is_test_path(p) == test
-            ]
+            options[(revision, path)] = [p for p in same if (revision, p) not in there]
     lookup.load({p for paths in options.values() for p in paths})
-    # (revision, old folder, new folder) -> the gone files whose names the new one holds
+    # (revision, old folder, new folder) -> the gone files whose names the new one holds,
+    # test code where it was (code never moves between tests and the rest)
     votes: dict[tuple[str | None, str, str], set[str]] = defaultdict(set)
-    holding: dict[Place, list[tuple[str, tuple[str | None, str, str]]]] = defaultdict(list)
     for (revision, path), paths in options.items():
+        test = is_test_path(path)
         for new in paths:
             found = lookup.get(new)
-            if found is None or not gone[(revision, path)] & {e.name for e in found.entries}:
+            if found is None or is_test_path(new) != test:
                 continue
-            folders = (revision, *_folders(path, new))
-            votes[folders].add(path)
-            holding[(revision, path)].append((new, folders))
+            if gone[(revision, path)] & {e.name for e in found.entries}:
+                votes[(revision, *_folders(path, new))].add(path)
+    # A file the folder took goes with it, whether its names are still there (renamed) or
+    # the others made the folder a test folder.
     homes: dict[Place, tuple[str, str]] = {}
-    for place, held in holding.items():
-        ranked = sorted(((len(votes[f]), new, f) for new, f in held), reverse=True)
+    for (revision, path), paths in options.items():
+        held = [(new, (revision, *_folders(path, new))) for new in paths]
+        ranked = sorted(((len(votes.get(f, ())), new, f) for new, f in held), reverse=True)
+        if not ranked:
+            continue
         count, new, folders = ranked[0]
         rival = ranked[1][0] if len(ranked) > 1 else 0
         if count >= MIN_FILES and count >= MOVE_AHEAD * rival:
             moved = f"{folders[1] or '.'}/ -> {folders[2] or '.'}/ with {count} files"
-            homes[place] = (new, moved)
+            homes[(revision, path)] = (new, moved)
     return homes
 
 

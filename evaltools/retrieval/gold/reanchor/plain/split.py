@@ -36,7 +36,13 @@ from collections.abc import Mapping
 from evaltools.retrieval.code.chunk_id import ChunkId, parse_chunk_id
 from evaltools.retrieval.gold.reanchor.lookup import NAME_LENGTH_FACTOR, Entry, Lookup
 from evaltools.retrieval.gold.reanchor.plain.moved import MovedFiles
-from evaltools.retrieval.gold.reanchor.plain.no_history import MIN_TIE_LINES, Place, SetEvidence
+from evaltools.retrieval.gold.reanchor.plain.no_history import (
+    MIN_TIE_LINES,
+    RESPELLED_LENGTH_FACTOR,
+    Place,
+    SetEvidence,
+    respelled,
+)
 from evaltools.retrieval.gold.reanchor.resolve import GoldRef, Resolution, resolved
 from evaltools.retrieval.gold.reanchor.scope import is_test_path
 
@@ -233,19 +239,14 @@ class Successors:
         return resolved(cid, entry.chunk_id, "", evidence)
 
     def _respelled(self, place: Place, cid: ChunkId, named: list[Entry]) -> Resolution | None:
-        """Its name but for case and trailing underscores (`willFinalizeES5_`: a private
-        name marked for mangling), as it was or inside a new scope, once in the successors,
-        where `MIN_AGREE` other names of the old file went."""
+        """Its name respelled (`no_history.respelled`: `willFinalizeES5_`, a private name
+        marked for mangling), as it was or inside a new scope, once in the successors, where
+        `MIN_AGREE` other names of the old file went."""
         assert cid.symbol is not None
-        want, depth = _spelling(cid.symbol), cid.symbol.count(".") + 1
-        found = [
-            e
-            for e in named
-            if e.name is not None
-            and (tail := ".".join(e.name.split(".")[-depth:])) != cid.symbol
-            and _spelling(tail) == want
-        ]
-        if len(found) != 1 or not found[0].about_as_long(cid.start, cid.end, REWRITTEN_FACTOR):
+        found = respelled(cid.symbol, named, is_test_path(cid.path))
+        if len(found) != 1 or not found[0].about_as_long(
+            cid.start, cid.end, RESPELLED_LENGTH_FACTOR
+        ):
             return None
         entry = found[0]
         others = len(self._placed[place][entry.path] - {cid.symbol})
@@ -273,11 +274,6 @@ def _inside(entries: list[Entry], name: str) -> Entry | None:
     """The one of `entries` named `<scope>.<name>`."""
     inside = [e for e in entries if e.name is not None and e.name.endswith(f".{name}")]
     return inside[0] if len(inside) == 1 else None
-
-
-def _spelling(name: str) -> str:
-    """A name as case and trailing underscores leave it: `willFinalizeES5_`, `willfinalizees5`."""
-    return ".".join(part.rstrip("_").lower() for part in name.split("."))
 
 
 def _one_leaf(entries: list[Entry], leaf: str) -> Entry | None:
