@@ -255,7 +255,8 @@ def _folder_moves(ids: Mapping[GoldRef, ChunkId], lookup: Lookup) -> dict[Place,
             if found is None or is_test_path(new) != test:
                 continue
             if gone[(revision, path)] & {e.name for e in found.entries}:
-                votes[(revision, *_folders(path, new))].add(path)
+                folders = (revision, *_folders(path, new))
+                votes[folders].add(path)
     # A file the folder took goes with it, whether its names are still there (renamed) or
     # the others made the folder a test folder.
     homes: dict[Place, tuple[str, str]] = {}
