@@ -131,3 +131,30 @@ def test_a_test_suite_converted_in_a_moved_folder_keeps_its_tests(
         "(lib-tests/src/ -> lib/tests/ with 3 files)"
     )
     assert got[gold[1]]["new_chunk_id"] is None
+
+
+def test_a_folder_copied_to_two_places_takes_a_converted_file_nowhere(
+    repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """As above, but the folder went to two places (`lib/tests/`, `legacy/tests/`), each
+    with the converted test: either folder may be where it went, and a person chooses."""
+    language, extension = "java", "java"
+    old = "lib-tests/src/lib"
+    others = ["AlphaTest", "BetaTest", "GammaTest"]
+    for name in others:
+        repo.write(f"{old}/{name}.{extension}", class_file(language, name, ("testRenders",)))
+    repo.write(f"{old}/ParserTest.{extension}", class_file(language, "ParserTest", ("testParses",)))
+    commit = repo.commit("tests")
+    gold = [chunk_id(repo, f"{old}/ParserTest.{extension}", "ParserTest.testParses")]
+    gold += [chunk_id(repo, f"{old}/{n}.{extension}", f"{n}.testRenders") for n in others]
+    for new in ("lib/tests/lib", "legacy/tests/lib"):
+        for name in others:
+            text = class_file(language, name, ("testRenders",))
+            repo.write(f"{new}/{name}.{extension}", text)
+        text = class_file(language, "ParserTest", ("parses",))
+        repo.write(f"{new}/ParserTest.{extension}", text)
+    repo.git("rm", "-r", "-q", "lib-tests")
+    repo.commit("tests converted, in two places")
+    code, got = gold_check(repo, tmp_path, capsys, gold, commit, root=plain_copy(repo, tmp_path))
+    assert code == 1
+    assert [got[g]["new_chunk_id"] for g in gold] == [None] * 4
