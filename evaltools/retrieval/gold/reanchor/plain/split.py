@@ -13,7 +13,9 @@ Successors: the new files in which at least `MIN_AGREE` distinct names of the ol
 were placed, provided they hold, together, at least `MIN_SHARE` of all the placed names
 of that file: a file's names moving together to a few files is a split (as git infers a
 rename from shared content); a name here and there is a coincidence of names. Half,
-because otherwise most of what left the file went elsewhere.
+because otherwise most of what left the file went elsewhere. A gone file's moved file
+(`moved`: the file of its name elsewhere, or the one it was merged into) is a successor
+too, its names standing there placed in it.
 
 An unresolved ID whose name its old file no longer defines then goes to its namesake in
 the successors, if there is exactly one (one in two successors stays unresolved: both are
@@ -25,7 +27,10 @@ an interface that took a struct's name). One other name is enough only if the sp
 its length, of `MIN_TIE_LINES` lines at least (one-liners are all alike). With no
 namesake, the ID goes to the one definition of the successors whose name ends in its own
 (`timedOut.addTimeout` for `addTimeout`: the function moved into a scope), if at least
-`MIN_AGREE` other names of the old file went into that same scope.
+`MIN_AGREE` other names of the old file went into that same scope; or `Other.name` for
+`Type.name`, if `MIN_AGREE` other members of `Type` stand as members of `Other` there (the
+type renamed); or its name respelled (`no_history.respelled`), once, as long, where
+`MIN_AGREE` other names of the old file went.
 """
 
 from __future__ import annotations
