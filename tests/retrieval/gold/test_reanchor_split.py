@@ -223,7 +223,7 @@ def test_a_file_moved_alone_takes_its_functions_into_a_new_scope(
         ("relocated", chunk_id(repo, new_path, n)) for n in names
     ]
     assert got[gold[1]]["evidence"] == (
-        f"same name and length in {new_path}, where 1 other name of {old_path} went"
+        f"same name in {new_path}, the file {old_path} moved to, with 4 other names of it"
     )
     assert got[gold[2]]["evidence"] == (
         f"its name inside `{scope}` in {new_path}, with 2 other names of {old_path}"

@@ -8,6 +8,7 @@ from evaltools.retrieval.code.chunk_id import ChunkId
 from evaltools.retrieval.gold.reanchor.history.bodies import HOLLOW_BELOW, MIN_BODY_CHARS, Body
 from evaltools.retrieval.gold.reanchor.history.old_defs import OldDefinitions, kept
 from evaltools.retrieval.gold.reanchor.lookup import NAME_LENGTH_FACTOR, Entry, Lookup
+from evaltools.retrieval.gold.reanchor.plain.moved import RenamedFiles
 from evaltools.retrieval.gold.reanchor.plain.no_history import SetEvidence
 from evaltools.retrieval.gold.reanchor.plain.split import Successors
 from evaltools.retrieval.gold.reanchor.plain.standing import Standing
@@ -37,11 +38,11 @@ def by_names(
     for _, entry in lookup.holding(leaves):
         if entry.name is not None:
             holding.setdefault(entry.name, []).append(entry)
-    standing = Standing(the_set)
+    standing, renamed = Standing(the_set), RenamedFiles(the_set)
     plain: list[tuple[GoldRef, ChunkId]] = []  # no name nor body placed them
     for ref, cid, symbol, old in by_name:
         if old is None and results[ref].status is Status.MISSING_FILE:
-            moved = the_set.moved_folder(cid, ref)
+            moved = the_set.moved_folder(cid, ref) or renamed.place(cid, ref)
             if moved is not None:
                 results[ref] = moved
                 continue
@@ -58,6 +59,7 @@ def by_names(
         # Without the old body, a namesake that may have stood there all along is no move.
         twins = len(entries) < len(same)
         if old is None and standing.may_have_been_there(cid, ref, found.new_chunk_id, twins):
+            plain.append((ref, cid))  # a split may still show where it went
             continue
         results[ref] = found
     if plain:
@@ -85,7 +87,8 @@ def _by_successors(
             continue
         same = holding.get(cid.symbol or "", [])
         twins = len(the_set.newcomers([e.chunk_id for e in same], ref)) < len(same)
-        if not standing.may_have_been_there(cid, ref, found.new_chunk_id, twins):
+        along = successors.tests_along(ref, cid, found.new_chunk_id)
+        if not standing.may_have_been_there(cid, ref, found.new_chunk_id, twins, along):
             results[ref] = found
 
 

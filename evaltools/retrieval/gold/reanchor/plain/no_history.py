@@ -18,11 +18,12 @@ The gold IDs of one `revision` are a sample of that tree: their paths, spans and
 
 from __future__ import annotations
 
+import re
 from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 
 from evaltools.retrieval.code.chunk_id import ChunkId, parse_chunk_id
-from evaltools.retrieval.gold.reanchor.lookup import Lookup
+from evaltools.retrieval.gold.reanchor.lookup import Entry, Lookup
 from evaltools.retrieval.gold.reanchor.resolve import (
     GoldRef,
     Resolution,
@@ -44,6 +45,11 @@ MIN_TIE_LINES = 3
 # (gold namesakes x new ones: generated code) the shifts are not weighed.
 MIN_TOGETHER = 2
 MAX_PAIRS = 100_000
+
+# A name respelled is weaker evidence than the same name: the spans agree more closely.
+RESPELLED_LENGTH_FACTOR = 1.5
+# A test's name as test frameworks spell it: `test_parse`, `testParse`.
+_TEST_PREFIX = re.compile(r"[Tt]est(?=[_A-Z])")
 
 # A revision and a path: where a gold ID was.
 Place = tuple[str | None, str]
@@ -91,7 +97,14 @@ class SetEvidence:
             return self.shifted(cid, ref, home[0])
         new = str(moved) if result.status is Status.OK else result.new_chunk_id
         if new is None:
-            return None
+            alike = respelled(cid.symbol, found.entries, is_test_path(cid.path))
+            if len(alike) != 1 or not alike[0].about_as_long(
+                cid.start, cid.end, RESPELLED_LENGTH_FACTOR
+            ):
+                return None
+            return resolved(
+                cid, alike[0].chunk_id, "", f"its name respelled `{alike[0].name}` {where}"
+            )
         return resolved(cid, new, "", f"same name {where}")
 
     def shifted(self, cid: ChunkId, ref: GoldRef, home: str | None = None) -> Resolution | None:
@@ -114,7 +127,9 @@ class SetEvidence:
         # A pattern that repeats (test blocks alike) fits as well shifted by its period: the
         # one shift must stand out, no other placing more than half of them.
         if len(fits) != 1 or any(len(group) // 2 < n < len(group) for n in placed.values()):
-            return None
+            # No one shift placing them all, they moved apart: their order may tell. One
+            # that does, with another placing most, is a pattern repeating: nothing tells.
+            return None if fits else _in_order(cid, group, spans)
         d = fits[0]
         new = spans[(cid.start + d, cid.end + d)]
         others = len(group) - 1
@@ -138,6 +153,60 @@ class SetEvidence:
                 if len(group) >= MIN_TOGETHER
             }
         return self._namesakes
+
+
+def _in_order(
+    cid: ChunkId, group: list[ChunkId], spans: dict[tuple[int, int], str]
+) -> Resolution | None:
+    """The namesake `cid` takes when its gold namesakes (`group`, by line) keep their order
+    and each its length, in the one way they can: overloads shifted apart by edits between
+    them. Two ways (alike blocks, a length repeated) and it takes none."""
+    new = sorted(spans)
+    alike = [[g.end - g.start == end - start for start, end in new] for g in group]
+    # ways[i][j]: the ways to place group[i:] on new[j:], in order, counted up to two
+    ways = [[0] * (len(new) + 1) for _ in range(len(group) + 1)]
+    ways[len(group)] = [1] * (len(new) + 1)
+    for i in range(len(group) - 1, -1, -1):
+        for j in range(len(new) - 1, -1, -1):
+            ways[i][j] = min(2, ways[i][j + 1] + (ways[i + 1][j + 1] if alike[i][j] else 0))
+    if ways[0][0] != 1:
+        return None
+    j = 0
+    for i, g in enumerate(group):
+        while not (alike[i][j] and ways[i + 1][j + 1]):
+            j += 1
+        if g == cid:
+            others = len(group) - 1
+            what = f"namesake{'s' * (others > 1)}"
+            evidence = f"in order with {others} {what}, each as long: the one way to place them"
+            return resolved(cid, spans[new[j]], "", evidence)
+        j += 1
+    return None
+
+
+def respelled(symbol: str | None, entries: Sequence[Entry], test: bool) -> list[Entry]:
+    """The definitions of `entries` named as `symbol` is, or as its last names, but for
+    case, underscores around each name and, in test code, a `test` prefix (`test_parse`,
+    `testParse` -> `parse`: a test suite converted to another framework); not `symbol`."""
+    if symbol is None:
+        return []
+    want, depth = spelling(symbol, test), symbol.count(".") + 1
+    return [
+        e
+        for e in entries
+        if e.name is not None
+        and (tail := ".".join(e.name.split(".")[-depth:])) != symbol
+        and spelling(tail, test) == want
+    ]
+
+
+def spelling(name: str, test: bool = False) -> str:
+    """A name as case, underscores around each part and (`test`) a test prefix leave it:
+    `willFinalizeES5_`, `testWillFinalizeES5` -> `willfinalizees5`."""
+    parts = name.split(".")
+    if test:
+        parts = [p[4:] if _TEST_PREFIX.match(p) else p for p in parts]
+    return ".".join(p.strip("_").lower() for p in parts)
 
 
 def same_length(cid: ChunkId, candidates: Sequence[str]) -> tuple[str, str, str] | None:
@@ -174,30 +243,33 @@ def _folder_moves(ids: Mapping[GoldRef, ChunkId], lookup: Lookup) -> dict[Place,
     for (revision, path), _ in gone.items():
         same = by_name.get(path.rpartition("/")[2], [])
         if len(same) <= MAX_NAMESAKE_FILES:
-            test = is_test_path(path)
-            options[(revision, path)] = [
-                p for p in same if (revision, p) not in there and is_test_path(p) == test
-            ]
+            options[(revision, path)] = [p for p in same if (revision, p) not in there]
     lookup.load({p for paths in options.values() for p in paths})
-    # (revision, old folder, new folder) -> the gone files whose names the new one holds
+    # (revision, old folder, new folder) -> the gone files whose names the new one holds,
+    # test code where it was (code never moves between tests and the rest)
     votes: dict[tuple[str | None, str, str], set[str]] = defaultdict(set)
-    holding: dict[Place, list[tuple[str, tuple[str | None, str, str]]]] = defaultdict(list)
     for (revision, path), paths in options.items():
+        test = is_test_path(path)
         for new in paths:
             found = lookup.get(new)
-            if found is None or not gone[(revision, path)] & {e.name for e in found.entries}:
+            if found is None or is_test_path(new) != test:
                 continue
-            folders = (revision, *_folders(path, new))
-            votes[folders].add(path)
-            holding[(revision, path)].append((new, folders))
+            if gone[(revision, path)] & {e.name for e in found.entries}:
+                folders = (revision, *_folders(path, new))
+                votes[folders].add(path)
+    # A file the folder took goes with it, whether its names are still there (renamed) or
+    # the others made the folder a test folder.
     homes: dict[Place, tuple[str, str]] = {}
-    for place, held in holding.items():
-        ranked = sorted(((len(votes[f]), new, f) for new, f in held), reverse=True)
+    for (revision, path), paths in options.items():
+        held = [(new, (revision, *_folders(path, new))) for new in paths]
+        ranked = sorted(((len(votes.get(f, ())), new, f) for new, f in held), reverse=True)
+        if not ranked:
+            continue
         count, new, folders = ranked[0]
         rival = ranked[1][0] if len(ranked) > 1 else 0
         if count >= MIN_FILES and count >= MOVE_AHEAD * rival:
             moved = f"{folders[1] or '.'}/ -> {folders[2] or '.'}/ with {count} files"
-            homes[place] = (new, moved)
+            homes[(revision, path)] = (new, moved)
     return homes
 
 

@@ -13,7 +13,9 @@ Successors: the new files in which at least `MIN_AGREE` distinct names of the ol
 were placed, provided they hold, together, at least `MIN_SHARE` of all the placed names
 of that file: a file's names moving together to a few files is a split (as git infers a
 rename from shared content); a name here and there is a coincidence of names. Half,
-because otherwise most of what left the file went elsewhere.
+because otherwise most of what left the file went elsewhere. A gone file's moved file
+(`moved`: the file of its name elsewhere, or the one it was merged into) is a successor
+too, its names standing there placed in it.
 
 An unresolved ID whose name its old file no longer defines then goes to its namesake in
 the successors, if there is exactly one (one in two successors stays unresolved: both are
@@ -25,7 +27,10 @@ an interface that took a struct's name). One other name is enough only if the sp
 its length, of `MIN_TIE_LINES` lines at least (one-liners are all alike). With no
 namesake, the ID goes to the one definition of the successors whose name ends in its own
 (`timedOut.addTimeout` for `addTimeout`: the function moved into a scope), if at least
-`MIN_AGREE` other names of the old file went into that same scope.
+`MIN_AGREE` other names of the old file went into that same scope; or `Other.name` for
+`Type.name`, if `MIN_AGREE` other members of `Type` stand as members of `Other` there (the
+type renamed); or its name respelled (`no_history.respelled`), once, as long, where
+`MIN_AGREE` other names of the old file went.
 """
 
 from __future__ import annotations
@@ -35,7 +40,14 @@ from collections.abc import Mapping
 
 from evaltools.retrieval.code.chunk_id import ChunkId, parse_chunk_id
 from evaltools.retrieval.gold.reanchor.lookup import NAME_LENGTH_FACTOR, Entry, Lookup
-from evaltools.retrieval.gold.reanchor.plain.no_history import MIN_TIE_LINES, Place, SetEvidence
+from evaltools.retrieval.gold.reanchor.plain.moved import MovedFiles
+from evaltools.retrieval.gold.reanchor.plain.no_history import (
+    MIN_TIE_LINES,
+    RESPELLED_LENGTH_FACTOR,
+    Place,
+    SetEvidence,
+    respelled,
+)
 from evaltools.retrieval.gold.reanchor.resolve import GoldRef, Resolution, resolved
 from evaltools.retrieval.gold.reanchor.scope import is_test_path
 
@@ -68,6 +80,8 @@ class Successors:
         self._successors: dict[Place, list[str]] = {}
         self._named: dict[Place, list[Entry]] = {}  # the successors' newcomer definitions
         self._defines: dict[str, set[str]] = {}
+        self._moved = MovedFiles(the_set, lookup, MIN_AGREE)
+        self._moved_to: dict[Place, str] = {}  # old file -> the file it moved to (`moved`)
 
     def place(self, ref: GoldRef, cid: ChunkId) -> Resolution | None:
         """Where the split of its old file put the ID, if the set shows one."""
@@ -88,7 +102,11 @@ class Successors:
         ):
             return None  # in two successors, or another definition: a person chooses
         if not same:
-            return self._enclosed(place, cid, named)
+            return (
+                self._enclosed(place, cid, named)
+                or self._retyped(place, cid, named)
+                or self._respelled(place, cid, named)
+            )
         entry = same[0]
         path = entry.path
         others = len(self._placed[place][path] - {cid.symbol})
@@ -99,8 +117,18 @@ class Successors:
         if others < MIN_AGREE and not (others == MIN_AGREE - 1 and kept):
             return None
         alike = " and length" if others < MIN_AGREE else ""
-        evidence = f"same name{alike} in {path}, where {_names(others)} of {cid.path} went"
+        evidence = f"same name{alike} in {path}, {self._where(place, path, others)}"
         return resolved(cid, entry.chunk_id, "", evidence)
+
+    def tests_along(self, ref: GoldRef, cid: ChunkId, new_chunk_id: str) -> bool:
+        """A test of the old file's test module (`tests.name`) went where `MIN_AGREE` other
+        tests of that module went: its module's tests moved with the code they test."""
+        assert cid.symbol is not None
+        head, dot, _ = cid.symbol.partition(".")
+        path = parse_chunk_id(new_chunk_id).path
+        placed = self._placed.get((ref.revision, cid.path), {}).get(path, set())
+        along = {n for n in placed if n != cid.symbol and n.partition(".")[0] == head}
+        return bool(dot) and len(along) >= MIN_AGREE
 
     def successors(self, place: Place) -> list[str]:
         if place not in self._successors:
@@ -109,9 +137,27 @@ class Successors:
             total = len({name for names in placed.values() for name in names})
             together = len({name for names in agree.values() for name in names})
             split = total > 0 and together >= MIN_SHARE * total
-            self._successors[place] = sorted(agree) if split else []
+            found = set(agree) if split else set()
+            self._successors[place] = sorted(found.union(self._moved_file(place)))
             self.lookup.load(self._successors[place])
         return self._successors[place]
+
+    def _moved_file(self, place: Place) -> list[str]:
+        """The file the old one moved to, alone, as its one successor (`moved`)."""
+        names = self.missing().get(place, set())
+        found = self._moved.find(place, names) or self._moved.merged(place, names, self.holding)
+        if found is None:
+            return []
+        path, standing = found
+        self._moved_to[place] = path
+        self._placed[place][path] |= standing
+        return [path]
+
+    def _where(self, place: Place, path: str, others: int) -> str:
+        """Why `path` is where the old file's names went, in a few words."""
+        if self._moved_to.get(place) == path:
+            return f"the file {place[1]} moved to, with {_names(others)} of it"
+        return f"where {_names(others)} of {place[1]} went"
 
     def missing(self) -> dict[Place, set[str]]:
         if self._missing is None:
@@ -171,6 +217,50 @@ class Successors:
         evidence = f"its name inside `{scope}` in {entry.path}, with {_names(others)} of {cid.path}"
         return resolved(cid, entry.chunk_id, "", evidence)
 
+    def _retyped(self, place: Place, cid: ChunkId, named: list[Entry]) -> Resolution | None:
+        """`Type.name` as the one `Other.name` of the successors, where at least
+        `MIN_AGREE` other members of `Type` of the old file stand as members of `Other`
+        (their last names each once in the successors): the type renamed on the way
+        (inherent methods moved into a trait)."""
+        assert cid.symbol is not None
+        head, dot, leaf = cid.symbol.rpartition(".")
+        entry = _one_leaf(named, leaf) if dot else None
+        if entry is None or entry.name is None or entry.name.count(".") != cid.symbol.count("."):
+            return None
+        new_head = entry.name.rpartition(".")[0]
+        together = {
+            name
+            for name in self.missing()[place]
+            if name.rpartition(".")[0] == head
+            and (other := _one_leaf(named, name.rpartition(".")[2])) is not None
+            and other.path == entry.path
+            and other.name == f"{new_head}.{name.rpartition('.')[2]}"
+        }
+        others = len(together - {cid.symbol})
+        if others < MIN_AGREE or not entry.about_as_long(cid.start, cid.end, REWRITTEN_FACTOR):
+            return None
+        members = f"{_names(others, 'member')} of it in {cid.path}"
+        evidence = f"`{head}` became `{new_head}` in {entry.path}, with {members}"
+        return resolved(cid, entry.chunk_id, "", evidence)
+
+    def _respelled(self, place: Place, cid: ChunkId, named: list[Entry]) -> Resolution | None:
+        """Its name respelled (`no_history.respelled`: `willFinalizeES5_`, a private name
+        marked for mangling), as it was or inside a new scope, once in the successors, where
+        `MIN_AGREE` other names of the old file went."""
+        assert cid.symbol is not None
+        found = respelled(cid.symbol, named, is_test_path(cid.path))
+        if len(found) != 1 or not found[0].about_as_long(
+            cid.start, cid.end, RESPELLED_LENGTH_FACTOR
+        ):
+            return None
+        entry = found[0]
+        others = len(self._placed[place][entry.path] - {cid.symbol})
+        if others < MIN_AGREE:
+            return None
+        where = self._where(place, entry.path, others)
+        evidence = f"its name respelled `{entry.name}` in {entry.path}, {where}"
+        return resolved(cid, entry.chunk_id, "", evidence)
+
     def _defined(self, path: str, name: str) -> bool:
         if path not in self._defines:
             self._defines[path] = {e.name for e in self._entries(path) if e.name is not None}
@@ -191,5 +281,11 @@ def _inside(entries: list[Entry], name: str) -> Entry | None:
     return inside[0] if len(inside) == 1 else None
 
 
-def _names(count: int) -> str:
-    return f"{count} other name{'s' * (count != 1)}"
+def _one_leaf(entries: list[Entry], leaf: str) -> Entry | None:
+    """The one of `entries` whose last name is `leaf`."""
+    found = [e for e in entries if e.leaf == leaf]
+    return found[0] if len(found) == 1 else None
+
+
+def _names(count: int, what: str = "name") -> str:
+    return f"{count} other {what}{'s' * (count != 1)}"

@@ -41,16 +41,23 @@ class Standing:
         self._heads: dict[_Scope, set[str]] | None = None
 
     def may_have_been_there(
-        self, cid: ChunkId, ref: GoldRef, new_chunk_id: str, twins_there: bool
+        self,
+        cid: ChunkId,
+        ref: GoldRef,
+        new_chunk_id: str,
+        twins_there: bool,
+        tests_along: bool = False,
     ) -> bool:
         """`new_chunk_id` (named as `cid` is, found by name alone) may be a definition that
         stood at `ref`'s revision under its own name, not where `cid` went: it is in another
         scope than `cid`'s, and the set shows (`twins_there`) namesakes of it elsewhere that
         were there, or that its type (`Codec` of `Codec.Encode`) stood in its scope then, or,
         for a name of no type (a function), that its scope existed then; or it is a Rust test
-        of another module."""
+        of another module, unless the set shows its module's tests went there
+        (`tests_along`)."""
         new = parse_chunk_id(new_chunk_id)
-        if _test_module(cid) and rust_module(new.path) != rust_module(cid.path):
+        other_module = rust_module(new.path) != rust_module(cid.path)
+        if _test_module(cid) and other_module and not tests_along:
             return True
         scope = scope_of(new.path)
         if scope == scope_of(cid.path):
