@@ -286,7 +286,8 @@ def _pick(
 ) -> Def | Truth:
     """The new definition the rules place the old one at (none of `taken`), or the truth
     when there is none."""
-    mate = tree.package_mates.get(package_key(old))
+    key = package_key(old)
+    mate = tree.package_mates.get(key) if key is not None else None
     if mate is not None and mate not in taken:
         return mate
     named = [(s, d) for s, d in scored if same_module(old, d)]

@@ -9,12 +9,12 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 
 from refactor_truth.extract import Def
+from refactor_truth.homes import renamed_files
 from refactor_truth.truth import (
     Answer,
     Tree,
     Truth,
     outcome,
-    renamed_files,
     score,
     totals,
     truth,
