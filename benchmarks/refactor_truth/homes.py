@@ -70,7 +70,7 @@ Mark = tuple[str, object]  # ("name", qualified name) or ("body", tokens)
 def renamed_files(old_defs: list[Def], new_defs: list[Def], new_paths: set[str]) -> dict[str, str]:
     """Old file -> new file, for an old file that is gone whose definitions are, for at
     least half of them, in one file that is new (the most of them, and ahead of any other
-    new file, more than 0.1 of them): by qualified
+    new file, more than 0.1 of them, or the one of its base name among those alike): by qualified
     name, by body, or by last name (at least 3 of them: a file whose type was renamed
     too keeps its methods' names). Not git's content similarity: a file renamed and
     rewritten is still renamed."""
@@ -88,9 +88,16 @@ def renamed_files(old_defs: list[Def], new_defs: list[Def], new_paths: set[str])
         shared = sorted(((_share(marks, n), p) for p, n in new_files.items()), reverse=True)
         if not shared or shared[0][0] < 0.5:
             continue
-        if len(shared) > 1 and shared[1][0] >= shared[0][0] - FILE_AHEAD:
-            continue  # two homes alike (a copy of the file elsewhere): not a rename
-        found[path] = shared[0][1]
+        tied = [(s, p) for s, p in shared if s >= max(shared[0][0] - FILE_AHEAD, 0.5)]
+        if len(tied) > 1:
+            # Two homes alike (a copy of the file elsewhere, or a sibling file of the same
+            # names: memchr's avx.rs and sse2.rs) are no rename, unless one alone kept
+            # the old file's base name.
+            base = path.rpartition("/")[2]
+            tied = [(s, p) for s, p in tied if p.rpartition("/")[2] == base]
+            if len(tied) != 1:
+                continue
+        found[path] = tied[0][1]
     return found | _moved_files(old_files, new_files, new_paths, found)
 
 

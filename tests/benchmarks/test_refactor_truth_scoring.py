@@ -183,3 +183,32 @@ def test_a_file_whose_names_are_nearly_as_much_in_another_new_file_is_not_rename
     v4 = [d("v4.ts", n, i, i, body("x" + n, n=20)) for i, n in enumerate("ABCDEFGHI", 1)]
     assert renamed_files(old, v3 + v4, {"v3.ts", "v4.ts"}) == {}
     assert renamed_files(old, v3 + v4[:8], {"v3.ts", "v4.ts"}) == {"old.ts": "v3.ts"}
+
+
+def test_of_two_new_files_of_the_same_names_the_one_of_its_base_name_is_the_rename() -> None:
+    """memchr 2.4: x86/avx.rs and x86/sse2.rs, of the same three names, moved together."""
+    names = ("memchr", "memchr2", "memchr3")
+    old = [
+        d(f"x86/{f}.rs", n, i, i, body(f + n, n=20))
+        for f in ("avx", "sse2")
+        for i, n in enumerate(names)
+    ]
+    new = [
+        d(f"m/x86/{f}.rs", n, i, i, body(f + n, n=20))
+        for f in ("avx", "sse2")
+        for i, n in enumerate(names)
+    ]
+    # and memmem's own avx.rs beside them: the base name is not unique to the moved file
+    new.append(d("memmem/x86/avx.rs", "Forward", 1, 9, body("forward", n=20)))
+    paths = {"m/x86/avx.rs", "m/x86/sse2.rs", "memmem/x86/avx.rs"}
+    assert renamed_files(old, new, paths) == {
+        "x86/avx.rs": "m/x86/avx.rs",
+        "x86/sse2.rs": "m/x86/sse2.rs",
+    }
+    # two new files of its base name (zod's tests ported beside their copies): no rename
+    twins = [
+        d(f"{v}/x86/avx.rs", n, i, i, body("avx" + n, n=20))
+        for v in ("a", "b")
+        for i, n in enumerate(names)
+    ]
+    assert renamed_files(old[:3], twins, {"a/x86/avx.rs", "b/x86/avx.rs"}) == {}
