@@ -256,7 +256,8 @@ def _resolve(
     from evaltools.retrieval.code.cache_store import CacheStore
     from evaltools.retrieval.code.parsing import FileParser
     from evaltools.retrieval.gold.reanchor.anchor import resolve_all
-    from evaltools.retrieval.gold.reanchor.lookup import Lookup, MetasLookup, TreeLookup
+    from evaltools.retrieval.gold.reanchor.lookup import Lookup, TreeLookup
+    from evaltools.retrieval.gold.reanchor.metas_lookup import MetasLookup
     from evaltools.retrieval.sources.git import GitError
     from evaltools.retrieval.sources.metas import read_metas
 

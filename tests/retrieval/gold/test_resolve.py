@@ -9,7 +9,8 @@ from evaltools.retrieval.code.chunk_id import ChunkIdError, parse_chunk_id
 from evaltools.retrieval.code.parsing import FileParser
 from evaltools.retrieval.code.symbols import find_definitions
 from evaltools.retrieval.gold.reanchor.anchor import resolve_all
-from evaltools.retrieval.gold.reanchor.lookup import MetasLookup, TreeLookup
+from evaltools.retrieval.gold.reanchor.lookup import TreeLookup
+from evaltools.retrieval.gold.reanchor.metas_lookup import MetasLookup
 from evaltools.retrieval.gold.reanchor.resolve import GoldRef, Resolution, Status
 from evaltools.retrieval.sources.git import GitError
 from evaltools.retrieval.sources.metas import MetaChunk, MetasIndex, chunk_from_line, read_metas

@@ -1,0 +1,155 @@
+"""Where a definition went by its body: the one new definition whose body is the old one,
+or clearly the nearest; of several, the one named as it was or in its own scope, else
+`copied`. Read after the name and the files git paired have said nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from evaltools.retrieval.code.chunk_id import ChunkId, parse_chunk_id
+from evaltools.retrieval.gold.reanchor.history.bodies import (
+    BODY_MARGIN,
+    MIN_BODY_CHARS,
+    NEAR_BODY,
+    Body,
+)
+from evaltools.retrieval.gold.reanchor.lookup import Lookup
+from evaltools.retrieval.gold.reanchor.resolve import Resolution, Status, resolved
+from evaltools.retrieval.gold.reanchor.scope import scope_of, scope_word, unique_by_language
+from evaltools.retrieval.gold.reanchor.similarity import name_key
+
+# Keeps, of candidate chunk IDs, those that were not at the record's revision.
+Fresh = Callable[[list[str]], list[str]]
+
+
+def by_body(
+    cid: ChunkId, old: Body, lookup: Lookup, fresh: Fresh, homes: list[str]
+) -> Resolution | None:
+    """The one body (of a definition not there before) that is the old one, or clearly the
+    nearest; among several, the only one in the old file's scope (`homes`' scopes)."""
+    index = lookup.bodies()
+    if index is None:
+        return None
+    # A short body (`return self._x`, `self.__wrapped = wrapped`) is not evidence of
+    # anything but its own qualified name.
+    substantial = old.size >= MIN_BODY_CHARS
+    identical = [b for b in index.exact(old) if substantial or b.name == old.name]
+    exact = _newcomers(identical, fresh)
+    same_name = [b for b in exact if b.name == old.name]
+    if len(exact) == 1 or len(same_name) == 1:
+        pick = same_name[0] if len(same_name) == 1 else exact[0]
+        evidence = "the same name, body identical" if same_name else "body identical, found once"
+        return resolved(cid, pick.chunk_id, "its body is unchanged", evidence)
+    if exact:
+        return (
+            _named_alike(cid, old, [(1.0, b) for b in exact])
+            or _in_scope(cid, exact, homes, "body identical")
+            or _copied(cid, exact)
+        )
+    # A near body resolves only if it is NEAR_BODY similar and BODY_MARGIN clear of the
+    # rest: nothing below their difference can change the answer.
+    found, complete = index.near(old, NEAR_BODY - BODY_MARGIN, complete=True)
+    if not complete:
+        return None  # too many alike to be sure: the candidates say which
+    near = [
+        (score, body)
+        for score, body in found
+        if score >= NEAR_BODY and (substantial or body.name == old.name)
+    ]
+    kept = {b.chunk_id for b in _newcomers([body for _, body in near], fresh)}
+    standing = [score for score, body in near if body.chunk_id not in kept]
+    near = [(score, body) for score, body in near if body.chunk_id in kept]
+    if not near:
+        return None
+    best = near[0][0]
+    # A body that stood there all along and is the old one, or clearly nearer to it than
+    # any newcomer, says the code merged into it: the newcomer is no evidence of a move.
+    if identical or (standing and standing[0] - best >= BODY_MARGIN):
+        return None
+    close = _innermost([body for score, body in near if best - score < BODY_MARGIN])
+    if len(close) == 1:
+        rest = [score for score, body in near if body.chunk_id != close[0].chunk_id]
+        second = f"the next {rest[0]:.2f}" if rest else "no other near"
+        evidence = f"body {best:.2f} alike, {second}"
+        return resolved(cid, close[0].chunk_id, f"{best:.0%} of its body is", evidence)
+    ranked = [(score, body) for score, body in near if body in close]
+    return (
+        _named_alike(cid, old, ranked)
+        or _in_scope(cid, close, homes, f"body {best:.2f} alike")
+        or _copied(cid, close)
+    )
+
+
+def _named_alike(cid: ChunkId, old: Body, ranked: list[tuple[float, Body]]) -> Resolution | None:
+    """Of bodies about as alike (most alike first), the most alike if it alone has the old
+    last name, but for its spelling (`similarity.name_key`): `trim_start_with` of
+    `trim_start_with` and `trim_end_with`, `testFoo` of JUnit 4's `foo` and `fooBar`."""
+    key = name_key(old.leaf)
+    named = [(score, body) for score, body in ranked if name_key(body.leaf) == key]
+    if len(named) != 1 or named[0][0] < ranked[0][0]:
+        return None
+    score, body = named[0]
+    rest = [s for s, b in ranked if b is not body]
+    name = "its name" if body.leaf == old.leaf else f"its name spelled `{body.leaf}`"
+    evidence = f"body {score:.2f} alike and {name}, the next {rest[0]:.2f}"
+    return resolved(cid, body.chunk_id, "its body and name are", evidence)
+
+
+def renamed_in_place(cid: ChunkId, old: Body, lookup: Lookup, fresh: Fresh) -> Resolution | None:
+    """A short body (no evidence by itself) renamed where it stands: the one definition new
+    since the revision whose body is the old one, at the ID's own lines in its own file."""
+    index = lookup.bodies()
+    if index is None:
+        return None
+    here = _newcomers([b for b in index.exact(old) if _at_its_lines(b, cid)], fresh)
+    if len(here) != 1:
+        return None
+    evidence = "renamed in place: body identical at its own lines, a new name"
+    return resolved(cid, here[0].chunk_id, "its body is unchanged at its lines", evidence)
+
+
+def _at_its_lines(body: Body, cid: ChunkId) -> bool:
+    span = parse_chunk_id(body.chunk_id)
+    return body.path == cid.path and (span.start, span.end) == (cid.start, cid.end)
+
+
+def _innermost(bodies: list[Body]) -> list[Body]:
+    """`bodies` but those that enclose another of them: a class of one method is as alike
+    as the method, and is not a second place of it."""
+    spans = [(b.path, parse_chunk_id(b.chunk_id)) for b in bodies]
+
+    def encloses(outer: ChunkId, inner: ChunkId) -> bool:
+        return outer != inner and outer.start <= inner.start and inner.end <= outer.end
+
+    return [
+        body
+        for body, (path, span) in zip(bodies, spans, strict=True)
+        if not any(p == path and encloses(span, other) for p, other in spans)
+    ]
+
+
+def _newcomers(bodies: list[Body], fresh: Fresh) -> list[Body]:
+    kept = set(fresh([b.chunk_id for b in bodies]))
+    return [b for b in bodies if b.chunk_id in kept]
+
+
+def _in_scope(cid: ChunkId, bodies: list[Body], homes: list[str], alike: str) -> Resolution | None:
+    """Of several bodies alike, the only one in the old file's package, where the language
+    allows one definition of a name (elsewhere two copies are as likely as each other)."""
+    if not unique_by_language(cid.path):
+        return None
+    scopes = {scope_of(path) for path in homes}
+    local = [b for b in bodies if scope_of(b.path) in scopes]
+    if len(local) != 1:
+        return None
+    evidence = f"{alike}, the only one in its {scope_word(cid.path)}"
+    return resolved(cid, local[0].chunk_id, "its body is in its own scope", evidence)
+
+
+def _copied(cid: ChunkId, bodies: list[Body]) -> Resolution:
+    return Resolution(
+        Status.COPIED,
+        candidates=tuple(b.chunk_id for b in bodies),
+        detail=f"its body is now in {len(bodies)} places",
+    )
