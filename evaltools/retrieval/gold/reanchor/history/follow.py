@@ -51,6 +51,7 @@ from evaltools.retrieval.gold.reanchor.history.successors import Successors
 from evaltools.retrieval.gold.reanchor.lookup import Lookup
 from evaltools.retrieval.gold.reanchor.names import ByName, by_names
 from evaltools.retrieval.gold.reanchor.plain.no_history import SetEvidence, same_length
+from evaltools.retrieval.gold.reanchor.plain.twins import PlacedAbove, doubted_twin
 from evaltools.retrieval.gold.reanchor.rename import Scopes, by_scope
 from evaltools.retrieval.gold.reanchor.resolve import GoldRef, Resolution, Status, resolved
 
@@ -70,6 +71,7 @@ def follow_all(
     olds, scopes = OldDefinitions(lookup), Scopes(lookup)
     the_set = SetEvidence(ids, lookup)  # read only when an ID has no old body to go by
     partners = Partners(lookup, olds)
+    placed = PlacedAbove(ids, results, twinned)
     # Searched in one pass over the tree; with the old body, a name must keep half of it.
     by_name: list[ByName] = []
     for ref, result in list(results.items()):
@@ -77,7 +79,13 @@ def follow_all(
         if cid.symbol is None:
             continue
         if ref in twinned:  # found as it is: only its twins can say otherwise
-            results[ref] = _recheck_twin(cid, ref, lookup, olds) or result
+            twin_old = old_body(cid, ref, lookup)
+            recheck = (
+                _recheck_twin(cid, ref, twin_old, lookup, olds)
+                if twin_old is not None
+                else doubted_twin(cid, ref, lookup, the_set, placed)
+            )
+            results[ref] = recheck or result
         if result.status not in (*_GATED, *_SEARCHED):
             continue
         old = old_body(cid, ref, lookup)
@@ -193,14 +201,13 @@ def _twinned(
 
 
 def _recheck_twin(
-    cid: ChunkId, ref: GoldRef, lookup: Lookup, olds: OldDefinitions
+    cid: ChunkId, ref: GoldRef, old: Body, lookup: Lookup, olds: OldDefinitions
 ) -> Resolution | None:
     """An exact span among same-named definitions (an `@overload` stub now where the
     implementation was, a twin of the same body slid onto it) is right only if the body,
     or else their order, agrees."""
-    old = old_body(cid, ref, lookup)
     found = lookup.get(cid.path)
-    if old is None or found is None or ref.revision is None:
+    if found is None or ref.revision is None:
         return None
     twins = [e.chunk_id for e in found.entries if e.name == cid.symbol]
     pick = _tie_break(old, twins, lookup) or in_order(cid, ref.revision, twins, lookup, olds)
