@@ -5,7 +5,9 @@ lines), and a person chooses; when nothing above moved, it stands."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -37,42 +39,51 @@ JAVA = (
 CASES = {"rust": RUST, "java": JAVA}
 
 
+def checked(
+    language: str,
+    repo: GitRepo,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    edit: Callable[[str, str], str],
+) -> tuple[int, list[dict[str, Any]]]:
+    """`helper` and the third `index` as gold, the file edited by `edit(text, comment
+    mark)`, checked in a plain copy: the exit code and each ID's verdict."""
+    path, head, blocks, symbol, mark = CASES[language]
+    repo.write(path, head + blocks)
+    old = repo.commit("four namesakes")
+    helper = "helper" if language == "rust" else "S.helper"
+    gold = [chunk_id(repo, path, helper), chunk_id(repo, path, symbol, 2)]
+    repo.write(path, edit(head + blocks, mark))
+    repo.commit("edited")
+    code, got = gold_check(repo, tmp_path, capsys, gold, old, root=plain_copy(repo, tmp_path))
+    return code, [got[g] for g in gold]
+
+
 @pytest.mark.parametrize("language", list(CASES))
 def test_a_namesake_slid_onto_the_ids_lines_is_no_match_when_the_lines_above_moved(
     language: str, repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    path, head, blocks, symbol, mark = CASES[language]
-    repo.write(path, head + blocks)
-    old = repo.commit("four namesakes")
-    gold = [
-        chunk_id(repo, path, "helper" if language == "rust" else "S.helper"),
-        chunk_id(repo, path, symbol, 2),
-    ]
-    block = len(blocks.splitlines()) // 4
+    block = len(CASES[language][2].splitlines()) // 4
     # One block's worth of lines above everything: each `index` now sits where the one
     # before it was, and the third one's old lines hold the second.
-    repo.write(path, "".join(f"{mark} note {i}\n" for i in range(block)) + head + blocks)
-    repo.commit("lines above")
-    code, got = gold_check(repo, tmp_path, capsys, gold, old, root=plain_copy(repo, tmp_path))
+    code, (helper, index) = checked(
+        language,
+        repo,
+        tmp_path,
+        capsys,
+        lambda text, mark: "".join(f"{mark} note {i}\n" for i in range(block)) + text,
+    )
     assert code == 1
-    assert got[gold[0]]["kind"] == "moved"
-    assert got[gold[1]]["kind"] == "ambiguous"
-    assert got[gold[1]]["new_chunk_id"] is None
+    assert helper["kind"] == "moved"
+    assert (index["kind"], index["new_chunk_id"]) == ("ambiguous", None)
 
 
 @pytest.mark.parametrize("language", list(CASES))
 def test_a_namesake_at_the_ids_lines_stands_when_nothing_above_moved(
     language: str, repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    path, head, blocks, symbol, mark = CASES[language]
-    repo.write(path, head + blocks)
-    old = repo.commit("four namesakes")
-    gold = [
-        chunk_id(repo, path, "helper" if language == "rust" else "S.helper"),
-        chunk_id(repo, path, symbol, 2),
-    ]
-    repo.write(path, head + blocks + f"{mark} a note below\n")
-    repo.commit("a line below")
-    code, got = gold_check(repo, tmp_path, capsys, gold, old, root=plain_copy(repo, tmp_path))
+    code, got = checked(
+        language, repo, tmp_path, capsys, lambda text, mark: text + f"{mark} a note below\n"
+    )
     assert code == 0
-    assert [got[g]["kind"] for g in gold] == ["ok", "ok"]
+    assert [g["kind"] for g in got] == ["ok", "ok"]
