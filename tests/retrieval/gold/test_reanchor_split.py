@@ -230,6 +230,36 @@ def test_a_file_moved_alone_takes_its_functions_into_a_new_scope(
     )
 
 
+@pytest.mark.parametrize("language", list(ENCLOSED))
+def test_a_namesake_where_no_other_names_went_gives_way_to_the_new_scope(
+    language: str, repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """immer 6: es5.ts's functions went inside `enableES5` of plugins/es5.ts, and two of
+    them also stand, rewritten, at the top of another new file: that file holds no other
+    name of the old one, so the scope the others went into is where they are."""
+    name, outer, wrapper, function, inner, scope = ENCLOSED[language]
+    old_path, new_path = f"src/utils/{name}", f"src/{name}"
+    functions = "\n".join(function.format(n=n) for n in inner)
+    repo.write(old_path, outer.format(inner=functions))
+    old = repo.commit("utils")
+    gold = [chunk_id(repo, old_path, n) for n in inner]
+    repo.rm(old_path)
+    repo.write(new_path, outer.format(inner=wrapper.format(inner=indent(functions, language))))
+    comment = "# " if language == "python" else "// "
+    # the first two, each a line longer, at the top of a new core file
+    rewritten = "\n".join(
+        function.format(n=n).replace("\n", f"\n{comment}rewritten\n", 1) for n in inner[:2]
+    )
+    core = new_path.replace(name.rpartition(".")[0], "core")
+    repo.write(core, rewritten)
+    repo.commit("moved up, into one function, two rewritten in core")
+    code, got = gold_check(repo, tmp_path, capsys, gold, old, root=plain_copy(repo, tmp_path))
+    assert code == 1
+    assert [(got[g]["kind"], got[g]["new_chunk_id"]) for g in gold] == [
+        ("relocated", chunk_id(repo, new_path, f"{scope}.{n}")) for n in inner
+    ]
+
+
 def test_fix_rewrites_a_split_files_ids_and_says_why(
     repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -25,7 +25,7 @@ where it went, and one other name is what the plain rules already refuse alone (
 function with a namesake elsewhere; two names of a file, one now another definition's:
 an interface that took a struct's name). One other name is enough only if the span kept
 its length, of `MIN_TIE_LINES` lines at least (one-liners are all alike). With no
-namesake, the ID goes to the one definition of the successors whose name ends in its own
+namesake, or one where too few other names went, the ID goes to the one definition of the successors whose name ends in its own
 (`timedOut.addTimeout` for `addTimeout`: the function moved into a scope), if at least
 `MIN_AGREE` other names of the old file went into that same scope; or `Other.name` for
 `Type.name`, if `MIN_AGREE` other members of `Type` stand as members of `Other` there (the
@@ -115,7 +115,10 @@ class Successors:
         length = cid.end - cid.start
         kept = length >= MIN_TIE_LINES - 1 and entry.end - entry.start == length
         if others < MIN_AGREE and not (others == MIN_AGREE - 1 and kept):
-            return None
+            # A namesake where no other names went is no evidence; the name inside the
+            # scope where the others went is (immer 6's `enableES5.peek` beside a
+            # top-level `peek` of core/proxy.ts).
+            return self._enclosed(place, cid, named)
         alike = " and length" if others < MIN_AGREE else ""
         evidence = f"same name{alike} in {path}, {self._where(place, path, others)}"
         return resolved(cid, entry.chunk_id, "", evidence)
