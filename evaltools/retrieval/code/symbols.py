@@ -19,6 +19,7 @@ __all__ = [
     "find_definitions",
     "grammar_of",
     "is_supported",
+    "language_of",
     "suffix_of",
 ]
 
@@ -63,6 +64,13 @@ def is_supported(path: str) -> bool:
 def grammar_of(path: str) -> str | None:
     """The grammar key that parses `path`, None for an unsupported extension."""
     return GRAMMAR_OF_SUFFIX.get(suffix_of(path))
+
+
+def language_of(path: str) -> str | None:
+    """The language `path` is written in, for comparing code across files: TypeScript, TSX
+    and JavaScript are one (a file moves between them: `usage.ts` -> `usage.cjs`)."""
+    grammar = GRAMMAR_OF_SUFFIX.get(suffix_of(path))
+    return "ecmascript" if grammar in ("javascript", "typescript", "tsx") else grammar
 
 
 def find_definitions(path: str, source: bytes) -> list[Definition]:

@@ -29,7 +29,7 @@ def full_scan(index: BodyIndex, old: Body, floor: float) -> tuple[list[tuple[flo
     matcher.set_seq2(old.tokens)
     bounds: list[tuple[float, int]] = []
     for position, body in enumerate(index.bodies):
-        if body.grammar != old.grammar:
+        if body.language != old.language:
             continue
         matcher.set_seq1(body.tokens)
         if matcher.real_quick_ratio() >= floor and (bound := matcher.quick_ratio()) >= floor:

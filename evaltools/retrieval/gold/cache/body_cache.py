@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from evaltools.parallel.processes import Cost, batch_size, parallel_map, worker_count
-from evaltools.retrieval.code.symbols import grammar_of
+from evaltools.retrieval.code.symbols import language_of
 from evaltools.retrieval.gold.reanchor.history import bodies as body_search
 from evaltools.retrieval.gold.reanchor.history.bodies import (
     BODIES_KEY,
@@ -76,12 +76,12 @@ def decode_bodies(path: str, named: Named, value: bytes) -> list[Body] | None:
         return None
     if not (all(type(p) is str for p in prints) and all(type(n) is int for n in sizes)):
         return None
-    grammar = grammar_of(path)
+    language = language_of(path)
     make = Body._make
     return [
-        make((path, chunk_id, name, size, fingerprint, grammar, tuple(line.split(" "))))
+        make((path, chunk_id, name, size, fingerprint, language, tuple(line.split(" "))))
         if line
-        else make((path, chunk_id, name, size, fingerprint, grammar, ()))
+        else make((path, chunk_id, name, size, fingerprint, language, ()))
         for (name, _, _, chunk_id), fingerprint, size, line in zip(
             named, prints, sizes, lines, strict=True
         )
@@ -177,7 +177,7 @@ class RememberedSearch:
             self._load(stored)
 
     def exact(self, old: Body) -> list[Body]:
-        key = f"{old.fingerprint} {old.grammar}"
+        key = f"{old.fingerprint} {old.language}"
         found = self._exact.get(key)
         if found is None:
             found = self._exact[key] = self.index().exact(old)
@@ -185,7 +185,7 @@ class RememberedSearch:
         return found
 
     def near(self, old: Body, floor: float = SEARCH_FLOOR, *, complete: bool = False) -> _Near:
-        key = f"{old.fingerprint} {old.grammar} {floor!r} {int(complete)}"
+        key = f"{old.fingerprint} {old.language} {floor!r} {int(complete)}"
         found = self._near.get(key)
         if found is None:
             found = self._near[key] = self.index().near(old, floor, complete=complete)
@@ -239,10 +239,10 @@ class RememberedSearch:
 
 
 def _body(row: list[Any]) -> Body:
-    path, chunk_id, name, size, fingerprint, grammar, text = row
+    path, chunk_id, name, size, fingerprint, language, text = row
     if not all(isinstance(s, str) for s in (path, chunk_id, name, fingerprint, text)):
         raise TypeError("a body's text fields are strings")
-    if type(size) is not int or not (grammar is None or isinstance(grammar, str)):
-        raise TypeError("a body's size is a number and its grammar a name")
+    if type(size) is not int or not (language is None or isinstance(language, str)):
+        raise TypeError("a body's size is a number and its language a name")
     tokens = tuple(text.split(" ")) if text else ()
-    return Body(path, chunk_id, name, size, fingerprint, grammar, tokens)
+    return Body(path, chunk_id, name, size, fingerprint, language, tokens)

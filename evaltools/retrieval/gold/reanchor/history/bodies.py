@@ -18,7 +18,7 @@ from itertools import accumulate, chain, pairwise
 from typing import NamedTuple, Protocol
 
 from evaltools.gcpause import no_cycle_collection
-from evaltools.retrieval.code.symbols import grammar_of
+from evaltools.retrieval.code.symbols import language_of
 
 # A body this similar (difflib ratio) to the old one is the same definition, edited.
 NEAR_BODY = 0.8
@@ -44,9 +44,10 @@ MAX_BOUNDED = 2_000
 INEXACT_SCORED = 10
 # Bounds are compared with this slack, so that float rounding never drops a body.
 _EPSILON = 1e-9
-# The version of bodies as normalised and as cached (4: compressed): cached bodies of
+# The version of bodies as normalised and as cached (4: compressed; 5: TypeScript and
+# JavaScript one language): cached bodies of
 # another one are computed again.
-BODIES_VERSION = 4
+BODIES_VERSION = 5
 # Cached bodies are kept with the definitions, under this prefix of the content's key.
 BODIES_KEY = f"bodies{BODIES_VERSION}"
 _TOKEN = re.compile(r"\w+|[^\w\s]")
@@ -70,7 +71,7 @@ class Body(NamedTuple):
     name: str
     size: int  # characters of the normalised text
     fingerprint: str
-    grammar: str | None
+    language: str | None  # `symbols.language_of`: bodies are compared within one
     tokens: tuple[str, ...]
 
     @property
@@ -110,16 +111,16 @@ def _renamed(tokens: list[str], leaf: str) -> tuple[str, ...]:
 def make_body(path: str, chunk_id: str, name: str, lines: list[str]) -> Body:
     text = _uncommented("\n".join(lines))
     tokens = _renamed(_token_pattern(text).findall(text), name.rpartition(".")[2])
-    return _made(path, chunk_id, name, grammar_of(path), tokens)
+    return _made(path, chunk_id, name, language_of(path), tokens)
 
 
 def _made(
-    path: str, chunk_id: str, name: str, grammar: str | None, tokens: tuple[str, ...]
+    path: str, chunk_id: str, name: str, language: str | None, tokens: tuple[str, ...]
 ) -> Body:
     joined = "\0".join(tokens)
     digest = hashlib.blake2b(joined.encode("utf-8", "surrogateescape"), digest_size=16)
     size = len(joined) - len(tokens) + 1 if tokens else 0  # the tokens' characters
-    return Body(path, chunk_id, name, size, digest.hexdigest(), grammar, tokens)
+    return Body(path, chunk_id, name, size, digest.hexdigest(), language, tokens)
 
 
 def file_bodies(path: str, data: bytes, named: Sequence[tuple[str, int, int, str]]) -> list[Body]:
@@ -136,7 +137,7 @@ def file_bodies(path: str, data: bytes, named: Sequence[tuple[str, int, int, str
     pattern = _token_pattern(text)
     stretches = [pattern.findall(text, before[a] + a, before[b] + b) for a, b in pairwise(bounds)]
     at = {line: number for number, line in enumerate(bounds)}
-    grammar = grammar_of(path)
+    language = language_of(path)
     found = []
     for (name, _, _, chunk_id), (a, b) in zip(named, spans, strict=True):
         first, stop = at[a], at[b]
@@ -147,7 +148,7 @@ def file_bodies(path: str, data: bytes, named: Sequence[tuple[str, int, int, str
             else list(chain.from_iterable(stretches[first:stop]))
         )
         found.append(
-            _made(path, chunk_id, name, grammar, _renamed(tokens, name.rpartition(".")[2]))
+            _made(path, chunk_id, name, language, _renamed(tokens, name.rpartition(".")[2]))
         )
     return found
 
@@ -195,7 +196,9 @@ class BodyIndex:
             self.by_fingerprint.setdefault(body.fingerprint, []).append(body)
 
     def exact(self, old: Body) -> list[Body]:
-        return [b for b in self.by_fingerprint.get(old.fingerprint, []) if b.grammar == old.grammar]
+        return [
+            b for b in self.by_fingerprint.get(old.fingerprint, []) if b.language == old.language
+        ]
 
     def near(
         self, old: Body, floor: float = SEARCH_FLOOR, *, complete: bool = False
@@ -206,7 +209,7 @@ class BodyIndex:
         stops past `MAX_SCORED` (generated code can make thousands alike). `complete`:
         only a complete list is wanted (an incomplete one comes back empty, unscored).
         Searched once per old body and floor."""
-        key = (old.fingerprint, old.grammar, floor, complete)
+        key = (old.fingerprint, old.language, floor, complete)
         if key not in self._near:
             self._near[key] = self._search(old, floor, complete)
         return self._near[key]
@@ -245,12 +248,12 @@ class BodyIndex:
         """The positions of the bodies whose tokens in common with `old` (a multiset, as
         difflib's `quick_ratio` counts them) may reach `floor`, in index order, and whether
         that is all of them (False: the search was cut, see `MAX_POSTINGS`)."""
-        postings = self._index().get(old.grammar, {})
+        postings = self._index().get(old.language, {})
         counts = Counter(old.tokens)
         size = len(old.tokens)
         if not size:  # nothing to look up: only empty bodies compare (as equal)
             empty = [p for p, b in enumerate(self.bodies) if not b.tokens]
-            return [p for p in empty if self.bodies[p].grammar == old.grammar], True
+            return [p for p in empty if self.bodies[p].language == old.language], True
         # Rarest first: the tokens that narrow the search most.
         order = sorted(counts, key=lambda t: (len(postings.get(t, ())), t))
         common: Counter[int] = Counter()  # position -> tokens in common among those read
@@ -270,7 +273,7 @@ class BodyIndex:
             common.update(found)  # counted in C: most tokens are once in a body
             mine = counts[token]
             if mine > 1:
-                for position, count in self._repeats((old.grammar, token)):
+                for position, count in self._repeats((old.language, token)):
                     common[position] += min(mine, count) - 1
             rest -= mine
         kept: list[int] = []
@@ -309,9 +312,9 @@ class BodyIndex:
         # (Searches only `get` from them, which adds no key to a defaultdict.)
         by_language: dict[str | None, dict[str, list[int]]] = {}
         for position, body in enumerate(self.bodies):
-            postings = by_language.get(body.grammar)
+            postings = by_language.get(body.language)
             if postings is None:
-                postings = by_language[body.grammar] = defaultdict(list)
+                postings = by_language[body.language] = defaultdict(list)
             for token in set(body.tokens):
                 postings[token].append(position)
         return by_language

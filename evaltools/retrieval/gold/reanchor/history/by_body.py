@@ -16,7 +16,12 @@ from evaltools.retrieval.gold.reanchor.history.bodies import (
 )
 from evaltools.retrieval.gold.reanchor.lookup import Lookup
 from evaltools.retrieval.gold.reanchor.resolve import Resolution, Status, resolved
-from evaltools.retrieval.gold.reanchor.scope import scope_of, scope_word, unique_by_language
+from evaltools.retrieval.gold.reanchor.scope import (
+    is_test_path,
+    scope_of,
+    scope_word,
+    unique_by_language,
+)
 from evaltools.retrieval.gold.reanchor.similarity import name_key
 
 # Keeps, of candidate chunk IDs, those that were not at the record's revision.
@@ -34,7 +39,7 @@ def by_body(
     # A short body (`return self._x`, `self.__wrapped = wrapped`) is not evidence of
     # anything but its own qualified name.
     substantial = old.size >= MIN_BODY_CHARS
-    identical = [b for b in index.exact(old) if substantial or b.name == old.name]
+    identical = _same_kind(old, [b for b in index.exact(old) if substantial or b.name == old.name])
     exact = _newcomers(identical, fresh)
     same_name = [b for b in exact if b.name == old.name]
     if len(exact) == 1 or len(same_name) == 1:
@@ -57,6 +62,7 @@ def by_body(
         for score, body in found
         if score >= NEAR_BODY and (substantial or body.name == old.name)
     ]
+    near = [(score, body) for score, body in near if body in _same_kind(old, [b for _, b in near])]
     kept = {b.chunk_id for b in _newcomers([body for _, body in near], fresh)}
     standing = [score for score, body in near if body.chunk_id not in kept]
     near = [(score, body) for score, body in near if body.chunk_id in kept]
@@ -153,3 +159,12 @@ def _copied(cid: ChunkId, bodies: list[Body]) -> Resolution:
         candidates=tuple(b.chunk_id for b in bodies),
         detail=f"its body is now in {len(bodies)} places",
     )
+
+
+def _same_kind(old: Body, bodies: list[Body]) -> list[Body]:
+    """Those of `bodies` in test code if `old` was, else in the rest, when there are some:
+    code seldom moves between tests and the rest, and a test keeps copies of what it tests
+    (immer's `__tests__/base.js` has its own `isEnumerable`)."""
+    test = is_test_path(old.path)
+    same = [b for b in bodies if is_test_path(b.path) == test]
+    return same or bodies

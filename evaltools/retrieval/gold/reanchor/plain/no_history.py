@@ -10,6 +10,9 @@ The gold IDs of one `revision` are a sample of that tree: their paths, spans and
   a gold ID of the same revision that is still there existed then: it is no new home.
   The ID follows its name into the moved file; namesakes there are told apart as in its
   own file (by length, or shifted together).
+- A file under another extension of its language (`usage.js` -> `usage.cjs`): the one
+  file of its path but for the extension, that no gold ID shows was there then, is where
+  its IDs went, as in a moved folder.
 - Namesakes shifted together: several gold IDs of one name in one file, and exactly one
   shift of lines that lands every one of them on a namesake of the same length in the new
   file (their spacing kept), no other placing more than half of them (blocks alike repeat:
@@ -23,6 +26,7 @@ from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 
 from evaltools.retrieval.code.chunk_id import ChunkId, parse_chunk_id
+from evaltools.retrieval.code.symbols import language_of, suffix_of
 from evaltools.retrieval.gold.reanchor.lookup import Entry, Lookup
 from evaltools.retrieval.gold.reanchor.resolve import (
     GoldRef,
@@ -62,6 +66,7 @@ class SetEvidence:
     def __init__(self, ids: Mapping[GoldRef, ChunkId], lookup: Lookup) -> None:
         self.ids, self.lookup = ids, lookup
         self._homes: dict[Place, tuple[str, str]] | None = None
+        self._suffix_changes: dict[Place, tuple[str, str]] | None = None
         self._there: set[tuple[str | None, str, str]] | None = None
         self._namesakes: dict[tuple[Place, str], list[ChunkId]] | None = None
 
@@ -82,14 +87,20 @@ class SetEvidence:
         ]
 
     def moved_folder(self, cid: ChunkId, ref: GoldRef) -> Resolution | None:
-        """The ID's name in the file its folder moved to (its old file gone)."""
-        home = self.homes().get((ref.revision, cid.path))
-        found = None if home is None else self.lookup.get(home[0])
-        if home is None or found is None:
+        """The ID's name in the file its folder moved to, or in the file of its name under
+        another extension of its language (its old file gone)."""
+        place = (ref.revision, cid.path)
+        if (home := self.homes().get(place)) is not None:
+            where = f"in the file its folder moved to ({home[1]})"
+        elif (home := self.suffix_changes().get(place)) is not None:
+            where = f"in {home[0]}, its file under another extension ({home[1]})"
+        else:
+            return None
+        found = self.lookup.get(home[0])
+        if found is None:
             return None
         moved = cid.with_path(home[0])
         result = match_in_file(moved, found)
-        where = f"in the file its folder moved to ({home[1]})"
         if result.status is Status.AMBIGUOUS:
             pick = same_length(moved, result.candidates)
             if pick is not None:
@@ -140,6 +151,11 @@ class SetEvidence:
         if self._homes is None:
             self._homes = _folder_moves(self.ids, self.lookup)
         return self._homes
+
+    def suffix_changes(self) -> dict[Place, tuple[str, str]]:
+        if self._suffix_changes is None:
+            self._suffix_changes = _suffix_changes(self.ids, self.lookup)
+        return self._suffix_changes
 
     def namesakes(self) -> dict[tuple[Place, str], list[ChunkId]]:
         if self._namesakes is None:
@@ -271,6 +287,37 @@ def _folder_moves(ids: Mapping[GoldRef, ChunkId], lookup: Lookup) -> dict[Place,
             moved = f"{folders[1] or '.'}/ -> {folders[2] or '.'}/ with {count} files"
             homes[(revision, path)] = (new, moved)
     return homes
+
+
+def _suffix_changes(ids: Mapping[GoldRef, ChunkId], lookup: Lookup) -> dict[Place, tuple[str, str]]:
+    """Each gone file whose path, but for its extension, is that of one file of its
+    language that no gold ID of the revision shows was there then (`test/usage.js` ->
+    `test/usage.cjs`, `argsert.ts` -> `argsert.cjs`): the file, and its extensions."""
+    gone: set[Place] = set()
+    there: set[Place] = set()
+    for ref, cid in ids.items():
+        place = (ref.revision, cid.path)
+        (gone if lookup.get(cid.path) is None else there).add(place)
+    if not gone:
+        return {}
+    by_stem: dict[tuple[str, str], list[str]] = defaultdict(list)
+    for path in lookup.paths():
+        if (key := _stem_and_family(path)) is not None:
+            by_stem[key].append(path)
+    changed: dict[Place, tuple[str, str]] = {}
+    for revision, path in gone:
+        key = _stem_and_family(path)
+        same = [p for p in by_stem.get(key, []) if (revision, p) not in there] if key else []
+        if len(same) == 1:
+            changed[(revision, path)] = (same[0], f"{suffix_of(path)} -> {suffix_of(same[0])}")
+    lookup.load({new for new, _ in changed.values()})
+    return changed
+
+
+def _stem_and_family(path: str) -> tuple[str, str] | None:
+    """A path without its extension, and its language (`symbols.language_of`)."""
+    language = language_of(path)
+    return None if language is None else (path[: -len(suffix_of(path))], language)
 
 
 def _folders(old: str, new: str) -> tuple[str, str]:

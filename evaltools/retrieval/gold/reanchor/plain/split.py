@@ -25,8 +25,9 @@ where it went, and one other name is what the plain rules already refuse alone (
 function with a namesake elsewhere; two names of a file, one now another definition's:
 an interface that took a struct's name). One other name is enough only if the span kept
 its length, of `MIN_TIE_LINES` lines at least (one-liners are all alike). With no
-namesake, or one where too few other names went, the ID goes to the one definition of the successors whose name ends in its own
-(`timedOut.addTimeout` for `addTimeout`: the function moved into a scope), if at least
+namesake, or one where too few other names went, the ID goes to the one definition of the
+successors whose name ends in its own (`timedOut.addTimeout` for `addTimeout`: the
+function moved into a scope), if at least
 `MIN_AGREE` other names of the old file went into that same scope; or `Other.name` for
 `Type.name`, if `MIN_AGREE` other members of `Type` stand as members of `Other` there (the
 type renamed); or its name respelled (`no_history.respelled`), once, as long, where
