@@ -42,10 +42,15 @@ def by_body(
     identical = _same_kind(old, [b for b in index.exact(old) if substantial or b.name == old.name])
     exact = _newcomers(identical, fresh)
     same_name = [b for b in exact if b.name == old.name]
-    if len(exact) == 1 or len(same_name) == 1:
+    # One newcomer with a body that also stood elsewhere then is boilerplate (a writer's
+    # `out.write(...)`), no evidence of a move, unless it has the ID's name.
+    boilerplate = len(identical) > len(exact) and not same_name
+    if (len(exact) == 1 and not boilerplate) or len(same_name) == 1:
         pick = same_name[0] if len(same_name) == 1 else exact[0]
         evidence = "the same name, body identical" if same_name else "body identical, found once"
         return resolved(cid, pick.chunk_id, "its body is unchanged", evidence)
+    if boilerplate and len(exact) == 1:
+        return _copied(cid, identical)
     if exact:
         return (
             _named_alike(cid, old, [(1.0, b) for b in exact])
