@@ -47,6 +47,7 @@ from evaltools.retrieval.gold.reanchor.history.old_defs import (
 from evaltools.retrieval.gold.reanchor.history.order import in_order
 from evaltools.retrieval.gold.reanchor.history.owners import Owners
 from evaltools.retrieval.gold.reanchor.history.partners import Partners
+from evaltools.retrieval.gold.reanchor.history.retyped import renamed_type
 from evaltools.retrieval.gold.reanchor.history.successors import Successors
 from evaltools.retrieval.gold.reanchor.lookup import Lookup
 from evaltools.retrieval.gold.reanchor.names import ByName, by_names
@@ -90,9 +91,7 @@ def follow_all(
             continue
         old = old_body(cid, ref, lookup)
         if result.status in _GATED:
-            if old is not None and result.new_chunk_id is not None:
-                gated = _gate(old, result, lookup, _arrived(olds, cid, ref, old))
-                results[ref] = partners.doubt(cid, ref, old, gated)
+            results[ref] = _gated(cid, ref, old, result, lookup=lookup, partners=partners, ids=ids)
             continue
         if result.status is Status.AMBIGUOUS:
             pick = (
@@ -126,6 +125,28 @@ def follow_all(
                 continue
             if results[ref].status.missing:
                 results[ref] = owners.place(cid, ref, old) or results[ref]
+
+
+def _gated(
+    cid: ChunkId,
+    ref: GoldRef,
+    old: Body | None,
+    result: Resolution,
+    *,
+    lookup: Lookup,
+    partners: Partners,
+    ids: dict[GoldRef, ChunkId],
+) -> Resolution:
+    """A name found (moved in its file, or in its renamed file) as its body, its partner
+    files and, for a type, its members let it stand."""
+    olds = partners.olds
+    if old is not None and result.new_chunk_id is not None:
+        gated = _gate(old, result, lookup, _arrived(olds, cid, ref, old))
+        result = partners.doubt(cid, ref, old, gated)
+    if result.status not in _GATED:
+        return result
+    history = olds if old is not None else None
+    return renamed_type(cid, ref, result, lookup, olds=history, the_set=ids) or result
 
 
 def _in_successors(

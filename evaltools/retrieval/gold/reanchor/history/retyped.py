@@ -1,0 +1,90 @@
+"""A type renamed while its old name went to another, new type (go-redis 9: `ringShards`
+became `ringSharding`, and a two-field `ringShards` was added beside it): the name found
+once in the file is not the type the ID named. Its members tell: where the old type's
+methods stand now.
+
+With history, the old type's members are read from its file at the revision; without, the
+set's own IDs of its members are all there is, and they can only doubt the match: half of
+them under one new type, or one when the name's span is no longer about as long.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+
+from evaltools.retrieval.code.chunk_id import ChunkId, is_valid_chunk_id, parse_chunk_id
+from evaltools.retrieval.gold.reanchor.history.old_defs import OldDefinitions
+from evaltools.retrieval.gold.reanchor.lookup import NAME_LENGTH_FACTOR, Lookup
+from evaltools.retrieval.gold.reanchor.resolve import GoldRef, Resolution, Status, resolved
+
+# The old type had at least this many members, and the new owner holds at least this many
+# of them and at least half.
+MIN_MEMBERS = 2
+
+
+def renamed_type(
+    cid: ChunkId,
+    ref: GoldRef,
+    result: Resolution,
+    lookup: Lookup,
+    *,
+    olds: OldDefinitions | None,
+    the_set: Mapping[GoldRef, ChunkId],
+) -> Resolution | None:
+    """The verdict on a type found by its name once in its file, when its members say it
+    was renamed; None when nothing doubts the match."""
+    if cid.symbol is None or "." in cid.symbol or not is_valid_chunk_id(result.new_chunk_id or ""):
+        return None  # (an index's own chunk names say nothing of types)
+    assert result.new_chunk_id is not None
+    new = parse_chunk_id(result.new_chunk_id)
+    found = lookup.get(new.path)
+    if found is None or ref.revision is None:
+        return None
+    prefix = f"{cid.symbol}."
+    if olds is not None:
+        then = olds.at(cid.path, ref.revision)
+        members = {d.name[len(prefix) :] for d in then if d.name.startswith(prefix)}
+        before = {d.name for d in then}
+    else:
+        members = {
+            c.symbol[len(prefix) :]
+            for r, c in the_set.items()
+            if r.revision == ref.revision
+            and c.path == cid.path
+            and c.symbol
+            and c.symbol.startswith(prefix)
+        }
+        before = set()
+    members = {m for m in members if "." not in m}
+    # Without history, one member of the set under another type is enough to doubt a name
+    # whose span is no longer about as long: a person chooses.
+    least = MIN_MEMBERS if olds is not None or _as_long(cid, new) else 1
+    if len(members) < least:
+        return None
+    owners: Counter[str] = Counter()
+    for entry in found.entries:
+        owner, dot, leaf = (entry.name or "").rpartition(".")
+        if dot and leaf in members and "." not in owner:
+            owners[owner] += 1
+    kept = owners.pop(cid.symbol, 0)
+    if not owners:
+        return None
+    owner, count = owners.most_common(1)[0]
+    if count < max(least, kept + 1, (len(members) + 1) // 2) or owner in before:
+        return None
+    home = [e for e in found.entries if e.name == owner]
+    verb = "is" if count == 1 else "are"
+    evidence = f"`{cid.symbol}` renamed `{owner}`: {count} of its {len(members)} members {verb} its"
+    if olds is None or len(home) != 1 or kept:
+        return Resolution(
+            Status.AMBIGUOUS,
+            candidates=(*(e.chunk_id for e in home), result.new_chunk_id),
+            detail=f"its name is another type's now ({evidence})",
+        )
+    return resolved(cid, home[0].chunk_id, "its members went to another type", evidence)
+
+
+def _as_long(old: ChunkId, new: ChunkId) -> bool:
+    old_lines, new_lines = old.end - old.start + 1, new.end - new.start + 1
+    return max(old_lines, new_lines) <= NAME_LENGTH_FACTOR * min(old_lines, new_lines)
