@@ -56,33 +56,11 @@ def resolve_all(
         caveat = lookup.history_gap(cid.path, ref.revision)
         results[ref] = dataclasses.replace(match_renamed(cid, targets[ref], lookup), caveat=caveat)
     follow_all(ids, results, lookup)
-    _one_home_each(results)
     add_candidates(ids, results, lookup)
     for ref in gone:
         results[ref] = dataclasses.replace(results[ref], file_gone=True)
     lookup.save()
     return results
-
-
-def _one_home_each(results: dict[GoldRef, Resolution]) -> None:
-    """Two IDs of one revision (two definitions then) rewritten to one definition now: at
-    most one of them went there (env_logger 0.11: the `Filter.fmt` of two `#[cfg]` files,
-    both sent to a third file's `Filter.fmt`), so neither is rewritten; a person chooses."""
-    claims: dict[tuple[str, str], set[str]] = {}
-    for ref, result in results.items():
-        if ref.revision is not None and result.status.repairable and result.new_chunk_id:
-            claims.setdefault((ref.revision, result.new_chunk_id), set()).add(ref.chunk_id)
-    for ref, result in results.items():
-        if ref.revision is None or not result.status.repairable or not result.new_chunk_id:
-            continue
-        claimed = claims[(ref.revision, result.new_chunk_id)]
-        if len(claimed) > 1:
-            results[ref] = Resolution(
-                Status.AMBIGUOUS,
-                candidates=(result.new_chunk_id,),
-                detail=f"{len(claimed)} gold IDs of one revision would all be rewritten to "
-                f"{result.new_chunk_id}, which was at most one of them",
-            )
 
 
 def add_candidates(

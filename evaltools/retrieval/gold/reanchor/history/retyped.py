@@ -67,16 +67,15 @@ def renamed_type(
         owner, dot, leaf = (entry.name or "").rpartition(".")
         if dot and leaf in members and "." not in owner:
             owners[owner] += 1
-    kept = owners.pop(cid.symbol, 0)
-    if not owners:
-        return None
+    if owners.pop(cid.symbol, 0) or not owners:
+        return None  # the name kept members of its own: the same type
     owner, count = owners.most_common(1)[0]
-    if count < max(least, kept + 1, (len(members) + 1) // 2) or owner in before:
+    if count < max(least, (len(members) + 1) // 2) or owner in before:
         return None
     home = [e for e in found.entries if e.name == owner]
     verb = "is" if count == 1 else "are"
     evidence = f"`{cid.symbol}` renamed `{owner}`: {count} of its {len(members)} members {verb} its"
-    if olds is None or len(home) != 1 or kept:
+    if olds is None or len(home) != 1:
         return Resolution(
             Status.AMBIGUOUS,
             candidates=(*(e.chunk_id for e in home), result.new_chunk_id),
