@@ -47,3 +47,85 @@ def test_a_body_that_stood_elsewhere_too_is_no_evidence_of_a_move(
         chunk_id(repo, base + "UncheckedFilterWriter.java", "UncheckedFilterWriter.write"),
         chunk_id(repo, base + "LockableFileWriter.java", "LockableFileWriter.write"),
     }
+
+
+def method(owner: str, params: tuple[str, str], body: str, throws: str = "IOException") -> str:
+    first, second = params
+    return (
+        f"public class {owner} extends Writer {{\n"
+        f"    public void write(final String str, final int {first}, final int {second}) "
+        f"throws {throws} {{\n        {body}\n    }}\n}}\n"
+    )
+
+
+def test_a_near_body_is_no_evidence_when_one_that_stood_there_is_as_near(
+    repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """commons-io 2.12: the deleted `FileWriterWithEncoding.write(String, int, int)` is near
+    the new `UncheckedFilterWriter.write`, and as near `LockableFileWriter.write`, there all
+    along: no move."""
+    base = "src/main/java/org/example/io/"
+    old_path = base + "FileWriterWithEncoding.java"
+    repo.write(
+        old_path, method("FileWriterWithEncoding", ("st", "end"), "out.write(str, st, end);")
+    )
+    repo.write(
+        base + "LockableFileWriter.java",
+        method("LockableFileWriter", ("off", "len"), "out.write(str, off, len);"),
+    )
+    old = repo.commit("two writers")
+    gold = [chunk_id(repo, old_path, "FileWriterWithEncoding.write")]
+    repo.write(old_path, "public class FileWriterWithEncoding extends ProxyWriter {\n}\n")
+    unchecked = method(
+        "UncheckedFilterWriter",
+        ("st", "end"),
+        "Uncheck.accept(super::write, str, st, end);",
+        "UncheckedIOException",
+    )
+    repo.write(base + "UncheckedFilterWriter.java", unchecked)
+    repo.commit("a proxy, and an unchecked writer")
+    code, got = gold_check(repo, tmp_path, capsys, gold, old)
+    assert code == 1
+    assert got[gold[0]]["new_chunk_id"] is None
+    assert got[gold[0]]["kind"] == "missing_symbol"
+
+
+def test_a_member_of_the_ids_own_type_then_is_no_new_home_of_it(
+    repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """commons-io 2.12 merged `IOUtilsTestCase` into `IOUtilsTest`: its
+    `testAsBufferedOutputStream` is the old test of that name, not the rewritten
+    `testAsBufferedWriter`, however alike their bodies."""
+    folder = "src/test/java/org/example/io/"
+
+    def test(name: str, kind: str, lines: int) -> str:
+        checks = "".join(f"        assertEquals({n}, buffered.size());\n" for n in range(lines))
+        return (
+            f"    @Test\n    public void {name}() throws Exception {{\n"
+            f"        final {kind} buffered = IOUtils.buffer(new Proxy{kind}(sink));\n"
+            f"{checks}    }}\n\n"
+        )
+
+    old_text = (
+        "public class IOUtilsTestCase {\n"
+        + test("testAsBufferedOutputStream", "OutputStream", 6)
+        + test("testAsBufferedWriter", "Writer", 6)
+        + "}\n"
+    )
+    repo.write(folder + "IOUtilsTestCase.java", old_text)
+    old = repo.commit("tests")
+    gold = [chunk_id(repo, folder + "IOUtilsTestCase.java", "IOUtilsTestCase.testAsBufferedWriter")]
+    repo.rm(folder + "IOUtilsTestCase.java")
+    new_text = (
+        "public class IOUtilsTest {\n"
+        + test("testAsBufferedOutputStream", "Writer", 6)
+        + "    @Test\n    public void testAsBufferedWriter() {\n"
+        + "        assertNotNull(sink);\n    }\n"
+        + "}\n"
+    )
+    repo.write(folder + "IOUtilsTest.java", new_text)
+    repo.commit("merged")
+    code, got = gold_check(repo, tmp_path, capsys, gold, old)
+    assert code == 1
+    wrong = chunk_id(repo, folder + "IOUtilsTest.java", "IOUtilsTest.testAsBufferedOutputStream")
+    assert got[gold[0]]["new_chunk_id"] != wrong
