@@ -58,11 +58,11 @@ def method(owner: str, params: tuple[str, str], body: str, throws: str = "IOExce
     )
 
 
-def test_a_near_body_is_no_evidence_when_one_that_stood_there_is_as_near(
+def test_a_near_body_is_no_evidence_when_one_that_stood_there_is_nearer(
     repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """commons-io 2.12: the deleted `FileWriterWithEncoding.write(String, int, int)` is near
-    the new `UncheckedFilterWriter.write`, and as near `LockableFileWriter.write`, there all
+    the new `UncheckedFilterWriter.write`, and nearer `LockableFileWriter.write`, there all
     along: no move."""
     base = "src/main/java/org/example/io/"
     old_path = base + "FileWriterWithEncoding.java"

@@ -74,10 +74,10 @@ def by_body(
     if not near:
         return None
     best = near[0][0]
-    # A body that stood there all along and is the old one, or as near to it as any
+    # A body that stood there all along and is the old one, or nearer to it than any
     # newcomer, says the code merged into it or is boilerplate (a writer's one-line
     # `write`): the newcomer is no evidence of a move.
-    if identical or (standing and standing[0] >= best):
+    if identical or (standing and standing[0] > best):
         return None
     close = _innermost([body for score, body in near if best - score < BODY_MARGIN])
     if len(close) == 1:
