@@ -54,6 +54,7 @@ def by_body(
     if exact:
         return (
             _named_alike(cid, old, [(1.0, b) for b in exact])
+            or _in_own_file(cid, exact, homes, "body identical")
             or _in_scope(cid, exact, homes, "body identical")
             or _copied(cid, exact)
         )
@@ -88,6 +89,7 @@ def by_body(
     ranked = [(score, body) for score, body in near if body in close]
     return (
         _named_alike(cid, old, ranked)
+        or _in_own_file(cid, close, homes, f"body {best:.2f} alike")
         or _in_scope(cid, close, homes, f"body {best:.2f} alike")
         or _copied(cid, close)
     )
@@ -144,6 +146,19 @@ def _innermost(bodies: list[Body]) -> list[Body]:
 def _newcomers(bodies: list[Body], fresh: Fresh) -> list[Body]:
     kept = set(fresh([b.chunk_id for b in bodies]))
     return [b for b in bodies if b.chunk_id in kept]
+
+
+def _in_own_file(
+    cid: ChunkId, bodies: list[Body], homes: list[str], alike: str
+) -> Resolution | None:
+    """Of several bodies alike, the only one in the ID's own file (or the one git moved it
+    to): the others are copies elsewhere (axios 1.0's bundles in `dist/` hold every
+    function of `lib/`)."""
+    own = [b for b in bodies if b.path in homes]
+    if len(own) != 1:
+        return None
+    evidence = f"{alike}, the only one in {own[0].path}"
+    return resolved(cid, own[0].chunk_id, "its body is still in its file", evidence)
 
 
 def _in_scope(cid: ChunkId, bodies: list[Body], homes: list[str], alike: str) -> Resolution | None:
