@@ -68,7 +68,8 @@ def by_body(
         for score, body in found
         if score >= NEAR_BODY and (substantial or body.name == old.name)
     ]
-    near = [(score, body) for score, body in near if body in _same_kind(old, [b for _, b in near])]
+    kind = {b.chunk_id for b in _same_kind(old, [b for _, b in near])}
+    near = [(score, body) for score, body in near if body.chunk_id in kind]
     kept = {b.chunk_id for b in _newcomers([body for _, body in near], fresh)}
     standing = [score for score, body in near if body.chunk_id not in kept]
     near = [(score, body) for score, body in near if body.chunk_id in kept]

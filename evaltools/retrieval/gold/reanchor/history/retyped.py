@@ -59,7 +59,9 @@ def renamed_type(
     members = {m for m in members if "." not in m}
     # Without history, one member of the set under another type is enough to doubt a name
     # whose span is no longer about as long: a person chooses.
-    least = MIN_MEMBERS if olds is not None or _as_long(cid, new) else 1
+    entry = next((e for e in found.entries if e.chunk_id == result.new_chunk_id), None)
+    as_long = entry is not None and entry.about_as_long(cid.start, cid.end, NAME_LENGTH_FACTOR)
+    least = MIN_MEMBERS if olds is not None or as_long else 1
     if len(members) < least:
         return None
     owners: Counter[str] = Counter()
@@ -82,8 +84,3 @@ def renamed_type(
             detail=f"its name is another type's now ({evidence})",
         )
     return resolved(cid, home[0].chunk_id, "its members went to another type", evidence)
-
-
-def _as_long(old: ChunkId, new: ChunkId) -> bool:
-    old_lines, new_lines = old.end - old.start + 1, new.end - new.start + 1
-    return max(old_lines, new_lines) <= NAME_LENGTH_FACTOR * min(old_lines, new_lines)
