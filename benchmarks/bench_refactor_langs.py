@@ -14,9 +14,13 @@ the re-anchoring rules were tuned (the second, 2026-12-05, measured before anyon
 it): measure a change on them, do not tune on them. The third group (`--only
 pluggy,toml,bstr,immer,hamcrest`) was tuned on from 2026-12-05 evening; the fourth
 (`--only marshmallow,echo,memchr,yargs,auto`) was measured once unseen (2026-12-05 20:54)
-and tuned on after (yargs' TypeScript tests turned CommonJS); the fifth is for the final
-measurement only: nobody tunes on it, so its misses go in no shared notes (`--only
-werkzeug,go-redis,env-logger,axios,commons-io`). For each project, a local clone is checked out at
+and tuned on after (yargs' TypeScript tests turned CommonJS); the fifth (`--only
+werkzeug,go-redis,env-logger,axios,commons-io`) was measured unseen (2026-12-05 21:40) and
+read after; the sixth (`--only packaging,testify,bytes,pino,commons-lang`) was measured
+unseen at 4301020 (2026-12-05 23:42: 0 false with git, 2 false in plain trees) and read
+after; the seventh (`--only attrs,validator,thiserror,ky,commons-text`) was measured unseen
+on the rules of 2026-12-06. A new claim needs a new group, measured before anyone reads
+its misses. For each project, a local clone is checked out at
 the old tag, then at the new one, so `gold check` sees the real history between the
 releases and git's rename detection applies as in users' CI; a copy of the new work tree
 without `.git` is the plain run. The old release's definitions are found by the
@@ -100,13 +104,37 @@ PROJECTS = (
     Project("memchr", "BurntSushi+memchr", "rust", "2.3.0", "2.4.0"),
     Project("yargs", "yargs+yargs", "ts", "v15.4.0", "v16.0.0"),
     Project("auto", "google+auto", "java", "auto-value-1.6", "auto-value-1.7"),
-    # Held out (fifth group, added 2026-12-05 21:40): for the final measurement only
+    # Fifth group, added 2026-12-05 21:40: measured once unseen, then read
     Project("werkzeug", "pallets+werkzeug", "python", "2.2.3", "2.3.0"),
     Project("go-redis", "redis+go-redis", "go", "v8.11.5", "v9.0.0"),
     Project("env-logger", "rust-cli+env_logger", "rust", "v0.10.2", "v0.11.0"),
     Project("axios", "axios+axios", "ts", "v0.27.2", "v1.0.0"),
     Project(
         "commons-io", "apache+commons-io", "java", "rel/commons-io-2.11.0", "rel/commons-io-2.12.0"
+    ),
+    # Sixth group, added 2026-12-05 23:42: measured once unseen (at 4301020), then read
+    Project("packaging", "pypa+packaging", "python", "21.3", "22.0"),
+    Project("testify", "stretchr+testify", "go", "v1.7.0", "v1.8.0"),
+    Project("bytes", "tokio-rs+bytes", "rust", "v0.5.6", "v0.6.0"),
+    Project("pino", "pinojs+pino", "ts", "v7.11.0", "v8.0.0"),
+    Project(
+        "commons-lang",
+        "apache+commons-lang",
+        "java",
+        "rel/commons-lang-3.11",
+        "rel/commons-lang-3.12.0",
+    ),
+    # Seventh group, added 2026-12-06 00:08: measured once unseen, on the final code
+    Project("attrs", "python-attrs+attrs", "python", "21.4.0", "22.1.0"),
+    Project("validator", "go-playground+validator", "go", "v10.10.0", "v10.11.0"),
+    Project("thiserror", "dtolnay+thiserror", "rust", "1.0.68", "2.0.0"),
+    Project("ky", "sindresorhus+ky", "ts", "v0.33.3", "v1.0.0"),
+    Project(
+        "commons-text",
+        "apache+commons-text",
+        "java",
+        "rel/commons-text-1.9",
+        "rel/commons-text-1.10.0",
     ),
 )
 

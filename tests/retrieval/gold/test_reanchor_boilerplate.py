@@ -129,3 +129,73 @@ def test_a_member_of_the_ids_own_type_then_is_no_new_home_of_it(
     assert code == 1
     wrong = chunk_id(repo, folder + "IOUtilsTest.java", "IOUtilsTest.testAsBufferedOutputStream")
     assert got[gold[0]]["new_chunk_id"] != wrong
+
+
+# A writer whose members forward to `out`, one that forwards them checked, in Java and
+# Python: (class, members, body of each member).
+WRITERS = {
+    "java": (
+        "src/main/java/org/example/io/{}.java",
+        "public class {} extends Writer {{\n{}}}\n",
+        "    public void {}(final char[] chars, final int offset, final int length) {{\n"
+        "        {}\n    }}\n",
+        "out.{}(chars, offset, length);",
+        "try {{ out.{}(chars, offset, length); }} catch (IOException e) {{ throw uncheck(e); }}",
+    ),
+    "python": (
+        "src/example/io/{}.py",
+        "class {}(Writer):\n{}",
+        "    def {}(self, chars, offset, length):\n        {}\n\n",
+        "self.out.{}(chars[offset : offset + length], encoding=self.encoding)",
+        "try:\n            self.out.{}(chars[offset : offset + length], encoding=self.encoding)\n"
+        "        except OSError as e:\n            raise uncheck(e)",
+    ),
+}
+
+
+PROXY = {
+    "java": "public class {} extends ProxyWriter {{\n}}\n",
+    "python": "class {}(ProxyWriter):\n    pass\n",
+}
+
+
+def forwarding(language: str, owner: str, members: list[str], checked: bool = False) -> str:
+    _, cls, member, plain, wrapped = WRITERS[language]
+    body = wrapped if checked else plain
+    return cls.format(owner, "".join(member.format(m, body.format(m)) for m in members))
+
+
+@pytest.mark.parametrize("language", sorted(WRITERS))
+def test_siblings_gone_to_a_new_type_are_no_evidence_beside_a_standing_twin(
+    repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str], language: str
+) -> None:
+    """commons-io 2.12: `FileWriterWithEncoding` lost its `write`, `flush` and `close` (it
+    extends a proxy now), and the new `UncheckedFilterWriter` has all three, each wrapped in
+    a try; `LockableFileWriter.write` had the old `write`'s body all along. The siblings'
+    owner is no evidence: `write` is not rewritten there."""
+    path = WRITERS[language][0]
+    members = ["write", "flush", "close"]
+    repo.write(
+        path.format("FileWriterWithEncoding"),
+        forwarding(language, "FileWriterWithEncoding", members),
+    )
+    repo.write(
+        path.format("LockableFileWriter"),
+        # Its parameters named otherwise: near the old `write`, nearer than the new one.
+        forwarding(language, "LockableFileWriter", ["write"]).replace("offset", "off"),
+    )
+    old = repo.commit("writers")
+    gold = [chunk_id(repo, path.format("FileWriterWithEncoding"), "FileWriterWithEncoding.write")]
+    repo.write(
+        path.format("FileWriterWithEncoding"), PROXY[language].format("FileWriterWithEncoding")
+    )
+    repo.write(
+        path.format("UncheckedFilterWriter"),
+        forwarding(language, "UncheckedFilterWriter", members, checked=True),
+    )
+    repo.commit("a proxy, and an unchecked writer")
+    code, got = gold_check(repo, tmp_path, capsys, gold, old)
+    assert code == 1
+    assert got[gold[0]]["new_chunk_id"] is None
+    unchecked = chunk_id(repo, path.format("UncheckedFilterWriter"), "UncheckedFilterWriter.write")
+    assert unchecked in got[gold[0]]["candidates"]

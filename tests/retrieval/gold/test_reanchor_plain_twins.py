@@ -87,3 +87,88 @@ def test_a_namesake_at_the_ids_lines_stands_when_nothing_above_moved(
     )
     assert code == 0
     assert [g["kind"] for g in got] == ["ok", "ok"]
+
+
+OVERLOADED_HEADS = {
+    "rust": "".join(
+        f"impl Help<{t}> for S {{\n    fn helper(&self) -> u32 {{\n{body}    }}\n}}\n\n"
+        for t, body in (("A", "        1\n"), ("B", "        let x = 1;\n        x + 1\n"))
+    ),
+    "java": "class S {\n"
+    + "".join(
+        f"  int helper({t} t) {{\n{body}  }}\n\n"
+        for t, body in (("A", "    return 1;\n"), ("B", "    int x = 1;\n    return x + 1;\n"))
+    ),
+}
+
+
+@pytest.mark.parametrize("language", list(CASES))
+def test_an_overload_placed_by_its_length_above_says_the_lines_moved(
+    language: str, repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """commons-lang 3.12: `StrBuilder.append` (its span's length unique among its
+    overloads) moved 11 lines, and another `appendln` slid onto the old lines of the one
+    below: that match is chance however early it is checked."""
+    path, _, blocks, symbol, mark = CASES[language]
+    head = OVERLOADED_HEADS[language]
+    repo.write(path, head + blocks)
+    old = repo.commit("overloads")
+    # The `index` first: it is checked before the overload above it is placed.
+    gold = [chunk_id(repo, path, symbol, 2), chunk_id(repo, path, "S.helper", 1)]
+    block = len(blocks.splitlines()) // 4
+    repo.write(path, "".join(f"{mark} note {i}\n" for i in range(block)) + head + blocks)
+    repo.commit("notes above")
+    code, got = gold_check(repo, tmp_path, capsys, gold, old, root=plain_copy(repo, tmp_path))
+    assert code == 1
+    assert got[gold[1]]["new_chunk_id"] == chunk_id(repo, path, "S.helper", 1)
+    assert got[gold[1]]["kind"] == "moved"
+    assert got[gold[0]]["new_chunk_id"] in (None, chunk_id(repo, path, symbol, 2))
+    assert got[gold[0]]["kind"] != "ok"
+
+
+def python_accessors(grown: int) -> str:
+    return (
+        "class Spec:\n    def first(self):\n        return 1\n\n"
+        "    @property\n    def prereleases(self):\n        '''Whether pre-releases count.\n"
+        + "        More.\n"
+        * grown
+        + "        '''\n        return self._p\n\n"
+        "    @prereleases.setter\n    def prereleases(self, value):\n"
+        "        '''Set it.\n        '''\n        self._p = value\n"
+    )
+
+
+def java_accessors(grown: int) -> str:
+    return (
+        "class Spec {\n  int first() {\n    return 1;\n  }\n\n"
+        "  int value(A a) {\n    int x = 1;\n" + "    x += 1;\n" * grown + "    return x;\n  }\n\n"
+        "  int value(B b) {\n    int y = 2;\n    return y;\n  }\n}\n"
+    )
+
+
+# language: (file, the file with its first overload `grown` lines longer, the namesakes'
+# symbol, the name above them, comment mark)
+ACCESSORS: dict[str, tuple[str, Callable[[int], str], str, str, str]] = {
+    "python": ("spec.py", python_accessors, "Spec.prereleases", "Spec.first", "#"),
+    "java": ("Spec.java", java_accessors, "Spec.value", "Spec.first", "//"),
+}
+
+
+@pytest.mark.parametrize("language", list(ACCESSORS))
+def test_a_namesake_as_long_is_no_match_where_the_shift_above_puts_another(
+    language: str, repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """packaging 22: the property getter grew two lines and moved with the code above it;
+    its setter below kept the getter's old length. The span's length points at the setter,
+    the shift of the method above at the getter: a person chooses."""
+    path, text, symbol, above, mark = ACCESSORS[language]
+    repo.write(path, text(0))
+    old = repo.commit("accessors")
+    gold = [chunk_id(repo, path, above), chunk_id(repo, path, symbol, 0)]
+    repo.write(path, f"{mark} one\n{mark} two\n" + text(2))
+    repo.commit("documented")
+    code, got = gold_check(repo, tmp_path, capsys, gold, old, root=plain_copy(repo, tmp_path))
+    assert code == 1
+    assert got[gold[0]]["kind"] == "moved"
+    assert got[gold[1]]["new_chunk_id"] is None
+    assert got[gold[1]]["kind"] == "ambiguous"

@@ -4,7 +4,7 @@ with the old body, keeping half of it."""
 
 from __future__ import annotations
 
-from evaltools.retrieval.code.chunk_id import ChunkId
+from evaltools.retrieval.code.chunk_id import ChunkId, parse_chunk_id
 from evaltools.retrieval.gold.reanchor.history.bodies import HOLLOW_BELOW, MIN_BODY_CHARS, Body
 from evaltools.retrieval.gold.reanchor.history.old_defs import OldDefinitions, kept
 from evaltools.retrieval.gold.reanchor.lookup import NAME_LENGTH_FACTOR, Entry, Lookup
@@ -40,6 +40,8 @@ def by_names(
             holding.setdefault(entry.name, []).append(entry)
     standing, renamed = Standing(the_set), RenamedFiles(the_set)
     plain: list[tuple[GoldRef, ChunkId]] = []  # no name nor body placed them
+    # Without old bodies, the IDs of one revision each name alone sends to one definition.
+    claims: dict[tuple[str | None, str], list[tuple[GoldRef, ChunkId, Resolution]]] = {}
     for ref, cid, symbol, old in by_name:
         if old is None and results[ref].status is Status.MISSING_FILE:
             moved = the_set.moved_folder(cid, ref) or renamed.place(cid, ref)
@@ -61,12 +63,34 @@ def by_names(
         if old is None and standing.may_have_been_there(cid, ref, found.new_chunk_id, twins):
             plain.append((ref, cid))  # a split may still show where it went
             continue
-        results[ref] = found
+        if old is None:
+            claims.setdefault((ref.revision, found.new_chunk_id), []).append((ref, cid, found))
+        else:
+            results[ref] = found
+    for claim in claims.values():
+        for ref, _, found in _heirs(claim):
+            results[ref] = found
     if plain:
         _by_successors(
             plain, results, lookup=lookup, the_set=the_set, holding=holding, standing=standing
         )
     return holding
+
+
+def _heirs(
+    claim: list[tuple[GoldRef, ChunkId, Resolution]],
+) -> list[tuple[GoldRef, ChunkId, Resolution]]:
+    """Of several IDs of one revision that their names alone send to one definition, those
+    exactly as long as it, if some are: the others are other definitions of one name in
+    other modules (env_logger 0.11: `filter/mod.rs`'s `Filter.fmt` went to the new crate's
+    `filter.rs`; `filter/regex.rs`' and `filter/string.rs`', as long as each other, became
+    `FilterOp.fmt`). Cfg alternatives merged into one file are all as long, and all kept."""
+    if len(claim) < 2:
+        return claim
+    target = parse_chunk_id(claim[0][2].new_chunk_id or "")
+    size = target.end - target.start
+    exact = [c for c in claim if c[1].end - c[1].start == size]
+    return exact or claim
 
 
 def _by_successors(

@@ -87,6 +87,10 @@ class GoldRef:
     revision: str | None = None
 
 
+# A revision and a path: where a gold ID was.
+Place = tuple[str | None, str]
+
+
 @dataclass(frozen=True)
 class Resolution:
     status: Status

@@ -72,21 +72,21 @@ def follow_all(
     olds, scopes = OldDefinitions(lookup), Scopes(lookup)
     the_set = SetEvidence(ids, lookup)  # read only when an ID has no old body to go by
     partners = Partners(lookup, olds)
-    placed = PlacedAbove(ids, results, twinned)
     # Searched in one pass over the tree; with the old body, a name must keep half of it.
     by_name: list[ByName] = []
+    # Without old bodies, namesakes are told apart by where the IDs placed around them went.
+    plain_ambiguous: list[tuple[GoldRef, ChunkId]] = []
+    plain_twins: list[tuple[GoldRef, ChunkId]] = []
     for ref, result in list(results.items()):
         cid = ids[ref]
         if cid.symbol is None:
             continue
         if ref in twinned:  # found as it is: only its twins can say otherwise
             twin_old = old_body(cid, ref, lookup)
-            recheck = (
-                _recheck_twin(cid, ref, twin_old, lookup, olds)
-                if twin_old is not None
-                else doubted_twin(cid, ref, lookup, the_set, placed)
-            )
-            results[ref] = recheck or result
+            if twin_old is None:
+                plain_twins.append((ref, cid))
+            else:
+                results[ref] = _recheck_twin(cid, ref, twin_old, lookup, olds) or result
         if result.status not in (*_GATED, *_SEARCHED):
             continue
         old = old_body(cid, ref, lookup)
@@ -94,17 +94,14 @@ def follow_all(
             results[ref] = _gated(cid, ref, old, result, lookup=lookup, partners=partners, ids=ids)
             continue
         if result.status is Status.AMBIGUOUS:
-            pick = (
-                _tie_break(old, result.candidates, lookup)
-                if old is not None
-                else same_length(cid, result.candidates)
-            )
-            if pick is None and old is not None and ref.revision is not None:
+            if old is None:
+                plain_ambiguous.append((ref, cid))
+                continue
+            pick = _tie_break(old, result.candidates, lookup)
+            if pick is None and ref.revision is not None:
                 pick = in_order(cid, ref.revision, result.candidates, lookup, olds)
             if pick is not None:
                 results[ref] = resolved(cid, *pick)
-            elif old is None:
-                results[ref] = the_set.shifted(cid, ref) or result
             continue
         found = _search(cid, ref, old, lookup, partners)
         if found is None and old is not None and ref.revision is not None:
@@ -115,6 +112,15 @@ def follow_all(
             results[ref] = found
         else:
             by_name.append((ref, cid, cid.symbol, old))
+    _plain_namesakes(
+        plain_ambiguous,
+        plain_twins,
+        ids=ids,
+        results=results,
+        lookup=lookup,
+        the_set=the_set,
+        twinned=twinned,
+    )
     by_name = _in_successors(by_name, results, lookup, olds)
     if by_name:
         holding = by_names(by_name, results, lookup, olds, the_set)
@@ -125,6 +131,29 @@ def follow_all(
                 continue
             if results[ref].status.missing:
                 results[ref] = owners.place(cid, ref, old) or results[ref]
+
+
+def _plain_namesakes(
+    ambiguous: list[tuple[GoldRef, ChunkId]],
+    twins: list[tuple[GoldRef, ChunkId]],
+    *,
+    ids: dict[GoldRef, ChunkId],
+    results: dict[GoldRef, Resolution],
+    lookup: Lookup,
+    the_set: SetEvidence,
+    twinned: set[GoldRef],
+) -> None:
+    """Namesakes without old bodies: those ambiguous by their span's length, unless the
+    shift of the ID placed above them (by its name) puts another nearer; then those found
+    at their lines, unless the ID above them (by name or length) moved."""
+    by_name = PlacedAbove(ids, results, twinned)
+    for ref, cid in ambiguous:
+        result = results[ref]
+        pick = same_length(cid, result.candidates, by_name.shift_above(cid, ref))
+        results[ref] = resolved(cid, *pick) if pick else the_set.shifted(cid, ref) or result
+    placed = PlacedAbove(ids, results, twinned)
+    for ref, cid in twins:
+        results[ref] = doubted_twin(cid, ref, lookup, the_set, placed) or results[ref]
 
 
 def _gated(

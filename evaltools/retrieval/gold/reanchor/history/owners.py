@@ -26,6 +26,7 @@ from evaltools.retrieval.code.chunk_id import ChunkId
 from evaltools.retrieval.gold.reanchor.history.bodies import (
     BODY_MARGIN,
     HOLLOW_BELOW,
+    MIN_BODY_CHARS,
     Body,
     make_body,
     source_lines,
@@ -78,6 +79,8 @@ class Owners:
             return None
         places.sort(key=lambda p: -p.alike)
         best = places[0]
+        if self._standing_twin(cid, ref.revision, old, best.alike):
+            return None
         if len(places) > 1 and best.alike - places[1].alike < BODY_MARGIN:
             return Resolution(
                 Status.AMBIGUOUS,
@@ -113,6 +116,19 @@ class Owners:
             for p in found
             if p.chunk_id in fresh and (alike := kept(old, p.chunk_id, self.lookup)) >= HOLLOW_BELOW
         ]
+
+    def _standing_twin(self, cid: ChunkId, revision: str, old: Body, alike: float) -> bool:
+        """A definition of the ID's last name there all along whose body is nearer the old
+        one than the place's (`alike`): the code merged into it, or every writer's `write`
+        is `out.write(...)`; siblings that went to a new type of the same interface
+        (commons-io 2.12's `UncheckedFilterWriter`) are no evidence that this one went
+        there too. A short body (`fn flush(&self) {}`) is every type's: no twin."""
+        index = self.lookup.bodies()
+        if index is None or old.size < MIN_BODY_CHARS:
+            return False
+        found, _ = index.near(old, alike)
+        twins = [b.chunk_id for score, b in found if score > alike and b.leaf == old.leaf]
+        return len(self.olds.newcomers(twins, cid, revision, old)) < len(twins)
 
     def _bodies_alike(self, cid: ChunkId, revision: str, place: _Place) -> _Place | None:
         """`place` with the siblings whose bodies there kept half of theirs (a `new` and a

@@ -27,10 +27,9 @@ from evaltools.retrieval.gold.reanchor.plain.no_history import (
     MAX_NAMESAKE_FILES,
     MIN_TIE_LINES,
     MOVE_AHEAD,
-    Place,
     SetEvidence,
 )
-from evaltools.retrieval.gold.reanchor.resolve import GoldRef, Resolution, resolved
+from evaltools.retrieval.gold.reanchor.resolve import GoldRef, Place, Resolution, resolved
 from evaltools.retrieval.gold.reanchor.scope import is_test_path
 
 # A file renamed with its type: this many of the set's members of the old type in the new.

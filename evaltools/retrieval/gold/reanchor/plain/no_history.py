@@ -10,9 +10,9 @@ The gold IDs of one `revision` are a sample of that tree: their paths, spans and
   a gold ID of the same revision that is still there existed then: it is no new home.
   The ID follows its name into the moved file; namesakes there are told apart as in its
   own file (by length, or shifted together).
-- A file under another extension of its language (`usage.js` -> `usage.cjs`): the one
-  file of its path but for the extension, that no gold ID shows was there then, is where
-  its IDs went, as in a moved folder.
+- A file renamed in place, under another extension of its language (`usage.js` ->
+  `usage.cjs`) or by a pattern of names the set shows (`FooTestCase.java` ->
+  `FooTest.java`; `file_renames`): its IDs go there, as in a moved folder.
 - Namesakes shifted together: several gold IDs of one name in one file, and exactly one
   shift of lines that lands every one of them on a namesake of the same length in the new
   file (their spacing kept), no other placing more than half of them (blocks alike repeat:
@@ -26,10 +26,15 @@ from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 
 from evaltools.retrieval.code.chunk_id import ChunkId, parse_chunk_id
-from evaltools.retrieval.code.symbols import language_of, suffix_of
 from evaltools.retrieval.gold.reanchor.lookup import Entry, Lookup
+from evaltools.retrieval.gold.reanchor.plain.file_renames import (
+    Renames,
+    stem_renames,
+    suffix_changes,
+)
 from evaltools.retrieval.gold.reanchor.resolve import (
     GoldRef,
+    Place,
     Resolution,
     Status,
     match_in_file,
@@ -55,9 +60,6 @@ RESPELLED_LENGTH_FACTOR = 1.5
 # A test's name as test frameworks spell it: `test_parse`, `testParse`.
 _TEST_PREFIX = re.compile(r"[Tt]est(?=[_A-Z])")
 
-# A revision and a path: where a gold ID was.
-Place = tuple[str | None, str]
-
 
 class SetEvidence:
     """The set's gold IDs as evidence of the old tree, read once a run and only when an ID
@@ -66,7 +68,8 @@ class SetEvidence:
     def __init__(self, ids: Mapping[GoldRef, ChunkId], lookup: Lookup) -> None:
         self.ids, self.lookup = ids, lookup
         self._homes: dict[Place, tuple[str, str]] | None = None
-        self._suffix_changes: dict[Place, tuple[str, str]] | None = None
+        self._suffix_changes: Renames | None = None
+        self._stem_renames: Renames | None = None
         self._there: set[tuple[str | None, str, str]] | None = None
         self._namesakes: dict[tuple[Place, str], list[ChunkId]] | None = None
 
@@ -94,12 +97,14 @@ class SetEvidence:
             where = f"in the file its folder moved to ({home[1]})"
         elif (home := self.suffix_changes().get(place)) is not None:
             where = f"in {home[0]}, its file under another extension ({home[1]})"
+        elif (home := self.stem_renames().get(place)) is not None:
+            where = f"in {home[0]}, its file renamed as others of the set were ({home[1]})"
         else:
             return None
         found = self.lookup.get(home[0])
         if found is None:
             return None
-        moved = cid.with_path(home[0])
+        moved = _with_file(cid, home[0])
         result = match_in_file(moved, found)
         if result.status is Status.AMBIGUOUS:
             pick = same_length(moved, result.candidates)
@@ -152,9 +157,16 @@ class SetEvidence:
             self._homes = _folder_moves(self.ids, self.lookup)
         return self._homes
 
-    def suffix_changes(self) -> dict[Place, tuple[str, str]]:
+    def stem_renames(self) -> Renames:
+        if self._stem_renames is None:
+            self._stem_renames = stem_renames(self.ids, self.lookup)
+            self.lookup.load({new for new, _ in self._stem_renames.values()})
+        return self._stem_renames
+
+    def suffix_changes(self) -> Renames:
         if self._suffix_changes is None:
-            self._suffix_changes = _suffix_changes(self.ids, self.lookup)
+            self._suffix_changes = suffix_changes(self.ids, self.lookup)
+            self.lookup.load({new for new, _ in self._suffix_changes.values()})
         return self._suffix_changes
 
     def namesakes(self) -> dict[tuple[Place, str], list[ChunkId]]:
@@ -225,16 +237,25 @@ def spelling(name: str, test: bool = False) -> str:
     return ".".join(p.strip("_").lower() for p in parts)
 
 
-def same_length(cid: ChunkId, candidates: Sequence[str]) -> tuple[str, str, str] | None:
+def same_length(
+    cid: ChunkId, candidates: Sequence[str], shift: int | None = None
+) -> tuple[str, str, str] | None:
     """Namesakes in the ID's own file (overloads, shifted together) told apart by the one
     exactly as long as the ID's span (of a few lines at least: one-liners are all alike):
-    the chunk ID, why, and the evidence in a few words."""
+    the chunk ID, why, and the evidence in a few words. `shift`: how far the ID placed
+    above it moved; a namesake nearer where that puts it is as likely the ID, grown or
+    shrunk (packaging 22's property getter grew two lines; its setter kept its length)."""
     length = cid.end - cid.start
     if length < MIN_TIE_LINES - 1:
         return None
-    same = [c for c in candidates if (new := parse_chunk_id(c)).end - new.start == length]
-    if len(same) != 1 or parse_chunk_id(same[0]).path != cid.path:
+    spans = {c: parse_chunk_id(c) for c in candidates}
+    same = [c for c, new in spans.items() if new.end - new.start == length]
+    if len(same) != 1 or spans[same[0]].path != cid.path:
         return None
+    if shift is not None:
+        distance = {c: abs(new.start - cid.start - shift) for c, new in spans.items()}
+        if any(d <= distance[same[0]] for c, d in distance.items() if c != same[0]):
+            return None
     return same[0], "its span's length tells the namesakes apart", "the only namesake as long"
 
 
@@ -289,35 +310,13 @@ def _folder_moves(ids: Mapping[GoldRef, ChunkId], lookup: Lookup) -> dict[Place,
     return homes
 
 
-def _suffix_changes(ids: Mapping[GoldRef, ChunkId], lookup: Lookup) -> dict[Place, tuple[str, str]]:
-    """Each gone file whose path, but for its extension, is that of one file of its
-    language that no gold ID of the revision shows was there then (`test/usage.js` ->
-    `test/usage.cjs`, `argsert.ts` -> `argsert.cjs`): the file, and its extensions."""
-    gone: set[Place] = set()
-    there: set[Place] = set()
-    for ref, cid in ids.items():
-        place = (ref.revision, cid.path)
-        (gone if lookup.get(cid.path) is None else there).add(place)
-    if not gone:
-        return {}
-    by_stem: dict[tuple[str, str], list[str]] = defaultdict(list)
-    for path in lookup.paths():
-        if (key := _stem_and_family(path)) is not None:
-            by_stem[key].append(path)
-    changed: dict[Place, tuple[str, str]] = {}
-    for revision, path in gone:
-        key = _stem_and_family(path)
-        same = [p for p in by_stem.get(key, []) if (revision, p) not in there] if key else []
-        if len(same) == 1:
-            changed[(revision, path)] = (same[0], f"{suffix_of(path)} -> {suffix_of(same[0])}")
-    lookup.load({new for new, _ in changed.values()})
-    return changed
-
-
-def _stem_and_family(path: str) -> tuple[str, str] | None:
-    """A path without its extension, and its language (`symbols.language_of`)."""
-    language = language_of(path)
-    return None if language is None else (path[: -len(suffix_of(path))], language)
+def _with_file(cid: ChunkId, path: str) -> ChunkId:
+    """`cid` in the file `path`, its type renamed with the file (`FooTestCase.testX` in
+    `FooTest.java` is `FooTest.testX`)."""
+    old, new = (p.rpartition("/")[2].partition(".")[0] for p in (cid.path, path))
+    head, dot, rest = (cid.symbol or "").partition(".")
+    symbol = f"{new}{dot}{rest}" if head == old and old != new else cid.symbol
+    return ChunkId(path, cid.start, cid.end, symbol)
 
 
 def _folders(old: str, new: str) -> tuple[str, str]:

@@ -45,11 +45,10 @@ from evaltools.retrieval.gold.reanchor.plain.moved import MovedFiles
 from evaltools.retrieval.gold.reanchor.plain.no_history import (
     MIN_TIE_LINES,
     RESPELLED_LENGTH_FACTOR,
-    Place,
     SetEvidence,
     respelled,
 )
-from evaltools.retrieval.gold.reanchor.resolve import GoldRef, Resolution, resolved
+from evaltools.retrieval.gold.reanchor.resolve import GoldRef, Place, Resolution, resolved
 from evaltools.retrieval.gold.reanchor.scope import is_test_path
 
 # A successor holds at least this many distinct names of the old file (other than the ID's

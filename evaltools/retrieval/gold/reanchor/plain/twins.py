@@ -1,9 +1,10 @@
 """A name found at its own lines among namesakes as long, in a plain tree: no old body says
 whether it is the definition the ID named or a namesake that slid onto its lines (impl
 blocks alike, overloads). The set's other IDs of the file say whether its lines moved: the
-nearest one above it in the file that was placed for sure (its name once in the file) moved
-too, so the match at its own lines is chance, not evidence. The one shift that places its
-gold namesakes then places it (`SetEvidence.shifted`); else a person chooses.
+nearest one above it in the file that was placed (by its name, or its span's length among
+overloads; not one enclosing it) moved too, so the match at its own lines is chance, not
+evidence. The one shift that places its gold namesakes then places it
+(`SetEvidence.shifted`); else a person chooses.
 """
 
 from __future__ import annotations
@@ -12,13 +13,12 @@ from collections.abc import Mapping
 
 from evaltools.retrieval.code.chunk_id import ChunkId, is_valid_chunk_id, parse_chunk_id
 from evaltools.retrieval.gold.reanchor.lookup import Lookup
-from evaltools.retrieval.gold.reanchor.plain.no_history import Place, SetEvidence
-from evaltools.retrieval.gold.reanchor.resolve import GoldRef, Resolution, Status
+from evaltools.retrieval.gold.reanchor.plain.no_history import SetEvidence
+from evaltools.retrieval.gold.reanchor.resolve import GoldRef, Place, Resolution, Status
 
 
 class PlacedAbove:
-    """The shifts of the set's IDs placed for sure, by file, read once a run and only when
-    an ID needs them."""
+    """The shifts of the set's IDs placed, by file, read when an ID first asks."""
 
     def __init__(
         self,
@@ -29,14 +29,16 @@ class PlacedAbove:
         self.ids, self.results, self.twinned = ids, results, twinned
         self._shifts: dict[Place, list[tuple[int, int]]] | None = None
 
-    def shift_above(self, cid: ChunkId, ref: GoldRef) -> int:
-        """How far the nearest ID above `cid` in its file moved (0 when none was placed)."""
+    def shift_above(self, cid: ChunkId, ref: GoldRef) -> int | None:
+        """How far the nearest ID above `cid` in its file moved (None when none was
+        placed); one that encloses `cid` (its class) says nothing of the lines inside."""
         if self._shifts is None:
             self._shifts = self._read()
         above = [p for p in self._shifts.get((ref.revision, cid.path), []) if p[0] < cid.start]
-        return max(above)[1] if above else 0
+        return max(above)[1] if above else None
 
     def _read(self) -> dict[Place, list[tuple[int, int]]]:
+        """(end, shift) of each ID placed, by file."""
         shifts: dict[Place, list[tuple[int, int]]] = {}
         for ref, cid in self.ids.items():
             result = self.results[ref]
@@ -50,7 +52,7 @@ class PlacedAbove:
                 shift = parse_chunk_id(new).start - cid.start
             else:
                 continue  # an index's own chunk names (metas) say nothing of lines
-            shifts.setdefault((ref.revision, cid.path), []).append((cid.start, shift))
+            shifts.setdefault((ref.revision, cid.path), []).append((cid.end, shift))
         return shifts
 
 
@@ -64,8 +66,8 @@ def doubted_twin(
         return None
     length = cid.end - cid.start
     alike = [e for e in found.entries if e.name == cid.symbol and e.end - e.start == length]
-    shift = placed.shift_above(cid, ref) if len(alike) > 1 else 0
-    if shift == 0:
+    shift = placed.shift_above(cid, ref) if len(alike) > 1 else None
+    if not shift:
         return None
     shifted = the_set.shifted(cid, ref)
     if shifted is not None:

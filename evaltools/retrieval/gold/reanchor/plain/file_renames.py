@@ -1,0 +1,136 @@
+"""Files renamed in place, seen without history (a plain tree): under another extension of
+their language, or by one pattern of names.
+
+A file under another extension (`test/usage.js` -> `test/usage.cjs`, `argsert.ts` ->
+`argsert.cjs`): the one file of its path but for the extension, of its language, that no
+gold ID of the revision shows was there then.
+
+By one pattern: commons-io
+2.12 renamed its 43 `*TestCase.java` to `*Test.java`, each class with its file. A sample of
+gold IDs names few members of each, too few to show a rename one file at a time; the set
+shows the pattern many times over.
+
+A gone file's rename is a file of its folder and extension (test code if it was), not
+named by a gold ID of the revision that is still there (that one was there then), whose
+stem differs from the old one by one change at its end or at its start (`Case` -> ``,
+`Test` -> `Tests`): the *rewrite*. A rewrite holds when at least `MIN_RENAMED` gone files
+of the revision have exactly one such file under it; a file with two rewrites that hold
+is left alone. The ID follows its name into the renamed file, its
+type (named as the old file was) renamed with it.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Mapping
+
+from evaltools.retrieval.code.chunk_id import ChunkId
+from evaltools.retrieval.code.symbols import language_of, suffix_of
+from evaltools.retrieval.gold.reanchor.lookup import Lookup
+from evaltools.retrieval.gold.reanchor.resolve import GoldRef, Place
+from evaltools.retrieval.gold.reanchor.scope import is_test_path
+
+# A rewrite holds when this many gone files of one revision show it.
+MIN_RENAMED = 3
+# The part two stems keep in common is at least this long: `Charsets` of `CharsetsTestCase`
+# and `CharsetsTest`, not a letter.
+MIN_KEPT = 4
+
+# A gone file -> its new path, and how its name changed (`.js -> .cjs`, `` `Case` -> `` ``)
+Renames = dict[Place, tuple[str, str]]
+
+
+def stem_renames(ids: Mapping[GoldRef, ChunkId], lookup: Lookup) -> Renames:
+    """Each gone file the set names that a rewrite shown by `MIN_RENAMED` gone files
+    renamed: its new path and the rewrite."""
+    gone, there = _gone_and_there(ids, lookup)
+    if not gone:
+        return {}
+    by_folder: dict[tuple[str, str], list[str]] = defaultdict(list)
+    for path in lookup.paths():
+        folder, _, name = path.rpartition("/")
+        by_folder[(folder, suffix_of(name))].append(path)
+    shown: dict[tuple[str | None, tuple[str, str]], dict[str, list[str]]] = defaultdict(dict)
+    for revision, path in gone:
+        folder, _, name = path.rpartition("/")
+        suffix = suffix_of(name)
+        test = is_test_path(path)
+        options = [
+            p
+            for p in by_folder.get((folder, suffix), [])
+            if (revision, p) not in there and is_test_path(p) == test
+        ]
+        found: dict[tuple[str, str], list[str]] = defaultdict(list)
+        for new in options:
+            rewrite = _rewrite(name[: -len(suffix)], new.rpartition("/")[2][: -len(suffix)])
+            if rewrite is not None:
+                found[rewrite].append(new)
+        for rewrite, news in found.items():
+            shown[(revision, rewrite)][path] = news
+    renamed: dict[Place, list[tuple[str, str]]] = defaultdict(list)
+    for (revision, (old, new)), files in shown.items():
+        single = {path: news[0] for path, news in files.items() if len(news) == 1}
+        if len(single) < MIN_RENAMED:
+            continue
+        for path, target in single.items():
+            renamed[(revision, path)].append((target, f"`{old}` -> `{new}`"))
+    return {place: found[0] for place, found in renamed.items() if len(found) == 1}
+
+
+def suffix_changes(ids: Mapping[GoldRef, ChunkId], lookup: Lookup) -> Renames:
+    """Each gone file whose path, but for its extension, is that of one file of its
+    language that no gold ID of the revision shows was there then (`test/usage.js` ->
+    `test/usage.cjs`, `argsert.ts` -> `argsert.cjs`): the file, and its extensions."""
+    gone, there = _gone_and_there(ids, lookup)
+    if not gone:
+        return {}
+    by_stem: dict[tuple[str, str], list[str]] = defaultdict(list)
+    for path in lookup.paths():
+        if (key := _stem_and_family(path)) is not None:
+            by_stem[key].append(path)
+    changed: Renames = {}
+    for revision, path in gone:
+        key = _stem_and_family(path)
+        same = [p for p in by_stem.get(key, []) if (revision, p) not in there] if key else []
+        if len(same) == 1:
+            changed[(revision, path)] = (same[0], f"{suffix_of(path)} -> {suffix_of(same[0])}")
+    return changed
+
+
+def _stem_and_family(path: str) -> tuple[str, str] | None:
+    """A path without its extension, and its language (`symbols.language_of`)."""
+    language = language_of(path)
+    return None if language is None else (path[: -len(suffix_of(path))], language)
+
+
+def _gone_and_there(
+    ids: Mapping[GoldRef, ChunkId], lookup: Lookup
+) -> tuple[set[Place], set[Place]]:
+    """The set's places whose file is gone, and those whose file is still there."""
+    gone: set[Place] = set()
+    there: set[Place] = set()
+    for ref, cid in ids.items():
+        (gone if lookup.get(cid.path) is None else there).add((ref.revision, cid.path))
+    return gone, there
+
+
+def _rewrite(old: str, new: str) -> tuple[str, str] | None:
+    """The one change at the end (or else the start) that turns stem `old` into `new`,
+    keeping at least `MIN_KEPT` characters: `CharsetsTestCase`, `CharsetsTest` ->
+    (`Case`, ``)."""
+    if old == new:
+        return None
+    head = len(_common_prefix(old, new))
+    if head >= MIN_KEPT:
+        return old[head:], new[head:]
+    tail = len(_common_prefix(old[::-1], new[::-1]))
+    if tail >= MIN_KEPT:
+        return old[: len(old) - tail], new[: len(new) - tail]
+    return None
+
+
+def _common_prefix(a: str, b: str) -> str:
+    n = 0
+    while n < min(len(a), len(b)) and a[n] == b[n]:
+        n += 1
+    return a[:n]

@@ -1,0 +1,85 @@
+"""Files renamed in place by one pattern, checked in a plain tree (no history): commons-io
+2.12 renamed its `*TestCase.java` to `*Test.java`, each class with its file, and the set
+names a member or two of each. Shown by `MIN_RENAMED` gone files, the pattern renames each;
+shown by fewer, it renames none."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from evaltools.retrieval.gold.reanchor.plain.file_renames import MIN_RENAMED
+from tests.retrieval.gitrepo import GitRepo
+from tests.retrieval.gold.reanchor_repo import chunk_id, gold_check
+from tests.retrieval.gold.test_reanchor_plain import plain_copy
+from tests.retrieval.gold.test_reanchor_twins import repo
+
+__all__ = ["repo"]  # the fixture
+
+
+def java(stem: str, subject: str) -> tuple[str, str, str]:
+    """A JUnit class testing `subject`: its path, text and its one test's symbol."""
+    text = (
+        f"public class {stem} {{\n    @Test\n    public void test{subject}() {{\n"
+        f'        assertEquals(1, {subject}.parse("1"));\n    }}\n}}\n'
+    )
+    return f"src/test/java/org/example/{stem}.java", text, f"{stem}.test{subject}"
+
+
+def typescript(stem: str, subject: str) -> tuple[str, str, str]:
+    """A test module of `subject`: its path, text and its one helper's symbol."""
+    text = (
+        f"function check{subject}(input: string): number {{\n"
+        f"  return {subject.lower()}.parse(input)\n}}\n\n"
+        f"test('{subject}', () => expect(check{subject}('1')).toBe(1))\n"
+    )
+    return f"test/{stem}.ts", text, f"check{subject}"
+
+
+# language: (the file of a subject under a stem, the old stem, the new stem)
+CASES = {
+    "java": (java, "{}TestCase", "{}Test"),
+    "typescript": (typescript, "{}.spec", "{}.test"),
+}
+SUBJECTS = ["Charsets", "Endian", "Filenames", "Streams"]
+
+
+def renamed(
+    language: str, count: int, repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> tuple[int, list[str], dict[str, dict[str, object]]]:
+    """`count` files renamed by the pattern, one gold ID in each: the exit code, the new
+    chunk IDs and each ID's verdict."""
+    make, before, after = CASES[language]
+    olds = [make(before.format(s), s) for s in SUBJECTS[:count]]
+    for path, text, _ in olds:
+        repo.write(path, text)
+    old = repo.commit("tests")
+    gold = [chunk_id(repo, path, symbol) for path, _, symbol in olds]
+    news = [make(after.format(s), s) for s in SUBJECTS[:count]]
+    for (old_path, _, _), (path, text, _) in zip(olds, news, strict=True):
+        repo.rm(old_path)
+        repo.write(path, "\n" + text)
+    repo.commit("renamed")
+    code, got = gold_check(repo, tmp_path, capsys, gold, old, root=plain_copy(repo, tmp_path))
+    wanted = [chunk_id(repo, path, symbol) for path, _, symbol in news]
+    return code, wanted, {g: got[g] for g in gold}
+
+
+@pytest.mark.parametrize("language", list(CASES))
+def test_files_renamed_by_one_pattern_take_their_ids(
+    language: str, repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, wanted, got = renamed(language, MIN_RENAMED, repo, tmp_path, capsys)
+    assert code == 1
+    assert [v["new_chunk_id"] for v in got.values()] == wanted
+    assert all("renamed as others of the set were" in str(v["evidence"]) for v in got.values())
+
+
+@pytest.mark.parametrize("language", list(CASES))
+def test_a_pattern_too_few_files_show_renames_none(
+    language: str, repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, _, got = renamed(language, MIN_RENAMED - 1, repo, tmp_path, capsys)
+    assert code == 1
+    assert [v["new_chunk_id"] for v in got.values()] == [None] * (MIN_RENAMED - 1)
