@@ -122,8 +122,8 @@ def test_an_overload_placed_by_its_length_above_says_the_lines_moved(
     assert code == 1
     assert got[gold[1]]["new_chunk_id"] == chunk_id(repo, path, "S.helper", 1)
     assert got[gold[1]]["kind"] == "moved"
-    assert got[gold[0]]["new_chunk_id"] in (None, chunk_id(repo, path, symbol, 2))
-    assert got[gold[0]]["kind"] != "ok"
+    # The one `index` gold names: no shift of namesakes places it; a person chooses.
+    assert (got[gold[0]]["kind"], got[gold[0]]["new_chunk_id"]) == ("ambiguous", None)
 
 
 def python_accessors(grown: int) -> str:

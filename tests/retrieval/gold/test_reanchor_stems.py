@@ -83,3 +83,53 @@ def test_a_pattern_too_few_files_show_renames_none(
     code, _, got = renamed(language, MIN_RENAMED - 1, repo, tmp_path, capsys)
     assert code == 1
     assert [v["new_chunk_id"] for v in got.values()] == [None] * (MIN_RENAMED - 1)
+
+
+def test_a_change_at_the_start_is_not_the_pattern_of_one_at_the_end(
+    repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`CaseInsensitiveMapTest` -> `InsensitiveMapTest` loses `Case` at its start; the
+    set's pattern (`FooTestCase` -> `FooTest`) loses it at the end: no rename."""
+    make, before, after = CASES["java"]
+    olds = [make(before.format(s), s) for s in SUBJECTS[:MIN_RENAMED]]
+    odd = make("CaseInsensitiveMapTest", "Get")
+    for path, text, _ in [*olds, odd]:
+        repo.write(path, text)
+    old = repo.commit("tests")
+    gold = chunk_id(repo, odd[0], odd[2])
+    shown = [chunk_id(repo, path, symbol) for path, _, symbol in olds]  # the pattern
+    for (old_path, _, _), s in zip(olds, SUBJECTS, strict=False):
+        repo.rm(old_path)
+        path, text, _ = make(after.format(s), s)
+        repo.write(path, text)
+    repo.rm(odd[0])
+    path, text, _ = make("InsensitiveMapTest", "Get")
+    repo.write(path, text)
+    repo.commit("renamed")
+    ids = [gold, *shown]
+    code, got = gold_check(repo, tmp_path, capsys, ids, old, root=plain_copy(repo, tmp_path))
+    assert code == 1
+    assert all(got[g]["new_chunk_id"] is not None for g in shown)
+    assert got[gold]["new_chunk_id"] is None
+
+
+def test_the_type_named_as_its_file_is_renamed_with_it(
+    repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    make, before, after = CASES["java"]
+    olds = [make(before.format(s), s) for s in SUBJECTS[:MIN_RENAMED]]
+    for path, text, _ in olds:
+        repo.write(path, text)
+    old = repo.commit("tests")
+    gold = [chunk_id(repo, path, path.rpartition("/")[2][:-5]) for path, _, _ in olds]
+    for (old_path, _, _), s in zip(olds, SUBJECTS, strict=False):
+        repo.rm(old_path)
+        path, text, _ = make(after.format(s), s)
+        repo.write(path, text)
+    repo.commit("renamed")
+    code, got = gold_check(repo, tmp_path, capsys, gold, old, root=plain_copy(repo, tmp_path))
+    assert code == 1
+    news = [make(after.format(s), s)[0] for s in SUBJECTS[:MIN_RENAMED]]
+    assert [got[g]["new_chunk_id"] for g in gold] == [
+        chunk_id(repo, path, path.rpartition("/")[2][:-5]) for path in news
+    ]

@@ -41,7 +41,7 @@ def by_names(
     standing, renamed = Standing(the_set), RenamedFiles(the_set)
     plain: list[tuple[GoldRef, ChunkId]] = []  # no name nor body placed them
     # Without old bodies, the IDs of one revision each name alone sends to one definition.
-    claims: dict[tuple[str | None, str], list[tuple[GoldRef, ChunkId, Resolution]]] = {}
+    claims: dict[tuple[str, str], list[tuple[GoldRef, ChunkId, Resolution]]] = {}
     for ref, cid, symbol, old in by_name:
         if old is None and results[ref].status is Status.MISSING_FILE:
             moved = the_set.moved_folder(cid, ref) or renamed.place(cid, ref)
@@ -63,7 +63,7 @@ def by_names(
         if old is None and standing.may_have_been_there(cid, ref, found.new_chunk_id, twins):
             plain.append((ref, cid))  # a split may still show where it went
             continue
-        if old is None:
+        if old is None and ref.revision is not None:
             claims.setdefault((ref.revision, found.new_chunk_id), []).append((ref, cid, found))
         else:
             results[ref] = found

@@ -146,10 +146,10 @@ def _plain_namesakes(
     """Namesakes without old bodies: those ambiguous by their span's length, unless the
     shift of the ID placed above them (by its name) puts another nearer; then those found
     at their lines, unless the ID above them (by name or length) moved."""
-    by_name = PlacedAbove(ids, results, twinned)
+    named = PlacedAbove(ids, results, twinned)
     for ref, cid in ambiguous:
         result = results[ref]
-        pick = same_length(cid, result.candidates, by_name.shift_above(cid, ref))
+        pick = same_length(cid, result.candidates, named.shift_above(cid, ref))
         results[ref] = resolved(cid, *pick) if pick else the_set.shifted(cid, ref) or result
     placed = PlacedAbove(ids, results, twinned)
     for ref, cid in twins:

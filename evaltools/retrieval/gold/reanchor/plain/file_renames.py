@@ -5,23 +5,23 @@ A file under another extension (`test/usage.js` -> `test/usage.cjs`, `argsert.ts
 `argsert.cjs`): the one file of its path but for the extension, of its language, that no
 gold ID of the revision shows was there then.
 
-By one pattern: commons-io
-2.12 renamed its 43 `*TestCase.java` to `*Test.java`, each class with its file. A sample of
-gold IDs names few members of each, too few to show a rename one file at a time; the set
-shows the pattern many times over.
-
-A gone file's rename is a file of its folder and extension (test code if it was), not
-named by a gold ID of the revision that is still there (that one was there then), whose
-stem differs from the old one by one change at its end or at its start (`Case` -> ``,
-`Test` -> `Tests`): the *rewrite*. A rewrite holds when at least `MIN_RENAMED` gone files
-of the revision have exactly one such file under it; a file with two rewrites that hold
-is left alone. The ID follows its name into the renamed file, its
-type (named as the old file was) renamed with it.
+By one pattern: commons-io 2.12 renamed its 43 `*TestCase.java` to `*Test.java`, each
+class with its file. A sample of gold IDs names few members of each, too few to show a
+rename one file at a time; the set shows the pattern many times over. A gone file's rename
+is a file of its folder and extension (test code if it was), not named by a gold ID of the
+revision that is still there (that one was there then), whose stem differs from the old
+one by one change at its end (a common prefix of at least `MIN_KEPT` characters) or else
+at its start (`Case` -> `` at the end; `Test` -> `Tests`): the *rewrite*. A rewrite holds
+when at least `MIN_RENAMED` gone files of the revision have exactly one such file under
+it; a file with two rewrites that hold, or one that two gone files would take, is left
+alone. The ID follows its name into the renamed file, its type (named as the old file
+was) renamed with it.
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
+import os
+from collections import Counter, defaultdict
 from collections.abc import Mapping
 
 from evaltools.retrieval.code.chunk_id import ChunkId
@@ -38,6 +38,8 @@ MIN_KEPT = 4
 
 # A gone file -> its new path, and how its name changed (`.js -> .cjs`, `` `Case` -> `` ``)
 Renames = dict[Place, tuple[str, str]]
+# Where a stem changed (`end` or `start`), what it lost and what it gained.
+Rewrite = tuple[str, str, str]
 
 
 def stem_renames(ids: Mapping[GoldRef, ChunkId], lookup: Lookup) -> Renames:
@@ -50,17 +52,19 @@ def stem_renames(ids: Mapping[GoldRef, ChunkId], lookup: Lookup) -> Renames:
     for path in lookup.paths():
         folder, _, name = path.rpartition("/")
         by_folder[(folder, suffix_of(name))].append(path)
-    shown: dict[tuple[str | None, tuple[str, str]], dict[str, list[str]]] = defaultdict(dict)
+    shown: dict[tuple[str | None, Rewrite], dict[str, list[str]]] = defaultdict(dict)
     for revision, path in gone:
         folder, _, name = path.rpartition("/")
         suffix = suffix_of(name)
+        if not suffix:
+            continue  # `Makefile`: no stem of a language to rewrite
         test = is_test_path(path)
         options = [
             p
             for p in by_folder.get((folder, suffix), [])
             if (revision, p) not in there and is_test_path(p) == test
         ]
-        found: dict[tuple[str, str], list[str]] = defaultdict(list)
+        found: dict[Rewrite, list[str]] = defaultdict(list)
         for new in options:
             rewrite = _rewrite(name[: -len(suffix)], new.rpartition("/")[2][: -len(suffix)])
             if rewrite is not None:
@@ -68,13 +72,19 @@ def stem_renames(ids: Mapping[GoldRef, ChunkId], lookup: Lookup) -> Renames:
         for rewrite, news in found.items():
             shown[(revision, rewrite)][path] = news
     renamed: dict[Place, list[tuple[str, str]]] = defaultdict(list)
-    for (revision, (old, new)), files in shown.items():
+    for (revision, (side, old, new)), files in shown.items():
         single = {path: news[0] for path, news in files.items() if len(news) == 1}
         if len(single) < MIN_RENAMED:
             continue
         for path, target in single.items():
-            renamed[(revision, path)].append((target, f"`{old}` -> `{new}`"))
-    return {place: found[0] for place, found in renamed.items() if len(found) == 1}
+            renamed[(revision, path)].append((target, f"`{old}` -> `{new}` at its {side}"))
+    # A file two gone files would be renamed to is the rename of neither.
+    claimed = Counter((place[0], found[0][0]) for place, found in renamed.items())
+    return {
+        place: found[0]
+        for place, found in renamed.items()
+        if len(found) == 1 and claimed[(place[0], found[0][0])] == 1
+    }
 
 
 def suffix_changes(ids: Mapping[GoldRef, ChunkId], lookup: Lookup) -> Renames:
@@ -114,23 +124,18 @@ def _gone_and_there(
     return gone, there
 
 
-def _rewrite(old: str, new: str) -> tuple[str, str] | None:
+def _rewrite(old: str, new: str) -> Rewrite | None:
     """The one change at the end (or else the start) that turns stem `old` into `new`,
-    keeping at least `MIN_KEPT` characters: `CharsetsTestCase`, `CharsetsTest` ->
-    (`Case`, ``)."""
+    keeping at least `MIN_KEPT` characters: `CharsetsTestCase`, `CharsetsTest` -> (`end`,
+    `Case`, ``); `CaseInsensitiveMapTest`, `InsensitiveMapTest` -> (`start`, `Case`, ``),
+    another rewrite."""
     if old == new:
         return None
-    head = len(_common_prefix(old, new))
+    # Names, not paths: character by character is what is meant.
+    head = len(os.path.commonprefix([old, new]))  # noqa: RUF071
     if head >= MIN_KEPT:
-        return old[head:], new[head:]
-    tail = len(_common_prefix(old[::-1], new[::-1]))
+        return "end", old[head:], new[head:]
+    tail = len(os.path.commonprefix([old[::-1], new[::-1]]))  # noqa: RUF071
     if tail >= MIN_KEPT:
-        return old[: len(old) - tail], new[: len(new) - tail]
+        return "start", old[: len(old) - tail], new[: len(new) - tail]
     return None
-
-
-def _common_prefix(a: str, b: str) -> str:
-    n = 0
-    while n < min(len(a), len(b)) and a[n] == b[n]:
-        n += 1
-    return a[:n]

@@ -16,7 +16,9 @@ The gold IDs of one `revision` are a sample of that tree: their paths, spans and
 - Namesakes shifted together: several gold IDs of one name in one file, and exactly one
   shift of lines that lands every one of them on a namesake of the same length in the new
   file (their spacing kept), no other placing more than half of them (blocks alike repeat:
-  with the first one deleted, the others fit one block up): each goes where it puts it.
+  with the first one deleted, the others fit one block up), and they are `MIN_SHIFTED` or
+  all the namesakes as long (two of several overloads fit one shift by chance): each goes
+  where it puts it.
 """
 
 from __future__ import annotations
@@ -107,16 +109,16 @@ class SetEvidence:
         found = self.lookup.get(home[0])
         if found is None:
             return None
-        moved = _with_file(cid, home[0])
+        moved = _with_file(cid, home[0], found.entries)
         result = match_in_file(moved, found)
         if result.status is Status.AMBIGUOUS:
             pick = same_length(moved, result.candidates)
             if pick is not None:
                 return resolved(cid, pick[0], "", f"{pick[2]} {where}")
-            return self.shifted(cid, ref, home[0])
+            return self.shifted(cid, ref, home[0], moved.symbol)
         new = str(moved) if result.status is Status.OK else result.new_chunk_id
         if new is None:
-            alike = respelled(cid.symbol, found.entries, is_test_path(cid.path))
+            alike = respelled(moved.symbol, found.entries, is_test_path(cid.path))
             if len(alike) != 1 or not alike[0].about_as_long(
                 cid.start, cid.end, RESPELLED_LENGTH_FACTOR
             ):
@@ -126,9 +128,12 @@ class SetEvidence:
             )
         return resolved(cid, new, "", f"same name {where}")
 
-    def shifted(self, cid: ChunkId, ref: GoldRef, home: str | None = None) -> Resolution | None:
+    def shifted(
+        self, cid: ChunkId, ref: GoldRef, home: str | None = None, symbol: str | None = None
+    ) -> Resolution | None:
         """The namesake of `home` (the ID's file, or the one its folder moved to) where the
-        one shift that places all of its gold namesakes puts it."""
+        one shift that places all of its gold namesakes puts it; `symbol`: its name there
+        (its type renamed with its file)."""
         assert cid.symbol is not None
         if ref.revision is None:
             return None  # spans of unknown revisions need not be of one tree
@@ -136,7 +141,8 @@ class SetEvidence:
         found = self.lookup.get(home or cid.path)
         if len(group) < MIN_TOGETHER or found is None:
             return None
-        spans = {(e.start, e.end): e.chunk_id for e in found.entries if e.name == cid.symbol}
+        name = symbol or cid.symbol
+        spans = {(e.start, e.end): e.chunk_id for e in found.entries if e.name == name}
         if len(group) * len(spans) > MAX_PAIRS:
             return None
         placed: Counter[int] = Counter(
@@ -321,13 +327,16 @@ def _folder_moves(ids: Mapping[GoldRef, ChunkId], lookup: Lookup) -> dict[Place,
     return homes
 
 
-def _with_file(cid: ChunkId, path: str) -> ChunkId:
-    """`cid` in the file `path`, its type renamed with the file (`FooTestCase.testX` in
-    `FooTest.java` is `FooTest.testX`)."""
+def _with_file(cid: ChunkId, path: str, entries: Sequence[Entry]) -> ChunkId:
+    """`cid` in the file `path`, its type renamed with the file if the file defines it so
+    (`FooTestCase.testX` in `FooTest.java` is `FooTest.testX`; a function named as its
+    module keeps its name)."""
     old, new = (p.rpartition("/")[2].partition(".")[0] for p in (cid.path, path))
     head, dot, rest = (cid.symbol or "").partition(".")
-    symbol = f"{new}{dot}{rest}" if head == old and old != new else cid.symbol
-    return ChunkId(path, cid.start, cid.end, symbol)
+    renamed = f"{new}{dot}{rest}"
+    if cid.symbol is None or not old or head != old or not any(e.name == renamed for e in entries):
+        return cid.with_path(path)
+    return ChunkId(path, cid.start, cid.end, renamed)
 
 
 def _folders(old: str, new: str) -> tuple[str, str]:

@@ -1,10 +1,10 @@
 """A name found at its own lines among namesakes as long, in a plain tree: no old body says
 whether it is the definition the ID named or a namesake that slid onto its lines (impl
 blocks alike, overloads). The set's other IDs of the file say whether its lines moved: the
-nearest one above it in the file that was placed (by its name, or its span's length among
-overloads; not one enclosing it) moved too, so the match at its own lines is chance, not
-evidence. The one shift that places its gold namesakes then places it
-(`SetEvidence.shifted`); else a person chooses.
+nearest one above it in the file that was placed (by its name, its span's length among
+overloads or a shift of its namesakes; not one enclosing it) moved too, so the match at
+its own lines is chance, not evidence. The one shift that places its gold namesakes then
+places it (`SetEvidence.shifted`); else a person chooses.
 """
 
 from __future__ import annotations
