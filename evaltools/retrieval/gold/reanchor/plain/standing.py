@@ -9,6 +9,9 @@ The set's gold IDs of the same revision are a sample of the old tree (`no_histor
 
 - one naming a namesake elsewhere, still there: the name was then defined in several
   scopes, so the one left may be another of them;
+- one naming the namesake's file, still there: the file stood then, and the namesake in
+  it may have (rand 0.8 deleted `src/distributions/gamma.rs`, a deprecated copy of
+  `rand_distr/src/gamma.rs`, which stood beside it);
 - one naming, in the target's scope and still there, the target's type (`Codec` or one of
   its members): the type stood there then, and its member of that name may have too; for a
   name of no type (a function), any definition there: the package or module existed then;
@@ -39,6 +42,7 @@ class Standing:
     def __init__(self, the_set: SetEvidence) -> None:
         self.the_set = the_set
         self._heads: dict[_Scope, set[str]] | None = None
+        self._files: set[tuple[str | None, str]] | None = None
 
     def may_have_been_there(
         self,
@@ -51,8 +55,9 @@ class Standing:
         """`new_chunk_id` (named as `cid` is, found by name alone) may be a definition that
         stood at `ref`'s revision under its own name, not where `cid` went: it is in another
         scope than `cid`'s, and the set shows (`twins_there`) namesakes of it elsewhere that
-        were there, or that its type (`Codec` of `Codec.Encode`) stood in its scope then, or,
-        for a name of no type (a function), that its scope existed then; or it is a Rust test
+        were there, or that its file stood then, or that its type (`Codec` of
+        `Codec.Encode`) stood in its scope then, or, for a name of no type (a function),
+        that its scope existed then; or it is a Rust test
         of another module, unless the set shows its module's tests went there
         (`tests_along`)."""
         new = parse_chunk_id(new_chunk_id)
@@ -62,11 +67,25 @@ class Standing:
         scope = scope_of(new.path)
         if scope == scope_of(cid.path):
             return False
+        if (ref.revision, new.path) in self.files():
+            return True
         heads = self.heads().get((ref.revision, scope))
         if twins_there or heads is None:
             return twins_there
         head, dot, _ = new.symbol.partition(".") if new.symbol else ("", "", "")
         return not dot or head in heads
+
+    def files(self) -> set[tuple[str | None, str]]:
+        """The files the set's gold IDs name that are still there, by revision: they stood
+        at that revision."""
+        if self._files is None:
+            lookup = self.the_set.lookup
+            self._files = {
+                (ref.revision, cid.path)
+                for ref, cid in self.the_set.ids.items()
+                if lookup.get(cid.path) is not None
+            }
+        return self._files
 
     def heads(self) -> dict[_Scope, set[str]]:
         """The first names (`Codec` of `Codec.Encode`) of the set's gold IDs whose files are
