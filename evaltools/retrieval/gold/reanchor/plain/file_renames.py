@@ -22,12 +22,10 @@ from __future__ import annotations
 
 import os
 from collections import Counter, defaultdict
-from collections.abc import Mapping
 
-from evaltools.retrieval.code.chunk_id import ChunkId
 from evaltools.retrieval.code.symbols import language_of, suffix_of
 from evaltools.retrieval.gold.reanchor.lookup import Lookup
-from evaltools.retrieval.gold.reanchor.resolve import GoldRef, Place
+from evaltools.retrieval.gold.reanchor.resolve import Place
 from evaltools.retrieval.gold.reanchor.scope import is_test_path
 
 # A rewrite holds when this many gone files of one revision show it.
@@ -42,10 +40,9 @@ Renames = dict[Place, tuple[str, str]]
 Rewrite = tuple[str, str, str]
 
 
-def stem_renames(ids: Mapping[GoldRef, ChunkId], lookup: Lookup) -> Renames:
-    """Each gone file the set names that a rewrite shown by `MIN_RENAMED` gone files
-    renamed: its new path and the rewrite."""
-    gone, there = _gone_and_there(ids, lookup)
+def stem_renames(gone: set[Place], there: set[Place], lookup: Lookup) -> Renames:
+    """Each gone file the set names (`gone`) that a rewrite shown by `MIN_RENAMED` gone
+    files renamed: its new path and the rewrite; `there`: the set's files still there."""
     if not gone:
         return {}
     by_folder: dict[tuple[str, str], list[str]] = defaultdict(list)
@@ -87,11 +84,10 @@ def stem_renames(ids: Mapping[GoldRef, ChunkId], lookup: Lookup) -> Renames:
     }
 
 
-def suffix_changes(ids: Mapping[GoldRef, ChunkId], lookup: Lookup) -> Renames:
+def suffix_changes(gone: set[Place], there: set[Place], lookup: Lookup) -> Renames:
     """Each gone file whose path, but for its extension, is that of one file of its
     language that no gold ID of the revision shows was there then (`test/usage.js` ->
     `test/usage.cjs`, `argsert.ts` -> `argsert.cjs`): the file, and its extensions."""
-    gone, there = _gone_and_there(ids, lookup)
     if not gone:
         return {}
     by_stem: dict[tuple[str, str], list[str]] = defaultdict(list)
@@ -111,17 +107,6 @@ def _stem_and_family(path: str) -> tuple[str, str] | None:
     """A path without its extension, and its language (`symbols.language_of`)."""
     language = language_of(path)
     return None if language is None else (path[: -len(suffix_of(path))], language)
-
-
-def _gone_and_there(
-    ids: Mapping[GoldRef, ChunkId], lookup: Lookup
-) -> tuple[set[Place], set[Place]]:
-    """The set's places whose file is gone, and those whose file is still there."""
-    gone: set[Place] = set()
-    there: set[Place] = set()
-    for ref, cid in ids.items():
-        (gone if lookup.get(cid.path) is None else there).add((ref.revision, cid.path))
-    return gone, there
 
 
 def _rewrite(old: str, new: str) -> Rewrite | None:

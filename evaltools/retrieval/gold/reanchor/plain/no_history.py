@@ -75,6 +75,7 @@ class SetEvidence:
         self._homes: dict[Place, tuple[str, str]] | None = None
         self._suffix_changes: Renames | None = None
         self._stem_renames: Renames | None = None
+        self._places: tuple[set[Place], set[Place]] | None = None
         self._there: set[tuple[str | None, str, str]] | None = None
         self._namesakes: dict[tuple[Place, str], list[ChunkId]] | None = None
 
@@ -174,15 +175,27 @@ class SetEvidence:
             self._homes = _folder_moves(self.ids, self.lookup)
         return self._homes
 
+    def places(self) -> tuple[set[Place], set[Place]]:
+        """The set's places (revision, path) whose file is gone, and those whose file is
+        still there (it stood at that revision)."""
+        if self._places is None:
+            gone: set[Place] = set()
+            there: set[Place] = set()
+            for ref, cid in self.ids.items():
+                place = (ref.revision, cid.path)
+                (gone if self.lookup.get(cid.path) is None else there).add(place)
+            self._places = gone, there
+        return self._places
+
     def stem_renames(self) -> Renames:
         if self._stem_renames is None:
-            self._stem_renames = stem_renames(self.ids, self.lookup)
+            self._stem_renames = stem_renames(*self.places(), self.lookup)
             self.lookup.load({new for new, _ in self._stem_renames.values()})
         return self._stem_renames
 
     def suffix_changes(self) -> Renames:
         if self._suffix_changes is None:
-            self._suffix_changes = suffix_changes(self.ids, self.lookup)
+            self._suffix_changes = suffix_changes(*self.places(), self.lookup)
             self.lookup.load({new for new, _ in self._suffix_changes.values()})
         return self._suffix_changes
 

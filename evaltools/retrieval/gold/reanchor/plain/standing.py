@@ -42,7 +42,6 @@ class Standing:
     def __init__(self, the_set: SetEvidence) -> None:
         self.the_set = the_set
         self._heads: dict[_Scope, set[str]] | None = None
-        self._files: set[tuple[str | None, str]] | None = None
 
     def may_have_been_there(
         self,
@@ -67,25 +66,13 @@ class Standing:
         scope = scope_of(new.path)
         if scope == scope_of(cid.path):
             return False
-        if (ref.revision, new.path) in self.files():
-            return True
+        if (ref.revision, new.path) in self.the_set.places()[1]:
+            return True  # its file stood then
         heads = self.heads().get((ref.revision, scope))
         if twins_there or heads is None:
             return twins_there
         head, dot, _ = new.symbol.partition(".") if new.symbol else ("", "", "")
         return not dot or head in heads
-
-    def files(self) -> set[tuple[str | None, str]]:
-        """The files the set's gold IDs name that are still there, by revision: they stood
-        at that revision."""
-        if self._files is None:
-            lookup = self.the_set.lookup
-            self._files = {
-                (ref.revision, cid.path)
-                for ref, cid in self.the_set.ids.items()
-                if lookup.get(cid.path) is not None
-            }
-        return self._files
 
     def heads(self) -> dict[_Scope, set[str]]:
         """The first names (`Codec` of `Codec.Encode`) of the set's gold IDs whose files are
