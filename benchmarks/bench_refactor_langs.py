@@ -143,6 +143,27 @@ PROJECTS = (
     Project("rand", "rust-random+rand", "rust", "0.7.3", "0.8.0"),
     Project("fastify", "fastify+fastify", "ts", "v3.27.2", "v4.0.0"),
     Project("mockito", "mockito+mockito", "java", "v3.12.4", "v4.0.0"),
+    # Ninth group, added 2026-12-06 02:50, chosen for moves across files (Rust modules split,
+    # JS rewritten as TS, Go validation moved out of the parser): measured once unseen, on 0c71c6a
+    Project("jsonschema", "python-jsonschema+jsonschema", "python", "v3.2.0", "v4.0.0"),
+    Project("jwt", "golang-jwt+jwt", "go", "v4.5.0", "v5.0.0"),
+    Project("chrono", "chronotope+chrono", "rust", "v0.4.19", "v0.4.20"),
+    Project("socket-io", "socketio+socket.io", "ts", "2.3.0", "3.0.0"),
+    Project(
+        "jackson-core",
+        "FasterXML+jackson-core",
+        "java",
+        "jackson-core-2.12.0",
+        "jackson-core-2.13.0",
+    ),
+    # Tenth group, added 2026-12-06 03:15 (a Python tool's reorganisation, Go packages moved
+    # out to their own modules, a JS library split into modules): measured once unseen, on
+    # the rules made for the ninth
+    Project("pipx", "pypa+pipx", "python", "1.2.0", "1.3.0"),
+    Project("go-kit", "go-kit+kit", "go", "v0.10.0", "v0.11.0"),
+    Project("regex", "rust-lang+regex", "rust", "1.7.3", "1.8.0"),
+    Project("underscore", "jashkenas+underscore", "ts", "1.10.2", "1.11.0"),
+    Project("mybatis", "mybatis+mybatis-3", "java", "mybatis-3.5.6", "mybatis-3.5.7"),
 )
 
 

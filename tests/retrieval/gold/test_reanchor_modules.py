@@ -117,3 +117,36 @@ def test_a_module_file_not_declared_takes_nothing(
     code, got = gold_check(repo, tmp_path, capsys, gold, None, root=plain_copy(repo, tmp_path))
     assert code == 1
     assert [got[g]["new_chunk_id"] for g in gold] == [None, None]
+
+
+@pytest.mark.parametrize("history", [True, False], ids=["git", "plain"])
+@pytest.mark.parametrize(
+    "files",
+    [
+        ("src/map.rs", "src/map/mod.rs", "src/map/tests.rs"),
+        ("src/map/mod.rs", "src/map.rs", "src/map/tests/mod.rs"),
+    ],
+)
+def test_an_inline_module_moved_out_as_its_file_became_the_other_module_file(
+    history: bool,
+    files: tuple[str, str, str],
+    repo: GitRepo,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """chrono 0.4.20: `src/datetime.rs` became `src/datetime/mod.rs` as its inline `mod
+    serde` moved to `src/datetime/serde.rs`; the module is the same whichever of its two
+    files holds it, so the declaration is read there."""
+    path, declaring, home = files
+    repo.write(path, inline(TESTS))
+    old = repo.commit("inline tests")
+    gold = [chunk_id(repo, path, "tests.new"), chunk_id(repo, path, "tests.it_works")]
+    repo.rm(path)
+    repo.write(declaring, f"{CODE}\n#[cfg(test)]\nmod tests;\n")
+    repo.write(home, TESTS)
+    repo.commit("module folder; tests in their own file")
+    root = None if history else plain_copy(repo, tmp_path)
+    code, got = gold_check(repo, tmp_path, capsys, gold, old if history else None, root=root)
+    assert code == 1
+    news = [chunk_id(repo, home, "new"), chunk_id(repo, home, "it_works")]
+    assert [got[g]["new_chunk_id"] for g in gold] == news

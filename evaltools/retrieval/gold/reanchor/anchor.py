@@ -54,7 +54,10 @@ def resolve_all(
     lookup.load({path for paths in targets.values() for path in paths})
     for ref, cid in gone.items():
         caveat = lookup.history_gap(cid.path, ref.revision)
-        results[ref] = dataclasses.replace(match_renamed(cid, targets[ref], lookup), caveat=caveat)
+        result = match_renamed(cid, targets[ref], lookup)
+        if result.status.missing:
+            result = inline_module_moved(cid, lookup) or result
+        results[ref] = dataclasses.replace(result, caveat=caveat)
     follow_all(ids, results, lookup)
     add_candidates(ids, results, lookup)
     for ref in gone:

@@ -25,15 +25,20 @@ def module_files(path: str, module: str) -> list[str]:
 
 
 def inline_module_moved(cid: ChunkId, lookup: Lookup) -> Resolution | None:
-    """A missing `X.name` of a Rust file that now declares `mod X;` (no body), found once,
-    as `name`, in the one file of X's that exists: the inline module moved to that file.
+    """A missing `X.name` of a Rust file (or of the other file of its module, `m.rs` or
+    `m/mod.rs`) that now declares `mod X;` (no body), found once, as `name`, in the one
+    file of X's that exists: the inline module moved to that file.
     The declaration, the file and the one definition there are the evidence; a name not
     found there, or found twice, is left to the other passes."""
     if cid.symbol is None or grammar_of(cid.path) != "rust" or "." not in cid.symbol:
         return None
     module, _, rest = cid.symbol.partition(".")
     homes = [path for path in module_files(cid.path, module) if lookup.get(path) is not None]
-    text = lookup.text(cid.path)
+    # The declaring file is the module's, whichever of its two files holds it now
+    # (chrono 0.4.20: `src/datetime.rs` became `src/datetime/mod.rs` as `serde` moved out).
+    folder = rust_module(cid.path)
+    declaring = [cid.path, f"{folder}.rs", f"{folder}/mod.rs"]
+    text = next((t for p in declaring if (t := lookup.text(p)) is not None), None)
     if len(homes) != 1 or text is None:
         return None
     declared = rf"\bmod\s+{re.escape(module)}\s*;"

@@ -81,12 +81,13 @@ def by_body(
     # `write`): the newcomer is no evidence of a move.
     if identical or (standing and standing[0] > best):
         return None
-    close = _innermost([body for score, body in near if best - score < BODY_MARGIN])
+    close = _innermost([body for score, body in near if best - score < BODY_MARGIN], old)
     if len(close) == 1:
+        mine = next(score for score, body in near if body.chunk_id == close[0].chunk_id)
         rest = [score for score, body in near if body.chunk_id != close[0].chunk_id]
         second = f"the next {rest[0]:.2f}" if rest else "no other near"
-        evidence = f"body {best:.2f} alike, {second}"
-        return resolved(cid, close[0].chunk_id, f"{best:.0%} of its body is", evidence)
+        evidence = f"body {mine:.2f} alike, {second}"
+        return resolved(cid, close[0].chunk_id, f"{mine:.0%} of its body is", evidence)
     ranked = [(score, body) for score, body in near if body in close]
     return (
         _named_alike(cid, old, ranked)
@@ -129,19 +130,32 @@ def _at_its_lines(body: Body, cid: ChunkId) -> bool:
     return body.path == cid.path and (span.start, span.end) == (cid.start, cid.end)
 
 
-def _innermost(bodies: list[Body]) -> list[Body]:
-    """`bodies` but those that enclose another of them: a class of one method is as alike
-    as the method, and is not a second place of it."""
+def _innermost(bodies: list[Body], old: Body) -> list[Body]:
+    """`bodies` but those that enclose another of them that fits the old definition as
+    well: a class of one method is as alike as the method, and is not a second place of it.
+    Of an enclosing pair, the one with the old last name fits better, else the one nested
+    as deep as the old definition was (jsonschema 4: a function renamed, its inner
+    `validator` kept, is the outer one)."""
     spans = [(b.path, parse_chunk_id(b.chunk_id)) for b in bodies]
+    depth = old.name.count(".")
+
+    def fit(body: Body) -> tuple[bool, bool]:
+        return body.leaf == old.leaf, body.name.count(".") == depth
 
     def encloses(outer: ChunkId, inner: ChunkId) -> bool:
         return outer != inner and outer.start <= inner.start and inner.end <= outer.end
 
-    return [
-        body
-        for body, (path, span) in zip(bodies, spans, strict=True)
-        if not any(p == path and encloses(span, other) for p, other in spans)
-    ]
+    def beaten(body: Body, span: ChunkId) -> bool:
+        return any(
+            p == body.path
+            and (
+                (encloses(span, s) and fit(b) >= fit(body))
+                or (encloses(s, span) and fit(b) > fit(body))
+            )
+            for b, (p, s) in zip(bodies, spans, strict=True)
+        )
+
+    return [body for body, (_, span) in zip(bodies, spans, strict=True) if not beaten(body, span)]
 
 
 def _newcomers(bodies: list[Body], fresh: Fresh) -> list[Body]:

@@ -54,7 +54,7 @@ from evaltools.retrieval.gold.reanchor.names import ByName, by_names
 from evaltools.retrieval.gold.reanchor.plain.no_history import SetEvidence, same_length
 from evaltools.retrieval.gold.reanchor.plain.twins import PlacedAbove, doubted_twin
 from evaltools.retrieval.gold.reanchor.rename import Scopes, by_scope
-from evaltools.retrieval.gold.reanchor.resolve import GoldRef, Resolution, Status, resolved
+from evaltools.retrieval.gold.reanchor.resolve import GoldRef, Resolution, Status, leaf_of, resolved
 
 # A tie broken: the chunk ID, why (for the detail) and the evidence in a few words.
 Pick = tuple[str, str, str]
@@ -104,10 +104,8 @@ def follow_all(
                 results[ref] = resolved(cid, *pick)
             continue
         found = _search(cid, ref, old, lookup, partners)
-        if found is None and old is not None and ref.revision is not None:
-            found = by_scope(cid, ref, old, lookup, (olds, scopes)) or renamed_in_place(
-                cid, old, lookup, _fresh(olds, cid, ref, old)
-            )
+        if old is not None and ref.revision is not None:
+            found = _in_scope(cid, ref, old, found, lookup=lookup, history=(olds, scopes))
         if found is not None:
             results[ref] = found
         else:
@@ -131,6 +129,30 @@ def follow_all(
                 continue
             if results[ref].status.missing:
                 results[ref] = owners.place(cid, ref, old) or results[ref]
+
+
+def _in_scope(
+    cid: ChunkId,
+    ref: GoldRef,
+    old: Body,
+    found: Resolution | None,
+    *,
+    lookup: Lookup,
+    history: tuple[OldDefinitions, Scopes],
+) -> Resolution | None:
+    """What the ID's own scope says when the search found nothing, or only a body alike
+    under another last name: its name in the scope (its type renamed, its spelling changed)
+    says more (jackson-core 2.13: two tests of a class renamed with its file, each 0.89
+    alike to another test elsewhere); then a short body renamed where it stood."""
+    if found is not None:
+        if found.new_chunk_id is None or cid.symbol is None:
+            return found
+        if leaf_of(found.new_chunk_id.rsplit(":", 1)[-1]) == leaf_of(cid.symbol):
+            return found
+    found = by_scope(cid, ref, old, lookup, history) or found
+    if found is None:
+        found = renamed_in_place(cid, old, lookup, _fresh(history[0], cid, ref, old))
+    return found
 
 
 def _plain_namesakes(

@@ -1,0 +1,289 @@
+"""Where a name, or the nesting, says more than a body alike (the ninth benchmark group):
+
+- a method whose class was renamed with its file, its body rewritten, follows its class
+  (its siblings say so) rather than a body alike under another name elsewhere
+  (jackson-core 2.13: `ParserErrorHandlingTest` became `ParserErrorHandling105Test`);
+- of an enclosing pair about as alike, the one that fits the old definition (its last
+  name, else its depth) is where it went: a function renamed around its inner function is
+  the outer one, a method is the method and not its class (jsonschema 4)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.retrieval.gitrepo import GitRepo
+from tests.retrieval.gold.reanchor_repo import chunk_id, gold_check
+from tests.retrieval.gold.test_follow import repo
+
+__all__ = ["repo"]  # the fixture
+
+# The old class, its renamed file and class with the first two bodies rewritten, and a new
+# method elsewhere whose body is the old first one's with another helper's name.
+RETYPED = {
+    "java": (
+        "src/errors/HandlingTest.java",
+        "src/errors/Handling105Test.java",
+        "src/read/NumbersTest.java",
+        """package errors;
+
+public class {cls} extends BaseTest
+{{
+    public void testMangledIntsBytes() throws Exception {{
+{ints}
+    }}
+
+    public void testMangledFloatsBytes() throws Exception {{
+{floats}
+    }}
+
+    public void testMangledIntsChars() throws Exception {{
+        _testMangledNonRootInts(MODE_READER);
+        _testMangledNonRootInts(MODE_READER_THROTTLED);
+    }}
+
+    public void testMangledFloatsChars() throws Exception {{
+        _testMangledNonRootFloats(MODE_READER);
+        _testMangledNonRootFloats(MODE_READER_THROTTLED);
+    }}
+}}
+""",
+        """package read;
+
+public class NumbersTest extends BaseTest
+{
+    public void testBigDecimalsBytes() throws Exception {
+        _testBigDecimals(MODE_INPUT_STREAM);
+        _testBigDecimals(MODE_INPUT_STREAM_THROTTLED);
+    }
+
+    public void testBigFloatsBytes() throws Exception {
+        _testBigFloats(MODE_INPUT_STREAM);
+        _testBigFloats(MODE_INPUT_STREAM_THROTTLED);
+        _testBigFloats(MODE_DATA_INPUT);
+    }
+}
+""",
+        ("{cls}.testMangledIntsBytes", "{cls}.testMangledFloatsBytes"),
+        (
+            "        _testMangledNonRootInts(MODE_INPUT_STREAM);\n"
+            "        _testMangledNonRootInts(MODE_INPUT_STREAM_THROTTLED);",
+            "        _testMangledNonRootFloats(MODE_INPUT_STREAM);\n"
+            "        _testMangledNonRootFloats(MODE_INPUT_STREAM_THROTTLED);\n"
+            "        _testMangledNonRootFloats(MODE_DATA_INPUT);",
+        ),
+        (
+            "        _testMangledNonRootInts(MODE_DATA_INPUT);\n"
+            "        _testMangledNonRootInts(MODE_INPUT_STREAM);",
+            "        _testMangledNonRootFloats(MODE_DATA_INPUT);\n"
+            "        _testMangledNonRootFloats(MODE_INPUT_STREAM);",
+        ),
+        ("HandlingTest", "Handling105Test"),
+    ),
+    "python": (
+        "pkg/errors/handling.py",
+        "pkg/errors/handling_105.py",
+        "pkg/read/numbers.py",
+        """from pkg.base import BaseTest, MODE_INPUT_STREAM, MODE_THROTTLED, MODE_DATA_INPUT
+
+
+class {cls}(BaseTest):
+    def mangled_ints_bytes(self):
+{ints}
+
+    def mangled_floats_bytes(self):
+{floats}
+
+    def mangled_ints_chars(self):
+        self._mangled_non_root_ints(MODE_READER)
+        self._mangled_non_root_ints(MODE_READER_THROTTLED)
+
+    def mangled_floats_chars(self):
+        self._mangled_non_root_floats(MODE_READER)
+        self._mangled_non_root_floats(MODE_READER_THROTTLED)
+""",
+        """from pkg.base import BaseTest, MODE_INPUT_STREAM, MODE_THROTTLED, MODE_DATA_INPUT
+
+
+class Numbers(BaseTest):
+    def big_decimals_bytes(self):
+        self._big_decimals(MODE_INPUT_STREAM)
+        self._big_decimals(MODE_THROTTLED)
+
+    def big_floats_bytes(self):
+        self._big_floats(MODE_INPUT_STREAM)
+        self._big_floats(MODE_THROTTLED)
+        self._big_floats(MODE_DATA_INPUT)
+""",
+        ("{cls}.mangled_ints_bytes", "{cls}.mangled_floats_bytes"),
+        (
+            "        self._mangled_non_root_ints(MODE_INPUT_STREAM)\n"
+            "        self._mangled_non_root_ints(MODE_THROTTLED)",
+            "        self._mangled_non_root_floats(MODE_INPUT_STREAM)\n"
+            "        self._mangled_non_root_floats(MODE_THROTTLED)\n"
+            "        self._mangled_non_root_floats(MODE_DATA_INPUT)",
+        ),
+        (
+            "        self._mangled_non_root_ints(MODE_DATA_INPUT)\n"
+            "        self._mangled_non_root_ints(MODE_INPUT_STREAM)",
+            "        self._mangled_non_root_floats(MODE_DATA_INPUT)\n"
+            "        self._mangled_non_root_floats(MODE_INPUT_STREAM)",
+        ),
+        ("Handling", "Handling105"),
+    ),
+}
+
+
+@pytest.mark.parametrize("language", sorted(RETYPED))
+def test_a_method_follows_its_class_renamed_with_its_file_not_a_body_alike_elsewhere(
+    language: str, repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path, renamed, elsewhere, text, other, names, before, after, classes = RETYPED[language]
+    old_cls, new_cls = classes
+    repo.write(path, text.format(cls=old_cls, ints=before[0], floats=before[1]))
+    old = repo.commit("old")
+    gold = [chunk_id(repo, path, name.format(cls=old_cls)) for name in names]
+    repo.rm(path)
+    repo.write(renamed, text.format(cls=new_cls, ints=after[0], floats=after[1]))
+    repo.write(elsewhere, other)
+    repo.commit("the class renamed with its file; numbers tests added")
+    code, got = gold_check(repo, tmp_path, capsys, gold, old)
+    assert code == 1
+    news = [chunk_id(repo, renamed, name.format(cls=new_cls)) for name in names]
+    assert [got[g]["new_chunk_id"] for g in gold] == news
+    # The floats body is nearer to the new numbers test than to its own rewrite.
+    assert got[gold[1]]["evidence"] == f"type renamed to `{new_cls}` with 4 of 4 siblings"
+
+
+ROLE = {
+    "python": (
+        "docs/role.py",
+        '''from docutils import nodes
+
+
+def setup(app):
+    app.add_role("validator", {outer}("https://json-schema.org"))
+
+
+def {outer}(spec):
+    """
+    Docutils calls the role; it cannot be a class.
+    """
+
+    def validator(name, raw_text, text, lineno, inliner):
+        """Link to the documentation of a validator."""
+        if text == "$ref":
+            return [nodes.reference(raw_text, text, refuri=spec + "/ref")], []
+        elif text == "$dynamicRef":
+            return [nodes.reference(raw_text, text, refuri=spec + "/dynamic")], []
+        else:
+            uri = spec + "/validation#" + text.lower()
+{extra}
+        return [nodes.reference(raw_text, text, refuri=uri)], []
+
+    return validator
+''',
+        "            uri = uri.replace(' ', '-')",
+    ),
+    "typescript": (
+        "docs/role.ts",
+        """import {{ reference }} from "docutils";
+
+export function setup(app: App): void {{
+  app.addRole("validator", {outer}("https://json-schema.org"));
+}}
+
+export function {outer}(spec: string) {{
+  function validator(name: string, rawText: string, text: string): Node[] {{
+    let uri: string;
+    if (text === "$ref") {{
+      return [reference(rawText, text, spec + "/ref")];
+    }} else if (text === "$dynamicRef") {{
+      return [reference(rawText, text, spec + "/dynamic")];
+    }} else {{
+      uri = spec + "/validation#" + text.toLowerCase();
+    }}
+{extra}
+    return [reference(rawText, text, uri)];
+  }}
+
+  return validator;
+}}
+""",
+        '    uri = uri.replace(" ", "-");',
+    ),
+}
+
+
+@pytest.mark.parametrize("language", sorted(ROLE))
+def test_a_function_renamed_around_its_inner_function_is_the_outer_one(
+    language: str, repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path, text, extra = ROLE[language]
+    repo.write(path, text.format(outer="docutils_sucks", extra=""))
+    old = repo.commit("old")
+    gold = [chunk_id(repo, path, "docutils_sucks")]
+    new = text.format(outer="docutils_does_not_allow_using_classes", extra=extra)
+    repo.write(path, new)
+    repo.commit("renamed, the link spelt out")
+    code, got = gold_check(repo, tmp_path, capsys, gold, old)
+    assert code == 1
+    assert got[gold[0]]["new_chunk_id"] == chunk_id(
+        repo, path, "docutils_does_not_allow_using_classes"
+    )
+
+
+ONE_METHOD = {
+    "java": (
+        "src/greet/Greeter.java",
+        "src/welcome/Welcomer.java",
+        """package {pkg};
+
+public class {cls} {{
+    public String {method}(String name, boolean formal) {{
+        StringBuilder text = new StringBuilder();
+        if (formal) {{
+            text.append("Good day, ").append(name).append(".");
+        }} else {{
+            text.append("Hi ").append(name).append("!");
+        }}
+        return text.toString(){tail};
+    }}
+}}
+""",
+    ),
+    "python": (
+        "pkg/greet/greeter.py",
+        "pkg/welcome/welcomer.py",
+        """class {cls}:
+    def {method}(self, name, formal):
+        text = []
+        if formal:
+            text.append("Good day, " + name + ".")
+        else:
+            text.append("Hi " + name + "!")
+        return "".join(text){tail}
+""",
+    ),
+}
+
+
+@pytest.mark.parametrize("language", sorted(ONE_METHOD))
+def test_a_class_of_one_method_and_its_method_each_go_to_their_like(
+    language: str, repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A class renamed and moved with its one method renamed: the class is as alike to the
+    new class as to the method; its depth says which it is."""
+    path, moved, text = ONE_METHOD[language]
+    repo.write(path, text.format(pkg="greet", cls="Greeter", method="greet", tail=""))
+    old = repo.commit("old")
+    gold = [chunk_id(repo, path, "Greeter"), chunk_id(repo, path, "Greeter.greet")]
+    repo.rm(path)
+    tail = ".strip()" if language == "python" else ".trim()"
+    repo.write(moved, text.format(pkg="welcome", cls="Welcomer", method="welcome", tail=tail))
+    repo.commit("renamed and moved")
+    code, got = gold_check(repo, tmp_path, capsys, gold, old)
+    assert code == 1
+    news = [chunk_id(repo, moved, "Welcomer"), chunk_id(repo, moved, "Welcomer.welcome")]
+    assert [got[g]["new_chunk_id"] for g in gold] == news
