@@ -159,3 +159,26 @@ def test_ascii_text_gives_the_tokens_of_the_unicode_pattern(seed: int) -> None:
     for _ in range(200):
         text = "".join(chr(rng.randrange(128)) for _ in range(rng.randrange(40)))
         assert bodies._token_pattern(text).findall(text) == re.findall(r"\w+|[^\w\s]", text)
+
+
+LONG = "var " + ",".join(f"v{i}=function(n){{return n+{i}}}" for i in range(60))  # minified
+
+
+@pytest.mark.parametrize("path", ["dist/app.min.js", "pkg/table.py"])
+def test_a_definition_on_a_line_longer_than_the_limit_has_no_body(path: str) -> None:
+    """Its lines hold other definitions too: no evidence of its code, and never compared
+    (a minified bundle's ten thousand tokens made each comparison take a second)."""
+    assert len(LONG) > bodies.MAX_LINE_CHARS
+    lines = ["def f(x):", "    return x + 1", LONG, "# " + LONG]
+    data = "\n".join(lines).encode()
+    named = [("f", 1, 2, f"{path}:1-2:f"), ("g", 3, 3, f"{path}:3-3:g"), ("c", 4, 4, "c")]
+    found = file_bodies(path, data, named)
+    assert found == [make_body(path, c, n, lines[s - 1 : e]) for n, s, e, c in named]
+    short, long, comment = found
+    assert bodies.has_body(short) and bodies.has_body(comment)  # a comment line is no code
+    assert not bodies.has_body(long) and long.tokens == ()
+    twin = make_body(path, "x", "g", [LONG])
+    assert bodies.similarity(long, twin) == 0.0
+    index = BodyIndex([short, long, twin, comment])
+    assert index.exact(long) == [] and index.near(long) == ([], True)
+    assert all(b is not long and b is not twin for _, b in index.near(short, 0.0)[0])

@@ -287,3 +287,199 @@ def test_a_class_of_one_method_and_its_method_each_go_to_their_like(
     assert code == 1
     news = [chunk_id(repo, moved, "Welcomer"), chunk_id(repo, moved, "Welcomer.welcome")]
     assert [got[g]["new_chunk_id"] for g in gold] == news
+
+
+PARSE_BODY = {
+    "javascript": """    let userArgs;
+    parseOptions = parseOptions || {};
+    if (argv === undefined) {
+      argv = process.argv;
+      if (process.versions && process.versions.electron) {
+        parseOptions.from = 'electron';
+      }
+    }
+    this.rawArgs = argv.slice();
+    switch (parseOptions.from) {
+      case undefined:
+      case 'node':
+        this._scriptPath = argv[1];
+        userArgs = argv.slice(2);
+        break;
+      case 'electron':
+        userArgs = argv.slice(process.defaultApp ? 2 : 1);
+        break;
+      default:
+        throw new Error(`unexpected parse option { from: '${parseOptions.from}' }`);
+    }
+    this._name = this._name || (this._scriptPath && path.basename(this._scriptPath));
+""",
+    "python": """        parse_options = parse_options or {}
+        if argv is None:
+            argv = sys.argv
+            if getattr(sys, "frozen", False):
+                parse_options["from"] = "frozen"
+        self.raw_args = list(argv)
+        source = parse_options.get("from")
+        if source in (None, "node"):
+            self._script_path = argv[0]
+            user_args = argv[1:]
+        elif source == "frozen":
+            user_args = argv[1:] if sys.flags.interactive else argv
+        else:
+            raise ValueError(f"unexpected parse option from: {source!r}")
+        self._name = self._name or os.path.basename(self._script_path or "")
+""",
+}
+
+HOLLOWED = {
+    "javascript": (
+        "index.js",
+        "lib/command.js",
+        """const path = require('path');
+
+class Command {{
+  constructor(name) {{
+    this._name = name || '';
+    this.commands = [];
+  }}
+
+  {parse}
+}}
+
+exports.Command = Command;
+""",
+        "parse(argv, parseOptions) {{\n{body}    this._parseCommand([], userArgs);\n"
+        "    return this;\n  }}",
+        "parse(argv, parseOptions) {{\n"
+        "    const userArgs = this._prepareUserArgs(argv, parseOptions);\n"
+        "    this._parseCommand([], userArgs);\n    return this;\n  }}\n\n"
+        "  _prepareUserArgs(argv, parseOptions) {{\n{body}    return userArgs;\n  }}",
+        "const { Command } = require('./lib/command.js');\n\nexports.Command = Command;\n",
+        "Command._prepareUserArgs",
+    ),
+    "python": (
+        "cli/__init__.py",
+        "cli/command.py",
+        """import os
+import sys
+
+
+class Command:
+    def __init__(self, name=None):
+        self._name = name or ""
+        self.commands = []
+
+    {parse}
+""",
+        "def parse(self, argv=None, parse_options=None):\n{body}"
+        "        self._parse_command([], user_args)\n        return self",
+        "def parse(self, argv=None, parse_options=None):\n"
+        "        user_args = self._prepare_user_args(argv, parse_options)\n"
+        "        self._parse_command([], user_args)\n        return self\n\n"
+        "    def _prepare_user_args(self, argv=None, parse_options=None):\n{body}"
+        "        return user_args",
+        "from cli.command import Command\n\n__all__ = ['Command']\n",
+        "Command._prepare_user_args",
+    ),
+}
+
+
+@pytest.mark.parametrize("language", sorted(HOLLOWED))
+def test_a_body_moved_whole_into_a_helper_outweighs_its_name_kept_on_a_wrapper(
+    language: str, repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """commander 8: `Command.parse` moved from `index.js` to `lib/command.js`, its body into
+    `_prepareUserArgs` and itself a few lines that call it: the body, found whole, says
+    where the gold went; its name in the new module kept too little of it."""
+    path, moved, text, before, after, shell, helper = HOLLOWED[language]
+    body = PARSE_BODY[language]
+    repo.write(path, text.format(parse=before.format(body=body)))
+    old = repo.commit("old")
+    gold = [chunk_id(repo, path, "Command.parse")]
+    repo.write(moved, text.format(parse=after.format(body=body)))
+    repo.write(path, shell)
+    repo.commit("the command in its own module; parse split")
+    code, got = gold_check(repo, tmp_path, capsys, gold, old)
+    assert code == 1
+    assert got[gold[0]]["new_chunk_id"] == chunk_id(repo, moved, helper)
+
+
+SPLIT = {
+    "javascript": (
+        "modules/index.js",
+        "modules/{name}.js",
+        "underscore.js",
+        """export function values(obj) {
+  var _keys = keys(obj);
+  var length = _keys.length;
+  var values = Array(length);
+  for (var i = 0; i < length; i++) {
+    values[i] = obj[_keys[i]];
+  }
+  return values;
+}
+""",
+        """export function pairs(obj) {
+  var _keys = keys(obj);
+  var length = _keys.length;
+  var pairs = Array(length);
+  for (var i = 0; i < length; i++) {
+    pairs[i] = [_keys[i], obj[_keys[i]]];
+  }
+  return pairs;
+}
+""",
+        "export {{ {name} }} from './{module}.js';\n",
+    ),
+    "python": (
+        "pkg/index.py",
+        "pkg/{name}.py",
+        "bundle.py",
+        """def values(obj):
+    keys = list(obj)
+    length = len(keys)
+    result = [None] * length
+    for i in range(length):
+        result[i] = obj[keys[i]]
+    return result
+""",
+        """def pairs(obj):
+    keys = list(obj)
+    length = len(keys)
+    result = [None] * length
+    for i in range(length):
+        result[i] = (keys[i], obj[keys[i]])
+    return result
+""",
+        "from pkg.{module} import {name}\n",
+    ),
+}
+
+
+@pytest.mark.parametrize("language", sorted(SPLIT))
+def test_of_copies_alike_the_one_in_a_file_named_for_it_is_its_home(
+    language: str, repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """underscore 1.11: `modules/index.js` split into a file a function, beside a bundle
+    that holds them all: of the two identical bodies, the file of its name is its home."""
+    path, home, bundle, values, pairs = SPLIT[language][:5]
+    shell = SPLIT[language][5]
+    repo.write(path, values + "\n\n" + pairs)
+    old = repo.commit("old")
+    gold = [chunk_id(repo, path, "values"), chunk_id(repo, path, "pairs")]
+    # A private helper's module is named with a `_` (underscore's `_createEscaper.js`).
+    homes = {"values": home.format(name="_values"), "pairs": home.format(name="pairs")}
+    repo.write(homes["values"], values)
+    repo.write(homes["pairs"], pairs)
+    # Built with the rest of the library: git pairs it with no file.
+    rest = "".join(values.replace("values", f"other{i}") + "\n\n" for i in range(8))
+    repo.write(bundle, rest + values + "\n\n" + pairs)
+    modules = {name: home.rpartition("/")[2].partition(".")[0] for name, home in homes.items()}
+    repo.write(path, "".join(shell.format(name=n, module=m) for n, m in modules.items()))
+    repo.commit("a module a function, and a bundle")
+    code, got = gold_check(repo, tmp_path, capsys, gold, old)
+    assert code == 1
+    news = [chunk_id(repo, homes[n], n) for n in ("values", "pairs")]
+    assert [got[g]["new_chunk_id"] for g in gold] == news
+    # (git pairs the old file with one of the new ones, which names the other.)
+    assert got[gold[0]]["evidence"] == "body identical, the only one in a file of its name"

@@ -388,3 +388,63 @@ def test_a_definition_carried_alone_is_not_placed_by_its_name(
     code, got = gold_check(repo, tmp_path, capsys, [gold], old)
     assert code == 1
     assert got[gold]["new_chunk_id"] is None
+
+
+REWRITTEN = {
+    "rust": (
+        "src/hir/literal/mod.rs",
+        "src/hir/literal.rs",
+        "pub fn {name}(x: u32) -> u32 {{\n    let y = x * {a} + {b};\n    let z = y ^ (x >> {a});\n"
+        "    z.wrapping_add({b})\n}}\n",
+        "mod tests {{\n    use super::*;\n\n{tests}}}\n",
+        "    #[test]\n    fn {name}() {{\n        assert_eq!({call}, {want});\n    }}\n",
+        "    #[test]\n    fn {name}() {{\n"
+        "        let got: Vec<u32> = (0..{want}).map({fn}).collect();\n"
+        '        assert!(got.iter().all(|&v| v != {want}), "{name}: {{:?}}", got);\n    }}\n',
+    ),
+    "python": (
+        "pkg/literal/__init__.py",
+        "pkg/literal.py",
+        "def {name}(x):\n    y = x * {a} + {b}\n    z = y ^ (x >> {a})\n    return z + {b}\n",
+        "class tests:\n{tests}",
+        "    def {name}(self):\n        assert {call} == {want}\n",
+        "    def {name}(self):\n        got = [{fn}(v) for v in range({want})]\n"
+        '        assert all(v != {want} for v in got), f"{name}: {{got}}"\n',
+    ),
+}
+
+
+@pytest.mark.parametrize("language", sorted(REWRITTEN))
+def test_a_rewritten_body_does_not_follow_its_name_into_a_rewrite_that_kept_a_few_names(
+    language: str, repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """regex-syntax 0.7: `hir/literal/mod.rs` rewritten as `hir/literal.rs`, 2 of its 83
+    definitions kept there: its `tests`, all new, is not the old one."""
+    path, new_path, function, module, test, new_test = REWRITTEN[language]
+
+    def functions(names: list[str], seed: int) -> str:
+        return "\n".join(
+            function.format(name=n, a=i + seed, b=3 * i + seed) for i, n in enumerate(names)
+        )
+
+    def tests(template: str, prefix: str, calls: list[str]) -> str:
+        body = "".join(
+            template.format(name=f"{prefix}_{i}", call=f"{c}({i})", fn=c, want=i * 7)
+            for i, c in enumerate(calls)
+        )
+        return module.format(tests=body)
+
+    kept = ["prefix_len", "suffix_len"]
+    old_names = [*kept, *(f"extract_{i}" for i in range(10))]
+    repo.write(path, functions(old_names, 1) + "\n" + tests(test, "old", old_names[2:8]))
+    old = repo.commit("old")
+    gold = [chunk_id(repo, path, "tests")]
+    repo.rm(path)
+    new_names = [f"seq_{i}" for i in range(10)]
+    text = functions(kept, 1) + "\n" + functions(new_names, 40) + "\n"
+    repo.write(new_path, text + tests(new_test, "seq", new_names[::2]))
+    repo.commit("rewritten")
+    code, got = gold_check(repo, tmp_path, capsys, gold, old)
+    assert code == 1
+    assert got[gold[0]]["new_chunk_id"] is None
+    assert chunk_id(repo, new_path, "tests") in got[gold[0]]["candidates"]

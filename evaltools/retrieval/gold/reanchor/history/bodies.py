@@ -44,10 +44,14 @@ MAX_BOUNDED = 2_000
 INEXACT_SCORED = 10
 # Bounds are compared with this slack, so that float rounding never drops a body.
 _EPSILON = 1e-9
+# A definition with a line longer than this (minified or generated code) has no body: its
+# lines hold other definitions too (underscore's bundle: every function on one line of ten
+# thousand tokens, a second for each comparison), so they are no evidence of its code.
+MAX_LINE_CHARS = 1_000
 # The version of bodies as normalised and as cached (4: compressed; 5: TypeScript and
-# JavaScript one language): cached bodies of
+# JavaScript one language; 6: no body on long lines): cached bodies of
 # another one are computed again.
-BODIES_VERSION = 5
+BODIES_VERSION = 6
 # Cached bodies are kept with the definitions, under this prefix of the content's key.
 BODIES_KEY = f"bodies{BODIES_VERSION}"
 _TOKEN = re.compile(r"\w+|[^\w\s]")
@@ -110,8 +114,19 @@ def _renamed(tokens: list[str], leaf: str) -> tuple[str, ...]:
 
 def make_body(path: str, chunk_id: str, name: str, lines: list[str]) -> Body:
     text = _uncommented("\n".join(lines))
+    if len(text) > MAX_LINE_CHARS and max(map(len, text.split("\n"))) > MAX_LINE_CHARS:
+        return _no_body(path, chunk_id, name)
     tokens = _renamed(_token_pattern(text).findall(text), name.rpartition(".")[2])
     return _made(path, chunk_id, name, language_of(path), tokens)
+
+
+def _no_body(path: str, chunk_id: str, name: str) -> Body:
+    """A body that is like none (its fingerprint empty): see `MAX_LINE_CHARS`."""
+    return Body(path, chunk_id, name, 0, "", language_of(path), ())
+
+
+def has_body(body: Body) -> bool:
+    return bool(body.fingerprint)
 
 
 def _made(
@@ -129,6 +144,8 @@ def file_bodies(path: str, data: bytes, named: Sequence[tuple[str, int, int, str
     bounds is tokenised once: a class's lines are its methods' too."""
     text = _uncommented(data.decode("utf-8", "replace"))
     lines = text.split("\n")
+    # How many long lines come before each line: a span holds one if the counts differ.
+    long_before = [0, *accumulate(len(line) > MAX_LINE_CHARS for line in lines)]
     # Line i (from 0) starts at the lengths of the lines before it plus their `\n`s.
     before = [0, *accumulate(map(len, lines))]
     last = len(lines)
@@ -140,6 +157,9 @@ def file_bodies(path: str, data: bytes, named: Sequence[tuple[str, int, int, str
     language = language_of(path)
     found = []
     for (name, _, _, chunk_id), (a, b) in zip(named, spans, strict=True):
+        if long_before[b] != long_before[a]:
+            found.append(_no_body(path, chunk_id, name))
+            continue
         first, stop = at[a], at[b]
         # A copy: the stretch is a class's too, and renaming writes into the list.
         tokens = (
@@ -154,7 +174,9 @@ def file_bodies(path: str, data: bytes, named: Sequence[tuple[str, int, int, str
 
 
 def similarity(a: Body, b: Body) -> float:
-    """difflib's ratio of two bodies' tokens (1.0: the same)."""
+    """difflib's ratio of two bodies' tokens (1.0: the same; 0.0 when either has none)."""
+    if not (a.fingerprint and b.fingerprint):
+        return 0.0
     if a.fingerprint == b.fingerprint:
         return 1.0
     if not a.tokens or not b.tokens:
@@ -193,7 +215,8 @@ class BodyIndex:
         self._repeated: dict[_Key, list[_Count]] = {}
         self._token_counts: list[int] | None = None
         for body in self.bodies:
-            self.by_fingerprint.setdefault(body.fingerprint, []).append(body)
+            if body.fingerprint:
+                self.by_fingerprint.setdefault(body.fingerprint, []).append(body)
 
     def exact(self, old: Body) -> list[Body]:
         return [
@@ -248,11 +271,13 @@ class BodyIndex:
         """The positions of the bodies whose tokens in common with `old` (a multiset, as
         difflib's `quick_ratio` counts them) may reach `floor`, in index order, and whether
         that is all of them (False: the search was cut, see `MAX_POSTINGS`)."""
+        if not old.fingerprint:
+            return [], True
         postings = self._index().get(old.language, {})
         counts = Counter(old.tokens)
         size = len(old.tokens)
         if not size:  # nothing to look up: only empty bodies compare (as equal)
-            empty = [p for p, b in enumerate(self.bodies) if not b.tokens]
+            empty = [p for p, b in enumerate(self.bodies) if not b.tokens and b.fingerprint]
             return [p for p in empty if self.bodies[p].language == old.language], True
         # Rarest first: the tokens that narrow the search most.
         order = sorted(counts, key=lambda t: (len(postings.get(t, ())), t))

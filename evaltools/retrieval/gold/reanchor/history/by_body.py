@@ -56,6 +56,7 @@ def by_body(
             _named_alike(cid, old, [(1.0, b) for b in exact])
             or _in_own_file(cid, exact, homes, "body identical")
             or _in_scope(cid, exact, homes, "body identical")
+            or _in_its_file(cid, exact, "body identical")
             or _copied(cid, exact)
         )
     # A near body resolves only if it is NEAR_BODY similar and BODY_MARGIN clear of the
@@ -93,6 +94,7 @@ def by_body(
         _named_alike(cid, old, ranked)
         or _in_own_file(cid, close, homes, f"body {best:.2f} alike")
         or _in_scope(cid, close, homes, f"body {best:.2f} alike")
+        or _in_its_file(cid, close, f"body {best:.2f} alike")
         or _copied(cid, close)
     )
 
@@ -187,6 +189,25 @@ def _in_scope(cid: ChunkId, bodies: list[Body], homes: list[str], alike: str) ->
         return None
     evidence = f"{alike}, the only one in its {scope_word(cid.path)}"
     return resolved(cid, local[0].chunk_id, "its body is in its own scope", evidence)
+
+
+def _in_its_file(cid: ChunkId, bodies: list[Body], alike: str) -> Resolution | None:
+    """Of several bodies alike, the only one in a file named for it (its stem the first
+    name of its qualified name but for its spelling, `similarity.name_key`: `values` in
+    `modules/values.js`, `createEscaper` in `modules/_createEscaper.js`, `Foo.of` in
+    `Foo.java`): a module of its own is where it lives, a bundle or a copy elsewhere is
+    not (underscore 1.11 split `modules/index.js` into a file a function, beside two
+    bundles that hold them all)."""
+    own = [b for b in bodies if name_key(_stem(b.path)) == name_key(b.name.partition(".")[0])]
+    if len(own) != 1:
+        return None
+    evidence = f"{alike}, the only one in a file of its name"
+    return resolved(cid, own[0].chunk_id, "its body is in the file named for it", evidence)
+
+
+def _stem(path: str) -> str:
+    name = path.rpartition("/")[2]
+    return name.partition(".")[0] or name
 
 
 def _copied(cid: ChunkId, bodies: list[Body]) -> Resolution:

@@ -143,13 +143,24 @@ def _in_scope(
     """What the ID's own scope says when the search found nothing, or only a body alike
     under another last name: its name in the scope (its type renamed, its spelling changed)
     says more (jackson-core 2.13: two tests of a class renamed with its file, each 0.89
-    alike to another test elsewhere); then a short body renamed where it stood."""
+    alike to another test elsewhere) if it kept half of the body; then a short body
+    renamed where it stood."""
     if found is not None:
         if found.new_chunk_id is None or cid.symbol is None:
             return found
         if leaf_of(found.new_chunk_id.rsplit(":", 1)[-1]) == leaf_of(cid.symbol):
             return found
-    found = by_scope(cid, ref, old, lookup, history) or found
+    scoped = by_scope(cid, ref, old, lookup, history)
+    # A name that kept little of the body does not outweigh a body found whole elsewhere
+    # (commander 8: `parse` became a wrapper, its body went to `_prepareUserArgs`).
+    if scoped is not None and (
+        found is None
+        or (
+            scoped.new_chunk_id is not None
+            and kept(old, scoped.new_chunk_id, lookup) >= HOLLOW_BELOW
+        )
+    ):
+        found = scoped
     if found is None:
         found = renamed_in_place(cid, old, lookup, _fresh(history[0], cid, ref, old))
     return found

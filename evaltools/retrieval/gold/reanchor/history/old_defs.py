@@ -17,6 +17,7 @@ from evaltools.retrieval.code.spans import Definition
 from evaltools.retrieval.gold.reanchor.history.bodies import (
     HOLLOW_BELOW,
     Body,
+    has_body,
     make_body,
     similarity,
     source_lines,
@@ -132,7 +133,8 @@ def old_body(cid: ChunkId, ref: GoldRef, lookup: Lookup) -> Body | None:
     leaf = re.compile(rf"\b{re.escape(cid.symbol.rpartition('.')[2])}\b")
     if len(lines) != cid.end - cid.start + 1 or not any(leaf.search(line) for line in lines):
         return None  # the ID was already stale at that revision: its lines say nothing
-    return make_body(cid.path, str(cid), cid.symbol, lines)
+    body = make_body(cid.path, str(cid), cid.symbol, lines)
+    return body if has_body(body) else None
 
 
 def body_of(chunk_id: str, lookup: Lookup) -> Body | None:
@@ -141,7 +143,8 @@ def body_of(chunk_id: str, lookup: Lookup) -> Body | None:
     if data is None or cid.symbol is None:
         return None
     lines = source_lines(data)[cid.start - 1 : cid.end]
-    return make_body(cid.path, chunk_id, cid.symbol, lines)
+    body = make_body(cid.path, chunk_id, cid.symbol, lines)
+    return body if has_body(body) else None
 
 
 def kept(old: Body, chunk_id: str, lookup: Lookup) -> float:

@@ -177,6 +177,11 @@ class Successors:
         as_long = entry.about_as_long(cid.start, cid.end, NAME_LENGTH_FACTOR)
         if alike < HOLLOW_BELOW and not told and not as_long:
             return None
+        # A body rewritten follows its name only into a file that took a fair share of the
+        # old file, not into a rewrite of it that kept a few names (regex-syntax 0.7:
+        # `literal/mod.rs` rewritten as `literal.rs`, 2 of its 83 definitions there).
+        if alike < HOLLOW_BELOW and len(heirs.taken[entry.path]) < MIN_SHARE * heirs.left:
+            return None
         place = entry.path
         why = f"same name in {place}, {self._took(cid.path, heirs, place)}, body {alike:.2f} alike"
         return resolved(cid, entry.chunk_id, "its file's successor defines it", why)
