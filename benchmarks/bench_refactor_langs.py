@@ -21,7 +21,10 @@ unseen at 4301020 (2026-12-05 23:42: 0 false with git, 2 false in plain trees) a
 after; the seventh (`--only attrs,validator,thiserror,ky,commons-text`) was measured unseen
 on the rules of 2026-12-06 00:16, and the eighth (`--only pytest,gin,rand,fastify,mockito`,
 chosen for the size of their refactors) at ce4b2e7 (01:21: 0 false with git, 4 plain in
-rand), then read. A new claim needs a new group, measured before anyone reads its misses.
+rand), then read; the ninth (`--only jsonschema,jwt,chrono,socket-io,jackson-core`) at
+0c71c6a (02:35: 3 false with git, 2 plain) and the tenth (`--only
+pipx,go-kit,regex,underscore,mybatis`) at 0aba4ea (03:00: 1 false with git, 0 plain), each
+then read. A new claim needs a new group, measured before anyone reads its misses.
 For each project, a local clone is checked out at the old tag, then at the new one, so
 `gold check` sees the real history between the releases and git's rename detection applies
 as in users' CI; a copy of the new work tree without `.git` is the plain run. The old
