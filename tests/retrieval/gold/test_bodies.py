@@ -165,20 +165,25 @@ LONG = "var " + ",".join(f"v{i}=function(n){{return n+{i}}}" for i in range(60))
 
 
 @pytest.mark.parametrize("path", ["dist/app.min.js", "pkg/table.py"])
-def test_a_definition_on_a_line_longer_than_the_limit_has_no_body(path: str) -> None:
-    """Its lines hold other definitions too: no evidence of its code, and never compared
-    (a minified bundle's ten thousand tokens made each comparison take a second)."""
+def test_a_line_longer_than_the_limit_is_left_out_of_bodies(path: str) -> None:
+    """Such a line holds other definitions too (minified code): no evidence of its code,
+    and never compared (a minified bundle's ten thousand tokens made each comparison take
+    a second). A definition with nothing else has no body; one with a long literal keeps
+    the rest of its lines."""
     assert len(LONG) > bodies.MAX_LINE_CHARS
     lines = ["def f(x):", "    return x + 1", LONG, "# " + LONG]
     data = "\n".join(lines).encode()
     named = [("f", 1, 2, f"{path}:1-2:f"), ("g", 3, 3, f"{path}:3-3:g"), ("c", 4, 4, "c")]
+    named.append(("f", 1, 3, f"{path}:1-3:f"))
     found = file_bodies(path, data, named)
     assert found == [make_body(path, c, n, lines[s - 1 : e]) for n, s, e, c in named]
-    short, long, comment = found
+    short, long, comment, literal = found
+    assert literal.tokens == short.tokens and literal.fingerprint == short.fingerprint
     assert bodies.has_body(short) and bodies.has_body(comment)  # a comment line is no code
     assert not bodies.has_body(long) and long.tokens == ()
     twin = make_body(path, "x", "g", [LONG])
     assert bodies.similarity(long, twin) == 0.0
-    index = BodyIndex([short, long, twin, comment])
+    index = BodyIndex([short, long, twin, comment, literal])
     assert index.exact(long) == [] and index.near(long) == ([], True)
     assert all(b is not long and b is not twin for _, b in index.near(short, 0.0)[0])
+    assert index.exact(short) == [short, literal]

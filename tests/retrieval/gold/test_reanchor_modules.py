@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from evaltools.__main__ import main
+from evaltools.retrieval.gold.reanchor.modules import other_module_file
 from tests.retrieval.gitrepo import GitRepo
 from tests.retrieval.gold.reanchor_repo import chunk_id, gold_check
 from tests.retrieval.gold.test_reanchor_plain import plain_copy
@@ -150,3 +151,20 @@ def test_an_inline_module_moved_out_as_its_file_became_the_other_module_file(
     assert code == 1
     news = [chunk_id(repo, home, "new"), chunk_id(repo, home, "it_works")]
     assert [got[g]["new_chunk_id"] for g in gold] == news
+
+
+@pytest.mark.parametrize(
+    ("path", "other"),
+    [
+        ("src/map.rs", ["src/map/mod.rs"]),
+        ("src/map/mod.rs", ["src/map.rs"]),
+        ("mod.rs", []),  # the top of the tree: no `.rs` beside it
+        ("lib.rs", []),
+        ("src/main.rs", []),
+        ("src/lib.rs", []),
+    ],
+)
+def test_the_other_file_of_a_module_stays_inside_the_tree(path: str, other: list[str]) -> None:
+    """(A review's case.) A crate root at the top of the tree has no other file: none is
+    read outside the root (`/mod.rs`)."""
+    assert other_module_file(path) == other

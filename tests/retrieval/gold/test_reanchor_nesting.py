@@ -16,6 +16,7 @@ import pytest
 from tests.retrieval.gitrepo import GitRepo
 from tests.retrieval.gold.reanchor_repo import chunk_id, gold_check
 from tests.retrieval.gold.test_follow import repo
+from tests.retrieval.gold.test_reanchor_plain import plain_copy
 
 __all__ = ["repo"]  # the fixture
 
@@ -483,3 +484,289 @@ def test_of_copies_alike_the_one_in_a_file_named_for_it_is_its_home(
     assert [got[g]["new_chunk_id"] for g in gold] == news
     # (git pairs the old file with one of the new ones, which names the other.)
     assert got[gold[0]]["evidence"] == "body identical, the only one in a file of its name"
+
+
+AT_HOME = {
+    "java": (
+        "src/failing/HandlingTest.java",
+        "src/failing/Handling105Test.java",
+        "src/read/HandlingTest.java",
+        """package {pkg};
+
+public class {cls} extends BaseTest
+{{
+    public void testMangledInts() throws Exception {{
+        _testMangled{helper}(MODE_INPUT_STREAM);
+        _testMangled{helper}(MODE_INPUT_STREAM_THROTTLED);
+    }}
+
+    public void testMangledFloats() throws Exception {{
+        _testMangledFloats{helper}(MODE_INPUT_STREAM);
+        _testMangledFloats{helper}(MODE_DATA_INPUT);
+    }}
+}}
+""",
+        "{cls}.testMangledInts",
+        "{cls}.testMangledFloats",
+    ),
+    "python": (
+        "tests/failing/test_handling.py",
+        "tests/failing/test_handling_105.py",
+        "tests/read/test_handling.py",
+        """from tests.base import BaseTest  # {pkg}
+
+
+class {cls}(BaseTest):
+    def test_mangled_ints(self):
+        self._mangled{helper}(MODE_INPUT_STREAM)
+        self._mangled{helper}(MODE_INPUT_STREAM_THROTTLED)
+
+    def test_mangled_floats(self):
+        self._mangled_floats{helper}(MODE_INPUT_STREAM)
+        self._mangled_floats{helper}(MODE_DATA_INPUT)
+""",
+        "{cls}.test_mangled_ints",
+        "{cls}.test_mangled_floats",
+    ),
+}
+
+
+@pytest.mark.parametrize("language", sorted(AT_HOME))
+def test_plain_a_class_renamed_at_home_leaves_its_methods_to_a_person(
+    language: str, repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """jackson-core 2.13, in a plain tree: `failing/ParserErrorHandlingTest` became
+    `ParserErrorHandling105Test` in its package, while `read/ParserErrorHandlingTest`,
+    there all along, holds the same test names. Without history either may be the new
+    home: both are candidates, nothing is rewritten."""
+    path, renamed, other, text, ints, floats = AT_HOME[language]
+    cls = "HandlingTest" if language == "java" else "TestHandling"
+    new_cls = "Handling105Test" if language == "java" else "TestHandling105"
+    repo.write(path, text.format(pkg="failing", cls=cls, helper="NonRoot"))
+    repo.write(other, text.format(pkg="read", cls=cls, helper=""))
+    repo.commit("old")
+    gold = [chunk_id(repo, path, name.format(cls=cls)) for name in (ints, floats)]
+    repo.rm(path)
+    repo.write(renamed, text.format(pkg="failing", cls=new_cls, helper="NonRoot"))
+    repo.commit("renamed at home")
+    code, got = gold_check(repo, tmp_path, capsys, gold, None, root=plain_copy(repo, tmp_path))
+    assert code == 1
+    for gold_id, name in zip(gold, (ints, floats), strict=True):
+        assert got[gold_id]["new_chunk_id"] is None
+        assert {chunk_id(repo, renamed, name.format(cls=new_cls))} | {
+            chunk_id(repo, other, name.format(cls=cls))
+        } <= set(got[gold_id]["candidates"])
+
+
+TOTAL = {
+    "python": (
+        "src/pricing.py",
+        "def compute_total(items, threshold):\n{body}",
+        "    total = 0\n    for item in items:\n        if item.weight > threshold:\n"
+        "            total += item.weight * item.price\n        else:\n"
+        "            total -= item.discount\n    return round(total, 2)\n",
+        "class Calculator:\n    def run(self, items, threshold):\n{body}",
+        "Calculator.run",
+    ),
+    "java": (
+        "src/p/Pricing.java",
+        "package p;\n\npublic class Pricing {{\n"
+        "    public double computeTotal(List<Item> items, double threshold) {{\n{body}    }}\n}}\n",
+        "        double total = 0;\n        for (Item item : items) {\n"
+        "            if (item.weight > threshold) {\n"
+        "                total += item.weight * item.price;\n            } else {\n"
+        "                total -= item.discount;\n            }\n        }\n"
+        "        return Math.round(total * 100) / 100.0;\n",
+        "package p;\n\npublic class Calculator {{\n"
+        "    public double run(List<Item> items, double threshold) {{\n{body}    }}\n}}\n",
+        "Calculator.run",
+    ),
+}
+
+
+@pytest.mark.parametrize("language", sorted(TOTAL))
+def test_a_function_moved_into_a_new_class_of_one_method_is_the_method(
+    language: str, repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """(A review's case.) The class holds nothing but the method, so both are about as
+    alike; the method, more alike, is where the function went, not its class."""
+    path, before, body, after, method = TOTAL[language]
+    repo.write(path, before.format(body=body))
+    old = repo.commit("old")
+    name = "compute_total" if language == "python" else "Pricing.computeTotal"
+    gold = [chunk_id(repo, path, name)]
+    moved = path.replace("Pricing", "Calculator").replace("pricing", "calc")
+    repo.rm(path)
+    indented = "".join(
+        f"    {line}\n" if language == "python" else f"{line}\n" for line in body.splitlines()
+    )
+    repo.write(moved, after.format(body=indented))
+    repo.commit("a class of one method")
+    code, got = gold_check(repo, tmp_path, capsys, gold, old)
+    assert code == 1
+    assert got[gold[0]]["new_chunk_id"] == chunk_id(repo, moved, method)
+
+
+LITERAL = "'" + "ab" * 600 + "'"
+
+
+@pytest.mark.parametrize("language", ["python", "javascript"])
+def test_a_long_literal_leaves_the_rest_of_a_body_as_evidence(
+    language: str, repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """(A review's case.) A method with a 1,200-character literal renamed in place, body
+    unchanged, while an unrelated class of its name elsewhere gains its old method name:
+    the rest of the body still finds it; the name alone would not."""
+    if language == "python":
+        path, other = "src/jobs/export.py", "src/web/views.py"
+        text = (
+            "class Handler:\n    def {name}(self):\n"
+            "        table = " + LITERAL + "\n"
+            "        out = []\n        for item in self.items:\n"
+            "            if item.key in table:\n"
+            "                out.append(item.value * self.scale)\n"
+            "        return out\n\n    def keep(self):\n        return 1\n"
+        )
+        stranger = (
+            "class Handler:\n    def get(self):\n        return 1\n\n    def run(self):\n"
+            "        self.start()\n        self.serve_forever()\n        self.wait()\n"
+            "        self.stop()\n        return self.code\n"
+        )
+    else:
+        path, other = "src/jobs/export.js", "src/web/views.js"
+        text = (
+            "class Handler {{\n  {name}() {{\n    const table = " + LITERAL + ";\n"
+            "    const out = [];\n    for (const item of this.items) {{\n"
+            "      if (table.includes(item.key)) {{\n        out.push(item.value * this.scale);\n"
+            "      }}\n    }}\n    return out;\n  }}\n\n  keep() {{\n    return 1;\n  }}\n}}\n"
+        )
+        stranger = (
+            "class Handler {\n  get() {\n    return 1;\n  }\n\n  run() {\n    this.start();\n"
+            "    this.serveForever();\n    this.wait();\n    this.stop();\n    return this.code;\n"
+            "  }\n}\n"
+        )
+    repo.write(path, text.format(name="run"))
+    old = repo.commit("old")
+    gold = [chunk_id(repo, path, "Handler.run")]
+    repo.write(path, text.format(name="execute"))
+    repo.write(other, stranger)
+    repo.commit("renamed in place; a stranger of its old name")
+    code, got = gold_check(repo, tmp_path, capsys, gold, old)
+    assert code == 1
+    assert got[gold[0]]["new_chunk_id"] == chunk_id(repo, path, "Handler.execute")
+
+
+@pytest.mark.parametrize("language", ["python", "go"])
+def test_a_body_renamed_in_place_outweighs_a_rewrite_of_its_name_in_its_package(
+    language: str, repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """(A review's case.) `compute` renamed `compute_legacy` where it stood, body
+    unchanged, and a new, rewritten `compute` in a sibling module of the package: the body
+    at its own lines says where the gold went."""
+    if language == "python":
+        path, sibling = "pkg/a.py", "pkg/b.py"
+        body = TOTAL["python"][2]
+        text = "def {name}(items, threshold):\n" + body + "\n\ndef keep():\n    return 1\n"
+        rewrite = (
+            "def compute(items, threshold):\n    total = 0\n    for item in items:\n"
+            "        if item.weight > threshold:\n            total += item.weight * item.price\n"
+            '    log.info("computed %s", total)\n    return total\n'
+        )
+        legacy = "compute_legacy"
+    else:
+        path, sibling = "pkg/a.go", "pkg/b.go"
+        body = (
+            "\ttotal := 0.0\n\tfor _, item := range items {{\n\t\tif item.Weight > threshold {{\n"
+            "\t\t\ttotal += item.Weight * item.Price\n\t\t}} else {{\n"
+            "\t\t\ttotal -= item.Discount\n\t\t}}\n\t}}\n\treturn math.Round(total)\n"
+        )
+        text = (
+            "package pkg\n\nfunc {name}(items []Item, threshold float64) float64 {{\n"
+            + body
+            + "}}\n"
+        )
+        rewrite = (
+            "package pkg\n\nfunc Compute(items []Item, threshold float64) float64 {\n"
+            "\ttotal := 0.0\n\tfor _, item := range items {\n\t\tif item.Weight > threshold {\n"
+            "\t\t\ttotal += item.Weight * item.Price\n\t\t}\n\t}\n"
+            '\tlog.Printf("computed %v", total)\n\treturn total\n}\n'
+        )
+        legacy = "ComputeLegacy"
+    name = "compute" if language == "python" else "Compute"
+    repo.write(path, text.format(name=name))
+    old = repo.commit("old")
+    gold = [chunk_id(repo, path, name)]
+    repo.write(path, text.format(name=legacy))
+    # Among other functions: git pairs the sibling with no file.
+    if language == "python":
+        others = "".join(
+            f"def other{i}(x):\n    return x * {i} + len(str(x))\n\n\n" for i in range(30)
+        )
+        repo.write(sibling, others + rewrite)
+    else:
+        others = "".join(
+            f"func other{i}(x int) int {{\n\treturn x*{i} + {i}\n}}\n\n" for i in range(30)
+        )
+        repo.write(sibling, rewrite.replace("package pkg\n\n", "package pkg\n\n" + others))
+    repo.commit("renamed in place; a rewrite beside it")
+    code, got = gold_check(repo, tmp_path, capsys, gold, old)
+    assert code == 1
+    assert got[gold[0]]["new_chunk_id"] == chunk_id(repo, path, legacy)
+
+
+COPIED = {
+    "python": (
+        "src/helpers.py",
+        "class Helpers:\n    def compute_total(self, items):\n{body}",
+        "        total = 0\n        for item in items:\n            if item.weight > 3:\n"
+        "                total += item.weight * item.price\n            else:\n"
+        "                total -= item.discount\n        return round(total, 2)\n",
+        ("src/cart.py", "class Cart:\n    def _sum(self, items):\n{body}", "Cart._sum"),
+        ("src/orders.py", "class Invoice:\n    def _sum(self, items):\n{body}", "Invoice._sum"),
+        "Helpers.compute_total",
+    ),
+    "java": (
+        "src/p/Helpers.java",
+        "package p;\n\npublic class Helpers {{\n    double computeTotal(List<Item> items) {{\n"
+        "{body}    }}\n}}\n",
+        "        double total = 0;\n        for (Item item : items) {\n"
+        "            if (item.weight > 3) {\n                total += item.weight * item.price;\n"
+        "            } else {\n                total -= item.discount;\n            }\n        }\n"
+        "        return total;\n",
+        (
+            "src/p/Cart.java",
+            "package p;\n\npublic class Cart {{\n"
+            "    double sum(List<Item> items) {{\n{body}    }}\n}}\n",
+            "Cart.sum",
+        ),
+        (
+            "src/q/Orders.java",
+            "package q;\n\nclass Invoice {{\n"
+            "    double sum(List<Item> items) {{\n{body}    }}\n}}\n",
+            "Invoice.sum",
+        ),
+        "Helpers.computeTotal",
+    ),
+}
+
+
+@pytest.mark.parametrize("language", sorted(COPIED))
+def test_copies_under_other_names_stay_copies_whatever_their_files_are_named(
+    language: str, repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """(A review's case.) A method deleted and pasted into two classes under another name,
+    one of them in a file named for its class: both copies are candidates, neither wins."""
+    path, text, body, first, second, name = COPIED[language]
+    repo.write(path, text.format(body=body))
+    repo.write("src/keep.txt", "kept\n")
+    old = repo.commit("old")
+    gold = [chunk_id(repo, path, name)]
+    repo.rm(path)
+    for copy_path, copy_text, _ in (first, second):
+        repo.write(copy_path, copy_text.format(body=body))
+    repo.commit("copied twice")
+    code, got = gold_check(repo, tmp_path, capsys, gold, old)
+    assert code == 1
+    assert got[gold[0]]["new_chunk_id"] is None
+    copies = {chunk_id(repo, p, n) for p, _, n in (first, second)}
+    assert copies <= set(got[gold[0]]["candidates"])

@@ -34,12 +34,13 @@ def inline_module_moved(cid: ChunkId, lookup: Lookup) -> Resolution | None:
         return None
     module, _, rest = cid.symbol.partition(".")
     homes = [path for path in module_files(cid.path, module) if lookup.get(path) is not None]
+    if len(homes) != 1:
+        return None
     # The declaring file is the module's, whichever of its two files holds it now
     # (chrono 0.4.20: `src/datetime.rs` became `src/datetime/mod.rs` as `serde` moved out).
-    folder = rust_module(cid.path)
-    declaring = [cid.path, f"{folder}.rs", f"{folder}/mod.rs"]
+    declaring = [cid.path, *other_module_file(cid.path)]
     text = next((t for p in declaring if (t := lookup.text(p)) is not None), None)
-    if len(homes) != 1 or text is None:
+    if text is None:
         return None
     declared = rf"\bmod\s+{re.escape(module)}\s*;"
     if re.search(declared.encode("utf-8"), text) is None:
@@ -51,3 +52,14 @@ def inline_module_moved(cid: ChunkId, lookup: Lookup) -> Resolution | None:
         return None
     evidence = f"inline module {module} moved to {homes[0]}"
     return resolved(cid, same[0].chunk_id, "", evidence)
+
+
+def other_module_file(path: str) -> list[str]:
+    """The other file a Rust module may live in: `m.rs` for `m/mod.rs` and back; none
+    for a crate root (`lib.rs`, `main.rs`) or a `mod.rs` at the top of the tree."""
+    folder, _, name = path.rpartition("/")
+    if name == "mod.rs":
+        return [f"{folder}.rs"] if folder else []
+    if name in ("lib.rs", "main.rs") or not name.endswith(".rs"):
+        return []
+    return [f"{path[: -len('.rs')]}/mod.rs"]

@@ -19,6 +19,7 @@ from evaltools.retrieval.gold.reanchor.scope import (
     scope_word,
     unique_by_language,
 )
+from evaltools.retrieval.gold.reanchor.similarity import name_words
 
 # An ID left to its name: the ID, its chunk ID, its symbol and its old body (if any).
 ByName = tuple[GoldRef, ChunkId, str, Body | None]
@@ -39,14 +40,17 @@ def by_names(
         if entry.name is not None:
             holding.setdefault(entry.name, []).append(entry)
     standing, renamed = Standing(the_set), RenamedFiles(the_set)
+    at_home = RenamedAtHome(holding)
     plain: list[tuple[GoldRef, ChunkId]] = []  # no name nor body placed them
     # Without old bodies, the IDs of one revision each name alone sends to one definition.
     claims: dict[tuple[str, str], list[tuple[GoldRef, ChunkId, Resolution]]] = {}
     for ref, cid, symbol, old in by_name:
         if old is None and results[ref].status is Status.MISSING_FILE:
             moved = the_set.moved_folder(cid, ref) or renamed.place(cid, ref)
-            if moved is not None:
+            if moved is not None and not at_home.doubts(cid, moved):
                 results[ref] = moved
+                continue
+            if moved is not None:
                 continue
         same = holding.get(symbol, [])
         fresh = olds.newcomers([e.chunk_id for e in same], cid, ref.revision, old)
@@ -57,6 +61,8 @@ def by_names(
         if found is None or found.new_chunk_id is None:
             if old is None:
                 plain.append((ref, cid))
+            continue
+        if old is None and at_home.doubts(cid, found):
             continue
         # Without the old body, a namesake that may have stood there all along is no move.
         twins = len(entries) < len(same)
@@ -72,9 +78,48 @@ def by_names(
             results[ref] = found
     if plain:
         _by_successors(
-            plain, results, lookup=lookup, the_set=the_set, holding=holding, standing=standing
+            plain,
+            results,
+            lookup=lookup,
+            the_set=the_set,
+            holding=holding,
+            standing=(standing, at_home),
         )
     return holding
+
+
+class RenamedAtHome:
+    """Without the old body, a method sent by its name alone to another scope, while its
+    own scope holds its last name under a type whose name keeps every word of its old
+    type's (jackson-core 2.13: `failing/ParserErrorHandlingTest` became
+    `ParserErrorHandling105Test` there, and `read/ParserErrorHandlingTest`, there all
+    along, holds the same test names): two places, a person chooses."""
+
+    def __init__(self, holding: dict[str, list[Entry]]) -> None:
+        self.holding = holding
+        self._by_leaf: dict[str, list[Entry]] | None = None
+
+    def doubts(self, cid: ChunkId, found: Resolution) -> bool:
+        owner, dot, leaf = (cid.symbol or "").rpartition(".")
+        scope = scope_of(cid.path)
+        if not dot or found.new_chunk_id is None:
+            return False
+        if scope_of(parse_chunk_id(found.new_chunk_id).path) == scope:
+            return False
+        if self._by_leaf is None:
+            self._by_leaf = {}
+            for entries in self.holding.values():
+                for entry in entries:
+                    if entry.leaf is not None:
+                        self._by_leaf.setdefault(entry.leaf, []).append(entry)
+        words = name_words(owner.rpartition(".")[2])
+        return any(
+            other not in ("", owner)
+            and scope_of(entry.path) == scope
+            and words <= name_words(other.rpartition(".")[2])
+            for entry in self._by_leaf.get(leaf, [])
+            for other in [(entry.name or "").rpartition(".")[0]]
+        )
 
 
 def _heirs(
@@ -100,10 +145,11 @@ def _by_successors(
     lookup: Lookup,
     the_set: SetEvidence,
     holding: dict[str, list[Entry]],
-    standing: Standing,
+    standing: tuple[Standing, RenamedAtHome],
 ) -> None:
     """The IDs no name placed, where the split of their file put them (`split`), unless
-    the namesake there may have stood there all along (`standing`)."""
+    the namesake there may have stood there all along (`standing`) or its type was renamed
+    at home."""
     successors = Successors(the_set, results, holding, lookup)
     for ref, cid in plain:
         found = successors.place(ref, cid)
@@ -112,7 +158,8 @@ def _by_successors(
         same = holding.get(cid.symbol or "", [])
         twins = len(the_set.newcomers([e.chunk_id for e in same], ref)) < len(same)
         along = successors.tests_along(ref, cid, found.new_chunk_id)
-        if not standing.may_have_been_there(cid, ref, found.new_chunk_id, twins, along):
+        stood = standing[0].may_have_been_there(cid, ref, found.new_chunk_id, twins, along)
+        if not stood and not standing[1].doubts(cid, found):
             results[ref] = found
 
 

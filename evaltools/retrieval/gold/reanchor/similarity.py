@@ -18,12 +18,18 @@ from typing import TypeVar
 _T = TypeVar("_T")
 # A JUnit 3 test's prefix, dropped by JUnit 4 (`testFoo` -> `foo`), or pytest's.
 _TEST_PREFIX = re.compile(r"^test(?=[A-Z_])_?")
+_WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
 
 
 def name_key(leaf: str) -> str:
     """A last name as its spellings share it: but for case, underscores at its ends
     (`proxyMap_`, `_helper`) and a test prefix (`testFoo`, `test_foo`)."""
     return _TEST_PREFIX.sub("", leaf).strip("_").lower() or leaf.lower()
+
+
+def name_words(name: str) -> set[str]:
+    """The words of a name, snake_case or camelCase, lower case."""
+    return {w.lower() for w in _WORD.findall(name)}
 
 
 def by_similarity(symbol: str, items: Sequence[_T], name: Callable[[_T], str]) -> Iterator[_T]:

@@ -44,9 +44,10 @@ MAX_BOUNDED = 2_000
 INEXACT_SCORED = 10
 # Bounds are compared with this slack, so that float rounding never drops a body.
 _EPSILON = 1e-9
-# A definition with a line longer than this (minified or generated code) has no body: its
-# lines hold other definitions too (underscore's bundle: every function on one line of ten
-# thousand tokens, a second for each comparison), so they are no evidence of its code.
+# A line longer than this (minified or generated code, a long literal) is left out of
+# bodies, as comment lines are; a definition with nothing else has no body. Such a line
+# holds other definitions too (underscore's bundle: every function on one line of ten
+# thousand tokens, a second for each comparison), so it is no evidence of its code.
 MAX_LINE_CHARS = 1_000
 # The version of bodies as normalised and as cached (4: compressed; 5: TypeScript and
 # JavaScript one language; 6: no body on long lines): cached bodies of
@@ -113,11 +114,20 @@ def _renamed(tokens: list[str], leaf: str) -> tuple[str, ...]:
 
 
 def make_body(path: str, chunk_id: str, name: str, lines: list[str]) -> Body:
-    text = _uncommented("\n".join(lines))
-    if len(text) > MAX_LINE_CHARS and max(map(len, text.split("\n"))) > MAX_LINE_CHARS:
-        return _no_body(path, chunk_id, name)
+    text, cut = _without_long_lines(_uncommented("\n".join(lines)))
     tokens = _renamed(_token_pattern(text).findall(text), name.rpartition(".")[2])
+    if cut and not tokens:
+        return _no_body(path, chunk_id, name)
     return _made(path, chunk_id, name, language_of(path), tokens)
+
+
+def _without_long_lines(text: str) -> tuple[str, bool]:
+    """`text` with its lines longer than `MAX_LINE_CHARS` blanked (every `\n` kept), and
+    whether there was one."""
+    if len(text) <= MAX_LINE_CHARS or max(map(len, text.split("\n"))) <= MAX_LINE_CHARS:
+        return text, False
+    lines = text.split("\n")
+    return "\n".join("" if len(line) > MAX_LINE_CHARS else line for line in lines), True
 
 
 def _no_body(path: str, chunk_id: str, name: str) -> Body:
@@ -145,7 +155,11 @@ def file_bodies(path: str, data: bytes, named: Sequence[tuple[str, int, int, str
     text = _uncommented(data.decode("utf-8", "replace"))
     lines = text.split("\n")
     # How many long lines come before each line: a span holds one if the counts differ.
-    long_before = [0, *accumulate(len(line) > MAX_LINE_CHARS for line in lines)]
+    long_before: list[int] = []
+    if len(text) > MAX_LINE_CHARS and max(map(len, lines)) > MAX_LINE_CHARS:
+        long_before = [0, *accumulate(len(line) > MAX_LINE_CHARS for line in lines)]
+        lines = ["" if len(line) > MAX_LINE_CHARS else line for line in lines]
+        text = "\n".join(lines)
     # Line i (from 0) starts at the lengths of the lines before it plus their `\n`s.
     before = [0, *accumulate(map(len, lines))]
     last = len(lines)
@@ -157,9 +171,6 @@ def file_bodies(path: str, data: bytes, named: Sequence[tuple[str, int, int, str
     language = language_of(path)
     found = []
     for (name, _, _, chunk_id), (a, b) in zip(named, spans, strict=True):
-        if long_before[b] != long_before[a]:
-            found.append(_no_body(path, chunk_id, name))
-            continue
         first, stop = at[a], at[b]
         # A copy: the stretch is a class's too, and renaming writes into the list.
         tokens = (
@@ -167,6 +178,9 @@ def file_bodies(path: str, data: bytes, named: Sequence[tuple[str, int, int, str
             if stop == first + 1
             else list(chain.from_iterable(stretches[first:stop]))
         )
+        if not tokens and long_before and long_before[b] != long_before[a]:
+            found.append(_no_body(path, chunk_id, name))
+            continue
         found.append(
             _made(path, chunk_id, name, language, _renamed(tokens, name.rpartition(".")[2]))
         )

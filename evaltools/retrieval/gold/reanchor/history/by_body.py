@@ -56,7 +56,7 @@ def by_body(
             _named_alike(cid, old, [(1.0, b) for b in exact])
             or _in_own_file(cid, exact, homes, "body identical")
             or _in_scope(cid, exact, homes, "body identical")
-            or _in_its_file(cid, exact, "body identical")
+            or _in_its_file(cid, old, exact, "body identical")
             or _copied(cid, exact)
         )
     # A near body resolves only if it is NEAR_BODY similar and BODY_MARGIN clear of the
@@ -82,7 +82,7 @@ def by_body(
     # `write`): the newcomer is no evidence of a move.
     if identical or (standing and standing[0] > best):
         return None
-    close = _innermost([body for score, body in near if best - score < BODY_MARGIN], old)
+    close = _innermost([(score, body) for score, body in near if best - score < BODY_MARGIN], old)
     if len(close) == 1:
         mine = next(score for score, body in near if body.chunk_id == close[0].chunk_id)
         rest = [score for score, body in near if body.chunk_id != close[0].chunk_id]
@@ -94,7 +94,7 @@ def by_body(
         _named_alike(cid, old, ranked)
         or _in_own_file(cid, close, homes, f"body {best:.2f} alike")
         or _in_scope(cid, close, homes, f"body {best:.2f} alike")
-        or _in_its_file(cid, close, f"body {best:.2f} alike")
+        or _in_its_file(cid, old, close, f"body {best:.2f} alike")
         or _copied(cid, close)
     )
 
@@ -132,32 +132,36 @@ def _at_its_lines(body: Body, cid: ChunkId) -> bool:
     return body.path == cid.path and (span.start, span.end) == (cid.start, cid.end)
 
 
-def _innermost(bodies: list[Body], old: Body) -> list[Body]:
-    """`bodies` but those that enclose another of them that fits the old definition as
-    well: a class of one method is as alike as the method, and is not a second place of it.
-    Of an enclosing pair, the one with the old last name fits better, else the one nested
-    as deep as the old definition was (jsonschema 4: a function renamed, its inner
-    `validator` kept, is the outer one)."""
-    spans = [(b.path, parse_chunk_id(b.chunk_id)) for b in bodies]
-    depth = old.name.count(".")
+def _innermost(scored: list[tuple[float, Body]], old: Body) -> list[Body]:
+    """The bodies but those that enclose, or are enclosed by, one of them that fits the old
+    definition better: the one with the old last name, else the more alike, else the
+    inner one (a class of one method is as alike as the method, and is not a second place
+    of it; a function renamed around an inner function it kept is the outer one, more
+    alike than the inner, jsonschema 4)."""
+    spans = [(b.path, parse_chunk_id(b.chunk_id)) for _, b in scored]
 
-    def fit(body: Body) -> tuple[bool, bool]:
-        return body.leaf == old.leaf, body.name.count(".") == depth
+    def fit(score: float, body: Body) -> tuple[bool, float]:
+        return body.leaf == old.leaf, score
 
     def encloses(outer: ChunkId, inner: ChunkId) -> bool:
         return outer != inner and outer.start <= inner.start and inner.end <= outer.end
 
-    def beaten(body: Body, span: ChunkId) -> bool:
+    def beaten(score: float, body: Body, span: ChunkId) -> bool:
+        mine = fit(score, body)
         return any(
             p == body.path
             and (
-                (encloses(span, s) and fit(b) >= fit(body))
-                or (encloses(s, span) and fit(b) > fit(body))
+                (encloses(span, s) and fit(*other) >= mine)
+                or (encloses(s, span) and fit(*other) > mine)
             )
-            for b, (p, s) in zip(bodies, spans, strict=True)
+            for other, (p, s) in zip(scored, spans, strict=True)
         )
 
-    return [body for body, (_, span) in zip(bodies, spans, strict=True) if not beaten(body, span)]
+    return [
+        body
+        for (score, body), (_, span) in zip(scored, spans, strict=True)
+        if not beaten(score, body, span)
+    ]
 
 
 def _newcomers(bodies: list[Body], fresh: Fresh) -> list[Body]:
@@ -191,14 +195,15 @@ def _in_scope(cid: ChunkId, bodies: list[Body], homes: list[str], alike: str) ->
     return resolved(cid, local[0].chunk_id, "its body is in its own scope", evidence)
 
 
-def _in_its_file(cid: ChunkId, bodies: list[Body], alike: str) -> Resolution | None:
-    """Of several bodies alike, the only one in a file named for it (its stem the first
-    name of its qualified name but for its spelling, `similarity.name_key`: `values` in
-    `modules/values.js`, `createEscaper` in `modules/_createEscaper.js`, `Foo.of` in
-    `Foo.java`): a module of its own is where it lives, a bundle or a copy elsewhere is
-    not (underscore 1.11 split `modules/index.js` into a file a function, beside two
-    bundles that hold them all)."""
-    own = [b for b in bodies if name_key(_stem(b.path)) == name_key(b.name.partition(".")[0])]
+def _in_its_file(cid: ChunkId, old: Body, bodies: list[Body], alike: str) -> Resolution | None:
+    """Of several bodies alike, the only one with the old qualified name in a file named
+    for it (its stem the first name of that name but for its spelling,
+    `similarity.name_key`: `values` in `modules/values.js`, `createEscaper` in
+    `modules/_createEscaper.js`): a module of its own is where it lives, a bundle or a
+    copy elsewhere is not (underscore 1.11 split `modules/index.js` into a file a function,
+    beside two bundles that hold them all). Copies under other names stay copies."""
+    first = name_key(old.name.partition(".")[0])
+    own = [b for b in bodies if b.name == old.name and name_key(_stem(b.path)) == first]
     if len(own) != 1:
         return None
     evidence = f"{alike}, the only one in a file of its name"

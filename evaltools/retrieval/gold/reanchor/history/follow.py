@@ -141,14 +141,21 @@ def _in_scope(
     history: tuple[OldDefinitions, Scopes],
 ) -> Resolution | None:
     """What the ID's own scope says when the search found nothing, or only a body alike
-    under another last name: its name in the scope (its type renamed, its spelling changed)
-    says more (jackson-core 2.13: two tests of a class renamed with its file, each 0.89
-    alike to another test elsewhere) if it kept half of the body; then a short body
-    renamed where it stood."""
+    under another last name elsewhere (not whole, not in its own file): its name in the
+    scope (its type renamed, its spelling changed) says more (jackson-core 2.13: two tests
+    of a class renamed with its file, each 0.89 alike to another test elsewhere) if it kept
+    half of the body; then a short body renamed where it stood."""
     if found is not None:
         if found.new_chunk_id is None or cid.symbol is None:
             return found
         if leaf_of(found.new_chunk_id.rsplit(":", 1)[-1]) == leaf_of(cid.symbol):
+            return found
+        # A body renamed in its own file (or the one git moved it to), or found whole, is
+        # the strongest evidence there is: no namesake outweighs it.
+        lineage = {cid.path, *lookup.moved_to(cid.path, ref.revision)}
+        if found.new_chunk_id.rsplit(":", 2)[0] in lineage:
+            return found
+        if kept(old, found.new_chunk_id, lookup) == 1.0:
             return found
     scoped = by_scope(cid, ref, old, lookup, history)
     # A name that kept little of the body does not outweigh a body found whole elsewhere

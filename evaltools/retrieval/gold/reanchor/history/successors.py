@@ -23,7 +23,6 @@ A name kept on a body that went elsewhere is still `hollowed` (`follow._gate`).
 from __future__ import annotations
 
 import dataclasses
-import re
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -43,6 +42,7 @@ from evaltools.retrieval.gold.reanchor.history.old_defs import OldDefinitions, b
 from evaltools.retrieval.gold.reanchor.lookup import NAME_LENGTH_FACTOR, Entry, Lookup
 from evaltools.retrieval.gold.reanchor.resolve import GoldRef, Resolution, resolved
 from evaltools.retrieval.gold.reanchor.scope import is_test_path, scope_of
+from evaltools.retrieval.gold.reanchor.similarity import name_words
 
 # A successor took at least this many of the old file's definitions that left it...
 MIN_TAKEN = 2
@@ -50,7 +50,6 @@ MIN_TAKEN = 2
 MIN_SHARE = 0.2
 # Past this many definitions gone from one file, the tree was rewritten: not weighed.
 MAX_LEFT = 2_000
-_WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
 
 
 @dataclass
@@ -203,14 +202,14 @@ class Successors:
         # A name that keeps every word of the old one (`add_x` -> `add_unanchored_x`): a
         # body alike under another name is often another method taking over its work
         # (`buildOptions` -> a test's `setUp`).
-        words = _words(cid.symbol.rpartition(".")[2])
+        words = name_words(cid.symbol.rpartition(".")[2])
         members = [
             e.chunk_id
             for _, e in entries
             if e.name is not None
             and e.name.rpartition(".")[0] == owner
             and e.name not in before
-            and words <= _words(e.name.rpartition(".")[2])
+            and words <= name_words(e.name.rpartition(".")[2])
         ]
         members = self.olds.newcomers(members, cid, revision, old)
         scored = sorted(
@@ -237,8 +236,3 @@ class Successors:
     def _took(path: str, heirs: Heirs, place: str) -> str:
         what = f"definitions of {path}" if heirs.gone else f"definitions that left {path}"
         return f"which took {len(heirs.taken[place])} of {heirs.left} {what}"
-
-
-def _words(name: str) -> set[str]:
-    """The words of a name, snake_case or camelCase, lower case."""
-    return {w.lower() for w in _WORD.findall(name)}
