@@ -196,3 +196,59 @@ def test_a_function_moved_into_a_new_class_of_one_method_is_the_method(
     code, got = gold_check(repo, tmp_path, capsys, gold, old)
     assert code == 1
     assert got[gold[0]]["new_chunk_id"] == chunk_id(repo, moved, method)
+
+
+CONSTRUCTOR = {
+    "javascript": (
+        "lib/client.js",
+        "function Client(server, conn) {\n{body}}\n\nClient.prototype.setup = function () {\n"
+        "  this.conn.on('data', this.ondata);\n};\n\nmodule.exports = Client;\n",
+        "  this.server = server;\n  this.conn = conn;\n  this.encoder = server.encoder;\n"
+        "  this.decoder = new server.parser.Decoder();\n  this.id = conn.id;\n"
+        "  this.request = conn.request;\n  this.sockets = new Map();\n  this.setup();\n",
+        "class Client {\n  constructor(server, conn) {\n{body}  }\n\n  setup() {\n"
+        "    this.conn.on('data', this.ondata);\n  }\n\n{rest}}\n\nmodule.exports = Client;\n",
+        "  {name}(packet, opts) {{\n    if (this.conn.readyState !== 'open') {{\n"
+        "      return this.buffer.push([packet, opts]);\n    }}\n"
+        "    this.encoder.encode(packet).forEach((p) => this.conn.write(p, opts));\n  }}\n\n",
+        "  ",
+    ),
+    "python": (
+        "pkg/client.py",
+        "def Client(server, conn):\n{body}\n\ndef setup(client):\n    client.conn.on('data')\n",
+        "    self = Namespace()\n    self.server = server\n    self.conn = conn\n"
+        "    self.encoder = server.encoder\n    self.decoder = server.parser.Decoder()\n"
+        "    self.id = conn.id\n    self.request = conn.request\n    self.sockets = {}\n"
+        "    return self\n",
+        "class Client:\n    def __init__(self, server, conn):\n{body}\n    def setup(self):\n"
+        "        self.conn.on('data')\n\n{rest}",
+        "    def {name}(self, packet, opts=None):\n        if self.conn.ready_state != 'open':\n"
+        "            return self.buffer.append((packet, opts))\n"
+        "        for part in self.encoder.encode(packet):\n"
+        "            self.conn.write(part, opts)\n\n",
+        "    ",
+    ),
+}
+
+
+@pytest.mark.parametrize("language", sorted(CONSTRUCTOR))
+def test_a_constructor_function_become_a_class_is_the_class(
+    language: str, repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """socket.io 3: the constructor function `Client` became `class Client`, its body the
+    class's constructor: the body did not leave the name, which still holds it."""
+    path, before, body, after, method, indent = CONSTRUCTOR[language]
+    repo.write(path, before.replace("{body}", body))
+    old = repo.commit("old")
+    gold = [chunk_id(repo, path, "Client")]
+    inner = "".join(f"{indent}{line}\n" for line in body.splitlines())
+    if language == "python":
+        inner = inner.replace("        self = Namespace()\n", "").replace(
+            "        return self\n", ""
+        )
+    rest = "".join(method.format(name=n) for n in ("packet", "write_to_engine", "send", "emit"))
+    repo.write(path, after.replace("{body}", inner).replace("{rest}", rest))
+    repo.commit("a class")
+    code, got = gold_check(repo, tmp_path, capsys, gold, old)
+    assert code == 1
+    assert got[gold[0]]["new_chunk_id"] == chunk_id(repo, path, "Client")

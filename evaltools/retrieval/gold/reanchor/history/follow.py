@@ -31,13 +31,11 @@ from evaltools.retrieval.code.chunk_id import ChunkId
 from evaltools.retrieval.gold.reanchor.history.bodies import (
     BODY_MARGIN,
     HOLLOW_BELOW,
-    HOLLOW_GAIN,
-    HOLLOW_OTHER,
-    MIN_BODY_CHARS,
     Body,
     similarity,
 )
 from evaltools.retrieval.gold.reanchor.history.by_body import Fresh, by_body, renamed_in_place
+from evaltools.retrieval.gold.reanchor.history.hollow import hollowed_or
 from evaltools.retrieval.gold.reanchor.history.old_defs import (
     OldDefinitions,
     body_of,
@@ -210,7 +208,7 @@ def _gated(
     files and, for a type, its members let it stand."""
     olds = partners.olds
     if old is not None and result.new_chunk_id is not None:
-        gated = _gate(old, result, lookup, _arrived(olds, cid, ref, old))
+        gated = hollowed_or(old, result, lookup, _arrived(olds, cid, ref, old))
         result = partners.doubt(cid, ref, old, gated)
     if result.status not in _GATED:
         return result
@@ -234,7 +232,7 @@ def _in_successors(
         assert old is not None
         found = heirs.place(cid, ref, old)
         if found is not None:
-            results[ref] = _gate(old, found, lookup, _arrived(olds, cid, ref, old))
+            results[ref] = hollowed_or(old, found, lookup, _arrived(olds, cid, ref, old))
             placed.add(ref)
     return [item for item in by_name if item[0] not in placed]
 
@@ -314,36 +312,6 @@ def _fresh(olds: OldDefinitions, cid: ChunkId, ref: GoldRef, old: Body) -> Fresh
 def _arrived(olds: OldDefinitions, cid: ChunkId, ref: GoldRef, old: Body) -> Fresh:
     """What keeps, of some candidates, those whose code was not at the record's revision."""
     return lambda chunk_ids: olds.arrived(chunk_ids, cid, ref.revision, old)
-
-
-def _gate(old: Body, result: Resolution, lookup: Lookup, arrived: Fresh) -> Resolution:
-    """A name match stands unless its body kept little of the old one and another kept
-    much (one whose code was not already there: a newcomer, or a name that took it)."""
-    assert result.new_chunk_id is not None
-    new = body_of(result.new_chunk_id, lookup)
-    kept = similarity(old, new) if new is not None else 0.0
-    if kept >= HOLLOW_BELOW or old.size < MIN_BODY_CHARS:
-        return result
-    index = lookup.bodies()
-    if index is None:
-        return result
-    elsewhere = [
-        (score, body)
-        for score, body in index.near(old, HOLLOW_OTHER)[0]
-        if score >= max(HOLLOW_OTHER, kept + HOLLOW_GAIN) and body.chunk_id != result.new_chunk_id
-    ]
-    took = set(arrived([body.chunk_id for _, body in elsewhere]))
-    elsewhere = [(score, body) for score, body in elsewhere if body.chunk_id in took]
-    if not elsewhere:
-        return result
-    score, body = elsewhere[0]
-    return Resolution(
-        Status.HOLLOWED,
-        candidates=(result.new_chunk_id, *(b.chunk_id for _, b in elsewhere[:3])),
-        detail=f"`{old.name}` is still at {result.new_chunk_id} but kept {kept:.0%} of its "
-        f"body, while {body.chunk_id} has {score:.0%} of it",
-        caveat=result.caveat,
-    )
 
 
 def _tie_break(old: Body, candidates: Sequence[str], lookup: Lookup) -> Pick | None:

@@ -17,7 +17,7 @@ clear share (`MIN_SHARE`), are the old file's successors. A missing ID of that f
   of the type there whose names keep every word of the old name (`add_start_state_loop`
   -> `add_unanchored_start_state_loop`), the one whose body tells (`MIN_BODY_CHARS`) and
   is at least `HOLLOW_BELOW` alike and `BODY_MARGIN` ahead.
-A name kept on a body that went elsewhere is still `hollowed` (`follow._gate`).
+A name kept on a body that went elsewhere is still `hollowed` (`hollow.hollowed_or`).
 """
 
 from __future__ import annotations
