@@ -78,6 +78,10 @@ class ChunkId:
     def with_path(self, path: str) -> ChunkId:
         return ChunkId(path, self.start, self.end, self.symbol)
 
+    def within(self, outer: ChunkId) -> bool:
+        """Its lines are `outer`'s or inside them, in the same file."""
+        return self.path == outer.path and outer.start <= self.start and self.end <= outer.end
+
 
 def _quote(text: str) -> str:
     return json.dumps(text, ensure_ascii=False)

@@ -47,10 +47,9 @@ def by_names(
     for ref, cid, symbol, old in by_name:
         if old is None and results[ref].status is Status.MISSING_FILE:
             moved = the_set.moved_folder(cid, ref) or renamed.place(cid, ref)
-            if moved is not None and not at_home.doubts(cid, moved):
-                results[ref] = moved
-                continue
             if moved is not None:
+                if not at_home.doubts(cid, moved):
+                    results[ref] = moved
                 continue
         same = holding.get(symbol, [])
         fresh = olds.newcomers([e.chunk_id for e in same], cid, ref.revision, old)
@@ -83,7 +82,8 @@ def by_names(
             lookup=lookup,
             the_set=the_set,
             holding=holding,
-            standing=(standing, at_home),
+            standing=standing,
+            at_home=at_home,
         )
     return holding
 
@@ -145,11 +145,12 @@ def _by_successors(
     lookup: Lookup,
     the_set: SetEvidence,
     holding: dict[str, list[Entry]],
-    standing: tuple[Standing, RenamedAtHome],
+    standing: Standing,
+    at_home: RenamedAtHome,
 ) -> None:
     """The IDs no name placed, where the split of their file put them (`split`), unless
     the namesake there may have stood there all along (`standing`) or its type was renamed
-    at home."""
+    at home (`at_home`)."""
     successors = Successors(the_set, results, holding, lookup)
     for ref, cid in plain:
         found = successors.place(ref, cid)
@@ -158,8 +159,8 @@ def _by_successors(
         same = holding.get(cid.symbol or "", [])
         twins = len(the_set.newcomers([e.chunk_id for e in same], ref)) < len(same)
         along = successors.tests_along(ref, cid, found.new_chunk_id)
-        stood = standing[0].may_have_been_there(cid, ref, found.new_chunk_id, twins, along)
-        if not stood and not standing[1].doubts(cid, found):
+        stood = standing.may_have_been_there(cid, ref, found.new_chunk_id, twins, along)
+        if not stood and not at_home.doubts(cid, found):
             results[ref] = found
 
 

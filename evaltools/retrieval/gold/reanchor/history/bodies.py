@@ -114,20 +114,22 @@ def _renamed(tokens: list[str], leaf: str) -> tuple[str, ...]:
 
 
 def make_body(path: str, chunk_id: str, name: str, lines: list[str]) -> Body:
-    text, cut = _without_long_lines(_uncommented("\n".join(lines)))
+    text = _uncommented("\n".join(lines))
+    blanked = _blank_long_lines(text.split("\n")) if len(text) > MAX_LINE_CHARS else None
+    if blanked is not None:
+        text = "\n".join(blanked)
     tokens = _renamed(_token_pattern(text).findall(text), name.rpartition(".")[2])
-    if cut and not tokens:
+    if blanked is not None and not tokens:
         return _no_body(path, chunk_id, name)
     return _made(path, chunk_id, name, language_of(path), tokens)
 
 
-def _without_long_lines(text: str) -> tuple[str, bool]:
-    """`text` with its lines longer than `MAX_LINE_CHARS` blanked (every `\n` kept), and
-    whether there was one."""
-    if len(text) <= MAX_LINE_CHARS or max(map(len, text.split("\n"))) <= MAX_LINE_CHARS:
-        return text, False
-    lines = text.split("\n")
-    return "\n".join("" if len(line) > MAX_LINE_CHARS else line for line in lines), True
+def _blank_long_lines(lines: list[str]) -> list[str] | None:
+    """`lines` with those longer than `MAX_LINE_CHARS` blanked (their count kept), or None
+    when there is none."""
+    if max(map(len, lines)) <= MAX_LINE_CHARS:
+        return None
+    return ["" if len(line) > MAX_LINE_CHARS else line for line in lines]
 
 
 def _no_body(path: str, chunk_id: str, name: str) -> Body:
@@ -154,12 +156,12 @@ def file_bodies(path: str, data: bytes, named: Sequence[tuple[str, int, int, str
     bounds is tokenised once: a class's lines are its methods' too."""
     text = _uncommented(data.decode("utf-8", "replace"))
     lines = text.split("\n")
+    blanked = _blank_long_lines(lines) if len(text) > MAX_LINE_CHARS else None
     # How many long lines come before each line: a span holds one if the counts differ.
     long_before: list[int] = []
-    if len(text) > MAX_LINE_CHARS and max(map(len, lines)) > MAX_LINE_CHARS:
+    if blanked is not None:
         long_before = [0, *accumulate(len(line) > MAX_LINE_CHARS for line in lines)]
-        lines = ["" if len(line) > MAX_LINE_CHARS else line for line in lines]
-        text = "\n".join(lines)
+        lines, text = blanked, "\n".join(blanked)
     # Line i (from 0) starts at the lengths of the lines before it plus their `\n`s.
     before = [0, *accumulate(map(len, lines))]
     last = len(lines)

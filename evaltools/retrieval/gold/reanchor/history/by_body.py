@@ -17,6 +17,7 @@ from evaltools.retrieval.gold.reanchor.history.bodies import (
 from evaltools.retrieval.gold.reanchor.lookup import Lookup
 from evaltools.retrieval.gold.reanchor.resolve import Resolution, Status, resolved
 from evaltools.retrieval.gold.reanchor.scope import (
+    file_stem,
     is_test_path,
     scope_of,
     scope_word,
@@ -138,28 +139,25 @@ def _innermost(scored: list[tuple[float, Body]], old: Body) -> list[Body]:
     inner one (a class of one method is as alike as the method, and is not a second place
     of it; a function renamed around an inner function it kept is the outer one, more
     alike than the inner, jsonschema 4)."""
-    spans = [(b.path, parse_chunk_id(b.chunk_id)) for _, b in scored]
+    spans = [parse_chunk_id(b.chunk_id) for _, b in scored]
 
     def fit(score: float, body: Body) -> tuple[bool, float]:
         return body.leaf == old.leaf, score
 
     def encloses(outer: ChunkId, inner: ChunkId) -> bool:
-        return outer != inner and outer.start <= inner.start and inner.end <= outer.end
+        return outer != inner and inner.within(outer)
 
     def beaten(score: float, body: Body, span: ChunkId) -> bool:
         mine = fit(score, body)
         return any(
-            p == body.path
-            and (
-                (encloses(span, s) and fit(*other) >= mine)
-                or (encloses(s, span) and fit(*other) > mine)
-            )
-            for other, (p, s) in zip(scored, spans, strict=True)
+            (encloses(span, s) and fit(*other) >= mine)
+            or (encloses(s, span) and fit(*other) > mine)
+            for other, s in zip(scored, spans, strict=True)
         )
 
     return [
         body
-        for (score, body), (_, span) in zip(scored, spans, strict=True)
+        for (score, body), span in zip(scored, spans, strict=True)
         if not beaten(score, body, span)
     ]
 
@@ -203,16 +201,11 @@ def _in_its_file(cid: ChunkId, old: Body, bodies: list[Body], alike: str) -> Res
     copy elsewhere is not (underscore 1.11 split `modules/index.js` into a file a function,
     beside two bundles that hold them all). Copies under other names stay copies."""
     first = name_key(old.name.partition(".")[0])
-    own = [b for b in bodies if b.name == old.name and name_key(_stem(b.path)) == first]
+    own = [b for b in bodies if b.name == old.name and name_key(file_stem(b.path)) == first]
     if len(own) != 1:
         return None
     evidence = f"{alike}, the only one in a file of its name"
     return resolved(cid, own[0].chunk_id, "its body is in the file named for it", evidence)
-
-
-def _stem(path: str) -> str:
-    name = path.rpartition("/")[2]
-    return name.partition(".")[0] or name
 
 
 def _copied(cid: ChunkId, bodies: list[Body]) -> Resolution:

@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from evaltools.retrieval.code.chunk_id import ChunkId
+from evaltools.retrieval.code.chunk_id import ChunkId, parse_chunk_id
 from evaltools.retrieval.gold.reanchor.history.bodies import (
     BODY_MARGIN,
     HOLLOW_BELOW,
@@ -146,12 +146,12 @@ def _in_scope(
     if found is not None:
         if found.new_chunk_id is None or cid.symbol is None:
             return found
-        if leaf_of(found.new_chunk_id.rsplit(":", 1)[-1]) == leaf_of(cid.symbol):
+        new = parse_chunk_id(found.new_chunk_id)
+        if leaf_of(new.symbol or "") == leaf_of(cid.symbol):
             return found
         # A body renamed in its own file (or the one git moved it to), or found whole, is
         # the strongest evidence there is: no namesake outweighs it.
-        lineage = {cid.path, *lookup.moved_to(cid.path, ref.revision)}
-        if found.new_chunk_id.rsplit(":", 2)[0] in lineage:
+        if new.path in {cid.path, *lookup.moved_to(cid.path, ref.revision)}:
             return found
         if kept(old, found.new_chunk_id, lookup) == 1.0:
             return found

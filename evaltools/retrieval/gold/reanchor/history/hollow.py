@@ -4,7 +4,7 @@ ID is `hollowed` (both places reported, nothing fixed)."""
 
 from __future__ import annotations
 
-from evaltools.retrieval.code.chunk_id import ChunkId, parse_chunk_id
+from evaltools.retrieval.code.chunk_id import parse_chunk_id
 from evaltools.retrieval.gold.reanchor.history.bodies import (
     HOLLOW_BELOW,
     HOLLOW_GAIN,
@@ -36,7 +36,8 @@ def hollowed_or(old: Body, result: Resolution, lookup: Lookup, arrived: Fresh) -
     elsewhere = [
         (score, body)
         for score, body in index.near(old, HOLLOW_OTHER)[0]
-        if score >= max(HOLLOW_OTHER, kept + HOLLOW_GAIN) and not _within(body.chunk_id, here)
+        if score >= max(HOLLOW_OTHER, kept + HOLLOW_GAIN)
+        and not parse_chunk_id(body.chunk_id).within(here)
     ]
     took = set(arrived([body.chunk_id for _, body in elsewhere]))
     elsewhere = [(score, body) for score, body in elsewhere if body.chunk_id in took]
@@ -50,8 +51,3 @@ def hollowed_or(old: Body, result: Resolution, lookup: Lookup, arrived: Fresh) -
         f"body, while {body.chunk_id} has {score:.0%} of it",
         caveat=result.caveat,
     )
-
-
-def _within(chunk_id: str, outer: ChunkId) -> bool:
-    span = parse_chunk_id(chunk_id)
-    return span.path == outer.path and outer.start <= span.start and span.end <= outer.end

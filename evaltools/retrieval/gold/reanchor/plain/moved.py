@@ -30,7 +30,7 @@ from evaltools.retrieval.gold.reanchor.plain.no_history import (
     SetEvidence,
 )
 from evaltools.retrieval.gold.reanchor.resolve import GoldRef, Place, Resolution, resolved
-from evaltools.retrieval.gold.reanchor.scope import is_test_path
+from evaltools.retrieval.gold.reanchor.scope import file_stem, is_test_path
 
 # A file renamed with its type: this many of the set's members of the old type in the new.
 MIN_MEMBERS = 2
@@ -155,7 +155,7 @@ class RenamedFiles:
         if found is None or cid.symbol is None:
             return None
         new_path, new_type, standing = found
-        old_type = _stem(cid.path)
+        old_type = file_stem(cid.path)
         head, dot, rest = cid.symbol.partition(".")
         name = f"{new_type}{dot}{rest}" if head == old_type else cid.symbol
         entries = self.lookup.get(new_path)
@@ -187,7 +187,7 @@ class RenamedFiles:
         if len(went) != 1:
             return None
         taken = {home for home, _ in homes.values()}
-        old_type, test = _stem(old), is_test_path(old)
+        old_type, test = file_stem(old), is_test_path(old)
         members = {
             cid.symbol
             for ref, cid in self.the_set.ids.items()
@@ -214,7 +214,7 @@ class RenamedFiles:
                 continue
             fresh = set(self.the_set.newcomers([e.chunk_id for e in found.entries], ref))
             names = [e.name for e in found.entries if e.chunk_id in fresh]
-            new_type = _stem(path)
+            new_type = file_stem(path)
             standing = {m for m in members if names.count(new_type + m[len(old_type) :]) == 1}
             ranked.append((len(standing), path, new_type, standing))
         ranked.sort(key=lambda item: -item[0])
@@ -231,8 +231,3 @@ class RenamedFiles:
                 grouped[path.rpartition("/")[0]].append(path)
             self._by_folder = dict(grouped)
         return self._by_folder
-
-
-def _stem(path: str) -> str:
-    """The type a file is named for: `IsNot` of `org/hamcrest/core/IsNot.java`."""
-    return path.rpartition("/")[2].partition(".")[0]

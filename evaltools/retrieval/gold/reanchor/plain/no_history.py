@@ -42,7 +42,7 @@ from evaltools.retrieval.gold.reanchor.resolve import (
     match_in_file,
     resolved,
 )
-from evaltools.retrieval.gold.reanchor.scope import is_test_path
+from evaltools.retrieval.gold.reanchor.scope import file_stem, is_test_path
 
 # A folder moved when this many of its gone files have their gold names in it...
 MIN_FILES = 3
@@ -344,7 +344,7 @@ def _with_file(cid: ChunkId, path: str, entries: Sequence[Entry]) -> ChunkId:
     """`cid` in the file `path`, its type renamed with the file if the file defines it so
     (`FooTestCase.testX` in `FooTest.java` is `FooTest.testX`; a function named as its
     module keeps its name)."""
-    old, new = (p.rpartition("/")[2].partition(".")[0] for p in (cid.path, path))
+    old, new = file_stem(cid.path), file_stem(path)
     head, dot, rest = (cid.symbol or "").partition(".")
     renamed = f"{new}{dot}{rest}"
     if cid.symbol is None or not old or head != old or not any(e.name == renamed for e in entries):
