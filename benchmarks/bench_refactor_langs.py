@@ -167,6 +167,14 @@ PROJECTS = (
     Project("regex", "rust-lang+regex", "rust", "1.7.3", "1.8.0"),
     Project("underscore", "jashkenas+underscore", "ts", "1.10.2", "1.11.0"),
     Project("mybatis", "mybatis+mybatis-3", "java", "mybatis-3.5.6", "mybatis-3.5.7"),
+    # Eleventh group, added 2026-12-06 05:35 (a Go library's files moved and split, a date
+    # library's functions renamed by the hundred, Java converters moved): measured once
+    # unseen, on 5f94890
+    Project("starlette", "encode+starlette", "python", "0.13.8", "0.14.0"),
+    Project("client-golang", "prometheus+client_golang", "go", "v1.12.0", "v1.13.0"),
+    Project("itertools", "rust-itertools+itertools", "rust", "v0.12.1", "v0.13.0"),
+    Project("date-fns", "date-fns+date-fns", "ts", "v2.28.0", "v2.29.0"),
+    Project("retrofit", "square+retrofit", "java", "parent-2.8.1", "2.9.0"),
 )
 
 

@@ -69,11 +69,11 @@ Mark = tuple[str, object]  # ("name", qualified name) or ("body", tokens)
 
 def renamed_files(old_defs: list[Def], new_defs: list[Def], new_paths: set[str]) -> dict[str, str]:
     """Old file -> new file, for an old file that is gone whose definitions are, for at
-    least half of them, in one file that is new (the most of them, and ahead of any other
-    new file, more than 0.1 of them, or the one of its base name among those alike): by qualified
-    name, by body, or by last name (at least 3 of them: a file whose type was renamed
-    too keeps its methods' names). Not git's content similarity: a file renamed and
-    rewritten is still renamed."""
+    least half of them, in one file that is new (its own path with another extension; or
+    the most of them, and ahead of any other new file, more than 0.1 of them, or the one of
+    its base name among those alike): by qualified name, by body, or by last name (at
+    least 3 of them: a file whose type was renamed too keeps its methods' names). Not
+    git's content similarity: a file renamed and rewritten is still renamed."""
     old_files: dict[str, set[Mark]] = {}
     for d in old_defs:
         old_files.setdefault(d.path, set()).update(_marks(d))
@@ -87,6 +87,13 @@ def renamed_files(old_defs: list[Def], new_defs: list[Def], new_paths: set[str])
             continue
         shared = sorted(((_share(marks, n), p) for p, n in new_files.items()), reverse=True)
         if not shared or shared[0][0] < 0.5:
+            continue
+        # The same path in another language (date-fns' locales, index.js -> index.ts) is
+        # the rename, even where a sibling's file shares more of its names.
+        stem = path.rpartition(".")[0]
+        same = [p for s, p in shared if s >= 0.5 and p.rpartition(".")[0] == stem]
+        if len(same) == 1:
+            found[path] = same[0]
             continue
         tied = [(s, p) for s, p in shared if s >= max(shared[0][0] - FILE_AHEAD, 0.5)]
         if len(tied) > 1:

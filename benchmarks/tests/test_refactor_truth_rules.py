@@ -546,3 +546,23 @@ def test_a_name_kept_on_a_stub_while_its_type_went_under_a_new_name_is_unclear(
     assert got.category == "unclear"
     assert got.why == "its type renamed too"
     assert got.targets[1] == "core/is_iterable_containing.py:5-8:IsIterableContaining.describe_to"
+
+
+def test_a_file_converted_in_place_is_renamed_though_a_sibling_shares_more_names(
+    tmp_path: Path,
+) -> None:
+    # date-fns 2.29: each locale's index.js became index.ts; Hungarian inlined `translate`,
+    # so Lithuanian's new file shared more of its names; the old truth sent it there
+    def locale(word: str, inlined: bool) -> str:
+        helper = "" if inlined else f"function translate(n) {{\n  return n + '{word}'\n}}\n\n"
+        body = f"n + '{word}'" if inlined else "translate(n)"
+        return f"{helper}export default function formatDistance(n) {{\n  return {body}\n}}\n"
+
+    got = where(
+        tmp_path,
+        {"hu/index.js": locale("perc", False), "lt/index.js": locale("minutes", False)},
+        {"hu/index.ts": locale("perc", True), "lt/index.ts": locale("minutes", False)},
+        "hu/index.js:formatDistance",
+        "ts",
+    )
+    assert (got.category, got.targets) == ("file renamed", ("hu/index.ts:1-3:formatDistance",))

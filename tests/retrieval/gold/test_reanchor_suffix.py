@@ -1,6 +1,7 @@
 """A file renamed to another extension of its language (`usage.js` -> `usage.cjs`, a test
-in TypeScript now in JavaScript), checked in a plain tree: its IDs follow their names
-into the one file of its path but for the extension (yargs 16)."""
+in TypeScript now in JavaScript): its IDs follow their names into the one file of its path
+but for the extension, new since (yargs 16 in a plain tree; date-fns 2.29 with git, which
+saw no rename)."""
 
 from __future__ import annotations
 
@@ -83,5 +84,89 @@ def test_a_file_the_set_shows_was_there_is_no_new_home(
     repo.rm("lib/usage.js")
     repo.commit("the JavaScript one deleted")
     code, got = gold_check(repo, tmp_path, capsys, gold, old, root=plain_copy(repo, tmp_path))
+    assert code == 1
+    assert got[gold[0]]["kind"] == "missing_file"
+
+
+def locale(words: list[str], typed: bool) -> str:
+    """A locale of date-fns: a table of words and `formatDistance`, first in JavaScript,
+    then as TypeScript with the table retyped and the helper inlined."""
+    if typed:
+        table = "".join(f"  {w}: {{ one: '{w} 1', other: '{w} n' }},\n" for w in words)
+        head = f"const formatDistanceLocale: FormatDistanceLocale = {{\n{table}}}\n\n"
+        return head + (
+            "const formatDistance: FormatDistanceFn = (token, count, options) => {\n"
+            "  const tokenValue = formatDistanceLocale[token]\n"
+            "  let result = count === 1 ? tokenValue.one : tokenValue.other\n"
+            "  if (options?.addSuffix) {\n"
+            "    result = 'in ' + result\n"
+            "  }\n"
+            "  return result.replace('{{count}}', String(count))\n"
+            "}\n\nexport default formatDistance\n"
+        )
+    table = "".join(f"  {w}: {{\n    one: '{w} 1',\n    other: '{w} n'\n  }},\n" for w in words)
+    return f"var formatDistanceLocale = {{\n{table}}}\n\n" + (
+        "export default function formatDistance(token, count, options) {\n"
+        "  options = options || {}\n"
+        "  var result\n"
+        "  if (typeof formatDistanceLocale[token] === 'string') {\n"
+        "    result = formatDistanceLocale[token]\n"
+        "  } else if (count === 1) {\n"
+        "    result = formatDistanceLocale[token].one\n"
+        "  } else {\n"
+        "    result = formatDistanceLocale[token].other.replace('{{count}}', count)\n"
+        "  }\n"
+        "  if (options.addSuffix) {\n"
+        "    return 'in ' + result\n"
+        "  }\n"
+        "  return result\n"
+        "}\n"
+    )
+
+
+@pytest.mark.parametrize("suffixes", [(".js", ".ts"), (".jsx", ".tsx")])
+def test_with_git_a_file_rewritten_under_another_extension_takes_its_ids(
+    suffixes: tuple[str, str], repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """date-fns 2.29: each locale's `index.js` became `index.ts`, too rewritten for git to
+    see a rename, and the bodies, rewritten alike in every locale, say no one place."""
+    old_suffix, new_suffix = suffixes
+    words = {
+        "hu": ["perc", "ora", "nap", "het", "honap", "ev"],
+        "lt": ["minute", "valanda", "diena", "savaite", "menuo", "metai"],
+    }
+    for lang, table in words.items():
+        repo.write(f"src/locale/{lang}/index{old_suffix}", locale(table, typed=False))
+    old = repo.commit("locales")
+    path = f"src/locale/hu/index{old_suffix}"
+    gold = [chunk_id(repo, path, "formatDistance")]
+    for lang, table in words.items():
+        repo.rm(f"src/locale/{lang}/index{old_suffix}")
+        repo.write(f"src/locale/{lang}/index{new_suffix}", locale(table, typed=True))
+    repo.commit("locales in TypeScript")
+    code, got = gold_check(repo, tmp_path, capsys, gold, old)
+    assert code == 1
+    new_path = f"src/locale/hu/index{new_suffix}"
+    assert (got[gold[0]]["kind"], got[gold[0]]["new_chunk_id"]) == (
+        "renamed_file",
+        chunk_id(repo, new_path, "formatDistance"),
+    )
+    how = f"{old_suffix} -> {new_suffix}"
+    assert got[gold[0]]["evidence"] == (
+        f"same name in {new_path}, its file under another extension ({how})"
+    )
+
+
+def test_with_git_a_file_there_at_the_revision_is_no_new_home(
+    repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    repo.write("lib/usage.js", NOOP)
+    repo.write("lib/usage.ts", "function helper () {}\n")
+    old = repo.commit("both")
+    gold = [chunk_id(repo, "lib/usage.js", "noop")]
+    repo.rm("lib/usage.js")
+    repo.write("lib/usage.ts", "function helper () {}\n\nfunction noop () {\n  return null\n}\n")
+    repo.commit("the JavaScript one deleted, a noop written in the other")
+    code, got = gold_check(repo, tmp_path, capsys, gold, old)
     assert code == 1
     assert got[gold[0]]["kind"] == "missing_file"

@@ -14,9 +14,11 @@ from evaltools.retrieval.gold.reanchor.history.follow import follow_all
 from evaltools.retrieval.gold.reanchor.history.old_defs import old_body
 from evaltools.retrieval.gold.reanchor.lookup import Entry, FileEntries, Lookup
 from evaltools.retrieval.gold.reanchor.modules import inline_module_moved
+from evaltools.retrieval.gold.reanchor.plain.file_renames import suffix_changes
 from evaltools.retrieval.gold.reanchor.resolve import (
     MAX_CANDIDATES,
     GoldRef,
+    Place,
     Resolution,
     Status,
     leaf_of,
@@ -51,10 +53,16 @@ def resolve_all(
                 result = inline_module_moved(cid, lookup) or result
             results[ref] = result
     targets = {ref: lookup.renamed(cid.path, ref.revision) for ref, cid in gone.items()}
+    extensions = _under_another_extension(gone, targets, lookup)
+    targets |= {ref: [path] for ref, (path, _) in extensions.items()}
     lookup.load({path for paths in targets.values() for path in paths})
     for ref, cid in gone.items():
         caveat = lookup.history_gap(cid.path, ref.revision)
         result = match_renamed(cid, targets[ref], lookup)
+        if ref in extensions and result.new_chunk_id is not None:
+            path, how = extensions[ref]
+            evidence = f"same name in {path}, its file under another extension ({how})"
+            result = dataclasses.replace(result, evidence=evidence)
         if result.status.missing:
             result = inline_module_moved(cid, lookup) or result
         results[ref] = dataclasses.replace(result, caveat=caveat)
@@ -64,6 +72,32 @@ def resolve_all(
         results[ref] = dataclasses.replace(results[ref], file_gone=True)
     lookup.save()
     return results
+
+
+def _under_another_extension(
+    gone: Mapping[GoldRef, ChunkId], targets: Mapping[GoldRef, list[str]], lookup: Lookup
+) -> dict[GoldRef, tuple[str, str]]:
+    """Gone files git saw renamed nowhere, under another extension of their language in
+    a file new since the revision (date-fns 2.29: its locales' `index.js` rewritten as
+    `index.ts`, too changed for git to pair them): the rename a plain tree's set shows
+    (`suffix_changes`), the history saying which files were there: the file and its
+    extensions, for each ID."""
+    known: set[Place] = set()
+    there: set[Place] = set()
+    listed: set[tuple[str, int]] = set()  # a repository's listing, read once a revision
+    for ref, cid in gone.items():
+        # An unknown revision lists nothing: nothing then says which files are new.
+        if not targets[ref] and ref.revision and (old := lookup.old_paths(cid.path, ref.revision)):
+            known.add((ref.revision, cid.path))
+            if (ref.revision, id(old)) not in listed:
+                listed.add((ref.revision, id(old)))
+                there.update((ref.revision, path) for path in old)
+    changed = suffix_changes(known, there, lookup)
+    return {
+        ref: changed[place]
+        for ref, cid in gone.items()
+        if (place := (ref.revision, cid.path)) in changed
+    }
 
 
 def add_candidates(
