@@ -11,9 +11,9 @@ from collections.abc import Iterable, Iterator, Mapping
 from evaltools.retrieval.code.chunk_id import ChunkId, parse_chunk_id
 from evaltools.retrieval.gold.reanchor.history.bodies import BODY_MARGIN, NEAR_BODY
 from evaltools.retrieval.gold.reanchor.history.follow import follow_all
-from evaltools.retrieval.gold.reanchor.history.old_defs import old_body
+from evaltools.retrieval.gold.reanchor.history.old_defs import OldDefinitions, old_body
 from evaltools.retrieval.gold.reanchor.lookup import Entry, FileEntries, Lookup
-from evaltools.retrieval.gold.reanchor.modules import inline_module_moved
+from evaltools.retrieval.gold.reanchor.modules import inline_module_moved, merged_into_parent
 from evaltools.retrieval.gold.reanchor.plain.file_renames import suffix_changes
 from evaltools.retrieval.gold.reanchor.resolve import (
     MAX_CANDIDATES,
@@ -56,6 +56,7 @@ def resolve_all(
     extensions = _under_another_extension(gone, targets, lookup)
     targets |= {ref: [path] for ref, (path, _) in extensions.items()}
     lookup.load({path for paths in targets.values() for path in paths})
+    olds = OldDefinitions(lookup)
     for ref, cid in gone.items():
         caveat = lookup.history_gap(cid.path, ref.revision)
         result = match_renamed(cid, targets[ref], lookup)
@@ -64,7 +65,8 @@ def resolve_all(
             evidence = f"same name in {path}, its file under another extension ({how})"
             result = dataclasses.replace(result, evidence=evidence)
         if result.status.missing:
-            result = inline_module_moved(cid, lookup) or result
+            moved = inline_module_moved(cid, lookup) or merged_into_parent(cid, ref, lookup, olds)
+            result = moved or result
         results[ref] = dataclasses.replace(result, caveat=caveat)
     follow_all(ids, results, lookup)
     add_candidates(ids, results, lookup)
