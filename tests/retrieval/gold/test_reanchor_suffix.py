@@ -170,3 +170,19 @@ def test_with_git_a_file_there_at_the_revision_is_no_new_home(
     code, got = gold_check(repo, tmp_path, capsys, gold, old)
     assert code == 1
     assert got[gold[0]]["kind"] == "missing_file"
+
+
+def test_with_git_lines_of_a_file_rewritten_under_another_extension_stay_missing(
+    repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # a span without a name: in a file git could not pair, its line numbers mean nothing
+    words = ["perc", "ora", "nap", "het", "honap", "ev"]
+    repo.write("src/locale/hu/index.js", locale(words, typed=False))
+    old = repo.commit("locale")
+    gold = ["src/locale/hu/index.js:3-5"]
+    repo.rm("src/locale/hu/index.js")
+    repo.write("src/locale/hu/index.ts", locale(words, typed=True))
+    repo.commit("locale in TypeScript")
+    code, got = gold_check(repo, tmp_path, capsys, gold, old)
+    assert code == 1
+    assert (got[gold[0]]["kind"], got[gold[0]]["new_chunk_id"]) == ("missing_file", None)

@@ -11,9 +11,9 @@ from collections.abc import Iterable, Iterator, Mapping
 from evaltools.retrieval.code.chunk_id import ChunkId, parse_chunk_id
 from evaltools.retrieval.gold.reanchor.history.bodies import BODY_MARGIN, NEAR_BODY
 from evaltools.retrieval.gold.reanchor.history.follow import follow_all
-from evaltools.retrieval.gold.reanchor.history.old_defs import OldDefinitions, old_body
+from evaltools.retrieval.gold.reanchor.history.old_defs import old_body
 from evaltools.retrieval.gold.reanchor.lookup import Entry, FileEntries, Lookup
-from evaltools.retrieval.gold.reanchor.modules import inline_module_moved, merged_into_parent
+from evaltools.retrieval.gold.reanchor.modules import inline_module_moved
 from evaltools.retrieval.gold.reanchor.plain.file_renames import suffix_changes
 from evaltools.retrieval.gold.reanchor.resolve import (
     MAX_CANDIDATES,
@@ -56,7 +56,6 @@ def resolve_all(
     extensions = _under_another_extension(gone, targets, lookup)
     targets |= {ref: [path] for ref, (path, _) in extensions.items()}
     lookup.load({path for paths in targets.values() for path in paths})
-    olds = OldDefinitions(lookup)
     for ref, cid in gone.items():
         caveat = lookup.history_gap(cid.path, ref.revision)
         result = match_renamed(cid, targets[ref], lookup)
@@ -65,8 +64,7 @@ def resolve_all(
             evidence = f"same name in {path}, its file under another extension ({how})"
             result = dataclasses.replace(result, evidence=evidence)
         if result.status.missing:
-            moved = inline_module_moved(cid, lookup) or merged_into_parent(cid, ref, lookup, olds)
-            result = moved or result
+            result = inline_module_moved(cid, lookup) or result
         results[ref] = dataclasses.replace(result, caveat=caveat)
     follow_all(ids, results, lookup)
     add_candidates(ids, results, lookup)
@@ -88,8 +86,11 @@ def _under_another_extension(
     there: set[Place] = set()
     listed: set[tuple[str, int]] = set()  # a repository's listing, read once a revision
     for ref, cid in gone.items():
+        if cid.symbol is None or targets[ref] or not ref.revision:
+            continue  # a span of lines says nothing in a file git could not pair
         # An unknown revision lists nothing: nothing then says which files are new.
-        if not targets[ref] and ref.revision and (old := lookup.old_paths(cid.path, ref.revision)):
+        old = lookup.old_paths(cid.path, ref.revision)
+        if cid.path in old:
             known.add((ref.revision, cid.path))
             if (ref.revision, id(old)) not in listed:
                 listed.add((ref.revision, id(old)))

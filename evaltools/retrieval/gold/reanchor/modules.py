@@ -1,11 +1,9 @@
-"""Rust modules moved between files. An inline module moved out to its own file: `mod
-tests { fn it_works() }` in `src/map.rs` becomes `mod tests;` there and `fn it_works()` at
-the top of `src/map/tests.rs`, so `tests.it_works` of `src/map.rs` is `it_works` of the new
-file. And back: a module's file gone, its code now in its parent module's file (chunk IDs
-do not qualify a name by its file's module, so the name is the same).
+"""A Rust inline module moved out to its own file: `mod tests { fn it_works() }` in
+`src/map.rs` becomes `mod tests;` there and `fn it_works()` at the top of
+`src/map/tests.rs`, so `tests.it_works` of `src/map.rs` is `it_works` of the new file.
 
-Other languages have no such moves (a module there is its file), so this applies to Rust
-alone.
+Other languages have no such move that keeps the code and drops a name from its
+qualification, so this applies to Rust alone.
 """
 
 from __future__ import annotations
@@ -14,9 +12,8 @@ import re
 
 from evaltools.retrieval.code.chunk_id import ChunkId
 from evaltools.retrieval.code.symbols import grammar_of
-from evaltools.retrieval.gold.reanchor.history.old_defs import OldDefinitions
 from evaltools.retrieval.gold.reanchor.lookup import Lookup
-from evaltools.retrieval.gold.reanchor.resolve import GoldRef, Resolution, resolved
+from evaltools.retrieval.gold.reanchor.resolve import Resolution, resolved
 from evaltools.retrieval.gold.reanchor.scope import rust_module
 
 
@@ -54,43 +51,6 @@ def inline_module_moved(cid: ChunkId, lookup: Lookup) -> Resolution | None:
     if len(same) != 1:
         return None
     evidence = f"inline module {module} moved to {homes[0]}"
-    return resolved(cid, same[0].chunk_id, "", evidence)
-
-
-def merged_into_parent(
-    cid: ChunkId, ref: GoldRef, lookup: Lookup, olds: OldDefinitions
-) -> Resolution | None:
-    """A gone Rust module file whose parent module declared it (`mod x;`) at the revision
-    and now, in the one of its two files that exists, defines the ID's name once, a name
-    it did not define then: the module merged into its parent (env_logger 0.11:
-    `fmt/writer/buffer/termcolor.rs`, glob re-exported by `buffer/mod.rs`, became the body
-    of `fmt/writer/buffer.rs`). With history only: without it nothing says the name is
-    new there."""
-    if cid.symbol is None or ref.revision is None or grammar_of(cid.path) != "rust":
-        return None
-    folder, _, name = cid.path.rpartition("/")
-    if name in ("lib.rs", "main.rs") or not name.endswith(".rs"):
-        return None
-    if name == "mod.rs":
-        folder, _, module = folder.rpartition("/")
-    else:
-        module = name[: -len(".rs")]
-    if not folder or not module:
-        return None
-    parents = [f"{folder}.rs", f"{folder}/mod.rs"]
-    homes = [path for path in parents if lookup.get(path) is not None]
-    declared = re.compile(rf"\bmod\s+{re.escape(module)}\s*;".encode())
-    then = [text for path in parents if (text := lookup.old_text(path, ref.revision))]
-    if len(homes) != 1 or not any(declared.search(text) for text in then):
-        return None
-    if any(cid.symbol in olds.names(path, ref.revision) for path in parents):
-        return None  # there all along: the name says nothing of where this one went
-    found = lookup.get(homes[0])
-    assert found is not None
-    same = [e for e in found.entries if e.name == cid.symbol]
-    if len(same) != 1:
-        return None
-    evidence = f"module {module} merged into its parent {homes[0]}"
     return resolved(cid, same[0].chunk_id, "", evidence)
 
 
