@@ -22,9 +22,12 @@ after; the seventh (`--only attrs,validator,thiserror,ky,commons-text`) was meas
 on the rules of 2026-12-06 00:16, and the eighth (`--only pytest,gin,rand,fastify,mockito`,
 chosen for the size of their refactors) at ce4b2e7 (01:21: 0 false with git, 4 plain in
 rand), then read; the ninth (`--only jsonschema,jwt,chrono,socket-io,jackson-core`) at
-0c71c6a (02:35: 3 false with git, 2 plain) and the tenth (`--only
-pipx,go-kit,regex,underscore,mybatis`) at 0aba4ea (03:00: 1 false with git, 0 plain), each
-then read. A new claim needs a new group, measured before anyone reads its misses.
+0c71c6a (02:35: 3 false with git, 2 plain), the tenth (`--only
+pipx,go-kit,regex,underscore,mybatis`) at 0aba4ea (03:00: 1 false with git, 0 plain), the
+eleventh (`--only starlette,client-golang,itertools,date-fns,retrofit`) at 5f94890 (05:35: 1
+false with git and plain, the truth's own: it sent one locale's file to another's) and the
+twelfth (`--only rich,zerolog,reqwest,execa,commons-codec`) at 3715d8f (06:10: 0 false),
+each then read. A new claim needs a new group, measured before anyone reads its misses.
 For each project, a local clone is checked out at the old tag, then at the new one, so
 `gold check` sees the real history between the releases and git's rename detection applies
 as in users' CI; a copy of the new work tree without `.git` is the plain run. The old
@@ -175,6 +178,20 @@ PROJECTS = (
     Project("itertools", "rust-itertools+itertools", "rust", "v0.12.1", "v0.13.0"),
     Project("date-fns", "date-fns+date-fns", "ts", "v2.28.0", "v2.29.0"),
     Project("retrofit", "square+retrofit", "java", "parent-2.8.1", "2.9.0"),
+    # Twelfth group, added 2026-12-06 06:05 (a terminal library's 10.0, a Go logger, an HTTP
+    # client moved to hyper 1, a JS library turned ESM, a Java codec library): measured once
+    # unseen, on 3715d8f
+    Project("rich", "Textualize+rich", "python", "v9.13.0", "v10.0.0"),
+    Project("zerolog", "rs+zerolog", "go", "v1.26.1", "v1.27.0"),
+    Project("reqwest", "seanmonstar+reqwest", "rust", "v0.11.27", "v0.12.0"),
+    Project("execa", "sindresorhus+execa", "ts", "v5.1.1", "v6.0.0"),
+    Project(
+        "commons-codec",
+        "apache+commons-codec",
+        "java",
+        "rel/commons-codec-1.15",
+        "rel/commons-codec-1.16.0",
+    ),
 )
 
 
