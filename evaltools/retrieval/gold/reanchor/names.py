@@ -7,6 +7,8 @@ from __future__ import annotations
 from evaltools.retrieval.code.chunk_id import ChunkId, parse_chunk_id
 from evaltools.retrieval.gold.reanchor.history.bodies import HOLLOW_BELOW, MIN_BODY_CHARS, Body
 from evaltools.retrieval.gold.reanchor.history.old_defs import OldDefinitions, kept
+from evaltools.retrieval.gold.reanchor.history.owners import Owners
+from evaltools.retrieval.gold.reanchor.history.partners import Partners
 from evaltools.retrieval.gold.reanchor.lookup import NAME_LENGTH_FACTOR, Entry, Lookup
 from evaltools.retrieval.gold.reanchor.plain.moved import RenamedFiles
 from evaltools.retrieval.gold.reanchor.plain.no_history import SetEvidence
@@ -20,6 +22,7 @@ from evaltools.retrieval.gold.reanchor.scope import (
     unique_by_language,
 )
 from evaltools.retrieval.gold.reanchor.similarity import name_words
+from evaltools.retrieval.gold.reanchor.unwrapped import unwrapped
 
 # An ID left to its name: the ID, its chunk ID, its symbol and its old body (if any).
 ByName = tuple[GoldRef, ChunkId, str, Body | None]
@@ -86,6 +89,31 @@ def by_names(
             at_home=at_home,
         )
     return holding
+
+
+def place_by_name(
+    by_name: list[ByName],
+    results: dict[GoldRef, Resolution],
+    lookup: Lookup,
+    *,
+    olds: OldDefinitions,
+    the_set: SetEvidence,
+    partners: Partners,
+) -> None:
+    """The IDs no body placed: by their names, then a new owner of their bodies, then a
+    wrapper dissolved around them."""
+    holding = by_names(by_name, results, lookup, olds, the_set)
+    owners = Owners(lookup, olds, partners)
+    for ref, cid, symbol, old in by_name:
+        # A name still defined somewhere did not go to another owner.
+        if old is None or ref.revision is None or holding.get(symbol):
+            continue
+        if results[ref].status.missing:
+            results[ref] = owners.place(cid, ref, old) or results[ref]
+    for ref, cid, _, old in by_name:
+        if results[ref].status is Status.MISSING_SYMBOL:
+            dissolved = unwrapped(cid, ref, old, lookup=lookup, olds=olds, the_set=the_set)
+            results[ref] = dissolved or results[ref]
 
 
 class RenamedAtHome:

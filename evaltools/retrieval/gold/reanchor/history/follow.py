@@ -43,12 +43,11 @@ from evaltools.retrieval.gold.reanchor.history.old_defs import (
     old_body,
 )
 from evaltools.retrieval.gold.reanchor.history.order import in_order
-from evaltools.retrieval.gold.reanchor.history.owners import Owners
 from evaltools.retrieval.gold.reanchor.history.partners import Partners
 from evaltools.retrieval.gold.reanchor.history.retyped import renamed_type
 from evaltools.retrieval.gold.reanchor.history.successors import Successors
 from evaltools.retrieval.gold.reanchor.lookup import Lookup
-from evaltools.retrieval.gold.reanchor.names import ByName, by_names
+from evaltools.retrieval.gold.reanchor.names import ByName, place_by_name
 from evaltools.retrieval.gold.reanchor.plain.no_history import SetEvidence, same_length
 from evaltools.retrieval.gold.reanchor.plain.twins import PlacedAbove, doubted_twin
 from evaltools.retrieval.gold.reanchor.rename import Scopes, by_scope
@@ -119,14 +118,7 @@ def follow_all(
     )
     by_name = _in_successors(by_name, results, lookup, olds)
     if by_name:
-        holding = by_names(by_name, results, lookup, olds, the_set)
-        owners = Owners(lookup, olds, partners)
-        for ref, cid, symbol, old in by_name:
-            # A name still defined somewhere did not go to another owner.
-            if old is None or ref.revision is None or holding.get(symbol):
-                continue
-            if results[ref].status.missing:
-                results[ref] = owners.place(cid, ref, old) or results[ref]
+        place_by_name(by_name, results, lookup, olds=olds, the_set=the_set, partners=partners)
 
 
 def _in_scope(

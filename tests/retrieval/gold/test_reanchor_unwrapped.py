@@ -1,0 +1,205 @@
+"""A wrapper dissolved in place (execa 6: `declare namespace execa { ... }` of
+`index.d.ts` became top-level declarations; a Python class of static helpers became module
+functions): `X.rest` follows to `rest` in its own file, with history and in a plain tree,
+when `rest` is new there, about as long, and keeps half of the old body."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.retrieval.gitrepo import GitRepo
+from tests.retrieval.gold.reanchor_repo import chunk_id, gold_check
+from tests.retrieval.gold.test_reanchor_plain import plain_copy
+from tests.retrieval.gold.test_reanchor_twins import repo
+
+__all__ = ["repo"]  # the fixture
+
+TS_MEMBERS = """	type StdioOption =
+		| 'pipe'
+		| 'ipc'
+		| 'ignore'
+		| 'inherit'
+		| Stream
+		| number
+		| undefined;
+
+	interface NodeOptions {
+		readonly nodePath?: string;
+		readonly nodeOptions?: string[];
+	}
+"""
+PY_MEMBERS = """    def quote(text):
+        escaped = text.replace("'", "'\\\\''")
+        return "'" + escaped + "'"
+
+    def join(parts):
+        quoted = [Shell.quote(part) for part in parts]
+        return " ".join(quoted)
+"""
+# language: path, the old file, the new one, the IDs' names, the names they take
+CASES = {
+    "ts": (
+        "index.d.ts",
+        '/// <reference types="node"/>\n\ndeclare namespace execa {\n'
+        + TS_MEMBERS
+        + "}\n\ndeclare const execa: {\n\t(file: string): void;\n};\n\nexport = execa;\n",
+        '/// <reference types="node"/>\n'
+        + TS_MEMBERS.replace("\n\t", "\n").removeprefix("\t").replace("type ", "export type ", 1)
+        + "\nexport function execa(file: string): void;\n",
+        ["execa.StdioOption", "execa.NodeOptions"],
+        ["StdioOption", "NodeOptions"],
+    ),
+    "python": (
+        "shell.py",
+        '"""Shell words."""\n\n\nclass Shell:\n' + PY_MEMBERS,
+        '"""Shell words."""\n\n\n'
+        + PY_MEMBERS.replace("\n    ", "\n")
+        .removeprefix("    ")
+        .replace("Shell.quote", "quote")
+        .replace("\ndef join", "\n\ndef join"),
+        ["Shell.quote", "Shell.join"],
+        ["quote", "join"],
+    ),
+}
+
+
+@pytest.mark.parametrize("history", [True, False], ids=["git", "plain"])
+@pytest.mark.parametrize("language", CASES)
+def test_members_of_a_dissolved_wrapper_follow_their_names(
+    language: str,
+    history: bool,
+    repo: GitRepo,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    path, old_text, new_text, names, news = CASES[language]
+    repo.write(path, old_text)
+    old = repo.commit("wrapped")
+    gold = [chunk_id(repo, path, name) for name in names]
+    repo.write(path, new_text)
+    repo.commit("the wrapper dissolved")
+    root = None if history else plain_copy(repo, tmp_path)
+    code, got = gold_check(repo, tmp_path, capsys, gold, old, root=root)
+    assert code == 1
+    assert [got[g]["new_chunk_id"] for g in gold] == [chunk_id(repo, path, n) for n in news]
+    wrapper = names[0].partition(".")[0]
+    assert got[gold[0]]["evidence"] == f"its wrapper {wrapper} dissolved in {path}"
+
+
+@pytest.mark.parametrize("history", [True, False], ids=["git", "plain"])
+def test_a_name_there_beside_the_wrapper_is_no_new_home(
+    history: bool, repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # `quote` stood at the top level all along (git says so, or the set names it): the
+    # method is gone, though its sibling `join` did come out of the class
+    helper = 'def quote(text):\n    return "\'" + text.replace("\'", "") + "\'"\n\n\n'
+    old_text = '"""Shell words."""\n\n\n' + helper + "class Shell:\n" + PY_MEMBERS
+    repo.write("shell.py", old_text)
+    old = repo.commit("wrapped")
+    gold = [chunk_id(repo, "shell.py", "Shell.quote"), chunk_id(repo, "shell.py", "Shell.join")]
+    if not history:  # the set is all a plain tree knows of the old one
+        gold.append(chunk_id(repo, "shell.py", "quote"))
+    join = PY_MEMBERS.split("\n\n", maxsplit=1)[1].replace("\n    ", "\n").removeprefix("    ")
+    repo.write("shell.py", '"""Shell words."""\n\n\n' + helper + join.replace("Shell.", ""))
+    repo.commit("the class dissolved, its quote dropped for the helper")
+    root = None if history else plain_copy(repo, tmp_path)
+    code, got = gold_check(repo, tmp_path, capsys, gold, old, root=root)
+    assert code == 1
+    assert got[gold[0]]["new_chunk_id"] is None
+
+
+def test_a_wrapper_still_there_dissolved_nothing(
+    repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    repo.write("shell.py", '"""Shell words."""\n\n\nclass Shell:\n' + PY_MEMBERS)
+    old = repo.commit("wrapped")
+    gold = [chunk_id(repo, "shell.py", "Shell.quote")]
+    moved_out = PY_MEMBERS.split("\n\n", maxsplit=1)[0].replace("\n    ", "\n").removeprefix("    ")
+    kept = "\n" + "\n".join(PY_MEMBERS.split("\n\n")[1:])
+    repo.write("shell.py", f'"""Shell words."""\n\n\n{moved_out}\n\n\nclass Shell:{kept}')
+    repo.commit("one method out of the class")
+    code, got = gold_check(repo, tmp_path, capsys, gold, old, root=plain_copy(repo, tmp_path))
+    assert code == 1
+    # the class is still there: its method left it, not a wrapper dissolved (a person
+    # chooses; another rule may say so, this one does not)
+    assert "dissolved" not in (got[gold[0]].get("evidence") or "")
+
+
+@pytest.mark.parametrize("history", [True, False], ids=["git", "plain"])
+def test_one_short_member_alone_is_not_enough(
+    history: bool, repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # a class deleted and a function of its method's name written: a replacement as
+    # likely as a move (short bodies share their shape; one name proves nothing)
+    old_text = '"""Hosts."""\n\n\nclass Machine:\n    def name(self):\n        return self._name\n'
+    new_text = '"""Hosts."""\n\n\ndef name():\n    return os.uname().nodename\n'
+    repo.write("host.py", old_text)
+    old = repo.commit("a class")
+    gold = [chunk_id(repo, "host.py", "Machine.name")]
+    repo.write("host.py", new_text)
+    repo.commit("a function")
+    root = None if history else plain_copy(repo, tmp_path)
+    code, got = gold_check(repo, tmp_path, capsys, gold, old, root=root)
+    assert code == 1
+    assert got[gold[0]]["new_chunk_id"] is None
+
+
+def test_a_receiver_defined_in_another_file_is_no_wrapper(
+    repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Go: `Server.Open` and `Server.Close` in conn.go, their type in server.go, replaced by
+    # free functions of those names: the type was never in conn.go to dissolve there
+    repo.write("server.go", "package srv\n\ntype Server struct {\n\tconn Conn\n}\n")
+    methods = "package srv\n\n" + "\n".join(
+        f"func (s *Server) {name}() error {{\n\treturn s.conn.{name}()\n}}\n"
+        for name in ("Open", "Close")
+    )
+    repo.write("conn.go", methods)
+    old = repo.commit("methods")
+    gold = [chunk_id(repo, "conn.go", f"Server.{name}") for name in ("Open", "Close")]
+    functions = "package srv\n\n" + "\n".join(
+        f"func {name}() error {{\n\treturn pool.{name}All()\n}}\n" for name in ("Open", "Close")
+    )
+    repo.write("conn.go", functions)
+    repo.commit("functions of a pool")
+    code, got = gold_check(repo, tmp_path, capsys, gold, old)
+    assert code == 1
+    assert [got[g]["new_chunk_id"] for g in gold] == [None, None]
+
+
+def test_a_long_body_that_kept_little_outweighs_its_siblings(
+    repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # with history, two methods whose long bodies became something else entirely, under
+    # the same names at the top level: the bodies tell, and they say no
+    def member(name: str, body: str) -> str:
+        return f"    def {name}(self, items, limit=None):\n{body}\n"
+
+    first = (
+        "        total = 0\n        for item in items[:limit]:\n"
+        "            if item.weight is not None and item.active:\n"
+        "                total += item.weight * item.count\n        return total\n"
+    )
+    second = (
+        "        seen = set()\n        for item in items[:limit]:\n"
+        "            if item.key and not item.key.startswith('_'):\n"
+        "                seen.add(item.key.lower().strip())\n        return sorted(seen)\n"
+    )
+    repo.write("stats.py", "class Stats:\n" + member("weigh", first) + member("keys", second))
+    old = repo.commit("a class")
+    gold = [chunk_id(repo, "stats.py", f"Stats.{name}") for name in ("weigh", "keys")]
+    other = (
+        "    params = {'q': query, 'n': limit or 10}\n"
+        "    response = requests.get(URL, params=params, timeout=30)\n"
+        "    response.raise_for_status()\n    return response.json()['results']\n"
+    )
+    repo.write(
+        "stats.py",
+        "".join(f"def {name}(query, limit=None):\n{other}\n\n" for name in ("weigh", "keys")),
+    )
+    repo.commit("functions that fetch")
+    code, got = gold_check(repo, tmp_path, capsys, gold, old)
+    assert code == 1
+    assert [got[g]["new_chunk_id"] for g in gold] == [None, None]
