@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import signal
 import sys
 from collections.abc import Sequence
 
@@ -39,6 +40,9 @@ def entry() -> None:
     code = main()
     workers = sys.modules.get("evaltools.parallel._workers")
     if workers is not None:
+        # The work is done: a Ctrl-C now would stop the teardown half-way (a traceback, the
+        # helpers left to PID 1 as zombies), so it waits the few milliseconds it takes.
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
         workers.stop_helpers()  # reaped here, they are no zombies of PID 1
     leave_if_workers_were_killed(code)
     sys.exit(code)

@@ -150,3 +150,41 @@ def test_a_worker_its_forkserver_never_reaped_is_reaped_by_the_command() -> None
     found = json.loads(done.stdout)
     assert found["code"] == 0, found["stderr"]
     assert found["left"] == []
+
+
+# Ctrl-C just as the command, its work done, stops its helpers (seen on a loaded machine:
+# a traceback, and the forkserver and tracker left to PID 1 as zombies).
+CTRL_C_IN_TEARDOWN = """
+import os, signal, time
+from evaltools import __main__ as cli
+from evaltools.parallel import _workers
+
+pool = _workers.start_pool(1, None)
+pool.submit(abs, 1).result()
+pool.shutdown(wait=True)
+stop_helpers = _workers.stop_helpers
+
+
+def interrupted_then_stopped():
+    os.kill(os.getpid(), signal.SIGINT)
+    time.sleep(0.05)
+    stop_helpers()
+
+
+_workers.stop_helpers = interrupted_then_stopped
+cli.main = lambda argv=None: 0
+cli.entry()
+"""
+
+
+def test_ctrl_c_while_the_helpers_stop_lets_them_stop() -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", HARNESS, "run", sys.executable, "-c", CTRL_C_IN_TEARDOWN],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    )
+    found = json.loads(done.stdout)
+    assert (found["code"], found["stderr"]) == (0, "")
+    assert found["left"] == []
