@@ -188,3 +188,47 @@ def test_ctrl_c_while_the_helpers_stop_lets_them_stop() -> None:
     found = json.loads(done.stdout)
     assert (found["code"], found["stderr"]) == (0, "")
     assert found["left"] == []
+
+
+# Ctrl-C as the pool's workers exit, every result in (seen under load: multiprocessing's
+# finalizer printed the KeyboardInterrupt and the command went on to exit 0).
+CTRL_C_IN_SHUTDOWN = """
+import os, signal, sys
+from evaltools.parallel import _workers, processes
+
+start_pool = _workers.start_pool
+
+
+def interrupted_on_shutdown(*args, **kwargs):
+    pool = start_pool(*args, **kwargs)
+    shutdown = pool.shutdown
+
+    def shutdown_interrupted(*a, **k):
+        os.kill(os.getpid(), signal.SIGINT)
+        shutdown(*a, **k)
+
+    pool.shutdown = shutdown_interrupted
+    return pool
+
+
+_workers.start_pool = interrupted_on_shutdown
+try:
+    sum(processes.parallel_map(abs, range(-40, 0), workers=2, batch=4))
+except KeyboardInterrupt:
+    # answered, and after the workers exited by themselves: none was killed mid-exit
+    sys.stderr.write(f"interrupted; pools killed: {len(_workers.killed_pools)}\\n")
+_workers.stop_helpers()
+"""
+
+
+def test_ctrl_c_as_the_workers_exit_is_answered_after() -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", HARNESS, "run", sys.executable, "-c", CTRL_C_IN_SHUTDOWN],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    )
+    found = json.loads(done.stdout)
+    assert (found["code"], found["stderr"]) == (0, "interrupted; pools killed: 0\n")
+    assert found["left"] == []

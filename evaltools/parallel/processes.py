@@ -141,7 +141,13 @@ def parallel_map(
         _workers.stop_pool(pool)
         raise
     else:
+        # Every result is in: a Ctrl-C while the workers exit is answered once they have,
+        # not inside multiprocessing's finalizers (which print it and carry on).
+        late: list[int] = []
+        _on_signal(signal.SIGINT, lambda signum, frame: late.append(signum))
         pool.shutdown(wait=True)
+        if late:
+            raise KeyboardInterrupt
     finally:
         _on_sigterm(previous)
         _on_signal(signal.SIGINT, previous_int)
