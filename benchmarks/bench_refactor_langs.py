@@ -24,9 +24,9 @@ chosen for the size of their refactors) at ce4b2e7 (01:21: 0 false with git, 4 p
 rand), then read; the ninth (`--only jsonschema,jwt,chrono,socket-io,jackson-core`) at
 0c71c6a (02:35: 3 false with git, 2 plain), the tenth (`--only
 pipx,go-kit,regex,underscore,mybatis`) at 0aba4ea (03:00: 1 false with git, 0 plain), the
-eleventh (`--only starlette,client-golang,itertools,date-fns,retrofit`) at 5f94890 (05:35: 1
+eleventh (`--only starlette,client-golang,itertools,date-fns,retrofit`) at 5f94890 (05:19: 1
 false with git and plain, the truth's own: it sent one locale's file to another's) and the
-twelfth (`--only rich,zerolog,reqwest,execa,commons-codec`) at 3715d8f (06:10: 0 false),
+twelfth (`--only rich,zerolog,reqwest,execa,commons-codec`) at 3715d8f (05:55: 0 false),
 each then read. A new claim needs a new group, measured before anyone reads its misses.
 For each project, a local clone is checked out at the old tag, then at the new one, so
 `gold check` sees the real history between the releases and git's rename detection applies
@@ -170,7 +170,7 @@ PROJECTS = (
     Project("regex", "rust-lang+regex", "rust", "1.7.3", "1.8.0"),
     Project("underscore", "jashkenas+underscore", "ts", "1.10.2", "1.11.0"),
     Project("mybatis", "mybatis+mybatis-3", "java", "mybatis-3.5.6", "mybatis-3.5.7"),
-    # Eleventh group, added 2026-12-06 05:35 (a Go library's files moved and split, a date
+    # Eleventh group, added 2026-12-06 05:19 (a Go library's files moved and split, a date
     # library's functions renamed by the hundred, Java converters moved): measured once
     # unseen, on 5f94890
     Project("starlette", "encode+starlette", "python", "0.13.8", "0.14.0"),
@@ -178,7 +178,7 @@ PROJECTS = (
     Project("itertools", "rust-itertools+itertools", "rust", "v0.12.1", "v0.13.0"),
     Project("date-fns", "date-fns+date-fns", "ts", "v2.28.0", "v2.29.0"),
     Project("retrofit", "square+retrofit", "java", "parent-2.8.1", "2.9.0"),
-    # Twelfth group, added 2026-12-06 06:05 (a terminal library's 10.0, a Go logger, an HTTP
+    # Twelfth group, added 2026-12-06 05:55 (a terminal library's 10.0, a Go logger, an HTTP
     # client moved to hyper 1, a JS library turned ESM, a Java codec library): measured once
     # unseen, on 3715d8f
     Project("rich", "Textualize+rich", "python", "v9.13.0", "v10.0.0"),
