@@ -74,8 +74,18 @@ print(json.dumps({"code": code, "stderr": err, "left": left}))
 
 
 def run_reaped(how: str, *args: str) -> dict[str, object]:
+    """`evaltools ARGS` under the harness, ended as `how` says."""
+    return _reaped(how, "-m", "evaltools", *args)
+
+
+def run_script_reaped(script: str) -> dict[str, object]:
+    """A Python script under the harness, run to its end."""
+    return _reaped("run", "-c", script)
+
+
+def _reaped(how: str, *python_args: str) -> dict[str, object]:
     done = subprocess.run(
-        [sys.executable, "-c", HARNESS, how, sys.executable, "-m", "evaltools", *args],
+        [sys.executable, "-c", HARNESS, how, sys.executable, *python_args],
         capture_output=True,
         text=True,
         check=True,
@@ -140,14 +150,7 @@ os._exit(0)
 
 
 def test_a_worker_its_forkserver_never_reaped_is_reaped_by_the_command() -> None:
-    done = subprocess.run(
-        [sys.executable, "-c", HARNESS, "run", sys.executable, "-c", LAGGING_FORKSERVER],
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=120,
-    )
-    found = json.loads(done.stdout)
+    found = run_script_reaped(LAGGING_FORKSERVER)
     assert found["code"] == 0, found["stderr"]
     assert found["left"] == []
 
@@ -178,14 +181,7 @@ cli.entry()
 
 
 def test_ctrl_c_while_the_helpers_stop_lets_them_stop() -> None:
-    done = subprocess.run(
-        [sys.executable, "-c", HARNESS, "run", sys.executable, "-c", CTRL_C_IN_TEARDOWN],
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=120,
-    )
-    found = json.loads(done.stdout)
+    found = run_script_reaped(CTRL_C_IN_TEARDOWN)
     assert (found["code"], found["stderr"]) == (0, "")
     assert found["left"] == []
 
@@ -222,13 +218,6 @@ _workers.stop_helpers()
 
 
 def test_ctrl_c_as_the_workers_exit_is_answered_after() -> None:
-    done = subprocess.run(
-        [sys.executable, "-c", HARNESS, "run", sys.executable, "-c", CTRL_C_IN_SHUTDOWN],
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=120,
-    )
-    found = json.loads(done.stdout)
+    found = run_script_reaped(CTRL_C_IN_SHUTDOWN)
     assert (found["code"], found["stderr"]) == (0, "interrupted; pools killed: 0\n")
     assert found["left"] == []
