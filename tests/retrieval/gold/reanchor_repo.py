@@ -4,6 +4,7 @@ are the old revision's definitions (named by the parser, as a set's author names
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -43,3 +44,10 @@ def gold_check(
     code = main([*argv, "--format", "json", *extra])
     items = json.loads(capsys.readouterr().out)
     return code, {item["chunk_id"]: item for item in items if item["status"] is not None}
+
+
+def plain_copy(repo: GitRepo, tmp_path: Path) -> Path:
+    """The repository's work tree without its history (`.git`)."""
+    target = tmp_path / "plain"
+    shutil.copytree(repo.path, target, ignore=shutil.ignore_patterns(".git"))
+    return target

@@ -7,7 +7,6 @@ the plain-tree cases copy the target without `.git`.
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
@@ -19,6 +18,7 @@ from evaltools.retrieval.gold.reanchor.lookup import TreeLookup
 from evaltools.retrieval.gold.reanchor.resolve import GoldRef, Resolution, Status
 from evaltools.retrieval.sources.source import CodeTree
 from tests.retrieval.gitrepo import GitRepo
+from tests.retrieval.gold.reanchor_repo import plain_copy
 
 STORE_PY = '''\
 import json
@@ -55,12 +55,6 @@ def resolve(root: Path, *ids: str, revision: str | None = None) -> dict[str, Res
     with CodeTree(root) as tree, FileParser(1) as pool:
         results = resolve_all([GoldRef(i, revision) for i in ids], TreeLookup(tree, pool))
     return {ref.chunk_id: result for ref, result in results.items()}
-
-
-def plain_copy(repo: GitRepo, tmp_path: Path) -> Path:
-    target = tmp_path / "plain"
-    shutil.copytree(repo.path, target, ignore=shutil.ignore_patterns(".git"))
-    return target
 
 
 @pytest.fixture

@@ -5,26 +5,19 @@ there all along."""
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
 
 from evaltools.__main__ import main
 from tests.retrieval.gitrepo import GitRepo
-from tests.retrieval.gold.reanchor_repo import chunk_id, gold_check
+from tests.retrieval.gold.reanchor_repo import chunk_id, gold_check, plain_copy
 from tests.retrieval.gold.test_reanchor_renames import OVERLOADS
 from tests.retrieval.gold.test_reanchor_twins import LANGUAGES, TWIN, named, repo
 
 __all__ = ["repo"]  # the fixture
 
 TYPES = (("Alpha", "alpha"), ("Beta", "beta"), ("Gamma", "gamma"))
-
-
-def plain_copy(repo: GitRepo, tmp_path: Path) -> Path:
-    target = tmp_path / "plain"
-    shutil.copytree(repo.path, target, ignore=shutil.ignore_patterns(".git"))
-    return target
 
 
 def write_types(repo: GitRepo, folder: str, language: str, count: int = 3) -> list[str]:

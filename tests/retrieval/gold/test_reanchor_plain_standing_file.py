@@ -11,8 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.retrieval.gitrepo import GitRepo
-from tests.retrieval.gold.reanchor_repo import chunk_id, gold_check
-from tests.retrieval.gold.test_reanchor_plain import plain_copy
+from tests.retrieval.gold.reanchor_repo import chunk_id, gold_check, plain_copy
 from tests.retrieval.gold.test_reanchor_twins import repo
 
 __all__ = ["repo"]  # the fixture

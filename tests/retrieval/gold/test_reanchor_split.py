@@ -10,8 +10,7 @@ import pytest
 
 from evaltools.__main__ import main
 from tests.retrieval.gitrepo import GitRepo
-from tests.retrieval.gold.reanchor_repo import chunk_id, gold_check
-from tests.retrieval.gold.test_reanchor_plain import plain_copy
+from tests.retrieval.gold.reanchor_repo import chunk_id, gold_check, plain_copy
 from tests.retrieval.gold.test_reanchor_twins import repo
 
 __all__ = ["repo"]  # the fixture

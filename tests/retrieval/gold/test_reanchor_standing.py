@@ -6,14 +6,13 @@ indexmap (`src/map.rs`'s `mod tests` moved out: `tests.insert_order` was put ont
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
 
 from evaltools.__main__ import main
 from tests.retrieval.gitrepo import GitRepo
-from tests.retrieval.gold.reanchor_repo import chunk_id, gold_check
+from tests.retrieval.gold.reanchor_repo import chunk_id, gold_check, plain_copy
 from tests.retrieval.gold.test_reanchor_twins import repo
 
 __all__ = ["repo"]  # the fixture
@@ -100,12 +99,6 @@ def write_codec(repo: GitRepo, language: str, fmt: str) -> str:
     path, text = codec_path(language, fmt), CODEC[language][1]
     repo.write(path, text.replace("fmt", fmt))
     return path
-
-
-def plain_copy(repo: GitRepo, tmp_path: Path) -> Path:
-    target = tmp_path / "plain"
-    shutil.copytree(repo.path, target, ignore=shutil.ignore_patterns(".git"))
-    return target
 
 
 def decode_of(language: str) -> str:
