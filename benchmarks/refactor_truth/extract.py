@@ -124,7 +124,9 @@ def definitions(root: Path, language: str) -> tuple[list[Def], list[str]]:
 def parse_helper_output(out: str) -> tuple[list[Def], list[str]]:
     by_file: dict[str, list[Raw]] = {}
     refused: list[str] = []
-    for line in out.splitlines():
+    # One row a line, split at "\n" only: JSON leaves U+2028 and the like in strings raw,
+    # and `splitlines` would cut a row there (js-yaml 3.14's source has them).
+    for line in filter(None, out.split("\n")):
         row = json.loads(line)
         if row.get("error"):
             refused.append(row["path"])

@@ -5,6 +5,7 @@ node with npm's typescript, java), which the benchmark needs too."""
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
@@ -286,6 +287,14 @@ def test_helper_output_is_qualified_by_nesting_and_impl_scopes_are_not_definitio
     ]
     assert found[1].body == ("fn", "_", "(", ")", "{", "_", "(", ")", "}")
     assert refused == ["b.rs"]
+
+
+def test_a_line_separator_inside_a_body_does_not_split_the_row() -> None:
+    body = 'const s = "a\u2028b\u0085c";'
+    row = {"path": "a.js", "name": "s", "def": True, "sl": 1, "sc": 0, "el": 1, "ec": 20}
+    found, refused = parse_helper_output(json.dumps(row | {"body": body}, ensure_ascii=False))
+    assert [(d.name, d.start, d.end) for d in found] == [("s", 1, 1)]
+    assert refused == []
 
 
 def test_two_items_on_one_line_are_siblings_not_nested() -> None:
