@@ -192,8 +192,11 @@ def definition_lines(root: Path | None, chunk_id: str, count: int = 12) -> str |
     if not source.is_file():
         return None
     try:
-        lines = source.read_text("utf-8", "replace").splitlines()
+        data = source.read_bytes()
     except OSError:
         return None
-    shown = lines[cid.start - 1 : min(cid.end, cid.start - 1 + count)]
-    return "\n".join(shown) if shown else None
+    # Lines as chunk IDs count them: at "\n" only (`splitlines` also breaks at a form feed).
+    shown = data.split(b"\n")[cid.start - 1 : min(cid.end, cid.start - 1 + count)]
+    if not shown:
+        return None
+    return "\n".join(line.removesuffix(b"\r").decode("utf-8", "replace") for line in shown)
