@@ -356,7 +356,7 @@ def read_baseline(path: Path) -> dict[tuple[str, int], float]:
         values = [jsonio.loads(text)]
     except jsonio.JsonError:
         try:
-            values = [jsonio.loads(line) for line in text.splitlines() if line.strip()]
+            values = [jsonio.loads(line) for line in text.split("\n") if line.strip()]
         except jsonio.JsonError as exc:
             raise UsageError(f"--baseline {shown}: not JSON or JSONL ({exc})") from exc
     found: dict[tuple[str, int], float] = {}

@@ -394,6 +394,25 @@ def test_bad_baseline_and_missing_paths_are_usage_errors(
     assert main(["score", "--metric", "v9", str(run)]) == 2
 
 
+def test_a_baseline_jsonl_keeps_a_raw_line_separator_inside_its_strings(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # JSON needs no escape for U+2028 or U+0085; a line of JSONL ends at "\n" only.
+    run = write_jsonl(tmp_path / "run.jsonl", [example("ex", [prediction(PERFECT)])])
+    scored = [
+        {"name": "ex", "note": "a\u2028b\u0085c", "score": [{"delta_chr_f": 40.0}]},
+        {"name": "other", "score": [{"delta_chr_f": 10.0}]},
+    ]
+    baseline = tmp_path / "baseline.jsonl"
+    baseline.write_text(
+        "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in scored), encoding="utf-8"
+    )
+    rc, doc, _ = _score(capsys, "--baseline", str(baseline), str(run))
+    assert rc == 0
+    assert doc["groups"]["all"]["baseline_difference"]["pairs"] == 1
+    assert doc["groups"]["all"]["baseline_difference"]["avg_delta_chr_f"] == 60.0
+
+
 def test_the_cli_choices_are_the_definitions() -> None:
     assert set(METRICS) == set(NAMES)
 
