@@ -5,12 +5,22 @@ offset is a character offset; in `bytes`, a byte offset whose line's bytes befor
 decoded (a byte that does not decode counts as one character). `Lines` indexes where each
 line starts once, so that the many findings of one large record are placed in O(log n)
 each (counting newlines from the start for each was quadratic in the findings);
-`line_column` places a single offset without building the index.
+`line_column` places a single offset without building the index; `lines_of` cuts a text
+into the lines all of these count.
 """
 
 from __future__ import annotations
 
 import bisect
+
+
+def lines_of(data: bytes) -> list[bytes]:
+    """Each line of `data` with its "\n" (the last without one when `data` has no final
+    newline): a line ends at "\n" only, as in JSONL and in every line number reported.
+    `splitlines` also ends one at a lone "\r", which JSON reads as whitespace."""
+    parts = data.split(b"\n")
+    lines = [part + b"\n" for part in parts[:-1]]
+    return [*lines, parts[-1]] if parts[-1] else lines
 
 
 def char_column(line: bytes, offset: int) -> int:

@@ -13,7 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from evaltools.__main__ import main
-from evaltools.positions import Lines, line_column
+from evaltools.positions import Lines, line_column, lines_of
 from tests.conftest import CORPUS
 
 
@@ -65,3 +65,14 @@ def test_each_of_many_findings_of_one_record_is_at_its_own_line(
             assert line == "1"
         assert f"(at /expected_patches/{index})" in finding
         assert text.split("\n")[int(line) - 1][int(column) - 1] == '"'
+
+
+@given(
+    st.lists(st.sampled_from([b"a", b"\r", b"\n", b"\x0c", b"\xc2\x85"]), max_size=30).map(b"".join)
+)
+def test_lines_of_ends_a_line_at_newline_only(data: bytes) -> None:
+    lines = lines_of(data)
+    assert b"".join(lines) == data
+    assert all(line.endswith(b"\n") for line in lines[:-1])
+    assert all(b"\n" not in line[:-1] for line in lines)
+    assert len(lines) == data.count(b"\n") + (0 if data.endswith(b"\n") or not data else 1)

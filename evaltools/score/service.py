@@ -21,6 +21,7 @@ from evaltools.diagnostics import Diagnostic, make
 from evaltools.example.records import Record, Unit, iter_all_units, parse_unit
 from evaltools.fileio import MAX_DATA_FILE_BYTES, Refused, UsageError, display_path, read_input
 from evaltools.parallel.processes import Cost, batch_size, parallel_map, worker_count
+from evaltools.positions import lines_of
 from evaltools.score.context.related_limit import EVAL_RELATED_CONTEXT_BYTES
 from evaltools.score.definitions import Definition
 from evaltools.score.inputs import BadInput, Problem, Scorable, from_example, from_markdown
@@ -64,7 +65,7 @@ def read_predictions(
     data = read_input(path, max_bytes=MAX_DATA_FILE_BYTES)
     if isinstance(data, Refused):
         return {}, [data.at(shown)]
-    for number, raw in enumerate(data.splitlines(), start=1):
+    for number, raw in enumerate(lines_of(data), start=1):
         if not raw.strip():
             continue
         try:

@@ -13,6 +13,7 @@ from evaltools import jsonio
 from evaltools.atomic import WriteError, atomic_write, write_finding
 from evaltools.catalogue.io import FILE_NOT_WRITTEN
 from evaltools.diagnostics import Diagnostic, make
+from evaltools.positions import lines_of
 from evaltools.score.prediction import Score
 
 # Upstream's Example keys after the spec's, in its order: `score` goes before the first of
@@ -94,7 +95,7 @@ def with_scores(text: str, scores: list[Score]) -> str:
 
 
 def _jsonl(data: bytes, by_index: dict[int, list[Score]]) -> bytes:
-    lines = data.splitlines(keepends=True)
+    lines = lines_of(data)
     for index, scores in by_index.items():
         raw = lines[index]
         body = raw.rstrip(b"\r\n")

@@ -312,6 +312,48 @@ def test_write_scores_changes_only_the_scored_records(
     assert doc["groups"]["all"]["baseline_difference"]["avg_delta_chr_f"] == 0.0
 
 
+@pytest.mark.parametrize("where", ["before a record", "inside a record"])
+def test_write_scores_counts_lines_at_newlines_only(
+    where: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A lone "\r" is JSON whitespace: the reader keeps it inside the line, so the writer
+    # must too, or the scores land in the record before (or the file is refused).
+    unscored = json.dumps(
+        {
+            "name": "a",
+            "repository_url": "u",
+            "revision": "r",
+            "cursor_path": "a",
+            "cursor_position": "x",
+            "edit_history": "",
+            "expected_patches": [],
+        }
+    )
+    scored = json.dumps(example("b", [prediction(PERFECT)]))
+    first = "\r" + unscored if where == "before a record" else unscored.replace(", ", ",\r", 1)
+    path = tmp_path / "w.jsonl"
+    path.write_bytes(f"{first}\n{scored}\n".encode())
+    assert main(["score", "--write-scores", str(path)]) == 0
+    capsys.readouterr()
+    first_after, second_after, rest = path.read_bytes().split(b"\n")
+    assert (first_after, rest) == (first.encode(), b"")
+    assert [s["delta_chr_f"] for s in json.loads(second_after)["score"]] == [100.0]
+
+
+def test_a_predictions_line_is_counted_at_newlines_only(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = CORPUS / "flask--add-import-statement.md"
+    shutil.copy(source, tmp_path / source.name)
+    predictions = tmp_path / "p.jsonl"
+    predictions.write_bytes(
+        b'\r{"name": "flask--add-import-statement", "patch": null}\n{"name": 5}\n'
+    )
+    rc, _, err = _score(capsys, str(tmp_path / source.name), "--predictions", str(predictions))
+    assert rc == 1
+    assert "p.jsonl:2:1: SC005" in err and "p.jsonl:3" not in err
+
+
 def test_write_scores_into_a_pretty_json_file(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

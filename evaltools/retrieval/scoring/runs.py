@@ -18,7 +18,7 @@ from typing import Any
 from evaltools.catalogue.rg.discipline import RUN_DUPLICATE_RESULT, RUN_UNREADABLE_LINE
 from evaltools.diagnostics import Diagnostic, make
 from evaltools.fileio import MAX_DATA_FILE_BYTES, Refused, display_path, read_input
-from evaltools.positions import char_column
+from evaltools.positions import char_column, lines_of
 from evaltools.retrieval.records.record import NEEDS_FULL_PARSE, parse_line, quick_value
 from evaltools.retrieval.records.validation.explain import json_type
 
@@ -63,7 +63,7 @@ def _ranked(results: list[tuple[str, float | None]]) -> list[str]:
 
 def _read_trec(data: bytes, shown: str, run: Run) -> _Scored:
     out = _Collector(shown, run)
-    for number, raw in enumerate(data.splitlines(), 1):
+    for number, raw in enumerate(lines_of(data), 1):
         fields = list(_FIELD.finditer(raw))
         if not fields:
             continue
@@ -128,7 +128,7 @@ class _Collector:
 
 def _read_jsonl(data: bytes, shown: str, run: Run) -> _Scored:
     out = _Collector(shown, run)
-    for number, raw in enumerate(data.splitlines(keepends=True), 1):
+    for number, raw in enumerate(lines_of(data), 1):
         if not raw.strip():
             continue
         value = quick_value(raw)

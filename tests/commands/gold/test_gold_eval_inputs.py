@@ -183,3 +183,19 @@ def test_a_jsonl_line_names_its_real_problem(
     assert evaluate() == 1
     column = line.index(at) + 1
     assert capsys.readouterr() == ("", f"run.trec:1:{column}: RG501 [error] {SHAPE}: {why}\n")
+
+
+def test_a_lone_carriage_return_inside_a_jsonl_run_line_is_whitespace(
+    in_tmp: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # JSON reads "\r" as whitespace and a JSONL line ends at "\n" only, as in every other
+    # reader: the run is read, and the next line's finding is on line 2.
+    write_set(in_tmp, GOOD)
+    line = '{"qid": "q2", "ids": 5}'
+    (in_tmp / "run.trec").write_bytes(f'{{"qid": "q1",\r"ids": ["{cid(1)}"]}}\n{line}\n'.encode())
+    assert evaluate() == 1
+    why = "`ids` is an integer, not a list: write [...] around it (at /ids)"
+    assert capsys.readouterr() == (
+        "",
+        f"run.trec:2:{line.index('5') + 1}: RG501 [error] {SHAPE}: {why}\n",
+    )
