@@ -8,10 +8,10 @@ from collections.abc import Callable
 
 from lsprotocol import types as t
 from pygls.workspace import TextDocument
-from pygls.workspace.position_codec import ServerTextPosition, ServerTextRange
 
 from evaltools.diagnostics import Diagnostic
 from evaltools.server import analysis
+from evaltools.server.lines import DocumentLines
 
 # A JSON string that reads as a chunk ID (`path:start-end[:symbol]`).
 CHUNK_ID = re.compile(r'"([^"\\\s:]+(?:/[^"\\\s:]+)*:\d+-\d+(?::[^"\\]*)?)"')
@@ -24,22 +24,24 @@ def code_actions(
     canonical_edit: Callable[[TextDocument], t.TextEdit | None],
 ) -> list[t.CodeAction]:
     actions: list[t.CodeAction] = []
+    lines = document_lines(doc)
     asked = params.context.diagnostics
     for diagnostic in asked:
         fix = diagnostic.data.get("fix") if isinstance(diagnostic.data, dict) else None
         if isinstance(fix, dict):
-            action = _suggestion(doc, diagnostic, fix)
+            action = _suggestion(doc, lines, diagnostic, fix)
             if action is not None:
                 actions.append(action)
     if gold is not None and gold.check is not None:
         first, last = params.range.start.line, params.range.end.line
         for item in gold.check.items:
             result = item.result
-            row = item.line.line - 1
             if result is None or not result.status.repairable or not result.new_chunk_id:
                 continue
-            if first <= row <= last:
-                edit = _replace_id(doc, row, item.ref.chunk_id, result.new_chunk_id)
+            span = lines.line_span(lines.offset(item.line.line, 1))
+            if first <= lines.position(span[0]).line <= last:
+                old, new = f'"{item.ref.chunk_id}"', f'"{result.new_chunk_id}"'
+                edit = _replace_text(lines, span, old, new)
                 if edit is not None:
                     title = f"Rewrite the gold ID to {result.new_chunk_id}"
                     actions.append(_action(doc, title, edit, t.CodeActionKind.QuickFix))
@@ -56,12 +58,13 @@ def _action(doc: TextDocument, title: str, edit: t.TextEdit, kind: str) -> t.Cod
 
 
 def _suggestion(
-    doc: TextDocument, diagnostic: t.Diagnostic, fix: dict[str, object]
+    doc: TextDocument, lines: DocumentLines, diagnostic: t.Diagnostic, fix: dict[str, object]
 ) -> t.CodeAction | None:
     """A "did you mean" hint (`diagnostics.Fix`): the first `old` on the finding's line
     becomes `new`; none when the text has changed since."""
     old, new = str(fix.get("old", "")), str(fix.get("new", ""))
-    edit = _replace_text(doc, diagnostic.range.start.line, old, new) if old else None
+    row = lines.row_span(diagnostic.range.start.line)
+    edit = _replace_text(lines, row, old, new) if old else None
     if edit is None:
         return None
     action = _action(doc, f"Replace with {new}", edit, t.CodeActionKind.QuickFix)
@@ -70,34 +73,28 @@ def _suggestion(
     return action
 
 
-def _replace_id(doc: TextDocument, row: int, old: str, new: str) -> t.TextEdit | None:
-    return _replace_text(doc, row, f'"{old}"', f'"{new}"')
-
-
-def _replace_text(doc: TextDocument, row: int, old: str, new: str) -> t.TextEdit | None:
-    if row >= len(doc.lines):
-        return None
-    line = doc.lines[row]
-    at = line.find(old)
+def _replace_text(
+    lines: DocumentLines, span: tuple[int, int], old: str, new: str
+) -> t.TextEdit | None:
+    """The first `old` between the offsets of `span` replaced by `new`."""
+    at = lines.source.find(old, *span)
     if at < 0:
         return None
-    span = ServerTextRange(ServerTextPosition(row, at), ServerTextPosition(row, at + len(old)))
-    return t.TextEdit(doc.range_to_client_units(span), new)
+    return t.TextEdit(lines.range(at, at + len(old)), new)
 
 
-def finding_range(doc: TextDocument, line: int, column: int) -> t.Range:
+def document_lines(doc: TextDocument) -> DocumentLines:
+    return DocumentLines(doc.source, doc.position_codec)
+
+
+def finding_range(lines: DocumentLines, line: int, column: int) -> t.Range:
     """From the finding's column (characters) to the end of its word on that line."""
-    lines = doc.lines
-    row = min(max(line - 1, 0), max(len(lines) - 1, 0))
-    text = lines[row].rstrip("\r\n") if lines else ""
-    start = min(max(column - 1, 0), len(text))
+    start = lines.offset(line, column)
+    row_end = lines.row_span(lines.position(start).line)[1]
     end = start
-    while end < len(text) and not text[end].isspace():
+    while end < row_end and not lines.source[end].isspace():
         end += 1
-    if end == start:
-        end = len(text)
-    at = ServerTextRange(ServerTextPosition(row, start), ServerTextPosition(row, end))
-    return doc.range_to_client_units(at)
+    return lines.range(start, end if end > start else row_end)
 
 
 def hover_text(
@@ -111,28 +108,31 @@ def hover_text(
     from evaltools.catalogue.text import text_section
 
     texts: list[tuple[str, str]] = []
+    lines = document_lines(doc)
     for d in found:
-        span = finding_range(doc, d.line, d.column)
+        span = finding_range(lines, d.line, d.column)
         if span.start.line == position.line and (
             span.start.character <= position.character <= span.end.character
         ):
             rule = RULES.get(d.code)
             if rule is not None and rule.code not in {x[0] for x in texts}:
                 texts.append((rule.code, f"```text\n{text_section(rule)}```"))
-    definition = _gold_hover(doc, position, gold)
+    definition = _gold_hover(lines, position, gold)
     shown = [text for _, text in texts] + ([definition] if definition else [])
     return "\n\n".join(shown) if shown else None
 
 
-def _gold_hover(doc: TextDocument, position: t.Position, gold: analysis.Gold | None) -> str | None:
-    if gold is None or position.line >= len(doc.lines):
+def _gold_hover(
+    lines: DocumentLines, position: t.Position, gold: analysis.Gold | None
+) -> str | None:
+    if gold is None:
         return None
-    here = doc.position_from_client_units(position).character
-    line = doc.lines[position.line]
-    for match in CHUNK_ID.finditer(line):
-        if match.start() <= here <= match.end():
+    offset = lines.offset_of(position)
+    start, end = lines.line_span(offset)
+    for match in CHUNK_ID.finditer(lines.source, start, end):
+        if match.start() <= offset <= match.end():
             written = match.group(1)
-            current = _current_place(gold, position.line + 1, written)
+            current = _current_place(gold, lines.line_number(offset), written)
             body = analysis.definition_lines(gold.root, current)
             if body is None:
                 return None

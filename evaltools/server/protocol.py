@@ -12,12 +12,12 @@ from lsprotocol import types as t
 from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 from pygls.workspace import TextDocument
-from pygls.workspace.position_codec import ServerTextPosition
 
 from evaltools import __version__
 from evaltools.diagnostics import Diagnostic, Severity
 from evaltools.server import analysis
-from evaltools.server.actions import code_actions, finding_range, hover_text
+from evaltools.server.actions import code_actions, document_lines, finding_range, hover_text
+from evaltools.server.lines import DocumentLines
 
 SEVERITIES = {
     Severity.ERROR: t.DiagnosticSeverity.Error,
@@ -32,9 +32,9 @@ def path_of(uri: str) -> Path | None:
     return None if fs is None else Path(fs)
 
 
-def lsp_diagnostic(doc: TextDocument, d: Diagnostic) -> t.Diagnostic:
+def lsp_diagnostic(lines: DocumentLines, d: Diagnostic) -> t.Diagnostic:
     return t.Diagnostic(
-        range=finding_range(doc, d.line, d.column),
+        range=finding_range(lines, d.line, d.column),
         message=d.message,
         severity=SEVERITIES[d.severity],
         code=d.code,
@@ -47,8 +47,10 @@ class EvalServer(LanguageServer):
     """The documents' last lint and gold results, and the version each was made for."""
 
     def __init__(self) -> None:
+        # Whole texts, not edits: pygls applies an edit on `str.splitlines` lines, which a
+        # form feed or U+2028 splits where the editor does not, and the copy would drift.
         super().__init__(
-            "evaltools", __version__, text_document_sync_kind=t.TextDocumentSyncKind.Incremental
+            "evaltools", __version__, text_document_sync_kind=t.TextDocumentSyncKind.Full
         )
         self.versions: dict[str, int] = {}
         self.lint: dict[str, list[Diagnostic]] = {}
@@ -73,8 +75,9 @@ class EvalServer(LanguageServer):
                 return  # superseded by a newer text
         found, _ = self.findings(uri)
         found.sort(key=Diagnostic.sort_key)
+        lines = document_lines(doc)
         params = t.PublishDiagnosticsParams(
-            uri=uri, version=version, diagnostics=[lsp_diagnostic(doc, d) for d in found]
+            uri=uri, version=version, diagnostics=[lsp_diagnostic(lines, d) for d in found]
         )
         self.text_document_publish_diagnostics(params)
 
@@ -186,10 +189,7 @@ def _canonical_edit(doc: TextDocument) -> t.TextEdit | None:
     rendered = analysis.canonical(path, text)
     if rendered is None or rendered == text:
         return None
-    lines = doc.lines
-    # Past the last line: the codec gives (len(lines), 0), the end of any text.
-    end = doc.position_to_client_units(ServerTextPosition(len(lines), 0))
-    return t.TextEdit(t.Range(t.Position(0, 0), end), rendered)
+    return t.TextEdit(t.Range(t.Position(0, 0), document_lines(doc).end()), rendered)
 
 
 def serve() -> int:

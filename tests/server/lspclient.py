@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import queue
+import re
 import subprocess
 import sys
 import threading
@@ -119,19 +120,22 @@ class Client:
         return self.process.wait(timeout=WAIT)
 
 
+def offset_at(text: str, position: Message) -> int:
+    """The offset of an LSP position in `text`: lines end at "\r\n", "\r" or "\n" (as the
+    protocol says, and editors count), characters are UTF-16 code units (the client
+    announced no other encoding)."""
+    lines = re.findall(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$", text)
+    row, column = position["line"], position["character"]
+    if row >= len(lines):
+        return len(text)
+    before = sum(len(line) for line in lines[:row])
+    units = lines[row].encode("utf-16-le")[: 2 * column].decode("utf-16-le")
+    return before + len(units)
+
+
 def apply_edits(text: str, edits: list[Message]) -> str:
-    """Apply LSP text edits (UTF-16 positions, as the client announced no other) to `text`."""
-    lines = text.splitlines(keepends=True)
-
-    def offset(position: Message) -> int:
-        row, column = position["line"], position["character"]
-        if row >= len(lines):
-            return len(text)
-        before = sum(len(line) for line in lines[:row])
-        units = lines[row].encode("utf-16-le")[: 2 * column].decode("utf-16-le")
-        return before + len(units)
-
-    for edit in sorted(edits, key=lambda e: offset(e["range"]["start"]), reverse=True):
-        start, end = offset(edit["range"]["start"]), offset(edit["range"]["end"])
+    """Apply LSP text edits to `text`."""
+    for edit in sorted(edits, key=lambda e: offset_at(text, e["range"]["start"]), reverse=True):
+        start, end = offset_at(text, edit["range"]["start"]), offset_at(text, edit["range"]["end"])
         text = text[:start] + edit["newText"] + text[end:]
     return text

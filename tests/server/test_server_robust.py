@@ -8,6 +8,8 @@ import random
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import corpus_files
 from tests.server.lspclient import Client
 
@@ -56,7 +58,19 @@ def test_hundreds_of_random_edits_and_the_server_still_answers(in_tmp: Path) -> 
     assert client.stop() == 0
 
 
-def test_a_stale_gold_id_is_reported_and_rewritten_by_a_code_action(in_tmp: Path) -> None:
+# A record before the stale one whose query holds a raw U+2028: one line to evaltools and
+# the editor, two to `str.splitlines`.
+BEFORE = {
+    "none": "",
+    "line separator": '{"qid": "q0", "query": "a\u2028b", "type": "intent", '
+    '"gold": {"src/a.py:4-5:foo": 1}}\n',
+}
+
+
+@pytest.mark.parametrize("before", list(BEFORE))
+def test_a_stale_gold_id_is_reported_and_rewritten_by_a_code_action(
+    in_tmp: Path, before: str
+) -> None:
     def git(*args: str) -> None:
         subprocess.run(["git", "-C", str(in_tmp), *args], check=True, capture_output=True)
 
@@ -79,16 +93,17 @@ def test_a_stale_gold_id_is_reported_and_rewritten_by_a_code_action(in_tmp: Path
         "type": "intent",
         "gold": {"src/a.py:1-2:foo": 2},
     }
-    text = json.dumps(record) + "\n"
+    text = BEFORE[before] + json.dumps(record) + "\n"
+    row = text.count("\n") - 1
     path = in_tmp / "set.jsonl"
-    path.write_text(text)
+    path.write_text(text, encoding="utf-8")
     client = Client(in_tmp)
     client.start(in_tmp)
     uri = client.open(path, text)
     assert client.diagnostics(uri, 1) == []  # the lint result, before the gold check
     stale = client.diagnostics(uri, 1)  # then the gold check's, from its worker
-    assert [(d["code"], d["range"]["start"]["line"]) for d in stale] == [("RG001", 0)]
-    whole = {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}}
+    assert [(d["code"], d["range"]["start"]["line"]) for d in stale] == [("RG001", row)]
+    whole = {"start": {"line": row, "character": 0}, "end": {"line": row, "character": 0}}
     actions = client.request(
         "textDocument/codeAction",
         {"textDocument": {"uri": uri}, "range": whole, "context": {"diagnostics": stale}},
@@ -100,7 +115,7 @@ def test_a_stale_gold_id_is_reported_and_rewritten_by_a_code_action(in_tmp: Path
         "textDocument/hover",
         {
             "textDocument": {"uri": uri},
-            "position": {"line": 0, "character": text.index("src/a.py") + 2},
+            "position": {"line": row, "character": text.split("\n")[row].index("src/a.py") + 2},
         },
     )
     assert "def foo():\n    return 1" in hover["contents"]["value"]  # at its new place
