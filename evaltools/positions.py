@@ -12,15 +12,25 @@ into the lines all of these count.
 from __future__ import annotations
 
 import bisect
+from typing import overload
 
 
-def lines_of(data: bytes) -> list[bytes]:
-    """Each line of `data` with its "\n" (the last without one when `data` has no final
+@overload
+def lines_of(text: bytes) -> list[bytes]: ...
+@overload
+def lines_of(text: str) -> list[str]: ...
+def lines_of(text: str | bytes) -> list[str] | list[bytes]:
+    """Each line of `text` with its "\n" (the last without one when `text` has no final
     newline): a line ends at "\n" only, as in JSONL and in every line number reported.
-    `splitlines` also ends one at a lone "\r", which JSON reads as whitespace."""
-    parts = data.split(b"\n")
-    lines = [part + b"\n" for part in parts[:-1]]
-    return [*lines, parts[-1]] if parts[-1] else lines
+    `splitlines` also ends one at a lone "\r" (JSON whitespace) and, in a `str`, at a form
+    feed, U+0085 or U+2028 (a JSON string may hold the last two raw)."""
+    if isinstance(text, bytes):
+        parts = text.split(b"\n")
+        lines = [part + b"\n" for part in parts[:-1]]
+        return [*lines, parts[-1]] if parts[-1] else lines
+    pieces = text.split("\n")
+    rows = [piece + "\n" for piece in pieces[:-1]]
+    return [*rows, pieces[-1]] if pieces[-1] else rows
 
 
 def char_column(line: bytes, offset: int) -> int:

@@ -23,6 +23,7 @@ from evaltools.example.markdown.roundtrip import (
 )
 from evaltools.fileio import TextFile, read_text_file
 from evaltools.parallel.processes import Cost
+from evaltools.positions import lines_of
 
 
 @dataclass
@@ -106,8 +107,8 @@ def check_text(
     if diff and result.rendered is not None and result.rendered != read.text:
         out.diff = "".join(
             difflib.unified_diff(
-                read.text.splitlines(keepends=True),
-                result.rendered.splitlines(keepends=True),
+                lines_of(read.text),
+                lines_of(result.rendered),
                 fromfile=read.display,
                 tofile=f"{read.display} (canonical)",
             )

@@ -338,3 +338,24 @@ def test_an_example_in_json_form_named_directly_is_a_usage_error_not_a_false_ver
         captured = capsys.readouterr()
         assert captured.out == ""
         assert "is an example in JSON form, which has no Markdown layout" in captured.err
+
+
+def test_a_diff_counts_lines_at_newlines_only(
+    in_tmp: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A form feed in a code line ends no line (as in the file, and for `patch`):
+    # `splitlines` would end one there, and number every hunk below it one line off.
+    source = (CORPUS / "flask--add-import-statement.md").read_text(encoding="utf-8")
+    text = source.replace(
+        " from .globals import request\n", " from .globals\x0cimport request\n", 1
+    )
+    text = text.replace("## Cursor Position", "\n## Cursor Position", 1)
+    assert text.count("\x0c") == 1 and text != source
+    (in_tmp / "flask--ff.md").write_text(text, encoding="utf-8", newline="")
+    assert main(["roundtrip", "--diff", "flask--ff.md"]) == 1
+    out = capsys.readouterr().out
+    header = next(line for line in out.split("\n") if line.startswith("@@ -"))
+    first, count = (int(n) for n in header.split()[1][1:].split(","))
+    body = out.split(header + "\n", 1)[1].split("\n")
+    old = [line[1:] for line in body if line[:1] in {" ", "-"}][:count]
+    assert old == text.split("\n")[first - 1 : first - 1 + count]
