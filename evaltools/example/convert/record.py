@@ -29,6 +29,7 @@ from evaltools.example.spec import (
     unmodelled_keys,
     without_unmodelled,
 )
+from evaltools.fileio import check_text_bytes
 from evaltools.jsonlocate import locate, pointer
 from evaltools.positions import line_column
 
@@ -202,6 +203,16 @@ def _first_placed(record: Record, pointers: list[str]) -> tuple[int, int]:
 
 def _read_back_problem(text: str, example: Example, stem: str | None) -> tuple[bool, str] | None:
     """How the written text reads back differently, and whether it does not read at all."""
+    # The file's bytes are checked before its Markdown: a NUL, say, from a JSON string
+    # would make the file unreadable though its text reads back the same.
+    if "\0" in text or "\r\n" in text or text.startswith("\ufeff"):
+        refused = check_text_bytes("", text.encode("utf-8"))
+        if refused is not None:
+            reason = f"{refused.code} {refused.message}"
+            return (
+                True,
+                f"the Markdown written for it would not read back: {reason} (line {refused.line})",
+            )
     back = read_markdown(text, stem)
     if back.errors:
         first = back.errors[0]

@@ -145,3 +145,16 @@ def test_a_directory_converts_into_itself(tmp_path: Path) -> None:
             assert (evals / path.name).read_text() == to_markdown(
                 read_markdown(path.read_text(), path.stem).spec, stem=path.stem
             )
+
+
+def test_a_nul_character_is_never_written_to_a_markdown_file(tmp_path: Path) -> None:
+    # JSON holds "\u0000" in a string; a Markdown file with a NUL byte reads as binary
+    # (IO005), so the written file would be one evaltools itself refuses to read back.
+    data = json.loads(dumps_example(Example(replace(gen_records.spec(1), name="n"))))
+    source = tmp_path / "nul.jsonl"
+    source.write_text(json.dumps(data | {"reasoning": "why\u0000not"}) + "\n")
+    stats, found = run([source], "md", tmp_path / "md", allow_lossy=True)
+    assert kinds(found) == ["CV009"]
+    assert "IO005 file contains a NUL byte" in found[0].message
+    assert (stats.written, stats.refused) == (0, 1)
+    assert not (tmp_path / "md").exists() or not list((tmp_path / "md").iterdir())
