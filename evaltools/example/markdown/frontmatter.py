@@ -136,6 +136,9 @@ def _toml_error(exc: TomlError, raw: str) -> tuple[str, int, int]:
     if line >= len(lines):  # the end of the front matter: the end of its last line
         line = max(len(lines) - 1, 1)
         column = len(lines[line - 1]) + 1
+    if exc.reason.startswith("Unclosed array") and lines[line - 1][: column - 1].strip():
+        # The next item starts on the line of the one before it (`[1 2]`).
+        return "a `,` is missing before this array item", line, column
     if exc.reason.startswith("Unclosed array"):
         above = next((n for n in range(line - 1, 0, -1) if lines[n - 1].strip()), None)
         end = _VALUE_END.search(lines[above - 1]) if above is not None else None
