@@ -134,6 +134,12 @@ def test_a_missing_schema_or_a_bad_configured_one_is_a_usage_error(
     write(in_tmp / "set.jsonl", GOOD)
     assert main(["validate", "set.jsonl", "--schema", "nope.json"]) == 2
     assert "no such schema file: nope.json" in capsys.readouterr().err
+    (in_tmp / "schemas").mkdir()
+    assert main(["validate", "set.jsonl", "--schema", "schemas"]) == 2
+    assert capsys.readouterr().err == (
+        "evaltools validate: error: schema schemas is not a file (a directory, device or "
+        "FIFO): give the JSON Schema file\n"
+    )
     (in_tmp / "pyproject.toml").write_text("[tool.evaltools.retrieval]\nschema = 3\n")
     assert main(["validate", "set.jsonl"]) == 2
     assert "schema must be a path" in capsys.readouterr().err

@@ -29,6 +29,11 @@ def schema_text_for(schema: Path | None) -> str | None:
             return None
         schema = configured
     if not schema.is_file():
+        if schema.exists():
+            raise UsageError(
+                f"schema {schema.as_posix()} is not a file (a directory, device or FIFO): "
+                "give the JSON Schema file"
+            )
         raise UsageError(f"no such schema file: {schema.as_posix()}")
     loaded = load_schema(schema)
     # The same schema as ours (a copy, say) is proven equivalent to the fast check.
