@@ -349,9 +349,14 @@ def read_baseline(path: Path) -> dict[tuple[str, int], float]:
     `evaltools score --format json` writes, or examples whose `score[]` `ep score` (or
     --write-scores) filled. Raises `UsageError` for anything else."""
     shown = display_path(path)
+    # By the input policy (a FIFO is refused, not waited on) and as bytes: text mode would
+    # turn a lone "\r", JSON whitespace inside a record, into a line break.
+    data = read_input(path, max_bytes=MAX_DATA_FILE_BYTES)
+    if isinstance(data, Refused):
+        raise UsageError(f"--baseline {shown}: {data.message}")
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
         raise UsageError(f"--baseline {shown}: cannot read it ({exc})") from exc
     try:
         values = [jsonio.loads(text)]

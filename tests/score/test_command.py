@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 from typing import Any
@@ -433,6 +434,9 @@ def test_bad_baseline_and_missing_paths_are_usage_errors(
     assert main(["score", "--baseline", str(tmp_path / "empty.json"), str(run)]) == 2
     assert "holds no scores" in capsys.readouterr().err
     assert main(["score", str(tmp_path / "missing.jsonl")]) == 2
+    os.mkfifo(tmp_path / "fifo")  # refused by the input policy, never waited on
+    assert main(["score", "--baseline", str(tmp_path / "fifo"), str(run)]) == 2
+    assert "--baseline" in capsys.readouterr().err
     assert main(["score", "--metric", "v9", str(run)]) == 2
 
 
@@ -446,9 +450,9 @@ def test_a_baseline_jsonl_keeps_a_raw_line_separator_inside_its_strings(
         {"name": "other", "score": [{"delta_chr_f": 10.0}]},
     ]
     baseline = tmp_path / "baseline.jsonl"
-    baseline.write_text(
-        "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in scored), encoding="utf-8"
-    )
+    # ... and a lone "\r" between members is JSON whitespace, not a line's end.
+    lines = [json.dumps(r, ensure_ascii=False).replace(", ", ",\r", 1) for r in scored]
+    baseline.write_bytes("".join(line + "\n" for line in lines).encode())
     rc, doc, _ = _score(capsys, "--baseline", str(baseline), str(run))
     assert rc == 0
     assert doc["groups"]["all"]["baseline_difference"]["pairs"] == 1
