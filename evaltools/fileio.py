@@ -117,6 +117,20 @@ def open_input(path: Path | str, *, max_bytes: int | None) -> BinaryIO | Refused
         raise
 
 
+def read_regular(path: Path | str) -> bytes:
+    """The bytes of `path`, a file of a code tree (no input of the command's, so no size
+    limit), opened as `open_input` opens one: a FIFO or a device there raises OSError at
+    once, never waits for a writer; a folder raises IsADirectoryError."""
+    fd = _open_nonblocking(os.fspath(path))
+    with os.fdopen(fd, "rb") as stream:
+        mode = os.fstat(fd).st_mode
+        if stat.S_ISDIR(mode):
+            raise IsADirectoryError(errno.EISDIR, "is a directory", os.fspath(path))
+        if not stat.S_ISREG(mode):
+            raise OSError(errno.ENXIO, _not_regular(mode), os.fspath(path))
+        return stream.read()
+
+
 class InputRefused(OSError):
     """`open_records`' refusal, raised where a reader streams (a generator cannot return)."""
 

@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Protocol
 
 from evaltools.blake2 import blake2b
+from evaltools.fileio import read_regular
 from evaltools.retrieval.code.cache_store import RACY_SECONDS, CacheStore, stat_signature
 from evaltools.retrieval.code.grammars import GRAMMARS
 from evaltools.retrieval.code.parsing import FileParser, ParsedFile
@@ -193,7 +194,7 @@ def load_work_tree(cache: CacheStore, pool: FileParser, tree: Tree, paths: Itera
         data = read.get(path)
         if data is None:  # named by its stat row, its definitions not kept: read it now
             try:
-                data = Path(signatures[path][0]).read_bytes()
+                data = read_regular(signatures[path][0])
             except OSError:
                 uncached.append(path)
                 continue
@@ -231,7 +232,7 @@ def _work_tree_oids(
         oid = known.get(local)
         if oid is None:
             try:
-                data = read[path] = Path(local).read_bytes()
+                data = read[path] = read_regular(local)
             except OSError:
                 unreadable.append(path)
                 continue

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple, TypeVar
 
+from evaltools.fileio import read_regular
 from evaltools.parallel.closing import Closing
 from evaltools.parallel.processes import Cost, batch_size, check_jobs, parallel_map, worker_count
 
@@ -48,7 +48,7 @@ def read_and_parse(task: tuple[str, str]) -> tuple[str, ParsedFile | None]:
     """Worker for work-tree files: (key, file system path) -> parsed, or None if no file."""
     key, fs_path = task
     try:
-        source = Path(fs_path).read_bytes()
+        source = read_regular(fs_path)
     except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
         return key, None
     except OSError as exc:

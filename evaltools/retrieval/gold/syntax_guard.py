@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from evaltools.fileio import read_regular
 from evaltools.retrieval.code.chunk_id import parse_chunk_id
 
 if TYPE_CHECKING:
@@ -47,7 +48,7 @@ def _syntax_error(path: Path) -> tuple[int, str] | None:
     import ast  # only when a repair into Python is proposed
 
     try:
-        source = path.read_bytes()
+        source = read_regular(path)
     except OSError:
         return None  # not the work tree's to judge: the resolution read it another way
     try:

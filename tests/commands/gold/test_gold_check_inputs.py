@@ -51,6 +51,20 @@ def test_a_fifo_is_a_finding_not_a_hang(
     ]
 
 
+@pytest.mark.parametrize("cache", [(), ("--no-cache",)], ids=["cache", "no cache"])
+def test_a_fifo_in_the_code_tree_is_read_as_no_file_never_waited_on(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], cache: tuple[str, ...]
+) -> None:
+    # Not an input of the command's, but a file its gold names: opened as inputs are.
+    (tmp_path / "src").mkdir()
+    os.mkfifo(tmp_path / "src" / "a.py")
+    eval_set = tmp_path / "set.jsonl"
+    eval_set.write_text(json.dumps(record("q1", "src/a.py:1-2:f")) + "\n")
+    assert main(["gold", "check", str(eval_set), "--root", str(tmp_path), *cache]) == 1
+    out = capsys.readouterr().out
+    assert "RG003" in out and "is not a regular file (a device, socket or FIFO)" in out
+
+
 def test_a_lone_surrogate_in_a_record_is_a_finding(
     workspace: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -6,6 +6,7 @@ from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple, Protocol
 
+from evaltools.fileio import read_regular
 from evaltools.retrieval.code.parsing import FileParser, ParsedFile
 from evaltools.retrieval.code.symbols import is_supported
 from evaltools.retrieval.sources.source import CodeTree
@@ -365,6 +366,6 @@ class TreeLookup:
             return
         for path in paths:
             try:
-                yield path, self.tree.local_path(path).read_bytes()
+                yield path, read_regular(self.tree.local_path(path))
             except OSError:
                 yield path, None
