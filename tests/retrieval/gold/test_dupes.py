@@ -153,3 +153,26 @@ def test_unusable_set_is_a_diagnostic(in_tmp: Path, capsys: pytest.CaptureFixtur
     assert main(["dupes", "set.jsonl"]) == 1
     out = capsys.readouterr().out
     assert "set.jsonl:2:" in out
+
+
+@pytest.mark.parametrize("against", [False, True])
+def test_a_leak_is_found_behind_more_near_partners_than_are_listed(
+    in_tmp: Path, capsys: pytest.CaptureFixture[str], against: bool
+) -> None:
+    # Six rewordings without a split come first: the holdout query lists only its first few
+    # near partners and counts the rest, and the tuning one it leaks from is among the rest.
+    base = "where do we refresh the oauth token for the user account number"
+    plain = [_record(f"n{i}", f"{base} {c}{c}", f"a{i}.py:1-2:f") for i, c in enumerate("abcdef")]
+    tune = _record("t1", f"{base} zz", "t.py:1-2:f", split="tune")
+    holdout = _record("h1", f"{base} yy", "h.py:1-2:f", split="holdout")
+    if against:  # the tuning set as the reference, the holdout set checked against it
+        (in_tmp / "old.jsonl").write_text("\n".join([*plain, tune]) + "\n")
+        (in_tmp / "new.jsonl").write_text(holdout + "\n")
+        rc, pairs = _dupes(capsys, "new.jsonl", "--against", "old.jsonl")
+    else:
+        (in_tmp / "set.jsonl").write_text("\n".join([*plain, tune, holdout]) + "\n")
+        rc, pairs = _dupes(capsys, "set.jsonl")
+    assert rc == 1
+    assert [(p["a"]["id"], p["b"]["id"]) for p in pairs if p["kind"] == "leak"] == [("t1", "h1")]
+    listed = [p for p in pairs if p["b"]["id"] == "h1" and p["kind"] == "near"]
+    assert len(listed) == 5 and sum(p.get("more", 0) for p in listed) == 1

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -25,6 +25,7 @@ from evaltools.catalogue.du import (
 from evaltools.diagnostics import Diagnostic
 from evaltools.dupes.minhash import (
     Shingled,
+    Words,
     char_ids,
     jaccard,
     matrix,
@@ -133,10 +134,53 @@ def find_pairs(
             alike.setdefault((i, j), {})[QUERY] = value
         if kept:
             more[kept[-1][0], j] = (partners.more, partners.exact)
+    shown = {j: i for i, j in more}  # the partner each count is stated on
+    leaks = _near_leaks(
+        prints, indexed, table, similarity=similarity, threshold=threshold, across=across
+    )
+    for i, j, value in leaks:
+        if prints[i].query != prints[j].query and QUERY not in alike.get((i, j), {}):
+            alike.setdefault((i, j), {})[QUERY] = value
+            if j in shown:  # listed now, so no longer among those only counted
+                count, exact = more[shown[j], j]
+                more[shown[j], j] = (max(count - 1, 0), exact)
     return [
         _pair(prints[i], prints[j], parts, (i, j) in same_query, more.get((i, j), (0, True)))
         for (i, j), parts in sorted(alike.items())
     ]
+
+
+def _near_leaks(
+    prints: Sequence[QueryPrint],
+    indexed: list[int],
+    table: Words,
+    *,
+    similarity: Callable[[int, int], float],
+    threshold: float,
+    across: int | None,
+) -> list[tuple[int, int, float]]:
+    """(earlier, later, similarity) of near queries of opposite splits, searched apart: an
+    item lists only its first few partners, and a leak must never be one it only counts."""
+    out: list[tuple[int, int, float]] = []
+    for first, then in (("tune", "holdout"), ("holdout", "tune")):
+        refs = [p for p in indexed if prints[p].split == first and (across is None or p < across)]
+        searched = [
+            p for p in indexed if prints[p].split == then and (across is None or p >= across)
+        ]
+        if refs and searched:
+            order = refs + searched
+
+            def alike(a: int, b: int, order: list[int] = order) -> float:
+                return similarity(order[a], order[b])
+
+            found = near_pairs(table[order], range(len(order)), threshold, alike, across=len(refs))
+            for x, partners in found.items():
+                for y, value in partners.listed:
+                    i, j = sorted((order[x], order[y]))
+                    out.append((i, j, value))
+        if across is None:
+            break  # tune against holdout already met every pair of the two
+    return out
 
 
 def _equal_pairs(
