@@ -14,7 +14,7 @@ import itertools
 import json
 import os
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from enum import Enum
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
@@ -92,9 +92,10 @@ def looks_like_retrieval_set(path: Path) -> bool:
 
 def lines_look_like_set(lines: Iterable[bytes]) -> bool:
     """`looks_like_retrieval_set` on lines already at hand (an editor's text)."""
+    lines = iter(lines)
     for raw in itertools.islice(lines, 20):
         if not raw.endswith(b"\n") and len(raw) == _SNIFF_LINE_BYTES:
-            return False
+            return _long_record_is_set(raw, lines)
         try:
             record = jsonio.loads(raw.decode("utf-8"))
         except (ValueError, RecursionError):  # UnicodeDecodeError is a ValueError
@@ -108,6 +109,27 @@ def lines_look_like_set(lines: Iterable[bytes]) -> bool:
 
 
 _SET_FIELDS = frozenset(("qid", "query", "type", "gold"))
+# A member name of the set's fields, not inside a string (where its quotes are escaped).
+_SET_KEY = re.compile(rb'(?<!\\)"(qid|query|type|gold)"\s*:')
+# A record longer than the sniff's bound (a thousand gold IDs and long notes) is scanned
+# for its members' names, this many bounded pieces at most: no parse of the whole line.
+_LONG_LINE_PIECES = 64
+
+
+def _long_record_is_set(first: bytes, rest: Iterator[bytes]) -> bool:
+    """Whether a first record cut at the bound names two of the set's fields (as a parse
+    of the whole would find them at its top level)."""
+    found: set[bytes] = set()
+    piece = first
+    for _ in range(_LONG_LINE_PIECES):
+        found.update(_SET_KEY.findall(piece))
+        if len(found) >= 2 or piece.endswith(b"\n"):
+            break
+        more = next(rest, b"")
+        if not more:
+            break
+        piece = piece[-32:] + more  # a name cut between two pieces is found whole
+    return len(found) >= 2
 
 
 def is_retrieval_set(path: Path, configured: set[Path]) -> bool:

@@ -3,6 +3,7 @@ as its suffix says, and never an eval set as examples (issue 28, point 1)."""
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 from pathlib import Path
@@ -178,6 +179,22 @@ def test_a_set_below_paths_whose_first_record_lost_a_field_is_still_checked(
     assert code == 1, out
     assert "evals/retrieval.jsonl:1:1: RV005 [error] record has no `" in out, out
     assert (repo / "evals" / "retrieval.jsonl").read_text() == text
+
+
+@pytest.mark.parametrize("notes_first", [False, True])
+def test_a_set_whose_first_record_is_over_a_mebibyte_is_still_checked(
+    repo: Path, capsys: pytest.CaptureFixture[str], notes_first: bool
+) -> None:
+    # The sniff reads a line to a bound: past it, the record's member names decide.
+    (repo / "pyproject.toml").write_text('[tool.evaltools]\npaths = ["evals"]\n')
+    record = json.loads(SET)
+    notes = {"notes": "x" * (1 << 20) + ' "type": "gold": '}  # the names in a string count not
+    first = (notes | record) if notes_first else (record | notes)
+    text = json.dumps(first) + "\n" + SET.replace("q1", "q2").replace('"identifier"', '"idn"')
+    (repo / "evals" / "retrieval.jsonl").write_text(text)
+    code, out = _run(capsys, "check")
+    assert code == 1, out
+    assert 'evals/retrieval.jsonl:2:40: RV010 [error] `type` "idn" is not one of' in out, out
 
 
 def test_a_run_below_paths_is_no_set(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
