@@ -194,19 +194,26 @@ def _plan_pyproject(pyproject: Path) -> tuple[bytes | None, Completion, Found]:
         ) from exc
     found = discover(pyproject.parent)
     try:
-        return read, complete(text, found), found
+        result = complete(text, found)
     except TomlError as exc:
         line, column, what, fix = explain(exc, text or "")
         raise UsageError(f"{shown}:{line}:{column}: {what}: {fix}; nothing written") from exc
+    if result.refused is not None:
+        # A table init cannot extend safely stops it whole, as a file it cannot read does:
+        # a pre-commit hook written without its configuration would fail every commit.
+        from evaltools.tomllocate import KeyLines
+
+        line, column = KeyLines(text or "").key(("tool", "evaltools"))
+        raise UsageError(
+            f"{shown}:{line}:{column}: {result.refused}: write it as a [tool.evaltools] "
+            "table (see the README), or add the keys by hand; nothing written"
+        )
+    return read, result, found
 
 
 def _complete_pyproject(pyproject: Path, read: bytes | None, result: Completion) -> None:
     shown = display_path(pyproject)
-    if result.refused is not None:
-        sys.stdout.write(
-            f"{shown}: left unchanged: {result.refused}; see the README for [tool.evaltools]\n"
-        )
-    elif result.text is None:
+    if result.text is None:
         sys.stdout.write(f"{shown}: [tool.evaltools] already set; nothing to add\n")
     elif not _write(pyproject, result.text, expect=read):
         return

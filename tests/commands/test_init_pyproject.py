@@ -107,15 +107,20 @@ def test_an_existing_table_is_completed_never_overwritten(repo: Path) -> None:
     )
 
 
-def test_a_table_init_cannot_extend_is_left_alone_and_said(
+def test_a_table_init_cannot_extend_stops_it_and_nothing_is_written(
     repo: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    # As a file it cannot read: a hook written without its configuration would fail every
+    # commit ("nothing to check").
     text = '[tool]\nevaltools = { ignore = ["EP205"] }\n'
     (repo / "pyproject.toml").write_text(text)
-    assert _init() == 0
+    assert _init() == 2
     assert (repo / "pyproject.toml").read_text() == text
-    assert "pyproject.toml: left unchanged: the table is written in a form init cannot extend" in (
-        capsys.readouterr().out
+    assert not (repo / ".pre-commit-config.yaml").exists()
+    assert capsys.readouterr().err == (
+        "evaltools init: error: pyproject.toml:2:1: the table is written in a form init cannot "
+        "extend: write it as a [tool.evaltools] table (see the README), or add the keys by "
+        "hand; nothing written\n"
     )
 
 
