@@ -7,7 +7,11 @@ from pathlib import Path
 
 from evaltools.config.evalfiles import SUFFIXES, Kind, kind, unlisted
 from evaltools.config.model import Config
-from evaltools.config.places import check_configured_exist, refuse_unlisted_eval_files
+from evaltools.config.places import (
+    check_configured_exist,
+    check_configured_sources,
+    refuse_unlisted_eval_files,
+)
 from evaltools.diagnostics import Diagnostic
 from evaltools.discover import NothingFound, check_paths_exist, discover
 from evaltools.fileio import UsageError, display_path, real_path
@@ -41,6 +45,8 @@ def plan(paths: list[Path], config: Config, *, respect_gitignore: bool = True) -
         # A configured place that is gone is an error; one that holds no eval files yet
         # (a fresh setup) is said and passes, as ruff passes a folder without Python files.
         check_configured_exist(config, "paths", "sets", "drafts")
+        if sets:  # where their gold and their schema come from
+            check_configured_sources(config, "root", "metas", "schema")
         if not configured and not sets:
             refuse_unlisted_eval_files(config)
         out.retrieval_sets = _found(sets, (".jsonl",), ignore, "eval sets", out.empty, config)

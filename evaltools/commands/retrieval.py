@@ -51,6 +51,10 @@ def validate(
     enabled = selection_from(settings.rules, select, ignore).predicate(settings.root)
     gate = settings.gate(max_warnings)
     check_paths_exist(paths)
+    if schema is None:
+        from evaltools.config.places import check_configured_sources
+
+        check_configured_sources(settings, "schema")
     schema_text = schema_text_for(schema)
     if schema_text is not None:
         checker_for(schema_text)  # compile it here: workers forked later inherit it

@@ -38,6 +38,34 @@ def check_configured_exist(config: Config, *keys: str) -> None:
     warn_outside_project(config, *keys)
 
 
+# The retrieval table's single places, by key: whether each must be a folder.
+SOURCES = {"root": True, "metas": False, "schema": False}
+
+
+def check_configured_sources(config: Config, *keys: str) -> None:
+    """Each of `keys` ("root", "metas", "schema") of [tool.evaltools.retrieval], when set, is
+    there and of its kind (a folder for `root`, else a file); else a usage error at its
+    value, as a missing `paths` item is."""
+    for key in keys:
+        place = getattr(config.retrieval, key)
+        if place is None:
+            continue
+        folder = SOURCES[key]
+        if place.is_dir() if folder else place.is_file():
+            continue
+        kind = "folder" if folder else "file"
+        why = f"not a {kind}" if os.path.lexists(place) else f"no such {kind}"
+        if config.path is None:
+            raise UsageError(f"`{key}` names {place.as_posix()}: {why}")
+        text = config.path.read_text(encoding="utf-8")
+        line, column = _key_lines(text).value((*TABLE, "retrieval", key))
+        raise UsageError(
+            f"{display_path(config.path)}:{line}:{column}: `{key}` of "
+            f"[tool.evaltools.retrieval] names {display_path(place)}: {why} (create it, or fix "
+            f"`{key}`)"
+        )
+
+
 _WARNED: set[str] = set()
 
 

@@ -177,6 +177,46 @@ def test_configured_places_without_eval_files_pass_and_say_so(
     )
 
 
+@pytest.mark.parametrize(
+    ("line", "command", "why"),
+    [
+        (
+            'root = "gone"',
+            ["check"],
+            "`root` of [tool.evaltools.retrieval] names gone: no such folder",
+        ),
+        ('root = "set.jsonl"', ["gold", "check"], "names set.jsonl: not a folder"),
+        (
+            'metas = "m.jsonl"',
+            ["check"],
+            "`metas` of [tool.evaltools.retrieval] names m.jsonl: no such file",
+        ),
+        ('metas = "m.jsonl"', ["gold", "check"], "names m.jsonl: no such file"),
+        (
+            'schema = "s.json"',
+            ["check"],
+            "`schema` of [tool.evaltools.retrieval] names s.json: no such file",
+        ),
+        ('schema = "s.json"', ["validate", "set.jsonl"], "names s.json: no such file"),
+    ],
+)
+def test_a_configured_source_that_is_not_there_is_an_error_at_its_value(
+    in_tmp: Path, capsys: pytest.CaptureFixture[str], line: str, command: list[str], why: str
+) -> None:
+    (in_tmp / "set.jsonl").write_text(
+        '{"qid": "q1", "query": "x", "type": "intent", "gold": {"a.py:1-2:f": 3}}\n'
+    )
+    (in_tmp / "pyproject.toml").write_text(
+        f'[tool.evaltools.retrieval]\nsets = ["set.jsonl"]\n{line}\n'
+    )
+    assert main(command) == 2
+    err = capsys.readouterr().err
+    column = line.index('"') + 1
+    name = " ".join(command[: 2 if command[0] == "gold" else 1])
+    assert err.startswith(f"evaltools {name}: error: pyproject.toml:3:{column}: ")
+    assert why in err and err.endswith("`)\n")
+
+
 def test_a_jsonl_too_deep_to_read_is_a_finding_not_a_crash(
     in_tmp: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

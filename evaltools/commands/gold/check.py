@@ -50,6 +50,11 @@ def run(
     given = (("--root", root), ("--rev", rev), ("--metas", metas), ("--config", config_file))
     fix_command = with_fix("gold check", paths, given)
     paths = configured_sets(config, paths)
+    from evaltools.config.places import check_configured_sources
+
+    check_configured_sources(
+        config, *(k for k, v in (("root", root), ("metas", metas)) if v is None)
+    )
     root, metas = gold_sources(root, metas, config.retrieval.root, config.retrieval.metas)
     check_jobs(jobs)
     cache_dir = None if no_cache else cache_folder(config.root)

@@ -438,8 +438,8 @@ def test_a_configured_root_that_is_missing_is_named_as_configured(
     )
     assert main(command) == 2
     assert capsys.readouterr().err.endswith(
-        f": error: `root` in [tool.evaltools.retrieval]: {(in_tmp / 'nope').as_posix()} is "
-        "not a directory\n"
+        ": error: pyproject.toml:3:8: `root` of [tool.evaltools.retrieval] names nope: no such "
+        "folder (create it, or fix `root`)\n"
     )
 
 
