@@ -67,6 +67,15 @@ def test_a_repeated_qid_and_a_different_query_point_at_the_value(
     )
 
 
+def test_a_split_that_is_no_string_is_shown_as_json_writes_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    Path("s.jsonl").write_text(GOOD.replace("}}", '}, "split": null}'))
+    out = _run(["gold", "split", "s.jsonl", "--seed", "1"], capsys)
+    assert "RG404 [error] split of 'q1' is null, not 'tune' or 'holdout'" in out[0]
+
+
 def test_an_unknown_split_is_reported_at_the_split(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

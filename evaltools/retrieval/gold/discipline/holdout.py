@@ -211,12 +211,15 @@ def _with_split(line: RecordLine, value: str) -> bytes:
 
 
 def _invalid(line: RecordLine) -> Diagnostic:
+    value = line.value["split"]
+    # As the file writes it: `null`, `true`, `1` (a string keeps its quotes as written).
+    shown = repr(value) if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
     return make(
         SPLIT_INVALID,
         line.path,
         line.line,
         line.column_of("/split"),
-        f"split of {line.qid!r} is {line.value['split']!r}, not 'tune' or 'holdout': "
+        f"split of {line.qid!r} is {shown}, not 'tune' or 'holdout': "
         "fix it, or delete the key to let `gold split` assign one",
         pointer="/split",
     )
