@@ -135,8 +135,15 @@ def find_pairs(
         if kept:
             more[kept[-1][0], j] = (partners.more, partners.exact)
     shown = {j: i for i, j in more}  # the partner each count is stated on
+    counted = {j for j, partners in near.items() if partners.more or not partners.exact}
     leaks = _near_leaks(
-        prints, indexed, table, similarity=similarity, threshold=threshold, across=across
+        prints,
+        indexed,
+        table,
+        counted=counted,
+        similarity=similarity,
+        threshold=threshold,
+        across=across,
     )
     for i, j, value in leaks:
         if prints[i].query != prints[j].query and QUERY not in alike.get((i, j), {}):
@@ -155,17 +162,21 @@ def _near_leaks(
     indexed: list[int],
     table: Words,
     *,
+    counted: set[int],
     similarity: Callable[[int, int], float],
     threshold: float,
     across: int | None,
 ) -> list[tuple[int, int, float]]:
-    """(earlier, later, similarity) of near queries of opposite splits, searched apart: an
-    item lists only its first few partners, and a leak must never be one it only counts."""
+    """(earlier, later, similarity) of near queries of opposite splits, for the items of
+    `counted` (those with more partners than listed): a leak must never be one of the
+    partners an item only counts. Searched apart, against every item of the other split."""
     out: list[tuple[int, int, float]] = []
     for first, then in (("tune", "holdout"), ("holdout", "tune")):
         refs = [p for p in indexed if prints[p].split == first and (across is None or p < across)]
         searched = [
-            p for p in indexed if prints[p].split == then and (across is None or p >= across)
+            p
+            for p in indexed
+            if p in counted and prints[p].split == then and (across is None or p >= across)
         ]
         if refs and searched:
             order = refs + searched
@@ -178,8 +189,6 @@ def _near_leaks(
                 for y, value in partners.listed:
                     i, j = sorted((order[x], order[y]))
                     out.append((i, j, value))
-        if across is None:
-            break  # tune against holdout already met every pair of the two
     return out
 
 
