@@ -27,7 +27,11 @@ pipx,go-kit,regex,underscore,mybatis`) at 0aba4ea (03:00: 1 false with git, 0 pl
 eleventh (`--only starlette,client-golang,itertools,date-fns,retrofit`) at 5f94890 (05:19: 1
 false with git and plain, the truth's own: it sent one locale's file to another's) and the
 twelfth (`--only rich,zerolog,reqwest,execa,commons-codec`) at 3715d8f (05:55: 0 false),
-each then read. A new claim needs a new group, measured before anyone reads its misses.
+the thirteenth (`--only loguru,mux,http,koa,commons-collections`) at 6ed53bc (08:03: 0
+false with git, 2 plain in commons-collections) and the fourteenth (`--only
+itsdangerous,websocket,bitflags,js-yaml,commons-csv`) at 0ac7dd7 (08:31: 0 false with git,
+1 plain in commons-csv), each then read. A new claim needs a new group, measured before
+anyone reads its misses.
 For each project, a local clone is checked out at the old tag, then at the new one, so
 `gold check` sees the real history between the releases and git's rename detection applies
 as in users' CI; a copy of the new work tree without `.git` is the plain run. The old
@@ -191,6 +195,34 @@ PROJECTS = (
         "java",
         "rel/commons-codec-1.15",
         "rel/commons-codec-1.16.0",
+    ),
+    # Thirteenth group, added 2026-12-06 08:15 (a Python logger's 0.6, a Go router's 1.7, a
+    # Rust HTTP types crate's 1.0, a JS framework's 3.0 with its tests moved, a Java
+    # collections library's 4.5): measured once unseen, on 6ed53bc
+    Project("loguru", "Delgan+loguru", "python", "0.5.3", "0.6.0"),
+    Project("mux", "gorilla+mux", "go", "v1.5.0", "v1.7.0"),
+    Project("http", "hyperium+http", "rust", "v0.2.8", "v1.0.0"),
+    Project("koa", "koajs+koa", "ts", "3.0.0-alpha.0", "v3.0.0"),
+    Project(
+        "commons-collections",
+        "apache+commons-collections",
+        "java",
+        "commons-commons-collections-4.4",
+        "rel/commons-collections-4.5.0-M1",
+    ),
+    # Fourteenth group, added 2026-12-06 08:25 (a signing library typed for 2.0, a Go
+    # websocket library's files merged, a Rust macro crate split into modules, a YAML
+    # library's 4.0, a Java CSV library): measured once unseen, on the thirteenth's fix
+    Project("itsdangerous", "pallets+itsdangerous", "python", "1.1.0", "2.0.0"),
+    Project("websocket", "gorilla+websocket", "go", "v1.4.2", "v1.5.0"),
+    Project("bitflags", "bitflags+bitflags", "rust", "1.3.2", "2.0.0"),
+    Project("js-yaml", "nodeca+js-yaml", "ts", "3.14.0", "4.0.0"),
+    Project(
+        "commons-csv",
+        "apache+commons-csv",
+        "java",
+        "rel/commons-csv-1.9.0",
+        "rel/commons-csv-1.10.0",
     ),
 )
 
