@@ -279,18 +279,22 @@ def test_markdown_examples_with_a_predictions_file(
     assert "p.jsonl:4:1: SC005" in err and "p.jsonl:5:1: SC005" in err
 
 
+# An example without predictions: --write-scores leaves it as it is.
+UNSCORED = {
+    "name": "spec-only",
+    "repository_url": "u",
+    "revision": "r",
+    "cursor_path": "a",
+    "cursor_position": "x",
+    "edit_history": "",
+    "expected_patches": [],
+}
+
+
 def test_write_scores_changes_only_the_scored_records(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    unscored = {
-        "name": "spec-only",
-        "repository_url": "u",
-        "revision": "r",
-        "cursor_path": "a",
-        "cursor_position": "x",
-        "edit_history": "",
-        "expected_patches": [],
-    }
+    unscored = UNSCORED
     path = write_jsonl(
         tmp_path / "w.jsonl", [example("ex", [prediction(PERFECT), prediction(NEAR)]), unscored]
     )
@@ -319,17 +323,7 @@ def test_write_scores_counts_lines_at_newlines_only(
 ) -> None:
     # A lone "\r" is JSON whitespace: the reader keeps it inside the line, so the writer
     # must too, or the scores land in the record before (or the file is refused).
-    unscored = json.dumps(
-        {
-            "name": "a",
-            "repository_url": "u",
-            "revision": "r",
-            "cursor_path": "a",
-            "cursor_position": "x",
-            "edit_history": "",
-            "expected_patches": [],
-        }
-    )
+    unscored = json.dumps(UNSCORED)
     scored = json.dumps(example("b", [prediction(PERFECT)]))
     first = "\r" + unscored if where == "before a record" else unscored.replace(", ", ",\r", 1)
     path = tmp_path / "w.jsonl"
