@@ -286,8 +286,8 @@ EXAMPLE_COMMANDS: tuple[Command, ...] = (
                 "hooks",
                 ("--hook",),
                 multiple=True,
-                help="Hook ids to write, or to add to the existing entry (default: "
-                "evaltools-check).",
+                help="Hook ids to write (default: evaltools-check), or to add to an existing "
+                "evaltools entry, whose hooks are otherwise kept as they are.",
                 metavar="ID",
             ),
             Param(
