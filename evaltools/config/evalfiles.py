@@ -93,9 +93,11 @@ def looks_like_retrieval_set(path: Path) -> bool:
 def lines_look_like_set(lines: Iterable[bytes]) -> bool:
     """`looks_like_retrieval_set` on lines already at hand (an editor's text)."""
     lines = iter(lines)
-    for raw in itertools.islice(lines, 20):
-        if not raw.endswith(b"\n") and len(raw) == _SNIFF_LINE_BYTES:
-            return _long_record_is_set(raw, lines)
+    for piece in itertools.islice(lines, 20):
+        cut = not piece.endswith(b"\n") and len(piece) == _SNIFF_LINE_BYTES
+        raw = _whole_line(piece, lines) if cut else piece
+        if raw is None:
+            return False  # a line without end is no set's record
         try:
             record = jsonio.loads(raw.decode("utf-8"))
         except (ValueError, RecursionError):  # UnicodeDecodeError is a ValueError
@@ -109,27 +111,22 @@ def lines_look_like_set(lines: Iterable[bytes]) -> bool:
 
 
 _SET_FIELDS = frozenset(("qid", "query", "type", "gold"))
-# A member name of the set's fields, not inside a string (where its quotes are escaped).
-_SET_KEY = re.compile(rb'(?<!\\)"(qid|query|type|gold)"\s*:')
-# A record longer than the sniff's bound (a thousand gold IDs and long notes) is scanned
-# for its members' names, this many bounded pieces at most: no parse of the whole line.
+# A record longer than the sniff's bound (a thousand gold IDs and long notes) is read on to
+# its end, up to this many bounded pieces, and parsed as any other: a longer line is no set.
 _LONG_LINE_PIECES = 64
 
 
-def _long_record_is_set(first: bytes, rest: Iterator[bytes]) -> bool:
-    """Whether a first record cut at the bound names two of the set's fields (as a parse
-    of the whole would find them at its top level)."""
-    found: set[bytes] = set()
-    piece = first
-    for _ in range(_LONG_LINE_PIECES):
-        found.update(_SET_KEY.findall(piece))
-        if len(found) >= 2 or piece.endswith(b"\n"):
-            break
+def _whole_line(first: bytes, rest: Iterator[bytes]) -> bytes | None:
+    """A line cut at the bound, read on to its end; None past `_LONG_LINE_PIECES` pieces."""
+    pieces = [first]
+    while not pieces[-1].endswith(b"\n"):
+        if len(pieces) == _LONG_LINE_PIECES:
+            return None
         more = next(rest, b"")
         if not more:
             break
-        piece = piece[-32:] + more  # a name cut between two pieces is found whole
-    return len(found) >= 2
+        pieces.append(more)
+    return b"".join(pieces)
 
 
 def is_retrieval_set(path: Path, configured: set[Path]) -> bool:

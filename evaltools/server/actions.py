@@ -39,12 +39,12 @@ def code_actions(
             if result is None or not result.status.repairable or not result.new_chunk_id:
                 continue
             span = lines.line_span(lines.offset(item.line.line, 1))
-            if first <= lines.position(span[0]).line <= last:
-                old, new = f'"{item.ref.chunk_id}"', f'"{result.new_chunk_id}"'
-                edit = _replace_text(lines, span, old, new)
-                if edit is not None:
-                    title = f"Rewrite the gold ID to {result.new_chunk_id}"
-                    actions.append(_action(doc, title, edit, t.CodeActionKind.QuickFix))
+            old, new = f'"{item.ref.chunk_id}"', f'"{result.new_chunk_id}"'
+            edit = _replace_text(lines, span, old, new)
+            # Offered on the ID's own line, which a lone "\r" in its record may move down.
+            if edit is not None and first <= edit.range.start.line <= last:
+                title = f"Rewrite the gold ID to {result.new_chunk_id}"
+                actions.append(_action(doc, title, edit, t.CodeActionKind.QuickFix))
     edit = canonical_edit(doc)
     if edit is not None:
         title = "Rewrite in canonical layout (roundtrip --fix)"
@@ -91,6 +91,7 @@ def finding_range(lines: DocumentLines, line: int, column: int) -> t.Range:
     """From the finding's column (characters) to the end of its word on that line."""
     start = lines.offset(line, column)
     row_end = lines.row_span(lines.position(start).line)[1]
+    start = min(start, row_end)  # a column on a CRLF line's "\r" is its line's end
     end = start
     while end < row_end and not lines.source[end].isspace():
         end += 1

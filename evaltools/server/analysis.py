@@ -70,8 +70,9 @@ def form_of(path: Path, data: bytes, config: Config) -> Form:
             else Form.NONE
         )
     from evaltools.config.evalfiles import lines_look_like_set, looks_like_example
+    from evaltools.positions import lines_of
 
-    if path.suffix == ".jsonl" and lines_look_like_set(data.splitlines(keepends=True)):
+    if path.suffix == ".jsonl" and lines_look_like_set(lines_of(data)):
         return Form.SET
     return Form.RECORDS if covered or looks_like_example(data) else Form.NONE
 

@@ -197,6 +197,18 @@ def test_a_set_whose_first_record_is_over_a_mebibyte_is_still_checked(
     assert 'evals/retrieval.jsonl:2:40: RV010 [error] `type` "idn" is not one of' in out, out
 
 
+def test_a_long_record_with_the_names_only_nested_is_no_set(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A chat-format training record: `type` and `query` are names of its tools' schema,
+    # not its own members; past the sniff's bound it is parsed whole, as a short one is.
+    (repo / "pyproject.toml").write_text('[tool.evaltools]\npaths = ["evals"]\n')
+    tool = {"type": "function", "parameters": {"properties": {"query": {"type": "string"}}}}
+    record = {"tools": [tool], "messages": [{"content": "x" * (2 << 20)}]}
+    (repo / "evals" / "train.jsonl").write_text(json.dumps(record) + "\n")
+    assert _run(capsys, "check") == (0, f"All checks passed: {len(GOOD)} files.\n")
+
+
 def test_a_run_below_paths_is_no_set(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
     (repo / "pyproject.toml").write_text('[tool.evaltools]\npaths = ["evals"]\n')
     run = '{"qid": "q1", "results": [{"id": "src/app.py:1-3:main", "score": 1.0}]}\n'

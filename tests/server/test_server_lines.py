@@ -98,3 +98,19 @@ def test_a_markdown_example_with_a_form_feed_keeps_its_places_and_its_formatting
     )
     assert apply_edits(fixed, edits) == canonical
     assert client.stop() == 0
+
+
+def test_a_column_past_a_crlf_lines_end_is_a_range_at_its_end() -> None:
+    from pygls.workspace.position_codec import PositionCodec
+
+    from evaltools.server.actions import finding_range
+    from evaltools.server.lines import DocumentLines
+
+    lines = DocumentLines("abc\r\nde\n", PositionCodec())
+    found = finding_range(lines, 1, 5)  # the "\n" of line 1
+    assert (found.start.line, found.start.character) == (0, 3)
+    assert (found.end.line, found.end.character) == (0, 3)
+    # An astral character counts two UTF-16 units.
+    lines = DocumentLines("a\U0001f600b c\n", PositionCodec())
+    found = finding_range(lines, 1, 3)
+    assert (found.start.character, found.end.character) == (3, 4)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import subprocess
 from pathlib import Path
 
@@ -58,12 +59,17 @@ def test_hundreds_of_random_edits_and_the_server_still_answers(in_tmp: Path) -> 
     assert client.stop() == 0
 
 
-# A record before the stale one whose query holds a raw U+2028: one line to evaltools and
-# the editor, two to `str.splitlines`.
+# What comes before the stale gold ID: a record whose query holds a raw U+2028 (one line to
+# evaltools and the editor, two to `str.splitlines`), one with a lone "\r" between members
+# (JSON whitespace: one line to evaltools, two to the editor), or such a "\r" in the stale
+# record itself, before its gold.
 BEFORE = {
     "none": "",
     "line separator": '{"qid": "q0", "query": "a\u2028b", "type": "intent", '
     '"gold": {"src/a.py:4-5:foo": 1}}\n',
+    "carriage return": '{"qid": "q0", "query": "a",\r"type": "intent", '
+    '"gold": {"src/a.py:4-5:foo": 1}}\n',
+    "carriage return inside": "",
 }
 
 
@@ -93,10 +99,15 @@ def test_a_stale_gold_id_is_reported_and_rewritten_by_a_code_action(
         "type": "intent",
         "gold": {"src/a.py:1-2:foo": 2},
     }
-    text = BEFORE[before] + json.dumps(record) + "\n"
-    row = text.count("\n") - 1
+    stale_record = json.dumps(record)
+    if before == "carriage return inside":
+        stale_record = stale_record.replace(', "gold"', ',\r"gold"')
+    text = BEFORE[before] + stale_record + "\n"
+    # The editor's line of the stale ID, and its column there (UTF-16, all BMP here).
+    rows = re.split(r"\r\n|\r|\n", text[: text.index("src/a.py:1-2")])
+    row, character = len(rows) - 1, len(rows[-1]) + 2
     path = in_tmp / "set.jsonl"
-    path.write_text(text, encoding="utf-8")
+    path.write_bytes(text.encode())
     client = Client(in_tmp)
     client.start(in_tmp)
     uri = client.open(path, text)
@@ -115,7 +126,7 @@ def test_a_stale_gold_id_is_reported_and_rewritten_by_a_code_action(
         "textDocument/hover",
         {
             "textDocument": {"uri": uri},
-            "position": {"line": row, "character": text.split("\n")[row].index("src/a.py") + 2},
+            "position": {"line": row, "character": character},
         },
     )
     assert "def foo():\n    return 1" in hover["contents"]["value"]  # at its new place
