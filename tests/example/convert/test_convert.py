@@ -15,7 +15,7 @@ from evaltools.example.convert.pipeline import Options, convert
 from evaltools.example.markdown.reader import read_markdown
 from evaltools.example.spec import Example, dumps_example
 from evaltools.fileio import UsageError
-from tests.conftest import REPO
+from tests.conftest import CORPUS, REPO
 from tests.example import gen_records
 from tests.example.gen_records import kinds, run
 
@@ -73,6 +73,21 @@ def test_filters_apply_name_repo_then_offset_then_limit(tmp_path: Path) -> None:
     assert (stats.skipped, stats.selected, stats.written) == (5, 7, 7)
     # --limit stops reading: the run did not go through all 600 records.
     assert stats.read < 600
+
+
+@pytest.mark.parametrize("to", ["jsonl", "json"])
+def test_a_run_whose_every_example_is_refused_leaves_no_output_to_trip_the_next(
+    tmp_path: Path, to: str
+) -> None:
+    # zed--change-match-arm has a paragraph outside any block: CV007 without --allow-lossy.
+    source = CORPUS / "zed--change-match-arm.md"
+    out = tmp_path / f"out.{to}"
+    stats, found = run([source], to, out)
+    assert (stats.written, stats.refused, kinds(found)) == (0, 1, ["CV007"])
+    assert not out.exists()
+    stats, found = run([source], to, out, allow_lossy=True)  # no --force needed
+    assert (stats.written, kinds(found)) == (1, ["CV008"])
+    assert out.read_bytes()
 
 
 def test_offset_past_the_end_converts_nothing_and_says_so(tmp_path: Path) -> None:
