@@ -45,11 +45,11 @@ def plan(paths: list[Path], config: Config, *, respect_gitignore: bool = True) -
         # A configured place that is gone is an error; one that holds no eval files yet
         # (a fresh setup) is said and passes, as ruff passes a folder without Python files.
         check_configured_exist(config, "paths", "sets", "drafts")
-        if sets:  # where their gold and their schema come from
-            check_configured_sources(config, "root", "metas", "schema")
         if not configured and not sets:
             refuse_unlisted_eval_files(config)
         out.retrieval_sets = _found(sets, (".jsonl",), ignore, "eval sets", out.empty, config)
+        if out.retrieval_sets:  # where their gold and schema come from, once there are some
+            check_configured_sources(config, "root", "metas", "schema")
         found = _found(configured, SUFFIXES, ignore, "example files", out.empty, config)
         _sort(out, found, configured, config)
         if found and not (out.examples or out.example_records):

@@ -217,6 +217,21 @@ def test_a_configured_source_that_is_not_there_is_an_error_at_its_value(
     assert why in err and err.endswith("`)\n")
 
 
+def test_a_fresh_setup_whose_sources_are_not_there_yet_passes(
+    in_tmp: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Sets configured, none written yet: where their gold will resolve need not exist.
+    (in_tmp / "retrieval").mkdir()
+    (in_tmp / "pyproject.toml").write_text(
+        '[tool.evaltools.retrieval]\nsets = ["retrieval"]\nroot = "src"\n'
+    )
+    assert main(["check"]) == 0
+    assert (
+        capsys.readouterr().err
+        == "evaltools check: warning: no eval sets (*.jsonl) under retrieval/\n"
+    )
+
+
 def test_a_jsonl_too_deep_to_read_is_a_finding_not_a_crash(
     in_tmp: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
