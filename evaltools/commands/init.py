@@ -203,11 +203,8 @@ def _plan_pyproject(pyproject: Path) -> tuple[bytes | None, Completion, Found]:
         # a pre-commit hook written without its configuration would fail every commit.
         from evaltools.tomllocate import KeyLines
 
-        line, column = KeyLines(text or "").key(("tool", "evaltools"))
-        raise UsageError(
-            f"{shown}:{line}:{column}: {result.refused}: write it as a [tool.evaltools] "
-            "table (see the README), or add the keys by hand; nothing written"
-        )
+        line, column = KeyLines(text or "").key(result.refused_at)
+        raise UsageError(f"{shown}:{line}:{column}: {result.refused}; nothing written")
     return read, result, found
 
 

@@ -88,6 +88,7 @@ class Completion:
     text: str | None  # the new pyproject.toml, None when nothing changes
     added: list[str]  # the keys added, as `[table] key`
     refused: str | None = None  # why the file could not be completed safely
+    refused_at: tuple[str, ...] = ("tool", "evaltools")  # the key it is about
 
 
 def _wanted(found: Found) -> dict[str, dict[str, Any]]:
@@ -112,7 +113,8 @@ def complete(text: str | None, found: Found) -> Completion:
             table += f"\n[tool.evaltools.retrieval]\n{tomli_w.dumps(wanted['retrieval'])}"
         return Completion(_joined(text, table), _names(wanted))
     if not isinstance(current, dict) or text is None:
-        return Completion(None, [], "[tool.evaltools] is not a table")
+        why = "[tool.evaltools] is not a table: write it as one, with the keys of the README"
+        return Completion(None, [], why)
     return _complete_existing(text, data, current, found)
 
 
@@ -154,21 +156,37 @@ def _complete_existing(
     if refill:
         filled = _fill_empty_paths(new, wanted[""]["paths"])
         if filled is None:
-            return Completion(None, [], "the table is written in a form init cannot extend")
+            why = (
+                "`paths = []` spans several lines, and init fills only `paths = []` on one: "
+                "write it so, or list the eval folders by hand"
+            )
+            return Completion(None, [], why, ("tool", "evaltools", "paths"))
         new = filled
+    done: dict[str, dict[str, Any]] = {"": {}, "retrieval": {}}
     for table, wanted_keys in missing.items():
         keys = {
             k: v for k, v in wanted_keys.items() if not (refill and table == "" and k == "paths")
         }
         new = _insert(new, "tool.evaltools" + (f".{table}" if table else ""), keys)
-    expected = _merged(data, missing)
-    try:
-        same = loads(new) == expected
-    except TomlError:
-        same = False
-    if not same:
-        return Completion(None, [], "the table is written in a form init cannot extend")
+        done[table] = wanted_keys
+        try:
+            same = loads(new) == _merged(data, done)
+        except TomlError:
+            same = False
+        if not same:
+            return _not_extensible(table)
     return Completion(new, _names(missing))
+
+
+def _not_extensible(table: str) -> Completion:
+    """The refusal for a table written inline or by dotted keys: it cannot take more keys."""
+    where = ("tool", "evaltools", table) if table else ("tool", "evaltools")
+    name = "[tool.evaltools" + (f".{table}]" if table else "]")
+    why = (
+        f"{name} is written inline or by dotted keys, which init cannot extend: write it as "
+        f"a {name} table, or add the eval files to it by hand"
+    )
+    return Completion(None, [], why, where)
 
 
 def _insert(text: str, header: str, keys: dict[str, Any]) -> str:

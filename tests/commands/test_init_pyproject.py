@@ -107,20 +107,41 @@ def test_an_existing_table_is_completed_never_overwritten(repo: Path) -> None:
     )
 
 
+@pytest.mark.parametrize(
+    ("text", "place", "why"),
+    [
+        (
+            '[tool]\nevaltools = { ignore = ["EP205"] }\n',
+            "2:1",
+            "[tool.evaltools] is written inline or by dotted keys, which init cannot extend: "
+            "write it as a [tool.evaltools] table, or add the eval files to it by hand",
+        ),
+        (
+            '[tool.evaltools]\nignore = ["EP205"]\nretrieval = { root = "." }\n',
+            "3:1",
+            "[tool.evaltools.retrieval] is written inline or by dotted keys, which init cannot "
+            "extend: write it as a [tool.evaltools.retrieval] table, or add the eval files to "
+            "it by hand",
+        ),
+        (
+            "[tool.evaltools]\npaths = [\n]\n",
+            "2:1",
+            "`paths = []` spans several lines, and init fills only `paths = []` on one: write "
+            "it so, or list the eval folders by hand",
+        ),
+    ],
+)
 def test_a_table_init_cannot_extend_stops_it_and_nothing_is_written(
-    repo: Path, capsys: pytest.CaptureFixture[str]
+    repo: Path, capsys: pytest.CaptureFixture[str], text: str, place: str, why: str
 ) -> None:
     # As a file it cannot read: a hook written without its configuration would fail every
-    # commit ("nothing to check").
-    text = '[tool]\nevaltools = { ignore = ["EP205"] }\n'
+    # commit ("nothing to check"), so nothing is written, and the place and remedy are said.
     (repo / "pyproject.toml").write_text(text)
     assert _init() == 2
     assert (repo / "pyproject.toml").read_text() == text
     assert not (repo / ".pre-commit-config.yaml").exists()
     assert capsys.readouterr().err == (
-        "evaltools init: error: pyproject.toml:2:1: the table is written in a form init cannot "
-        "extend: write it as a [tool.evaltools] table (see the README), or add the keys by "
-        "hand; nothing written\n"
+        f"evaltools init: error: pyproject.toml:{place}: {why}; nothing written\n"
     )
 
 
