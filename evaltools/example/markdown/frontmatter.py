@@ -137,6 +137,8 @@ def _toml_error(exc: TomlError, raw: str) -> tuple[str, int, int]:
         line = max(len(lines) - 1, 1)
         column = len(lines[line - 1]) + 1
     if exc.reason.startswith("Unclosed array") and lines[line - 1][: column - 1].strip():
+        if not lines[line - 1][column - 1 :].strip():  # nothing follows: the `]` is missing
+            return "the array is not closed: add `]` after its last item", line, column
         # The next item starts on the line of the one before it (`[1 2]`).
         return "a `,` is missing before this array item", line, column
     if exc.reason.startswith("Unclosed array"):

@@ -93,6 +93,7 @@ def test_a_toml_error_at_the_end_points_into_the_front_matter() -> None:
         ('repository_url = "é" x\nrevision = "r"\n', 2, 22, "Expected newline"),  # characters
         (f'{HEAD}tags = [\n  "a"\n  "b"\n]\n', 5, 6, "a `,` is missing at the end of this line"),
         (f'{HEAD}tags = ["a", 1 2]\n', 4, 16, "a `,` is missing before this array item"),
+        (f'{HEAD}tags = ["a", "b"\n', 4, 17, "the array is not closed: add `]`"),
         (f'{HEAD}tags = [\n  "a" "b",\n]\n', 5, 7, "a `,` is missing before this array item"),
         (f"{HEAD}tags = [\n", 4, 9, "Invalid value"),  # the end: of the last line
     ],
