@@ -351,6 +351,8 @@ def read_baseline(path: Path) -> dict[tuple[str, int], float]:
     shown = display_path(path)
     # By the input policy (a FIFO is refused, not waited on) and as bytes: text mode would
     # turn a lone "\r", JSON whitespace inside a record, into a line break.
+    if path.is_dir():
+        raise UsageError(f"--baseline {shown} is a directory: give the baseline's JSON file")
     data = read_input(path, max_bytes=MAX_DATA_FILE_BYTES)
     if isinstance(data, Refused):
         raise UsageError(f"--baseline {shown}: {data.message}")
@@ -362,7 +364,7 @@ def read_baseline(path: Path) -> dict[tuple[str, int], float]:
         values = [jsonio.loads(text)]
     except jsonio.JsonError:
         try:
-            values = [jsonio.loads(line) for line in text.split("\n") if line.strip()]
+            values = [jsonio.loads(line) for line in lines_of(text) if line.strip()]
         except jsonio.JsonError as exc:
             raise UsageError(f"--baseline {shown}: not JSON or JSONL ({exc})") from exc
     found: dict[tuple[str, int], float] = {}

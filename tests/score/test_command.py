@@ -431,6 +431,8 @@ def test_bad_baseline_and_missing_paths_are_usage_errors(
     os.mkfifo(tmp_path / "fifo")  # refused by the input policy, never waited on
     assert main(["score", "--baseline", str(tmp_path / "fifo"), str(run)]) == 2
     assert "--baseline" in capsys.readouterr().err
+    assert main(["score", "--baseline", str(tmp_path), str(run)]) == 2
+    assert "is a directory: give the baseline's JSON file" in capsys.readouterr().err
     assert main(["score", "--metric", "v9", str(run)]) == 2
 
 
