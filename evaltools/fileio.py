@@ -99,14 +99,12 @@ def open_input(path: Path | str, *, max_bytes: int | None) -> BinaryIO | Refused
     `max_bytes` (IO006). A path longer than the system's PATH_MAX is opened a folder at a
     time, so that a file the walk found is read, never passed over."""
     try:
-        fd = _open_nonblocking(os.fspath(path))
+        fd, info = _open_regular(path)
+    except _NotRegular as exc:
+        return Refused(NOT_A_FILE, exc.strerror or _not_regular(0))
     except OSError as exc:
         return Refused(NOT_A_FILE, cannot_read(exc))
     try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            os.close(fd)
-            return Refused(NOT_A_FILE, _not_regular(info.st_mode))
         if max_bytes is not None and info.st_size > max_bytes:
             os.close(fd)
             return Refused(FILE_TOO_LARGE, too_large(info.st_size, max_bytes))
@@ -117,17 +115,36 @@ def open_input(path: Path | str, *, max_bytes: int | None) -> BinaryIO | Refused
         raise
 
 
+class _NotRegular(OSError):
+    """A path that is no regular file: `strerror` says what it is."""
+
+
+class _Folder(_NotRegular, IsADirectoryError):
+    pass
+
+
+def _open_regular(path: Path | str) -> tuple[int, os.stat_result]:
+    """`path` opened without blocking, and its stat; `_NotRegular` (`_Folder` for a
+    folder) unless it is a regular file, any other OSError if it cannot be opened."""
+    fd = _open_nonblocking(os.fspath(path))
+    try:
+        info = os.fstat(fd)
+    except BaseException:
+        os.close(fd)
+        raise
+    if not stat.S_ISREG(info.st_mode):
+        os.close(fd)
+        kind = _Folder if stat.S_ISDIR(info.st_mode) else _NotRegular
+        raise kind(errno.EISDIR if kind is _Folder else errno.ENXIO, _not_regular(info.st_mode))
+    return fd, info
+
+
 def read_regular(path: Path | str) -> bytes:
     """The bytes of `path`, a file of a code tree (no input of the command's, so no size
     limit), opened as `open_input` opens one: a FIFO or a device there raises OSError at
-    once, never waits for a writer; a folder raises IsADirectoryError."""
-    fd = _open_nonblocking(os.fspath(path))
+    once, never waits for a writer; a folder raises an IsADirectoryError."""
+    fd, _ = _open_regular(path)
     with os.fdopen(fd, "rb") as stream:
-        mode = os.fstat(fd).st_mode
-        if stat.S_ISDIR(mode):
-            raise IsADirectoryError(errno.EISDIR, "is a directory", os.fspath(path))
-        if not stat.S_ISREG(mode):
-            raise OSError(errno.ENXIO, _not_regular(mode), os.fspath(path))
         return stream.read()
 
 
