@@ -56,7 +56,10 @@ def escape_title(name: str) -> str:
 
 def _block(out: list[str], info: str, text: str, *, strict: bool) -> None:
     fence = fence_for(text, info, strict=strict)
-    out.append(f"{fence}{info if strict else escape_info(info)}\n{text}")
+    # An info string starting with the fence's character would lengthen the fence (`~~~` and
+    # `~x`): a space keeps them apart, and the parser trims it.
+    gap = " " if not strict and info.startswith(fence[0]) else ""
+    out.append(f"{fence}{gap}{info if strict else escape_info(info)}\n{text}")
     if text and not text.endswith("\n"):
         out.append("\n")
     out.append(f"{fence}\n\n")

@@ -154,3 +154,16 @@ def test_titles_with_markup_are_escaped_only_when_needed() -> None:
         assert from_markdown(to_markdown(spec)).name == name
     spec = ExampleSpec(name="snake_case_name", cursor_path="p", cursor_position="x\n")
     assert "# snake_case_name\n" in to_markdown(spec)
+
+
+def test_a_cursor_path_starting_with_the_fence_character_keeps_it() -> None:
+    # Found by the property above: `~~~` + `~`` read as a four-tilde fence, whose `~~~`
+    # closer never came.
+    spec = ExampleSpec(
+        name="n", repository_url="u", revision="r", cursor_path="~`a.py", cursor_position="x\n"
+    )
+    text = to_markdown(spec)
+    assert "\n~~~ ~`a.py\nx\n~~~\n" in text
+    back = read_markdown(text)
+    assert (back.spec.cursor_path, back.spec.cursor_position) == ("~`a.py", "x\n")
+    assert to_markdown(back.spec) == text
