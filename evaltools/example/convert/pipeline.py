@@ -145,10 +145,9 @@ def convert(
             # Stop the workers before the sink cleans up what they may still be writing.
             results.close()
         run.release()
-        # Every example refused (or unreadable): no output at all, not an empty file that
-        # then stands in the way of the run that fixes them ("already exists").
-        if stats.written or not (stats.refused or stats.malformed):
-            sink.commit()
+        # Every example refused (or unreadable): no output file at all, not an empty one
+        # that then stands in the way of the run that fixes them ("already exists").
+        sink.commit(keep_empty=not (stats.refused or stats.malformed))
     except SinkFailed as failure:  # the one output file: none of it was written
         on_finding(make(RULE_OF_KIND[WRITE_FAILED], display_path(failure.path), 1, 1, str(failure)))
         stats.refused += stats.written

@@ -75,8 +75,10 @@ class Sink:
         """The file a spooled example of `stem` goes to, as reported."""
         raise NotImplementedError
 
-    def commit(self) -> None:
-        """Make the output visible (after a complete run); raises `SinkFailed`."""
+    def commit(self, keep_empty: bool = True) -> None:
+        """Make the output visible (after a complete run); raises `SinkFailed`.
+        `keep_empty` false: a file that would hold nothing is not made (a stream, which a
+        reader waits on, is still opened and closed)."""
 
     def close(self) -> None:
         """Release everything; without `commit` first, leave no output behind."""
@@ -97,6 +99,7 @@ class JsonlSink(Sink):
         self.stream = path is not None and is_stream(path)
         self.handle: BinaryIO | None = None
         self.file: AtomicFile | None = None
+        self.written = False
 
     def refusal(self) -> tuple[str, str] | None:
         if self.path is not None and not self.force and not self.stream and self.path.exists():
@@ -124,9 +127,12 @@ class JsonlSink(Sink):
             self._open().write(text.encode("utf-8"))
         except OSError as exc:  # WriteError included
             raise SinkFailed(self._target(), _why(exc)) from exc
+        self.written = True
         return None
 
-    def commit(self) -> None:
+    def commit(self, keep_empty: bool = True) -> None:
+        if not (keep_empty or self.written or self.path is None or self.stream):
+            return
         try:
             out = self._open()
             if isinstance(out, AtomicFile):

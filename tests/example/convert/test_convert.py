@@ -90,6 +90,21 @@ def test_a_run_whose_every_example_is_refused_leaves_no_output_to_trip_the_next(
     assert out.read_bytes()
 
 
+def test_a_fifo_output_is_still_closed_when_every_example_is_refused(tmp_path: Path) -> None:
+    # Its reader waits for the end of the stream: no output must still end it.
+    import threading
+
+    fifo = tmp_path / "out.jsonl"
+    os.mkfifo(fifo)
+    read: list[bytes] = []
+    reader = threading.Thread(target=lambda: read.append(fifo.read_bytes()), daemon=True)
+    reader.start()
+    stats, found = run([CORPUS / "zed--change-match-arm.md"], "jsonl", fifo)
+    reader.join(timeout=10)
+    assert not reader.is_alive() and read == [b""]
+    assert (stats.written, kinds(found)) == (0, ["CV007"])
+
+
 def test_offset_past_the_end_converts_nothing_and_says_so(tmp_path: Path) -> None:
     source = tmp_path / "set.jsonl"
     gen_records.write_jsonl(source, 20)
