@@ -157,8 +157,8 @@ def _complete_existing(
         filled = _fill_empty_paths(new, wanted[""]["paths"])
         if filled is None:
             why = (
-                "`paths = []` spans several lines, and init fills only `paths = []` on one: "
-                "write it so, or list the eval folders by hand"
+                "`paths = []` is written in a form init cannot fill (it fills `paths = []` on "
+                "one line below a [tool.evaltools] header): list the eval folders by hand"
             )
             return Completion(None, [], why, ("tool", "evaltools", "paths"))
         new = filled
@@ -173,8 +173,8 @@ def _complete_existing(
             same = loads(new) == _merged(data, done)
         except TomlError:
             same = False
-        if not same:
-            return _not_extensible(table)
+        if not same:  # a table not there yet goes below its parent: the parent is at fault
+            return _not_extensible(table if table in current or not table else "")
     return Completion(new, _names(missing))
 
 

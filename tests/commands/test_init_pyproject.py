@@ -126,8 +126,20 @@ def test_an_existing_table_is_completed_never_overwritten(repo: Path) -> None:
         (
             "[tool.evaltools]\npaths = [\n]\n",
             "2:1",
-            "`paths = []` spans several lines, and init fills only `paths = []` on one: write "
-            "it so, or list the eval folders by hand",
+            "`paths = []` is written in a form init cannot fill (it fills `paths = []` on one "
+            "line below a [tool.evaltools] header): list the eval folders by hand",
+        ),
+        (
+            "tool.evaltools.paths = []\n",
+            "1:1",
+            "`paths = []` is written in a form init cannot fill (it fills `paths = []` on one "
+            "line below a [tool.evaltools] header): list the eval folders by hand",
+        ),
+        (
+            '[tool]\nevaltools = { paths = ["evals"] }\n',
+            "2:1",
+            "[tool.evaltools] is written inline or by dotted keys, which init cannot extend: "
+            "write it as a [tool.evaltools] table, or add the eval files to it by hand",
         ),
     ],
 )
