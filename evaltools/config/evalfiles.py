@@ -113,7 +113,7 @@ def lines_look_like_set(lines: Iterable[bytes]) -> bool:
 _SET_FIELDS = frozenset(("qid", "query", "type", "gold"))
 # A record longer than the sniff's bound (a thousand gold IDs and long notes) is read on to
 # its end, up to this many bounded pieces, and parsed as any other: a longer line is no set.
-_LONG_LINE_PIECES = 64
+_LONG_LINE_PIECES = 16
 
 
 def _whole_line(first: bytes, rest: Iterator[bytes]) -> bytes | None:
