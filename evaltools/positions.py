@@ -77,3 +77,9 @@ class Lines:
     def line_column(self, offset: int) -> tuple[int, int]:
         line = bisect.bisect_right(self._starts, offset)
         return line, _column(self.text, self._starts[line - 1], offset)
+
+    def span(self, line: int) -> tuple[int, int]:
+        """Where 1-based `line` starts and ends (its "\n" left out), kept within the text."""
+        index = min(max(line - 1, 0), len(self._starts) - 1)
+        last = index + 1 == len(self._starts)
+        return self._starts[index], len(self.text) if last else self._starts[index + 1] - 1

@@ -76,3 +76,10 @@ def test_lines_of_ends_a_line_at_newline_only(data: bytes) -> None:
     assert all(line.endswith(b"\n") for line in lines[:-1])
     assert all(b"\n" not in line[:-1] for line in lines)
     assert len(lines) == data.count(b"\n") + (0 if data.endswith(b"\n") or not data else 1)
+
+
+def test_a_lines_span_leaves_its_newline_out_and_stays_in_the_text() -> None:
+    lines = Lines("ab\ncd")
+    assert [lines.span(n) for n in (0, 1, 2, 9)] == [(0, 2), (0, 2), (3, 5), (3, 5)]
+    assert Lines("ab\n").span(2) == (3, 3)
+    assert Lines(b"\xc3\xa9\n").span(1) == (0, 2)  # bytes: offsets in bytes

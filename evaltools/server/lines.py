@@ -15,29 +15,28 @@ import re
 from lsprotocol import types as t
 from pygls.workspace.position_codec import PositionCodec
 
+from evaltools.positions import Lines
+
 _ROW_END = re.compile(r"\r\n|\r|\n")
 
 
 class DocumentLines:
     def __init__(self, source: str, codec: PositionCodec) -> None:
         self.source, self.codec = source, codec
-        self._line_starts = [0] + [m.end() for m in re.finditer("\n", source)]
+        self._lines = Lines(source)  # evaltools' lines, as every finding counts them
         self._row_starts = [0] + [m.end() for m in _ROW_END.finditer(source)]
 
     def offset(self, line: int, column: int) -> int:
         """Where evaltools' 1-based `line` and `column` are, kept within that line."""
-        index = min(max(line - 1, 0), len(self._line_starts) - 1)
-        start, end = self.line_span(self._line_starts[index])
+        start, end = self._lines.span(line)
         return min(start + max(column - 1, 0), end)
 
     def line_span(self, offset: int) -> tuple[int, int]:
         """Start and end (its "\n" left out) of evaltools' line holding `offset`."""
-        start = self._line_starts[bisect.bisect_right(self._line_starts, offset) - 1]
-        end = self.source.find("\n", start)
-        return start, len(self.source) if end < 0 else end
+        return self._lines.span(self.line_number(offset))
 
     def line_number(self, offset: int) -> int:
-        return bisect.bisect_right(self._line_starts, offset)
+        return self._lines.line_column(offset)[0]
 
     def row_span(self, row: int) -> tuple[int, int]:
         """Start and end (its line break left out) of the protocol's line `row`."""
