@@ -189,15 +189,12 @@ def definition_lines(root: Path | None, chunk_id: str, count: int = 12) -> str |
         cid = parse_chunk_id(chunk_id)
     except ChunkIdError:
         return None
-    source = root / cid.path
-    if not source.is_file():
-        return None
+    from evaltools.fileio import read_regular
+    from evaltools.retrieval.gold.reanchor.history.bodies import source_lines
+
     try:
-        data = source.read_bytes()
+        data = read_regular(root / cid.path)  # no file, a folder, a FIFO: nothing to show
     except OSError:
         return None
-    # Lines as chunk IDs count them: at "\n" only (`splitlines` also breaks at a form feed).
-    shown = data.split(b"\n")[cid.start - 1 : min(cid.end, cid.start - 1 + count)]
-    if not shown:
-        return None
-    return "\n".join(line.removesuffix(b"\r").decode("utf-8", "replace") for line in shown)
+    shown = source_lines(data)[cid.start - 1 : min(cid.end, cid.start - 1 + count)]
+    return "\n".join(line.removesuffix("\r") for line in shown) if shown else None
