@@ -101,7 +101,7 @@ def open_input(path: Path | str, *, max_bytes: int | None) -> BinaryIO | Refused
     try:
         fd, info = _open_regular(path)
     except _NotRegular as exc:
-        return Refused(NOT_A_FILE, exc.strerror or _not_regular(0))
+        return Refused(NOT_A_FILE, exc.what)
     except OSError as exc:
         return Refused(NOT_A_FILE, cannot_read(exc))
     try:
@@ -116,7 +116,11 @@ def open_input(path: Path | str, *, max_bytes: int | None) -> BinaryIO | Refused
 
 
 class _NotRegular(OSError):
-    """A path that is no regular file: `strerror` says what it is."""
+    """A path that is no regular file: `what` says what it is."""
+
+    def __init__(self, mode: int) -> None:
+        self.what = _not_regular(mode)
+        super().__init__(errno.EISDIR if stat.S_ISDIR(mode) else errno.ENXIO, self.what)
 
 
 class _Folder(_NotRegular, IsADirectoryError):
@@ -134,8 +138,7 @@ def _open_regular(path: Path | str) -> tuple[int, os.stat_result]:
         raise
     if not stat.S_ISREG(info.st_mode):
         os.close(fd)
-        kind = _Folder if stat.S_ISDIR(info.st_mode) else _NotRegular
-        raise kind(errno.EISDIR if kind is _Folder else errno.ENXIO, _not_regular(info.st_mode))
+        raise (_Folder if stat.S_ISDIR(info.st_mode) else _NotRegular)(info.st_mode)
     return fd, info
 
 
