@@ -65,7 +65,9 @@ def run(
         unpredicted=outcome.unpredicted,
     )
     if write_scores:
-        outcome.diagnostics += write.write_scores(outcome.writable, outcome.unwritable)
+        outcome.diagnostics += write.write_scores(
+            outcome.writable, outcome.unwritable, names=outcome.names
+        )
     if output_format == "json":
         score_report.render_json(doc, sys.stdout)
     elif output_format == "markdown":

@@ -48,6 +48,9 @@ class Outcome:
     writable: dict[tuple[str, str, int], list[Score]] = field(default_factory=dict)
     # Records whose score[] cannot be written faithfully: (path, form, index) -> why.
     unwritable: dict[tuple[str, str, int], Diagnostic] = field(default_factory=dict)
+    # The name of each record scored, (path, form, index) -> name: the writer finds it there
+    # again, or the file changed while it was scored.
+    names: dict[tuple[str, str, int], str] = field(default_factory=dict)
     # Predictions given but not scored, with the rule that says why.
     left_out: list[LeftOut] = field(default_factory=list)
     # Examples without a prediction: not scored (`ep score`), or scored as one empty
@@ -223,6 +226,7 @@ def score_record(
     if external is None and record.form in ("json", "jsonl") and scores:
         key = (record.path, record.form, record.index)
         outcome.writable[key] = scores
+        outcome.names[key] = example.spec.name
         if unknown:
             outcome.unwritable[key] = _unwritable(record, unknown)
 
@@ -281,6 +285,7 @@ def _score_unit(
     if record.path == STDIN_SHOWN:
         outcome.writable.clear()  # nothing to write back to
         outcome.unwritable.clear()
+        outcome.names.clear()
     return _Part(record.path, name, outcome)
 
 
@@ -332,6 +337,7 @@ def score_paths(
         outcome.diagnostics += part.outcome.diagnostics
         outcome.writable.update(part.outcome.writable)
         outcome.unwritable.update(part.outcome.unwritable)
+        outcome.names.update(part.outcome.names)
         outcome.left_out += part.outcome.left_out
         outcome.unpredicted += part.outcome.unpredicted
     outcome.files = len(files)

@@ -94,30 +94,47 @@ def with_scores(text: str, scores: list[Score]) -> str:
     return f'{text[:last]}{between}"score"{colon}{value}{text[last:]}'
 
 
-def _jsonl(data: bytes, by_index: dict[int, list[Score]]) -> bytes:
+def _jsonl(data: bytes, by_index: dict[int, list[Score]], names: dict[int, str]) -> bytes:
     lines = lines_of(data)
     for index, scores in by_index.items():
         raw = lines[index]
         body = raw.rstrip(b"\r\n")
-        text = with_scores(body.decode("utf-8"), scores)
-        lines[index] = text.encode("utf-8") + raw[len(body) :]
+        text = body.decode("utf-8")
+        _same_record(text, names.get(index), index)
+        lines[index] = with_scores(text, scores).encode("utf-8") + raw[len(body) :]
     return b"".join(lines)
 
 
-def _json(data: bytes, scores: list[Score]) -> bytes:
-    return with_scores(data.decode("utf-8"), scores).encode("utf-8")
+def _json(data: bytes, scores: list[Score], name: str | None) -> bytes:
+    text = data.decode("utf-8")
+    _same_record(text, name, 0)
+    return with_scores(text, scores).encode("utf-8")
+
+
+def _same_record(text: str, name: str | None, index: int) -> None:
+    """The scores are placed by record index, on the file read again: a record added,
+    removed or moved while they were computed would take another's. ValueError then."""
+    if name is None:
+        return
+    value = jsonio.loads(text.lstrip("\ufeff"))
+    if not isinstance(value, dict) or value.get("name") != name:
+        raise ValueError(f"record {index + 1} is no longer {name!r}: the file changed meanwhile")
 
 
 Key = tuple[str, str, int]
 
 
 def write_scores(
-    writable: dict[Key, list[Score]], unwritable: dict[Key, Diagnostic] | None = None
+    writable: dict[Key, list[Score]],
+    unwritable: dict[Key, Diagnostic] | None = None,
+    *,
+    names: dict[Key, str] | None = None,
 ) -> list[Diagnostic]:
     """`writable`: (shown path, form, record index) -> score[] entries. Shown paths are
     relative to the working directory or absolute, so they name the file. Each file is
-    replaced whole or not at all: not at all if it changed while it was being rewritten, or
-    if one of its records is in `unwritable` (whose findings are returned)."""
+    replaced whole or not at all: not at all if it changed while it was being rewritten, if
+    a record of `names` ((shown path, form, index) -> the example's name) is no longer at its
+    index, or if one of its records is in `unwritable` (whose findings are returned)."""
     refused = unwritable or {}
     files: dict[tuple[str, str], dict[int, list[Score]]] = {}
     for (shown, form, index), scores in writable.items():
@@ -131,7 +148,12 @@ def write_scores(
         path = Path(shown)
         try:
             data = path.read_bytes()
-            new = _jsonl(data, by_index) if form == "jsonl" else _json(data, by_index[0])
+            named = {i: n for (f, m, i), n in (names or {}).items() if (f, m) == (shown, form)}
+            new = (
+                _jsonl(data, by_index, named)
+                if form == "jsonl"
+                else _json(data, by_index[0], named.get(0))
+            )
             if new != data:
                 atomic_write(path, new, expect=data)
         except WriteError as exc:

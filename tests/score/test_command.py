@@ -477,3 +477,33 @@ def test_worker_processes_give_the_same_output(
     two = _score(capsys, "--jobs", "2", str(path))
     assert one == two
     assert one[0] == 1 and len(one[1]["scores"]) == 18
+
+
+@pytest.mark.parametrize("change", ["inserted above", "none"])
+def test_write_scores_refuses_a_file_whose_scored_record_moved(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, change: str
+) -> None:
+    # Scores are placed by record index on the file read again: a record inserted above the
+    # scored one while it was scored would shift every score onto its neighbour.
+    from evaltools.score import write
+
+    path = write_jsonl(tmp_path / "w.jsonl", [example("a", [prediction(PERFECT)])])
+    real = write.write_scores
+
+    def meanwhile(*args: object, **kwargs: object) -> object:
+        if change == "inserted above":
+            path.write_bytes(b'{"name": "new"}\n' + path.read_bytes())
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(write, "write_scores", meanwhile)
+    before = path.read_bytes() if change == "none" else None
+    rc = main(["score", "--write-scores", str(path)])
+    out = "".join(capsys.readouterr())
+    if change == "none":
+        assert rc == 0 and path.read_bytes() != before
+        assert json.loads(path.read_bytes())["score"][0]["delta_chr_f"] == 100.0
+    else:
+        assert rc == 1
+        assert "IO020" in out and "record 1 is no longer 'a': the file changed meanwhile" in out
+        assert path.read_bytes().startswith(b'{"name": "new"}\n{"name": "a"')
+        assert b'"score"' not in path.read_bytes()
