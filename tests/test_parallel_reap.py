@@ -221,3 +221,53 @@ def test_ctrl_c_as_the_workers_exit_is_answered_after() -> None:
     found = run_script_reaped(CTRL_C_IN_SHUTDOWN)
     assert (found["code"], found["stderr"]) == (0, "interrupted; pools killed: 0\n")
     assert found["left"] == []
+
+
+# A signal while a worker is being started: the forkserver has read the connection but
+# not yet the request (seen under load, when Ctrl-C reached a just-started first worker
+# too: the command hung five seconds, then the forkserver died on the half-sent request
+# and left its dead worker to PID 1 as a zombie).
+SIGNAL_WHILE_A_WORKER_STARTS = """
+import os, signal, sys, time
+from multiprocessing import reduction
+from evaltools import __main__ as cli
+from evaltools.parallel import _workers, processes
+
+send_fds = reduction.sendfds
+requests = []
+
+
+def signalled_mid_request(sock, fds):
+    requests.append(fds)
+    if len(requests) == 2:  # the second worker's start: the first one runs
+        os.kill(os.getpid(), signal.SIG%s)
+        time.sleep(0.05)  # the handler runs here, before the request is sent
+    send_fds(sock, fds)
+    sys.stderr.write(f"request {len(requests)} sent\\n")
+
+
+reduction.sendfds = signalled_mid_request
+
+
+def sleeps(args):
+    sum(processes.parallel_map(time.sleep, [30] * 4, workers=2))
+    return 0
+
+
+cli._dispatch = sleeps
+cli.entry()
+"""
+
+
+def test_ctrl_c_while_a_worker_starts_is_answered_once_it_has() -> None:
+    found = run_script_reaped(SIGNAL_WHILE_A_WORKER_STARTS % "INT")
+    assert found["code"] == 130, found["stderr"]
+    sent = "request 1 sent\nrequest 2 sent\n"
+    assert found["stderr"] == sent + "evaltools: interrupted\n"
+    assert found["left"] == []
+
+
+def test_sigterm_while_a_worker_starts_is_answered_once_it_has() -> None:
+    found = run_script_reaped(SIGNAL_WHILE_A_WORKER_STARTS % "TERM")
+    assert (found["code"], found["stderr"]) == (-15, "request 1 sent\nrequest 2 sent\n")
+    assert found["left"] == []

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from evaltools.__main__ import main
+from evaltools.parallel import processes
 from evaltools.parallel.processes import (
     Cost,
     available_cores,
@@ -239,3 +240,13 @@ def test_batches_are_about_eight_per_worker_within_bounds(
     items: int, workers: int, most: int, expected: int
 ) -> None:
     assert batch_size(items, workers, most) == expected
+
+
+def test_a_signal_held_while_a_worker_starts_is_the_first_only() -> None:
+    held = processes._Held()
+    assert not held.hold(signal.SIGINT)  # not starting a worker: answered at once
+    held.holding = True
+    assert held.hold(signal.SIGINT)
+    # A second Ctrl-C is answered at once, should the start itself hang.
+    assert not held.hold(signal.SIGINT)
+    assert held.signals == [signal.SIGINT]

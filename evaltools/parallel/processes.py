@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 from evaltools.fileio import UsageError
 
 if TYPE_CHECKING:
-    from concurrent.futures import Future
+    from concurrent.futures import Future, ProcessPoolExecutor
 
 
 _T = TypeVar("_T")
@@ -128,11 +128,12 @@ def parallel_map(
 
     pool = _workers.start_pool(workers, _module_of(func))
     pending: deque[Future[list[_R]]] = deque()
-    previous = _on_sigterm(functools.partial(_terminated, pool))
-    previous_int = _on_signal(signal.SIGINT, functools.partial(_interrupted, pool))
+    held = _Held()
+    previous = _on_sigterm(functools.partial(_terminated, pool, held))
+    previous_int = _on_signal(signal.SIGINT, functools.partial(_interrupted, pool, held))
     try:
         for chunk in _batches(iter(items), batch):
-            pending.append(pool.submit(_run_batch, func, chunk))
+            pending.append(_submit(pool, held, chunk, func))
             if len(pending) >= workers * IN_FLIGHT_PER_WORKER:
                 yield from pending.popleft().result()
         while pending:
@@ -168,22 +169,60 @@ def _run_batch(func: Callable[[_T], _R], chunk: list[_T]) -> list[_R]:
     return [func(item) for item in chunk]
 
 
-def _terminated(pool: object, signum: int, frame: object) -> None:
+class _Held:
+    """A signal that came while a worker was being started, answered once it has."""
+
+    def __init__(self) -> None:
+        self.holding = False
+        self.signals: list[int] = []
+
+    def hold(self, signum: int) -> bool:
+        """Whether `signum` waits: only while holding, and only the first (a second
+        Ctrl-C is answered at once, should the start itself hang)."""
+        if self.holding and not self.signals:
+            self.signals.append(signum)
+            return True
+        return False
+
+
+def _submit(
+    pool: ProcessPoolExecutor, held: _Held, chunk: list[_T], func: Callable[[_T], _R]
+) -> Future[list[_R]]:
+    """`pool.submit`, which may start a worker: the forkserver then reads the request this
+    process is sending. A signal answered half-way through it (the workers killed, and
+    joined: their exit statuses come from that forkserver) waited five seconds for a
+    forkserver that waited for the rest of the request, which then died of its end, leaving
+    its workers to PID 1 as zombies. So the signal is answered once the request is sent."""
+    held.holding = True
+    try:
+        return pool.submit(_run_batch, func, chunk)
+    finally:
+        held.holding = False
+        for signum in held.signals:
+            handler = _terminated if signum == signal.SIGTERM else _interrupted
+            handler(pool, held, signum, None)
+
+
+def _terminated(pool: object, held: _Held, signum: int, frame: object) -> None:
     """SIGTERM: the workers end at once, then the command dies of the signal as it would
     without workers. Unwinding instead (raising here) could stop the main thread inside
     the executor, holding a lock that shutting it down then waits for: a hang."""
     from evaltools.parallel import _workers
 
+    if held.hold(signum):
+        return
     _workers.kill_workers(pool)
     _workers.stop_helpers()
     signal.signal(signum, signal.SIG_DFL)
     os.kill(os.getpid(), signum)
 
 
-def _interrupted(pool: object, signum: int, frame: object) -> None:
+def _interrupted(pool: object, held: _Held, signum: int, frame: object) -> None:
     """Ctrl-C: the workers end first, so that nothing can wait for them while unwinding."""
     from evaltools.parallel import _workers
 
+    if held.hold(signum):
+        return
     _workers.kill_workers(pool)
     raise KeyboardInterrupt
 
