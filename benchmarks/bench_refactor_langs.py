@@ -30,7 +30,9 @@ twelfth (`--only rich,zerolog,reqwest,execa,commons-codec`) at 3715d8f (05:55: 0
 the thirteenth (`--only loguru,mux,http,koa,commons-collections`) at 6ed53bc (08:03: 0
 false with git, 2 plain in commons-collections) and the fourteenth (`--only
 itsdangerous,websocket,bitflags,js-yaml,commons-csv`) at 0ac7dd7 (08:31: 0 false with git,
-1 plain in commons-csv), each then read. A new claim needs a new group, measured before
+1 plain in commons-csv), each then read; the fifteenth (`--only
+click,logrus,log,markdown-it,commons-validator`) at 1643cbe (11:47: 10 false with git, 36
+plain: 9 and 35 of them in markdown-it). A new claim needs a new group, measured before
 anyone reads its misses.
 For each project, a local clone is checked out at the old tag, then at the new one, so
 `gold check` sees the real history between the releases and git's rename detection applies
@@ -223,6 +225,20 @@ PROJECTS = (
         "java",
         "rel/commons-csv-1.9.0",
         "rel/commons-csv-1.10.0",
+    ),
+    # Fifteenth group, added 2026-12-06 11:55 (a CLI library's 8.0, a Go logger over four
+    # releases, Rust's log facade, a Markdown parser moved to ES modules, a Java validation
+    # library): measured once unseen, on the fourteenth's rules
+    Project("click", "pallets+click", "python", "7.1.2", "8.0.0"),
+    Project("logrus", "sirupsen+logrus", "go", "v1.4.2", "v1.8.1"),
+    Project("log", "rust-lang+log", "rust", "0.4.14", "0.4.21"),
+    Project("markdown-it", "markdown-it+markdown-it", "ts", "13.0.2", "14.0.0"),
+    Project(
+        "commons-validator",
+        "apache+commons-validator",
+        "java",
+        "VALIDATOR_1_7",
+        "rel/commons-validator-1.8.0",
     ),
 )
 
