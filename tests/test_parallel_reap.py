@@ -271,3 +271,34 @@ def test_sigterm_while_a_worker_starts_is_answered_once_it_has() -> None:
     found = run_script_reaped(SIGNAL_WHILE_A_WORKER_STARTS % "TERM")
     assert (found["code"], found["stderr"]) == (-15, "request 1 sent\nrequest 2 sent\n")
     assert found["left"] == []
+
+
+# The forkserver stalls (stopped here) as it starts the second worker, and a supervisor
+# sends SIGTERM once: held for the start, it must still be answered.
+ONE_SIGTERM_WHILE_A_START_HANGS = """
+import os, signal, threading, time
+from multiprocessing import forkserver, reduction
+from evaltools.parallel import processes
+
+processes.HOLD_SECONDS = 0.2
+send_fds = reduction.sendfds
+requests = []
+
+
+def stalled_mid_request(sock, fds):
+    requests.append(fds)
+    if len(requests) == 2:
+        os.kill(forkserver._forkserver._forkserver_pid, signal.SIGSTOP)
+        threading.Timer(0.1, os.kill, (os.getpid(), signal.SIGTERM)).start()
+    send_fds(sock, fds)
+
+
+reduction.sendfds = stalled_mid_request
+sum(processes.parallel_map(time.sleep, [30] * 4, workers=2))
+"""
+
+
+def test_one_sigterm_while_a_worker_start_hangs_is_answered() -> None:
+    found = run_script_reaped(ONE_SIGTERM_WHILE_A_START_HANGS)
+    assert found["code"] == -15, found["stderr"]
+    assert found["left"] == []

@@ -53,6 +53,8 @@ def start_pool(workers: int, module: str | None) -> ProcessPoolExecutor:
 
             resource_tracker.ensure_running()
             forkserver.ensure_running()
+    # No max_tasks_per_child: the executor's thread would then start workers, where a
+    # signal is not held until the start is done (see processes._submit).
     return ProcessPoolExecutor(
         max_workers=workers,
         mp_context=context,

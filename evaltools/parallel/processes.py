@@ -16,6 +16,7 @@ import functools
 import itertools
 import os
 import signal
+import threading
 from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator
 from pathlib import Path
@@ -169,20 +170,41 @@ def _run_batch(func: Callable[[_T], _R], chunk: list[_T]) -> list[_R]:
     return [func(item) for item in chunk]
 
 
+# Seconds a signal waits for a worker's start: milliseconds normally, and a start that hangs
+# (a stalled forkserver) must not leave a single SIGTERM from a supervisor unanswered.
+HOLD_SECONDS = 2.0
+
+
 class _Held:
     """A signal that came while a worker was being started, answered once it has."""
 
     def __init__(self) -> None:
         self.holding = False
         self.signals: list[int] = []
+        self._timer: threading.Timer | None = None
 
     def hold(self, signum: int) -> bool:
-        """Whether `signum` waits: only while holding, and only the first (a second
-        Ctrl-C is answered at once, should the start itself hang)."""
+        """Whether `signum` waits: only while holding, and only the first. A second one is
+        answered at once: a Ctrl-C pressed again, or the first sent again after
+        HOLD_SECONDS, should the start itself hang."""
         if self.holding and not self.signals:
             self.signals.append(signum)
+            self._timer = threading.Timer(HOLD_SECONDS, self._send_again, (signum,))
+            self._timer.daemon = True
+            self._timer.start()
             return True
         return False
+
+    def _send_again(self, signum: int) -> None:
+        if self.holding:
+            os.kill(os.getpid(), signum)
+
+    def release(self) -> list[int]:
+        """Stop holding; the signal held, to be answered now."""
+        self.holding = False
+        if self._timer is not None:
+            self._timer.cancel()
+        return self.signals
 
 
 def _submit(
@@ -197,8 +219,7 @@ def _submit(
     try:
         return pool.submit(_run_batch, func, chunk)
     finally:
-        held.holding = False
-        for signum in held.signals:
+        for signum in held.release():
             handler = _terminated if signum == signal.SIGTERM else _interrupted
             handler(pool, held, signum, None)
 
@@ -233,8 +254,6 @@ def _on_sigterm(handler: Any) -> Any:
 
 def _on_signal(signum: int, handler: Any) -> Any:
     """Install `handler` for `signum` (main thread only); the previous one, or None."""
-    import threading
-
     if handler is None or threading.current_thread() is not threading.main_thread():
         return None
     return signal.signal(signum, handler)
