@@ -251,3 +251,30 @@ def test_a_signal_held_while_a_worker_starts_is_the_first_only() -> None:
     assert not held.hold(signal.SIGINT)
     assert held.release() == [signal.SIGINT]  # its sending again, cancelled
     assert not held.hold(signal.SIGINT)
+
+
+class _SlowHandle:
+    """A killed worker whose exit status a stalled forkserver never sends."""
+
+    def __init__(self) -> None:
+        self.timeouts: list[float] = []
+
+    def join(self, timeout: float | None = None) -> None:
+        assert timeout is not None
+        self.timeouts.append(timeout)
+        time.sleep(timeout)
+
+
+def test_killed_workers_are_waited_for_all_within_one_period(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from evaltools.parallel import _workers
+
+    monkeypatch.setattr(_workers, "_WORKERS_END_SECONDS", 0.2)
+    handles = [_SlowHandle() for _ in range(3)]
+    pool = type("Pool", (), {"_processes": dict(enumerate(handles))})()
+    _workers.kill_workers(pool)
+    _workers.killed_pools.remove(id(pool))
+    first, *rest = (h.timeouts[0] for h in handles)
+    assert 0 < first <= 0.2
+    assert rest == [0.0, 0.0]  # what is left of the period, not a period each

@@ -23,8 +23,8 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
     from concurrent.futures import ProcessPoolExecutor
@@ -91,10 +91,17 @@ def stop_pool(pool: ProcessPoolExecutor) -> None:
     _join(threads, _THREADS_END_SECONDS)
 
 
-def _join(threads: list[threading.Thread], seconds: float) -> None:
+class _Joinable(Protocol):
+    def join(self, timeout: float | None = None) -> None: ...
+
+
+def _join(joinables: Sequence[_Joinable], seconds: float) -> None:
+    """Join each, all within `seconds` (not `seconds` each: the statuses of killed workers
+    come from one forkserver, and a stalled one owes them all)."""
     deadline = time.monotonic() + seconds
-    for thread in threads:
-        thread.join(timeout=max(0.0, deadline - time.monotonic()))
+    for joinable in joinables:
+        with contextlib.suppress(Exception):  # a handle closed or never started
+            joinable.join(timeout=max(0.0, deadline - time.monotonic()))
 
 
 # Each pool whose workers were killed. Its threads end once `kill_workers` has released the
@@ -106,6 +113,8 @@ killed_pools: list[int] = []
 # the feeder is stuck (see `stop_pool`), which the grace period tells.
 _FEEDER_GRACE_SECONDS = 1.0
 _THREADS_END_SECONDS = 5.0
+# Seconds `kill_workers` waits for the killed workers' exit statuses, all of them.
+_WORKERS_END_SECONDS = 5.0
 
 
 def kill_workers(pool: object) -> None:
@@ -116,9 +125,7 @@ def kill_workers(pool: object) -> None:
     for process in handles:
         with contextlib.suppress(Exception):
             process.kill()
-    for process in handles:
-        with contextlib.suppress(Exception):
-            process.join(timeout=5)
+    _join(handles, _WORKERS_END_SECONDS)
     _release_result_pipe(pool)
 
 
