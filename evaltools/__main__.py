@@ -88,7 +88,7 @@ def _dispatch(args: list[str]) -> int:
         return typer_main(args)
     if parsed.eager == "version":
         return _version()
-    return invoke(command, Arguments(parsed.values), debug=parsed.debug)
+    return invoke(command, Arguments(parsed.values, parsed.folders), debug=parsed.debug)
 
 
 def _version() -> int:

@@ -7,7 +7,7 @@ wrong type (a table that disagrees with the implementation) fails loudly.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Set
 from pathlib import Path
 from typing import TypeVar
 
@@ -15,8 +15,9 @@ _T = TypeVar("_T")
 
 
 class Arguments:
-    def __init__(self, values: Mapping[str, object]) -> None:
+    def __init__(self, values: Mapping[str, object], folders: Set[str] = frozenset()) -> None:
         self._values = dict(values)
+        self._folders = folders
 
     def _get(self, name: str, kind: type[_T]) -> _T:
         value = self._values[name]
@@ -60,6 +61,20 @@ class Arguments:
 
     def path(self, name: str) -> Path:
         return self._get(name, Path)
+
+    def file_path(self, name: str, option: str) -> Path:
+        """A path that names one file to write: `-o out/` names a folder (as the system's
+        own calls take it), and writing a file `out` there would surprise."""
+        path = self.path(name)
+        if name in self._folders:
+            from evaltools.fileio import UsageError
+
+            shown = str(path).rstrip("/") + "/"
+            raise UsageError(f"{option} {shown}: names a folder; name the file to write")
+        return path
+
+    def optional_file_path(self, name: str, option: str) -> Path | None:
+        return None if self._values[name] is None else self.file_path(name, option)
 
     def optional_path(self, name: str) -> Path | None:
         return self._optional(name, Path)

@@ -10,6 +10,7 @@ single option winning, eager `--help`/`--version` before any value is checked.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from pathlib import Path
 
@@ -33,6 +34,8 @@ class Parsed:
     # A plain class, not a dataclass: this is on every hook run's start-up path.
     def __init__(self, *, debug: bool = False, eager: str | None = None) -> None:
         self.values: dict[str, object] = {}
+        # Path options typed with a trailing separator (`-o out/`), which pathlib drops.
+        self.folders: set[str] = set()
         self.debug = debug
         self.eager = eager  # "help" or "version": shown before anything is checked
 
@@ -53,7 +56,10 @@ def parse(command: Command, argv: list[str]) -> Parsed:
     positionals = [p for p in command.params if p.positional]
     assigned, extra = _unpack(scan.positionals, positionals)
     for param in command.params:
-        parsed.values[param.name] = _value(param, scan.given.get(param.name), assigned)
+        given = scan.given.get(param.name)
+        parsed.values[param.name] = _value(param, given, assigned)
+        if param.kind is Path and given and _names_folder(given[-1]):
+            parsed.folders.add(param.name)
     if extra:
         s = "s" if len(extra) > 1 else ""
         raise ArgvError(f"unexpected extra argument{s}: {' '.join(extra)}")
@@ -146,6 +152,10 @@ def _value(param: Param, given: list[str | bool] | None, assigned: dict[str, lis
         return True
     converted = [_convert(param, value) for value in raw if isinstance(value, str)]
     return converted if param.multiple else converted[-1]
+
+
+def _names_folder(value: str | bool) -> bool:
+    return isinstance(value, str) and value.endswith(("/", os.sep)) and value != "-"
 
 
 def _missing(param: Param) -> str:

@@ -60,10 +60,12 @@ def roundtrip(a: Arguments) -> int:
 def convert(a: Arguments) -> int:
     from evaltools.commands.convert import run
 
+    to = a.text("to")
     return run(
         paths=a.paths("paths"),
-        to=a.text("to"),
-        output=a.path("output"),
+        to=to,
+        # One JSONL file; Markdown and JSON go to a folder unless -o names one file.
+        output=a.file_path("output", "-o") if to == "jsonl" else a.path("output"),
         name=a.optional_text("name"),
         repo=a.optional_text("repo"),
         offset=a.integer("offset"),
@@ -179,7 +181,7 @@ def gold_mine(a: Arguments) -> int:
         per_type=a.optional_integer("per_type"),
         seed=a.integer("seed"),
         path_prefix=a.text("path_prefix"),
-        output=a.path("output"),
+        output=a.file_path("output", "-o"),
         force=a.flag("force"),
         output_format=a.text("output_format"),
     )
@@ -191,8 +193,8 @@ def gold_merge(a: Arguments) -> int:
     return merge(
         first=a.path("first"),
         second=a.path("second"),
-        output=a.path("output"),
-        conflicts=a.optional_path("conflicts"),
+        output=a.file_path("output", "-o"),
+        conflicts=a.optional_file_path("conflicts", "--conflicts"),
         force=a.flag("force"),
         output_format=a.text("output_format"),
     )
@@ -205,7 +207,7 @@ def gold_sample(a: Arguments) -> int:
         paths=a.paths("paths"),
         fraction=a.number("fraction"),
         seed=a.integer("seed"),
-        output=a.path("output"),
+        output=a.file_path("output", "-o"),
         force=a.flag("force"),
         output_format=a.text("output_format"),
     )
@@ -235,8 +237,8 @@ def gold_eval(a: Arguments) -> int:
         rev=a.optional_text("rev"),
         metas=a.optional_path("metas"),
         allow_stale=a.flag("allow_stale"),
-        history=a.optional_path("history"),
-        plot=a.optional_path("plot"),
+        history=a.optional_file_path("history", "--history"),
+        plot=a.optional_file_path("plot", "--plot"),
         output_format=a.text("output_format"),
         label=a.optional_text("label"),
     )

@@ -120,6 +120,7 @@ def test_stdin_to_stdout_keeps_the_report_off_stdout(
         (["--to", "jsonl", "-o", "."], "is a directory"),
         (["--to", "md", "-o", "set.jsonl"], "is a file"),
         (["--to", "jsonl", "-o", "x.md"], "name the file *.jsonl"),
+        (["--to", "jsonl", "-o", "out/"], "-o out/: names a folder; name the file to write"),
     ],
 )
 def test_usage_errors_exit_2(
@@ -131,6 +132,15 @@ def test_usage_errors_exit_2(
     sources = [] if argv[0] in ("missing.md", "-") else ["set.jsonl"]
     assert main(["convert", *sources, *argv]) == 2
     assert message in capsys.readouterr().err
+
+
+def test_a_folder_typed_for_md_or_json_is_one(in_tmp: Path) -> None:
+    gen_records.write_jsonl(in_tmp / "set.jsonl", 1)
+    assert main(["convert", "set.jsonl", "--to", "json", "-o", "out/"]) == 0
+    assert [p.suffix for p in (in_tmp / "out").iterdir()] == [".json"]
+    # A jsonl output typed as a folder wrote nothing (before: a file `out2`).
+    assert main(["convert", "set.jsonl", "--to", "jsonl", "-o", "out2/"]) == 2
+    assert not (in_tmp / "out2").exists()
 
 
 def test_help_and_required_options(capsys: pytest.CaptureFixture[str]) -> None:

@@ -86,6 +86,30 @@ def test_mine_usage_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     assert "no such directory" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["gold", "mine", "--repo", ".", "-o", "new/"],
+        ["gold", "merge", "a.jsonl", "b.jsonl", "-o", "new/"],
+        ["gold", "merge", "a.jsonl", "b.jsonl", "-o", "m.jsonl", "--conflicts", "new/"],
+        ["gold", "sample", "a.jsonl", "--fraction", "0.5", "--seed", "1", "-o", "new/"],
+        ["gold", "eval", "run.jsonl", "--history", "new/"],
+        ["gold", "eval", "run.jsonl", "--plot", "new/"],
+    ],
+)
+def test_an_output_file_typed_as_a_folder_is_refused(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    argv: list[str],
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert main(argv) == 2
+    option = argv[-2]
+    assert f"{option} new/: names a folder; name the file to write" in capsys.readouterr().err
+    assert not (tmp_path / "new").exists()
+
+
 def test_mine_since_and_range(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     repo = HistoryRepo(tmp_path / "repo")
     repo.write("a.py", "def f():\n    return 1\n")
