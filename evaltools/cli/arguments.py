@@ -7,7 +7,7 @@ wrong type (a table that disagrees with the implementation) fails loudly.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Set
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TypeVar
 
@@ -15,9 +15,11 @@ _T = TypeVar("_T")
 
 
 class Arguments:
-    def __init__(self, values: Mapping[str, object], folders: Set[str] = frozenset()) -> None:
+    def __init__(
+        self, values: Mapping[str, object], folders: Mapping[str, str] | None = None
+    ) -> None:
         self._values = dict(values)
-        self._folders = folders
+        self._folders = dict(folders or {})
 
     def _get(self, name: str, kind: type[_T]) -> _T:
         value = self._values[name]
@@ -69,9 +71,13 @@ class Arguments:
         if name in self._folders:
             from evaltools.fileio import UsageError
 
-            shown = str(path).rstrip("/") + "/"
-            raise UsageError(f"{option} {shown}: names a folder; name the file to write")
+            typed = self._folders[name]
+            raise UsageError(f"{option} {typed}: names a folder; name the file to write")
         return path
+
+    def names_folder(self, name: str) -> bool:
+        """The path was typed as a folder's (`out/`), which the Path itself cannot tell."""
+        return name in self._folders
 
     def optional_file_path(self, name: str, option: str) -> Path | None:
         return None if self._values[name] is None else self.file_path(name, option)

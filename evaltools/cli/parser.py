@@ -35,7 +35,7 @@ class Parsed:
     def __init__(self, *, debug: bool = False, eager: str | None = None) -> None:
         self.values: dict[str, object] = {}
         # Path options typed with a trailing separator (`-o out/`), which pathlib drops.
-        self.folders: set[str] = set()
+        self.folders: dict[str, str] = {}
         self.debug = debug
         self.eager = eager  # "help" or "version": shown before anything is checked
 
@@ -58,8 +58,9 @@ def parse(command: Command, argv: list[str]) -> Parsed:
     for param in command.params:
         given = scan.given.get(param.name)
         parsed.values[param.name] = _value(param, given, assigned)
-        if param.kind is Path and given and _names_folder(given[-1]):
-            parsed.folders.add(param.name)
+        typed = given[-1] if given else None
+        if param.kind is Path and isinstance(typed, str) and _names_folder(typed):
+            parsed.folders[param.name] = typed
     if extra:
         s = "s" if len(extra) > 1 else ""
         raise ArgvError(f"unexpected extra argument{s}: {' '.join(extra)}")
@@ -154,8 +155,11 @@ def _value(param: Param, given: list[str | bool] | None, assigned: dict[str, lis
     return converted if param.multiple else converted[-1]
 
 
-def _names_folder(value: str | bool) -> bool:
-    return isinstance(value, str) and value.endswith(("/", os.sep)) and value != "-"
+def _names_folder(value: str) -> bool:
+    if value.endswith(("/", os.sep)):
+        return True
+    # `new/.`: a folder too, though pathlib keeps only `new`
+    return value.replace(os.sep, "/").rpartition("/")[2] in {".", ".."} and "/" in value
 
 
 def _missing(param: Param) -> str:

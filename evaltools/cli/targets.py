@@ -66,6 +66,7 @@ def convert(a: Arguments) -> int:
         to=to,
         # One JSONL file; Markdown and JSON go to a folder unless -o names one file.
         output=a.file_path("output", "-o") if to == "jsonl" else a.path("output"),
+        output_is_folder=a.names_folder("output"),
         name=a.optional_text("name"),
         repo=a.optional_text("repo"),
         offset=a.integer("offset"),
@@ -113,7 +114,7 @@ def init(a: Arguments) -> int:
     from evaltools.commands.init import run
 
     return run(
-        config_file=a.optional_path("config_file"),
+        config_file=a.optional_file_path("config_file", "--config-file"),
         rev=a.optional_text("rev"),
         hooks=a.texts("hooks"),
         remote=a.optional_text("remote"),

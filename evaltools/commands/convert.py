@@ -32,6 +32,7 @@ def run(
     force: bool,
     output_format: str,
     no_respect_gitignore: bool = False,
+    output_is_folder: bool = False,
 ) -> int:
     if offset < 0 or (limit is not None and limit < 0):
         raise UsageError("--offset and --limit must not be negative")
@@ -62,6 +63,7 @@ def run(
         jobs=jobs,
         allow_lossy=allow_lossy,
         force=force,
+        output_is_folder=output_is_folder,
     )
     # With `-o -` the data owns stdout; the report goes to stderr.
     report_stream = sys.stderr if str(output) == "-" else sys.stdout

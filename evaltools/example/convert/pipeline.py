@@ -81,6 +81,8 @@ class Options:
     jobs: int | None = 1  # --jobs; None: as many as the input is worth
     allow_lossy: bool = False
     force: bool = False
+    # `-o out.json/`: a folder, whatever its name ends with.
+    output_is_folder: bool = False
     chunk_size: int = CHUNK_SIZE
 
 
@@ -163,7 +165,8 @@ def open_sink(options: Options, stdout: BinaryIO | None) -> Sink:
     if options.to == "jsonl":
         return JsonlSink(None if to_stdout else options.output, stdout, force=options.force)
     suffix = f".{options.to}"
-    if to_stdout or (options.output.suffix == suffix and not options.output.is_dir()):
+    one_file = not (options.output.is_dir() or options.output_is_folder)
+    if to_stdout or (options.output.suffix == suffix and one_file):
         return SingleSink(None if to_stdout else options.output, stdout, force=options.force)
     return DirectorySink(options.output, suffix, force=options.force)
 

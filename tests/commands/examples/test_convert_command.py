@@ -138,6 +138,9 @@ def test_a_folder_typed_for_md_or_json_is_one(in_tmp: Path) -> None:
     gen_records.write_jsonl(in_tmp / "set.jsonl", 1)
     assert main(["convert", "set.jsonl", "--to", "json", "-o", "out/"]) == 0
     assert [p.suffix for p in (in_tmp / "out").iterdir()] == [".json"]
+    # Named like a file, typed as a folder: a folder (before: a file `x.json`).
+    assert main(["convert", "set.jsonl", "--to", "json", "-o", "x.json/"]) == 0
+    assert [p.suffix for p in (in_tmp / "x.json").iterdir()] == [".json"]
     # A jsonl output typed as a folder wrote nothing (before: a file `out2`).
     assert main(["convert", "set.jsonl", "--to", "jsonl", "-o", "out2/"]) == 2
     assert not (in_tmp / "out2").exists()

@@ -95,6 +95,8 @@ def test_mine_usage_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
         ["gold", "sample", "a.jsonl", "--fraction", "0.5", "--seed", "1", "-o", "new/"],
         ["gold", "eval", "run.jsonl", "--history", "new/"],
         ["gold", "eval", "run.jsonl", "--plot", "new/"],
+        ["init", "--config-file", "new/"],
+        ["gold", "merge", "a.jsonl", "b.jsonl", "-o", "new/."],
     ],
 )
 def test_an_output_file_typed_as_a_folder_is_refused(
@@ -105,8 +107,8 @@ def test_an_output_file_typed_as_a_folder_is_refused(
 ) -> None:
     monkeypatch.chdir(tmp_path)
     assert main(argv) == 2
-    option = argv[-2]
-    assert f"{option} new/: names a folder; name the file to write" in capsys.readouterr().err
+    option, typed = argv[-2:]
+    assert f"{option} {typed}: names a folder; name the file to write" in capsys.readouterr().err
     assert not (tmp_path / "new").exists()
 
 
