@@ -135,7 +135,7 @@ def write_scores(
     replaced whole or not at all: not at all if it changed while it was being rewritten, if
     a record of `names` ((shown path, form, index) -> the example's name) is no longer at its
     index, or if one of its records is in `unwritable` (whose findings are returned)."""
-    refused = unwritable or {}
+    refused, known = unwritable or {}, names or {}
     files: dict[tuple[str, str], dict[int, list[Score]]] = {}
     for (shown, form, index), scores in writable.items():
         files.setdefault((shown, form), {})[index] = scores
@@ -148,7 +148,7 @@ def write_scores(
         path = Path(shown)
         try:
             data = path.read_bytes()
-            named = {i: n for (f, m, i), n in (names or {}).items() if (f, m) == (shown, form)}
+            named = {i: known[shown, form, i] for i in by_index if (shown, form, i) in known}
             new = (
                 _jsonl(data, by_index, named)
                 if form == "jsonl"
