@@ -249,7 +249,8 @@ GOLD_REVISION_BEHIND = Rule(
     "Reported by a check of the work tree without `--fix`, once per set file, at the "
     "first such record's `revision` (its message counts the others): every gold ID of "
     "the record is `ok` at HEAD, the record's files are HEAD's, and `revision` names "
-    "another commit. `--fix` moves it to HEAD (RG013); a check never fails on it.",
+    "another commit, or none this repository has (rebased away, or of another clone: the "
+    "message says so). `--fix` moves it to HEAD (RG013); a check never fails on it.",
     "Re-anchoring follows each ID from `revision` to HEAD. A `revision` left behind makes "
     "that walk longer with every commit, and after an ID was rewritten it names a commit "
     "where the ID did not exist, so the next move of its definition to another file is "

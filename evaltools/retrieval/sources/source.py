@@ -306,11 +306,20 @@ class CodeTree(Closing):
 
     def history_gap(self, id_path: str, since: str | None) -> str | None:
         """Why git's history may not tell what became of `id_path`: its repository is a
-        shallow clone, and the range searched (from `since`, when the clone has it) is cut."""
+        shallow clone, and the range searched (from `since`, when the clone has it) is cut;
+        or `since` names no commit of it (rebased away, or of another clone)."""
         mount = self.mount(id_path)
-        if mount is None or not self._is_shallow(mount.top):
+        if mount is None:
             return None
         since_commit = self._since_commit(mount, since) if since else None
+        if not self._is_shallow(mount.top):
+            if not since or since_commit is not None:
+                return None
+            return (
+                f"its `revision` {since[:12]} names no commit in {display_path(mount.top)}, so "
+                "git cannot say what became of it: set `revision` to the commit the gold was "
+                "last verified at"
+            )
         target = self._commit(mount) if self.rev is not None else "HEAD"
         if since_commit is not None and git.is_ancestor(mount.top, since_commit, target):
             return None  # every commit since the verified revision is in the clone

@@ -109,3 +109,52 @@ def test_a_verified_revision_inside_the_shallow_history_needs_nothing_more(
     assert main(["gold", "check", "evals", "--root", str(clone), "--format", "json"]) == 1
     [item] = json.loads(capsys.readouterr().out)
     assert (item["status"], item["caveat"]) == ("missing_file", None)
+
+
+def test_a_symbol_gone_from_its_file_in_a_shallow_clone_says_the_history_is_missing(
+    origin: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The file stays, its function went (to another file, in history the clone lacks)."""
+    origin.write("web/index.js", "export const version = 1;\n")
+    origin.commit("start moved out")
+    clone = _clone(origin, tmp_path / "site", "--depth", "1")
+    write_set(tmp_path, record("q1", "web/index.js:1-3:start"))
+    assert main(["gold", "check", "evals", "--root", str(clone), "--format", "json"]) == 1
+    [item] = json.loads(capsys.readouterr().out)
+    assert item["status"] == "missing_symbol" and FETCH in item["caveat"]
+
+
+UNKNOWN = "0123456789abcdef0123456789abcdef01234567"
+
+
+def test_a_revision_no_commit_of_a_full_clone_names_says_so(
+    origin: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A `revision` rebased away (or of another clone) cannot be followed: the unresolved
+    IDs say so instead of asking for history a full clone already has."""
+    origin.write("web/index.js", "export const version = 1;\n")
+    origin.commit("start moved out")
+    clone = _clone(origin, tmp_path / "full")
+    ids = ("web/index.js:1-3:start", GONE)
+    write_set(tmp_path, *(record(f"q{n}", i, revision=UNKNOWN) for n, i in enumerate(ids)))
+    assert main(["gold", "check", "evals", "--root", clone.name]) == 1
+    out = capsys.readouterr().out.splitlines()
+    said = "but its `revision` 0123456789ab names no commit in full, so git cannot say"
+    assert all(said in line and ": RG003 [error]" in line for line in out[:2])
+    assert "last verified at" in out[0] and FETCH not in out[0]
+
+
+def test_a_revision_no_commit_names_is_not_called_behind_head(
+    origin: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    clone = _clone(origin, tmp_path / "full")
+    head = origin.git("rev-parse", "HEAD").strip()
+    write_set(tmp_path, record("q1", "web/index.js:1-3:start", revision=UNKNOWN))
+    assert main(["gold", "check", "evals", "--root", clone.name]) == 0
+    [note, _] = capsys.readouterr().out.splitlines()
+    assert note.endswith(
+        "RG017 [info] `revision` of q1 is 0123456789ab, not a commit of this repository "
+        f"(rebased away, or of another clone), and HEAD is {head[:12]} where all its gold "
+        "resolves: run `evaltools gold check evals --root full --fix` to move it, so that "
+        "the next refactor is followed from HEAD"
+    )

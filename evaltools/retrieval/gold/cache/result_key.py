@@ -30,7 +30,8 @@ from evaltools.retrieval.sources import git
 # missing file's namesakes are candidates), and then nothing is stored.
 
 # Bump when what `gold check` prints for the same inputs changes without a release.
-RESULTS_VERSION = 3  # 2: JSON objects carry every finding (kind, code, ...); 3: evidence
+RESULTS_VERSION = 4  # 2: JSON objects carry every finding (kind, code, ...); 3: evidence;
+# 4: a symbol gone from its file carries the caveat of missing history
 PREFIX = f"goldcheck{RESULTS_VERSION}:"
 # Paths below a repository's git directory that change its history or rename detection
 # without moving HEAD (`index` only for the work tree: `git diff HEAD` reads it).

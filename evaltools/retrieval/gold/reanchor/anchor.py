@@ -70,6 +70,10 @@ def resolve_all(
     add_candidates(ids, results, lookup)
     for ref in gone:
         results[ref] = dataclasses.replace(results[ref], file_gone=True)
+    for ref, cid in ids.items():  # a symbol gone from its file: history may say where
+        if ref not in gone and results[ref].status is Status.MISSING_SYMBOL:
+            caveat = lookup.history_gap(cid.path, ref.revision)
+            results[ref] = dataclasses.replace(results[ref], caveat=caveat)
     lookup.save()
     return results
 
