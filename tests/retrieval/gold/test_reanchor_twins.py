@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.retrieval.gitrepo import GitRepo
-from tests.retrieval.gold.reanchor_repo import chunk_id, gold_check
+from tests.retrieval.gold.reanchor_repo import chunk_id, gold_check, plain_copy
 
 # A type with a method long enough to be body evidence; `Alpha`/`alpha` are replaced.
 TWIN = {
@@ -280,3 +280,60 @@ def test_two_functions_that_swap_names_are_hollowed_not_followed_by_name(
     assert (got[gold]["kind"], got[gold]["new_chunk_id"]) == ("hollowed", None)
     assert chunk_id(repo, path, "save") in got[gold]["candidates"]
     assert (tmp_path / "set.jsonl").read_text(encoding="utf-8").count(gold) == 1
+
+
+@pytest.mark.parametrize("plain", [False, True])
+@pytest.mark.parametrize("suffix", ["ts", "js"])
+def test_a_bundles_copy_does_not_follow_its_source_into_a_renamed_file(
+    suffix: str, plain: bool, repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """markdown-it 14 dropped its `dist/` bundle and renamed `lib/*.js` to `*.mjs`: the
+    bundle's copy of a helper is gone, not moved to the helper's own definition, which was
+    there all along (a bundle of many modules copies none of them whole; without history,
+    the set's ID of the helper shows its file renamed to the new one)."""
+    body = HELPER["typescript"][2].replace(": string[]", "")
+    others = "".join(
+        f"function other{n}(value) {{\n  const doubled = value * {n};\n"
+        f"  return doubled + {n};\n}}\n"
+        for n in range(6)
+    )
+    repo.write(f"lib/util.{suffix}", body)
+    repo.write(f"lib/other.{suffix}", others)
+    repo.write(f"dist/bundle.{suffix}", others + body)
+    old = repo.commit("modules and their bundle")
+    copy = chunk_id(repo, f"dist/bundle.{suffix}", "normalize")
+    own = chunk_id(repo, f"lib/util.{suffix}", "normalize")
+    repo.mv(f"lib/util.{suffix}", f"lib/util.m{suffix}")
+    repo.mv(f"lib/other.{suffix}", f"lib/other.m{suffix}")
+    repo.rm(f"dist/bundle.{suffix}")
+    repo.commit("ES modules, no bundle")
+    root = plain_copy(repo, tmp_path) if plain else None
+    code, got = gold_check(repo, tmp_path, capsys, [copy, own], old, root=root)
+    assert code == 1
+    assert got[copy]["new_chunk_id"] is None and got[copy]["status"] != "ok"
+    assert got[own]["new_chunk_id"] == own.replace(f".{suffix}:", f".m{suffix}:")
+
+
+def test_a_bundles_near_copy_does_not_follow_its_source_rewritten_as_a_module(
+    repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """markdown-it 14 rewrote `lib/parser_core.js` as `lib/parser_core.mjs`, too changed
+    for git to pair them: its `Core` stood there all along under its own name, so the
+    deleted bundle's copy of it did not move there, however alike."""
+    body = HELPER["typescript"][2].replace(": string[]", "").replace("export ", "")
+    requires = "".join(f"const dep{n} = require('./dep{n}');\n" for n in range(12))
+    imports = "".join(f"import dep{n} from './dep{n}.mjs';\n" for n in range(12))
+    repo.write("lib/core.js", requires + body + "module.exports = normalize;\n")
+    repo.write("dist/bundle.js", "// bundled\n" + body.replace("out.sort()", "out.sort(cmp)"))
+    old = repo.commit("a module and the bundle")
+    copy = chunk_id(repo, "dist/bundle.js", "normalize")
+    repo.rm("lib/core.js")
+    repo.write("lib/core.mjs", imports + "export " + body)
+    repo.rm("dist/bundle.js")
+    repo.commit("ES modules, no bundle")
+    changes = repo.git("diff", "-M", "--name-status", old, "HEAD").splitlines()
+    assert "D\tlib/core.js" in changes  # git pairs it with nothing
+    code, got = gold_check(repo, tmp_path, capsys, [copy], old)
+    assert code == 1
+    assert got[copy]["new_chunk_id"] is None
+    assert got[copy]["candidates"] == [chunk_id(repo, "lib/core.mjs", "normalize")]

@@ -57,7 +57,7 @@ def by_names(
         same = holding.get(symbol, [])
         fresh = olds.newcomers([e.chunk_id for e in same], cid, ref.revision, old)
         if old is None:
-            fresh = the_set.newcomers(fresh, ref)
+            fresh = the_set.newcomers(fresh, (ref.revision, cid.path))
         entries = [e for e in same if e.chunk_id in fresh]
         found = _by_unique_name(cid, symbol, entries, old, lookup)
         if found is None or found.new_chunk_id is None:
@@ -185,7 +185,8 @@ def _by_successors(
         if found is None or found.new_chunk_id is None:
             continue
         same = holding.get(cid.symbol or "", [])
-        twins = len(the_set.newcomers([e.chunk_id for e in same], ref)) < len(same)
+        fresh = the_set.newcomers([e.chunk_id for e in same], (ref.revision, cid.path))
+        twins = len(fresh) < len(same)
         along = successors.tests_along(ref, cid, found.new_chunk_id)
         stood = standing.may_have_been_there(cid, ref, found.new_chunk_id, twins, along)
         if not stood and not at_home.doubts(cid, found):

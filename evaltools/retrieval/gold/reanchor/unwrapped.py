@@ -68,7 +68,11 @@ def _landing(cid: ChunkId, ref: GoldRef, lookup: Lookup, the_set: SetEvidence) -
     same = [e for e in found.entries if e.name == rest]
     if len(same) != 1 or not same[0].about_as_long(cid.start, cid.end, NAME_LENGTH_FACTOR):
         return None
-    return same[0].chunk_id if the_set.newcomers([same[0].chunk_id], ref) else None
+    return (
+        same[0].chunk_id
+        if the_set.newcomers([same[0].chunk_id], (ref.revision, cid.path))
+        else None
+    )
 
 
 def _siblings_landing(cid: ChunkId, ref: GoldRef, lookup: Lookup, the_set: SetEvidence) -> int:

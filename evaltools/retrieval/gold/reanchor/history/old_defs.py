@@ -23,6 +23,7 @@ from evaltools.retrieval.gold.reanchor.history.bodies import (
     source_lines,
 )
 from evaltools.retrieval.gold.reanchor.lookup import Lookup
+from evaltools.retrieval.gold.reanchor.plain.file_renames import stem_and_family
 from evaltools.retrieval.gold.reanchor.resolve import GoldRef
 
 # Past this many candidates the body was copied around (generated code): their history is
@@ -34,6 +35,8 @@ class OldDefinitions:
     def __init__(self, lookup: Lookup) -> None:
         self.lookup = lookup
         self._parsed: dict[tuple[str, str], tuple[Definition, ...]] = {}
+        self._stems: dict[str, dict[tuple[str, str], list[str]]] = {}  # by revision
+        self._now: set[str] | None = None
 
     def at(self, path: str, revision: str) -> tuple[Definition, ...]:
         """`path`'s definitions at `revision` (none: no such file then)."""
@@ -64,7 +67,26 @@ class OldDefinitions:
             return True
         # The ID's own file among the sources says only that it moved along.
         sources = [p for p in self.lookup.renamed_from(new.path, revision) if p != cid.path]
-        return any(self._kept_apart(path, new.symbol, revision, old) for path in sources)
+        if not sources:
+            sources = [p for p in self._respelled(new.path, revision) if p != cid.path]
+        return any(self._kept_apart(path, new.symbol, cid, revision, old) for path in sources)
+
+    def _respelled(self, path: str, revision: str) -> list[str]:
+        """The files of `path`'s name under another extension of its language at `revision`
+        and gone since, which git may not pair with it (markdown-it 14 rewrote
+        `lib/parser_core.js` as `lib/parser_core.mjs`, too changed to be called renamed)."""
+        key = stem_and_family(path)
+        if key is None:
+            return []
+        if revision not in self._stems:
+            by_stem: dict[tuple[str, str], list[str]] = {}
+            for old in self.lookup.old_paths(path, revision):
+                if (old_key := stem_and_family(old)) is not None:
+                    by_stem.setdefault(old_key, []).append(old)
+            self._stems[revision] = by_stem
+        if self._now is None:
+            self._now = set(self.lookup.paths())
+        return [p for p in self._stems[revision].get(key, []) if p not in self._now]
 
     def _sibling_then(self, name: str, cid: ChunkId, revision: str) -> bool:
         """`name`'s last name was another member of the ID's own type at `revision` (the
@@ -77,16 +99,25 @@ class OldDefinitions:
             return False
         return f"{owner}.{new_leaf}" in self.names(cid.path, revision)
 
-    def _kept_apart(self, path: str, name: str, revision: str, old: Body | None) -> bool:
-        """`name` was defined in `path` at `revision`, and not as a copy of `old`."""
+    def _kept_apart(
+        self, path: str, name: str, cid: ChunkId, revision: str, old: Body | None
+    ) -> bool:
+        """`name` was defined in `path` at `revision`, and not as a copy of `old` in a file
+        that copied `path` whole (a bundle of many modules copies none of them whole: its
+        copy of a function is not where the function's own definition moved)."""
         same = [d for d in self.at(path, revision) if d.name == name]
         if not same:
             return False
-        if old is None:
+        if old is None or not self._copied_whole(cid.path, path, revision):
             return True
         lines = source_lines(self.lookup.old_text(path, revision) or b"")
         copies = (make_body(path, "", name, lines[d.start - 1 : d.end]) for d in same)
         return all(copy.fingerprint != old.fingerprint for copy in copies)
+
+    def _copied_whole(self, copy: str, source: str, revision: str) -> bool:
+        """At least half of the names `copy` defined at `revision` were `source`'s too."""
+        names = self.names(copy, revision)
+        return 2 * len(names & self.names(source, revision)) >= len(names)
 
     def arrived(
         self, chunk_ids: list[str], cid: ChunkId, revision: str | None, old: Body

@@ -57,10 +57,10 @@ class MovedFiles:
         same = self.by_name().get(basename, [])
         if len(same) > MAX_NAMESAKE_FILES:
             return None  # `index.ts`, `mod.rs`: the name says nothing alone
-        ref = GoldRef(old, revision)
-        options = [p for p in same if is_test_path(p) == test and not self._was_there(ref, p)]
+        place = (revision, old)
+        options = [p for p in same if is_test_path(p) == test and not self._was_there(place, p)]
         self.lookup.load(options)
-        standing = [(self._standing(ref, path, names), path) for path in options]
+        standing = [(self._standing(place, path, names), path) for path in options]
         ranked = sorted((item for item in standing if item[0]), key=lambda item: -len(item[0]))
         if not ranked or len(ranked[0][0]) < self.min_names:
             return None
@@ -83,13 +83,13 @@ class MovedFiles:
             for entry in entries:
                 if entry.leaf is not None:
                     by_leaf[entry.leaf].append(entry)
-        ref, test = GoldRef(old, revision), is_test_path(old)
+        place, test = (revision, old), is_test_path(old)
         inside: dict[tuple[str, str], set[str]] = defaultdict(set)
         for name in names:
             held = by_leaf.get(name.rpartition(".")[2], [])
             if len({e.path for e in held}) != 1:
                 continue  # not distinctive, or nowhere
-            fresh = self.the_set.newcomers([e.chunk_id for e in held], ref)
+            fresh = self.the_set.newcomers([e.chunk_id for e in held], place)
             within = [
                 e for e in held if e.chunk_id in fresh and e.name and e.name.endswith(f".{name}")
             ]
@@ -110,17 +110,17 @@ class MovedFiles:
             self._by_name = dict(grouped)
         return self._by_name
 
-    def _was_there(self, ref: GoldRef, path: str) -> bool:
+    def _was_there(self, place: Place, path: str) -> bool:
         """A gold ID of the revision names `path`, and it is still there: it existed then."""
         if self._named is None:
             self._named = {(r.revision, cid.path) for r, cid in self.the_set.ids.items()}
-        return (ref.revision, path) in self._named and self.lookup.get(path) is not None
+        return (place[0], path) in self._named and self.lookup.get(path) is not None
 
-    def _standing(self, ref: GoldRef, path: str, names: Collection[str]) -> set[str]:
+    def _standing(self, place: Place, path: str, names: Collection[str]) -> set[str]:
         found = self.lookup.get(path)
         if found is None:
             return set()
-        fresh = set(self.the_set.newcomers([e.chunk_id for e in found.entries], ref))
+        fresh = set(self.the_set.newcomers([e.chunk_id for e in found.entries], place))
         entries = [e for e in found.entries if e.chunk_id in fresh and e.name is not None]
         return {name for name in names if _stands(entries, name)}
 
@@ -196,7 +196,7 @@ class RenamedFiles:
             and cid.symbol
             and cid.symbol.startswith(f"{old_type}.")
         }
-        ref = GoldRef(old, revision)
+        place = (revision, old)
         extension = basename.rpartition(".")[2]
         options = [
             p
@@ -212,7 +212,7 @@ class RenamedFiles:
             found = self.lookup.get(path)
             if found is None:
                 continue
-            fresh = set(self.the_set.newcomers([e.chunk_id for e in found.entries], ref))
+            fresh = set(self.the_set.newcomers([e.chunk_id for e in found.entries], place))
             names = [e.name for e in found.entries if e.chunk_id in fresh]
             new_type = file_stem(path)
             standing = {m for m in members if names.count(new_type + m[len(old_type) :]) == 1}

@@ -76,24 +76,32 @@ class SetEvidence:
         self._suffix_changes: Renames | None = None
         self._stem_renames: Renames | None = None
         self._places: tuple[set[Place], set[Place]] | None = None
-        self._there: set[tuple[str | None, str, str]] | None = None
+        self._there: dict[tuple[str | None, str, str | None], set[str | None]] | None = None
         self._namesakes: dict[tuple[Place, str], list[ChunkId]] | None = None
 
-    def newcomers(self, chunk_ids: list[str], ref: GoldRef) -> list[str]:
-        """The candidates no gold ID of `ref`'s revision names where it still is: one that
-        does was there then under its own name, so it is not where another went."""
+    def newcomers(self, chunk_ids: list[str], place: Place) -> list[str]:
+        """The candidates no gold ID of `place`'s revision names where it still is, or in a
+        file the set shows renamed to the candidate's (markdown-it 14: `lib/common/utils.js`
+        to `.mjs`): one that does was there then under its own name, so it is not where
+        another went (the copy in a bundle deleted beside it)."""
         if self._there is None:
-            self._there = {
-                (r.revision, c.path, c.symbol)
-                for r, c in self.ids.items()
-                if c.symbol is not None and self.lookup.get(c.path) is not None
-            }
-        there = self._there
-        return [
-            c
-            for c in chunk_ids
-            if (ref.revision, (new := parse_chunk_id(c)).path, new.symbol) not in there
-        ]
+            # where a name stood: by the set's ID still there (None), or by the files the
+            # set shows renamed to it, one of which may be the asking ID's own
+            self._there = {}
+            for r, c in self.ids.items():
+                if c.symbol is None:
+                    continue
+                if self.lookup.get(c.path) is not None:
+                    self._there.setdefault((r.revision, c.path, c.symbol), set()).add(None)
+                elif (home := self._renamed_file((r.revision, c.path))) is not None:
+                    self._there.setdefault((r.revision, home, c.symbol), set()).add(c.path)
+        revision, own = place
+        kept: list[str] = []
+        for chunk_id in chunk_ids:
+            new = parse_chunk_id(chunk_id)
+            if not self._there.get((revision, new.path, new.symbol), set()) - {own}:
+                kept.append(chunk_id)
+        return kept
 
     def moved_folder(self, cid: ChunkId, ref: GoldRef) -> Resolution | None:
         """The ID's name in the file its folder moved to, or in the file of its name under
@@ -169,6 +177,14 @@ class SetEvidence:
         others = len(group) - 1
         evidence = f"shifted {d:+d} lines together with {others} namesake{'s' * (others > 1)}"
         return resolved(cid, new, "", evidence)
+
+    def _renamed_file(self, place: Place) -> str | None:
+        """The file the set shows `place`'s became: its folder moved, another extension of
+        its language, or renamed as others of the set were."""
+        for renames in (self.homes(), self.suffix_changes(), self.stem_renames()):
+            if place in renames:
+                return renames[place][0]
+        return None
 
     def homes(self) -> dict[Place, tuple[str, str]]:
         if self._homes is None:

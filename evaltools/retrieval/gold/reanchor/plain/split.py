@@ -94,7 +94,7 @@ class Successors:
             return None
         if place not in self._named:
             entries = [e for p in successors for e in self._entries(p)]
-            self._named[place] = self._newcomers(ref, entries)
+            self._named[place] = self._newcomers(place, entries)
         named = self._named[place]
         same = [e for e in named if e.name == cid.symbol]
         if len(same) > 1 or (
@@ -186,7 +186,9 @@ class Successors:
         test = is_test_path(cid.path)
         same = [
             e
-            for e in self._newcomers(ref, self.holding.get(cid.symbol or "", []))
+            for e in self._newcomers(
+                (ref.revision, cid.path), self.holding.get(cid.symbol or "", [])
+            )
             if is_test_path(path := e.path) == test and path != cid.path
         ]
         basename = cid.path.rpartition("/")[2]
@@ -273,8 +275,8 @@ class Successors:
         found = self.lookup.get(path)
         return () if found is None else found.entries
 
-    def _newcomers(self, ref: GoldRef, entries: list[Entry]) -> list[Entry]:
-        fresh = set(self.the_set.newcomers([e.chunk_id for e in entries], ref))
+    def _newcomers(self, place: Place, entries: list[Entry]) -> list[Entry]:
+        fresh = set(self.the_set.newcomers([e.chunk_id for e in entries], place))
         return [e for e in entries if e.chunk_id in fresh]
 
 
