@@ -240,6 +240,21 @@ PROJECTS = (
         "VALIDATOR_1_7",
         "rel/commons-validator-1.8.0",
     ),
+    # Sixteenth group, added 2026-12-06 13:40 (a build backend moved to a src layout with
+    # its vendored libraries, a Go logger, a parser-combinator crate's 7.0, a UUID library
+    # rewritten in TypeScript, Java's archive library): measured once unseen, on the rules of
+    # 49184de (bundle copies)
+    Project("poetry-core", "python-poetry+poetry-core", "python", "1.0.8", "1.1.0"),
+    Project("zap", "uber-go+zap", "go", "v1.24.0", "v1.26.0"),
+    Project("nom", "rust-bakery+nom", "rust", "6.2.1", "7.0.0"),
+    Project("uuid", "uuidjs+uuid", "ts", "v10.0.0", "v11.0.0"),
+    Project(
+        "commons-compress",
+        "apache+commons-compress",
+        "java",
+        "rel/commons-compress-1.25.0",
+        "rel/commons-compress-1.26.0",
+    ),
 )
 
 
@@ -363,7 +378,7 @@ def bench(project: Project, args: argparse.Namespace, work: Path) -> tuple[list[
     eval_set = work / f"{project.name}.jsonl"
     write_set(eval_set, list(prepared.truth_of), old_commit)
     plain = work / f"{project.name}-plain"
-    shutil.copytree(repo, plain, ignore=shutil.ignore_patterns(".git"))
+    shutil.copytree(repo, plain, symlinks=True, ignore=shutil.ignore_patterns(".git"))
     runs = []
     for mode, root in (("git", repo), ("plain", plain)):
         answers, seconds = gold_check(root, eval_set, work / f"cache-{project.name}-{mode}")

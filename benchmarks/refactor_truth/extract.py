@@ -100,7 +100,8 @@ def source_files(root: Path, language: str) -> list[str]:
     for folder, dirs, files in os.walk(root):
         dirs[:] = sorted(d for d in dirs if d not in (".git", "node_modules"))
         for name in sorted(files):
-            if name.lower().endswith(suffixes):
+            # a link is no definition of its own (uuid 11 links `.local/uuid/*.js` to a build)
+            if name.lower().endswith(suffixes) and not (Path(folder) / name).is_symlink():
                 found.append((Path(folder) / name).relative_to(root).as_posix())
     return found
 

@@ -88,6 +88,10 @@ def renamed_files(old_defs: list[Def], new_defs: list[Def], new_paths: set[str])
         shared = sorted(((_share(marks, n), p) for p, n in new_files.items()), reverse=True)
         if not shared or shared[0][0] < 0.5:
             continue
+        # Its qualified names outrank their last names elsewhere (poetry-core 1.1 moved
+        # `url_dependency.py` to `src/`; `dependency.py` holds more of its method names).
+        named = [(s, p) for s, p in shared if _share(marks, new_files[p], NAMES) >= 0.5]
+        shared = named or shared
         # The same path in another language (date-fns' locales, index.js -> index.ts) is
         # the rename, even where a sibling's file shares more of its names.
         stem = path.rpartition(".")[0]
@@ -140,10 +144,16 @@ def _marks(d: Def) -> list[Mark]:
     return marks + ([("body", d.body)] if len(d.body) >= SHORT else [])
 
 
-def _share(old: set[Mark], new: set[Mark]) -> float:
+EVERY_MARK = (("name", 1), ("body", 1), ("leaf", 3))  # a kind, and how many make a share
+NAMES = (("name", 1),)
+
+
+def _share(
+    old: set[Mark], new: set[Mark], kinds: tuple[tuple[str, int], ...] = EVERY_MARK
+) -> float:
     """The largest share of the old file's names, bodies or last names in the new file."""
     best = 0.0
-    for kind, least in (("name", 1), ("body", 1), ("leaf", 3)):
+    for kind, least in kinds:
         mine = [m for m in old if m[0] == kind]
         both = sum(1 for m in mine if m in new)
         if mine and both >= least:

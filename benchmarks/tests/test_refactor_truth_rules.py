@@ -566,3 +566,28 @@ def test_a_file_converted_in_place_is_renamed_though_a_sibling_shares_more_names
         "ts",
     )
     assert (got.category, got.targets) == ("file renamed", ("hu/index.ts:1-3:formatDistance",))
+
+
+def test_a_file_keeping_its_qualified_names_is_renamed_though_another_has_more_leaves(
+    tmp_path: Path,
+) -> None:
+    # poetry-core 1.1 moved `url_dependency.py` to `src/` and dropped two of its methods;
+    # `dependency.py`, new there too, holds more of their last names (a base class)
+    methods = ("is_url", "is_file", "is_vcs", "base_name", "with_features", "marker")
+    base = "class Dependency:\n" + "".join(
+        f"    def {m}(self):\n        return False\n\n" for m in methods
+    )
+    sub = "class URLDependency(Dependency):\n" + "".join(
+        f"    def {m}(self):\n        return True\n\n" for m in methods
+    )
+    kept = "class URLDependency(Dependency):\n" + "".join(
+        f"    def {m}(self):\n        return True\n\n" for m in methods[:4]
+    )
+    got = where(
+        tmp_path,
+        {"pkg/dependency.py": base, "pkg/url_dependency.py": sub},
+        {"src/pkg/dependency.py": base, "src/pkg/url_dependency.py": kept},
+        "pkg/url_dependency.py:URLDependency.is_url",
+    )
+    target = "src/pkg/url_dependency.py:2-3:URLDependency.is_url"
+    assert (got.category, got.targets) == ("file renamed", (target,))

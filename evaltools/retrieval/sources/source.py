@@ -50,6 +50,7 @@ class CodeTree(Closing):
         self._old_listings: dict[tuple[Path, str], list[str]] = {}
         self._files: list[str] | None = None
         self._old_commits: dict[tuple[Path, str], str | None] = {}
+        self._ancestors: dict[tuple[Path, str, str], bool] = {}  # asked once a pair
         self._shallow: dict[Path, bool] = {}
         self._links: dict[Path, frozenset[str]] = {}
         self._folders_below: dict[str, bool] = {}  # folder -> it resolves below the root
@@ -316,13 +317,18 @@ class CodeTree(Closing):
             if not since or since_commit is not None:
                 return None
             return (
-                f"its `revision` {since[:12]} names no commit in {display_path(mount.top)}, so "
-                "git cannot say what became of it: set `revision` to the commit the gold was "
-                "last verified at"
+                f"its `revision` {since[:12]} is no commit of the repository "
+                f"{display_path(mount.top)} (rebased away, or of another clone), so the code it "
+                "was verified against cannot be read: set `revision` to the commit the gold "
+                "was last verified at"
             )
         target = self._commit(mount) if self.rev is not None else "HEAD"
-        if since_commit is not None and git.is_ancestor(mount.top, since_commit, target):
-            return None  # every commit since the verified revision is in the clone
+        if since_commit is not None:
+            key = (mount.top, since_commit, target)
+            if key not in self._ancestors:
+                self._ancestors[key] = git.is_ancestor(mount.top, since_commit, target)
+            if self._ancestors[key]:
+                return None  # every commit since the verified revision is in the clone
         return (
             f"the repository {display_path(mount.top)} is a shallow clone, whose history may "
             f"hold what became of {id_path}: {git.FETCH_HISTORY}"

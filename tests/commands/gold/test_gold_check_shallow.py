@@ -71,7 +71,7 @@ def test_a_shallow_clone_says_the_history_is_missing(
         "resolve (web/main.js does not exist and git records no rename of it), but the "
         "repository site is a shallow clone, whose history may hold what became of "
         "web/main.js: "
-        f"{FETCH} for actions/checkout) and check again"
+        f"{FETCH} for actions/checkout) and check again (candidates: `web/index.js:1-3:start`)"
     )
     assert out[-1] == "2 gold IDs in 1 file: 1 ok, 1 missing_file."
 
@@ -139,9 +139,25 @@ def test_a_revision_no_commit_of_a_full_clone_names_says_so(
     write_set(tmp_path, *(record(f"q{n}", i, revision=UNKNOWN) for n, i in enumerate(ids)))
     assert main(["gold", "check", "evals", "--root", clone.name]) == 1
     out = capsys.readouterr().out.splitlines()
-    said = "but its `revision` 0123456789ab names no commit in full, so git cannot say"
+    said = (
+        "but its `revision` 0123456789ab is no commit of the repository full (rebased away, "
+        "or of another clone), so the code it was verified against cannot be read: set "
+        "`revision` to the commit the gold was last verified at"
+    )
     assert all(said in line and ": RG003 [error]" in line for line in out[:2])
-    assert "last verified at" in out[0] and FETCH not in out[0]
+    assert FETCH not in out[0]
+
+
+def test_an_id_resolved_though_its_revision_is_unknown_carries_no_caveat(
+    origin: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """git's renames are searched over the whole history when `revision` names no commit:
+    an ID they resolve needs nothing more."""
+    clone = _clone(origin, tmp_path / "full")
+    write_set(tmp_path, record("q1", GONE, revision=UNKNOWN))
+    assert main(["gold", "check", "evals", "--root", str(clone), "--format", "json"]) == 1
+    [item] = json.loads(capsys.readouterr().out)
+    assert (item["status"], item["caveat"]) == ("renamed_file", None)
 
 
 def test_a_revision_no_commit_names_is_not_called_behind_head(

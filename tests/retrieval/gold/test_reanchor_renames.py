@@ -476,3 +476,81 @@ def test_a_short_body_at_the_same_lines_under_a_name_that_was_there_is_not_taken
     code, got = gold_check(repo, tmp_path, capsys, gold, old)
     assert code == 1
     assert got[gold[0]]["new_chunk_id"] is None
+
+
+# Two variants of one definition, each its own code; then one is dropped and the other
+# edited a little (nom 7 dropped the `lexical` variant of `double`).
+DROPPED = {
+    "rust": (
+        "paths.rs",
+        "#[cfg(unix)]\npub fn home_dir() -> Option<String> {\n"
+        '    let home = std::env::var("HOME").ok()?;\n'
+        "    if home.is_empty() {\n        return None;\n    }\n"
+        "    Some(home.trim_end_matches('/').to_string())\n}\n\n"
+        "#[cfg(windows)]\npub fn home_dir() -> Option<String> {\n"
+        "    use std::os::windows::ffi::OsStringExt;\n"
+        "    let wide: Vec<u16> = known_folder(FOLDERID_PROFILE, KF_FLAG_DEFAULT)?;\n"
+        "    let path = std::ffi::OsString::from_wide(&wide[..wide.len() - 1]);\n"
+        "    path.into_string().map_err(drop).and_then(non_empty).ok()\n}\n",
+        "home_dir",
+        ("return None;", "return Some(String::new());"),
+    ),
+    "python": (
+        "paths.py",
+        'import os\nimport sys\n\nif sys.platform != "win32":\n    def home_dir():\n'
+        '        home = os.environ.get("HOME", "") or os.path.expanduser("~")\n'
+        "        if not home:\n            return None\n        return home.rstrip('/')\nelse:\n"
+        "    def home_dir():\n        import ctypes.wintypes\n"
+        "        buffer = ctypes.create_unicode_buffer(ctypes.wintypes.MAX_PATH)\n"
+        "        ctypes.windll.shell32.SHGetFolderPathW(None, 40, None, 0, buffer)\n"
+        "        return buffer.value\n",
+        "home_dir",
+        ("return None", "return ''"),
+    ),
+    "java": (
+        "Paths.java",
+        "public class Paths {\n    public static String join(String a, String b) {\n"
+        "        if (b.isEmpty()) {\n            return a;\n        }\n"
+        '        return a.endsWith("/") ? a + b : a + "/" + b;\n    }\n\n'
+        "    public static String join(String a, int count) {\n"
+        "        StringBuilder out = new StringBuilder(a);\n"
+        '        out.append("#").append(Integer.toString(count));\n'
+        "        return out.toString();\n    }\n}\n",
+        "Paths.join",
+        ("return a;", "return a.trim();"),
+    ),
+}
+
+
+@pytest.mark.parametrize("language", list(DROPPED))
+def test_a_dropped_variant_is_not_moved_onto_the_one_kept(
+    language: str, repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path, text, symbol, (before, after) = DROPPED[language]
+    repo.write(path, text)
+    old = repo.commit("two variants")
+    kept, dropped = chunk_id(repo, path, symbol, 0), chunk_id(repo, path, symbol, 1)
+    first = text[: text.index(dropped_start(language))]
+    closing = "}\n" if language == "java" else ""
+    comment = "# one\n" if language == "python" else "// one\n"
+    repo.write(path, comment + first.replace(before, after) + closing)
+    repo.commit("one variant")
+    new = chunk_id(repo, path, symbol)
+    code, got = gold_check(repo, tmp_path, capsys, [kept, dropped], old)
+    assert code == 1
+    assert (got[kept]["kind"], got[kept]["new_chunk_id"]) == ("moved", new)
+    assert (got[dropped]["kind"], got[dropped]["new_chunk_id"]) == ("hollowed", None)
+    assert got[dropped]["candidates"] == [new]
+    assert (
+        f"`{symbol}` was defined 2 times in {path} and is now once, at {new}"
+        in (got[dropped]["message"])
+    )
+
+
+def dropped_start(language: str) -> str:
+    """Where the second variant starts in `DROPPED`'s text."""
+    return {
+        "rust": "#[cfg(windows)]",
+        "python": "else:",
+        "java": "    public static String join(String a, int",
+    }[language]

@@ -337,3 +337,48 @@ def test_a_bundles_near_copy_does_not_follow_its_source_rewritten_as_a_module(
     assert code == 1
     assert got[copy]["new_chunk_id"] is None
     assert got[copy]["candidates"] == [chunk_id(repo, "lib/core.mjs", "normalize")]
+
+
+def test_a_bundles_near_copy_stays_though_git_pairs_the_module_with_another_file(
+    repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """As above, and git pairs the new module with another deleted one: the module of the
+    same name under another extension still counts, beside git's pairing."""
+    body = HELPER["typescript"][2].replace(": string[]", "").replace("export ", "")
+    requires = "".join(f"const dep{n} = require('./dep{n}');\n" for n in range(12))
+    imports = "".join(f"import dep{n} from './dep{n}.mjs';\n" for n in range(12))
+    repo.write("lib/core.js", requires + body + "module.exports = normalize;\n")
+    repo.write("lib/compat.mjs", imports + "export function legacy(x) {\n  return x;\n}\n")
+    repo.write("dist/bundle.js", "// bundled\n" + body.replace("out.sort()", "out.sort(cmp)"))
+    old = repo.commit("modules and the bundle")
+    copy = chunk_id(repo, "dist/bundle.js", "normalize")
+    repo.rm("lib/core.js")
+    repo.rm("lib/compat.mjs")
+    repo.write("lib/core.mjs", imports + "export " + body)
+    repo.rm("dist/bundle.js")
+    repo.commit("ES modules, no bundle")
+    changes = repo.git("diff", "-M", "--name-status", old, "HEAD").splitlines()
+    assert any(c.startswith("R") and c.endswith("\tlib/compat.mjs\tlib/core.mjs") for c in changes)
+    code, got = gold_check(repo, tmp_path, capsys, [copy], old)
+    assert code == 1
+    assert got[copy]["new_chunk_id"] is None
+
+
+def test_a_deleted_type_stub_is_no_earlier_home_of_a_moved_function(
+    repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A C extension's `_speedups.pyi` declared `normalize`; the extension became
+    `_speedups.py`, where `normalize` moved from `_native.py`: a stub defines nothing."""
+    body = HELPER["python"][2]
+    repo.write("pkg/_native.py", body + "\n\ndef keep(x):\n    return x\n")
+    repo.write("pkg/_speedups.pyi", "def normalize(words: list[str]) -> list[str]: ...\n")
+    old = repo.commit("a C extension and its stub")
+    gold = chunk_id(repo, "pkg/_native.py", "normalize")
+    repo.rm("pkg/_speedups.pyi")
+    repo.write("pkg/_native.py", "def keep(x):\n    return x\n")
+    helpers = "".join(f"def helper{n}(value):\n    return value * {n}\n\n\n" for n in range(8))
+    repo.write("pkg/_speedups.py", helpers + body)
+    repo.commit("the extension in Python")
+    code, got = gold_check(repo, tmp_path, capsys, [gold], old)
+    assert code == 1
+    assert got[gold]["new_chunk_id"] == chunk_id(repo, "pkg/_speedups.py", "normalize")

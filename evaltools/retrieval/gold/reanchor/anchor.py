@@ -70,8 +70,12 @@ def resolve_all(
     add_candidates(ids, results, lookup)
     for ref in gone:
         results[ref] = dataclasses.replace(results[ref], file_gone=True)
-    for ref, cid in ids.items():  # a symbol gone from its file: history may say where
-        if ref not in gone and results[ref].status is Status.MISSING_SYMBOL:
+    for ref, cid in ids.items():
+        # Only an ID left unresolved wants the history it lacks (a symbol gone from its file
+        # too); one resolved without it needs none.
+        if not results[ref].status.missing:
+            results[ref] = dataclasses.replace(results[ref], caveat=None)
+        elif ref not in gone and results[ref].status is Status.MISSING_SYMBOL:
             caveat = lookup.history_gap(cid.path, ref.revision)
             results[ref] = dataclasses.replace(results[ref], caveat=caveat)
     lookup.save()

@@ -35,7 +35,7 @@ from evaltools.retrieval.gold.reanchor.history.bodies import (
     similarity,
 )
 from evaltools.retrieval.gold.reanchor.history.by_body import Fresh, by_body, renamed_in_place
-from evaltools.retrieval.gold.reanchor.history.hollow import hollowed_or
+from evaltools.retrieval.gold.reanchor.history.hollow import hollowed_or, outweighed_or
 from evaltools.retrieval.gold.reanchor.history.old_defs import (
     OldDefinitions,
     body_of,
@@ -201,6 +201,8 @@ def _gated(
     olds = partners.olds
     if old is not None and result.new_chunk_id is not None:
         gated = hollowed_or(old, result, lookup, _arrived(olds, cid, ref, old))
+        if gated.new_chunk_id is not None:
+            gated = outweighed_or(old, cid, ref.revision, gated, olds)
         result = partners.doubt(cid, ref, old, gated)
     if result.status not in _GATED:
         return result

@@ -1,20 +1,23 @@
 """A name found again, gated by its body: it stands unless its body kept little of the old
-one and another definition, one whose code was not already there, kept much; then the
-ID is `hollowed` (both places reported, nothing fixed)."""
+one and another definition, one whose code was not already there, kept much, or another
+definition of the name then, gone since, is what it kept; then the ID is `hollowed` (the
+places reported, nothing fixed)."""
 
 from __future__ import annotations
 
-from evaltools.retrieval.code.chunk_id import parse_chunk_id
+from evaltools.retrieval.code.chunk_id import ChunkId, parse_chunk_id
 from evaltools.retrieval.gold.reanchor.history.bodies import (
     HOLLOW_BELOW,
     HOLLOW_GAIN,
     HOLLOW_OTHER,
     MIN_BODY_CHARS,
     Body,
+    make_body,
     similarity,
+    source_lines,
 )
 from evaltools.retrieval.gold.reanchor.history.by_body import Fresh
-from evaltools.retrieval.gold.reanchor.history.old_defs import body_of
+from evaltools.retrieval.gold.reanchor.history.old_defs import OldDefinitions, body_of
 from evaltools.retrieval.gold.reanchor.lookup import Lookup
 from evaltools.retrieval.gold.reanchor.resolve import Resolution, Status
 
@@ -51,3 +54,40 @@ def hollowed_or(old: Body, result: Resolution, lookup: Lookup, arrived: Fresh) -
         f"body, while {body.chunk_id} has {score:.0%} of it",
         caveat=result.caveat,
     )
+
+
+def outweighed_or(
+    old: Body, cid: ChunkId, revision: str | None, result: Resolution, olds: OldDefinitions
+) -> Resolution:
+    """A name defined several times in its file at `revision` (two `#[cfg]` variants of a
+    function) and fewer times now: its definition is the variant's it kept most of. The ID's,
+    which kept under half while another kept more, is gone (nom 7 dropped the `lexical`
+    `double`): `hollowed`, nothing fixed."""
+    assert result.new_chunk_id is not None and cid.symbol is not None
+    if revision is None or old.size < MIN_BODY_CHARS:
+        return result
+    then = [d for d in olds.at(cid.path, revision) if d.name == cid.symbol]
+    new = body_of(result.new_chunk_id, olds.lookup)
+    here = parse_chunk_id(result.new_chunk_id)
+    found = olds.lookup.get(here.path)
+    now = [] if found is None else [e for e in found.entries if e.name == here.symbol]
+    if len(then) < 2 or new is None or len(now) >= len(then):
+        return result
+    kept = similarity(old, new)
+    if kept >= HOLLOW_BELOW:
+        return result
+    lines = source_lines(olds.lookup.old_text(cid.path, revision) or b"")
+    for d in then:
+        if (d.start, d.end) == (cid.start, cid.end):
+            continue
+        other = similarity(make_body(cid.path, "", d.name, lines[d.start - 1 : d.end]), new)
+        if other >= HOLLOW_BELOW and other > kept:
+            return Resolution(
+                Status.HOLLOWED,
+                candidates=(result.new_chunk_id,),
+                detail=f"`{cid.symbol}` was defined {len(then)} times in {cid.path} and is "
+                f"now once, at {result.new_chunk_id}, which kept {kept:.0%} of this body and "
+                f"{other:.0%} of the one at lines {d.start}-{d.end}",
+                caveat=result.caveat,
+            )
+    return result

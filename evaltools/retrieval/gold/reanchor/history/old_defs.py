@@ -14,6 +14,7 @@ import re
 
 from evaltools.retrieval.code.chunk_id import ChunkId, parse_chunk_id
 from evaltools.retrieval.code.spans import Definition
+from evaltools.retrieval.code.symbols import SUPPORTED_SUFFIXES, language_of, suffix_of
 from evaltools.retrieval.gold.reanchor.history.bodies import (
     HOLLOW_BELOW,
     Body,
@@ -23,8 +24,10 @@ from evaltools.retrieval.gold.reanchor.history.bodies import (
     source_lines,
 )
 from evaltools.retrieval.gold.reanchor.lookup import Lookup
-from evaltools.retrieval.gold.reanchor.plain.file_renames import stem_and_family
 from evaltools.retrieval.gold.reanchor.resolve import GoldRef
+
+# Type stubs: they declare what another file defines.
+_STUBS = (".pyi",)
 
 # Past this many candidates the body was copied around (generated code): their history is
 # not read, and they stay candidates for a person.
@@ -35,7 +38,6 @@ class OldDefinitions:
     def __init__(self, lookup: Lookup) -> None:
         self.lookup = lookup
         self._parsed: dict[tuple[str, str], tuple[Definition, ...]] = {}
-        self._stems: dict[str, dict[tuple[str, str], list[str]]] = {}  # by revision
         self._now: set[str] | None = None
 
     def at(self, path: str, revision: str) -> tuple[Definition, ...]:
@@ -54,8 +56,9 @@ class OldDefinitions:
     def existed(self, chunk_id: str, cid: ChunkId, revision: str, old: Body | None) -> bool:
         """The definition `chunk_id` was at `revision` under its own name: in its own file,
         or (another name than the missing ID's) in the missing ID's file, or in a file git
-        says became its file, unless there it was a copy of the ID's `old` body (two copies
-        of one code merged into one file: the ID's home too)."""
+        says became its file or of its name under another extension, unless there it was a
+        copy of the ID's `old` body in a file that copied that one (two copies of one code
+        merged into one file: the ID's home too)."""
         new = parse_chunk_id(chunk_id)
         if new.symbol is None:
             return False
@@ -66,27 +69,36 @@ class OldDefinitions:
         if self._sibling_then(new.symbol, cid, revision):
             return True
         # The ID's own file among the sources says only that it moved along.
-        sources = [p for p in self.lookup.renamed_from(new.path, revision) if p != cid.path]
-        if not sources:
-            sources = [p for p in self._respelled(new.path, revision) if p != cid.path]
-        return any(self._kept_apart(path, new.symbol, cid, revision, old) for path in sources)
+        paired = self.lookup.renamed_from(new.path, revision)
+        if any(
+            self._kept_apart(p, new.symbol, cid, revision, old) for p in paired if p != cid.path
+        ):
+            return True
+        unpaired = self._respelled(new.path, revision)
+        return any(
+            self._kept_apart(p, new.symbol, cid, revision, old) for p in unpaired if p != cid.path
+        )
 
     def _respelled(self, path: str, revision: str) -> list[str]:
         """The files of `path`'s name under another extension of its language at `revision`
         and gone since, which git may not pair with it (markdown-it 14 rewrote
-        `lib/parser_core.js` as `lib/parser_core.mjs`, too changed to be called renamed)."""
-        key = stem_and_family(path)
-        if key is None:
+        `lib/parser_core.js` as `lib/parser_core.mjs`, too changed to be called renamed);
+        not a type stub (`.pyi`), which declares what another file defines."""
+        suffix = suffix_of(path)
+        language = language_of(path)
+        if language is None:
             return []
-        if revision not in self._stems:
-            by_stem: dict[tuple[str, str], list[str]] = {}
-            for old in self.lookup.old_paths(path, revision):
-                if (old_key := stem_and_family(old)) is not None:
-                    by_stem.setdefault(old_key, []).append(old)
-            self._stems[revision] = by_stem
         if self._now is None:
             self._now = set(self.lookup.paths())
-        return [p for p in self._stems[revision].get(key, []) if p not in self._now]
+        stem = path[: -len(suffix)]
+        return [
+            other
+            for alike in SUPPORTED_SUFFIXES
+            if alike not in (suffix, *_STUBS)
+            and language_of(f"file{alike}") == language
+            and (other := stem + alike) not in self._now
+            and self.at(other, revision)
+        ]
 
     def _sibling_then(self, name: str, cid: ChunkId, revision: str) -> bool:
         """`name`'s last name was another member of the ID's own type at `revision` (the
@@ -108,14 +120,15 @@ class OldDefinitions:
         same = [d for d in self.at(path, revision) if d.name == name]
         if not same:
             return False
-        if old is None or not self._copied_whole(cid.path, path, revision):
+        if old is None or not self._mostly_from(cid.path, path, revision):
             return True
         lines = source_lines(self.lookup.old_text(path, revision) or b"")
         copies = (make_body(path, "", name, lines[d.start - 1 : d.end]) for d in same)
         return all(copy.fingerprint != old.fingerprint for copy in copies)
 
-    def _copied_whole(self, copy: str, source: str, revision: str) -> bool:
-        """At least half of the names `copy` defined at `revision` were `source`'s too."""
+    def _mostly_from(self, copy: str, source: str, revision: str) -> bool:
+        """At least half of the names `copy` defined at `revision` were `source`'s too (a
+        copy of that file, not a bundle of many)."""
         names = self.names(copy, revision)
         return 2 * len(names & self.names(source, revision)) >= len(names)
 

@@ -92,18 +92,18 @@ def suffix_changes(gone: set[Place], there: set[Place], lookup: Lookup) -> Renam
         return {}
     by_stem: dict[tuple[str, str], list[str]] = defaultdict(list)
     for path in lookup.paths():
-        if (key := stem_and_family(path)) is not None:
+        if (key := _stem_and_family(path)) is not None:
             by_stem[key].append(path)
     changed: Renames = {}
     for revision, path in gone:
-        key = stem_and_family(path)
+        key = _stem_and_family(path)
         same = [p for p in by_stem.get(key, []) if (revision, p) not in there] if key else []
         if len(same) == 1:
             changed[(revision, path)] = (same[0], f"{suffix_of(path)} -> {suffix_of(same[0])}")
     return changed
 
 
-def stem_and_family(path: str) -> tuple[str, str] | None:
+def _stem_and_family(path: str) -> tuple[str, str] | None:
     """A path without its extension, and its language (`symbols.language_of`)."""
     language = language_of(path)
     return None if language is None else (path[: -len(suffix_of(path))], language)
