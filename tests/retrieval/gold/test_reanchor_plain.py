@@ -289,3 +289,63 @@ def test_fix_rewrites_a_folder_move_and_shows_the_evidence(
     for before, after in zip(gold, news, strict=True):
         fixed = fixed.replace(before, after)
     assert eval_set.read_text(encoding="utf-8") == fixed
+
+
+# A definition whose body went to a respelling of its name beside it, the name kept as a
+# short wrapper calling it (zap 1.26: `ServeHTTP` -> `serveHTTP`): old text, new text, name.
+WRAPPED = {
+    "go": (
+        "level.go",
+        "package zap\n\nfunc (l *Level) ServeHTTP(w Writer, r *Request) {\n"
+        + "".join(f'\tw.Header().Set("X-Step-{n}", r.Get("{n}"))\n' for n in range(10))
+        + "}\n",
+        "package zap\n\nfunc (l *Level) ServeHTTP(w Writer, r *Request) {\n"
+        "\tif err := l.serveHTTP(w, r); err != nil {\n\t\tw.Fail(err)\n\t}\n}\n\n"
+        "func (l *Level) serveHTTP(w Writer, r *Request) error {\n"
+        + "".join(f'\tw.Header().Set("X-Step-{n}", r.Get("{n}"))\n' for n in range(10))
+        + "\treturn nil\n}\n",
+        "Level.ServeHTTP",
+    ),
+    "python": (
+        "level.py",
+        "class Level:\n    def serve(self, request):\n"
+        + "".join(f'        request.set("x-step-{n}", request.get("{n}"))\n' for n in range(10)),
+        "class Level:\n    def serve(self, request):\n        return self._serve(request)\n\n"
+        "    def _serve(self, request):\n"
+        + "".join(f'        request.set("x-step-{n}", request.get("{n}"))\n' for n in range(10))
+        + "        return None\n",
+        "Level.serve",
+    ),
+    "typescript": (
+        "level.ts",
+        "export class Level {\n  serve(request: Request): void {\n"
+        + "".join(f'    request.set("x-step-{n}", request.get("{n}"));\n' for n in range(10))
+        + "  }\n}\n",
+        "export class Level {\n  serve(request: Request): void {\n"
+        "    this._serve(request);\n  }\n\n"
+        "  _serve(request: Request): void {\n"
+        + "".join(f'    request.set("x-step-{n}", request.get("{n}"));\n' for n in range(10))
+        + "    request.done();\n  }\n}\n",
+        "Level.serve",
+    ),
+}
+
+
+@pytest.mark.parametrize("language", list(WRAPPED))
+def test_a_name_kept_as_a_short_wrapper_of_its_respelling_is_hollowed(
+    language: str, repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path, before, after, symbol = WRAPPED[language]
+    repo.write(path, before)
+    old = repo.commit("one method")
+    gold = chunk_id(repo, path, symbol)
+    repo.write(path, "// moved\n" * (language != "python") + after)
+    repo.commit("its body into a respelling")
+    code, got = gold_check(repo, tmp_path, capsys, [gold], old, root=plain_copy(repo, tmp_path))
+    assert code == 1
+    respelled = "Level.serveHTTP" if language == "go" else "Level._serve"
+    assert (got[gold]["kind"], got[gold]["new_chunk_id"]) == ("hollowed", None)
+    assert got[gold]["candidates"] == [
+        chunk_id(repo, path, symbol),
+        chunk_id(repo, path, respelled),
+    ]

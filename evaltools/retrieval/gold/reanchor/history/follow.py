@@ -50,6 +50,7 @@ from evaltools.retrieval.gold.reanchor.lookup import Lookup
 from evaltools.retrieval.gold.reanchor.names import ByName, place_by_name
 from evaltools.retrieval.gold.reanchor.plain.no_history import SetEvidence, same_length
 from evaltools.retrieval.gold.reanchor.plain.twins import PlacedAbove, doubted_twin
+from evaltools.retrieval.gold.reanchor.plain.wrapper import wrapped
 from evaltools.retrieval.gold.reanchor.rename import Scopes, by_scope
 from evaltools.retrieval.gold.reanchor.resolve import GoldRef, Resolution, Status, leaf_of, resolved
 
@@ -199,6 +200,8 @@ def _gated(
     """A name found (moved in its file, or in its renamed file) as its body, its partner
     files and, for a type, its members let it stand."""
     olds = partners.olds
+    if old is None and result.status is Status.MOVED and result.new_chunk_id is not None:
+        result = wrapped(cid, result, lookup) or result
     if old is not None and result.new_chunk_id is not None:
         gated = hollowed_or(old, result, lookup, _arrived(olds, cid, ref, old))
         if gated.new_chunk_id is not None:
