@@ -88,10 +88,6 @@ def renamed_files(old_defs: list[Def], new_defs: list[Def], new_paths: set[str])
         shared = sorted(((_share(marks, n), p) for p, n in new_files.items()), reverse=True)
         if not shared or shared[0][0] < 0.5:
             continue
-        # Its qualified names outrank their last names elsewhere (poetry-core 1.1 moved
-        # `url_dependency.py` to `src/`; `dependency.py` holds more of its method names).
-        named = [(s, p) for s, p in shared if _share(marks, new_files[p], NAMES) >= 0.5]
-        shared = named or shared
         # The same path in another language (date-fns' locales, index.js -> index.ts) is
         # the rename, even where a sibling's file shares more of its names.
         stem = path.rpartition(".")[0]
@@ -99,6 +95,10 @@ def renamed_files(old_defs: list[Def], new_defs: list[Def], new_paths: set[str])
         if len(same) == 1:
             found[path] = same[0]
             continue
+        # Its qualified names outrank their last names elsewhere (poetry-core 1.1 moved
+        # `url_dependency.py` to `src/`; `dependency.py` holds more of its method names).
+        named = [(s, p) for s, p in shared if _share(marks, new_files[p], NAMES) >= 0.5]
+        shared = named or shared
         tied = [(s, p) for s, p in shared if s >= max(shared[0][0] - FILE_AHEAD, 0.5)]
         if len(tied) > 1:
             # Two homes alike (a copy of the file elsewhere, or a sibling file of the same

@@ -342,8 +342,8 @@ def _message(item: GoldItem, result: Resolution, fix_command: str) -> str:
         hint = "choose the lines meant, or remove it"
         return f"{gold} names lines that are gone ({result.detail}): {hint}"
     if result.caveat:  # the history to decide from is missing: get it before editing
-        candidates = f" (candidates: {shown})" if shown else ""
-        return f"{gold} does not resolve ({result.detail}), but {result.caveat}{candidates}"
+        found = f"; candidates: {shown}" if shown else ""
+        return f"{gold} does not resolve ({result.detail}{found}), but {result.caveat}"
     hint = f"replace it with one of {shown}" if shown else "replace it with what it became"
     return f"{gold} does not resolve ({result.detail}): {hint}, or remove it"
 

@@ -8,6 +8,7 @@ A `RepoMount` maps between the two kinds of path.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -317,7 +318,7 @@ class CodeTree(Closing):
             if not since or since_commit is not None:
                 return None
             return (
-                f"its `revision` {since[:12]} is no commit of the repository "
+                f"its `revision` {_short(since)} is not a commit in the repository "
                 f"{display_path(mount.top)} (rebased away, or of another clone), so the code it "
                 "was verified against cannot be read: set `revision` to the commit the gold "
                 "was last verified at"
@@ -396,3 +397,8 @@ def _holds_repository(root: Path) -> bool:
             return True
         folders[:] = [f for f in folders if not f.startswith(".")]
     return False
+
+
+def _short(revision: str) -> str:
+    """A commit id as git abbreviates it; any other revision (a tag, a branch) whole."""
+    return revision[:12] if re.fullmatch(r"[0-9a-f]{40}|[0-9a-f]{64}", revision) else revision

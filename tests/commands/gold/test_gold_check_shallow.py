@@ -68,10 +68,11 @@ def test_a_shallow_clone_says_the_history_is_missing(
     out = capsys.readouterr().out.splitlines()
     assert out[0] == (
         "evals/set.jsonl:1:63: RG004 [error] gold `web/main.js:1-3:start` of q1 does not "
-        "resolve (web/main.js does not exist and git records no rename of it), but the "
+        "resolve (web/main.js does not exist and git records no rename of it; candidates: "
+        "`web/index.js:1-3:start`), but the "
         "repository site is a shallow clone, whose history may hold what became of "
         "web/main.js: "
-        f"{FETCH} for actions/checkout) and check again (candidates: `web/index.js:1-3:start`)"
+        f"{FETCH} for actions/checkout) and check again"
     )
     assert out[-1] == "2 gold IDs in 1 file: 1 ok, 1 missing_file."
 
@@ -140,7 +141,7 @@ def test_a_revision_no_commit_of_a_full_clone_names_says_so(
     assert main(["gold", "check", "evals", "--root", clone.name]) == 1
     out = capsys.readouterr().out.splitlines()
     said = (
-        "but its `revision` 0123456789ab is no commit of the repository full (rebased away, "
+        "but its `revision` 0123456789ab is not a commit in the repository full (rebased away, "
         "or of another clone), so the code it was verified against cannot be read: set "
         "`revision` to the commit the gold was last verified at"
     )

@@ -349,3 +349,25 @@ def test_a_name_kept_as_a_short_wrapper_of_its_respelling_is_hollowed(
         chunk_id(repo, path, symbol),
         chunk_id(repo, path, respelled),
     ]
+
+
+@pytest.mark.parametrize("shrank", [False, True])
+def test_a_name_beside_a_respelling_it_does_not_wrap_keeps_its_place(
+    shrank: bool, repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A function that grew, or shrank without calling the respelling of its name beside
+    it (`load` and an unrelated `_load`), is where it is."""
+    steps = "".join(f'    config.set("k{n}", source.get("{n}"))\n' for n in range(8))
+    helper = "def _load(path):\n" + steps.replace("config.set", "path.add") + "\n\n"
+    repo.write("config.py", helper + "def load(config, source):\n" + steps)
+    old = repo.commit("load")
+    gold = chunk_id(repo, "config.py", "load")
+    body = "    config.update(source)\n" if shrank else steps * 3
+    repo.write("config.py", "# config\n" + helper + "def load(config, source):\n" + body)
+    repo.commit("load rewritten")
+    code, got = gold_check(repo, tmp_path, capsys, [gold], old, root=plain_copy(repo, tmp_path))
+    assert code == 1
+    assert (got[gold]["kind"], got[gold]["new_chunk_id"]) == (
+        "moved",
+        chunk_id(repo, "config.py", "load"),
+    )

@@ -71,9 +71,9 @@ def resolve_all(
     for ref in gone:
         results[ref] = dataclasses.replace(results[ref], file_gone=True)
     for ref, cid in ids.items():
-        # Only an ID left unresolved wants the history it lacks (a symbol gone from its file
-        # too); one resolved without it needs none.
-        if not results[ref].status.missing:
+        # Only an ID left to a person wants the history it lacks (a symbol gone from its
+        # file too); one resolved without it needs none.
+        if results[ref].status is Status.OK or results[ref].status.repairable:
             results[ref] = dataclasses.replace(results[ref], caveat=None)
         elif ref not in gone and results[ref].status is Status.MISSING_SYMBOL:
             caveat = lookup.history_gap(cid.path, ref.revision)

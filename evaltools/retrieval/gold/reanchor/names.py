@@ -56,8 +56,13 @@ def by_names(
                 continue
         same = holding.get(symbol, [])
         fresh = olds.newcomers([e.chunk_id for e in same], cid, ref.revision, old)
+        # Namesakes the set shows still stood where they were make the name a common one
+        # (`twins` below); those it shows moved along with their files are only no home.
+        standing_apart = len(fresh)
         if old is None:
-            fresh = the_set.newcomers(fresh, (ref.revision, cid.path))
+            place = (ref.revision, cid.path)
+            standing_apart = len(the_set.newcomers(fresh, place, through_renames=False))
+            fresh = the_set.newcomers(fresh, place)
         entries = [e for e in same if e.chunk_id in fresh]
         found = _by_unique_name(cid, symbol, entries, old, lookup)
         if found is None or found.new_chunk_id is None:
@@ -67,7 +72,7 @@ def by_names(
         if old is None and at_home.doubts(cid, found):
             continue
         # Without the old body, a namesake that may have stood there all along is no move.
-        twins = len(entries) < len(same)
+        twins = standing_apart < len(same)
         if old is None and standing.may_have_been_there(cid, ref, found.new_chunk_id, twins):
             plain.append((ref, cid))  # a split may still show where it went
             continue
@@ -185,7 +190,8 @@ def _by_successors(
         if found is None or found.new_chunk_id is None:
             continue
         same = holding.get(cid.symbol or "", [])
-        fresh = the_set.newcomers([e.chunk_id for e in same], (ref.revision, cid.path))
+        place = (ref.revision, cid.path)
+        fresh = the_set.newcomers([e.chunk_id for e in same], place, through_renames=False)
         twins = len(fresh) < len(same)
         along = successors.tests_along(ref, cid, found.new_chunk_id)
         stood = standing.may_have_been_there(cid, ref, found.new_chunk_id, twins, along)

@@ -18,8 +18,11 @@ from evaltools.retrieval.gold.reanchor.history.bodies import (
 )
 from evaltools.retrieval.gold.reanchor.history.by_body import Fresh
 from evaltools.retrieval.gold.reanchor.history.old_defs import OldDefinitions, body_of
-from evaltools.retrieval.gold.reanchor.lookup import Lookup
+from evaltools.retrieval.gold.reanchor.lookup import Entry, Lookup
 from evaltools.retrieval.gold.reanchor.resolve import Resolution, Status
+
+# The other places a hollowed name's definitions are listed with, at most.
+MAX_ELSEWHERE = 3
 
 
 def hollowed_or(old: Body, result: Resolution, lookup: Lookup, arrived: Fresh) -> Resolution:
@@ -43,13 +46,18 @@ def hollowed_or(old: Body, result: Resolution, lookup: Lookup, arrived: Fresh) -
         and not parse_chunk_id(body.chunk_id).within(here)
     ]
     took = set(arrived([body.chunk_id for _, body in elsewhere]))
-    elsewhere = [(score, body) for score, body in elsewhere if body.chunk_id in took]
-    if not elsewhere:
+    went = [(score, body) for score, body in elsewhere if body.chunk_id in took]
+    if not went:
         return result
-    score, body = elsewhere[0]
+    score, body = went[0]
+    # A person chooses among every place the body is, copies that stood there too (the
+    # source of a bundle's copy): those it went to first.
+    places = [b.chunk_id for _, b in went] + [
+        b.chunk_id for _, b in elsewhere if b.chunk_id not in took
+    ]
     return Resolution(
         Status.HOLLOWED,
-        candidates=(result.new_chunk_id, *(b.chunk_id for _, b in elsewhere[:3])),
+        candidates=(result.new_chunk_id, *places[:MAX_ELSEWHERE]),
         detail=f"`{old.name}` is still at {result.new_chunk_id} but kept {kept:.0%} of its "
         f"body, while {body.chunk_id} has {score:.0%} of it",
         caveat=result.caveat,
@@ -60,34 +68,46 @@ def outweighed_or(
     old: Body, cid: ChunkId, revision: str | None, result: Resolution, olds: OldDefinitions
 ) -> Resolution:
     """A name defined several times in its file at `revision` (two `#[cfg]` variants of a
-    function) and fewer times now: its definition is the variant's it kept most of. The ID's,
-    which kept under half while another kept more, is gone (nom 7 dropped the `lexical`
-    `double`): `hollowed`, nothing fixed."""
+    function) and fewer times in the file found: its definition there is the variant's it
+    kept most of. The ID's, which kept under half while another kept clearly more, was
+    dropped (nom 7 dropped the `lexical` `double`) or went elsewhere: `hollowed`, nothing
+    fixed, the name's definitions in the files git says the ID's became listed."""
     assert result.new_chunk_id is not None and cid.symbol is not None
     if revision is None or old.size < MIN_BODY_CHARS:
         return result
     then = [d for d in olds.at(cid.path, revision) if d.name == cid.symbol]
-    new = body_of(result.new_chunk_id, olds.lookup)
     here = parse_chunk_id(result.new_chunk_id)
-    found = olds.lookup.get(here.path)
-    now = [] if found is None else [e for e in found.entries if e.name == here.symbol]
-    if len(then) < 2 or new is None or len(now) >= len(then):
+    now = _named(here.path, here.symbol, olds.lookup)
+    if len(then) < 2 or len(now) >= len(then):
         return result
-    kept = similarity(old, new)
-    if kept >= HOLLOW_BELOW:
+    new = body_of(result.new_chunk_id, olds.lookup)
+    kept = similarity(old, new) if new is not None else 1.0
+    if new is None or kept >= HOLLOW_BELOW:
         return result
     lines = source_lines(olds.lookup.old_text(cid.path, revision) or b"")
     for d in then:
-        if (d.start, d.end) == (cid.start, cid.end):
-            continue
+        if d.start <= cid.end and cid.start <= d.end:
+            continue  # the ID's own definition (its span as another chunker drew it)
         other = similarity(make_body(cid.path, "", d.name, lines[d.start - 1 : d.end]), new)
-        if other >= HOLLOW_BELOW and other > kept:
+        if other >= max(HOLLOW_BELOW, kept + HOLLOW_GAIN):
+            elsewhere = [
+                e.chunk_id
+                for path in olds.lookup.moved_to(cid.path, revision)
+                if path != here.path
+                for e in _named(path, here.symbol, olds.lookup)
+            ]
             return Resolution(
                 Status.HOLLOWED,
-                candidates=(result.new_chunk_id,),
-                detail=f"`{cid.symbol}` was defined {len(then)} times in {cid.path} and is "
-                f"now once, at {result.new_chunk_id}, which kept {kept:.0%} of this body and "
-                f"{other:.0%} of the one at lines {d.start}-{d.end}",
+                candidates=(result.new_chunk_id, *elsewhere[:MAX_ELSEWHERE]),
+                detail=f"`{cid.symbol}` was defined {len(then)} times in {cid.path} at the "
+                f"revision and is once in {here.path}, at lines {here.start}-{here.end}, which "
+                f"kept {kept:.0%} of this body and {other:.0%} of the one then at lines "
+                f"{d.start}-{d.end}",
                 caveat=result.caveat,
             )
     return result
+
+
+def _named(path: str, name: str | None, lookup: Lookup) -> list[Entry]:
+    found = lookup.get(path)
+    return [] if found is None else [e for e in found.entries if e.name == name]

@@ -79,11 +79,14 @@ class SetEvidence:
         self._there: dict[tuple[str | None, str, str | None], set[str | None]] | None = None
         self._namesakes: dict[tuple[Place, str], list[ChunkId]] | None = None
 
-    def newcomers(self, chunk_ids: list[str], place: Place) -> list[str]:
+    def newcomers(
+        self, chunk_ids: list[str], place: Place, *, through_renames: bool = True
+    ) -> list[str]:
         """The candidates no gold ID of `place`'s revision names where it still is, or in a
         file the set shows renamed to the candidate's (markdown-it 14: `lib/common/utils.js`
         to `.mjs`): one that does was there then under its own name, so it is not where
-        another went (the copy in a bundle deleted beside it)."""
+        another went (the copy in a bundle deleted beside it). Not `through_renames`: only
+        where an ID of the set still is."""
         if self._there is None:
             # where a name stood: by the set's ID still there (None), or by the files the
             # set shows renamed to it, one of which may be the asking ID's own
@@ -99,7 +102,8 @@ class SetEvidence:
         kept: list[str] = []
         for chunk_id in chunk_ids:
             new = parse_chunk_id(chunk_id)
-            if not self._there.get((revision, new.path, new.symbol), set()) - {own}:
+            stood = self._there.get((revision, new.path, new.symbol), set())
+            if not (stood - {own} if through_renames else None in stood):
                 kept.append(chunk_id)
         return kept
 
