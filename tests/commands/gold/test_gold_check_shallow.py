@@ -175,3 +175,29 @@ def test_a_revision_no_commit_names_is_not_called_behind_head(
         "resolves: run `evaltools gold check evals --root full --fix` to move it, so that "
         "the next refactor is followed from HEAD"
     )
+
+
+def test_an_id_left_ambiguous_in_a_shallow_clone_keeps_the_caveat(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A property and its setter, their file renamed beyond the clone's history: the
+    history would tell them apart, so the ID left to a person says it is missing."""
+    monkeypatch.chdir(tmp_path)
+    repo = GitRepo(tmp_path / "origin")
+    box = (
+        "class Box:\n    @property\n    def value(self):\n        return self._value\n\n"
+        "    @value.setter\n    def value(self, new):\n        self._value = new\n"
+    )
+    repo.write("web/main.py", box)
+    verified = repo.commit("a box")
+    repo.write("README", "demo\n")
+    repo.commit("readme")
+    repo.mv("web/main.py", "web/index.py")
+    repo.write("web/index.py", '"""Boxes."""\n\n' + box)
+    repo.commit("renamed")
+    (tmp_path / "evals").mkdir()
+    clone = _clone(repo, tmp_path / "site", "--depth", "2")
+    write_set(tmp_path, record("q1", "web/main.py:2-4:Box.value", revision=verified))
+    assert main(["gold", "check", "evals", "--root", str(clone), "--format", "json"]) == 1
+    [item] = json.loads(capsys.readouterr().out)
+    assert item["status"] == "ambiguous" and FETCH in item["caveat"]
