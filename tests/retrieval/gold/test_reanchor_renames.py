@@ -553,3 +553,28 @@ def dropped_start(language: str) -> str:
         "python": "else:",
         "java": "    public static String join(String a, int",
     }[language]
+
+
+def test_a_dropped_short_variant_is_not_moved_onto_the_long_one_kept(
+    repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """click 8 dropped its Python 2 branch: the 3-line `get_binary_stderr` there is gone,
+    the one left is the Python 3 one (its own body says so, however short the ID's)."""
+    py2 = "if PY2:\n    def stderr():\n        wrap('stderr')\n        return binary(sys.stderr)\n"
+    py3 = (
+        "else:\n    def stderr():\n        writer = find_binary_writer(sys.stderr)\n"
+        "        if writer is None:\n"
+        "            raise RuntimeError('no binary stream for sys.stderr')\n"
+        "        return writer\n"
+    )
+    repo.write("compat.py", "import sys\n\n" + py2 + py3)
+    old = repo.commit("two branches")
+    short, long = chunk_id(repo, "compat.py", "stderr", 0), chunk_id(repo, "compat.py", "stderr", 1)
+    kept = py3.replace("else:\n", "").replace("\n    ", "\n")[4:]
+    repo.write("compat.py", "import sys\n\n\n" + kept)
+    repo.commit("Python 3 only")
+    new = chunk_id(repo, "compat.py", "stderr")
+    code, got = gold_check(repo, tmp_path, capsys, [short, long], old)
+    assert code == 1
+    assert (got[long]["kind"], got[long]["new_chunk_id"]) == ("moved", new)
+    assert (got[short]["kind"], got[short]["candidates"]) == ("hollowed", [new])

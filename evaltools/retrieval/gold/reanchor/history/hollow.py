@@ -69,11 +69,12 @@ def outweighed_or(
 ) -> Resolution:
     """A name defined several times in its file at `revision` (two `#[cfg]` variants of a
     function) and fewer times in the file found: its definition there is the variant's it
-    kept most of. The ID's, which kept under half while another kept clearly more, was
-    dropped (nom 7 dropped the `lexical` `double`) or went elsewhere: `hollowed`, nothing
-    fixed, the name's definitions in the files git says the ID's became listed."""
+    kept most of (a body of at least `MIN_BODY_CHARS`). The ID's, which kept under half
+    while another kept clearly more, was dropped (nom 7 dropped the `lexical` `double`,
+    click 8 its Python 2 branch) or went elsewhere: `hollowed`, nothing fixed, the name's
+    definitions in the files git says the ID's became listed."""
     assert result.new_chunk_id is not None and cid.symbol is not None
-    if revision is None or old.size < MIN_BODY_CHARS:
+    if revision is None:
         return result
     then = [d for d in olds.at(cid.path, revision) if d.name == cid.symbol]
     here = parse_chunk_id(result.new_chunk_id)
@@ -88,7 +89,10 @@ def outweighed_or(
     for d in then:
         if d.start <= cid.end and cid.start <= d.end:
             continue  # the ID's own definition (its span as another chunker drew it)
-        other = similarity(make_body(cid.path, "", d.name, lines[d.start - 1 : d.end]), new)
+        variant = make_body(cid.path, "", d.name, lines[d.start - 1 : d.end])
+        if variant.size < MIN_BODY_CHARS:
+            continue  # a body too short to say whose the definition is
+        other = similarity(variant, new)
         if other >= max(HOLLOW_BELOW, kept + HOLLOW_GAIN):
             elsewhere = [
                 e.chunk_id
