@@ -69,7 +69,12 @@ def grammar_of(path: str) -> str | None:
 def language_of(path: str) -> str | None:
     """The language `path` is written in, for comparing code across files: TypeScript, TSX
     and JavaScript are one (a file moves between them: `usage.ts` -> `usage.cjs`)."""
-    grammar = GRAMMAR_OF_SUFFIX.get(suffix_of(path))
+    return language_of_suffix(suffix_of(path))
+
+
+def language_of_suffix(suffix: str) -> str | None:
+    """`language_of` a file ending in `suffix` (`.mjs`)."""
+    grammar = GRAMMAR_OF_SUFFIX.get(suffix)
     return "ecmascript" if grammar in ("javascript", "typescript", "tsx") else grammar
 
 

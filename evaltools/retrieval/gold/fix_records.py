@@ -152,15 +152,9 @@ class RevisionTarget:
         changed = self._since[key]
         return changed is None or any(mount.to_repo(p) in changed for p in paths)
 
-    def unknown(self, paths: set[str], revision: str) -> str | None:
-        """How the repository holding `paths` lacks the commit `revision` (a SHA rebased
-        away or of another clone; before a shallow clone's edge), or None if it has it."""
-        mount = None if self._tree is None else self._tree.mount(min(paths))
-        if mount is None or git.resolve_commit(mount.top, revision) is not None:
-            return None
-        if git.is_shallow(mount.top):
-            return "a commit this shallow clone's history does not reach"
-        return "not a commit of this repository (rebased away, or of another clone)"
+    def lacks(self, paths: set[str], revision: str) -> str | None:
+        """How the repository holding `paths` lacks the commit `revision`, or None."""
+        return None if self._tree is None or not paths else self._tree.lacks(min(paths), revision)
 
     def _differs(self, top: Path, repo_path: str, id_path: str) -> bool:
         """Whether the work tree's `id_path` is not HEAD's: changed, or there on one side."""
@@ -240,7 +234,7 @@ def stale_revisions(
     old = str((first.line.record or {}).get("revision"))
     others = f" (and {len(behind) - 1} more records)" if len(behind) > 1 else ""
     paths = {item.cid.path for item in by_line[number] if item.cid is not None}
-    unknown = target.unknown(paths, old)
+    unknown = target.lacks(paths, old)
     where = (
         f", behind HEAD {commit[:12]}"
         if unknown is None

@@ -335,6 +335,16 @@ class CodeTree(Closing):
             f"hold what became of {id_path}: {git.FETCH_HISTORY}"
         )
 
+    def lacks(self, id_path: str, revision: str) -> str | None:
+        """How the repository holding `id_path` lacks the commit `revision` (rebased away
+        or of another clone; before a shallow clone's edge), or None when it has it."""
+        mount = self.mount(id_path)
+        if mount is None or self._since_commit(mount, revision) is not None:
+            return None
+        if self._is_shallow(mount.top):
+            return "a commit this shallow clone's history does not reach"
+        return "not a commit of this repository (rebased away, or of another clone)"
+
     def _is_shallow(self, top: Path) -> bool:
         if top not in self._shallow:
             self._shallow[top] = git.is_shallow(top)

@@ -12,9 +12,7 @@ from evaltools.retrieval.gold.reanchor.history.bodies import (
     HOLLOW_OTHER,
     MIN_BODY_CHARS,
     Body,
-    make_body,
     similarity,
-    source_lines,
 )
 from evaltools.retrieval.gold.reanchor.history.by_body import Fresh
 from evaltools.retrieval.gold.reanchor.history.old_defs import OldDefinitions, body_of
@@ -82,14 +80,14 @@ def outweighed_or(
     if len(then) < 2 or len(now) >= len(then):
         return result
     new = body_of(result.new_chunk_id, olds.lookup)
-    kept = similarity(old, new) if new is not None else 1.0
-    if new is None or kept >= HOLLOW_BELOW:
+    if new is None:
         return result
-    lines = source_lines(olds.lookup.old_text(cid.path, revision) or b"")
-    for d in then:
+    kept = similarity(old, new)
+    if kept >= HOLLOW_BELOW:
+        return result
+    for d, variant in olds.bodies(cid.path, cid.symbol, revision):
         if d.start <= cid.end and cid.start <= d.end:
             continue  # the ID's own definition (its span as another chunker drew it)
-        variant = make_body(cid.path, "", d.name, lines[d.start - 1 : d.end])
         if variant.size < MIN_BODY_CHARS:
             continue  # a body too short to say whose the definition is
         other = similarity(variant, new)

@@ -10,11 +10,18 @@ from git and parsed once each, only for the few candidates a relocation weighs.
 
 from __future__ import annotations
 
+import itertools
 import re
+from collections.abc import Iterator
 
 from evaltools.retrieval.code.chunk_id import ChunkId, parse_chunk_id
 from evaltools.retrieval.code.spans import Definition
-from evaltools.retrieval.code.symbols import SUPPORTED_SUFFIXES, language_of, suffix_of
+from evaltools.retrieval.code.symbols import (
+    SUPPORTED_SUFFIXES,
+    language_of,
+    language_of_suffix,
+    suffix_of,
+)
 from evaltools.retrieval.gold.reanchor.history.bodies import (
     HOLLOW_BELOW,
     Body,
@@ -68,18 +75,16 @@ class OldDefinitions:
             return True
         if self._sibling_then(new.symbol, cid, revision):
             return True
-        # The ID's own file among the sources says only that it moved along.
-        paired = self.lookup.renamed_from(new.path, revision)
-        if any(
-            self._kept_apart(p, new.symbol, cid, revision, old) for p in paired if p != cid.path
-        ):
-            return True
-        unpaired = self._respelled(new.path, revision)
+        # The ID's own file among the sources says only that it moved along; the files git
+        # did not pair are read only when those it paired say nothing.
+        sources = itertools.chain(
+            self.lookup.renamed_from(new.path, revision), self._respelled(new.path, revision)
+        )
         return any(
-            self._kept_apart(p, new.symbol, cid, revision, old) for p in unpaired if p != cid.path
+            self._kept_apart(p, new.symbol, cid, revision, old) for p in sources if p != cid.path
         )
 
-    def _respelled(self, path: str, revision: str) -> list[str]:
+    def _respelled(self, path: str, revision: str) -> Iterator[str]:
         """The files of `path`'s name under another extension of its language at `revision`
         and gone since, which git may not pair with it (markdown-it 14 rewrote
         `lib/parser_core.js` as `lib/parser_core.mjs`, too changed to be called renamed);
@@ -87,18 +92,15 @@ class OldDefinitions:
         suffix = suffix_of(path)
         language = language_of(path)
         if language is None:
-            return []
+            return
         if self._now is None:
             self._now = set(self.lookup.paths())
         stem = path[: -len(suffix)]
-        return [
-            other
-            for alike in SUPPORTED_SUFFIXES
-            if alike not in (suffix, *_STUBS)
-            and language_of(f"file{alike}") == language
-            and (other := stem + alike) not in self._now
-            and self.at(other, revision)
-        ]
+        for alike in SUPPORTED_SUFFIXES:
+            if alike in (suffix, *_STUBS) or language_of_suffix(alike) != language:
+                continue
+            if (other := stem + alike) not in self._now and self.at(other, revision):
+                yield other
 
     def _sibling_then(self, name: str, cid: ChunkId, revision: str) -> bool:
         """`name`'s last name was another member of the ID's own type at `revision` (the
@@ -117,14 +119,21 @@ class OldDefinitions:
         """`name` was defined in `path` at `revision`, and not as a copy of `old` in a file
         that copied `path` whole (a bundle of many modules copies none of them whole: its
         copy of a function is not where the function's own definition moved)."""
-        same = [d for d in self.at(path, revision) if d.name == name]
-        if not same:
+        if name not in self.names(path, revision):
             return False
         if old is None or not self._mostly_from(cid.path, path, revision):
             return True
+        return all(
+            copy.fingerprint != old.fingerprint for _, copy in self.bodies(path, name, revision)
+        )
+
+    def bodies(self, path: str, name: str | None, revision: str) -> list[tuple[Definition, Body]]:
+        """The definitions of `name` in `path` at `revision`, each with its body then."""
+        same = [d for d in self.at(path, revision) if d.name == name]
+        if not same:
+            return []
         lines = source_lines(self.lookup.old_text(path, revision) or b"")
-        copies = (make_body(path, "", name, lines[d.start - 1 : d.end]) for d in same)
-        return all(copy.fingerprint != old.fingerprint for copy in copies)
+        return [(d, make_body(path, "", d.name, lines[d.start - 1 : d.end])) for d in same]
 
     def _mostly_from(self, copy: str, source: str, revision: str) -> bool:
         """At least half of the names `copy` defined at `revision` were `source`'s too (a
@@ -150,12 +159,8 @@ class OldDefinitions:
         """`chunk_id`'s name was in its file at `revision`, and no definition of it there
         then resembled `old` (the threshold of a hollowed name)."""
         new = parse_chunk_id(chunk_id)
-        same = [d for d in self.at(new.path, revision) if d.name == new.symbol]
-        if not same:
-            return False
-        lines = source_lines(self.lookup.old_text(new.path, revision) or b"")
-        then = (make_body(new.path, "", d.name, lines[d.start - 1 : d.end]) for d in same)
-        return all(similarity(old, body) < HOLLOW_BELOW for body in then)
+        then = self.bodies(new.path, new.symbol, revision)
+        return bool(then) and all(similarity(old, body) < HOLLOW_BELOW for _, body in then)
 
     def newcomers(
         self, chunk_ids: list[str], cid: ChunkId, revision: str | None, old: Body | None = None
