@@ -34,8 +34,10 @@ itsdangerous,websocket,bitflags,js-yaml,commons-csv`) at 0ac7dd7 (08:31: 0 false
 click,logrus,log,markdown-it,commons-validator`) at 1643cbe (11:47: 10 false with git, 36
 plain: 9 and 35 of them in markdown-it), then read; the sixteenth (`--only
 poetry-core,zap,nom,uuid,commons-compress`) at 49184de and, for the last two, 7f1918b
-(13:30-13:45: 2 false with git, one the truth's own, 3 plain), then read. A new claim
-needs a new group, measured before anyone reads its misses.
+(13:30-13:45: 2 false with git, one the truth's own, 3 plain), then read; the seventeenth
+(`--only structlog,go-toml,rayon,moment,guice`) at c4d6ecd (2026-12-06 15:56: 0 false with
+git and plain; moment 83.2% with git), then read. A new claim needs a new group, measured
+before anyone reads its misses.
 For each project, a local clone is checked out at the old tag, then at the new one, so
 `gold check` sees the real history between the releases and git's rename detection applies
 as in users' CI; a copy of the new work tree without `.git` is the plain run. The old
@@ -257,6 +259,11 @@ PROJECTS = (
         "rel/commons-compress-1.25.0",
         "rel/commons-compress-1.26.0",
     ),
+    Project("structlog", "hynek+structlog", "python", "21.5.0", "22.1.0"),
+    Project("go-toml", "pelletier+go-toml", "go", "v1.9.5", "v2.0.0"),
+    Project("rayon", "rayon-rs+rayon", "rust", "v1.5.3", "v1.6.0"),
+    Project("moment", "moment+moment", "ts", "2.9.0", "2.10.2"),  # moment.js split into src/lib
+    Project("guice", "google+guice", "java", "4.2.3", "5.0.0"),
 )
 
 

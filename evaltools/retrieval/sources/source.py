@@ -180,17 +180,18 @@ class CodeTree(Closing):
                 found.append(new_id)
         return found
 
-    def renamed_from(self, id_path: str, since: str) -> list[str]:
-        """The paths git's rename and copy detection says became `id_path` since `since`
-        (the sources of the renames that end at it): the file's lineage, backwards."""
+    def renamed_from(self, id_path: str, since: str, *, copies: bool = True) -> list[str]:
+        """The paths git's rename (and, with `copies`, copy) detection says became `id_path`
+        since `since` (the sources of the renames that end at it): the file's lineage,
+        backwards."""
         mount = self.mount(id_path)
         if mount is None:
             return []
         since_commit = self._since_commit(mount, since)
-        key = (mount.top, since_commit, True)
+        key = (mount.top, since_commit, copies)
         if key not in self._renames:
             target = self._commit(mount) if self.rev is not None else None
-            self._renames[key] = git.rename_history(mount.top, target, since_commit, copies=True)
+            self._renames[key] = git.rename_history(mount.top, target, since_commit, copies=copies)
         wanted, found = {mount.to_repo(id_path)}, []
         for rename in reversed(self._renames[key]):
             if rename.new in wanted and rename.old not in wanted:

@@ -9,12 +9,12 @@ import difflib
 from collections.abc import Iterable, Iterator, Mapping
 
 from evaltools.retrieval.code.chunk_id import ChunkId, parse_chunk_id
-from evaltools.retrieval.gold.reanchor.history.bodies import BODY_MARGIN, NEAR_BODY
+from evaltools.retrieval.gold.reanchor.history.bodies import BODY_MARGIN, HOLLOW_BELOW, NEAR_BODY
 from evaltools.retrieval.gold.reanchor.history.follow import follow_all
-from evaltools.retrieval.gold.reanchor.history.old_defs import old_body
+from evaltools.retrieval.gold.reanchor.history.old_defs import kept, old_body
 from evaltools.retrieval.gold.reanchor.lookup import Entry, FileEntries, Lookup
 from evaltools.retrieval.gold.reanchor.modules import inline_module_moved
-from evaltools.retrieval.gold.reanchor.plain.file_renames import suffix_changes
+from evaltools.retrieval.gold.reanchor.plain.file_renames import folder_changes, suffix_changes
 from evaltools.retrieval.gold.reanchor.resolve import (
     MAX_CANDIDATES,
     GoldRef,
@@ -53,16 +53,19 @@ def resolve_all(
                 result = inline_module_moved(cid, lookup) or result
             results[ref] = result
     targets = {ref: lookup.renamed(cid.path, ref.revision) for ref, cid in gone.items()}
-    extensions = _under_another_extension(gone, targets, lookup)
-    targets |= {ref: [path] for ref, (path, _) in extensions.items()}
+    unpaired = _renamed_unseen(gone, targets, lookup)
+    targets |= {ref: [path] for ref, (path, _, _) in unpaired.items()}
     lookup.load({path for paths in targets.values() for path in paths})
     for ref, cid in gone.items():
         caveat = lookup.history_gap(cid.path, ref.revision)
         result = match_renamed(cid, targets[ref], lookup)
-        if ref in extensions and result.new_chunk_id is not None:
-            path, how = extensions[ref]
-            evidence = f"same name in {path}, its file under another extension ({how})"
-            result = dataclasses.replace(result, evidence=evidence)
+        if ref in unpaired:
+            path, how, weighed = unpaired[ref]
+            if weighed and not _holds(cid, ref, result.new_chunk_id, lookup):
+                result = match_renamed(cid, [], lookup)
+            elif result.new_chunk_id is not None:
+                evidence = f"same name in {path}, its file {how}"
+                result = dataclasses.replace(result, evidence=evidence)
         if result.status.missing:
             result = inline_module_moved(cid, lookup) or result
         results[ref] = dataclasses.replace(result, caveat=caveat)
@@ -82,14 +85,38 @@ def resolve_all(
     return results
 
 
-def _under_another_extension(
+def _holds(cid: ChunkId, ref: GoldRef, chunk_id: str | None, lookup: Lookup) -> bool:
+    """The one name found in a file its path alone paired with the ID's is the ID's: it
+    kept at least half of the old body, and no definition elsewhere is more alike (a
+    function split into a module of its own, a demo's variant of it left at the old
+    path's end)."""
+    old = old_body(cid, ref, lookup)
+    if chunk_id is None or old is None:
+        return False
+    score = kept(old, chunk_id, lookup)
+    if score < HOLLOW_BELOW:
+        return False
+    index = lookup.bodies()
+    if score == 1.0 or index is None:
+        return score == 1.0
+    here = parse_chunk_id(chunk_id).path
+    if any(body.path != here for body in index.exact(old)):
+        return False
+    found, complete = index.near(old, score, complete=True)
+    return complete and not any(alike > score and body.path != here for alike, body in found)
+
+
+def _renamed_unseen(
     gone: Mapping[GoldRef, ChunkId], targets: Mapping[GoldRef, list[str]], lookup: Lookup
-) -> dict[GoldRef, tuple[str, str]]:
-    """Gone files git saw renamed nowhere, under another extension of their language in
-    a file new since the revision (date-fns 2.29: its locales' `index.js` rewritten as
-    `index.ts`, too changed for git to pair them): the rename a plain tree's set shows
-    (`suffix_changes`), the history saying which files were there: the file and its
-    extensions, for each ID."""
+) -> dict[GoldRef, tuple[str, str, bool]]:
+    """Gone files git saw renamed nowhere, too changed for git to pair them, in a file new
+    since the revision: under another extension of their language (date-fns 2.29: its
+    locales' `index.js` rewritten as `index.ts`; `suffix_changes`, the rename a plain
+    tree's set shows), else under folders added or taken at the start of their path
+    (`folder_changes`), the history saying which files were there: the file, how its
+    path changed, and whether the name found there must have kept half of the body (a
+    path with folders added or taken is a weaker sign than a stem kept whole), for each
+    ID."""
     known: set[Place] = set()
     there: set[Place] = set()
     listed: set[tuple[str, int]] = set()  # a repository's listing, read once a revision
@@ -103,7 +130,12 @@ def _under_another_extension(
             if (ref.revision, id(old)) not in listed:
                 listed.add((ref.revision, id(old)))
                 there.update((ref.revision, path) for path in old)
-    changed = suffix_changes(known, there, lookup)
+    changed = {
+        place: (path, f"under another extension ({how})", False)
+        for place, (path, how) in suffix_changes(known, there, lookup).items()
+    }
+    moved = folder_changes(known.difference(changed), there, lookup)
+    changed |= {place: (path, f"moved {how}", True) for place, (path, how) in moved.items()}
     return {
         ref: changed[place]
         for ref, cid in gone.items()

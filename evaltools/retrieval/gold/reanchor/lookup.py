@@ -84,8 +84,9 @@ class Lookup(Protocol):
         """Existing paths git says `path` was renamed or copied to, whether it exists or not
         (a file moved into a subpackage, its old path re-created as a thin shell)."""
 
-    def renamed_from(self, path: str, since: str) -> list[str]:
-        """The paths git says became `path` since the revision `since` (renamed or copied)."""
+    def renamed_from(self, path: str, since: str, *, copies: bool = True) -> list[str]:
+        """The paths git says became `path` since the revision `since` (renamed, or with
+        `copies` also copied)."""
 
     def old_paths(self, path: str, since: str) -> list[str]:
         """Every file of `path`'s repository at the revision `since` (none when unknown)."""
@@ -198,8 +199,8 @@ class TreeLookup:
     def moved_to(self, path: str, since: str | None) -> list[str]:
         return [] if self.outside(path) else self.tree.renamed(path, since, copies=True)
 
-    def renamed_from(self, path: str, since: str) -> list[str]:
-        return [] if self.outside(path) else self.tree.renamed_from(path, since)
+    def renamed_from(self, path: str, since: str, *, copies: bool = True) -> list[str]:
+        return [] if self.outside(path) else self.tree.renamed_from(path, since, copies=copies)
 
     def old_paths(self, path: str, since: str) -> list[str]:
         return [] if self.outside(path) else self.tree.old_files(path, since)

@@ -61,7 +61,7 @@ class MetasLookup:
     def moved_to(self, path: str, since: str | None) -> list[str]:
         return self.renamed(path, since)
 
-    def renamed_from(self, path: str, since: str) -> list[str]:
+    def renamed_from(self, path: str, since: str, *, copies: bool = True) -> list[str]:
         return []
 
     def old_paths(self, path: str, since: str) -> list[str]:

@@ -4,7 +4,8 @@ had a near twin at the revision (a generated copy: `deno/lib/` of `src/`), the t
 rename takes the new file most like both, and the old file is paired with what is left (a
 port that kept half of it). The name found there is not the ID's home for sure if another
 new file holds the same name, with a body at least as alike, and at least as much of the
-old file: both are candidates, and a person chooses (`ambiguous`, never rewritten).
+old file (more of it, when the path paired them where git did not): both are candidates,
+and a person chooses (`ambiguous`, never rewritten).
 
 Only an ID whose file git paired with different contents is weighed: a pure rename is not
 split evidence, and costs one comparison of bytes already read.
@@ -19,6 +20,7 @@ from evaltools.retrieval.code.symbols import grammar_of
 from evaltools.retrieval.gold.reanchor.history.bodies import Body, similarity, source_lines
 from evaltools.retrieval.gold.reanchor.history.old_defs import OldDefinitions, body_of
 from evaltools.retrieval.gold.reanchor.lookup import Lookup
+from evaltools.retrieval.gold.reanchor.plain.file_renames import paired_by_path
 from evaltools.retrieval.gold.reanchor.resolve import MAX_CANDIDATES, GoldRef, Resolution, Status
 from evaltools.retrieval.gold.reanchor.scope import is_test_path
 
@@ -58,7 +60,17 @@ class Partners:
         if not holders:
             return result
         share = self.share(cid.path, revision, paired)
-        better = [path for path in holders if self.share(cid.path, revision, path) >= share]
+        # A file git did not pair was paired by its path (another extension or folder):
+        # evidence of its own, which a file holding only as much of the old one leaves.
+        by_git = not paired_by_path(cid.path, paired) or paired in self.lookup.renamed(
+            cid.path, revision
+        )
+        better = [
+            path
+            for path in holders
+            if (rival := self.share(cid.path, revision, path)) > share
+            or (by_git and rival == share)
+        ]
         self.lookup.load(better)
         named = [
             entry.chunk_id
@@ -75,11 +87,12 @@ class Partners:
         ]
         if not rivals:
             return result
+        pairs, share_word = ("git pairs", "as much") if by_git else ("paired", "more")
         return Resolution(
             Status.AMBIGUOUS,
             candidates=(result.new_chunk_id, *rivals[: MAX_CANDIDATES - 1]),
-            detail=f"git pairs {cid.path} with {paired}, but {parse_chunk_id(rivals[0]).path} "
-            f"holds as much of it and a `{cid.symbol}` as alike: the evidence is split",
+            detail=f"{pairs} {cid.path} with {paired}, but {parse_chunk_id(rivals[0]).path} "
+            f"holds {share_word} of it and a `{cid.symbol}` as alike: the evidence is split",
             caveat=result.caveat,
         )
 

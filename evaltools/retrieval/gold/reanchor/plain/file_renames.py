@@ -1,5 +1,6 @@
-"""Files renamed in place, seen without history (a plain tree): under another extension of
-their language, or by one pattern of names.
+"""Files renamed, told by their names alone: under another extension of their language, or
+by one pattern of names, seen without history (a plain tree); under folders added or taken
+at the start of their path, where history lists the files that were there.
 
 A file under another extension (`test/usage.js` -> `test/usage.cjs`, `argsert.ts` ->
 `argsert.cjs`): the one file of its path but for the extension, of its language, that no
@@ -22,6 +23,7 @@ from __future__ import annotations
 
 import os
 from collections import Counter, defaultdict
+from collections.abc import Iterable, Iterator
 
 from evaltools.retrieval.code.symbols import language_of, suffix_of
 from evaltools.retrieval.gold.reanchor.lookup import Lookup
@@ -101,6 +103,93 @@ def suffix_changes(gone: set[Place], there: set[Place], lookup: Lookup) -> Renam
         if len(same) == 1:
             changed[(revision, path)] = (same[0], f"{suffix_of(path)} -> {suffix_of(same[0])}")
     return changed
+
+
+def folder_changes(gone: set[Place], there: set[Place], lookup: Lookup) -> Renames:
+    """Each gone file whose path, with folders added at its start or taken from it
+    (`moved_by_folders`), is that of one file of its repository that was not there at the
+    revision (`there`: the revision's files) and that git paired with no other (moment
+    2.10: `test/locale/af.js` -> `src/test/locale/af.js`, each test rewritten for another
+    framework, too changed for git to pair): the file, and the folders added or taken. A
+    file that another gone file of the revision would take too is the move of neither. The
+    path says where to look, not that the code is there: the caller weighs the body."""
+    if not gone:
+        return {}
+    now = _Paths(lookup.paths())
+    then = {
+        revision: _Paths(path for r, path in there | gone if r == revision)
+        for revision in {revision for revision, _ in gone}
+    }
+    changed: Renames = {}
+    for revision, path in gone:
+        if revision is None:
+            continue
+        # Its repository's listing, one object a repository and revision: a file of a
+        # repository nested below the root is not new to this one.
+        listing = lookup.old_paths(path, revision)
+        same = [
+            p
+            for p in now.moves_of(path)
+            if (revision, p) not in there
+            and lookup.old_paths(p, revision) is listing
+            and not lookup.renamed_from(p, revision, copies=False)
+        ]
+        if len(same) != 1:
+            continue
+        new = same[0]
+        # The files of the revision, gone since, that this one could be the move of.
+        if [q for q in then[revision].moves_of(new) if q not in now.all] == [path]:
+            how = (
+                f"under `{new[: -len(path)]}`"
+                if len(new) > len(path)
+                else f"out of `{path[: -len(new)]}`"
+            )
+            changed[(revision, path)] = (new, how)
+    return changed
+
+
+def moved_by_folders(old: str, new: str) -> bool:
+    """Whether `new` is `old` with folders added at its start, or taken from it, keeping at
+    least the file's own folder (a top-level `util.go` is not `vendor/x/util.go`), tests or
+    not as it was."""
+    if not (new.endswith("/" + old) or old.endswith("/" + new)):
+        return False
+    return "/" in old and "/" in new and is_test_path(old) == is_test_path(new)
+
+
+def paired_by_path(old: str, new: str) -> bool:
+    """Whether `new` could be `old`'s file paired by its path alone: under another extension
+    of its language (`suffix_changes`), or with folders added or taken (`folder_changes`)."""
+    if moved_by_folders(old, new):
+        return True
+    key = _stem_and_family(old)
+    return key is not None and key == _stem_and_family(new)
+
+
+class _Paths:
+    """Paths, found by the paths they are with folders added or taken (`moved_by_folders`)
+    without comparing each with each: a monorepo holds thousands of `src/index.js`."""
+
+    def __init__(self, paths: Iterable[str]) -> None:
+        self.all = set(paths)
+        # Each path under every ending of it that keeps a folder: `a/b/c.js` under `b/c.js`.
+        self._below: dict[str, list[str]] = defaultdict(list)
+        for path in self.all:
+            for ending in _endings(path):
+                self._below[ending].append(path)
+
+    def moves_of(self, path: str) -> list[str]:
+        """The paths that are `path` with folders added at its start, or taken from it."""
+        added = self._below.get(path, [])
+        taken = [ending for ending in _endings(path) if ending in self.all]
+        return [p for p in (*added, *taken) if moved_by_folders(path, p)]
+
+
+def _endings(path: str) -> Iterator[str]:
+    """The proper endings of `path` that keep a folder: `b/c.js` of `a/b/c.js`."""
+    parts = path.split("/")
+    for start in range(1, len(parts) - 1):
+        yield "/".join(parts[start:])
 
 
 def _stem_and_family(path: str) -> tuple[str, str] | None:
