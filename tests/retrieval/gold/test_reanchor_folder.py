@@ -7,6 +7,7 @@ every locale's test holds alike tells no place by its body."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -74,6 +75,11 @@ def _new_test(suffix: str, locale: str) -> str:
     )
     head = f"import {{localeModule, test}} from '../qunit';\nlocaleModule('{locale}');\n\n"
     return head + helper + cases
+
+
+def _not_paired_by_path(item: dict[str, Any]) -> None:
+    assert item["kind"] != "renamed_file"
+    assert "its file moved" not in (item["evidence"] or "")
 
 
 def _helper(suffix: str) -> str:
@@ -240,8 +246,7 @@ def test_a_file_git_paired_with_another_is_no_move_of_a_gone_one(
     code, got = gold_check(repo, tmp_path, capsys, gold, old)
     assert code == 1
     # (the body, identical in both files then, may say what it says: not the path)
-    assert got[gold[0]]["kind"] != "renamed_file"
-    assert "moved under" not in (got[gold[0]]["evidence"] or "")
+    _not_paired_by_path(got[gold[0]])
 
 
 def test_a_file_of_a_repository_nested_below_is_no_move_of_a_gone_one(
@@ -257,8 +262,7 @@ def test_a_file_of_a_repository_nested_below_is_no_move_of_a_gone_one(
     nested.commit("a library of its own")
     code, got = gold_check(repo, tmp_path, capsys, gold, old)
     assert code == 1
-    assert got[gold[0]]["kind"] != "renamed_file"
-    assert "moved under" not in (got[gold[0]]["evidence"] or "")
+    _not_paired_by_path(got[gold[0]])
 
 
 def test_a_dropped_top_level_file_of_its_name_hides_no_definition_moved_in(
@@ -354,7 +358,7 @@ def test_a_test_file_is_no_move_of_code_nor_code_of_a_test(
     repo.commit("the tests' folder taken, the helper now code")
     code, got = gold_check(repo, tmp_path, capsys, gold, old)
     assert code == 1
-    assert "moved out of" not in (got[gold[0]]["evidence"] or "")
+    _not_paired_by_path(got[gold[0]])
 
 
 def test_a_deleted_package_of_a_monorepo_is_no_former_path(
