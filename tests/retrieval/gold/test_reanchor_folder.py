@@ -386,3 +386,30 @@ def test_a_deleted_package_of_a_monorepo_is_no_former_path(
     assert code == 1
     want = chunk_id(repo, "src/index.js", "parse")
     assert (got[gold[0]]["kind"], got[gold[0]]["new_chunk_id"]) == ("relocated", want)
+
+
+def test_a_copy_git_found_under_a_new_folder_is_still_doubted_as_git_pairs(
+    repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`lib/a.js` moved to `src/lib/a.js`, its old path a one-line re-export: git calls it a
+    copy. A file holding as much of the old one, and the same `f`, splits the evidence, as
+    for any pairing git made, though the path alone would also pair them."""
+    module = (
+        "function helperOne(x) {\n  const y = x * 2;\n  return y + 1;\n}\n\n"
+        "function f(a, b) {\n  const total = a + b;\n  if (total > 10) {\n"
+        "    return total - 10;\n  }\n  return total * 3;\n}\n\n"
+        "function helperTwo(z) {\n  return z.map((v) => v + 1).filter((v) => v > 2);\n}\n\n"
+        "module.exports = { helperOne, f, helperTwo };\n"
+    )
+    repo.write("lib/a.js", module)
+    old = repo.commit("a module")
+    gold = [chunk_id(repo, "lib/a.js", "f")]
+    repo.write("src/lib/a.js", module.replace("y + 1", "y + 2"))
+    repo.write("lib/a.js", "module.exports = require('../src/lib/a.js');\n")
+    repo.commit("moved to src/, its old path a re-export")
+    repo.write("vendor/b.js", module.replace("y + 1", "y + 2"))
+    repo.commit("a vendored copy")
+    code, got = gold_check(repo, tmp_path, capsys, gold, old)
+    assert code == 1
+    assert got[gold[0]]["kind"] == "ambiguous"
+    assert "git pairs lib/a.js with src/lib/a.js" in got[gold[0]]["message"]

@@ -355,7 +355,7 @@ def _search(
             detail=f"git says {cid.path} was moved or copied to {named[0].split(':')[0]}",
             evidence="same name in the file git moved it to",
         )
-        return renamed if old is None else partners.doubt(cid, ref, old, renamed)
+        return renamed if old is None else partners.doubt(cid, ref, old, renamed, by_git=True)
     if old is None:
         return None
     return _enclosed(cid, old, lookup, moved, _fresh(olds, cid, ref, old)) or by_body(

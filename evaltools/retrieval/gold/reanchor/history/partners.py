@@ -38,9 +38,12 @@ class Partners:
         self._new: dict[tuple[str | None, bool, str], list[str]] = {}
         self._lines: dict[tuple[str, str | None], Counter[str]] = {}
 
-    def doubt(self, cid: ChunkId, ref: GoldRef, old: Body, result: Resolution) -> Resolution:
+    def doubt(
+        self, cid: ChunkId, ref: GoldRef, old: Body, result: Resolution, *, by_git: bool = False
+    ) -> Resolution:
         """`result` (a same-name match in a renamed file), or `ambiguous` between it and the
-        namesakes in better partners of the old file."""
+        namesakes in better partners of the old file; `by_git`: git paired the files (a
+        rename or a copy), which the caller knows."""
         if result.status is not Status.RENAMED_FILE or result.new_chunk_id is None:
             return result
         assert cid.symbol is not None
@@ -62,8 +65,10 @@ class Partners:
         share = self.share(cid.path, revision, paired)
         # A file git did not pair was paired by its path (another extension or folder):
         # evidence of its own, which a file holding only as much of the old one leaves.
-        by_git = not paired_by_path(cid.path, paired) or paired in self.lookup.renamed(
-            cid.path, revision
+        by_git = (
+            by_git
+            or not paired_by_path(cid.path, paired)
+            or paired in self.lookup.renamed(cid.path, revision)
         )
         better = [
             path
