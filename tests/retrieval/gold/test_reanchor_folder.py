@@ -77,6 +77,10 @@ def _new_test(suffix: str, locale: str) -> str:
     return head + helper + cases
 
 
+def _verdict(item: dict[str, Any]) -> tuple[str, str | None]:
+    return item["kind"], item["new_chunk_id"]
+
+
 def _not_paired_by_path(item: dict[str, Any]) -> None:
     assert item["kind"] != "renamed_file"
     assert "its file moved" not in (item["evidence"] or "")
@@ -113,7 +117,7 @@ def test_a_file_moved_under_another_folder_takes_its_ids(
     assert code == 1
     for locale, gold_id in zip(LOCALES, gold, strict=True):
         new_path = f"{new_folder}/{locale}{suffix}"
-        assert (got[gold_id]["kind"], got[gold_id]["new_chunk_id"]) == (
+        assert _verdict(got[gold_id]) == (
             "renamed_file",
             chunk_id(repo, new_path, _helper(suffix)),
         )
@@ -225,7 +229,7 @@ def test_a_name_in_a_file_of_its_path_that_kept_none_of_its_body_is_no_move(
     repo.commit("retry dropped for a vendored library")
     code, got = gold_check(repo, tmp_path, capsys, gold, old)
     assert code == 1
-    assert (got[gold[0]]["kind"], got[gold[0]]["new_chunk_id"]) == ("missing_file", None)
+    assert _verdict(got[gold[0]]) == ("missing_file", None)
 
 
 def test_a_file_git_paired_with_another_is_no_move_of_a_gone_one(
@@ -326,7 +330,7 @@ def test_a_variant_at_the_paths_end_yields_to_the_body_moved_whole(
     code, got = gold_check(repo, tmp_path, capsys, gold, old)
     assert code == 1
     want = chunk_id(repo, "src/utils/format.js", "format")
-    assert (got[gold[0]]["kind"], got[gold[0]]["new_chunk_id"]) == ("relocated", want)
+    assert _verdict(got[gold[0]]) == ("relocated", want)
 
 
 def test_a_file_of_its_path_without_its_name_is_no_rename(
@@ -340,7 +344,7 @@ def test_a_file_of_its_path_without_its_name_is_no_rename(
     repo.commit("retry dropped for a vendored library")
     code, got = gold_check(repo, tmp_path, capsys, gold, old)
     assert code == 1
-    assert (got[gold[0]]["kind"], got[gold[0]]["new_chunk_id"]) == ("missing_file", None)
+    assert _verdict(got[gold[0]]) == ("missing_file", None)
     assert "renamed" not in got[gold[0]]["message"]
 
 
@@ -385,7 +389,7 @@ def test_a_deleted_package_of_a_monorepo_is_no_former_path(
     code, got = gold_check(repo, tmp_path, capsys, gold, old)
     assert code == 1
     want = chunk_id(repo, "src/index.js", "parse")
-    assert (got[gold[0]]["kind"], got[gold[0]]["new_chunk_id"]) == ("relocated", want)
+    assert _verdict(got[gold[0]]) == ("relocated", want)
 
 
 def test_a_copy_git_found_under_a_new_folder_is_still_doubted_as_git_pairs(
