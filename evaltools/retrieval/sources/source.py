@@ -169,12 +169,9 @@ class CodeTree(Closing):
         if mount is None:
             return []
         since_commit = self._since_commit(mount, since) if since else None
-        key = (mount.top, since_commit, copies)
-        if key not in self._renames:
-            target = self._commit(mount) if self.rev is not None else None
-            self._renames[key] = git.rename_history(mount.top, target, since_commit, copies=copies)
+        history = self._rename_history(mount, since_commit, copies=copies)
         found: list[str] = []
-        for repo_path in git.rename_targets(self._renames[key], mount.to_repo(id_path)):
+        for repo_path in git.rename_targets(history, mount.to_repo(id_path)):
             new_id = mount.to_id(repo_path)
             if new_id is not None and new_id != id_path and self.exists(new_id):
                 found.append(new_id)
@@ -187,19 +184,25 @@ class CodeTree(Closing):
         mount = self.mount(id_path)
         if mount is None:
             return []
-        since_commit = self._since_commit(mount, since)
-        key = (mount.top, since_commit, copies)
-        if key not in self._renames:
-            target = self._commit(mount) if self.rev is not None else None
-            self._renames[key] = git.rename_history(mount.top, target, since_commit, copies=copies)
+        history = self._rename_history(mount, self._since_commit(mount, since), copies=copies)
         wanted, found = {mount.to_repo(id_path)}, []
-        for rename in reversed(self._renames[key]):
+        for rename in reversed(history):
             if rename.new in wanted and rename.old not in wanted:
                 wanted.add(rename.old)
                 old_id = mount.to_id(rename.old)
                 if old_id is not None:
                     found.append(old_id)
         return found
+
+    def _rename_history(
+        self, mount: RepoMount, since_commit: str | None, *, copies: bool
+    ) -> list[git.Rename]:
+        """`git.rename_history` of the mount's repository since `since_commit`, read once."""
+        key = (mount.top, since_commit, copies)
+        if key not in self._renames:
+            target = self._commit(mount) if self.rev is not None else None
+            self._renames[key] = git.rename_history(mount.top, target, since_commit, copies=copies)
+        return self._renames[key]
 
     def old_files(self, id_path: str, since: str) -> list[str]:
         """The files of `id_path`'s repository at the revision `since` (none if unknown)."""

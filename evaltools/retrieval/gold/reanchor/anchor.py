@@ -94,11 +94,13 @@ def _holds(cid: ChunkId, ref: GoldRef, chunk_id: str | None, lookup: Lookup) -> 
     if chunk_id is None or old is None:
         return False
     score = kept(old, chunk_id, lookup)
+    if score == 1.0:
+        return True  # nothing elsewhere can be more alike
     if score < HOLLOW_BELOW:
         return False
     index = lookup.bodies()
-    if score == 1.0 or index is None:
-        return score == 1.0
+    if index is None:
+        return False
     here = parse_chunk_id(chunk_id).path
     if any(body.path != here for body in index.exact(old)):
         return False

@@ -116,10 +116,10 @@ def folder_changes(gone: set[Place], there: set[Place], lookup: Lookup) -> Renam
     if not gone:
         return {}
     now = _Paths(lookup.paths())
-    then = {
-        revision: _Paths(path for r, path in there | gone if r == revision)
-        for revision in {revision for revision, _ in gone}
-    }
+    listed: dict[str | None, list[str]] = defaultdict(list)
+    for revision, path in there | gone:
+        listed[revision].append(path)
+    then = {revision: _Paths(listed[revision]) for revision, _ in gone}
     changed: Renames = {}
     for revision, path in gone:
         if revision is None:
