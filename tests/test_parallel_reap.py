@@ -302,3 +302,32 @@ def test_one_sigterm_while_a_worker_start_hangs_is_answered() -> None:
     found = run_script_reaped(ONE_SIGTERM_WHILE_A_START_HANGS)
     assert found["code"] == -15, found["stderr"]
     assert found["left"] == []
+
+
+# A process the forkserver forks runs with the SIGINT handler the forkserver had before its
+# own SIG_IGN; an executor's worker sets SIG_IGN in its initializer, too late for a Ctrl-C
+# that comes in between (seen on a loaded machine: a worker killed, and a traceback). The
+# child here has no initializer: it signals itself and says how it ended.
+FORKED_SIGINT = """
+import signal
+from evaltools.parallel import _workers
+
+pool = _workers.start_pool(1, None)
+child = _workers.pool_context().Process(target=signal.raise_signal, args=(signal.SIGINT,))
+child.start()
+child.join()
+print(child.exitcode)
+pool.shutdown()
+_workers.stop_helpers()
+"""
+
+
+def test_a_worker_ignores_ctrl_c_from_its_fork_on() -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", FORKED_SIGINT],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
+    assert (done.returncode, done.stderr, done.stdout) == (0, "", "0\n")

@@ -325,6 +325,11 @@ def _guard_forkserver() -> None:  # pragma: no cover (runs in the forkserver)
         return  # imported by the command itself, not by its forkserver
     _forkserver_pid = os.getpid()
     _die_with_parent(int(parent))
+    # The forkserver gives each worker the SIGINT handler it had before its own SIG_IGN,
+    # taken after this preload: a Ctrl-C between a worker's fork and its initializer then
+    # killed it, and the executor's thread, ending the broken pool while the command added
+    # the next worker, printed a traceback. Ignored here, a worker ignores it from birth.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 _guard_forkserver()
