@@ -9,35 +9,11 @@ another checkout's code; the `gold check` child inherits it). `--mirrors` holds 
 clones as `<owner>+<name>/repo` (bare is fine); nothing is downloaded and no project code
 is kept.
 
-PROJECTS below: none of them is used by the tests, and the held-out groups were added after
-the re-anchoring rules were tuned (the second, 2026-12-05, measured before anyone tuned on
-it): measure a change on them, do not tune on them. The third group (`--only
-pluggy,toml,bstr,immer,hamcrest`) was tuned on from 2026-12-05 evening; the fourth (`--only
-marshmallow,echo,memchr,yargs,auto`) was measured once unseen (2026-12-05 20:54) and tuned
-on after (yargs' TypeScript tests turned CommonJS); the fifth (`--only
-werkzeug,go-redis,env-logger,axios,commons-io`) was measured unseen (2026-12-05 21:40) and
-read after; the sixth (`--only packaging,testify,bytes,pino,commons-lang`) was measured
-unseen at 4301020 (2026-12-05 23:42: 0 false with git, 2 false in plain trees) and read
-after; the seventh (`--only attrs,validator,thiserror,ky,commons-text`) was measured unseen
-on the rules of 2026-12-06 00:16, and the eighth (`--only pytest,gin,rand,fastify,mockito`,
-chosen for the size of their refactors) at ce4b2e7 (01:21: 0 false with git, 4 plain in
-rand), then read; the ninth (`--only jsonschema,jwt,chrono,socket-io,jackson-core`) at
-0c71c6a (02:35: 3 false with git, 2 plain), the tenth (`--only
-pipx,go-kit,regex,underscore,mybatis`) at 0aba4ea (03:00: 1 false with git, 0 plain), the
-eleventh (`--only starlette,client-golang,itertools,date-fns,retrofit`) at 5f94890 (05:19: 1
-false with git and plain, the truth's own: it sent one locale's file to another's) and the
-twelfth (`--only rich,zerolog,reqwest,execa,commons-codec`) at 3715d8f (05:55: 0 false),
-the thirteenth (`--only loguru,mux,http,koa,commons-collections`) at 6ed53bc (08:03: 0
-false with git, 2 plain in commons-collections) and the fourteenth (`--only
-itsdangerous,websocket,bitflags,js-yaml,commons-csv`) at 0ac7dd7 (08:31: 0 false with git,
-1 plain in commons-csv), each then read; the fifteenth (`--only
-click,logrus,log,markdown-it,commons-validator`) at 1643cbe (11:47: 10 false with git, 36
-plain: 9 and 35 of them in markdown-it), then read; the sixteenth (`--only
-poetry-core,zap,nom,uuid,commons-compress`) at 49184de and, for the last two, 7f1918b
-(13:30-13:45: 2 false with git, one the truth's own, 3 plain), then read; the seventeenth
-(`--only structlog,go-toml,rayon,moment,guice`) at c4d6ecd (2026-12-06 15:56: 0 false with
-git and plain; moment 83.2% with git), then read. A new claim needs a new group, measured
-before anyone reads its misses.
+PROJECTS below: none of them is used by the tests. They come in groups of five (one per
+language), each measured unseen, before anyone reads its misses, and read after: measure a
+change on them, do not tune on them. The commit that adds a group says when it was measured
+and what it found; a new claim needs a new group.
+
 For each project, a local clone is checked out at the old tag, then at the new one, so
 `gold check` sees the real history between the releases and git's rename detection applies
 as in users' CI; a copy of the new work tree without `.git` is the plain run. The old
@@ -264,6 +240,18 @@ PROJECTS = (
     Project("rayon", "rayon-rs+rayon", "rust", "v1.5.3", "v1.6.0"),
     Project("moment", "moment+moment", "ts", "2.9.0", "2.10.2"),  # moment.js split into src/lib
     Project("guice", "google+guice", "java", "4.2.3", "5.0.0"),
+    # pyparsing.py split into a package
+    Project("pyparsing", "pyparsing+pyparsing", "python", "pyparsing_2.4.7", "pyparsing_3.0.0"),
+    Project("resty", "go-resty+resty", "go", "v2.16.2", "v3.0.0-alpha.1"),
+    Project("hashbrown", "rust-lang+hashbrown", "rust", "v0.13.2", "v0.14.0"),
+    Project("marked", "markedjs+marked", "ts", "v5.1.2", "v6.0.0"),
+    Project(
+        "commons-pool",
+        "apache+commons-pool",
+        "java",
+        "rel/commons-pool-2.11.1",
+        "rel/commons-pool-2.12.0",
+    ),
 )
 
 

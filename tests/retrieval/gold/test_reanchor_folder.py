@@ -417,3 +417,41 @@ def test_a_copy_git_found_under_a_new_folder_is_still_doubted_as_git_pairs(
     assert code == 1
     assert got[gold[0]]["kind"] == "ambiguous"
     assert "git pairs lib/a.js with src/lib/a.js" in got[gold[0]]["message"]
+
+
+PAD_RIGHT = (
+    "function padRight(text, width) {\n  text = String(text);\n"
+    "  while (text.length < width) text = text + ' ';\n  return text;\n}\n"
+)
+SCALES = "".join(
+    f"function scale{n}(value) {{\n  const factor = {n + 2};\n  return value * factor;\n}}\n"
+    for n in range(4)
+)
+
+
+def test_a_pairing_one_id_earns_does_not_speak_for_another(
+    repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """As above, with `padRight` kept only in the docs site's file: that file is
+    `padRight`'s new home by its path, and still no home for `format` (a review's repro:
+    the pairing `padRight` earned opened the file to `format`)."""
+    functions = [*SPLIT.values(), SCALES, PAD_RIGHT]
+    repo.write("lib/utils.js", "\n".join(functions) + "module.exports = {format};\n")
+    old = repo.commit("utils")
+    gold = [chunk_id(repo, "lib/utils.js", "format"), chunk_id(repo, "lib/utils.js", "padRight")]
+    repo.rm("lib/utils.js")
+    for name, body in [*SPLIT.items(), ("scales", SCALES)]:
+        repo.write(f"src/utils/{name}.js", body + f"module.exports = {name};\n")
+    variant = (
+        "// the docs site's demos\nfunction format(value, width) {\n  const text = String(value);\n"
+        "  if (text.length >= width) return text;\n"
+        "  return ' '.repeat(width - text.length) + text;\n}\n\n"
+    )
+    site = variant + SPLIT["clamp"] + "\n" + PAD_RIGHT + "export { format, clamp, padRight };\n"
+    repo.write("website/lib/utils.js", site)
+    repo.commit("a module a function; demos for the site")
+    code, got = gold_check(repo, tmp_path, capsys, gold, old)
+    assert code == 1
+    assert _verdict(got[gold[0]]) == ("relocated", chunk_id(repo, "src/utils/format.js", "format"))
+    padded = chunk_id(repo, "website/lib/utils.js", "padRight")
+    assert _verdict(got[gold[1]]) == ("renamed_file", padded)

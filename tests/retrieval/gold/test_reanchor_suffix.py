@@ -185,3 +185,67 @@ def test_with_git_lines_of_a_file_rewritten_under_another_extension_stay_missing
     code, got = gold_check(repo, tmp_path, capsys, gold, old)
     assert code == 1
     assert (got[gold[0]]["kind"], got[gold[0]]["new_chunk_id"]) == ("missing_file", None)
+
+
+HOOKS_JS = """import { defaults } from './defaults.js';
+
+export class Hooks {
+  constructor(options) {
+    this.options = options || defaults;
+  }
+
+  preprocess(markdown) {
+    return markdown;
+  }
+
+  postprocess(html) {
+    return html;
+  }
+}
+"""
+# marked 6: each source file rewritten in TypeScript, too much for git to pair it, and each
+# class renamed with a leading underscore.
+HOOKS_TS = """import { _defaults } from './defaults.ts';
+import type { MarkedOptions } from './MarkedOptions.ts';
+
+export class _Hooks {
+  options: MarkedOptions;
+
+  constructor(options?: MarkedOptions) {
+    this.options = options || _defaults;
+  }
+
+  /**
+   * Process markdown before marked
+   */
+  preprocess(markdown: string) {
+    return markdown;
+  }
+
+  /**
+   * Process HTML after marked is finished
+   */
+  postprocess(html: string) {
+    return html;
+  }
+}
+"""
+
+
+def test_a_type_renamed_in_a_file_under_another_extension_is_followed(
+    repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    repo.write("src/Hooks.js", HOOKS_JS)
+    old = repo.commit("hooks")
+    gold = [chunk_id(repo, "src/Hooks.js", "Hooks.constructor")]
+    repo.rm("src/Hooks.js")
+    repo.write("src/Hooks.ts", HOOKS_TS)
+    repo.commit("Migrate to TypeScript")
+    changes = repo.git("log", "-M", "--name-status", "--format=", "-1").split()
+    assert changes == ["D", "src/Hooks.js", "A", "src/Hooks.ts"]  # git saw no rename
+    code, got = gold_check(repo, tmp_path, capsys, gold, old)
+    assert code == 1
+    item = got[gold[0]]
+    want = chunk_id(repo, "src/Hooks.ts", "_Hooks.constructor")
+    assert (item["kind"], item["new_chunk_id"]) == ("relocated", want)
+    assert item["evidence"].startswith("the same name spelled otherwise, body")

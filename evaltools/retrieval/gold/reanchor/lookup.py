@@ -88,6 +88,13 @@ class Lookup(Protocol):
         """The paths git says became `path` since the revision `since` (renamed, or with
         `copies` also copied)."""
 
+    def pair(self, path: str, since: str, new: str) -> None:
+        """`path` became `new` since `since`, though git saw no rename (too rewritten; its
+        path told): `moved_to` says so from now on, as it says git's."""
+
+    def paired(self, path: str, since: str | None) -> list[str]:
+        """The files `pair` said `path` became (not git)."""
+
     def old_paths(self, path: str, since: str) -> list[str]:
         """Every file of `path`'s repository at the revision `since` (none when unknown)."""
 
@@ -136,6 +143,7 @@ class TreeLookup:
         self._old_texts: dict[tuple[str, str], bytes | None] = {}
         self._bodies: BodySearch | None = None
         self._remembered: tuple[str, RememberedSearch] | None = None
+        self._paired: dict[tuple[str, str], list[str]] = {}
 
     def known(self, chunk_id: str) -> bool:
         return False
@@ -197,7 +205,17 @@ class TreeLookup:
         return self.tree.files()
 
     def moved_to(self, path: str, since: str | None) -> list[str]:
-        return [] if self.outside(path) else self.tree.renamed(path, since, copies=True)
+        if self.outside(path):
+            return []
+        return self.tree.renamed(path, since, copies=True) + self.paired(path, since)
+
+    def paired(self, path: str, since: str | None) -> list[str]:
+        return self._paired.get((path, since), []) if since is not None else []
+
+    def pair(self, path: str, since: str, new: str) -> None:
+        paired = self._paired.setdefault((path, since), [])
+        if new not in paired:
+            paired.append(new)
 
     def renamed_from(self, path: str, since: str, *, copies: bool = True) -> list[str]:
         return [] if self.outside(path) else self.tree.renamed_from(path, since, copies=copies)

@@ -64,6 +64,12 @@ class MetasLookup:
     def renamed_from(self, path: str, since: str, *, copies: bool = True) -> list[str]:
         return []
 
+    def pair(self, path: str, since: str, new: str) -> None:
+        return None  # no listing of the revision: nothing is paired beyond git (`old_paths`)
+
+    def paired(self, path: str, since: str | None) -> list[str]:
+        return []
+
     def old_paths(self, path: str, since: str) -> list[str]:
         return []
 

@@ -349,26 +349,36 @@ def _search(
     ]
     named = olds.newcomers(named, cid, ref.revision, old)
     if len(named) == 1 and (old is None or kept(old, named[0], lookup) >= HOLLOW_BELOW):
+        path = named[0].split(":")[0]
+        by_path = path in lookup.paired(cid.path, ref.revision)
         renamed = Resolution(
             Status.RENAMED_FILE,
             named[0],
-            detail=f"git says {cid.path} was moved or copied to {named[0].split(':')[0]}",
-            evidence="same name in the file git moved it to",
+            detail=(
+                f"{cid.path} became {path} (git saw no rename: its path under another extension)"
+                if by_path
+                else f"git says {cid.path} was moved or copied to {path}"
+            ),
+            evidence=f"same name in the file {'its path' if by_path else 'git'} moved it to",
         )
-        return renamed if old is None else partners.doubt(cid, ref, old, renamed, by_git=True)
+        if old is None:
+            return renamed
+        return partners.doubt(cid, ref, old, renamed, by_git=not by_path)
     if old is None:
         return None
-    return _enclosed(cid, old, lookup, moved, _fresh(olds, cid, ref, old)) or by_body(
-        cid, old, lookup, _fresh(olds, cid, ref, old), [cid.path, *moved]
-    )
+    paired = lookup.paired(cid.path, ref.revision)
+    return _enclosed(
+        cid, old, lookup, moved, _fresh(olds, cid, ref, old), paired=paired
+    ) or by_body(cid, old, lookup, _fresh(olds, cid, ref, old), [cid.path, *moved])
 
 
 def _enclosed(
-    cid: ChunkId, old: Body, lookup: Lookup, moved: list[str], fresh: Fresh
+    cid: ChunkId, old: Body, lookup: Lookup, moved: list[str], fresh: Fresh, *, paired: list[str]
 ) -> Resolution | None:
-    """In the file git moved it to, the one definition (new since the revision) named as
-    it was inside a scope that gained a name (an anonymous default export now a named
-    function, a function moved into a class), keeping half of its body."""
+    """In the file git (or, `paired`, its path) moved it to, the one definition (new since
+    the revision) named as it was inside a scope that gained a name (an anonymous default
+    export now a named function, a function moved into a class), keeping half of its
+    body."""
     assert cid.symbol is not None
     suffix = f".{cid.symbol}"
     inside = [
@@ -382,5 +392,6 @@ def _enclosed(
     alike = kept(old, inside[0], lookup) if len(inside) == 1 else 0.0
     if alike < HOLLOW_BELOW:
         return None
-    evidence = f"its name in a named scope in the file git moved it to, body {alike:.2f} alike"
-    return resolved(cid, inside[0], "git says its file was moved", evidence)
+    who = "its path" if inside[0].split(":")[0] in paired else "git"
+    evidence = f"its name in a named scope in the file {who} moved it to, body {alike:.2f} alike"
+    return resolved(cid, inside[0], f"{who} says its file was moved", evidence)
