@@ -307,6 +307,13 @@ SPLIT = {
     "  return out;\n}\n",
 }
 
+# The docs site's demo variant of `format`, more than half alike.
+DEMO_FORMAT = (
+    "// the docs site's demos\nfunction format(value, width) {\n  const text = String(value);\n"
+    "  if (text.length >= width) return text;\n"
+    "  return ' '.repeat(width - text.length) + text;\n}\n\n"
+)
+
 
 def test_a_variant_at_the_paths_end_yields_to_the_body_moved_whole(
     repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
@@ -320,12 +327,7 @@ def test_a_variant_at_the_paths_end_yields_to_the_body_moved_whole(
     repo.rm("lib/utils.js")
     for name, body in SPLIT.items():
         repo.write(f"src/utils/{name}.js", body + f"module.exports = {name};\n")
-    variant = (
-        "// the docs site's demos\nfunction format(value, width) {\n  const text = String(value);\n"
-        "  if (text.length >= width) return text;\n"
-        "  return ' '.repeat(width - text.length) + text;\n}\n\n"
-    )
-    repo.write("website/lib/utils.js", variant + SPLIT["clamp"] + "export { format, clamp };\n")
+    repo.write("website/lib/utils.js", DEMO_FORMAT + SPLIT["clamp"] + "export { format, clamp };\n")
     repo.commit("a module a function; demos for the site")
     code, got = gold_check(repo, tmp_path, capsys, gold, old)
     assert code == 1
@@ -442,12 +444,7 @@ def test_a_pairing_one_id_earns_does_not_speak_for_another(
     repo.rm("lib/utils.js")
     for name, body in [*SPLIT.items(), ("scales", SCALES)]:
         repo.write(f"src/utils/{name}.js", body + f"module.exports = {name};\n")
-    variant = (
-        "// the docs site's demos\nfunction format(value, width) {\n  const text = String(value);\n"
-        "  if (text.length >= width) return text;\n"
-        "  return ' '.repeat(width - text.length) + text;\n}\n\n"
-    )
-    site = variant + SPLIT["clamp"] + "\n" + PAD_RIGHT + "export { format, clamp, padRight };\n"
+    site = DEMO_FORMAT + SPLIT["clamp"] + "\n" + PAD_RIGHT + "export { format, clamp, padRight };\n"
     repo.write("website/lib/utils.js", site)
     repo.commit("a module a function; demos for the site")
     code, got = gold_check(repo, tmp_path, capsys, gold, old)

@@ -62,17 +62,16 @@ def resolve_all(
         if ref in unpaired:
             path, how, weighed = unpaired[ref]
             assert ref.revision is not None  # a pairing needs the revision's listing
-            if weighed and not _holds(cid, ref, result.new_chunk_id, lookup):
+            if not weighed:
+                # What follows the ID's name (its type renamed, its spelling changed) then
+                # searches that file as one git paired. Not a pairing weighed for each ID:
+                # one ID's pass would open the file to the others it failed.
+                lookup.pair(cid.path, ref.revision, path)
+            elif not _holds(cid, ref, result.new_chunk_id, lookup):
                 result = match_renamed(cid, [], lookup)
-            else:
-                if not weighed:
-                    # What follows the ID's name (its type renamed, its spelling changed)
-                    # then searches that file as one git paired. Not a pairing weighed for
-                    # each ID: one ID's pass would open the file to the others it failed.
-                    lookup.pair(cid.path, ref.revision, path)
-                if result.new_chunk_id is not None:
-                    evidence = f"same name in {path}, its file {how}"
-                    result = dataclasses.replace(result, evidence=evidence)
+            if result.new_chunk_id is not None:
+                evidence = f"same name in {path}, its file {how}"
+                result = dataclasses.replace(result, evidence=evidence)
         if result.status.missing:
             result = inline_module_moved(cid, lookup) or result
         results[ref] = dataclasses.replace(result, caveat=caveat)

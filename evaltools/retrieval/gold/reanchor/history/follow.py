@@ -339,6 +339,7 @@ def _search(
     olds = partners.olds
     symbol = cid.symbol
     moved = [p for p in lookup.moved_to(cid.path, ref.revision) if p != cid.path]
+    paired = lookup.paired(cid.path, ref.revision)  # by its path, where git saw no rename
     lookup.load(moved)
     named = [
         e.chunk_id
@@ -350,7 +351,7 @@ def _search(
     named = olds.newcomers(named, cid, ref.revision, old)
     if len(named) == 1 and (old is None or kept(old, named[0], lookup) >= HOLLOW_BELOW):
         path = named[0].split(":")[0]
-        by_path = path in lookup.paired(cid.path, ref.revision)
+        by_path = path in paired
         renamed = Resolution(
             Status.RENAMED_FILE,
             named[0],
@@ -366,7 +367,6 @@ def _search(
         return partners.doubt(cid, ref, old, renamed, by_git=not by_path)
     if old is None:
         return None
-    paired = lookup.paired(cid.path, ref.revision)
     return _enclosed(
         cid, old, lookup, moved, _fresh(olds, cid, ref, old), paired=paired
     ) or by_body(cid, old, lookup, _fresh(olds, cid, ref, old), [cid.path, *moved])

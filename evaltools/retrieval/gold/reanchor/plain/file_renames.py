@@ -119,7 +119,7 @@ def folder_changes(gone: set[Place], there: set[Place], lookup: Lookup) -> Renam
     listed: dict[str | None, list[str]] = defaultdict(list)
     for revision, path in there | gone:
         listed[revision].append(path)
-    then = {revision: _Paths(listed[revision]) for revision, _ in gone}
+    then = {revision: _Paths(listed[revision]) for revision in {r for r, _ in gone}}
     changed: Renames = {}
     for revision, path in gone:
         if revision is None:
