@@ -124,14 +124,19 @@ class AtomicFile:
     Leaving the `with` block without `commit` (or after a failure) removes the temporary
     file. Every failure is raised as a `WriteError`."""
 
-    def __init__(self, path: Path, *, expect: Expect = None) -> None:
+    def __init__(self, path: Path, *, expect: Expect = None, mode: int | None = None) -> None:
+        """`mode`: the new file's mode, set before any byte is written (a key no one else
+        may read); else the target's."""
         self.path = path
         self.target = through_links(path)
         self.expect = expect
+        self.mode = mode
         refuse(path, self.target)
         remove_stale_temps(self.target.parent)
         try:
             fd, temp = create_beside(self.target)
+            if mode is not None:
+                os.fchmod(fd, mode)
         except OSError as exc:
             raise WriteFailed(path, why(exc)) from exc
         self.temp: Path | None = temp
@@ -150,7 +155,7 @@ class AtomicFile:
         try:
             self.handle.flush()
             os.fsync(self.handle.fileno())
-            mode = mode_of(self.target)
+            mode = self.mode if self.mode is not None else mode_of(self.target)
             if mode is not None:
                 os.fchmod(self.handle.fileno(), mode)
             self.handle.close()

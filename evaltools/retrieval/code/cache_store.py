@@ -131,20 +131,27 @@ def _warn_once(folder: Path, why: str) -> None:
 
 
 def _load_secret(folder: Path) -> bytes:
-    """This user's key of the rows' MACs in `folder`, made (0600) on first use: created
-    exclusively, so two runs starting at once read the one that won."""
+    """This user's key of the rows' MACs in `folder`, made (0600) on first use by the one
+    writer, whole or not at all: a run killed while making it leaves no key rather than a
+    short one, which would turn the cache off for good. Two runs starting at once read the
+    one that won; a short key an older version left is replaced."""
     path = folder / SECRET_NAME
-    try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    except FileExistsError:
-        pass
-    else:
-        with os.fdopen(fd, "wb") as out:
-            out.write(os.urandom(SECRET_BYTES))
-    secret = path.read_bytes()
-    if len(secret) != SECRET_BYTES:  # a run that died writing it: no row can be trusted
-        raise OSError(f"{path} is not a key")
-    return secret
+    for _ in range(3):
+        try:
+            secret: bytes | None = path.read_bytes()
+        except FileNotFoundError:
+            secret = None
+        if secret is not None and len(secret) == SECRET_BYTES:
+            return secret
+        from evaltools.atomic import MISSING, AtomicFile, FileChanged  # a first run only
+
+        try:
+            with AtomicFile(path, expect=MISSING if secret is None else secret, mode=0o600) as out:
+                out.write(os.urandom(SECRET_BYTES))
+                out.commit()
+        except FileChanged:
+            continue  # another run made it meanwhile: read that one
+    raise OSError(f"{path} is not a key")
 
 
 class CacheStore(Closing):

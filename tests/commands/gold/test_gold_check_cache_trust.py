@@ -132,3 +132,21 @@ def test_the_secret_and_the_database_are_this_users_alone(
     assert cache.stat().st_mode & 0o022 == 0
     code, _, err = gold_check(capsys)
     assert (code, err) == (1, "")
+
+
+def test_a_short_key_a_killed_run_left_is_replaced_and_the_cache_used(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A run killed while it made the key left 5 bytes of it: the next run makes a whole
+    one (0600) and keeps its rows, instead of running without the cache for good."""
+    cache = project / "cache"
+    cache.mkdir(mode=0o755)
+    (cache / SECRET_NAME).write_bytes(b"short")
+    (cache / SECRET_NAME).chmod(0o600)
+    assert gold_check(capsys)[0] == 1
+    key = cache / SECRET_NAME
+    assert len(key.read_bytes()) == 32
+    assert key.stat().st_mode & 0o777 == 0o600
+    with sqlite3.connect(cache / DB_NAME) as db:
+        assert db.execute("SELECT count(*) FROM definitions").fetchone()[0] > 0
+    assert [p.name for p in cache.iterdir() if p.name.startswith(".")] == [".gitignore"]
