@@ -10,6 +10,8 @@ import re
 import sys
 from typing import Any
 
+from evaltools.positions import line_column
+
 # How tomllib and tomli end every message; "end of document": the text ended first.
 _POSITION = re.compile(r" \(at line (\d+), column (\d+)\)$| \(at end of document\)$")
 
@@ -26,7 +28,7 @@ class TomlError(ValueError):
         if found is not None and found.group(1) is not None:
             self.line, self.column = int(found.group(1)), int(found.group(2))
         else:
-            self.line, self.column = text.count("\n") + 1, len(text) - text.rfind("\n")
+            self.line, self.column = line_column(text, len(text))
 
 
 def loads(text: str) -> dict[str, Any]:
@@ -56,9 +58,7 @@ _NESTING = re.compile(r"(?:[\[{][ \t\n]*){64}")
 
 def _refused(text: str, where: re.Pattern[str], what: str) -> TomlError:
     found = where.search(text)
-    offset = found.start() if found is not None else 0
-    line = text.count("\n", 0, offset) + 1
-    column = offset - (text.rfind("\n", 0, offset) + 1) + 1
+    line, column = line_column(text, found.start() if found is not None else 0)
     return TomlError(f"{what} (at line {line}, column {column})", text)
 
 
