@@ -1,6 +1,10 @@
 """Bulk conversion throughput and memory, against a floor measured in the same run.
 
     python benchmarks/bench_convert.py [--records 100000] [--jobs 1,2] [--quick] [--dir DIR]
+        [--editable]
+
+Runs `evaltools` of a wheel of this checkout installed in a temporary venv, as users run
+it (`installed.py`; `--editable`: this environment instead).
 
 Generates a JSONL of corpus examples under unique names, then times, as separate
 processes (the real command line):
@@ -26,6 +30,8 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
+
+from installed import installed  # this folder, as the script runs from it
 
 from evaltools.example.markdown.reader import read_markdown
 from evaltools.example.spec import Example, dumps_example
@@ -107,11 +113,11 @@ raise SystemExit(code)
 """
 
 
-def run_cli(args: list[str]) -> Run:
+def run_cli(python: str, args: list[str]) -> Run:
     """Run `evaltools ARGS` in a child process: wall time, peak RSS and CPU time."""
     start = time.perf_counter()
     done = subprocess.run(
-        [sys.executable, "-c", WRAPPER, *args], capture_output=True, text=True, check=False
+        [python, "-c", WRAPPER, *args], capture_output=True, text=True, check=False
     )
     seconds = time.perf_counter() - start
     if done.returncode != 0:
@@ -163,17 +169,24 @@ def main() -> None:
     parser.add_argument("--jobs", default="1,2", help="comma-separated job counts")
     parser.add_argument("--quick", action="store_true", help="5,000 records")
     parser.add_argument("--dir", type=Path, default=None, help="where to put the files")
+    parser.add_argument(
+        "--editable", action="store_true", help="time this environment, not a wheel install"
+    )
     args = parser.parse_args()
     count = 5_000 if args.quick else args.records
     jobs = [int(j) for j in args.jobs.split(",")]
     work = Path(tempfile.mkdtemp(prefix="bench-convert-", dir=args.dir))
     try:
-        measure(work, count, jobs)
+        if args.editable:
+            measure(sys.executable, work, count, jobs)
+        else:
+            with installed() as python:
+                measure(str(python), work, count, jobs)
     finally:
         shutil.rmtree(work)
 
 
-def measure(work: Path, count: int, jobs: list[int]) -> None:
+def measure(python: str, work: Path, count: int, jobs: list[int]) -> None:
     source = work / "set.jsonl"
     megabytes = generate(source, count) / 1e6
     small = work / "small.jsonl"
@@ -188,26 +201,32 @@ def measure(work: Path, count: int, jobs: list[int]) -> None:
     base: dict[str, Run] = {}
     for n in jobs:
         out = fresh(work / "md")
-        run = run_cli(["convert", str(source), "--to", "md", "-o", str(out), "--jobs", str(n)])
+        run = run_cli(
+            python, ["convert", str(source), "--to", "md", "-o", str(out), "--jobs", str(n)]
+        )
         base.setdefault("md", run)
         label = f"jsonl -> md, --jobs {n}"
         print(
             line(label, count=count, megabytes=megabytes, run=run, floor=floor_md, base=base["md"])
         )
         back = fresh(work / "back.jsonl")
-        run = run_cli(["convert", str(out), "--to", "jsonl", "-o", str(back), "--jobs", str(n)])
+        run = run_cli(
+            python, ["convert", str(out), "--to", "jsonl", "-o", str(back), "--jobs", str(n)]
+        )
         base.setdefault("jsonl", run)
         label, floor, first = f"md -> jsonl, --jobs {n}", floor_jsonl, base["jsonl"]
         print(line(label, count=count, megabytes=megabytes, run=run, floor=floor, base=first))
         if back.read_bytes() != source.read_bytes():
             raise SystemExit("md -> jsonl did not reproduce the input byte for byte")
-    default_against_one_job(work, source)
+    default_against_one_job(python, work, source)
     fresh(work / "md")
-    run = run_cli(["convert", str(small), "--to", "md", "-o", str(work / "md"), "--jobs", "1"])
+    run = run_cli(
+        python, ["convert", str(small), "--to", "md", "-o", str(work / "md"), "--jobs", "1"]
+    )
     print(f"peak RSS with a tenth of the input (jsonl -> md, --jobs 1): {run.main_rss_mb:.0f} MB")
 
 
-def default_against_one_job(work: Path, source: Path) -> None:
+def default_against_one_job(python: str, work: Path, source: Path) -> None:
     """The default (no --jobs) against --jobs 1, interleaved (default, 1, default, 1) so
     that load from elsewhere on the machine hits both alike; the ratio of the best runs."""
     for to, out in (("md", work / "md"), ("jsonl", work / "again.jsonl")):
@@ -216,7 +235,7 @@ def default_against_one_job(work: Path, source: Path) -> None:
             for label, extra in (("default", []), ("--jobs 1", ["--jobs", "1"])):
                 fresh(out)
                 args = ["convert", str(source), "--to", to, "-o", str(out), *extra]
-                times[label].append(run_cli(args).seconds)
+                times[label].append(run_cli(python, args).seconds)
         best = {label: min(seconds) for label, seconds in times.items()}
         print(
             f"jsonl -> {to}: default {best['default']:.2f} s, --jobs 1 {best['--jobs 1']:.2f} s: "

@@ -1,7 +1,11 @@
 """`gold check` over a generated repository, against reading every referenced file once.
 
     python benchmarks/bench_gold_check.py [--files 5000] [--ids 10000] [--quick] [--repeats 3]
-        [--revision] [--baseline DIR]
+        [--revision] [--baseline DIR] [--editable]
+
+Runs `python -m evaltools` of a wheel of this checkout installed in a temporary venv, as
+users run it (`installed.py`; `--editable`: this environment instead, whose import hook
+adds to every start-up).
 
 Builds a git repository of Python, TypeScript and Go files (gold_tree.py), an eval set
 whose gold IDs point at their definitions, then a refactor commit: lines inserted above
@@ -57,6 +61,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from gold_tree import build, git_output, write_set
+from installed import installed  # this folder, as the script runs from it
 
 from evaltools.parallel.processes import available_cores
 from evaltools.retrieval.code.cache_store import DB_NAME, RACY_SECONDS
@@ -85,9 +90,9 @@ def cpu_time(func: Callable[[], object]) -> float:
     return time.process_time() - start
 
 
-def check_command(root: Path, eval_set: Path, *extra: str) -> list[str]:
+def check_command(python: str, root: Path, eval_set: Path, *extra: str) -> list[str]:
     return [
-        sys.executable,
+        python,
         "-m",
         "evaltools",
         "gold",
@@ -171,9 +176,10 @@ class Timed:
     entries: int
 
 
-def time_set(root: Path, eval_set: Path, repeats: int, name: str) -> Timed:
+def time_set(python: str, root: Path, eval_set: Path, repeats: int, name: str) -> Timed:
     pycache = root / "pycache"
-    work_tree = Runner(check_command(root, eval_set), root, root / f"cache-{name}", pycache)
+    command = check_command(python, root, eval_set)
+    work_tree = Runner(command, root, root / f"cache-{name}", pycache)
     work_tree.clear()
     work_tree()  # untimed: compiles the modules once, as an installed tool has them
     t_cold = median_time(repeats, work_tree, work_tree.clear)
@@ -181,7 +187,9 @@ def time_set(root: Path, eval_set: Path, repeats: int, name: str) -> Timed:
     cold_output = work_tree.outputs[-1]
     t_warm = median_time(repeats, work_tree)
     rev_cache = root / f"cache-{name}-rev"
-    at_rev = Runner(check_command(root, eval_set, "--rev", "HEAD"), root, rev_cache, pycache)
+    at_rev = Runner(
+        check_command(python, root, eval_set, "--rev", "HEAD"), root, rev_cache, pycache
+    )
     t_rev_cold = median_time(repeats, at_rev, at_rev.clear)
     t_rev_warm = median_time(repeats, at_rev)
     if work_tree.outputs[-1] != cold_output or at_rev.outputs[0] != at_rev.outputs[-1]:
@@ -197,7 +205,7 @@ def time_set(root: Path, eval_set: Path, repeats: int, name: str) -> Timed:
     return Timed(t_cold, t_warm, t_rev_cold, t_rev_warm, cpu, statuses, needed, entries)
 
 
-def measure(root: Path, sets: dict[str, Path], gold: list[str], repeats: int) -> None:
+def measure(python: str, root: Path, sets: dict[str, Path], gold: list[str], repeats: int) -> None:
     referenced = sorted({g.rsplit(":", 2)[0] for g in gold})
     existing = [root / p for p in referenced if (root / p).is_file()]
     megabytes = sum(p.stat().st_size for p in existing) / 1e6
@@ -211,7 +219,7 @@ def measure(root: Path, sets: dict[str, Path], gold: list[str], repeats: int) ->
     floor()  # warm the page cache for every measurement alike
     t_floor = median_time(repeats, floor)
     cpu_floor = statistics.median(cpu_time(floor) for _ in range(repeats))
-    timed = {name: time_set(root, path, repeats, name) for name, path in sets.items()}
+    timed = {name: time_set(python, root, path, repeats, name) for name, path in sets.items()}
     plain = timed["plain"]
 
     def bare_parse() -> None:
@@ -260,7 +268,9 @@ def measure(root: Path, sets: dict[str, Path], gold: list[str], repeats: int) ->
     print("the common case (plain, resolving) within 1.5x of the code before it (issue 15)")
 
 
-def against_baseline(root: Path, sets: dict[str, Path], repeats: int, baseline: Path) -> None:
+def against_baseline(
+    python: str, root: Path, sets: dict[str, Path], repeats: int, baseline: Path
+) -> None:
     """Each set's cold and warm runs, this code's and the `baseline` checkout's in turn, each
     with its own cache: what a change of the code costs, on the same tree and load. Wall
     time with the default workers, and the CPU time of cold runs in one process (`--jobs
@@ -272,7 +282,7 @@ def against_baseline(root: Path, sets: dict[str, Path], repeats: int, baseline: 
     print(f"against the code in {baseline} (runs interleaved, medians of {repeats}):")
     for name, eval_set in sets.items():
         for extra in ((), ("--jobs", "1")):
-            command = check_command(root, eval_set, *extra)
+            command = check_command(python, root, eval_set, *extra)
             runners = [
                 Runner(command, root, caches / f"{name}-{side}", pycache, code)
                 for side, code in (("this", None), ("base", baseline))
@@ -323,9 +333,22 @@ def main() -> None:
         help="a checkout of earlier evaltools code (`git worktree add DIR COMMIT`): cold and "
         "warm runs are also timed with it, interleaved with this code's",
     )
+    parser.add_argument(
+        "--editable", action="store_true", help="time this environment, not a wheel install"
+    )
     args = parser.parse_args()
     if args.quick:
         args.files, args.ids, args.repeats = 300, 600, 1
+    if args.editable:
+        run(sys.executable, args)
+        return
+    with installed() as python:
+        run(str(python), args)
+
+
+def run(python: str, args: argparse.Namespace) -> None:
+    where = "this environment" if python == sys.executable else "a wheel installed in a venv"
+    print(f"evaltools from {where}; load average {os.getloadavg()[0]:.1f}")
     with tempfile.TemporaryDirectory(prefix="bench-gold-check-") as tmp:
         root = Path(tmp)
         started = time.perf_counter()
@@ -341,9 +364,9 @@ def main() -> None:
             write_set(sets["resolving"], resolving, initial)
         elapsed = time.perf_counter() - started
         print(f"generated {args.files} files and {len(gold)} gold IDs in {elapsed:.1f}s")
-        measure(root, sets, gold, args.repeats)
+        measure(python, root, sets, gold, args.repeats)
         if args.baseline is not None:
-            against_baseline(root, sets, args.repeats, args.baseline.resolve())
+            against_baseline(python, root, sets, args.repeats, args.baseline.resolve())
 
 
 if __name__ == "__main__":
