@@ -174,7 +174,7 @@ REPEATED_BLOCK = Rule(
     "without a word.",
     f"{FM}{CURSOR}\n```src/app.py\ny = 2\n# ^[CURSOR_POSITION]\n```\n",
     f"{FM}{CURSOR}",
-    check="evaltools.example.lint.document.structure",
+    check="evaltools.example.lint.document.dropped",
 )
 
 FENCE_CLOSED_EARLY = Rule(
@@ -217,7 +217,7 @@ PROSE_OUTSIDE_SECTIONS = Rule(
     "`## Reasoning`, which evaltools reads back and writes again.",
     f"{FM}This example renames a variable.\n\n{CURSOR}",
     f"{FM}## Reasoning\n\nThis example renames a variable.\n\n{CURSOR}",
-    check="evaltools.example.lint.document.structure",
+    check="evaltools.example.lint.document.dropped",
 )
 
 ACCEPTED_MARKER_MISPLACED = Rule(
@@ -232,7 +232,7 @@ ACCEPTED_MARKER_MISPLACED = Rule(
     f"{FM}// User accepted prediction:\n\n{CURSOR}",
     f"{FM}## Edit History\n\n// User accepted prediction:\n```diff\n--- a/src/app.py\n"
     "+++ b/src/app.py\n@@ -1,1 +1,1 @@\n-x = 0\n+x = 1\n```\n\n" + CURSOR,
-    check="evaltools.example.lint.document.structure",
+    check="evaltools.example.lint.document.dropped",
 )
 
 UNCLOSED_FENCE = Rule(
@@ -262,7 +262,7 @@ DROPPED_HEADING = Rule(
     "dropped or flattened the first time the file is rewritten.",
     f"{FM}{CURSOR}\n### Why\n\nThe cursor sits on the renamed variable.\n",
     f"{FM}## Reasoning\n\nWhy: the cursor sits on the renamed variable.\n\n{CURSOR}",
-    check="evaltools.example.lint.document.structure",
+    check="evaltools.example.lint.document.dropped",
 )
 
 INDENTED_FENCE = Rule(

@@ -19,10 +19,10 @@ from evaltools.example.lint.document.causes import (
     check_runaway_fences,
     check_section_levels,
 )
+from evaltools.example.lint.document.dropped import check_dropped
 from evaltools.example.lint.document.recent_files import check_recent_files
 from evaltools.example.lint.document.structure import (
     check_blocks,
-    check_dropped,
     check_front_matter,
     check_reference_failures,
 )

@@ -5,8 +5,6 @@ from __future__ import annotations
 import json
 
 from evaltools.catalogue.ep.document import (
-    ACCEPTED_MARKER_MISPLACED,
-    DROPPED_HEADING,
     DUPLICATE_BLOCK,
     FENCE_CLOSED_EARLY,
     FRONT_MATTER_COMMENT,
@@ -17,8 +15,6 @@ from evaltools.catalogue.ep.document import (
     MISSING_FRONT_MATTER,
     MISSING_FRONT_MATTER_KEY,
     NO_EXPECTED_PATCH,
-    PROSE_OUTSIDE_SECTIONS,
-    REPEATED_BLOCK,
     UNCLOSED_FRONT_MATTER,
     UNKNOWN_FRONT_MATTER_KEY,
     UNKNOWN_SECTION,
@@ -26,16 +22,14 @@ from evaltools.catalogue.ep.document import (
 from evaltools.diagnostics import Fix
 from evaltools.example.lint.context import LintContext
 from evaltools.example.lint.document.causes import section_heading
-from evaltools.example.markdown.frontmatter import shown_key
+from evaltools.example.markdown.frontmatter import FrontMatter, shown_key
 from evaltools.example.markdown.reader import (
     ACCEPTED_PREDICTION_MARKER,
     OTHER,
-    REASONING,
     SECTIONS,
     START,
     CodeBlock,
     DropKind,
-    Dropped,
 )
 from evaltools.example.markdown.roundtrip import losses_under_headings
 
@@ -47,47 +41,58 @@ def check_front_matter(ctx: LintContext) -> None:
     assert ctx.parsed is not None
     front = ctx.parsed.front_matter
     if not front.present:
-        stripped = ctx.source.lstrip()
-        if stripped.startswith("+++"):
-            line = ctx.source[: len(ctx.source) - len(stripped)].count("\n") + 1
-            message = "front matter must start at the first byte: remove what comes before `+++`"
-            if ctx.source.startswith("+++") and not stripped.startswith("+++\n"):
-                message = "the opening `+++` must be alone on its line, with no trailing spaces"
-            # The front matter then reads as prose: what follows from that is this mistake.
-            ctx.report_cause(MISSING_FRONT_MATTER, line, 1, message)
-        else:
-            message = (
-                'no front matter: start the file with `+++`, `repository_url = "…"`, '
-                '`revision = "…"`, `+++`'
-            )
-            if not any(h.section in EXAMPLE_SECTIONS for h in ctx.parsed.headings):
-                # Prose in an examples folder (a README) is not a broken example: say how
-                # to leave it out, or every commit fails on it with no way forward shown.
-                shown = json.dumps(ctx.path)
-                message += (
-                    f"; or, if this file is not an example, exclude it: `exclude = [{shown}]` "
-                    "in [tool.evaltools]"
-                )
-            ctx.report(MISSING_FRONT_MATTER, 1, 1, message)
+        _missing_front_matter(ctx)
+    elif not front.closed:
+        _unclosed_front_matter(ctx)
+    else:
+        _front_matter_content(ctx, front)
+
+
+def _missing_front_matter(ctx: LintContext) -> None:
+    """No front matter: one that starts late or with trailing spaces, else none at all."""
+    assert ctx.parsed is not None
+    stripped = ctx.source.lstrip()
+    if stripped.startswith("+++"):
+        line = ctx.source[: len(ctx.source) - len(stripped)].count("\n") + 1
+        message = "front matter must start at the first byte: remove what comes before `+++`"
+        if ctx.source.startswith("+++") and not stripped.startswith("+++\n"):
+            message = "the opening `+++` must be alone on its line, with no trailing spaces"
+        # The front matter then reads as prose: what follows from that is this mistake.
+        ctx.report_cause(MISSING_FRONT_MATTER, line, 1, message)
         return
-    if not front.closed:
-        near = _near_closing_line(ctx)
-        if near is not None:
-            ctx.report_cause(
-                UNCLOSED_FRONT_MATTER,
-                near,
-                1,
-                f"`{ctx.source_line(near).strip()}` does not close the front matter (only a "
-                "`+++` line does), so it never ends: write `+++`",
-            )
-        else:
-            ctx.report_cause(
-                UNCLOSED_FRONT_MATTER,
-                1,
-                1,
-                "front matter is never closed: add a `+++` line after it",
-            )
-        return
+    message = (
+        'no front matter: start the file with `+++`, `repository_url = "…"`, '
+        '`revision = "…"`, `+++`'
+    )
+    if not any(h.section in EXAMPLE_SECTIONS for h in ctx.parsed.headings):
+        # Prose in an examples folder (a README) is not a broken example: say how
+        # to leave it out, or every commit fails on it with no way forward shown.
+        shown = json.dumps(ctx.path)
+        message += (
+            f"; or, if this file is not an example, exclude it: `exclude = [{shown}]` "
+            "in [tool.evaltools]"
+        )
+    ctx.report(MISSING_FRONT_MATTER, 1, 1, message)
+
+
+def _unclosed_front_matter(ctx: LintContext) -> None:
+    near = _near_closing_line(ctx)
+    if near is not None:
+        ctx.report_cause(
+            UNCLOSED_FRONT_MATTER,
+            near,
+            1,
+            f"`{ctx.source_line(near).strip()}` does not close the front matter (only a "
+            "`+++` line does), so it never ends: write `+++`",
+        )
+    else:
+        ctx.report_cause(
+            UNCLOSED_FRONT_MATTER, 1, 1, "front matter is never closed: add a `+++` line after it"
+        )
+
+
+def _front_matter_content(ctx: LintContext, front: FrontMatter) -> None:
+    """A closed front matter: its TOML, its keys and its comments."""
     if front.error is not None:
         rule = MISSING_FRONT_MATTER_KEY if "has no `" in front.error else INVALID_FRONT_MATTER
         message = (
@@ -288,23 +293,6 @@ def _close_section(title: str) -> str | None:
     return close[0] if close else None
 
 
-def check_dropped(ctx: LintContext) -> None:
-    assert ctx.parsed is not None
-    alone = {d.line: d.end_line for d in ctx.parsed.dropped if d.kind is DropKind.UNKNOWN_HEADING}
-    for dropped in losses_under_headings(ctx.parsed.dropped, ctx.parsed.headings):
-        if dropped.kind is DropKind.UNKNOWN_HEADING and dropped.end_line > alone[dropped.line]:
-            ctx.report(
-                PROSE_OUTSIDE_SECTIONS,
-                dropped.line,
-                1,
-                f"`{dropped.excerpt[:60]}` is not a section of the format, so the text under "
-                "it never reaches the example and is lost on any rewrite: inside "
-                "`## Reasoning` make it `###`, or move the text into a section",
-            )
-        else:
-            _report_dropped(ctx, dropped)
-
-
 def _near_closing_line(ctx: LintContext) -> int | None:
     """The line meant to close the front matter (`++`, `++++`, `---`) before the first
     heading, if one is there."""
@@ -315,87 +303,3 @@ def _near_closing_line(ctx: LintContext) -> int | None:
         if text in ("++", "---", "+ ++", "++ +") or (text.startswith("+++") and text != "+++"):
             return number
     return None
-
-
-def _later_copy(ctx: LintContext, dropped: Dropped) -> CodeBlock | None:
-    """The block after `dropped` in its section that repeats it word for word: a pasted
-    duplicate, whose extra copy is the later one."""
-    assert ctx.parsed is not None
-    blocks = [b for b in ctx.parsed.blocks if b.section == dropped.detail]
-    first = next((b for b in blocks if b.line == dropped.line), None)
-    if first is None:
-        return None
-    same = (first.info, first.text)
-    return next((b for b in blocks if b.line > first.line and (b.info, b.text) == same), None)
-
-
-def _report_dropped(ctx: LintContext, dropped: Dropped) -> None:
-    kind = dropped.kind
-    if kind in (
-        DropKind.STRAY_CODE,
-        DropKind.UNKNOWN_HEADING,
-        DropKind.FRONT_MATTER,
-        DropKind.FILE_POSITION,
-    ):
-        return  # reported where the loss is: at the block, or by the rules of its part
-    if kind is DropKind.OVERRIDDEN and dropped.detail == REASONING:
-        assert ctx.parsed is not None
-        later = [h.line for h in ctx.parsed.headings if h.section == REASONING]
-        at = next((n for n in later if n > dropped.line), dropped.line)
-        ctx.report(
-            REPEATED_BLOCK,
-            at,
-            1,
-            f"a second `## Reasoning` section: the example holds one reasoning text, so lines "
-            f"{dropped.line}-{dropped.end_line} are lost on a rewrite: merge the two sections",
-        )
-        return
-    if kind is DropKind.OVERRIDDEN:
-        copy = _later_copy(ctx, dropped)
-        if copy is not None:
-            ctx.report(
-                REPEATED_BLOCK,
-                copy.line,
-                1,
-                f"this block repeats the `{dropped.detail}` block at line {dropped.line} "
-                "exactly: delete this copy",
-            )
-            return
-        ctx.report(
-            REPEATED_BLOCK,
-            dropped.line,
-            1,
-            f"`{dropped.detail}` holds one block but has several; the reference keeps only the "
-            "last: delete this one or merge them",
-        )
-    elif kind in (DropKind.MINOR_HEADING, DropKind.HEADING_MARKUP, DropKind.TITLE_OVERRIDDEN):
-        ctx.report(DROPPED_HEADING, dropped.line, 1, _heading_message(dropped))
-    elif dropped.excerpt.startswith(ACCEPTED_PREDICTION_MARKER):
-        ctx.report(
-            ACCEPTED_MARKER_MISPLACED,
-            dropped.line,
-            1,
-            "accepted-prediction marker is ignored here: it must be a paragraph of its own "
-            "directly before an Edit History ```diff block",
-        )
-    else:
-        where = "" if dropped.line == dropped.end_line else f" (to line {dropped.end_line})"
-        ctx.report(
-            PROSE_OUTSIDE_SECTIONS,
-            dropped.line,
-            1,
-            f"{dropped.describe()}{where} never reaches the example and is lost on any "
-            "rewrite: move it into `## Reasoning` (right after the front matter)",
-        )
-
-
-def _heading_message(dropped: Dropped) -> str:
-    heading = dropped.excerpt.lstrip("#").strip()
-    if dropped.kind is DropKind.TITLE_OVERRIDDEN:
-        return "a later `# title` overrides this one, which is lost on any rewrite: keep one"
-    if dropped.kind is DropKind.HEADING_MARKUP:
-        return (
-            f"inline markup in heading `{heading}` loses part of its text in the reference: "
-            "write the heading as plain text"
-        )
-    return f"{dropped.detail} `{heading}` is dropped on any rewrite: use `## Reasoning` for notes"
