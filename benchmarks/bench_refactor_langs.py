@@ -252,6 +252,17 @@ PROJECTS = (
         "rel/commons-pool-2.11.1",
         "rel/commons-pool-2.12.0",
     ),
+    Project("tqdm", "tqdm+tqdm", "python", "v4.35.0", "v4.36.0"),  # _tqdm.py became std.py
+    Project("yaml", "go-yaml+yaml", "go", "v2.4.0", "v3.0.0"),
+    Project("crossbeam", "crossbeam-rs+crossbeam", "rust", "crossbeam-0.7.3", "crossbeam-0.8.0"),
+    Project("node-semver", "npm+node-semver", "ts", "v6.3.0", "v7.0.0"),  # one file split up
+    Project(
+        "commons-net",
+        "apache+commons-net",
+        "java",
+        "rel/commons-net-3.8.0",
+        "rel/commons-net-3.9.0",
+    ),
 )
 
 

@@ -17,6 +17,8 @@ import pytest
 from evaltools.__main__ import main
 from evaltools.atomic import (
     GITIGNORE_PATTERN,
+    MISSING,
+    AtomicFile,
     FileChanged,
     atomic_write,
     is_evaltools_temp,
@@ -233,3 +235,19 @@ def test_the_next_write_into_a_folder_removes_what_a_killed_run_left(
     assert main(["roundtrip", "--fix", "a.md"]) == 0
     assert "a.md: fixed" in capsys.readouterr().out
     assert temps(in_tmp) == []
+
+
+def test_a_file_given_a_mode_has_it_from_its_creation(tmp_path: Path) -> None:
+    """A key: no other user may open the temporary file even before a byte is in it."""
+    target = tmp_path / "rows.key"
+    old = os.umask(0o022)
+    try:
+        with AtomicFile(target, expect=MISSING, mode=0o600) as out:
+            assert out.temp is not None
+            assert out.temp.stat().st_mode & 0o777 == 0o600
+            out.write(b"k" * 32)
+            out.commit()
+    finally:
+        os.umask(old)
+    assert target.stat().st_mode & 0o777 == 0o600
+    assert target.read_bytes() == b"k" * 32

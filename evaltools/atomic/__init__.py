@@ -125,8 +125,8 @@ class AtomicFile:
     file. Every failure is raised as a `WriteError`."""
 
     def __init__(self, path: Path, *, expect: Expect = None, mode: int | None = None) -> None:
-        """`mode`: the new file's mode, set before any byte is written (a key no one else
-        may read); else the target's."""
+        """`mode`: the new file's mode, from its creation on (a key no one else may
+        open); else the target's, set when it is finished."""
         self.path = path
         self.target = through_links(path)
         self.expect = expect
@@ -134,9 +134,7 @@ class AtomicFile:
         refuse(path, self.target)
         remove_stale_temps(self.target.parent)
         try:
-            fd, temp = create_beside(self.target)
-            if mode is not None:
-                os.fchmod(fd, mode)
+            fd, temp = create_beside(self.target, 0o666 if mode is None else mode)
         except OSError as exc:
             raise WriteFailed(path, why(exc)) from exc
         self.temp: Path | None = temp

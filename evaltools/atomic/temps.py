@@ -33,13 +33,14 @@ def temp_prefix(directory: Path) -> str:
     return f"{directory}{os.sep}.evaltools-{os.getpid()}-{os.urandom(4).hex()}-"
 
 
-def create_beside(target: Path) -> tuple[int, Path]:
-    """A new temporary file beside `target`, open for writing (a descriptor)."""
+def create_beside(target: Path, mode: int = 0o666) -> tuple[int, Path]:
+    """A new temporary file beside `target`, open for writing (a descriptor); `mode` less
+    the umask from its creation on (a key no one else may open even while it is empty)."""
     # 0o666: the umask decides a new file's mode (mkstemp's 0o600 would leak into it).
     while True:
         temp = target.parent / f".{target.name}.evaltools-{os.getpid()}-{os.urandom(4).hex()}.tmp"
         try:
-            return os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666), temp
+            return os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode), temp
         except FileExistsError:  # pragma: no cover (2**32 names)
             continue
 

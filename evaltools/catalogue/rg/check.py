@@ -52,7 +52,7 @@ GOLD_MISSING_FILE = Rule(
     "RG004",
     "gold-missing-file",
     E,
-    "A gold chunk ID's file does not exist and git records no rename of it.",
+    "A gold chunk ID's file does not exist, and no rename of it is known.",
     "Candidates are files with the same name and definitions of the same symbol elsewhere.",
     "The ID can never match a retrieved chunk; a person chooses a candidate, or drops the gold ID.",
     '"gold": {"net/old_retry.py:10-42:retry": 3}   (file deleted)',

@@ -145,12 +145,14 @@ def _load_secret(folder: Path) -> bytes:
             return secret
         from evaltools.atomic import MISSING, AtomicFile, FileChanged  # a first run only
 
+        made = os.urandom(SECRET_BYTES)
         try:
             with AtomicFile(path, expect=MISSING if secret is None else secret, mode=0o600) as out:
-                out.write(os.urandom(SECRET_BYTES))
+                out.write(made)
                 out.commit()
         except FileChanged:
             continue  # another run made it meanwhile: read that one
+        return made
     raise OSError(f"{path} is not a key")
 
 

@@ -125,29 +125,37 @@ def test_an_overload_placed_by_its_length_above_says_the_lines_moved(
     assert (got[gold[0]]["kind"], got[gold[0]]["new_chunk_id"]) == ("ambiguous", None)
 
 
-def python_accessors(grown: int) -> str:
+def python_accessors(grown: int, placed: str = "above") -> str:
+    """`Spec.first` above the namesakes, or `Spec.last` below them (`placed`)."""
     return (
-        "class Spec:\n    def first(self):\n        return 1\n\n"
-        "    @property\n    def prereleases(self):\n        '''Whether pre-releases count.\n"
-        + "        More.\n"
-        * grown
+        "class Spec:\n"
+        + ("    def first(self):\n        return 1\n\n" if placed == "above" else "")
+        + "    @property\n    def prereleases(self):\n        '''Whether pre-releases count.\n"
+        + "        More.\n" * grown
         + "        '''\n        return self._p\n\n"
         "    @prereleases.setter\n    def prereleases(self, value):\n"
         "        '''Set it.\n        '''\n        self._p = value\n"
+        + ("\n    def last(self):\n        return 2\n" if placed == "below" else "")
     )
 
 
-def java_accessors(grown: int) -> str:
+def java_accessors(grown: int, placed: str = "above") -> str:
+    """`Spec.first` above the overloads, or `Spec.last` below them (`placed`)."""
     return (
-        "class Spec {\n  int first() {\n    return 1;\n  }\n\n"
-        "  int value(A a) {\n    int x = 1;\n" + "    x += 1;\n" * grown + "    return x;\n  }\n\n"
-        "  int value(B b) {\n    int y = 2;\n    return y;\n  }\n}\n"
+        "class Spec {\n"
+        + ("  int first() {\n    return 1;\n  }\n\n" if placed == "above" else "")
+        + "  int value(A a) {\n    int x = 1;\n"
+        + "    x += 1;\n" * grown
+        + "    return x;\n  }\n\n"
+        "  int value(B b) {\n    int y = 2;\n    return y;\n  }\n"
+        + ("\n  int last() {\n    return 2;\n  }\n" if placed == "below" else "")
+        + "}\n"
     )
 
 
 # language: (file, the file with its first overload `grown` lines longer, the namesakes'
 # symbol, the name above them, comment mark)
-ACCESSORS: dict[str, tuple[str, Callable[[int], str], str, str, str]] = {
+ACCESSORS: dict[str, tuple[str, Callable[..., str], str, str, str]] = {
     "python": ("spec.py", python_accessors, "Spec.prereleases", "Spec.first", "#"),
     "java": ("Spec.java", java_accessors, "Spec.value", "Spec.first", "//"),
 }
@@ -171,3 +179,31 @@ def test_a_namesake_as_long_is_no_match_where_the_shift_above_puts_another(
     assert got[gold[0]]["kind"] == "moved"
     assert got[gold[1]]["new_chunk_id"] is None
     assert got[gold[1]]["kind"] == "ambiguous"
+
+
+@pytest.mark.parametrize("grown", [2, 8])
+@pytest.mark.parametrize("language", list(ACCESSORS))
+def test_with_nothing_placed_above_the_shift_below_says_whether_the_length_names_it(
+    language: str, grown: int, repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """commons-collections 4.3: a constructor first in its class changed length, and the
+    overload after it now has its old length. Nothing above is placed, so the method
+    placed below says where their lines went: nearer the grown one (a person chooses),
+    and nearest the one that kept its length (its length places it). It places their
+    ends: the growth it carries is the grown one's own (8 lines put its start nearer the
+    other)."""
+    path, text, symbol, _, mark = ACCESSORS[language]
+    repo.write(path, text(0, "below"))
+    old = repo.commit("accessors")
+    longer, kept = (chunk_id(repo, path, symbol, n) for n in (0, 1))
+    gold = [chunk_id(repo, path, "Spec.last"), longer, kept]
+    repo.write(path, f"{mark} one\n{mark} two\n" + text(grown, "below"))
+    repo.commit("documented")
+    code, got = gold_check(repo, tmp_path, capsys, gold, old, root=plain_copy(repo, tmp_path))
+    assert code == 1
+    assert got[gold[0]]["kind"] == "moved"
+    assert (got[longer]["kind"], got[longer]["new_chunk_id"]) == ("ambiguous", None)
+    assert (got[kept]["kind"], got[kept]["new_chunk_id"]) == (
+        "moved",
+        chunk_id(repo, path, symbol, 1),
+    )

@@ -229,14 +229,10 @@ def test_a_file_moved_alone_takes_its_functions_into_a_new_scope(
     )
 
 
-@pytest.mark.parametrize("language", list(ENCLOSED))
-def test_a_namesake_where_no_other_names_went_gives_way_to_the_new_scope(
-    language: str, repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    """immer 6: es5.ts's functions went inside `enableES5` of plugins/es5.ts, and two of
-    them also stand, rewritten, at the top of another new file: that file holds no other
-    name of the old one, so the scope the others went into is where they are."""
-    name, outer, wrapper, function, inner, scope = ENCLOSED[language]
+def moved_into_one_function(repo: GitRepo, language: str) -> tuple[str, str, list[str]]:
+    """`utils/<name>`'s functions moved up a folder, inside one function there: the new
+    path, the old commit and the functions' gold IDs (the removal is not committed)."""
+    name, outer, wrapper, function, inner, _ = ENCLOSED[language]
     old_path, new_path = f"src/utils/{name}", f"src/{name}"
     functions = "\n".join(function.format(n=n) for n in inner)
     repo.write(old_path, outer.format(inner=functions))
@@ -244,6 +240,18 @@ def test_a_namesake_where_no_other_names_went_gives_way_to_the_new_scope(
     gold = [chunk_id(repo, old_path, n) for n in inner]
     repo.rm(old_path)
     repo.write(new_path, outer.format(inner=wrapper.format(inner=indent(functions, language))))
+    return new_path, old, gold
+
+
+@pytest.mark.parametrize("language", list(ENCLOSED))
+def test_a_namesake_where_no_other_names_went_gives_way_to_the_new_scope(
+    language: str, repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """immer 6: es5.ts's functions went inside `enableES5` of plugins/es5.ts, and two of
+    them also stand, rewritten, at the top of another new file: that file holds no other
+    name of the old one, so the scope the others went into is where they are."""
+    name, _, _, function, inner, scope = ENCLOSED[language]
+    new_path, old, gold = moved_into_one_function(repo, language)
     comment = "# " if language == "python" else "// "
     # the first two, each a line longer, at the top of a new core file
     rewritten = "\n".join(
@@ -315,3 +323,119 @@ def test_one_other_name_is_evidence_only_for_a_span_of_the_same_length(
         f"same name and length in {wire}, where 1 other name of {core} went"
     )
     assert got[gold[1]]["kind"] == "missing_symbol"
+
+
+# Where a function's module of its own is: a file named for it, or its folder's index.
+OWN_MODULE = {
+    "file": "src/functions/{stem}.{suffix}",
+    "folder": "src/functions/{stem}/{index}.{suffix}",
+    "test": "test/{stem}.{suffix}",  # a test file is no home of code
+}
+INDEX = {"typescript": "index", "python": "__init__", "rust": "mod"}
+
+
+@pytest.mark.parametrize("layout", list(OWN_MODULE))
+@pytest.mark.parametrize("language", list(ENCLOSED))
+def test_a_name_that_stands_in_a_module_of_its_own_does_not_go_into_the_new_scope(
+    language: str, layout: str, repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """node-semver 7: semver.js became a file a function (`functions/inc.js`) beside a class
+    whose methods share their names (`SemVer.inc`); a module of its own (a file named for
+    it, kebab-case or snake_case, or its folder's index) is as good a home as the scope
+    the others went into, so a person chooses. A test file of that name is no such home."""
+    name, _, _, function, inner, scope = ENCLOSED[language]
+    new_path, old, gold = moved_into_one_function(repo, language)
+    suffix = name.rpartition(".")[2]
+    own = {}
+    for n in inner[:2]:
+        stem = "".join(f"-{c.lower()}" if c.isupper() else c for c in n)
+        if language == "typescript" and layout == "test":
+            suffix = "test.ts"
+        own[n] = OWN_MODULE[layout].format(stem=stem, suffix=suffix, index=INDEX[language])
+        repo.write(own[n], function.format(n=n))
+    repo.commit("moved up, into one function; two also in modules of their own")
+    code, got = gold_check(repo, tmp_path, capsys, gold, old, root=plain_copy(repo, tmp_path))
+    assert code == 1
+    for n, g in zip(inner[:2], gold, strict=False):
+        if layout == "test":
+            inside = chunk_id(repo, new_path, f"{scope}.{n}")
+            assert (got[g]["kind"], got[g]["new_chunk_id"]) == ("relocated", inside)
+        else:
+            assert (got[g]["kind"], got[g]["new_chunk_id"]) == ("missing_file", None)
+            assert chunk_id(repo, own[n], n) in got[g]["candidates"]
+    last = chunk_id(repo, new_path, f"{scope}.{inner[2]}")
+    assert (got[gold[2]]["kind"], got[gold[2]]["new_chunk_id"]) == ("relocated", last)
+
+
+@pytest.mark.parametrize("language", list(ENCLOSED))
+@pytest.mark.parametrize("kept", [3, 2])
+def test_a_file_split_a_function_a_module_sends_each_to_its_own(
+    language: str, kept: int, repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """node-semver 7: semver.js became a module a function (`functions/major.js`,
+    `ranges/max-satisfying.js`); each name goes to the module named for it when at least
+    two other names of the old file went each to theirs (with one, it is a coincidence of
+    names, and a person chooses)."""
+    name, outer, _, function, inner, _ = ENCLOSED[language]
+    old_path = f"src/utils/{name}"
+    repo.write(old_path, outer.format(inner="\n".join(function.format(n=n) for n in inner)))
+    old = repo.commit("utils")
+    gold = [chunk_id(repo, old_path, n) for n in inner]
+    repo.rm(old_path)
+    suffix = name.rpartition(".")[2]
+    own = {}
+    for n in inner[:kept]:
+        stem = "".join(f"-{c.lower()}" if c.isupper() else c for c in n)
+        own[n] = f"src/{stem}.{suffix}" if n == inner[0] else f"src/lib/{stem}.{suffix}"
+        repo.write(own[n], function.format(n=n))
+    repo.commit("a module a function")
+    code, got = gold_check(repo, tmp_path, capsys, gold, old, root=plain_copy(repo, tmp_path))
+    assert code == 1
+    for n, g in zip(inner[:kept], gold, strict=False):
+        if kept == 3:
+            assert (got[g]["kind"], got[g]["new_chunk_id"]) == (
+                "relocated",
+                chunk_id(repo, own[n], n),
+            )
+            assert got[g]["evidence"] == (
+                f"same name in {own[n]}, the module named for it, as 2 other names of "
+                f"{old_path} went each to theirs"
+            )
+        else:
+            assert (got[g]["kind"], got[g]["new_chunk_id"]) == ("missing_file", None)
+
+
+# A scope of the first function's name, holding its code and more: (language, its text).
+BECAME_A_SCOPE = {
+    "typescript": "export class {n} {{\n  constructor(delay: number) {{\n"
+    '    const label = "{n}";\n  }}\n'
+    + "".join(f"  m{i}(): number {{{{\n    return {i};\n  }}}}\n" for i in range(4))
+    + "}}\n",
+    "python": "class {n}:\n    def __init__(self, delay):\n        label = '{n}'\n\n"
+    + "".join(f"    def m{i}(self):\n        return {i}\n\n" for i in range(4)),
+}
+
+
+@pytest.mark.parametrize("language", list(BECAME_A_SCOPE))
+def test_a_function_become_a_much_longer_scope_in_its_module_is_left_to_a_person(
+    language: str, repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """node-semver 7: the constructor function `Comparator` became a class four times as
+    long in `classes/comparator.js`; its code is the class's constructor's as much as the
+    class's, so the module's namesake is only a candidate."""
+    name, outer, _, function, inner, _ = ENCLOSED[language]
+    old_path = f"src/utils/{name}"
+    repo.write(old_path, outer.format(inner="\n".join(function.format(n=n) for n in inner)))
+    old = repo.commit("utils")
+    gold = [chunk_id(repo, old_path, n) for n in inner]
+    repo.rm(old_path)
+    suffix = name.rpartition(".")[2]
+    for n in inner:
+        stem = "".join(f"-{c.lower()}" if c.isupper() else c for c in n)
+        text = BECAME_A_SCOPE[language] if n == inner[0] else function
+        repo.write(f"src/lib/{stem}.{suffix}", text.format(n=n))
+    repo.commit("a module a function, the first now a class")
+    code, got = gold_check(repo, tmp_path, capsys, gold, old, root=plain_copy(repo, tmp_path))
+    assert code == 1
+    assert (got[gold[0]]["kind"], got[gold[0]]["new_chunk_id"]) == ("missing_file", None)
+    assert [got[g]["kind"] for g in gold[1:]] == ["relocated", "relocated"]

@@ -262,8 +262,8 @@ def test_fix_leaves_an_id_whose_namesake_stood_there_and_lists_it_first(
     candidate = chunk_id(repo, dotenv, "Codec.Encode")
     assert out[0] == (
         f"set.jsonl:1:24: RG004 [error] gold `{gold}` of q1 does not resolve ({ini} does not "
-        f"exist and git records no rename of it): replace it with one of `{candidate}`, "
-        f"`{there}`, or remove it"
+        "exist, and no git repository holds it to say where it went): replace it with one of "
+        f"`{candidate}`, `{there}`, or remove it"
     )
     assert eval_set.read_text(encoding="utf-8") == record
 

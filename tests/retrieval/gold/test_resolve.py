@@ -132,6 +132,17 @@ def test_a_deleted_file(repo: GitRepo) -> None:
     assert one(repo.path, "auth/session.py:1-2").candidates == ("old/session.py:1-2",)
 
 
+def test_a_deleted_file_in_a_plain_tree_blames_no_git_history(tmp_path: Path) -> None:
+    """No repository holds the tree: the message does not say git looked."""
+    (tmp_path / "tokens.py").write_text("def revoke_token(t):\n    return t\n")
+    got = one(tmp_path, "auth/session.py:18-19:revoke_token")
+    assert got.status is Status.MISSING_FILE
+    assert got.detail == (
+        "auth/session.py does not exist, and no git repository holds it to say where it went"
+    )
+    assert got.candidates == ("tokens.py:1-2:revoke_token",)
+
+
 def test_a_file_renamed_without_the_symbol(repo: GitRepo) -> None:
     repo.mv("auth/session.py", "auth/s.py")
     repo.write("auth/s.py", SESSION_PY.replace("revoke_token", "revoke_tokens"))

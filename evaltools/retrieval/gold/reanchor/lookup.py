@@ -154,7 +154,11 @@ class TreeLookup:
                 f"{path} does not exist; a file of that name does, its accents written in "
                 "another Unicode form"
             )
-        return self.outside(path) or f"{path} does not exist and git records no rename of it"
+        if (outside := self.outside(path)) is not None:
+            return outside
+        if self.tree.mount(path) is None:
+            return f"{path} does not exist, and no git repository holds it to say where it went"
+        return f"{path} does not exist and git records no rename of it"
 
     def outside(self, path: str) -> str | None:
         """Why `path` names no file below the root (a link out of it): then it has no

@@ -27,7 +27,8 @@ class MetasLookup:
 
     def absent(self, path: str) -> str:
         # The file may well exist: the index is what was asked, and it has none of it.
-        renames = " and git records no rename of it" if self.tree is not None else ""
+        held = self.tree is not None and self.tree.mount(path) is not None
+        renames = " and git records no rename of it" if held else ""
         return f"the index has no chunk of {path}{renames}"
 
     def load(self, paths: Collection[str]) -> None:

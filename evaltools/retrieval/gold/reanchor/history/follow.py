@@ -94,12 +94,10 @@ def follow_all(
         if result.status is Status.AMBIGUOUS:
             if old is None:
                 plain_ambiguous.append((ref, cid))
-                continue
-            pick = _tie_break(old, result.candidates, lookup)
-            if pick is None and ref.revision is not None:
-                pick = in_order(cid, ref.revision, result.candidates, lookup, olds)
-            if pick is not None:
-                results[ref] = resolved(cid, *pick)
+            else:
+                results[ref] = (
+                    _told_apart(cid, ref, old, result, lookup=lookup, olds=olds) or result
+                )
             continue
         found = _search(cid, ref, old, lookup, partners)
         if old is not None and ref.revision is not None:
@@ -120,6 +118,22 @@ def follow_all(
     by_name = _in_successors(by_name, results, lookup, olds)
     if by_name:
         place_by_name(by_name, results, lookup, olds=olds, the_set=the_set, partners=partners)
+
+
+def _told_apart(
+    cid: ChunkId,
+    ref: GoldRef,
+    old: Body,
+    result: Resolution,
+    *,
+    lookup: Lookup,
+    olds: OldDefinitions,
+) -> Resolution | None:
+    """Namesakes told apart by the old body, else by their order in the file."""
+    pick = _tie_break(old, result.candidates, lookup)
+    if pick is None and ref.revision is not None:
+        pick = in_order(cid, ref.revision, result.candidates, lookup, olds)
+    return resolved(cid, *pick) if pick is not None else None
 
 
 def _in_scope(
@@ -180,7 +194,8 @@ def _plain_namesakes(
     named = PlacedAbove(ids, results, twinned)
     for ref, cid in ambiguous:
         result = results[ref]
-        pick = same_length(cid, result.candidates, named.shift_above(cid, ref))
+        shift, below = named.shift_near(cid, ref) or (None, False)
+        pick = same_length(cid, result.candidates, shift, below=below)
         results[ref] = resolved(cid, *pick) if pick else the_set.shifted(cid, ref) or result
     placed = PlacedAbove(ids, results, twinned)
     for ref, cid in twins:

@@ -288,13 +288,14 @@ def spelling(name: str, test: bool = False) -> str:
 
 
 def same_length(
-    cid: ChunkId, candidates: Sequence[str], shift: int | None = None
+    cid: ChunkId, candidates: Sequence[str], shift: int | None = None, *, below: bool = False
 ) -> tuple[str, str, str] | None:
     """Namesakes in the ID's own file (overloads, shifted together) told apart by the one
     exactly as long as the ID's span (of a few lines at least: one-liners are all alike):
     the chunk ID, why, and the evidence in a few words. `shift`: how far the ID placed
-    above it moved; a namesake nearer where that puts it is as likely the ID, grown or
-    shrunk (packaging 22's property getter grew two lines; its setter kept its length)."""
+    above it moved (`below`: the ID placed below it, which places ends); a namesake
+    nearer where that puts it is as likely the ID, grown or shrunk (packaging 22's
+    property getter grew two lines; its setter kept its length)."""
     length = cid.end - cid.start
     if length < MIN_TIE_LINES - 1:
         return None
@@ -303,7 +304,10 @@ def same_length(
     if len(same) != 1 or spans[same[0]].path != cid.path:
         return None
     if shift is not None:
-        distance = {c: abs(new.start - cid.start - shift) for c, new in spans.items()}
+        distance = {
+            c: abs(new.end - cid.end - shift if below else new.start - cid.start - shift)
+            for c, new in spans.items()
+        }
         if any(d <= distance[same[0]] for c, d in distance.items() if c != same[0]):
             return None
     return same[0], "its span's length tells the namesakes apart", "the only namesake as long"

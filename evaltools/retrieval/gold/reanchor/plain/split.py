@@ -31,7 +31,14 @@ function moved into a scope), if at least
 `MIN_AGREE` other names of the old file went into that same scope; or `Other.name` for
 `Type.name`, if `MIN_AGREE` other members of `Type` stand as members of `Other` there (the
 type renamed); or its name respelled (`no_history.respelled`), once, as long, where
-`MIN_AGREE` other names of the old file went.
+`MIN_AGREE` other names of the old file went. The scope gives way to a module of the ID's
+own (a file named for its name, new there) that also holds it: a person chooses.
+
+A file split a definition a module (node-semver 7: `semver.js` into `functions/major.js`,
+`ranges/max-satisfying.js`, ...) has no successor of two names: there an ID goes to its
+name in its module of its own where at least `MIN_AGREE` other names of the old file went
+each to theirs, unless that definition is a scope of others and not about as long as the
+ID (a constructor function become a class holds the ID's code in its constructor).
 """
 
 from __future__ import annotations
@@ -49,7 +56,7 @@ from evaltools.retrieval.gold.reanchor.plain.no_history import (
     respelled,
 )
 from evaltools.retrieval.gold.reanchor.resolve import GoldRef, Place, Resolution, resolved
-from evaltools.retrieval.gold.reanchor.scope import is_test_path
+from evaltools.retrieval.gold.reanchor.scope import file_stem, is_test_path
 
 # A successor holds at least this many distinct names of the old file (other than the ID's
 # own, for an ID to go there)...
@@ -82,6 +89,7 @@ class Successors:
         self._defines: dict[str, set[str]] = {}
         self._moved = MovedFiles(the_set, lookup, MIN_AGREE)
         self._moved_to: dict[Place, str] = {}  # old file -> the file it moved to (`moved`)
+        self._modules: dict[tuple[Place, str], Entry | None] = {}  # (old file, name) -> its own
 
     def place(self, ref: GoldRef, cid: ChunkId) -> Resolution | None:
         """Where the split of its old file put the ID, if the set shows one."""
@@ -91,7 +99,7 @@ class Successors:
             return None  # its file still defines it: not moved
         successors = self.successors(place)
         if not successors:
-            return None
+            return self._own_module(place, cid)
         if place not in self._named:
             entries = [e for p in successors for e in self._entries(p)]
             self._named[place] = self._newcomers(place, entries)
@@ -106,6 +114,7 @@ class Successors:
                 self._enclosed(place, cid, named)
                 or self._retyped(place, cid, named)
                 or self._respelled(place, cid, named)
+                or self._own_module(place, cid)
             )
         entry = same[0]
         path = entry.path
@@ -118,7 +127,7 @@ class Successors:
             # A namesake where no other names went is no evidence; the name inside the
             # scope where the others went is (immer 6's `enableES5.peek` beside a
             # top-level `peek` of core/proxy.ts).
-            return self._enclosed(place, cid, named)
+            return self._enclosed(place, cid, named) or self._own_module(place, cid)
         alike = " and length" if others < MIN_AGREE else ""
         evidence = f"same name{alike} in {path}, {self._where(place, path, others)}"
         return resolved(cid, entry.chunk_id, "", evidence)
@@ -206,7 +215,7 @@ class Successors:
         of the old file went into the same scope."""
         assert cid.symbol is not None
         entry = _inside(named, cid.symbol)
-        if entry is None or entry.name is None:
+        if entry is None or entry.name is None or self._named_for_it(place, cid):
             return None
         scope = entry.name[: -len(cid.symbol) - 1]
         together = {
@@ -221,6 +230,58 @@ class Successors:
             return None
         evidence = f"its name inside `{scope}` in {entry.path}, with {_names(others)} of {cid.path}"
         return resolved(cid, entry.chunk_id, "", evidence)
+
+    def _named_for_it(self, place: Place, cid: ChunkId) -> bool:
+        """Whether the ID's own name stands, new there, in another file named for it: a
+        module of its own is as good a home as a scope of the same last name (node-semver
+        7 moved the function `inc` to `functions/inc.js`, beside the method `SemVer.inc`)."""
+        assert cid.symbol is not None
+        return self._module_of(place, cid.symbol) is not None
+
+    def _own_module(self, place: Place, cid: ChunkId) -> Resolution | None:
+        """The ID's name in its module of its own, where at least `MIN_AGREE` other names
+        of the old file went each into theirs: the file split a definition a file."""
+        assert cid.symbol is not None
+        entry = self._module_of(place, cid.symbol)
+        if entry is None or not (
+            entry.about_as_long(cid.start, cid.end, NAME_LENGTH_FACTOR) or self._alone(entry)
+        ):
+            # A scope of other definitions, much longer or shorter than the ID: its code
+            # may be one member's (node-semver 7's constructor function `Comparator`,
+            # now a class whose constructor holds that code).
+            return None
+        names = self.missing()[place] - {cid.symbol}
+        others = sum(self._module_of(place, name) is not None for name in names)
+        if others < MIN_AGREE:
+            return None
+        evidence = (
+            f"same name in {entry.path}, the module named for it, as {_names(others)} of "
+            f"{cid.path} went each to theirs"
+        )
+        return resolved(cid, entry.chunk_id, "", evidence)
+
+    def _alone(self, entry: Entry) -> bool:
+        """Whether no definition of its file is inside `entry` (a function, not a scope)."""
+        found = self.lookup.get(entry.path)
+        inner = f"{entry.name}."
+        return found is None or not any(e.name and e.name.startswith(inner) for e in found.entries)
+
+    def _module_of(self, place: Place, name: str) -> Entry | None:
+        """The one definition of `name`, new there, in a file named for it (as code or as
+        tests, like the old file): `inc` of `functions/inc.js`, `add_timeout/__init__.py`."""
+        key = (place, name)
+        if key not in self._modules:
+            test = is_test_path(place[1])
+            there = [
+                e
+                for e in self.holding.get(name, [])
+                if e.path != place[1] and is_test_path(e.path) == test
+            ]
+            spelled = _spelled(name.partition(".")[0])
+            fresh = self._newcomers(place, there)
+            own = [e for e in fresh if _spelled(_module_name(e.path)) == spelled]
+            self._modules[key] = own[0] if len(own) == 1 else None
+        return self._modules[key]
 
     def _retyped(self, place: Place, cid: ChunkId, named: list[Entry]) -> Resolution | None:
         """`Type.name` as the one `Other.name` of the successors, where at least
@@ -278,6 +339,22 @@ class Successors:
     def _newcomers(self, place: Place, entries: list[Entry]) -> list[Entry]:
         fresh = set(self.the_set.newcomers([e.chunk_id for e in entries], place))
         return [e for e in entries if e.chunk_id in fresh]
+
+
+# A file of these names is its folder's module: `add-timeout/index.ts`, `add_timeout/mod.rs`.
+_FOLDER_MODULES = frozenset({"index", "__init__", "mod", "lib", "main"})
+
+
+def _module_name(path: str) -> str:
+    """The name a file's module goes by: its stem, or its folder's for an index file."""
+    stem = file_stem(path)
+    folder = path.rpartition("/")[0]
+    return folder.rpartition("/")[2] if stem in _FOLDER_MODULES and folder else stem
+
+
+def _spelled(name: str) -> str:
+    """A name as files and code spell it alike: `add-timeout`, `add_timeout`, `addTimeout`."""
+    return name.replace("-", "").replace("_", "").lower()
 
 
 def _inside(entries: list[Entry], name: str) -> Entry | None:

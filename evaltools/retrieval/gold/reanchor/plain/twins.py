@@ -27,19 +27,29 @@ class PlacedAbove:
         twinned: set[GoldRef],
     ) -> None:
         self.ids, self.results, self.twinned = ids, results, twinned
-        self._shifts: dict[Place, list[tuple[int, int]]] | None = None
+        self._shifts: dict[Place, list[tuple[int, int, int]]] | None = None
 
     def shift_above(self, cid: ChunkId, ref: GoldRef) -> int | None:
         """How far the nearest ID above `cid` in its file moved (None when none was
         placed); one that encloses `cid` (its class) says nothing of the lines inside."""
         if self._shifts is None:
             self._shifts = self._read()
-        above = [p for p in self._shifts.get((ref.revision, cid.path), []) if p[0] < cid.start]
+        above = [p[1:] for p in self._shifts.get((ref.revision, cid.path), []) if p[1] < cid.start]
         return max(above)[1] if above else None
 
-    def _read(self) -> dict[Place, list[tuple[int, int]]]:
-        """(end, shift) of each ID placed, by file."""
-        shifts: dict[Place, list[tuple[int, int]]] = {}
+    def shift_near(self, cid: ChunkId, ref: GoldRef) -> tuple[int, bool] | None:
+        """The shift above `cid` (False), else how far the nearest ID below it moved (True):
+        an ID first in its class (a constructor) has only the lines after it to say where
+        it went. The one below places its end, not its start, which its own growth moved."""
+        if (shift := self.shift_above(cid, ref)) is not None:
+            return shift, False
+        assert self._shifts is not None
+        below = [p[::2] for p in self._shifts.get((ref.revision, cid.path), []) if p[0] > cid.end]
+        return (min(below)[1], True) if below else None
+
+    def _read(self) -> dict[Place, list[tuple[int, int, int]]]:
+        """(start, end, shift) of each ID placed, by file."""
+        shifts: dict[Place, list[tuple[int, int, int]]] = {}
         for ref, cid in self.ids.items():
             result = self.results[ref]
             if ref in self.twinned or cid.symbol is None:
@@ -52,7 +62,7 @@ class PlacedAbove:
                 shift = parse_chunk_id(new).start - cid.start
             else:
                 continue  # an index's own chunk names (metas) say nothing of lines
-            shifts.setdefault((ref.revision, cid.path), []).append((cid.end, shift))
+            shifts.setdefault((ref.revision, cid.path), []).append((cid.start, cid.end, shift))
         return shifts
 
 
