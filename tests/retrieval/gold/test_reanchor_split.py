@@ -367,6 +367,24 @@ def test_a_name_that_stands_in_a_module_of_its_own_does_not_go_into_the_new_scop
     assert (got[gold[2]]["kind"], got[gold[2]]["new_chunk_id"]) == ("relocated", last)
 
 
+def one_file_of(repo: GitRepo, language: str, names: tuple[str, ...]) -> tuple[str, list[str]]:
+    """`src/utils/<name>` holding a function of each name, committed, then removed (not
+    committed): the commit and the gold IDs."""
+    name, outer, _, function, _, _ = ENCLOSED[language]
+    old_path = f"src/utils/{name}"
+    repo.write(old_path, outer.format(inner="\n".join(function.format(n=n) for n in names)))
+    old = repo.commit("utils")
+    gold = [chunk_id(repo, old_path, n) for n in names]
+    repo.rm(old_path)
+    return old, gold
+
+
+def module_for(name: str, language: str, folder: str = "src/lib") -> str:
+    """The path of a module named for `name` (kebab-case), in the language's suffix."""
+    stem = "".join(f"-{c.lower()}" if c.isupper() else c for c in name)
+    return f"{folder}/{stem}.{ENCLOSED[language][0].rpartition('.')[2]}"
+
+
 @pytest.mark.parametrize("language", list(ENCLOSED))
 @pytest.mark.parametrize("kept", [3, 2])
 def test_a_file_split_a_function_a_module_sends_each_to_its_own(
@@ -376,17 +394,11 @@ def test_a_file_split_a_function_a_module_sends_each_to_its_own(
     `ranges/max-satisfying.js`); each name goes to the module named for it when at least
     two other names of the old file went each to theirs (with one, it is a coincidence of
     names, and a person chooses)."""
-    name, outer, _, function, inner, _ = ENCLOSED[language]
+    name, _, _, function, inner, _ = ENCLOSED[language]
     old_path = f"src/utils/{name}"
-    repo.write(old_path, outer.format(inner="\n".join(function.format(n=n) for n in inner)))
-    old = repo.commit("utils")
-    gold = [chunk_id(repo, old_path, n) for n in inner]
-    repo.rm(old_path)
-    suffix = name.rpartition(".")[2]
-    own = {}
+    old, gold = one_file_of(repo, language, inner)
+    own = {n: module_for(n, language, "src" if n == inner[0] else "src/lib") for n in inner}
     for n in inner[:kept]:
-        stem = "".join(f"-{c.lower()}" if c.isupper() else c for c in n)
-        own[n] = f"src/{stem}.{suffix}" if n == inner[0] else f"src/lib/{stem}.{suffix}"
         repo.write(own[n], function.format(n=n))
     repo.commit("a module a function")
     code, got = gold_check(repo, tmp_path, capsys, gold, old, root=plain_copy(repo, tmp_path))
@@ -423,19 +435,36 @@ def test_a_function_become_a_much_longer_scope_in_its_module_is_left_to_a_person
     """node-semver 7: the constructor function `Comparator` became a class four times as
     long in `classes/comparator.js`; its code is the class's constructor's as much as the
     class's, so the module's namesake is only a candidate."""
-    name, outer, _, function, inner, _ = ENCLOSED[language]
-    old_path = f"src/utils/{name}"
-    repo.write(old_path, outer.format(inner="\n".join(function.format(n=n) for n in inner)))
-    old = repo.commit("utils")
-    gold = [chunk_id(repo, old_path, n) for n in inner]
-    repo.rm(old_path)
-    suffix = name.rpartition(".")[2]
+    _, _, _, function, inner, _ = ENCLOSED[language]
+    old, gold = one_file_of(repo, language, inner)
     for n in inner:
-        stem = "".join(f"-{c.lower()}" if c.isupper() else c for c in n)
         text = BECAME_A_SCOPE[language] if n == inner[0] else function
-        repo.write(f"src/lib/{stem}.{suffix}", text.format(n=n))
+        repo.write(module_for(n, language), text.format(n=n))
     repo.commit("a module a function, the first now a class")
     code, got = gold_check(repo, tmp_path, capsys, gold, old, root=plain_copy(repo, tmp_path))
     assert code == 1
     assert (got[gold[0]]["kind"], got[gold[0]]["new_chunk_id"]) == ("missing_file", None)
     assert [got[g]["kind"] for g in gold[1:]] == ["relocated", "relocated"]
+
+
+@pytest.mark.parametrize("language", list(ENCLOSED))
+def test_names_in_modules_of_their_own_leave_the_shared_file_a_successor(
+    language: str, repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """node-semver 7: most of semver.js went a function a module, a dozen helpers into
+    `classes/range.js`; the modules of their own are the split's other pattern, so the
+    shared file is still a successor (it took all the other names)."""
+    _, _, _, function, inner, _ = ENCLOSED[language]
+    extra = ("readAll", "writeAll") if language == "typescript" else ("read_all", "write_all")
+    old, gold = one_file_of(repo, language, (*inner, *extra))
+    for n in inner:
+        repo.write(module_for(n, language), function.format(n=n))
+    shared = module_for("streams", language)
+    repo.write(shared, "\n".join(function.format(n=n) for n in extra))
+    repo.commit("a module a function, two in one shared file")
+    code, got = gold_check(repo, tmp_path, capsys, gold, old, root=plain_copy(repo, tmp_path))
+    assert code == 1
+    assert [(got[g]["kind"], got[g]["new_chunk_id"]) for g in gold[3:]] == [
+        ("relocated", chunk_id(repo, shared, n)) for n in extra
+    ]
+    assert [got[g]["kind"] for g in gold[:3]] == ["relocated"] * 3

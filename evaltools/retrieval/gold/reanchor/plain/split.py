@@ -13,7 +13,8 @@ Successors: the new files in which at least `MIN_AGREE` distinct names of the ol
 were placed, provided they hold, together, at least `MIN_SHARE` of all the placed names
 of that file: a file's names moving together to a few files is a split (as git infers a
 rename from shared content); a name here and there is a coincidence of names. Half,
-because otherwise most of what left the file went elsewhere. A gone file's moved file
+because otherwise most of what left the file went elsewhere; names that went each to a
+module of their own (below) are the split's other pattern, and not counted. A gone file's moved file
 (`moved`: the file of its name elsewhere, or the one it was merged into) is a successor
 too, its names standing there placed in it.
 
@@ -146,7 +147,17 @@ class Successors:
         if place not in self._successors:
             placed = self._placed.get(place, {})
             agree = {path: names for path, names in placed.items() if len(names) >= MIN_AGREE}
-            total = len({name for names in placed.values() for name in names})
+            # A name in its module of its own is the split's other pattern, no coincidence
+            # the few files that took several names must outweigh (node-semver 7).
+            total = len(
+                {name for path, names in placed.items() for name in names}
+                - {
+                    name
+                    for path, names in placed.items()
+                    for name in names
+                    if (own := self._module_of(place, name)) is not None and own.path == path
+                }
+            )
             together = len({name for names in agree.values() for name in names})
             split = total > 0 and together >= MIN_SHARE * total
             found = set(agree) if split else set()
