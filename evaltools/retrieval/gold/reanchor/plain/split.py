@@ -14,9 +14,9 @@ were placed, provided they hold, together, at least `MIN_SHARE` of all the place
 of that file: a file's names moving together to a few files is a split (as git infers a
 rename from shared content); a name here and there is a coincidence of names. Half,
 because otherwise most of what left the file went elsewhere; names that went each to a
-module of their own (below) are the split's other pattern, and not counted. A gone file's moved file
-(`moved`: the file of its name elsewhere, or the one it was merged into) is a successor
-too, its names standing there placed in it.
+module of their own (below) are the split's other pattern, and not counted. A gone
+file's moved file (`moved`: the file of its name elsewhere, or the one it was merged
+into) is a successor too, its names standing there placed in it.
 
 An unresolved ID whose name its old file no longer defines then goes to its namesake in
 the successors, if there is exactly one (one in two successors stays unresolved: both are
