@@ -55,9 +55,10 @@ if how != "run":
     # Once the workers run: the forkserver (a child) has forked them (grandchildren).
     while len(descendants(command.pid)) < 3 and command.poll() is None:
         time.sleep(0.01)
-    if how == "interrupt":  # Ctrl-C reaches the terminal's whole process group
+    # A command that finished first is not signalled: its exit code says so.
+    if command.poll() is None and how == "interrupt":  # Ctrl-C reaches the whole group
         os.killpg(command.pid, signal.SIGINT)
-    else:
+    elif command.poll() is None:
         os.kill(command.pid, signal.SIGTERM)
 code = command.wait()
 err = command.stderr.read().decode()
@@ -95,35 +96,46 @@ def _reaped(how: str, *python_args: str) -> dict[str, object]:
     return found
 
 
+def copies(folder: Path, count: int) -> Path:
+    """`count` exact examples in `folder`."""
+    folder.mkdir()
+    exact = (CORPUS / "flask--add-import-statement.md").read_bytes()
+    for i in range(count):
+        (folder / f"e{i:04d}.md").write_bytes(exact)
+    return folder
+
+
 @pytest.fixture
 def examples(tmp_path: Path) -> Path:
-    """Enough exact examples for two workers to be worth starting, and one reformat."""
-    folder = tmp_path / "evals"
-    folder.mkdir()
-    exact = CORPUS / "flask--add-import-statement.md"
-    for i in range(400):
-        (folder / f"e{i:03d}.md").write_bytes(exact.read_bytes())
-    return folder
+    """Enough exact examples for two workers to be worth starting."""
+    return copies(tmp_path / "evals", 400)
+
+
+@pytest.fixture
+def long_work(tmp_path: Path) -> Path:
+    """Examples enough that a quiet machine's two workers are still at them when the
+    harness, having seen them start, signals the command (400 were done before it)."""
+    return copies(tmp_path / "evals", 4000)
 
 
 @pytest.mark.parametrize("outcome", ["clean", "findings"])
 def test_roundtrip_reaps_its_workers_and_helpers(examples: Path, outcome: str) -> None:
     if outcome == "findings":
-        text = (examples / "e000.md").read_text()
-        (examples / "e000.md").write_text(text.replace("\n\n", "\n\n\n", 1))
+        text = (examples / "e0000.md").read_text()
+        (examples / "e0000.md").write_text(text.replace("\n\n", "\n\n\n", 1))
     found = run_reaped("run", "roundtrip", "--jobs", "2", str(examples))
     assert found["code"] == (0 if outcome == "clean" else 1), found["stderr"]
     assert found["left"] == []
 
 
-def test_roundtrip_interrupted_reaps_its_workers_and_helpers(examples: Path) -> None:
-    found = run_reaped("interrupt", "roundtrip", "--jobs", "2", str(examples))
+def test_roundtrip_interrupted_reaps_its_workers_and_helpers(long_work: Path) -> None:
+    found = run_reaped("interrupt", "roundtrip", "--jobs", "2", str(long_work))
     assert (found["code"], found["stderr"]) == (130, "evaltools: interrupted\n")
     assert found["left"] == []
 
 
-def test_roundtrip_terminated_reaps_its_workers_and_helpers(examples: Path) -> None:
-    found = run_reaped("terminate", "roundtrip", "--jobs", "2", str(examples))
+def test_roundtrip_terminated_reaps_its_workers_and_helpers(long_work: Path) -> None:
+    found = run_reaped("terminate", "roundtrip", "--jobs", "2", str(long_work))
     assert found["code"] == -15, found["stderr"]
     assert found["left"] == []
 
