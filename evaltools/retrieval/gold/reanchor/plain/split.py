@@ -90,7 +90,7 @@ class Successors:
         self._defines: dict[str, set[str]] = {}
         self._moved = MovedFiles(the_set, lookup, MIN_AGREE)
         self._moved_to: dict[Place, str] = {}  # old file -> the file it moved to (`moved`)
-        self._modules: dict[tuple[Place, str], Entry | None] = {}  # (old file, name) -> its own
+        self._modules: dict[Place, dict[str, Entry]] = {}  # old file -> name -> its own module
 
     def place(self, ref: GoldRef, cid: ChunkId) -> Resolution | None:
         """Where the split of its old file put the ID, if the set shows one."""
@@ -149,15 +149,14 @@ class Successors:
             agree = {path: names for path, names in placed.items() if len(names) >= MIN_AGREE}
             # A name in its module of its own is the split's other pattern, no coincidence
             # the few files that took several names must outweigh (node-semver 7).
-            total = len(
-                {name for path, names in placed.items() for name in names}
-                - {
-                    name
-                    for path, names in placed.items()
-                    for name in names
-                    if (own := self._module_of(place, name)) is not None and own.path == path
-                }
-            )
+            modules = self._own_modules(place)
+            own = {
+                name
+                for path, names in placed.items()
+                for name in names
+                if name in modules and modules[name].path == path
+            }
+            total = len({name for names in placed.values() for name in names} - own)
             together = len({name for names in agree.values() for name in names})
             split = total > 0 and together >= MIN_SHARE * total
             found = set(agree) if split else set()
@@ -226,7 +225,10 @@ class Successors:
         of the old file went into the same scope."""
         assert cid.symbol is not None
         entry = _inside(named, cid.symbol)
-        if entry is None or entry.name is None or self._named_for_it(place, cid):
+        # A module of its own (a file named for it, new there) is as good a home as a scope
+        # of the same last name (node-semver 7 moved the function `inc` to
+        # `functions/inc.js`, beside the method `SemVer.inc`): a person chooses.
+        if entry is None or entry.name is None or cid.symbol in self._own_modules(place):
             return None
         scope = entry.name[: -len(cid.symbol) - 1]
         together = {
@@ -242,18 +244,12 @@ class Successors:
         evidence = f"its name inside `{scope}` in {entry.path}, with {_names(others)} of {cid.path}"
         return resolved(cid, entry.chunk_id, "", evidence)
 
-    def _named_for_it(self, place: Place, cid: ChunkId) -> bool:
-        """Whether the ID's own name stands, new there, in another file named for it: a
-        module of its own is as good a home as a scope of the same last name (node-semver
-        7 moved the function `inc` to `functions/inc.js`, beside the method `SemVer.inc`)."""
-        assert cid.symbol is not None
-        return self._module_of(place, cid.symbol) is not None
-
     def _own_module(self, place: Place, cid: ChunkId) -> Resolution | None:
         """The ID's name in its module of its own, where at least `MIN_AGREE` other names
         of the old file went each into theirs: the file split a definition a file."""
         assert cid.symbol is not None
-        entry = self._module_of(place, cid.symbol)
+        modules = self._own_modules(place)
+        entry = modules.get(cid.symbol)
         if entry is None or not (
             entry.about_as_long(cid.start, cid.end, NAME_LENGTH_FACTOR) or self._alone(entry)
         ):
@@ -261,8 +257,7 @@ class Successors:
             # may be one member's (node-semver 7's constructor function `Comparator`,
             # now a class whose constructor holds that code).
             return None
-        names = self.missing()[place] - {cid.symbol}
-        others = sum(self._module_of(place, name) is not None for name in names)
+        others = len(modules.keys() - {cid.symbol})
         if others < MIN_AGREE:
             return None
         evidence = (
@@ -277,22 +272,26 @@ class Successors:
         inner = f"{entry.name}."
         return found is None or not any(e.name and e.name.startswith(inner) for e in found.entries)
 
-    def _module_of(self, place: Place, name: str) -> Entry | None:
-        """The one definition of `name`, new there, in a file named for it (as code or as
-        tests, like the old file): `inc` of `functions/inc.js`, `add_timeout/__init__.py`."""
-        key = (place, name)
-        if key not in self._modules:
+    def _own_modules(self, place: Place) -> dict[str, Entry]:
+        """Each name the old file no longer defines that stands in a module of its own: the
+        one definition of it, new there, in a file named for it (as code or as tests, like
+        the old file): `inc` of `functions/inc.js`, `add_timeout/__init__.py`."""
+        if place not in self._modules:
             test = is_test_path(place[1])
-            there = [
-                e
-                for e in self.holding.get(name, [])
-                if e.path != place[1] and is_test_path(e.path) == test
-            ]
-            spelled = _spelled(name.partition(".")[0])
-            fresh = self._newcomers(place, there)
-            own = [e for e in fresh if _spelled(_module_name(e.path)) == spelled]
-            self._modules[key] = own[0] if len(own) == 1 else None
-        return self._modules[key]
+            found: dict[str, Entry] = {}
+            for name in self.missing().get(place, set()):
+                there = [
+                    e
+                    for e in self.holding.get(name, [])
+                    if e.path != place[1] and is_test_path(e.path) == test
+                ]
+                spelled = _spelled(name.partition(".")[0])
+                fresh = self._newcomers(place, there)
+                own = [e for e in fresh if _spelled(_module_name(e.path)) == spelled]
+                if len(own) == 1:
+                    found[name] = own[0]
+            self._modules[place] = found
+        return self._modules[place]
 
     def _retyped(self, place: Place, cid: ChunkId, named: list[Entry]) -> Resolution | None:
         """`Type.name` as the one `Other.name` of the successors, where at least

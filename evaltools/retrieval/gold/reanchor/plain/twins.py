@@ -10,11 +10,20 @@ places it (`SetEvidence.shifted`); else a person chooses.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import NamedTuple
 
 from evaltools.retrieval.code.chunk_id import ChunkId, is_valid_chunk_id, parse_chunk_id
 from evaltools.retrieval.gold.reanchor.lookup import Lookup
 from evaltools.retrieval.gold.reanchor.plain.no_history import SetEvidence
 from evaltools.retrieval.gold.reanchor.resolve import GoldRef, Place, Resolution, Status
+
+
+class _Placed(NamedTuple):
+    """An ID of the set placed: its old span, and how far it moved."""
+
+    start: int
+    end: int
+    shift: int
 
 
 class PlacedAbove:
@@ -27,14 +36,12 @@ class PlacedAbove:
         twinned: set[GoldRef],
     ) -> None:
         self.ids, self.results, self.twinned = ids, results, twinned
-        self._shifts: dict[Place, list[tuple[int, int, int]]] | None = None
+        self._shifts: dict[Place, list[_Placed]] | None = None
 
     def shift_above(self, cid: ChunkId, ref: GoldRef) -> int | None:
         """How far the nearest ID above `cid` in its file moved (None when none was
         placed); one that encloses `cid` (its class) says nothing of the lines inside."""
-        if self._shifts is None:
-            self._shifts = self._read()
-        above = [p[1:] for p in self._shifts.get((ref.revision, cid.path), []) if p[1] < cid.start]
+        above = [(p.end, p.shift) for p in self._in_file(cid, ref) if p.end < cid.start]
         return max(above)[1] if above else None
 
     def shift_near(self, cid: ChunkId, ref: GoldRef) -> tuple[int, bool] | None:
@@ -43,13 +50,17 @@ class PlacedAbove:
         it went. The one below places its end, not its start, which its own growth moved."""
         if (shift := self.shift_above(cid, ref)) is not None:
             return shift, False
-        assert self._shifts is not None
-        below = [p[::2] for p in self._shifts.get((ref.revision, cid.path), []) if p[0] > cid.end]
+        below = [(p.start, p.shift) for p in self._in_file(cid, ref) if p.start > cid.end]
         return (min(below)[1], True) if below else None
 
-    def _read(self) -> dict[Place, list[tuple[int, int, int]]]:
-        """(start, end, shift) of each ID placed, by file."""
-        shifts: dict[Place, list[tuple[int, int, int]]] = {}
+    def _in_file(self, cid: ChunkId, ref: GoldRef) -> list[_Placed]:
+        if self._shifts is None:
+            self._shifts = self._read()
+        return self._shifts.get((ref.revision, cid.path), [])
+
+    def _read(self) -> dict[Place, list[_Placed]]:
+        """Each ID placed, by file."""
+        shifts: dict[Place, list[_Placed]] = {}
         for ref, cid in self.ids.items():
             result = self.results[ref]
             if ref in self.twinned or cid.symbol is None:
@@ -62,7 +73,9 @@ class PlacedAbove:
                 shift = parse_chunk_id(new).start - cid.start
             else:
                 continue  # an index's own chunk names (metas) say nothing of lines
-            shifts.setdefault((ref.revision, cid.path), []).append((cid.start, cid.end, shift))
+            shifts.setdefault((ref.revision, cid.path), []).append(
+                _Placed(cid.start, cid.end, shift)
+            )
         return shifts
 
 
