@@ -25,13 +25,12 @@ import json
 import os
 import shutil
 import subprocess
-import sys
 import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from installed import installed  # this folder, as the script runs from it
+from installed import add_editable_option, evaltools_python  # this folder, as run from it
 
 from evaltools.example.markdown.reader import read_markdown
 from evaltools.example.spec import Example, dumps_example
@@ -169,19 +168,14 @@ def main() -> None:
     parser.add_argument("--jobs", default="1,2", help="comma-separated job counts")
     parser.add_argument("--quick", action="store_true", help="5,000 records")
     parser.add_argument("--dir", type=Path, default=None, help="where to put the files")
-    parser.add_argument(
-        "--editable", action="store_true", help="time this environment, not a wheel install"
-    )
+    add_editable_option(parser)
     args = parser.parse_args()
     count = 5_000 if args.quick else args.records
     jobs = [int(j) for j in args.jobs.split(",")]
     work = Path(tempfile.mkdtemp(prefix="bench-convert-", dir=args.dir))
     try:
-        if args.editable:
-            measure(sys.executable, work, count, jobs)
-        else:
-            with installed() as python:
-                measure(str(python), work, count, jobs)
+        with evaltools_python(args.editable) as python:
+            measure(python, work, count, jobs)
     finally:
         shutil.rmtree(work)
 

@@ -61,7 +61,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from gold_tree import build, git_output, write_set
-from installed import installed  # this folder, as the script runs from it
+from installed import add_editable_option, evaltools_python  # this folder, as run from it
 
 from evaltools.parallel.processes import available_cores
 from evaltools.retrieval.code.cache_store import DB_NAME, RACY_SECONDS
@@ -333,17 +333,12 @@ def main() -> None:
         help="a checkout of earlier evaltools code (`git worktree add DIR COMMIT`): cold and "
         "warm runs are also timed with it, interleaved with this code's",
     )
-    parser.add_argument(
-        "--editable", action="store_true", help="time this environment, not a wheel install"
-    )
+    add_editable_option(parser)
     args = parser.parse_args()
     if args.quick:
         args.files, args.ids, args.repeats = 300, 600, 1
-    if args.editable:
-        run(sys.executable, args)
-        return
-    with installed() as python:
-        run(str(python), args)
+    with evaltools_python(args.editable) as python:
+        run(python, args)
 
 
 def run(python: str, args: argparse.Namespace) -> None:

@@ -41,7 +41,7 @@ import time
 from pathlib import Path
 
 import pyromark
-from installed import installed  # this folder, as the script runs from it
+from installed import add_editable_option, evaltools_python  # this folder, as run from it
 
 from evaltools.example.lint import lint_markdown
 from evaltools.example.markdown.reader import read_markdown
@@ -240,17 +240,12 @@ def main() -> None:
     parser.add_argument("--megabytes", type=float, default=20.0)
     parser.add_argument("--repeats", type=int, default=3, help="repeats of the corpus runs")
     parser.add_argument("--quick", action="store_true", help="5 runs, 2 MB, one repeat")
-    parser.add_argument(
-        "--editable", action="store_true", help="time this environment, not a wheel install"
-    )
+    add_editable_option(parser)
     args = parser.parse_args()
     if args.quick:
         args.runs, args.megabytes, args.repeats = 5, 2.0, 1
-    if args.editable:
-        run(sys.executable, args)
-        return
-    with installed() as python:
-        run(str(python), args)
+    with evaltools_python(args.editable) as python:
+        run(python, args)
 
 
 def run(python: str, args: argparse.Namespace) -> None:

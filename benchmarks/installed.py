@@ -8,6 +8,7 @@ dependencies (its own `.pth` files, the editable hook among them, are not run fr
 
 from __future__ import annotations
 
+import argparse
 import os
 import subprocess
 import sys
@@ -43,6 +44,23 @@ def installed() -> Iterator[Path]:
             yield python
         finally:
             os.chdir(here)
+
+
+def add_editable_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--editable", action="store_true", help="time this environment, not a wheel install"
+    )
+
+
+@contextmanager
+def evaltools_python(editable: bool) -> Iterator[str]:
+    """The interpreter whose `evaltools` a benchmark times: this environment's with
+    `editable`, else that of `installed()`."""
+    if editable:
+        yield sys.executable
+    else:
+        with installed() as python:
+            yield str(python)
 
 
 def _run(*argv: str) -> str:
