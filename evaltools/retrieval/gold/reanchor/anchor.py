@@ -14,6 +14,7 @@ from evaltools.retrieval.gold.reanchor.history.follow import follow_all
 from evaltools.retrieval.gold.reanchor.history.old_defs import kept, old_body
 from evaltools.retrieval.gold.reanchor.lookup import Entry, FileEntries, Lookup
 from evaltools.retrieval.gold.reanchor.modules import inline_module_moved
+from evaltools.retrieval.gold.reanchor.plain.collisions import settle_collisions
 from evaltools.retrieval.gold.reanchor.plain.file_renames import folder_changes, suffix_changes
 from evaltools.retrieval.gold.reanchor.resolve import (
     MAX_CANDIDATES,
@@ -76,6 +77,7 @@ def resolve_all(
             result = inline_module_moved(cid, lookup) or result
         results[ref] = dataclasses.replace(result, caveat=caveat)
     follow_all(ids, results, lookup)
+    settle_collisions(ids, results, lookup)
     add_candidates(ids, results, lookup)
     for ref in gone:
         results[ref] = dataclasses.replace(results[ref], file_gone=True)
