@@ -88,15 +88,23 @@ def test_a_namesake_at_the_ids_lines_stands_when_nothing_above_moved(
     assert [g["kind"] for g in got] == ["ok", "ok"]
 
 
+# The second overload two lines longer than the first: one line apart, the first could be
+# the second reformatted (test_reanchor_plain_overloads).
 OVERLOADED_HEADS = {
     "rust": "".join(
         f"impl Help<{t}> for S {{\n    fn helper(&self) -> u32 {{\n{body}    }}\n}}\n\n"
-        for t, body in (("A", "        1\n"), ("B", "        let x = 1;\n        x + 1\n"))
+        for t, body in (
+            ("A", "        1\n"),
+            ("B", "        let x = 1;\n        let y = x;\n        y + 1\n"),
+        )
     ),
     "java": "class S {\n"
     + "".join(
         f"  int helper({t} t) {{\n{body}  }}\n\n"
-        for t, body in (("A", "    return 1;\n"), ("B", "    int x = 1;\n    return x + 1;\n"))
+        for t, body in (
+            ("A", "    return 1;\n"),
+            ("B", "    int x = 1;\n    int y = x;\n    return y + 1;\n"),
+        )
     ),
 }
 

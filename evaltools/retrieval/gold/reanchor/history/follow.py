@@ -48,8 +48,8 @@ from evaltools.retrieval.gold.reanchor.history.retyped import renamed_type
 from evaltools.retrieval.gold.reanchor.history.successors import Successors
 from evaltools.retrieval.gold.reanchor.lookup import Lookup
 from evaltools.retrieval.gold.reanchor.names import ByName, place_by_name
-from evaltools.retrieval.gold.reanchor.plain.no_history import SetEvidence, same_length
-from evaltools.retrieval.gold.reanchor.plain.twins import PlacedAbove, doubted_twin
+from evaltools.retrieval.gold.reanchor.plain.no_history import SetEvidence
+from evaltools.retrieval.gold.reanchor.plain.twins import plain_namesakes
 from evaltools.retrieval.gold.reanchor.plain.wrapper import wrapped
 from evaltools.retrieval.gold.reanchor.rename import Scopes, by_scope
 from evaltools.retrieval.gold.reanchor.resolve import GoldRef, Resolution, Status, leaf_of, resolved
@@ -106,7 +106,7 @@ def follow_all(
             results[ref] = found
         else:
             by_name.append((ref, cid, cid.symbol, old))
-    _plain_namesakes(
+    plain_namesakes(
         plain_ambiguous,
         plain_twins,
         ids=ids,
@@ -176,30 +176,6 @@ def _in_scope(
     if found is None:
         found = renamed_in_place(cid, old, lookup, _fresh(history[0], cid, ref, old))
     return found
-
-
-def _plain_namesakes(
-    ambiguous: list[tuple[GoldRef, ChunkId]],
-    twins: list[tuple[GoldRef, ChunkId]],
-    *,
-    ids: dict[GoldRef, ChunkId],
-    results: dict[GoldRef, Resolution],
-    lookup: Lookup,
-    the_set: SetEvidence,
-    twinned: set[GoldRef],
-) -> None:
-    """Namesakes without old bodies: those ambiguous by their span's length, unless the
-    shift of the ID placed above them (by its name) puts another nearer; then those found
-    at their lines, unless the ID above them (by name or length) moved."""
-    named = PlacedAbove(ids, results, twinned)
-    for ref, cid in ambiguous:
-        result = results[ref]
-        shift, below = named.shift_near(cid, ref) or (None, False)
-        pick = same_length(cid, result.candidates, shift, below=below)
-        results[ref] = resolved(cid, *pick) if pick else the_set.shifted(cid, ref) or result
-    placed = PlacedAbove(ids, results, twinned)
-    for ref, cid in twins:
-        results[ref] = doubted_twin(cid, ref, lookup, the_set, placed) or results[ref]
 
 
 def _gated(

@@ -288,14 +288,22 @@ def spelling(name: str, test: bool = False) -> str:
 
 
 def same_length(
-    cid: ChunkId, candidates: Sequence[str], shift: int | None = None, *, below: bool = False
+    cid: ChunkId,
+    candidates: Sequence[str],
+    shift: int | None = None,
+    *,
+    below: bool = False,
+    own_lines: bool = False,
 ) -> tuple[str, str, str] | None:
     """Namesakes in the ID's own file (overloads, shifted together) told apart by the one
     exactly as long as the ID's span (of a few lines at least: one-liners are all alike):
     the chunk ID, why, and the evidence in a few words. `shift`: how far the ID placed
     above it moved (`below`: the ID placed below it, which places ends); a namesake
     nearer where that puts it is as likely the ID, grown or shrunk (packaging 22's
-    property getter grew two lines; its setter kept its length)."""
+    property getter grew two lines; its setter kept its length). `own_lines`: none was
+    placed, so its own lines say where it was, and a namesake as near them within a line of
+    its length is as likely the ID, reformatted (commons-net 3.9 joined the braces of a
+    class's constructors: one took two lines, the other, as near, the first one's three)."""
     length = cid.end - cid.start
     if length < MIN_TIE_LINES - 1:
         return None
@@ -303,12 +311,16 @@ def same_length(
     same = [c for c, new in spans.items() if new.end - new.start == length]
     if len(same) != 1 or spans[same[0]].path != cid.path:
         return None
-    if shift is not None:
+    if shift is not None or own_lines:
+        moved = shift or 0
         distance = {
-            c: abs(new.end - cid.end - shift if below else new.start - cid.start - shift)
+            c: abs(new.end - cid.end - moved if below else new.start - cid.start - moved)
             for c, new in spans.items()
         }
-        if any(d <= distance[same[0]] for c, d in distance.items() if c != same[0]):
+        rivals = [c for c, d in distance.items() if c != same[0] and d <= distance[same[0]]]
+        if own_lines:
+            rivals = [c for c in rivals if abs(spans[c].end - spans[c].start - length) <= 1]
+        if rivals:
             return None
     return same[0], "its span's length tells the namesakes apart", "the only namesake as long"
 

@@ -2,9 +2,13 @@
 whether it is the definition the ID named or a namesake that slid onto its lines (impl
 blocks alike, overloads). The set's other IDs of the file say whether its lines moved: the
 nearest one above it in the file that was placed (by its name, its span's length among
-overloads or a shift of its namesakes; not one enclosing it) moved too, so the match at
-its own lines is chance, not evidence. The one shift that places its gold namesakes then
-places it (`SetEvidence.shifted`); else a person chooses.
+overloads or a shift of its namesakes; or its class, by where it starts) moved too, so the
+match at its own lines is chance, not evidence. The one shift that places its gold
+namesakes then places it (`SetEvidence.shifted`); else a person chooses.
+
+`plain_namesakes` runs the passes without old bodies over namesakes: those ambiguous told
+apart by their length where the IDs placed around them agree (`no_history.same_length`),
+then those found at their lines doubted as above.
 """
 
 from __future__ import annotations
@@ -14,8 +18,8 @@ from typing import NamedTuple
 
 from evaltools.retrieval.code.chunk_id import ChunkId, is_valid_chunk_id, parse_chunk_id
 from evaltools.retrieval.gold.reanchor.lookup import Lookup
-from evaltools.retrieval.gold.reanchor.plain.no_history import SetEvidence
-from evaltools.retrieval.gold.reanchor.resolve import GoldRef, Place, Resolution, Status
+from evaltools.retrieval.gold.reanchor.plain.no_history import SetEvidence, same_length
+from evaltools.retrieval.gold.reanchor.resolve import GoldRef, Place, Resolution, Status, resolved
 
 
 class _Placed(NamedTuple):
@@ -40,18 +44,35 @@ class PlacedAbove:
 
     def shift_above(self, cid: ChunkId, ref: GoldRef) -> int | None:
         """How far the nearest ID above `cid` in its file moved (None when none was
-        placed); one that encloses `cid` (its class) says nothing of the lines inside."""
+        placed), else the one enclosing it (`shift_enclosing`)."""
         above = [(p.end, p.shift) for p in self._in_file(cid, ref) if p.end < cid.start]
-        return max(above)[1] if above else None
+        return max(above)[1] if above else self.shift_enclosing(cid, ref)
 
     def shift_near(self, cid: ChunkId, ref: GoldRef) -> tuple[int, bool] | None:
         """The shift above `cid` (False), else how far the nearest ID below it moved (True):
         an ID first in its class (a constructor) has only the lines after it to say where
-        it went. The one below places its end, not its start, which its own growth moved."""
-        if (shift := self.shift_above(cid, ref)) is not None:
-            return shift, False
+        it went. The one below places its end, not its start, which its own growth moved.
+        The class around it says least (lines added inside it move its members, not its
+        start), so it speaks only when neither does."""
+        above = [(p.end, p.shift) for p in self._in_file(cid, ref) if p.end < cid.start]
+        if above:
+            return max(above)[1], False
         below = [(p.start, p.shift) for p in self._in_file(cid, ref) if p.start > cid.end]
-        return (min(below)[1], True) if below else None
+        if below:
+            return min(below)[1], True
+        shift = self.shift_enclosing(cid, ref)
+        return (shift, False) if shift is not None else None
+
+    def shift_enclosing(self, cid: ChunkId, ref: GoldRef) -> int | None:
+        """How far the start of the innermost ID enclosing `cid` moved (its class, whose
+        lines above moved its members' too: commons-net 3.9 joined an exception's header
+        lines, and its second constructor slid onto the first one's lines)."""
+        around = [
+            (p.start, p.shift)
+            for p in self._in_file(cid, ref)
+            if p.start < cid.start and cid.end <= p.end
+        ]
+        return max(around)[1] if around else None
 
     def _in_file(self, cid: ChunkId, ref: GoldRef) -> list[_Placed]:
         if self._shifts is None:
@@ -102,3 +123,30 @@ def doubted_twin(
         f"{shift:+d} lines and {len(alike)} definitions of the name are as long "
         f"(lines {', '.join(f'{e.start}-{e.end}' for e in alike)})",
     )
+
+
+def plain_namesakes(
+    ambiguous: list[tuple[GoldRef, ChunkId]],
+    twins: list[tuple[GoldRef, ChunkId]],
+    *,
+    ids: dict[GoldRef, ChunkId],
+    results: dict[GoldRef, Resolution],
+    lookup: Lookup,
+    the_set: SetEvidence,
+    twinned: set[GoldRef],
+) -> None:
+    """Namesakes without old bodies: those ambiguous by their span's length, unless the
+    shift of the ID placed above them (by its name) puts another nearer; then those found
+    at their lines, unless the ID above them (by name or length) moved."""
+    named = PlacedAbove(ids, results, twinned)
+    for ref, cid in ambiguous:
+        result = results[ref]
+        near = named.shift_near(cid, ref)
+        if near is None:
+            pick = same_length(cid, result.candidates, own_lines=True)
+        else:
+            pick = same_length(cid, result.candidates, near[0], below=near[1])
+        results[ref] = resolved(cid, *pick) if pick else the_set.shifted(cid, ref) or result
+    placed = PlacedAbove(ids, results, twinned)
+    for ref, cid in twins:
+        results[ref] = doubted_twin(cid, ref, lookup, the_set, placed) or results[ref]

@@ -1,0 +1,168 @@
+"""Overloads in a plain tree (no old bodies), where lengths and lines are all there is: a
+file reformatted changes the lengths, so the one namesake as long is not the ID's unless it
+is also the nearest to where the ID's lines went; and the class around an ID says where
+those lines went when nothing above it in the class is placed (commons-net 3.9)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.retrieval.gitrepo import GitRepo
+from tests.retrieval.gold.reanchor_repo import chunk_id, gold_check, plain_copy
+from tests.retrieval.gold.test_reanchor_twins import repo
+
+__all__ = ["repo"]  # the fixture
+
+# Two overloads, braces on their own lines, then joined: the first one shrinks to two
+# lines, the second to the first's old length. (path, before, after, name)
+REFORMATTED = {
+    "java": (
+        "Conn.java",
+        "class Conn {\n  Conn()\n  {\n  }\n\n  Conn(String m)\n  {\n    super(m);\n  }\n}\n",
+        "class Conn {\n  Conn() {\n  }\n\n  Conn(String m) {\n    super(m);\n  }\n}\n",
+        "Conn.Conn",
+    ),
+    "rust": (
+        "conn.rs",
+        "impl A for Conn {\n    fn open(&self)\n    {\n    }\n}\n\n"
+        "impl B for Conn {\n    fn open(&self, m: u8)\n    {\n        send(m);\n    }\n}\n",
+        "impl A for Conn {\n    fn open(&self) {\n    }\n}\n\n"
+        "impl B for Conn {\n    fn open(&self, m: u8) {\n        send(m);\n    }\n}\n",
+        "Conn.open",
+    ),
+}
+
+
+@pytest.mark.parametrize("language", list(REFORMATTED))
+def test_the_one_namesake_as_long_is_no_match_when_another_is_as_near(
+    language: str, repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """commons-net 3.9 reformatted `FTPConnectionClosedException`: its no-argument
+    constructor, nothing else of the file in the set, took two lines, and the other one
+    its old three. With nothing placed around it, its own lines are where it was: the
+    other, as near them, is as likely, and a person chooses."""
+    path, before, after, name = REFORMATTED[language]
+    repo.write(path, before)
+    old = repo.commit("overloads")
+    gold = [chunk_id(repo, path, name, 0)]
+    repo.write(path, after)
+    repo.commit("reformatted")
+    code, got = gold_check(repo, tmp_path, capsys, gold, old, root=plain_copy(repo, tmp_path))
+    assert code == 1
+    assert (got[gold[0]]["kind"], got[gold[0]]["new_chunk_id"]) == ("ambiguous", None)
+    assert got[gold[0]]["candidates"][:2] == [
+        chunk_id(repo, path, name, 0),
+        chunk_id(repo, path, name, 1),
+    ]
+
+
+@pytest.mark.parametrize("language", list(REFORMATTED))
+def test_the_one_namesake_as_long_and_nearest_is_the_match(
+    language: str, repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Lines added above, none reformatted: the namesake as long is also the nearest to
+    the ID's old lines, and its length places it."""
+    path, before, _, name = REFORMATTED[language]
+    repo.write(path, before)
+    old = repo.commit("overloads")
+    gold = [chunk_id(repo, path, name, 0)]
+    repo.write(path, "// a note\n" * 5 + before)
+    repo.commit("notes")
+    code, got = gold_check(repo, tmp_path, capsys, gold, old, root=plain_copy(repo, tmp_path))
+    assert code == 1
+    assert (got[gold[0]]["kind"], got[gold[0]]["new_chunk_id"]) == (
+        "moved",
+        chunk_id(repo, path, name, 0),
+    )
+    assert got[gold[0]]["evidence"] == "the only namesake as long"
+
+
+# Three lines of comments above a scope of three namesakes as long: (path, text, the
+# scope's name, the namesakes' name).
+ENCLOSED = {
+    "java": (
+        "E.java",
+        "class E {\n"
+        + "".join(f"  E({t} a) {{\n    use(a);\n  }}\n" for t in ("int", "String", "long"))
+        + "}\n",
+        "E",
+        "E.E",
+    ),
+    "rust": (
+        "e.rs",
+        "mod e {\n"
+        + "".join(f'    #[cfg(feature = "{t}")]\n    fn run() {{\n    }}\n' for t in "abc")
+        + "}\n",
+        "e",
+        "e.run",
+    ),
+}
+
+
+@pytest.mark.parametrize("language", list(ENCLOSED))
+def test_a_namesake_slid_onto_the_ids_lines_is_no_match_when_its_class_moved(
+    language: str, repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """commons-net 3.9 joined `TFTPPacketException`'s header lines: the class moved up,
+    and its second constructor's old lines hold another one now. The class, placed by its
+    name, says its members' lines moved: the match at the old lines is chance."""
+    path, text, scope, name = ENCLOSED[language]
+    mark = "// note\n" * 3
+    repo.write(path, mark + text)
+    old = repo.commit("three namesakes")
+    gold = [chunk_id(repo, path, scope), chunk_id(repo, path, name, 1)]
+    repo.write(path, text)
+    repo.commit("notes gone")
+    code, got = gold_check(repo, tmp_path, capsys, gold, old, root=plain_copy(repo, tmp_path))
+    assert code == 1
+    assert (got[gold[0]]["kind"], got[gold[0]]["new_chunk_id"]) == (
+        "moved",
+        chunk_id(repo, path, scope),
+    )
+    assert (got[gold[1]]["kind"], got[gold[1]]["new_chunk_id"]) == ("ambiguous", None)
+
+
+@pytest.mark.parametrize("language", list(ENCLOSED))
+def test_a_namesake_at_the_ids_lines_stands_when_its_class_did_not_move(
+    language: str, repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path, text, scope, name = ENCLOSED[language]
+    repo.write(path, text)
+    old = repo.commit("three namesakes")
+    gold = [chunk_id(repo, path, scope), chunk_id(repo, path, name, 1)]
+    repo.write(path, text + "// a note below\n")
+    repo.commit("a note")
+    code, got = gold_check(repo, tmp_path, capsys, gold, old, root=plain_copy(repo, tmp_path))
+    assert code == 0
+    assert [got[g]["kind"] for g in gold] == ["ok", "ok"]
+
+
+def constructors(above: str, fields: str, string_lines: int, int_lines: int) -> str:
+    """A class `C` with two constructors of the given lengths and a method `m` after them."""
+    return (
+        f"package p;\n\n{above}public class C {{\n{fields}"
+        + "  public C(String s) {\n"
+        + "".join(f"    this.s{j} = s;\n" for j in range(string_lines - 2))
+        + "  }\n\n  public C(int n) {\n"
+        + "".join(f"    this.n{j} = n;\n" for j in range(int_lines - 2))
+        + "  }\n\n  public int m() {\n    return 1;\n  }\n}\n"
+    )
+
+
+def test_the_id_placed_below_outweighs_the_class_around(
+    repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Fields added inside the class move its members more than its start: the method
+    placed below says where the constructor's lines went, and there the one as long is
+    not the nearest (a person chooses), though by the class's start it would be."""
+    repo.write("C.java", constructors("", "", 3, 5))
+    old = repo.commit("two constructors")
+    gold = [chunk_id(repo, "C.java", n, i) for n, i in (("C", 0), ("C.C", 1), ("C.m", 0))]
+    fields = "".join(f"  int {f};\n" for f in "abcd")
+    repo.write("C.java", constructors("// a\n// b\n", fields, 5, 6))
+    repo.commit("fields and notes")
+    code, got = gold_check(repo, tmp_path, capsys, gold, old, root=plain_copy(repo, tmp_path))
+    assert code == 1
+    assert [got[g]["kind"] for g in gold] == ["moved", "ambiguous", "moved"]
