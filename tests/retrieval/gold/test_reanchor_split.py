@@ -1,6 +1,7 @@
 """A file split, checked in a plain tree (a copy without `.git`: no history, no old bodies),
 in every supported language: the set's IDs of one old file whose names went together to a
-few new files make those its successors, and an ID goes to its one namesake there."""
+few new files make those its successors, and an ID goes to its one namesake there. With
+history too, where bodies too short and alike tell nothing (the last test)."""
 
 from __future__ import annotations
 
@@ -468,3 +469,59 @@ def test_names_in_modules_of_their_own_leave_the_shared_file_a_successor(
         ("relocated", chunk_id(repo, shared, n)) for n in extra
     ]
     assert [got[g]["kind"] for g in gold[:3]] == ["relocated"] * 3
+
+
+# One-line functions alike but for their names, as they were and as rewritten in their
+# modules: no body tells them apart.
+ONE_LINERS = {
+    "python": (
+        "semver.py",
+        "def {n}(v):\n    return parse(v).{n}\n",
+        "def {n}(version, loose=False):\n    return SemVer(version, loose).{n}\n",
+    ),
+    "typescript": (
+        "semver.ts",
+        "export function {n}(v: string) {{\n  return parse(v).{n};\n}}\n",
+        "export const {n} = (a: string, loose?: boolean) => new SemVer(a, loose).{n};\n",
+    ),
+    "rust": (
+        "semver.rs",
+        "pub fn {n}(v: &str) -> u64 {{\n    parse(v).{n}\n}}\n",
+        "pub fn {n}(version: &str, loose: bool) -> u64 {{\n"
+        "    SemVer::new(version, loose).{n}\n}}\n",
+    ),
+}
+
+
+@pytest.mark.parametrize("language", list(ONE_LINERS))
+@pytest.mark.parametrize("stood", [False, True])
+def test_with_history_short_bodies_go_each_to_their_module_if_new_there(
+    language: str, stood: bool, repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """node-semver 7 with its history: `major`, `minor` and `patch`, one line each and
+    rewritten as arrow functions, each in its module (`functions/major.js`): bodies this
+    short and alike tell nothing, the split does, as in a plain tree. Not where the module
+    stood already at the revision (`stood`): then it was no new home."""
+    name, before, after = ONE_LINERS[language]
+    names = ("major", "minor", "patch")
+    old_path = f"src/utils/{name}"
+    own = {n: f"src/functions/{n}.{name.rpartition('.')[2]}" for n in names}
+    repo.write(old_path, "\n".join(before.format(n=n) for n in names))
+    if stood:
+        repo.write(own["major"], after.format(n="major"))
+    old = repo.commit("one file")
+    gold = [chunk_id(repo, old_path, n) for n in names]
+    repo.rm(old_path)
+    for n in names:
+        repo.write(own[n], after.format(n=n))
+    repo.commit("a module a function")
+    code, got = gold_check(repo, tmp_path, capsys, gold, old)
+    assert code == 1
+    for n, g in zip(names, gold, strict=True):
+        if stood and n == "major":
+            assert (got[g]["kind"], got[g]["new_chunk_id"]) == ("missing_file", None)
+        else:
+            assert (got[g]["kind"], got[g]["new_chunk_id"]) == (
+                "relocated",
+                chunk_id(repo, own[n], n),
+            )

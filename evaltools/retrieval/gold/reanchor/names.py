@@ -44,7 +44,7 @@ def by_names(
             holding.setdefault(entry.name, []).append(entry)
     standing, renamed = Standing(the_set), RenamedFiles(the_set)
     at_home = RenamedAtHome(holding)
-    plain: list[tuple[GoldRef, ChunkId]] = []  # no name nor body placed them
+    plain: list[tuple[GoldRef, ChunkId, Body | None]] = []  # no name nor body placed them
     # Without old bodies, the IDs of one revision each name alone sends to one definition.
     claims: dict[tuple[str, str], list[tuple[GoldRef, ChunkId, Resolution]]] = {}
     for ref, cid, symbol, old in by_name:
@@ -66,15 +66,14 @@ def by_names(
         entries = [e for e in same if e.chunk_id in fresh]
         found = _by_unique_name(cid, symbol, entries, old, lookup)
         if found is None or found.new_chunk_id is None:
-            if old is None:
-                plain.append((ref, cid))
+            plain.append((ref, cid, old))
             continue
         if old is None and at_home.doubts(cid, found):
             continue
         # Without the old body, a namesake that may have stood there all along is no move.
         twins = standing_apart < len(same)
         if old is None and standing.may_have_been_there(cid, ref, found.new_chunk_id, twins):
-            plain.append((ref, cid))  # a split may still show where it went
+            plain.append((ref, cid, old))  # a split may still show where it went
             continue
         if old is None and ref.revision is not None:
             claims.setdefault((ref.revision, found.new_chunk_id), []).append((ref, cid, found))
@@ -92,6 +91,7 @@ def by_names(
             holding=holding,
             standing=standing,
             at_home=at_home,
+            olds=olds,
         )
     return holding
 
@@ -172,7 +172,7 @@ def _heirs(
 
 
 def _by_successors(
-    plain: list[tuple[GoldRef, ChunkId]],
+    plain: list[tuple[GoldRef, ChunkId, Body | None]],
     results: dict[GoldRef, Resolution],
     *,
     lookup: Lookup,
@@ -180,12 +180,27 @@ def _by_successors(
     holding: dict[str, list[Entry]],
     standing: Standing,
     at_home: RenamedAtHome,
+    olds: OldDefinitions,
 ) -> None:
-    """The IDs no name placed, where the split of their file put them (`split`), unless
-    the namesake there may have stood there all along (`standing`) or its type was renamed
-    at home (`at_home`)."""
+    """The IDs no name nor body placed, where the split of their file put them (`split`).
+    Without the old body, unless the namesake there may have stood there all along
+    (`standing`) or its type was renamed at home (`at_home`); with it (a body too short or
+    too rewritten to tell namesakes apart: node-semver 7's one-line `major`, `minor`,
+    `patch`), only in its module of its own, if git shows that definition new since the
+    revision and keeping half of the body."""
     successors = Successors(the_set, results, holding, lookup)
-    for ref, cid in plain:
+    for ref, cid, old in plain:
+        if old is not None:
+            found = successors.own_module(ref, cid)
+            new = found.new_chunk_id if found is not None else None
+            if (
+                found is not None
+                and new is not None
+                and olds.newcomers([new], cid, ref.revision, old)
+                and kept(old, new, lookup) >= HOLLOW_BELOW
+            ):
+                results[ref] = found
+            continue
         found = successors.place(ref, cid)
         if found is None or found.new_chunk_id is None:
             continue

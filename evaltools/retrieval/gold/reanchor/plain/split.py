@@ -133,6 +133,15 @@ class Successors:
         evidence = f"same name{alike} in {path}, {self._where(place, path, others)}"
         return resolved(cid, entry.chunk_id, "", evidence)
 
+    def own_module(self, ref: GoldRef, cid: ChunkId) -> Resolution | None:
+        """The module-of-its-own rule alone (`_own_module`), for an ID whose name its old
+        file no longer defines: the one rule of a split that history may want too, where
+        bodies too short and alike place nothing (node-semver 7's `major`, `minor`)."""
+        place = (ref.revision, cid.path)
+        if cid.symbol not in self.missing().get(place, ()):
+            return None
+        return self._own_module(place, cid)
+
     def tests_along(self, ref: GoldRef, cid: ChunkId, new_chunk_id: str) -> bool:
         """A test of the old file's test module (`tests.name`) went where `MIN_AGREE` other
         tests of that module went: its module's tests moved with the code they test."""
