@@ -16,6 +16,12 @@ The set's gold IDs of the same revision are a sample of the old tree (`no_histor
   its members): the type stood there then, and its member of that name may have too; for a
   name of no type (a function), any definition there: the package or module existed then;
 
+- one naming a file of the target's build unit (crate, package: the folder of a
+  `Cargo.toml`, `package.json`, `go.mod`, ...), still there, when that is not the unit of
+  the ID's file and the ID's file still stands: the unit stood then, and a name leaving a
+  file that stands for a unit that stood is a copy more often than a move (rand 0.8 deleted
+  `log_gamma` from `src/distributions/utils.rs`; `rand_distr` had its own all along);
+
 and Rust's `mod tests` (`tests.check`) is each module's own: a test of one name in another
 module's file is another test (the set need say nothing).
 """
@@ -33,6 +39,19 @@ _TEST_MODULES = frozenset({"tests", "test"})
 
 # A revision and a scope (`scope_of`).
 _Scope = tuple[str | None, tuple[str | None, str]]
+# The files that make their folder a build unit of its own (a crate, a package, a module).
+_MANIFESTS = frozenset(
+    {
+        "Cargo.toml",
+        "package.json",
+        "go.mod",
+        "pom.xml",
+        "build.gradle",
+        "build.gradle.kts",
+        "pyproject.toml",
+        "setup.py",
+    }
+)
 
 
 class Standing:
@@ -42,6 +61,8 @@ class Standing:
     def __init__(self, the_set: SetEvidence) -> None:
         self.the_set = the_set
         self._heads: dict[_Scope, set[str]] | None = None
+        self._units: set[str] | None = None  # the folders of build units, "" the root
+        self._units_stood: set[tuple[str | None, str]] | None = None
 
     def may_have_been_there(
         self,
@@ -54,7 +75,8 @@ class Standing:
         """`new_chunk_id` (named as `cid` is, found by name alone) may be a definition that
         stood at `ref`'s revision under its own name, not where `cid` went: it is in another
         scope than `cid`'s, and the set shows (`twins_there`) namesakes of it elsewhere that
-        were there, or that its file stood then, or that its type (`Codec` of
+        were there, or that its file stood then, or its build unit (crate, package) while
+        `cid`'s file, of another unit, still stands, or that its type (`Codec` of
         `Codec.Encode`) stood in its scope then, or, for a name of no type (a function),
         that its scope existed then; or it is a Rust test
         of another module, unless the set shows its module's tests went there
@@ -68,11 +90,38 @@ class Standing:
             return False
         if (ref.revision, new.path) in self.the_set.places()[1]:
             return True  # its file stood then
+        if self._unit_stood(cid, ref, new.path):
+            return True
         heads = self.heads().get((ref.revision, scope))
         if twins_there or heads is None:
             return twins_there
         head, dot, _ = new.symbol.partition(".") if new.symbol else ("", "", "")
         return not dot or head in heads
+
+    def _unit_stood(self, cid: ChunkId, ref: GoldRef, new_path: str) -> bool:
+        """`new_path` is in another build unit than `cid`'s file, which still stands, and
+        the set names a file of that unit, still there, at `ref`'s revision."""
+        unit = self._unit_of(new_path)
+        standing = self.the_set.places()[1]
+        if unit == self._unit_of(cid.path) or (ref.revision, cid.path) not in standing:
+            return False
+        if self._units_stood is None:
+            self._units_stood = {(revision, self._unit_of(path)) for revision, path in standing}
+        return (ref.revision, unit) in self._units_stood
+
+    def _unit_of(self, path: str) -> str:
+        """The folder of the build unit `path` is in (its nearest folder with a manifest)."""
+        if self._units is None:
+            self._units = {
+                folder
+                for file in self.the_set.lookup.paths()
+                for folder, _, name in [file.rpartition("/")]
+                if name in _MANIFESTS
+            }
+        folder = path.rpartition("/")[0]
+        while folder and folder not in self._units:
+            folder = folder.rpartition("/")[0]
+        return folder
 
     def heads(self) -> dict[_Scope, set[str]]:
         """The first names (`Codec` of `Codec.Encode`) of the set's gold IDs whose files are
