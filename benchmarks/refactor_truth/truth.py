@@ -292,6 +292,14 @@ def _pick(
         return mate
     named = [(s, d) for s, d in scored if same_module(old, d)]
     named = named or [(s, d) for s, d in scored if d.name == old.name]
+    # A namesake that stood where it is under its own name (a wrapper of the old name kept
+    # in `__init__.py`) is not where the definition went when the one namesake new there
+    # keeps its body (tqdm 4.36's `tnrange`); a short body, or one the newcomer does not
+    # keep, tells nothing of it (the `Codec` of each codec package, and a new one).
+    stood = [(s, d) for s, d in named if any(r is not old for r in tree.old_by_key.get(d.key, []))]
+    fresh = [p for p in named if p not in stood]
+    if stood and len(fresh) == 1 and fresh[0][0] >= BODY and len(old.body) >= SHORT:
+        named = fresh
     if len(old.body) < SHORT:
         if len(named) == 1:
             return named[0][1]
@@ -300,6 +308,8 @@ def _pick(
         return Truth("gone", ())
     if len(copies := [d for s, d in strong if s >= COPY]) > 1:
         return Truth("ambiguous", tuple(d.chunk_id for d in copies), "copies")
+    if len(named) == 1 and (scope := _scope_of_its_code(old, named[0], scored)) is not None:
+        return scope
     if len(named) == 1:
         wrapped = [(s, d) for s, d in scored if d.name.endswith("." + old.name)]
         both = sorted(wrapped + named, key=lambda p: -p[0])
@@ -311,6 +321,27 @@ def _pick(
     if scored and scored[0][0] >= UNCLEAR:
         return Truth("unclear", (scored[0][1].chunk_id,), "renamed and rewritten?")
     return Truth("gone", ())
+
+
+def _scope_of_its_code(
+    old: Def, named: tuple[float, Def], scored: list[tuple[float, Def]]
+) -> Truth | None:
+    """Its name on a scope over twice as long, one member of which has its code more than
+    the scope has (node-semver 7: the constructor function `SemVer` became a class, its
+    code the class's `constructor`): either is a fair home, neither a miss."""
+    ratio, scope = named
+    if scope.end - scope.start <= 2 * (old.end - old.start):
+        return None
+    inner = [
+        (s, d)
+        for s, d in scored
+        if d.path == scope.path and d.name.startswith(scope.name + ".") and s >= BODY
+    ]
+    if not inner or inner[0][0] - ratio < BODY_AHEAD:
+        return None
+    return Truth(
+        "unclear", (scope.chunk_id, inner[0][1].chunk_id), "its code a member's of its scope"
+    )
 
 
 def _linked(

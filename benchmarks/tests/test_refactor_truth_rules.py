@@ -591,3 +591,64 @@ def test_a_file_keeping_its_qualified_names_is_renamed_though_another_has_more_l
     )
     target = "src/pkg/url_dependency.py:2-3:URLDependency.is_url"
     assert (got.category, got.targets) == ("file renamed", (target,))
+
+
+NOTEBOOK = '''def tnrange(*args, **kwargs):
+    """A shortcut for tqdm_notebook(xrange(*args), **kwargs)."""
+    return tqdm_notebook(_range(*args), **kwargs)
+'''
+WRAPPER = """def tnrange(*args, **kwargs):
+    from ._tqdm_notebook import tnrange as _tnrange
+    return _tnrange(*args, **kwargs)
+"""
+STD = '''def trange(*args, **kwargs):
+    """A shortcut for tqdm(xrange(*args), **kwargs)."""
+    return tqdm(_range(*args), **kwargs)
+'''
+
+
+def test_a_namesake_that_stood_where_it_is_is_not_the_new_home(tmp_path: Path) -> None:
+    """tqdm 4.36: `_tqdm_notebook.py` became a shim of the new `notebook.py`, which has its
+    `tnrange`; `__init__.py` kept its wrapper of that name, there all along. The one
+    namesake new there is where it went, not a body alike under another name."""
+    got = where(
+        tmp_path,
+        {"_nb.py": NOTEBOOK, "__init__.py": WRAPPER, "std.py": STD},
+        {
+            "_nb.py": "from .notebook import *\n",
+            "notebook.py": NOTEBOOK,
+            "__init__.py": WRAPPER,
+            "std.py": STD,
+        },
+        "_nb.py:tnrange",
+    )
+    assert (got.category, got.targets) == ("moved to another file", ("notebook.py:1-3:tnrange",))
+
+
+CONSTRUCTOR = """    if not isinstance(version, str):
+        raise TypeError(f"Invalid version {version!r}")
+    parts = version.strip().split(".")
+    major, minor, patch = (int(p) for p in parts)
+    if major < 0 or minor < 0 or patch < 0:
+        raise ValueError("negative part")
+    raw, loose = version, options.get("loose")
+"""
+
+
+def test_a_function_become_a_class_around_its_code_is_unclear(tmp_path: Path) -> None:
+    """node-semver 7: the constructor function `SemVer` became a class of its name, whose
+    constructor holds its code: the class by name or the constructor by code, both fair."""
+    methods = "".join(f"\n    def m{i}(self):\n        return self.raw + '{i}'\n" for i in range(9))
+    got = where(
+        tmp_path,
+        {"semver.py": "def SemVer(version, options):\n" + CONSTRUCTOR + KEEP},
+        {
+            "semver.py": KEEP,
+            "classes/semver.py": "class SemVer:\n    def __init__(self, version, options):\n"
+            + CONSTRUCTOR.replace("    ", "        ")
+            + methods,
+        },
+        "SemVer",
+    )
+    assert got.category == "unclear"
+    assert got.targets == ("classes/semver.py:1-36:SemVer", "classes/semver.py:2-9:SemVer.__init__")
