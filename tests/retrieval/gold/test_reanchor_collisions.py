@@ -153,3 +153,43 @@ def test_an_id_found_at_its_own_lines_holds_its_place(
     assert code == 1
     assert got[gold[0]]["kind"] == "ok"
     assert (got[gold[1]]["kind"], got[gold[1]]["candidates"][:1]) == ("ambiguous", [gold[0]])
+
+
+# A helper defined alike twice: (path, its text, the name).
+COPIES = {
+    "python": ("helpers.py", "def close(s):\n    s.flush()\n    s.shutdown()\n", "close"),
+    "rust": (
+        "helpers.rs",
+        "fn close(s: &mut S) {\n    s.flush();\n    s.shutdown();\n}\n",
+        "close",
+    ),
+    "typescript": (
+        "helpers.ts",
+        "function close(s: S) {\n  s.flush();\n  s.shutdown();\n}\n",
+        "close",
+    ),
+}
+
+
+@pytest.mark.parametrize("history", [False, True])
+@pytest.mark.parametrize("language", list(COPIES))
+def test_copies_merged_into_one_all_go_there(
+    history: bool,
+    language: str,
+    repo: GitRepo,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """socket.io 4: a test helper `close` defined alike twice in one file, now once, lower:
+    both IDs go there (their old bodies identical; without them, all three as long)."""
+    path, helper, name = COPIES[language]
+    repo.write(path, helper + "\n" + helper)
+    old = repo.commit("two copies")
+    gold = [chunk_id(repo, path, name, n) for n in (0, 1)]
+    repo.write(path, "\n\n" + helper)
+    repo.commit("one left")
+    left = chunk_id(repo, path, name)
+    root = None if history else plain_copy(repo, tmp_path)
+    code, got = gold_check(repo, tmp_path, capsys, gold, old, root=root)
+    assert code == 1
+    assert [(got[g]["kind"], got[g]["new_chunk_id"]) for g in gold] == [("moved", left)] * 2
