@@ -1,14 +1,15 @@
-"""Two gold IDs of one revision at different lines of one file name two definitions, and
-unless they were copies, a verdict that puts both on one is right for one at most: click 8 kept
-one `get_binary_stderr` of the two that its Python 2 and 3 branches defined, nom 7 one
-`double` of two `#[cfg]` variants, and in a plain tree "the same name, once in the file"
-sent both IDs there. Of those repaired onto one place, the one whose old body it keeps
-clearly best (`BODY_MARGIN` ahead of the others') keeps its verdict; the others, and all
-of them when no body tells them apart, are left to a person, that place their candidate.
-Copies merged into one keep theirs: old bodies identical, or without bodies, spans all
-exactly as long as the definition (as `names._heirs` keeps cfg alternatives merged).
-An ID found at its own lines keeps its verdict (it holds the place); IDs whose lines
-overlap are one definition spelled two ways (with its decorator and without), not two.
+"""Two gold IDs of one revision at different lines of one file name two definitions. In a
+plain tree (no old bodies), "the same name, once in the file" sends both to the one
+definition of the name left, and that is right for one of them at most unless they were
+copies merged into one: click 8 kept one `get_binary_stderr` of the two that its Python 2
+and 3 branches defined, nom 7 one `double` of two `#[cfg]` variants. Of those sent to one
+place, the ones exactly as long as it keep their verdict (all of them for copies: socket.io
+4's test helper `close`, defined alike twice), as `names._heirs` keeps cfg alternatives
+merged; the others, all of them when none is as long, are left to a person, that place
+their candidate. An ID found at its own lines holds the place (the others are left to a
+person); IDs whose lines overlap are one definition spelled two ways (with its decorator
+and without). With history the old bodies decided, and variants alike all going to the
+one left are what the bodies say (click 8's two `get_text_stdout`).
 """
 
 from __future__ import annotations
@@ -19,8 +20,6 @@ from collections import defaultdict
 from collections.abc import Mapping
 
 from evaltools.retrieval.code.chunk_id import ChunkId, parse_chunk_id
-from evaltools.retrieval.gold.reanchor.history.bodies import BODY_MARGIN, similarity
-from evaltools.retrieval.gold.reanchor.history.old_defs import kept, old_body
 from evaltools.retrieval.gold.reanchor.lookup import Lookup
 from evaltools.retrieval.gold.reanchor.resolve import GoldRef, Resolution, Status
 
@@ -83,21 +82,14 @@ def _landings(
 def _keepers(
     repaired: list[ChunkId], named: Mapping[ChunkId, list[GoldRef]], place: str, lookup: Lookup
 ) -> set[ChunkId]:
-    """Those of `repaired` that keep their verdict, if none of `named` is found at its own
-    lines: copies merged into one (socket.io 4's test helper `close`, defined alike twice)
-    all of them, their old bodies identical or, without bodies, their spans all exactly as
-    long as `place`; else the one whose old body `place` keeps clearly best."""
+    """Those of `repaired` that keep their verdict: all of them where git has the old file
+    (old bodies decided, and variants alike all go to the one left: click 8's two
+    `get_text_stdout`); else none if one of `named` is found at its own lines, and else
+    those exactly as long as `place` (all of them for copies merged into one)."""
+    revision = named[repaired[0]][0].revision if repaired else None
+    if any(lookup.old_text(cid.path, revision) is not None for cid in repaired):
+        return set(repaired)
     if len(repaired) < len(named):
         return set()
-    bodies = [old_body(cid, named[cid][0], lookup) for cid in repaired]
-    if any(body is None for body in bodies):
-        size = parse_chunk_id(place).end - parse_chunk_id(place).start
-        return set(repaired) if all(c.end - c.start == size for c in repaired) else set()
-    olds = [body for body in bodies if body is not None]
-    if all(similarity(olds[0], other) == 1.0 for other in olds[1:]):
-        return set(repaired)
-    scores = sorted(
-        ((kept(old, place, lookup), cid) for old, cid in zip(olds, repaired, strict=True)),
-        key=lambda s: -s[0],
-    )
-    return {scores[0][1]} if scores[0][0] - scores[1][0] >= BODY_MARGIN else set()
+    size = parse_chunk_id(place).end - parse_chunk_id(place).start
+    return {cid for cid in repaired if cid.end - cid.start == size}
