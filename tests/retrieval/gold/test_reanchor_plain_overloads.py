@@ -166,3 +166,24 @@ def test_the_id_placed_below_outweighs_the_class_around(
     code, got = gold_check(repo, tmp_path, capsys, gold, old, root=plain_copy(repo, tmp_path))
     assert code == 1
     assert [got[g]["kind"] for g in gold] == ["moved", "ambiguous", "moved"]
+
+
+def test_the_only_namesake_as_long_at_the_ids_lines_is_no_match_when_the_class_moved(
+    repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """commons-net 3.9's `TFTPPacketException`: a line above the class went, the first
+    constructor's braces were joined, and the second one, as long as the first was, now has
+    its old lines; the first, nearer where the class's shift puts it, is as likely."""
+    before = "// a\n// b\nclass E {\n  E()\n  {\n  }\n\n  E(String m) {\n    use(m);\n  }\n}\n"
+    after = "// a\nclass E {\n  E() {}\n  E(String m) {\n    use(m);\n  }\n}\n"
+    repo.write("E.java", before)
+    old = repo.commit("two constructors")
+    gold = [chunk_id(repo, "E.java", "E"), chunk_id(repo, "E.java", "E.E", 0)]
+    repo.write("E.java", after)
+    repo.commit("a note gone, braces joined")
+    assert chunk_id(repo, "E.java", "E.E", 1) == gold[1]  # the second has the first's lines
+    code, got = gold_check(repo, tmp_path, capsys, gold, old, root=plain_copy(repo, tmp_path))
+    assert code == 1
+    assert got[gold[0]]["kind"] == "moved"
+    assert (got[gold[1]]["kind"], got[gold[1]]["new_chunk_id"]) == ("ambiguous", None)
+    assert chunk_id(repo, "E.java", "E.E", 0) in got[gold[1]]["candidates"]

@@ -103,16 +103,25 @@ class PlacedAbove:
 def doubted_twin(
     cid: ChunkId, ref: GoldRef, lookup: Lookup, the_set: SetEvidence, placed: PlacedAbove
 ) -> Resolution | None:
-    """The verdict on `cid`, found at its own lines among namesakes as long, when the lines
-    above it moved; None when nothing doubts the match."""
+    """The verdict on `cid`, found at its own lines among namesakes, when the lines above it
+    moved: among namesakes as long, chance; the only one as long, chance too if another is
+    at least as near where that shift puts it (commons-net 3.9 joined an exception's header
+    lines and its first constructor's braces: the second one now has the first's old
+    lines). None when nothing doubts the match."""
     found = lookup.get(cid.path)
     if found is None or ref.revision is None:
         return None
     length = cid.end - cid.start
-    alike = [e for e in found.entries if e.name == cid.symbol and e.end - e.start == length]
-    shift = placed.shift_above(cid, ref) if len(alike) > 1 else None
+    same = [e for e in found.entries if e.name == cid.symbol]
+    alike = [e for e in same if e.end - e.start == length]
+    shift = placed.shift_above(cid, ref) if len(same) > 1 else None
     if not shift:
         return None
+    kind = "as long"
+    if len(alike) == 1:
+        if all(abs(e.start - cid.start - shift) > abs(shift) for e in same if e is not alike[0]):
+            return None
+        alike, kind = same, "as near"
     shifted = the_set.shifted(cid, ref)
     if shifted is not None:
         return None if shifted.new_chunk_id == str(cid) else shifted
@@ -120,7 +129,7 @@ def doubted_twin(
         Status.AMBIGUOUS,
         candidates=tuple(e.chunk_id for e in alike),
         detail=f"`{cid.symbol}` is at its lines, but the ID above it in {cid.path} moved "
-        f"{shift:+d} lines and {len(alike)} definitions of the name are as long "
+        f"{shift:+d} lines and {len(alike)} definitions of the name are {kind} "
         f"(lines {', '.join(f'{e.start}-{e.end}' for e in alike)})",
     )
 
