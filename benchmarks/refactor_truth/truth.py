@@ -65,6 +65,7 @@ Rules of its own, where the truth is not clear-cut or the body alone cannot say:
 from __future__ import annotations
 
 import difflib
+import re
 from collections import Counter
 from dataclasses import dataclass
 
@@ -404,6 +405,7 @@ class Answer:
     kind: str
     new_chunk_id: str | None
     candidates: tuple[str, ...]
+    evidence: str | None = None  # why it re-anchored, in a few words
 
     @property
     def resolved(self) -> str | None:
@@ -424,6 +426,27 @@ def outcome(chunk_id: str, want: Truth, got: Answer) -> str:
 
 
 Table = dict[str, Counter[str]]
+
+
+def by_evidence(truth_of: dict[str, Truth], answers: dict[str, Answer]) -> Counter[tuple[str, str]]:
+    """The repairs `gold check` made, by their evidence (`rule_of`: one rule, whatever its
+    particulars) and outcome (right or false), unclear truths left out as `score` leaves
+    them uncounted."""
+    tally: Counter[tuple[str, str]] = Counter()
+    for chunk_id, want in truth_of.items():
+        got = answers[chunk_id]
+        if got.status == "ok" or got.resolved is None or want.category == "unclear":
+            continue
+        tally[(rule_of(got.evidence or "-"), outcome(chunk_id, want, got))] += 1
+    return tally
+
+
+def rule_of(evidence: str) -> str:
+    """Evidence with its particulars folded: names as `X`, paths as P, numbers as N."""
+    folded = re.sub(r"`[^`]*`", "`X`", evidence)
+    paths = r"[\w.-]*/[\w./-]*|\b[\w-]+\.(?:py|js|cjs|mjs|ts|tsx|go|rs|java)\b"
+    folded = re.sub(paths, "P", folded)
+    return re.sub(r"[-+]?\d+(\.\d+)?", "N", folded)
 
 
 def score(truth_of: dict[str, Truth], answers: dict[str, Answer]) -> tuple[Table, list[str]]:

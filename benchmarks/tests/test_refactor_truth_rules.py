@@ -11,7 +11,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 
 from refactor_truth.extract import definitions
-from refactor_truth.truth import Tree, Truth, truth
+from refactor_truth.truth import Answer, Tree, Truth, by_evidence, rule_of, truth
 
 
 def where(
@@ -652,3 +652,39 @@ def test_a_function_become_a_class_around_its_code_is_unclear(tmp_path: Path) ->
     )
     assert got.category == "unclear"
     assert got.targets == ("classes/semver.py:1-36:SemVer", "classes/semver.py:2-9:SemVer.__init__")
+
+
+def test_repairs_are_tallied_by_their_evidence_and_outcome() -> None:
+    """What each rule earns and costs: its numbers folded (one rule, whatever its
+    figures), found-as-they-are and unresolved verdicts not counted."""
+    truth_of = {
+        "a.py:1-2:f": Truth("moved in file", ("a.py:3-4:f",)),
+        "a.py:5-6:g": Truth("moved in file", ("a.py:7-8:g",)),
+        "a.py:9-9:h": Truth("gone", ()),
+        "a.py:10-11:k": Truth("unchanged", ("a.py:10-11:k",)),
+        "a.py:12-13:m": Truth("moved in file", ("a.py:14-15:m",)),
+    }
+    answers = {
+        "a.py:1-2:f": Answer("moved", "moved", "a.py:3-4:f", (), "shifted +2 lines together"),
+        "a.py:5-6:g": Answer("moved", "moved", "a.py:7-8:g", (), "shifted +3 lines together"),
+        "a.py:9-9:h": Answer("moved", "moved", "a.py:20-20:h", (), "the only namesake as long"),
+        "a.py:10-11:k": Answer("ok", "ok", None, ()),
+        "a.py:12-13:m": Answer("ambiguous", "ambiguous", None, ("a.py:14-15:m",)),
+    }
+    assert by_evidence(truth_of, answers) == {
+        ("shifted N lines together", "right"): 2,
+        ("the only namesake as long", "false"): 1,
+    }
+
+
+def test_evidence_folds_its_particulars_into_one_rule() -> None:
+    assert (
+        rule_of(
+            "same name in rand_distr/src/weighted_alias.rs, where 3 other names of "
+            "src/distributions/alias_method.rs went"
+        )
+        == "same name in P, where N other names of P went"
+    )
+    assert rule_of("its name inside `timedOut` in timed-out.ts, body 0.93 alike") == (
+        "its name inside `X` in P, body N alike"
+    )
