@@ -430,12 +430,11 @@ Table = dict[str, Counter[str]]
 
 def by_evidence(truth_of: dict[str, Truth], answers: dict[str, Answer]) -> Counter[tuple[str, str]]:
     """The repairs `gold check` made, by their evidence (`rule_of`: one rule, whatever its
-    particulars) and outcome (right or false), unclear truths left out as `score` leaves
-    them uncounted."""
+    particulars) and outcome (right or false)."""
     tally: Counter[tuple[str, str]] = Counter()
     for chunk_id, want in truth_of.items():
         got = answers[chunk_id]
-        if got.status == "ok" or got.resolved is None or want.category == "unclear":
+        if got.resolved is None:
             continue
         tally[(rule_of(got.evidence or "-"), outcome(chunk_id, want, got))] += 1
     return tally

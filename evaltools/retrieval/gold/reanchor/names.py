@@ -192,10 +192,9 @@ def _by_successors(
     for ref, cid, old in plain:
         if old is not None:
             found = successors.own_module(ref, cid)
-            new = found.new_chunk_id if found is not None else None
             if (
                 found is not None
-                and new is not None
+                and (new := found.new_chunk_id) is not None
                 and olds.newcomers([new], cid, ref.revision, old)
                 and kept(old, new, lookup) >= HOLLOW_BELOW
             ):

@@ -29,27 +29,30 @@ def settle_collisions(
 ) -> None:
     """Revise, in place, the repairs that share a place with the verdict of another ID of
     the same revision at other lines."""
-    for (_, _, place), named in _landings(ids, results).items():
+    for (revision, path, place), named in _landings(ids, results).items():
         if len(named) < 2 or _overlapping(list(named)):
             continue  # lines that overlap are one definition spelled twice (a decorator)
+        if lookup.old_text(path, revision) is not None:
+            continue  # the old bodies decided
         repaired = [cid for cid, refs in named.items() if results[refs[0]].status is not Status.OK]
-        keepers = _keepers(repaired, named, place, lookup)
+        left = [cid for cid in repaired if cid not in _keepers(repaired, named, place)]
+        if not left:
+            continue
         spans = ", ".join(f"{c.path} lines {c.start}-{c.end}" for c in sorted(named, key=str))
         detail = (
             f"{len(named)} gold IDs of this revision at different lines ({spans}) would all be "
             f"{place}: one definition is one of theirs at most"
         )
-        for cid in repaired:
-            if cid not in keepers:
-                for ref in named[cid]:
-                    results[ref] = dataclasses.replace(
-                        results[ref],
-                        status=Status.AMBIGUOUS,
-                        new_chunk_id=None,
-                        candidates=(place,),
-                        detail=detail,
-                        evidence=None,
-                    )
+        for cid in left:
+            for ref in named[cid]:
+                results[ref] = dataclasses.replace(
+                    results[ref],
+                    status=Status.AMBIGUOUS,
+                    new_chunk_id=None,
+                    candidates=(place,),
+                    detail=detail,
+                    evidence=None,
+                )
 
 
 def _overlapping(cids: list[ChunkId]) -> bool:
@@ -80,16 +83,11 @@ def _landings(
 
 
 def _keepers(
-    repaired: list[ChunkId], named: Mapping[ChunkId, list[GoldRef]], place: str, lookup: Lookup
+    repaired: list[ChunkId], named: Mapping[ChunkId, list[GoldRef]], place: str
 ) -> set[ChunkId]:
-    """Those of `repaired` that keep their verdict: all of them where git has the old file
-    (old bodies decided, and variants alike all go to the one left: click 8's two
-    `get_text_stdout`); else none if one of `named` is found at its own lines, and else
-    those exactly as long as `place` (all of them for copies merged into one)."""
-    revision = named[repaired[0]][0].revision if repaired else None
-    if any(lookup.old_text(cid.path, revision) is not None for cid in repaired):
-        return set(repaired)
+    """Those of `repaired` that keep their verdict: none if one of `named` is found at its
+    own lines, else those exactly as long as `place` (all of them for copies merged)."""
     if len(repaired) < len(named):
         return set()
-    size = parse_chunk_id(place).end - parse_chunk_id(place).start
-    return {cid for cid in repaired if cid.end - cid.start == size}
+    target = parse_chunk_id(place)
+    return {cid for cid in repaired if cid.end - cid.start == target.end - target.start}

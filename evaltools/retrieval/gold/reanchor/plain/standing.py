@@ -101,9 +101,11 @@ class Standing:
     def _unit_stood(self, cid: ChunkId, ref: GoldRef, new_path: str) -> bool:
         """`new_path` is in another build unit than `cid`'s file, which still stands, and
         the set names a file of that unit, still there, at `ref`'s revision."""
-        unit = self._unit_of(new_path)
         standing = self.the_set.places()[1]
-        if unit == self._unit_of(cid.path) or (ref.revision, cid.path) not in standing:
+        if (ref.revision, cid.path) not in standing:
+            return False
+        unit = self._unit_of(new_path)
+        if unit == self._unit_of(cid.path):
             return False
         if self._units_stood is None:
             self._units_stood = {(revision, self._unit_of(path)) for revision, path in standing}

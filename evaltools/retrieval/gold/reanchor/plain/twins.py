@@ -43,10 +43,10 @@ class PlacedAbove:
         self._shifts: dict[Place, list[_Placed]] | None = None
 
     def shift_above(self, cid: ChunkId, ref: GoldRef) -> int | None:
-        """How far the nearest ID above `cid` in its file moved (None when none was
-        placed), else the one enclosing it (`shift_enclosing`)."""
-        above = [(p.end, p.shift) for p in self._in_file(cid, ref) if p.end < cid.start]
-        return max(above)[1] if above else self.shift_enclosing(cid, ref)
+        """How far the nearest ID above `cid` in its file moved, else the one enclosing it
+        (`shift_enclosing`); None when neither was placed."""
+        shift = self._nearest_above(cid, ref)
+        return shift if shift is not None else self.shift_enclosing(cid, ref)
 
     def shift_near(self, cid: ChunkId, ref: GoldRef) -> tuple[int, bool] | None:
         """The shift above `cid` (False), else how far the nearest ID below it moved (True):
@@ -54,9 +54,8 @@ class PlacedAbove:
         it went. The one below places its end, not its start, which its own growth moved.
         The class around it says least (lines added inside it move its members, not its
         start), so it speaks only when neither does."""
-        above = [(p.end, p.shift) for p in self._in_file(cid, ref) if p.end < cid.start]
-        if above:
-            return max(above)[1], False
+        if (shift := self._nearest_above(cid, ref)) is not None:
+            return shift, False
         below = [(p.start, p.shift) for p in self._in_file(cid, ref) if p.start > cid.end]
         if below:
             return min(below)[1], True
@@ -73,6 +72,11 @@ class PlacedAbove:
             if p.start < cid.start and cid.end <= p.end
         ]
         return max(around)[1] if around else None
+
+    def _nearest_above(self, cid: ChunkId, ref: GoldRef) -> int | None:
+        """How far the ID placed nearest above `cid` (its end above `cid`'s start) moved."""
+        above = [(p.end, p.shift) for p in self._in_file(cid, ref) if p.end < cid.start]
+        return max(above)[1] if above else None
 
     def _in_file(self, cid: ChunkId, ref: GoldRef) -> list[_Placed]:
         if self._shifts is None:
