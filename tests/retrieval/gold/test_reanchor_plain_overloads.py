@@ -93,7 +93,9 @@ ENCLOSED = {
     "rust": (
         "e.rs",
         "mod e {\n"
-        + "".join(f'    #[cfg(feature = "{t}")]\n    fn run() {{\n    }}\n' for t in "abc")
+        + "".join(
+            f'    #[cfg(feature = "{t}")]\n    fn run() {{\n        go();\n    }}\n' for t in "abc"
+        )
         + "}\n",
         "e",
         "e.run",
@@ -107,7 +109,8 @@ def test_a_namesake_slid_onto_the_ids_lines_is_no_match_when_its_class_moved(
 ) -> None:
     """commons-net 3.9 joined `TFTPPacketException`'s header lines: the class moved up,
     and its second constructor's old lines hold another one now. The class, placed by its
-    name, says its members' lines moved: the match at the old lines is chance."""
+    name, says its members' lines moved: the match at the old lines is chance, and the one
+    as long where the class's shift puts the ID is the match."""
     path, text, scope, name = ENCLOSED[language]
     mark = "// note\n" * 3
     repo.write(path, mark + text)
@@ -121,7 +124,11 @@ def test_a_namesake_slid_onto_the_ids_lines_is_no_match_when_its_class_moved(
         "moved",
         chunk_id(repo, path, scope),
     )
-    assert (got[gold[1]]["kind"], got[gold[1]]["new_chunk_id"]) == ("ambiguous", None)
+    assert (got[gold[1]]["kind"], got[gold[1]]["new_chunk_id"]) == (
+        "moved",
+        chunk_id(repo, path, name, 1),
+    )
+    assert got[gold[1]]["evidence"] == "as long, -3 lines like the ID above it"
 
 
 @pytest.mark.parametrize("language", list(ENCLOSED))
@@ -187,3 +194,85 @@ def test_the_only_namesake_as_long_at_the_ids_lines_is_no_match_when_the_class_m
     assert got[gold[0]]["kind"] == "moved"
     assert (got[gold[1]]["kind"], got[gold[1]]["new_chunk_id"]) == ("ambiguous", None)
     assert chunk_id(repo, "E.java", "E.E", 0) in got[gold[1]]["candidates"]
+
+
+# A unique method, then three namesakes of one shape: (path, text, the method's name, the
+# namesakes' name, comment mark).
+SHAPED = {
+    "java": (
+        "Hex.java",
+        "class Hex {\n  void head() {\n    a();\n  }\n\n"
+        + "".join(f"  void run({t} a) {{\n    use(a);\n  }}\n\n" for t in ("int", "String", "long"))
+        + "}\n",
+        "Hex.head",
+        "Hex.run",
+        "//",
+    ),
+    "rust": (
+        "conn.rs",
+        "fn head() {\n    a();\n}\n\n"
+        + "".join(
+            f"impl {t} for Conn {{\n    fn run(&self) {{\n        use();\n    }}\n}}\n\n"
+            for t in "ABC"
+        ),
+        "head",
+        "Conn.run",
+        "//",
+    ),
+    "python": (
+        "spec.py",
+        "class Spec:\n    def head(self):\n        return 1\n\n"
+        "    @property\n    def value(self):\n        return self._v\n\n"
+        "    @value.setter\n    def value(self, v):\n        self._v = v\n\n"
+        "    @value.deleter\n    def value(self):\n        del self._v\n",
+        "Spec.head",
+        "Spec.value",
+        "#",
+    ),
+}
+
+
+@pytest.mark.parametrize("language", list(SHAPED))
+def test_of_namesakes_as_long_the_one_where_the_shift_above_puts_it_is_the_match(
+    language: str, repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """commons-codec 1.16 added two lines above `Hex`'s nine `encodeHex` overloads, two of
+    them six lines long: the method above, placed by its name, moved two lines, and one of
+    the two as long is exactly two lines below the ID's old lines."""
+    path, text, above, name, mark = SHAPED[language]
+    repo.write(path, text)
+    old = repo.commit("namesakes")
+    gold = [chunk_id(repo, path, above), chunk_id(repo, path, name, 1)]
+    repo.write(path, f"{mark} one\n{mark} two\n" + text)
+    repo.commit("notes")
+    code, got = gold_check(repo, tmp_path, capsys, gold, old, root=plain_copy(repo, tmp_path))
+    assert code == 1
+    assert got[gold[0]]["kind"] == "moved"
+    assert (got[gold[1]]["kind"], got[gold[1]]["new_chunk_id"]) == (
+        "moved",
+        chunk_id(repo, path, name, 1),
+    )
+    assert got[gold[1]]["evidence"] == "as long, +2 lines like the ID above it"
+
+
+@pytest.mark.parametrize("language", list(SHAPED))
+def test_of_namesakes_as_long_none_is_the_match_where_the_shift_above_puts_none(
+    language: str, repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The notes went between the method above and the namesakes: its shift (none) puts
+    the ID where no namesake starts now, and a person chooses."""
+    path, text, above, name, mark = SHAPED[language]
+    repo.write(path, text)
+    old = repo.commit("namesakes")
+    gold = [chunk_id(repo, path, above), chunk_id(repo, path, name, 1)]
+    first = chunk_id(repo, path, name, 0)
+    start = int(first.split(":")[1].split("-")[0])
+    lines = text.splitlines(keepends=True)
+    repo.write(
+        path, "".join([*lines[: start - 1], f"{mark} one\n", f"{mark} two\n", *lines[start - 1 :]])
+    )
+    repo.commit("notes between")
+    code, got = gold_check(repo, tmp_path, capsys, gold, old, root=plain_copy(repo, tmp_path))
+    assert code == 1
+    assert got[gold[0]]["kind"] == "ok"
+    assert (got[gold[1]]["kind"], got[gold[1]]["new_chunk_id"]) == ("ambiguous", None)

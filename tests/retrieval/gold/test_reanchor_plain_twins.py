@@ -1,7 +1,8 @@
 """A name found at its own lines among namesakes as long, in a plain tree (no old body):
 when the ID placed for sure above it moved, the match at its own lines is chance (bstr
 0.2's `impl Index` blocks, two blocks down: another block's `index` slid onto the ID's
-lines), and a person chooses; when nothing above moved, it stands."""
+lines): the one as long where that shift puts it is the match, else a person chooses;
+when nothing above moved, it stands."""
 
 from __future__ import annotations
 
@@ -58,23 +59,40 @@ def checked(
     return code, [got[g] for g in gold]
 
 
+# The third block's body, and the same body a line longer.
+THIRD = {
+    "rust": ("        2\n", "        let two = 2;\n        two\n"),
+    "java": ("    return 2;\n", "    int two = 2;\n    return two;\n"),
+}
+
+
+@pytest.mark.parametrize("grown", [False, True])
 @pytest.mark.parametrize("language", list(CASES))
 def test_a_namesake_slid_onto_the_ids_lines_is_no_match_when_the_lines_above_moved(
-    language: str, repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    language: str, grown: bool, repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """One block's worth of lines above everything: each `index` now sits where the one
+    before it was, and the third one's old lines hold the second. Where the shift of
+    `helper` puts it, the one as long is the match; grown a line, none is, and a person
+    chooses."""
     block = len(CASES[language][2].splitlines()) // 4
-    # One block's worth of lines above everything: each `index` now sits where the one
-    # before it was, and the third one's old lines hold the second.
-    code, (helper, index) = checked(
-        language,
-        repo,
-        tmp_path,
-        capsys,
-        lambda text, mark: "".join(f"{mark} note {i}\n" for i in range(block)) + text,
-    )
+    body, longer = THIRD[language]
+
+    def edit(text: str, mark: str) -> str:
+        notes = "".join(f"{mark} note {i}\n" for i in range(block))
+        return notes + (text.replace(body, longer) if grown else text)
+
+    code, (helper, index) = checked(language, repo, tmp_path, capsys, edit)
     assert code == 1
     assert helper["kind"] == "moved"
-    assert (index["kind"], index["new_chunk_id"]) == ("ambiguous", None)
+    if grown:
+        assert (index["kind"], index["new_chunk_id"]) == ("ambiguous", None)
+    else:
+        path, symbol = CASES[language][0], CASES[language][3]
+        assert (index["kind"], index["new_chunk_id"]) == (
+            "moved",
+            chunk_id(repo, path, symbol, 2),
+        )
 
 
 @pytest.mark.parametrize("language", list(CASES))
@@ -129,8 +147,11 @@ def test_an_overload_placed_by_its_length_above_says_the_lines_moved(
     assert code == 1
     assert got[gold[1]]["new_chunk_id"] == chunk_id(repo, path, "S.helper", 1)
     assert got[gold[1]]["kind"] == "moved"
-    # The one `index` gold names: no shift of namesakes places it; a person chooses.
-    assert (got[gold[0]]["kind"], got[gold[0]]["new_chunk_id"]) == ("ambiguous", None)
+    # The one `index` gold names: the shift of the overload above places it.
+    assert (got[gold[0]]["kind"], got[gold[0]]["new_chunk_id"]) == (
+        "moved",
+        chunk_id(repo, path, symbol, 2),
+    )
 
 
 def python_accessors(grown: int, placed: str = "above") -> str:

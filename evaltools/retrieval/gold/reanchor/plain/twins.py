@@ -13,12 +13,16 @@ then those found at their lines doubted as above.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
 from evaltools.retrieval.code.chunk_id import ChunkId, is_valid_chunk_id, parse_chunk_id
 from evaltools.retrieval.gold.reanchor.lookup import Lookup
-from evaltools.retrieval.gold.reanchor.plain.no_history import SetEvidence, same_length
+from evaltools.retrieval.gold.reanchor.plain.no_history import (
+    MIN_TIE_LINES,
+    SetEvidence,
+    same_length,
+)
 from evaltools.retrieval.gold.reanchor.resolve import GoldRef, Place, Resolution, Status, resolved
 
 
@@ -104,6 +108,33 @@ class PlacedAbove:
         return shifts
 
 
+def where_shifted(
+    cid: ChunkId, candidates: Sequence[str], shift: int, *, below: bool = False
+) -> tuple[str, str, str] | None:
+    """Of several namesakes as long as the ID's span (a class's overloads of one shape), the
+    one exactly where the shift of the ID placed above it puts it (`below`: the one placed
+    below, which places its end): the chunk ID, why, and the evidence in a few words.
+    commons-codec 1.16 added two lines above `Hex`'s nine `encodeHex` overloads, two of
+    them six lines long. One-liners are all alike, so a few lines at least."""
+    length = cid.end - cid.start
+    if length < MIN_TIE_LINES - 1:
+        return None
+    hits = [
+        c
+        for c in candidates
+        if (new := parse_chunk_id(c)).path == cid.path
+        and new.end - new.start == length
+        and (new.end - cid.end if below else new.start - cid.start) == shift
+    ]
+    if len(hits) != 1:
+        return None
+    return (
+        hits[0],
+        "the shift of the ID placed beside it puts it on a namesake as long",
+        f"as long, {shift:+d} lines like the ID {'below' if below else 'above'} it",
+    )
+
+
 def doubted_twin(
     cid: ChunkId, ref: GoldRef, lookup: Lookup, the_set: SetEvidence, placed: PlacedAbove
 ) -> Resolution | None:
@@ -129,6 +160,8 @@ def doubted_twin(
     shifted = the_set.shifted(cid, ref)
     if shifted is not None:
         return None if shifted.new_chunk_id == str(cid) else shifted
+    if (hit := where_shifted(cid, [e.chunk_id for e in alike], shift)) is not None:
+        return resolved(cid, *hit)
     return Resolution(
         Status.AMBIGUOUS,
         candidates=tuple(e.chunk_id for e in alike),
@@ -149,8 +182,9 @@ def plain_namesakes(
     twinned: set[GoldRef],
 ) -> None:
     """Namesakes without old bodies: those ambiguous by their span's length, unless the
-    shift of the ID placed above them (by its name) puts another nearer; then those found
-    at their lines, unless the ID above them (by name or length) moved."""
+    shift of the ID placed above them (by its name) puts another nearer, else by where that
+    shift puts them among several as long; then those found at their lines, unless the ID
+    above them (by name or length) moved."""
     named = PlacedAbove(ids, results, twinned)
     for ref, cid in ambiguous:
         result = results[ref]
@@ -159,7 +193,12 @@ def plain_namesakes(
             pick = same_length(cid, result.candidates, own_lines=True)
         else:
             pick = same_length(cid, result.candidates, near[0], below=near[1])
-        results[ref] = resolved(cid, *pick) if pick else the_set.shifted(cid, ref) or result
+        if pick is None and (shifted := the_set.shifted(cid, ref)) is not None:
+            results[ref] = shifted
+            continue
+        if pick is None and near is not None:
+            pick = where_shifted(cid, result.candidates, near[0], below=near[1])
+        results[ref] = resolved(cid, *pick) if pick else result
     placed = PlacedAbove(ids, results, twinned)
     for ref, cid in twins:
         results[ref] = doubted_twin(cid, ref, lookup, the_set, placed) or results[ref]
