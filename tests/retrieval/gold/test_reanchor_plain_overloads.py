@@ -276,3 +276,49 @@ def test_of_namesakes_as_long_none_is_the_match_where_the_shift_above_puts_none(
     assert code == 1
     assert got[gold[0]]["kind"] == "ok"
     assert (got[gold[1]]["kind"], got[gold[1]]["new_chunk_id"]) == ("ambiguous", None)
+
+
+def chained(language: str) -> tuple[str, str, str, str]:
+    """Two `first` namesakes of two lengths, then three `run` ones of one shape: (path,
+    text, the first's name, the others' name)."""
+    if language == "java":
+        body = "".join(
+            f"  void first({t}) {{\n{b}  }}\n\n"
+            for t, b in (("int a", "    a();\n"), ("String s", "    b();\n    c();\n    d();\n"))
+        )
+        runs = "".join(
+            f"  void run({t} a) {{\n    use(a);\n  }}\n\n" for t in ("int", "String", "long")
+        )
+        return "C.java", "class C {\n" + body + runs + "}\n", "C.first", "C.run"
+    body = "".join(
+        f"impl {t} for C {{\n    fn first(&self) {{\n{b}    }}\n}}\n\n"
+        for t, b in (("A", "        a();\n"), ("B", "        b();\n        c();\n        d();\n"))
+    )
+    runs = "".join(
+        f"impl {t} for C {{\n    fn run(&self) {{\n        go();\n    }}\n}}\n\n" for t in "XYZ"
+    )
+    return "c.rs", body + runs, "C.first", "C.run"
+
+
+@pytest.mark.parametrize("language", ["java", "rust"])
+def test_a_namesake_placed_by_its_length_places_the_ones_below_it_by_its_shift(
+    language: str, repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """commons-codec 1.16: `decodeHex`, the only overload of its length, placed by it;
+    then the `encodeHex` below it, among several as long, by how far it moved."""
+    path, text, first, name = chained(language)
+    repo.write(path, text)
+    old = repo.commit("namesakes")
+    gold = [chunk_id(repo, path, name, 1), chunk_id(repo, path, first, 1)]
+    repo.write(path, "// one\n// two\n" + text)
+    repo.commit("notes")
+    code, got = gold_check(repo, tmp_path, capsys, gold, old, root=plain_copy(repo, tmp_path))
+    assert code == 1
+    assert (got[gold[1]]["new_chunk_id"], got[gold[1]]["evidence"]) == (
+        chunk_id(repo, path, first, 1),
+        "the only namesake as long",
+    )
+    assert (got[gold[0]]["new_chunk_id"], got[gold[0]]["evidence"]) == (
+        chunk_id(repo, path, name, 1),
+        "as long, +2 lines like the ID above it",
+    )

@@ -185,7 +185,26 @@ def plain_namesakes(
     shift of the ID placed above them (by its name) puts another nearer, else by where that
     shift puts them among several as long; then those found at their lines, unless the ID
     above them (by name or length) moved."""
-    named = PlacedAbove(ids, results, twinned)
+    left = ambiguous
+    while left:
+        # The IDs one round places are IDs placed beside the rest in the next (commons-codec
+        # 1.16: `decodeHex` placed by its length, then `encodeHex` below it by its shift).
+        _by_length(left, results, PlacedAbove(ids, results, twinned), the_set)
+        still = [(ref, cid) for ref, cid in left if results[ref].status is Status.AMBIGUOUS]
+        left = still if len(still) < len(left) else []
+    placed = PlacedAbove(ids, results, twinned)
+    for ref, cid in twins:
+        results[ref] = doubted_twin(cid, ref, lookup, the_set, placed) or results[ref]
+
+
+def _by_length(
+    ambiguous: list[tuple[GoldRef, ChunkId]],
+    results: dict[GoldRef, Resolution],
+    named: PlacedAbove,
+    the_set: SetEvidence,
+) -> None:
+    """One round over the namesakes left ambiguous: by their span's length and where the ID
+    placed beside them puts them, else by the one shift of their gold namesakes."""
     for ref, cid in ambiguous:
         result = results[ref]
         near = named.shift_near(cid, ref)
@@ -199,6 +218,3 @@ def plain_namesakes(
         if pick is None and near is not None:
             pick = where_shifted(cid, result.candidates, near[0], below=near[1])
         results[ref] = resolved(cid, *pick) if pick else result
-    placed = PlacedAbove(ids, results, twinned)
-    for ref, cid in twins:
-        results[ref] = doubted_twin(cid, ref, lookup, the_set, placed) or results[ref]
