@@ -16,6 +16,7 @@ from evaltools.retrieval.gold.reanchor.plain.split import Successors
 from evaltools.retrieval.gold.reanchor.plain.standing import Standing
 from evaltools.retrieval.gold.reanchor.resolve import GoldRef, Resolution, Status, resolved
 from evaltools.retrieval.gold.reanchor.scope import (
+    is_java_constructor,
     is_test_path,
     scope_of,
     scope_word,
@@ -51,7 +52,7 @@ def by_names(
         if old is None and results[ref].status is Status.MISSING_FILE:
             moved = the_set.moved_folder(cid, ref) or renamed.place(cid, ref)
             if moved is not None:
-                if not at_home.doubts(cid, moved):
+                if not at_home.doubts(cid, moved) and not _another_constructor(cid, moved):
                     results[ref] = moved
                 continue
         same = holding.get(symbol, [])
@@ -68,7 +69,7 @@ def by_names(
         if found is None or found.new_chunk_id is None:
             plain.append((ref, cid, old))
             continue
-        if old is None and at_home.doubts(cid, found):
+        if old is None and (at_home.doubts(cid, found) or _another_constructor(cid, found)):
             continue
         # Without the old body, a namesake that may have stood there all along is no move.
         twins = standing_apart < len(same)
@@ -155,6 +156,17 @@ class RenamedAtHome:
         )
 
 
+def _another_constructor(cid: ChunkId, found: Resolution) -> bool:
+    """Whether `found`, a Java constructor's place by its name alone, may be another of its
+    class's constructors: the name is the class's, so a place of another length is not
+    it (commons-beanutils 2.0 dropped deprecated constructors as its package moved to
+    `beanutils2`). One as long still may be: a plain tree cannot tell."""
+    if found.new_chunk_id is None or not is_java_constructor(cid.path, cid.symbol):
+        return False
+    new = parse_chunk_id(found.new_chunk_id)
+    return new.end - new.start != cid.end - cid.start
+
+
 def _heirs(
     claim: list[tuple[GoldRef, ChunkId, Resolution]],
 ) -> list[tuple[GoldRef, ChunkId, Resolution]]:
@@ -209,7 +221,7 @@ def _by_successors(
         twins = len(fresh) < len(same)
         along = successors.tests_along(ref, cid, found.new_chunk_id)
         stood = standing.may_have_been_there(cid, ref, found.new_chunk_id, twins, along)
-        if not stood and not at_home.doubts(cid, found):
+        if not stood and not at_home.doubts(cid, found) and not _another_constructor(cid, found):
             results[ref] = found
 
 

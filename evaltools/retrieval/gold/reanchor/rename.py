@@ -1,6 +1,6 @@
 """A missing gold ID in its own scope (the old file's package or module, and those of the
 files git moved it to), when its body alone did not say where it went. With the old body
-and the definitions at the record's `revision`, three kinds of evidence, in this order:
+and the definitions at the record's `revision`, four kinds of evidence, in this order:
 
 - its name but for its spelling (`ExitError` -> `exitError`, JUnit 3's `testFoo` -> JUnit
   4's `foo`, `proxyMap` -> `proxyMap_`: `similarity.name_key`), defined once in the scope,
@@ -9,7 +9,10 @@ and the definitions at the record's `revision`, three kinds of evidence, in this
   definition (`def`, `class`, `func`, `type`, ...): a body rewritten in place of a move;
 - its type renamed: the type is gone from the scope and one new type holds at least
   `MIN_SIBLINGS` of its old members (half of them or more), each with a body at least
-  `HOLLOW_BELOW` alike; the type and each of its members follow it.
+  `HOLLOW_BELOW` alike; the type and each of its members follow it;
+- a test named for the same subject by another framework (`PopTest` and its `runTest` ->
+  `testPop`: `similarity.test_subject`), once in the scope, new there, with a body at least
+  `HOLLOW_BELOW` alike.
 
 A candidate that was at the revision under its own name is never the new home (`old_defs`).
 """
@@ -33,7 +36,7 @@ from evaltools.retrieval.gold.reanchor.history.old_defs import OldDefinitions, b
 from evaltools.retrieval.gold.reanchor.lookup import Entry, Lookup
 from evaltools.retrieval.gold.reanchor.resolve import GoldRef, Resolution, Status
 from evaltools.retrieval.gold.reanchor.scope import is_test_path, scope_of, scope_word
-from evaltools.retrieval.gold.reanchor.similarity import name_key
+from evaltools.retrieval.gold.reanchor.similarity import name_key, test_subject
 
 # A type is renamed when this many of its old members (and at least half) are in one new type.
 MIN_SIBLINGS = 2
@@ -43,6 +46,10 @@ MAX_SCOPE_FILES = 400
 _KIND_WORDS = frozenset({
     "def", "class", "func", "type", "fn", "struct", "enum", "trait", "union", "mod",
     "macro_rules", "interface", "function", "const", "let", "var", "record", "namespace",
+})  # fmt: skip
+_TYPE_KINDS = frozenset({
+    "class", "struct", "enum", "trait", "union", "interface", "record", "type", "mod",
+    "namespace",
 })  # fmt: skip
 
 
@@ -104,7 +111,12 @@ def by_scope(
     search = _ScopeSearch(cid, ref.revision, lookup, history, entries)
     search.old = old
     search.lineage = {cid.path, *moved}
-    return search.case_only(old) or search.same_name(old) or search.type_renamed(old)
+    return (
+        search.case_only(old)
+        or search.same_name(old)
+        or search.type_renamed(old)
+        or search.test_renamed(old)
+    )
 
 
 class _ScopeSearch:
@@ -148,6 +160,34 @@ class _ScopeSearch:
         name = hits[0].rsplit(":", 1)[1]
         how = "but for case" if name.lower() == self.symbol.lower() else "spelled otherwise"
         return _relocated(hits[0], f"the same name {how}, body {score:.2f} alike")
+
+    def test_renamed(self, old: Body) -> Resolution | None:
+        """A test as another framework names it (pyparsing 3 turned each unittest class
+        `PopTest`, with its `runTest`, into a method `testPop`): the one new definition
+        testing the same subject, with a body at least `HOLLOW_BELOW` alike."""
+        subject = test_subject(self.symbol)
+        if subject is None:
+            return None
+        leaf = self.symbol.rpartition(".")[2]
+        hits = [
+            e.chunk_id
+            for e in self.entries
+            if e.name is not None
+            and e.leaf != leaf  # the same test out of its class is its owner's move
+            and test_subject(e.name) == subject
+        ]
+        if len(hits) != 1 or not self.newcomers(hits):
+            return None
+        new = body_of(hits[0], self.lookup)
+        # Frameworks turn a test class into a test function, never a function into a
+        # class: a class named for it is where tests were grouped (its method is the heir).
+        if new is None or kind_of(new) in _TYPE_KINDS:
+            return None
+        score = similarity(old, new)
+        if score < HOLLOW_BELOW:
+            return None
+        name = hits[0].rsplit(":", 1)[1].rpartition(".")[2]
+        return _relocated(hits[0], f"its test renamed `{name}`, body {score:.2f} alike")
 
     def same_name(self, old: Body) -> Resolution | None:
         hits = self.named(self.symbol)

@@ -65,3 +65,11 @@ def is_test_path(path: str) -> bool:
         # The case of the file name, not of `stem`: `FooTest.java`, not `Latest.java`.
         or path.endswith("Test.java")
     )
+
+
+def is_java_constructor(path: str, symbol: str | None) -> bool:
+    """Whether `symbol` is a Java constructor (`Type.Type`): the name classes overload
+    most, so the one left in a file says nothing of which of the old ones an ID was
+    (commons-beanutils 2.0 dropped deprecated constructors as its package moved)."""
+    owner, _, leaf = (symbol or "").rpartition(".")
+    return grammar_of(path) == "java" and leaf != "" and owner.rpartition(".")[2] == leaf

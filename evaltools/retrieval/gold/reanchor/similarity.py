@@ -19,12 +19,31 @@ _T = TypeVar("_T")
 # A JUnit 3 test's prefix, dropped by JUnit 4 (`testFoo` -> `foo`), or pytest's.
 _TEST_PREFIX = re.compile(r"^test(?=[A-Z_])_?")
 _WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
+# A test's name as a test framework spells it around its subject: `testPop`, `test_pop`,
+# `PopTest`, `PopTests`.
+MIN_SUBJECT_LETTERS = 3
+_TEST_AFFIXES = re.compile(r"(?:[Tt]est(?:_|(?=[A-Z0-9])))?(?P<subject>.+?)(?:_[Tt]ests?|Tests?)?")
 
 
 def name_key(leaf: str) -> str:
     """A last name as its spellings share it: but for case, underscores at its ends
     (`proxyMap_`, `_helper`) and a test prefix (`testFoo`, `test_foo`)."""
     return _TEST_PREFIX.sub("", leaf).strip("_").lower() or leaf.lower()
+
+
+def test_subject(name: str) -> str | None:
+    """What a test's qualified name tests, whichever framework spelled it (`PopTest`, its
+    unittest `runTest`, `testPop`, `test_pop` -> `pop`); None for a name with no test
+    prefix or suffix."""
+    owner, _, leaf = name.rpartition(".")
+    if leaf == "runTest" and owner:
+        leaf = owner.rpartition(".")[2]
+    found = _TEST_AFFIXES.fullmatch(leaf)
+    if found is None or found["subject"] == leaf:
+        return None
+    subject = found["subject"].replace("_", "").lower()
+    # `test1`, `Test_2`: numbered, not named for what they test
+    return subject if sum(c.isalpha() for c in subject) >= MIN_SUBJECT_LETTERS else None
 
 
 def name_words(name: str) -> set[str]:

@@ -1,6 +1,7 @@
 """A missing definition gone, with its siblings, to another owner: bstr's inherent
 `BStr.trim` to the extension trait's `ByteSlice.trim`, a test method to another test class
-(`FramingTests.test_x` -> `PrepareDataTests.test_x`), a file's functions nested under a new
+(`FramingTests.test_x` -> `PrepareDataTests.test_x`) or out of its dissolved suite
+(`BasicSuite.TestRead` -> `TestRead`), a file's functions nested under a new
 wrapper function (`__extends` -> `enableMapSet.__extends`).
 
 With the record's revision and the ID's old body, searched where the old file's code can
@@ -41,7 +42,7 @@ from evaltools.retrieval.gold.reanchor.resolve import (
     Status,
     resolved,
 )
-from evaltools.retrieval.gold.reanchor.scope import is_test_path, scope_of
+from evaltools.retrieval.gold.reanchor.scope import is_test_path, scope_of, scope_word
 
 # The owner (or wrapper) took at least this many other definitions of the old file.
 MIN_SIBLINGS = 2
@@ -88,8 +89,50 @@ class Owners:
                 detail=f"`{cid.symbol}` may have gone to {len(places)} owners, with siblings "
                 f"and bodies alike each: {', '.join(f'`{p.owner}`' for p in places[:3])}",
             )
+        home = scope_of(cid.path)
+        if scope_of(best.path) != home and (
+            stayed := self._renamed_at_home(cid, ref.revision, old)
+        ):
+            return Resolution(
+                Status.AMBIGUOUS,
+                candidates=(best.chunk_id, *stayed)[:MAX_CANDIDATES],
+                detail=f"`{cid.symbol}` may have gone to `{best.owner}` in {best.path}, or "
+                f"stayed in its {scope_word(cid.path)} under a new type: {', '.join(stayed[:3])}",
+            )
         why = "its type was renamed" if best.members else "it went to another owner"
         return resolved(cid, best.chunk_id, why, _evidence(cid, best))
+
+    def _renamed_at_home(self, cid: ChunkId, revision: str, old: Body) -> list[str]:
+        """The ID's last name under new types of its own scope that hold at least
+        `MIN_SIBLINGS` of its old siblings' names, their bodies rewritten or not: its type
+        may have been renamed at home (go-billy 6 rewrote `osfs.ChrootOS` as `RootOS`,
+        while the new `embedfs.Embed` implements the same interface, its boilerplate
+        alike)."""
+        assert cid.symbol is not None
+        owner, _, leaf = cid.symbol.rpartition(".")
+        if not owner:
+            return []
+        prefix = owner + "."
+        siblings = {
+            d.name[len(prefix) :]
+            for d in self.olds.at(cid.path, revision)
+            if d.name.startswith(prefix) and d.name != cid.symbol
+        }
+        scope, test = scope_of(cid.path), is_test_path(cid.path)
+        paths = [p for p in self.lookup.paths() if scope_of(p) == scope and is_test_path(p) == test]
+        self.lookup.load(paths)
+        held: dict[str, set[str]] = defaultdict(set)
+        named: dict[str, str] = {}
+        for path in paths:
+            found = self.lookup.get(path)
+            for entry in found.entries if found is not None else ():
+                other, _, last = (entry.name or "").rpartition(".")
+                if other and other != owner:
+                    held[other].add(last)
+                    if last == leaf:
+                        named[other] = entry.chunk_id
+        hits = [c for other, c in named.items() if len(held[other] & siblings) >= MIN_SIBLINGS]
+        return self.olds.newcomers(hits, cid, revision, old)
 
     def _places(self, cid: ChunkId, revision: str, old: Body) -> list[_Place]:
         assert cid.symbol is not None
@@ -263,11 +306,17 @@ def _moved_members(
             new_owner = name[: -len(symbol) - 1]
             took = [(n, f"{new_owner}.{n}") for n in left if f"{new_owner}.{n}" in names]
         elif owner:
+            # No owner now: its type dissolved into top-level definitions (gocheck suites
+            # became testify tests in go-billy 6; unittest classes, pytest functions), unless
+            # another type of the file had that name too (which one dissolved?).
             new_owner = name.rpartition(".")[0]
+            if not new_owner and any(n.rpartition(".")[2] == leaf for n in left if n != symbol):
+                continue
+            prefix = new_owner + "." if new_owner else ""
             took = [
-                (n, new_owner + n[len(owner) :])
+                (n, there)
                 for n in left
-                if n.startswith(owner + ".") and new_owner + n[len(owner) :] in names
+                if n.startswith(owner + ".") and (there := prefix + n[len(owner) + 1 :]) in names
             ]
         else:
             continue
@@ -305,6 +354,6 @@ def _evidence(cid: ChunkId, place: _Place) -> str:
         how += f" definitions of {cid.path}"
     else:
         owner = (cid.symbol or "").rpartition(".")[0]
-        how = f"moved from `{owner}` to `{place.owner}` in {place.path} with"
-        how += f" {place.siblings} of its siblings"
+        how = f"moved from `{owner}` to `{place.owner}`" if place.owner else f"`{owner}` dissolved"
+        how += f" in {place.path} with {place.siblings} of its siblings"
     return f"{how}, body {place.alike:.2f} alike"

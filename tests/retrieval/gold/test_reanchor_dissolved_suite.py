@@ -1,0 +1,136 @@
+"""A test suite dissolved into top-level tests in a new file (go-billy 6 turned its gocheck
+suites' methods into testify functions; a unittest class becomes pytest functions): each
+method goes to the one new definition of its last name there, where its siblings went the
+same way, its body rewritten but at least half kept."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from tests.retrieval.gitrepo import GitRepo
+from tests.retrieval.gold.reanchor_repo import chunk_id, gold_check
+from tests.retrieval.gold.test_reanchor_twins import repo
+
+__all__ = ["repo"]  # the fixture
+
+CHECKS = ("Read", "Write", "Rename", "Remove")
+
+
+def go_suite(method: bool) -> str:
+    head = (
+        "func (s *BasicSuite) Test{0}(c *C) {{\n" if method else "func Test{0}(t *testing.T) {{\n"
+    )
+    ok = "\tc.Assert(err, IsNil)\n" if method else "\trequire.NoError(t, err)\n"
+    fs = "s.FS" if method else "newFS(t)"
+    return "package test\n\n" + "".join(
+        head.format(name)
+        + f'\tf, err := {fs}.Open("{name.lower()}.txt")\n'
+        + ok
+        + f'\tdata, err := f.{name}([]byte("{name.lower()} payload"), 0o644, true)\n'
+        + ok
+        + f'\tcheckContent({fs}, "{name.lower()}.txt", data, len(data))\n}}\n\n'
+        for name in CHECKS
+    )
+
+
+def python_suite(method: bool) -> str:
+    out = "class BasicSuite(TestCase):\n" if method else ""
+    pad = "    " if method else ""
+    fs = "self.fs" if method else "fs"
+    for name in CHECKS:
+        low = name.lower()
+        out += f"{pad}def test_{low}({'self' if method else 'fs'}):\n"
+        out += f"{pad}    f = {fs}.open('{low}.txt')\n"
+        out += f"{pad}    data = f.{low}(b'{low} payload', 0o644, True)\n"
+        if method:
+            out += f"{pad}    self.assertEqual(check_content({fs}, '{low}.txt'), data)\n\n"
+        else:
+            out += f"{pad}    assert not f.closed, 'still open'\n"
+            out += f"{pad}    assert check_content({fs}, '{low}.txt') == data\n"
+            out += f"{pad}    f.close()\n\n"
+    return out
+
+
+# language: (old file, new file, the suite before and after, the ID's symbol and its heir's)
+SUITES = {
+    "go": ("test/basic.go", "test/basic_test.go", go_suite, "BasicSuite.TestRename", "TestRename"),
+    "python": (
+        "tests/suite.py",
+        "tests/test_basic.py",
+        python_suite,
+        "BasicSuite.test_rename",
+        "test_rename",
+    ),
+}
+
+
+def dissolved(language: str, repo: GitRepo, edit: Callable[[str], str]) -> tuple[str, str]:
+    """The suite committed, then its file gone and `edit` of its top-level tests new: the
+    old revision and the gold ID."""
+    old_path, new_path, suite, symbol, _ = SUITES[language]
+    repo.write(old_path, suite(True))
+    old = repo.commit("a suite")
+    gold = chunk_id(repo, old_path, symbol)
+    (repo.path / old_path).unlink()
+    repo.write(new_path, edit(suite(False)))
+    repo.commit("top-level tests")
+    return old, gold
+
+
+@pytest.mark.parametrize("language", list(SUITES))
+def test_a_method_of_a_dissolved_suite_goes_to_the_test_of_its_name(
+    language: str, repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _, new_path, _, _, heir = SUITES[language]
+    old, gold = dissolved(language, repo, lambda top: top)
+    code, got = gold_check(repo, tmp_path, capsys, [gold], old)
+    assert code == 1
+    assert (got[gold]["kind"], got[gold]["new_chunk_id"]) == (
+        "relocated",
+        chunk_id(repo, new_path, heir),
+    )
+    assert got[gold]["evidence"].startswith(f"`BasicSuite` dissolved in {new_path} with 3 of")
+
+
+@pytest.mark.parametrize("language", list(SUITES))
+def test_a_test_of_its_name_rewritten_past_half_is_no_match(
+    language: str, repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The suite dissolved, but the test of the ID's name does something else now."""
+    heir = SUITES[language][4]
+    other = (
+        f"func {heir}(t *testing.T) {{\n\tt.Skip()\n}}"
+        if language == "go"
+        else f"def {heir}():\n    pytest.skip('later')"
+    )
+
+    def skipped(top: str) -> str:
+        begin = top.rindex("\n", 0, top.index(heir)) + 1
+        return top[:begin] + other + top[top.index("\n\n", begin) :]
+
+    old, gold = dissolved(language, repo, skipped)
+    code, got = gold_check(repo, tmp_path, capsys, [gold], old)
+    assert code == 1
+    assert got[gold]["new_chunk_id"] is None
+
+
+def test_of_two_suites_with_one_test_name_neither_is_the_dissolved_one(
+    repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Two suites of one file named their tests alike: one dissolved, the other dropped.
+    Which one each top-level test comes from, the names do not say."""
+    other = go_suite(True).replace("BasicSuite", "ChrootSuite").replace("s.FS", "s.Chroot")
+    repo.write("test/basic.go", go_suite(True) + other.removeprefix("package test\n\n"))
+    old = repo.commit("two suites")
+    gold = [
+        chunk_id(repo, "test/basic.go", f"{s}.TestRename") for s in ("BasicSuite", "ChrootSuite")
+    ]
+    (repo.path / "test/basic.go").unlink()
+    repo.write("test/basic_test.go", go_suite(False))
+    repo.commit("one dissolved, one dropped")
+    code, got = gold_check(repo, tmp_path, capsys, gold, old)
+    assert code == 1
+    assert [got[g]["new_chunk_id"] for g in gold] == [None, None]
