@@ -71,7 +71,8 @@ def renamed_files(old_defs: list[Def], new_defs: list[Def], new_paths: set[str])
     """Old file -> new file, for an old file that is gone whose definitions are, for at
     least half of them, in one file that is new (its own path with another extension; or
     the most of them, and ahead of any other new file, more than 0.1 of them, or the one of
-    its base name among those alike): by qualified name, by body, or by last name (at
+    its base name among those alike, else the one whose stem begins with its own or is
+    its beginning): by qualified name, by body, or by last name (at
     least 3 of them: a file whose type was renamed too keeps its methods' names). Not
     git's content similarity: a file renamed and rewritten is still renamed."""
     old_files: dict[str, set[Mark]] = {}
@@ -105,11 +106,21 @@ def renamed_files(old_defs: list[Def], new_defs: list[Def], new_paths: set[str])
             # names: memchr's avx.rs and sse2.rs) are no rename, unless one alone kept
             # the old file's base name.
             base = path.rpartition("/")[2]
-            tied = [(s, p) for s, p in tied if p.rpartition("/")[2] == base]
+            named_so = [(s, p) for s, p in tied if p.rpartition("/")[2] == base]
+            # or kept it but for an end (commons-beanutils 2: `DynaPropertyUtilsTestCase`
+            # -> `DynaPropertyUtilsTest`, where `PropertyUtilsTest` has its test names too)
+            tied = named_so or [(s, p) for s, p in tied if _stems_alike(path, p)]
             if len(tied) != 1:
                 continue
         found[path] = tied[0][1]
     return found | _moved_files(old_files, new_files, new_paths, found)
+
+
+def _stems_alike(old: str, new: str) -> bool:
+    """Whether one file's stem begins with the other's, of at least 4 characters."""
+    a, b = (p.rpartition("/")[2].partition(".")[0] for p in (old, new))
+    short, long = sorted((a, b), key=len)
+    return len(short) >= 4 and long.startswith(short)
 
 
 def _moved_files(
@@ -170,6 +181,22 @@ def _members(defs: list[Def]) -> dict[tuple[str, str], set[str]]:
     return found
 
 
+def _tops(defs: list[Def]) -> dict[str, set[str]]:
+    """Each file's top-level names."""
+    found: dict[str, set[str]] = {}
+    for d in defs:
+        if "." not in d.name:
+            found.setdefault(d.path, set()).add(d.name)
+    return found
+
+
+def _dissolved(leaves: set[str], old_tops: set[str], new_tops: set[str]) -> bool:
+    """Whether a scope's members (at least two, and half) are top-level names of its file
+    now that were not then: the scope dissolved around them."""
+    arrived = len((leaves & new_tops) - old_tops)
+    return arrived >= 2 and arrived * 2 >= len(leaves)
+
+
 def renamed_scopes(
     old_defs: list[Def], new_defs: list[Def], renamed: dict[str, str]
 ) -> dict[tuple[str, str], str]:
@@ -177,8 +204,12 @@ def renamed_scopes(
     holds two or more definitions) whose name is gone from its file (or the file it was
     renamed to), and whose members' names are, for at least half of them, under one scope
     of that file that the old file did not have (the most of them; no tie): a type
-    renamed, as its members say."""
+    renamed, as its members say; or "" for a scope dissolved, itself gone and its
+    members (as many) now top-level names new to that file (yargs 16: `declare namespace
+    yargsParser`'s types became the top-level types of `yargs-parser-types.ts`)."""
     old_members, new_members = _members(old_defs), _members(new_defs)
+    old_tops, new_tops = _tops(old_defs), _tops(new_defs)
+    new_names = {(d.path, d.name) for d in new_defs}
     new_by_file: dict[str, list[str]] = {}
     for path, scope in new_members:
         new_by_file.setdefault(path, []).append(scope)
@@ -196,6 +227,9 @@ def renamed_scopes(
             reverse=True,
         )
         if not shared or shared[0][0] < 2 or shared[0][0] * 2 < len(leaves):
+            gone = (home, scope) not in new_names
+            if gone and _dissolved(leaves, old_tops.get(path, set()), new_tops.get(home, set())):
+                found[(path, scope)] = ""
             continue
         if len(shared) > 1 and shared[1][0] == shared[0][0]:
             continue

@@ -139,13 +139,14 @@ def _in_twin(old: Def, strong: list[tuple[float, Def]], tree: Tree) -> tuple[flo
 
 
 def rescoped(old: Def, tree: Tree) -> str:
-    """The old definition's qualified name with its renamed scope's new name, if any."""
+    """The old definition's qualified name with its renamed scope's new name, if any (none,
+    for a scope dissolved)."""
     parts = old.name.split(".")
     for cut in range(len(parts), 0, -1):  # the longest renamed scope
         scope = ".".join(parts[:cut])
         new = tree.scopes.get((old.path, scope))
         if new is not None:
-            return ".".join([new, *parts[cut:]])
+            return ".".join([new, *parts[cut:]] if new else parts[cut:])
     return old.name
 
 

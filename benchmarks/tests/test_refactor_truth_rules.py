@@ -11,6 +11,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 
 from refactor_truth.extract import definitions
+from refactor_truth.homes import renamed_files
 from refactor_truth.truth import Answer, Tree, Truth, by_evidence, rule_of, truth
 
 
@@ -688,3 +689,85 @@ def test_evidence_folds_its_particulars_into_one_rule() -> None:
     assert rule_of("its name inside `timedOut` in timed-out.ts, body 0.93 alike") == (
         "its name inside `X` in P, body N alike"
     )
+
+
+def _suite(owner: str, bodies: dict[str, str]) -> str:
+    return f"class {owner}:\n" + "".join(
+        f"    def {name}(self):\n        {body}\n\n" for name, body in bodies.items()
+    )
+
+
+def test_of_two_files_with_its_test_names_the_one_named_as_it_was_is_its_rename(
+    tmp_path: Path,
+) -> None:
+    # commons-beanutils 2 renamed `DynaPropertyUtilsTestCase` to `DynaPropertyUtilsTest`
+    # (and its file), while `PropertyUtilsTest` has the same test names: the old truth saw
+    # two homes alike and no rename
+    names = ["test_get", "test_set", "test_copy", "test_describe"]
+    old = _suite("DynaUtilsTestCase", {n: f"check_dyna(self.bean, '{n}')" for n in names})
+    mine = _suite("DynaUtilsTest", {n: f"check_dyna(self.bean, '{n}', strict=True)" for n in names})
+    other = _suite("UtilsTest", {n: f"check_plain(self.other, '{n}')" for n in names})
+    trees = {}
+    for side, files in (
+        ("old", {"tests/dyna_utils_testcase.py": old}),
+        ("new", {"tests2/dyna_utils_test.py": mine, "tests2/utils_test.py": other}),
+    ):
+        for path, text in files.items():
+            (tmp_path / side / path).parent.mkdir(parents=True, exist_ok=True)
+            (tmp_path / side / path).write_text(text, encoding="utf-8")
+        trees[side], _ = definitions(tmp_path / side, "python")
+    new_paths = {"tests2/dyna_utils_test.py", "tests2/utils_test.py"}
+    assert renamed_files(trees["old"], trees["new"], new_paths) == {
+        "tests/dyna_utils_testcase.py": "tests2/dyna_utils_test.py"
+    }
+
+
+def test_a_member_of_a_scope_dissolved_in_its_file_is_the_top_level_name(
+    tmp_path: Path,
+) -> None:
+    # yargs 16 turned `declare namespace yargsParser`'s interfaces into top-level types of
+    # its file: the old truth, blind to a scope gone around its members, called one of
+    # them merged into a look-alike there before
+    old = (
+        "class Callbacks:\n    def coerce(self, arg):\n        return arg\n\n"
+        "    def config(self, path):\n        return load(path)\n\n"
+        "    def done(self, result):\n        return result\n"
+    )
+    new = (
+        "def coerce(arg, *, strict=False):\n    return arg if not strict else check(arg)\n\n"
+        "def config(path):\n    return load(path)\n\n"
+        "def done(result):\n    return result\n"
+    )
+    alike = "class Finish:\n    def handle(self, arg):\n        return arg\n"
+    got = where(
+        tmp_path,
+        {"cb.py": old, "finish.py": alike},
+        {"cb.py": new, "finish.py": alike},
+        "Callbacks.coerce",
+    )
+    assert got.targets == ("cb.py:1-2:coerce",)
+
+
+def test_a_function_whose_inner_functions_went_to_the_top_keeps_its_name(
+    tmp_path: Path,
+) -> None:
+    # fastify 4: `createServer.listen`'s inner functions went to the top of server.js and
+    # `listen` stayed; only a scope itself gone is dissolved
+    inner = "".join(
+        f"        def step_{n}(value):\n            return transform_{n}(value, {n})\n\n"
+        for n in range(3)
+    )
+    old = (
+        "def create_server():\n    def listen(port):\n"
+        + inner
+        + "        return bind(port, step_0, step_1, step_2)\n\n    return listen\n"
+    )
+    tops = "".join(
+        f"def step_{n}(value):\n    return transform_{n}(value, {n})\n\n" for n in range(3)
+    )
+    new = tops + (
+        "def create_server():\n    def listen(port):\n"
+        "        return bind(port, step_0, step_1, step_2)\n\n    return listen\n"
+    )
+    got = where(tmp_path, {"server.py": old}, {"server.py": new}, "create_server.listen")
+    assert got.targets == ("server.py:11-12:create_server.listen",)
