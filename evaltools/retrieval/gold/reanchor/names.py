@@ -14,6 +14,7 @@ from evaltools.retrieval.gold.reanchor.plain.moved import RenamedFiles
 from evaltools.retrieval.gold.reanchor.plain.no_history import SetEvidence
 from evaltools.retrieval.gold.reanchor.plain.split import Successors
 from evaltools.retrieval.gold.reanchor.plain.standing import Standing
+from evaltools.retrieval.gold.reanchor.rename import Scopes
 from evaltools.retrieval.gold.reanchor.resolve import GoldRef, Resolution, Status, resolved
 from evaltools.retrieval.gold.reanchor.scope import (
     is_java_constructor,
@@ -102,14 +103,15 @@ def place_by_name(
     results: dict[GoldRef, Resolution],
     lookup: Lookup,
     *,
-    olds: OldDefinitions,
+    history: tuple[OldDefinitions, Scopes],
     the_set: SetEvidence,
     partners: Partners,
 ) -> None:
     """The IDs no body placed: by their names, then a new owner of their bodies, then a
     wrapper dissolved around them."""
+    olds = history[0]
     holding = by_names(by_name, results, lookup, olds, the_set)
-    owners = Owners(lookup, olds, partners)
+    owners = Owners(lookup, history, partners)
     for ref, cid, symbol, old in by_name:
         # A name still defined somewhere did not go to another owner.
         if old is None or ref.revision is None or holding.get(symbol):

@@ -62,17 +62,25 @@ class Scopes:
         self._old: dict[tuple[tuple[str | None, str], bool, str], list[str] | None] = {}
 
     def files(self, paths: Sequence[str]) -> list[str]:
+        """The files of `paths`' scopes, but of scopes too large to weigh."""
+        found: dict[str, None] = {}
+        for key in dict.fromkeys(scope_of(p) for p in paths):
+            held = self._grouped().get(key, [])
+            if len(held) <= MAX_SCOPE_FILES:
+                found.update(dict.fromkeys(held))
+        return list(found)
+
+    def of_scope(self, path: str) -> list[str]:
+        """Every file of `path`'s scope, however many."""
+        return self._grouped().get(scope_of(path), [])
+
+    def _grouped(self) -> dict[tuple[str | None, str], list[str]]:
         if self._files is None:
             grouped: dict[tuple[str | None, str], list[str]] = defaultdict(list)
             for path in self.lookup.paths():
                 grouped[scope_of(path)].append(path)
             self._files = dict(grouped)
-        found: dict[str, None] = {}
-        for key in dict.fromkeys(scope_of(p) for p in paths):
-            held = self._files.get(key, [])
-            if len(held) <= MAX_SCOPE_FILES:
-                found.update(dict.fromkeys(held))
-        return list(found)
+        return self._files
 
     def old_files(self, path: str, revision: str) -> list[str] | None:
         """The files of `path`'s scope at the revision, tests or not as it is (None: too
@@ -141,6 +149,15 @@ class _ScopeSearch:
     def newcomers(self, chunk_ids: list[str]) -> list[str]:
         return self.olds.newcomers(chunk_ids, self.cid, self.revision, self.old)
 
+    def one_newcomer_alike(self, hits: list[str], old: Body) -> tuple[Body, float] | None:
+        """The body of the one hit, new since the revision, and how alike the old one it
+        is, when it keeps at least `HOLLOW_BELOW` of it."""
+        if len(hits) != 1 or not self.newcomers(hits):
+            return None
+        new = body_of(hits[0], self.lookup)
+        score = similarity(old, new) if new is not None else 0.0
+        return (new, score) if new is not None and score >= HOLLOW_BELOW else None
+
     def named(self, name: str) -> list[str]:
         return [e.chunk_id for e in self.entries if e.name == name]
 
@@ -151,12 +168,10 @@ class _ScopeSearch:
             for e in self.entries
             if e.name != self.symbol and _spelling(e.name or "") == low
         ]
-        if len(hits) != 1 or not self.newcomers(hits):
+        kept = self.one_newcomer_alike(hits, old)
+        if kept is None:
             return None
-        new = body_of(hits[0], self.lookup)
-        score = similarity(old, new) if new is not None else 0.0
-        if score < HOLLOW_BELOW:
-            return None
+        score = kept[1]
         name = hits[0].rsplit(":", 1)[1]
         how = "but for case" if name.lower() == self.symbol.lower() else "spelled otherwise"
         return _relocated(hits[0], f"the same name {how}, body {score:.2f} alike")
@@ -176,16 +191,12 @@ class _ScopeSearch:
             and e.leaf != leaf  # the same test out of its class is its owner's move
             and test_subject(e.name) == subject
         ]
-        if len(hits) != 1 or not self.newcomers(hits):
-            return None
-        new = body_of(hits[0], self.lookup)
+        kept = self.one_newcomer_alike(hits, old)
         # Frameworks turn a test class into a test function, never a function into a
         # class: a class named for it is where tests were grouped (its method is the heir).
-        if new is None or kind_of(new) in _TYPE_KINDS:
+        if kept is None or kind_of(kept[0]) in _TYPE_KINDS:
             return None
-        score = similarity(old, new)
-        if score < HOLLOW_BELOW:
-            return None
+        score = kept[1]
         name = hits[0].rsplit(":", 1)[1].rpartition(".")[2]
         return _relocated(hits[0], f"its test renamed `{name}`, body {score:.2f} alike")
 

@@ -117,7 +117,14 @@ def follow_all(
     )
     by_name = _in_successors(by_name, results, lookup, olds)
     if by_name:
-        place_by_name(by_name, results, lookup, olds=olds, the_set=the_set, partners=partners)
+        place_by_name(
+            by_name,
+            results,
+            lookup,
+            history=(olds, scopes),
+            the_set=the_set,
+            partners=partners,
+        )
 
 
 def _told_apart(

@@ -35,6 +35,7 @@ from evaltools.retrieval.gold.reanchor.history.bodies import (
 from evaltools.retrieval.gold.reanchor.history.old_defs import OldDefinitions, kept
 from evaltools.retrieval.gold.reanchor.history.partners import Partners
 from evaltools.retrieval.gold.reanchor.lookup import Entry, Lookup
+from evaltools.retrieval.gold.reanchor.rename import Scopes
 from evaltools.retrieval.gold.reanchor.resolve import (
     MAX_CANDIDATES,
     GoldRef,
@@ -68,8 +69,11 @@ class _Place:
 class Owners:
     """The places of missing IDs under another owner, for one run."""
 
-    def __init__(self, lookup: Lookup, olds: OldDefinitions, partners: Partners) -> None:
-        self.lookup, self.olds, self.partners = lookup, olds, partners
+    def __init__(
+        self, lookup: Lookup, history: tuple[OldDefinitions, Scopes], partners: Partners
+    ) -> None:
+        self.lookup, self.partners = lookup, partners
+        self.olds, self.scopes = history
         self._known: dict[str, bool] = {}  # qualified names: defined in the tree or not
         self._alike: dict[tuple[str, str, str, str], bool] = {}  # a sibling's body kept
 
@@ -118,8 +122,8 @@ class Owners:
             for d in self.olds.at(cid.path, revision)
             if d.name.startswith(prefix) and d.name != cid.symbol
         }
-        scope, test = scope_of(cid.path), is_test_path(cid.path)
-        paths = [p for p in self.lookup.paths() if scope_of(p) == scope and is_test_path(p) == test]
+        test = is_test_path(cid.path)
+        paths = [p for p in self.scopes.of_scope(cid.path) if is_test_path(p) == test]
         self.lookup.load(paths)
         held: dict[str, set[str]] = defaultdict(set)
         named: dict[str, str] = {}
