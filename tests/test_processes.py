@@ -127,7 +127,8 @@ def _busy(tmp: Path, command: str) -> subprocess.Popen[bytes]:
         "convert": ["convert", str(src), "--to", "jsonl", "-o", str(tmp / "out.jsonl")],
         "lint": ["lint", str(src)],
     }[command]
-    env = {k: v for k, v in os.environ.items() if k != "CI"}
+    # Faulthandler, so that a hang's SIGABRT (`_communicate`) prints where each thread waits.
+    env = {k: v for k, v in os.environ.items() if k != "CI"} | {"PYTHONFAULTHANDLER": "1"}
     proc = subprocess.Popen(
         [sys.executable, "-m", "evaltools", *argv, "--jobs", "2"],
         stdout=subprocess.PIPE,
@@ -141,6 +142,19 @@ def _busy(tmp: Path, command: str) -> subprocess.Popen[bytes]:
         assert time.monotonic() < deadline, "no workers started"
         time.sleep(0.05)
     return proc
+
+
+def _communicate(proc: subprocess.Popen[bytes], timeout: float) -> tuple[bytes, bytes]:
+    """`proc.communicate`; on a hang, the command's threads' stacks in the failure (a hang
+    seen once in CI has not been reproduced here), and nothing of its session left."""
+    try:
+        return proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.kill(proc.pid, signal.SIGABRT)
+        _, err = proc.communicate(timeout=60)
+        for pid in _session(proc.pid):
+            os.kill(pid, signal.SIGKILL)
+        pytest.fail(f"hung for {timeout} s; its stacks:\n{err.decode(errors='replace')}")
 
 
 def _gone(sid: int) -> list[int]:
@@ -158,7 +172,7 @@ def test_killing_the_command_ends_its_workers(
 ) -> None:
     proc = _busy(tmp_path, command)
     os.kill(proc.pid, sig)  # the command only, as CI or a supervisor does
-    proc.communicate(timeout=60)  # its pipes are released
+    _communicate(proc, timeout=60)  # its pipes are released
     assert proc.returncode in (-sig, 128 + sig)
     assert _gone(proc.pid) == []
 
@@ -168,7 +182,7 @@ def test_killing_the_command_ends_its_workers(
 def test_ctrl_c_exits_130_with_one_line(tmp_path: Path, command: str) -> None:
     proc = _busy(tmp_path, command)
     os.killpg(proc.pid, signal.SIGINT)  # as a terminal does: the whole group
-    _, err = proc.communicate(timeout=120)  # a loaded CI machine is slow, a hang is forever
+    _, err = _communicate(proc, timeout=120)  # a loaded CI machine is slow, a hang is forever
     assert proc.returncode == 130
     assert err.decode() == "evaltools: interrupted\n"
     assert _gone(proc.pid) == []
@@ -227,7 +241,7 @@ def test_ctrl_c_late_in_the_work_never_hangs_the_exit(tmp_path: Path, delay: flo
         proc = _busy(work, "convert")
         time.sleep(delay)
         os.killpg(proc.pid, signal.SIGINT)
-        proc.communicate(timeout=120)  # raises on a hang
+        _communicate(proc, timeout=120)
         assert proc.returncode in (130, 1, -signal.SIGINT)  # interrupted, or already done
         assert _gone(proc.pid) == []
 
