@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from pathlib import Path
 from typing import NamedTuple
 
 
@@ -48,6 +49,15 @@ class Fix(NamedTuple):
 
     old: str
     new: str
+
+
+class Places(NamedTuple):
+    """Where findings' files are, for a format that names them by URI (SARIF): the project's
+    root and each path as the file system resolves it (symbolic links followed). The command
+    finds them (`config.discovery.places_of`), so that a reporter reads no file system."""
+
+    root: Path
+    resolved: Mapping[str, Path]
 
 
 class Diagnostic(NamedTuple):

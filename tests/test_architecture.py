@@ -257,10 +257,13 @@ def test_imports_inside_retrieval_point_down_its_layers() -> None:
 
 
 def test_report_only_formats() -> None:
-    """A reporter writes no file, runs no git or other process and reads no eval set: those
-    are the services', which hand it their results."""
+    """A reporter writes no file, runs no git or other process and reads no eval set or file
+    system (the project's root, a path's real place): those are the services' and the
+    commands', which hand it their results."""
     banned = (
         "evaltools.atomic",
+        "evaltools.config",
+        "evaltools.fileio",
         "evaltools.parallel",
         "evaltools.retrieval.records",
         "evaltools.retrieval.sources",

@@ -56,6 +56,7 @@ def run(
         progress.clear()
     diagnostics = gate.apply(selection.filter(outcome.diagnostics, settings.root))
     failed_by = gate.note(diagnostics)
+    from evaltools.config.discovery import places_of
     from evaltools.report import render
 
     # A file reported as left out (IO030) is no checked file, but the summary counts it
@@ -63,7 +64,14 @@ def run(
     # when the 3 checked are clean).
     left_out = {d.path for d in work.unlisted} & {d.path for d in diagnostics}
     files = work.files + len(left_out)
-    render(output_format, diagnostics, sys.stdout, files_checked=files, failed_by=failed_by)
+    render(
+        output_format,
+        diagnostics,
+        sys.stdout,
+        files_checked=files,
+        places=places_of,
+        failed_by=failed_by,
+    )
     for line in outcome.fixed:
         sys.stderr.write(f"fixed: {line}\n")
     for place in work.empty:

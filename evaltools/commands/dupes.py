@@ -68,9 +68,15 @@ def run(
         if failed_by:
             sys.stderr.write(f"evaltools: failed: {failed_by}\n")
     else:
+        from evaltools.config.discovery import places_of
         from evaltools.report import render
 
         render(
-            output_format, diagnostics, sys.stdout, files_checked=found.files, failed_by=failed_by
+            output_format,
+            diagnostics,
+            sys.stdout,
+            files_checked=found.files,
+            places=places_of,
+            failed_by=failed_by,
         )
     return gate.exit_code(diagnostics)

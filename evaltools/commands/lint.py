@@ -55,9 +55,17 @@ def run(
         )
     finally:
         progress.clear()
+    from evaltools.config.discovery import places_of
     from evaltools.report import render
 
     diagnostics = gate.apply(diagnostics)
     failed_by = gate.note(diagnostics)
-    render(output_format, diagnostics, sys.stdout, files_checked=files, failed_by=failed_by)
+    render(
+        output_format,
+        diagnostics,
+        sys.stdout,
+        files_checked=files,
+        places=places_of,
+        failed_by=failed_by,
+    )
     return gate.exit_code(diagnostics)

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from evaltools import jsonio
+from evaltools.config.discovery import places_of
 from evaltools.config.model import load_config
 from evaltools.diagnostics import Diagnostic, Severity, make, worst_exit_code
 from evaltools.discover import check_paths_exist
@@ -96,11 +97,25 @@ class _Shown:
 
     def write(self, output_format: str, out: TextIO, files_checked: int, failed_by: str) -> None:
         if not self.omitted:
-            render(output_format, self.kept, out, files_checked=files_checked, failed_by=failed_by)
+            render(
+                output_format,
+                self.kept,
+                out,
+                files_checked=files_checked,
+                places=places_of,
+                failed_by=failed_by,
+            )
             return
         note = f"{self.omitted} more findings not shown (--max-errors {self.limit})"
         if output_format != "text":
-            render(output_format, self.kept, out, files_checked=files_checked, failed_by=failed_by)
+            render(
+                output_format,
+                self.kept,
+                out,
+                files_checked=files_checked,
+                places=places_of,
+                failed_by=failed_by,
+            )
             sys.stderr.write(f"evaltools validate: {note}\n")
             return
         from evaltools.report.text import format_line, found_line
@@ -148,7 +163,7 @@ def gold_stats(paths: list[Path], output_format: str) -> int:
     else:
         if output_format == "text":
             sys.stdout.write(stats_table(to_json(stats, targets)))
-        render(output_format, found, sys.stdout, files_checked=len(stats.files))
+        render(output_format, found, sys.stdout, files_checked=len(stats.files), places=places_of)
     return worst_exit_code(found)
 
 

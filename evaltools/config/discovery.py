@@ -3,8 +3,11 @@ and the root the project's paths are relative to."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
+from evaltools.diagnostics import Diagnostic, Places
+from evaltools.fileio import real_path
 from evaltools.tomlio import TomlError, loads
 
 
@@ -32,6 +35,11 @@ def project_root(cwd: Path) -> Path:
             return candidate
     config = find_pyproject(here)
     return here if config is None else config.parent
+
+
+def places_of(diagnostics: Sequence[Diagnostic]) -> Places:
+    """The project's root from the working folder, and each finding's path resolved."""
+    return Places(project_root(Path.cwd()), {d.path: real_path(Path(d.path)) for d in diagnostics})
 
 
 def _may_configure_evaltools(path: Path) -> bool:

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TextIO
 
-from evaltools.diagnostics import Diagnostic
+from evaltools.diagnostics import Diagnostic, Places
 
 FORMATS = ("text", "json", "github", "sarif")
 
@@ -16,10 +16,12 @@ def render(
     out: TextIO,
     *,
     files_checked: int,
+    places: Callable[[Sequence[Diagnostic]], Places],
     failed_by: str = "",
 ) -> None:
     """`failed_by`: why warnings alone fail the run (`Gate.note`), said in the text summary,
-    and on stderr beside the other formats, whose output holds findings only."""
+    and on stderr beside the other formats, whose output holds findings only. `places`:
+    where the findings' files are, asked only by the formats that name them by URI."""
     ordered = sorted(diagnostics, key=Diagnostic.sort_key)
     if failed_by and fmt != "text":
         import sys
@@ -36,7 +38,7 @@ def render(
     elif fmt == "sarif":
         from evaltools.report import sarif
 
-        sarif.render(ordered, out)
+        sarif.render(ordered, out, places)
     else:
         from evaltools.report import text
 

@@ -7,25 +7,33 @@ Here rather than in `commands/` because command modules do not import one anothe
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from evaltools import jsonio
-from evaltools.diagnostics import Diagnostic, worst_exit_code
+from evaltools.diagnostics import Diagnostic, Places, worst_exit_code
 from evaltools.report import render
+
+Where = Callable[[Sequence[Diagnostic]], Places]
 
 
 def fail_writing(
-    problems: Sequence[Diagnostic], written: Sequence[str], output_format: str, files: int
+    problems: Sequence[Diagnostic],
+    written: Sequence[str],
+    output_format: str,
+    files: int,
+    places: Where,
 ) -> int:
     """Report the files that could not be written, after saying which ones were."""
     for name in written:
         sys.stderr.write(f"written: {name}\n")
-    return fail(problems, output_format, files)
+    return fail(problems, output_format, files, places)
 
 
-def fail(problems: Sequence[Diagnostic], output_format: str, files_checked: int) -> int:
+def fail(
+    problems: Sequence[Diagnostic], output_format: str, files_checked: int, places: Where
+) -> int:
     """Report input problems the usual way; nothing has been written."""
-    render(output_format, problems, sys.stdout, files_checked=files_checked)
+    render(output_format, problems, sys.stdout, files_checked=files_checked, places=places)
     return max(worst_exit_code(problems), 1)
 
 

@@ -3,29 +3,26 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TextIO
 from urllib.parse import quote
 
 from evaltools import __version__, jsonio
 from evaltools.catalogue import RULES
-from evaltools.config.discovery import project_root
-from evaltools.diagnostics import Diagnostic, Severity
-from evaltools.fileio import real_path
+from evaltools.diagnostics import Diagnostic, Places, Severity
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 _LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
 
 
-def artifact_location(path: str, root: Path) -> dict[str, str]:
+def artifact_location(resolved: Path, root: Path) -> dict[str, str]:
     """A percent-encoded URI relative to %SRCROOT%, or an absolute file URI outside the root.
 
     A bare relative path is not a URI: `a:b.md` would read as scheme `a`, and `#`, `?`,
     `%` or a space would change what it points at. A name that is not UTF-8 is encoded
     from its bytes as the file system holds them (RFC 3986 percent-encodes octets).
     """
-    resolved = real_path(Path(path))
     try:
         relative = resolved.relative_to(root)
     except ValueError:
@@ -33,7 +30,11 @@ def artifact_location(path: str, root: Path) -> dict[str, str]:
     return {"uri": quote(os.fsencode(relative.as_posix())), "uriBaseId": "%SRCROOT%"}
 
 
-def build(diagnostics: Sequence[Diagnostic], root: Path) -> dict[str, object]:
+def build(
+    diagnostics: Sequence[Diagnostic], root: Path, resolved: Mapping[str, Path] | None = None
+) -> dict[str, object]:
+    """The log; a path not in `resolved` is taken as it is, relative to `root`."""
+    resolved = resolved or {}
     codes = sorted({d.code for d in diagnostics})
     index = {code: i for i, code in enumerate(codes)}
     rules = []
@@ -64,7 +65,9 @@ def build(diagnostics: Sequence[Diagnostic], root: Path) -> dict[str, object]:
             "locations": [
                 {
                     "physicalLocation": {
-                        "artifactLocation": artifact_location(d.path, root),
+                        "artifactLocation": artifact_location(
+                            resolved.get(d.path) or root / d.path, root
+                        ),
                         "region": {"startLine": d.line, "startColumn": d.column},
                     }
                 }
@@ -94,8 +97,11 @@ def build(diagnostics: Sequence[Diagnostic], root: Path) -> dict[str, object]:
     }
 
 
-def render(diagnostics: Sequence[Diagnostic], out: TextIO) -> None:
-    out.write(
-        jsonio.dumps(build(diagnostics, project_root(Path.cwd())), indent=2, ensure_ascii=True)
-    )
+def render(
+    diagnostics: Sequence[Diagnostic],
+    out: TextIO,
+    places: Callable[[Sequence[Diagnostic]], Places],
+) -> None:
+    root, resolved = places(diagnostics)
+    out.write(jsonio.dumps(build(diagnostics, root, resolved), indent=2, ensure_ascii=True))
     out.write("\n")

@@ -205,9 +205,10 @@ def _report(fmt: str, found: GoldCheck, out: TextIO, failed_by: str) -> None:
         out.write(f"[\n{lines}\n]\n" if placed else "[]\n")
         return
     if fmt != "text":
+        from evaltools.config.discovery import places_of
         from evaltools.report import render
 
-        render(fmt, diagnostics, out, files_checked=files_checked)
+        render(fmt, diagnostics, out, files_checked=files_checked, places=places_of)
         return
     from evaltools.report.text import format_line
 

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from evaltools import jsonio
 from evaltools.atomic.outputs import check_output, output_expect, write_output
+from evaltools.config.discovery import places_of
 from evaltools.fileio import UsageError
 from evaltools.report.gold_merge import percent
 from evaltools.report.gold_summary import emit, fail, fail_writing
@@ -40,14 +41,14 @@ def sample(
     count = len(inputs)
     refused = check_output(output, force, inputs=inputs)
     if refused is not None:
-        return fail_writing([refused], [], output_format, count)
+        return fail_writing([refused], [], output_format, count, places_of)
     files, problems = read_sets(inputs, need_gold=True)
     if problems:
-        return fail(problems, output_format, count)
+        return fail(problems, output_format, count, places_of)
     result = sample_pairs([line for f in files for line in f.lines], fraction, seed)
     problem = write_output(output, dump_jsonl(result.pairs), expect=output_expect(force))
     if problem is not None:
-        return fail_writing([problem], [], output_format, count)
+        return fail_writing([problem], [], output_format, count, places_of)
     per_type = {
         name: {"pairs": total, "sampled": result.sampled[name]}
         for name, total in result.totals.items()
@@ -105,7 +106,7 @@ def mine(
 
     refused = check_output(output, force)
     if refused is not None:
-        return fail_writing([refused], [], output_format, 1)
+        return fail_writing([refused], [], output_format, 1, places_of)
     from evaltools.report.progress import Progress
 
     progress = Progress()
@@ -128,7 +129,7 @@ def mine(
     records = dump_jsonl(chosen)
     problem = write_output(output, records, expect=output_expect(force))
     if problem is not None:
-        return fail_writing([problem], [], output_format, 1)
+        return fail_writing([problem], [], output_format, 1, places_of)
     types = sorted({c["type"] for c in chosen}, key=_type_key)
     per_type_written = {t: sum(c["type"] == t for c in chosen) for t in types}
     dropped = {r: result.dropped[r] for r in mining.DROP_REASONS if result.dropped[r]}

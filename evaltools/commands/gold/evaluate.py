@@ -253,9 +253,10 @@ def _refuse(found: Sequence[Diagnostic], why: str | None, output_format: str) ->
     """Report what refuses the evaluation, and why; the exit code. With `--format json` the
     findings are stdout's JSON, as every command prints them, so a pipeline reads them."""
     if output_format == "json":
+        from evaltools.config.discovery import places_of
         from evaltools.report import render
 
-        render("json", found, sys.stdout, files_checked=0)
+        render("json", found, sys.stdout, files_checked=0, places=places_of)
     else:
         from evaltools.report.text import format_line
 

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from evaltools.atomic.outputs import check_output, output_expect, write_outputs
+from evaltools.config.discovery import places_of
 from evaltools.diagnostics import Diagnostic, worst_exit_code
 from evaltools.fileio import UsageError
 from evaltools.report import render
@@ -44,19 +45,21 @@ def merge(
             raise UsageError("-o and --conflicts must name two different files")
     count = len(inputs)
     if any(refused):
-        return fail_writing([r for r in refused if r is not None], [], output_format, count)
+        return fail_writing(
+            [r for r in refused if r is not None], [], output_format, count, places_of
+        )
     files, problems = read_sets(inputs, need_gold=True)
     if problems:
-        return fail(problems, output_format, count)
+        return fail(problems, output_format, count, places_of)
     result = merge_annotations(files[0].lines, files[1].lines)
     if result.diagnostics:
-        return fail(result.diagnostics, output_format, count)
+        return fail(result.diagnostics, output_format, count, places_of)
     outputs = [(output, dump_jsonl(result.merged), output_expect(force))]
     if conflicts is not None:
         outputs.append((conflicts, dump_jsonl(result.conflicts), output_expect(force)))
     problem = write_outputs(outputs)  # both files or neither
     if problem is not None:
-        return fail_writing([problem], [], output_format, count)
+        return fail_writing([problem], [], output_format, count, places_of)
     agreement = result.agreement
     summary: dict[str, object] = {
         "output": str(output),
@@ -88,4 +91,4 @@ def _report_findings(
         summary["findings"] = [d.to_json() for d in sorted(findings, key=Diagnostic.sort_key)]
         return
     stream = sys.stderr if summary.get("output") == "-" else sys.stdout
-    render(output_format, findings, stream, files_checked=files)
+    render(output_format, findings, stream, files_checked=files, places=places_of)

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from evaltools.atomic import remove_stale_temps
 from evaltools.atomic.outputs import write_outputs
+from evaltools.config.discovery import places_of
 from evaltools.report.gold_merge import percent
 from evaltools.report.gold_summary import emit, fail, fail_writing
 from evaltools.retrieval.gold.discipline.discipline_io import check_share, input_files, read_sets
@@ -26,17 +27,17 @@ def split(*, paths: list[Path], holdout: float | None, seed: int, output_format:
     count = len(inputs)
     files, problems = read_sets(inputs, need_gold=False)
     if problems:
-        return fail(problems, output_format, count)
+        return fail(problems, output_format, count, places_of)
     result = split_set(files, holdout, seed)
     if result.diagnostics:
-        return fail(result.diagnostics, output_format, count)
+        return fail(result.diagnostics, output_format, count, places_of)
     for planned in result.files:
         remove_stale_temps(planned.source.path.parent)  # a killed earlier split may have left some
     changing = [planned for planned in result.files if planned.changed]
     # The files are one set: all of them are split, or none is.
     problem = write_outputs([(p.source.path, p.data, p.source.data) for p in changing])
     if problem is not None:
-        return fail_writing([problem], [], output_format, count)
+        return fail_writing([problem], [], output_format, count, places_of)
     changed = [planned.source.display for planned in changing]
     summary: dict[str, object] = {
         "seed": seed,
