@@ -292,3 +292,34 @@ def test_killed_workers_are_waited_for_all_within_one_period(
     first, *rest = (h.timeouts[0] for h in handles)
     assert 0 < first <= 0.2
     assert rest == [0.0, 0.0]  # what is left of the period, not a period each
+
+
+def test_a_pool_whose_lock_stays_held_is_left_within_a_period(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The executor's thread holds the pool's shutdown lock while it joins a broken pool's
+    processes with no time limit: stopping the pool must not wait on it for ever."""
+    import threading
+
+    from evaltools.parallel import _workers
+
+    monkeypatch.setattr(_workers, "_THREADS_END_SECONDS", 0.2)
+    lock = threading.Lock()
+    lock.acquire()  # held, as by an executor thread stuck joining a worker
+
+    class Stuck:
+        _shutdown_lock = lock
+        _processes: dict[int, object] = {}  # noqa: RUF012 (the executor's own shape)
+
+        def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+            with self._shutdown_lock:
+                pass
+
+    stopping = threading.Thread(target=_workers.stop_pool, args=(Stuck(),), daemon=True)
+    stopping.start()
+    stopping.join(timeout=10)  # a daemon: a hang fails the test, not the run
+    left_waiting = stopping.is_alive()
+    lock.release()
+    stopping.join()
+    _workers.killed_pools.pop()
+    assert not left_waiting

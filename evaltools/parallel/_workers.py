@@ -79,7 +79,7 @@ def stop_pool(pool: ProcessPoolExecutor) -> None:
     # Dead workers first: the executor's thread then sees a broken pool and ends. Only here,
     # out of any signal handler, do we wait for it: a handler may have interrupted the main
     # thread while it held a lock that the executor's thread needs to end.
-    pool.shutdown(wait=False, cancel_futures=True)
+    _shutdown_within(pool, _THREADS_END_SECONDS)
     _join(threads, _FEEDER_GRACE_SECONDS)
     if feeder in threads and feeder.is_alive():
         # Still writing the next item to the dead workers' pipe after the grace period: a
@@ -89,6 +89,20 @@ def stop_pool(pool: ProcessPoolExecutor) -> None:
         with contextlib.suppress(Exception):
             call_queue._reader.close()  # type: ignore[union-attr]
     _join(threads, _THREADS_END_SECONDS)
+
+
+def _shutdown_within(pool: ProcessPoolExecutor, seconds: float) -> None:
+    """`pool.shutdown(wait=False, cancel_futures=True)`, unless the lock it takes stays held
+    for `seconds`: the executor's thread holds it while it ends a broken pool, joining its
+    processes and its feeder thread with no time limit (CPython's `terminate_broken`), and
+    a stalled forkserver owes those processes' exit statuses. The workers are killed
+    already; the command then leaves without the executor's goodbye (see `killed_pools`)."""
+    lock = getattr(pool, "_shutdown_lock", None)
+    if lock is not None:
+        if not lock.acquire(timeout=seconds):
+            return
+        lock.release()
+    pool.shutdown(wait=False, cancel_futures=True)
 
 
 class _Joinable(Protocol):
