@@ -37,22 +37,7 @@ def run(
     if offset < 0 or (limit is not None and limit < 0):
         raise UsageError("--offset and --limit must not be negative")
     check_jobs(jobs)
-    check_paths_exist(paths)
-    if to != "md" and str(output) != "-":  # Markdown goes to a folder: the sink says so
-        # Writing over a source while reading it would lose the records not yet read.
-        refuse_input_as_output(output, [p for p in paths if str(p) != "-"], "-o")
-    if sum(str(p) == "-" for p in paths) > 1:
-        raise UsageError("stdin (-) can be read only once")
-    # The listing is taken before anything is written, so no output is read back.
-    sources = discover(
-        paths,
-        records.SUFFIXES,
-        respect_gitignore=not no_respect_gitignore,
-        exclude=None if str(output) == "-" else output,
-        what="examples",
-        excluded=walk_exclusion(paths),
-    )
-    sources, sets = _without_sets(sources, paths)
+    sources, sets = _sources(paths, to, output, respect_gitignore=not no_respect_gitignore)
     options = conv.Options(
         to=to,
         output=output,
@@ -98,6 +83,28 @@ def run(
     else:
         _print_summary(report_stream, options, stats)
     return 1 if any(d.severity is Severity.ERROR for d in found) else 0
+
+
+def _sources(
+    paths: list[Path], to: str, output: Path, *, respect_gitignore: bool
+) -> tuple[list[Path], list[Path]]:
+    """(the example files to convert, the retrieval sets left out), listed before anything
+    is written, so that no output is read back; refused when the output is one of them."""
+    check_paths_exist(paths)
+    if to != "md" and str(output) != "-":  # Markdown goes to a folder: the sink says so
+        # Writing over a source while reading it would lose the records not yet read.
+        refuse_input_as_output(output, [p for p in paths if str(p) != "-"], "-o")
+    if sum(str(p) == "-" for p in paths) > 1:
+        raise UsageError("stdin (-) can be read only once")
+    sources = discover(
+        paths,
+        records.SUFFIXES,
+        respect_gitignore=respect_gitignore,
+        exclude=None if str(output) == "-" else output,
+        what="examples",
+        excluded=walk_exclusion(paths),
+    )
+    return _without_sets(sources, paths)
 
 
 def _without_sets(sources: list[Path], named: list[Path]) -> tuple[list[Path], list[Path]]:
