@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from evaltools.diagnostics import Diagnostic
 from evaltools.discover import check_paths_exist
 from evaltools.fileio import UsageError
+
+if TYPE_CHECKING:
+    from evaltools.gate import Gate
 
 
 def run(
@@ -25,7 +29,6 @@ def run(
     max_warnings: int | None = None,
 ) -> int:
     from evaltools.report import score_report
-    from evaltools.report.text import format_line
     from evaltools.score import definitions, service, summary, write
 
     if write_scores and mode == "eval":
@@ -74,7 +77,14 @@ def run(
         score_report.render_markdown(doc, sys.stdout)
     else:
         score_report.render_text(doc, definition.summary, sys.stdout)
-    diagnostics = gate.apply(sorted(outcome.diagnostics, key=Diagnostic.sort_key))
+    return _findings(outcome.diagnostics, gate)
+
+
+def _findings(found: list[Diagnostic], gate: Gate) -> int:
+    """The findings on stderr (stdout holds the scores), and the exit code the gate gives."""
+    from evaltools.report.text import format_line
+
+    diagnostics = gate.apply(sorted(found, key=Diagnostic.sort_key))
     for finding in diagnostics:
         sys.stderr.write(format_line(finding) + "\n")
     if failed_by := gate.note(diagnostics):
