@@ -214,3 +214,56 @@ def test_in_a_plain_tree_the_one_as_long_keeps_its_place(
     assert code == 1
     assert (got[gold[1]]["kind"], got[gold[1]]["new_chunk_id"]) == ("moved", left)
     assert (got[gold[0]]["kind"], got[gold[0]]["candidates"][:1]) == ("ambiguous", [left])
+
+
+@pytest.mark.parametrize("edited", [False, True])
+@pytest.mark.parametrize("history", [False, True])
+def test_java_constructors_as_long_are_never_copies(
+    history: bool,
+    edited: bool,
+    repo: GitRepo,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """commons-beanutils 2.0 dropped all but one of a converter's constructors, each as long
+    as the one kept (here, perhaps edited): no two constructors of a class share a
+    signature, so two sent to one place are never copies merged, and a plain tree cannot
+    tell which one stayed."""
+    first = "  Box(int n) {\n    this(n, 0);\n  }\n"
+    second = "  Box(String s) {\n    this(s.length(), 1);\n  }\n"
+    repo.write("Box.java", "class Box {\n" + first + "\n" + second + "}\n")
+    old = repo.commit("two constructors")
+    gold = [chunk_id(repo, "Box.java", "Box.Box", n) for n in (0, 1)]
+    kept = second.replace("1);", "2);") if edited else second
+    repo.write("Box.java", "class Box {\n  int n;\n\n" + kept + "}\n")
+    repo.commit("the first dropped, a field above the second")
+    left = chunk_id(repo, "Box.java", "Box.Box")
+    root = None if history else plain_copy(repo, tmp_path)
+    code, got = gold_check(repo, tmp_path, capsys, gold, old, root=root)
+    assert code == 1
+    verdicts = [(got[g]["kind"], got[g]["new_chunk_id"]) for g in gold]
+    if history:  # the old bodies say which one stayed
+        assert verdicts[1] == ("moved", left)
+        assert verdicts[0] == ("hollowed", None)
+    else:
+        assert verdicts == [("ambiguous", None)] * 2
+        assert all(got[g]["candidates"][:1] == [left] for g in gold)
+
+
+def test_java_methods_of_anonymous_classes_alike_are_copies(
+    repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Review repro: two anonymous classes' `run` share a name and a signature, so two
+    alike merged into one are copies, both of them there in a plain tree."""
+    run = "      public void run() {\n        cache.clear();\n      }\n"
+    both = f"    Runnable a = new Runnable() {{\n{run}    }};\n" * 2
+    repo.write("Outer.java", "class Outer {\n  void go() {\n" + both + "  }\n}\n")
+    old = repo.commit("two alike")
+    gold = [chunk_id(repo, "Outer.java", "Outer.go.run", n) for n in (0, 1)]
+    one = f"    Runnable a = new Runnable() {{\n{run}    }};\n"
+    repo.write("Outer.java", "class Outer {\n  int n;\n\n  void go() {\n" + one + "  }\n}\n")
+    repo.commit("one left")
+    left = chunk_id(repo, "Outer.java", "Outer.go.run")
+    code, got = gold_check(repo, tmp_path, capsys, gold, old, root=plain_copy(repo, tmp_path))
+    assert code == 1
+    assert [(got[g]["kind"], got[g]["new_chunk_id"]) for g in gold] == [("moved", left)] * 2

@@ -66,11 +66,13 @@ def outweighed_or(
     old: Body, cid: ChunkId, revision: str | None, result: Resolution, olds: OldDefinitions
 ) -> Resolution:
     """A name defined several times in its file at `revision` (two `#[cfg]` variants of a
-    function) and fewer times in the file found: its definition there is the variant's it
-    kept most of (a body of at least `MIN_BODY_CHARS`). The ID's, which kept under half
-    while another kept clearly more, was dropped (nom 7 dropped the `lexical` `double`,
-    click 8 its Python 2 branch) or went elsewhere: `hollowed`, nothing fixed, the name's
-    definitions in the files git says the ID's became listed."""
+    function, Java overloads) and fewer times in the file found: its definition there is
+    the variant's it kept clearly more of (`_outweighs`). The ID's was dropped (nom 7
+    dropped the `lexical` `double`, click 8 its Python 2 branch) or went elsewhere:
+    `hollowed`, nothing fixed, the name's definitions in the files git says the ID's became
+    listed. Copies of the ID's body tell nothing apart; nor does anything when the ID's
+    own definition, drawn as the parser draws it (decorators, doc comments), is there
+    unchanged."""
     assert result.new_chunk_id is not None and cid.symbol is not None
     if revision is None:
         return result
@@ -82,16 +84,18 @@ def outweighed_or(
     new = body_of(result.new_chunk_id, olds.lookup)
     if new is None:
         return result
+    variants = olds.bodies(cid.path, cid.symbol, revision)
+    # The ID's own definition (its span as another chunker drew it, or as the parser does).
+    mine = [b for d, b in variants if d.start <= cid.end and cid.start <= d.end] + [old]
     kept = similarity(old, new)
-    if kept >= HOLLOW_BELOW:
+    if any(similarity(body, new) == 1.0 for body in mine):
         return result
-    for d, variant in olds.bodies(cid.path, cid.symbol, revision):
-        if d.start <= cid.end and cid.start <= d.end:
-            continue  # the ID's own definition (its span as another chunker drew it)
-        if variant.size < MIN_BODY_CHARS:
-            continue  # a body too short to say whose the definition is
+    prints = {body.fingerprint for body in mine}
+    for d, variant in variants:
+        if variant in mine or variant.fingerprint in prints:
+            continue
         other = similarity(variant, new)
-        if other >= max(HOLLOW_BELOW, kept + HOLLOW_GAIN):
+        if _outweighs(kept, other, variant.size):
             elsewhere = [
                 e.chunk_id
                 for path in olds.lookup.moved_to(cid.path, revision)
@@ -108,6 +112,25 @@ def outweighed_or(
                 caveat=result.caveat,
             )
     return result
+
+
+# A short variant's body is evidence of whose the definition left is only when that
+# keeps nearly all of it (overloads that delegate in one line look alike).
+SHORT_VARIANT_KEPT = 0.9
+
+
+def _outweighs(kept: float, other: float, size: int) -> bool:
+    """Whether another variant, `other` alike the definition found and `size` characters
+    long, is clearly more its own than the ID's (`kept` alike): found unchanged; or, long,
+    more of it kept while under half of the ID's was (commons-dbcp 2.0 replaced fifteen
+    constructors with one written anew: the name says none of them is it); or, short,
+    nearly all of it kept and a quarter more than of the ID's (commons-beanutils 2.0 kept
+    one of a converter's constructors, edited)."""
+    if other == 1.0:
+        return True
+    if size < MIN_BODY_CHARS:
+        return other >= max(SHORT_VARIANT_KEPT, kept + HOLLOW_GAIN)
+    return kept < HOLLOW_BELOW and other > kept
 
 
 def _named(path: str, name: str | None, lookup: Lookup) -> list[Entry]:

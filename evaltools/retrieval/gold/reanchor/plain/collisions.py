@@ -1,15 +1,15 @@
-"""Two gold IDs of one revision at different lines of one file name two definitions. In a
-plain tree (no old bodies), "the same name, once in the file" sends both to the one
-definition of the name left, and that is right for one of them at most unless they were
-copies merged into one: click 8 kept one `get_binary_stderr` of the two that its Python 2
-and 3 branches defined, nom 7 one `double` of two `#[cfg]` variants. Of those sent to one
-place, the ones exactly as long as it keep their verdict (all of them for copies: socket.io
-4's test helper `close`, defined alike twice), as `names._heirs` keeps cfg alternatives
-merged; the others, all of them when none is as long, are left to a person, that place
-their candidate. An ID found at its own lines holds the place (the others are left to a
-person); IDs whose lines overlap are one definition spelled two ways (with its decorator
-and without). With history the old bodies decided, and variants alike all going to the
-one left are what the bodies say (click 8's two `get_text_stdout`).
+"""Two gold IDs of one revision at different lines of one file name two definitions. In a plain
+tree (no old bodies), "the same name, once in the file" sends both to the one definition of
+the name left, and that is right for one of them at most unless they were copies merged into
+one: click 8 kept one `get_binary_stderr` of the two that its Python 2 and 3 branches
+defined, nom 7 one `double` of two `#[cfg]` variants. Of those sent to one place, the ones
+exactly as long as it keep their verdict (all of them for copies: socket.io 4's test helper
+`close`, defined alike twice; never two Java constructors, whose signatures differ), as
+`names._heirs` keeps cfg alternatives merged; the others, all of them when none is as long,
+are left to a person, that place their candidate. An ID found at its own lines holds the
+place (the others are left to a person); IDs whose lines overlap are one definition spelled
+two ways (with its decorator and without). With history the old bodies decided, and variants
+alike all going to the one left are what the bodies say (click 8's two `get_text_stdout`).
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from collections.abc import Mapping
 from evaltools.retrieval.code.chunk_id import ChunkId, parse_chunk_id
 from evaltools.retrieval.gold.reanchor.lookup import Lookup
 from evaltools.retrieval.gold.reanchor.resolve import GoldRef, Resolution, Status
+from evaltools.retrieval.gold.reanchor.scope import is_java_constructor
 
 
 def settle_collisions(
@@ -90,4 +91,7 @@ def _keepers(
     if len(repaired) < len(named):
         return set()
     target = parse_chunk_id(place)
-    return {cid for cid in repaired if cid.end - cid.start == target.end - target.start}
+    alike = {cid for cid in repaired if cid.end - cid.start == target.end - target.start}
+    if len(alike) > 1 and is_java_constructor(target.path, target.symbol):
+        return set()  # no two constructors of a class share a signature: never copies
+    return alike
