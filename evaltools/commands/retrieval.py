@@ -96,18 +96,8 @@ class _Shown:
         return sum(self.counts.values()) - len(self.kept)
 
     def write(self, output_format: str, out: TextIO, files_checked: int, failed_by: str) -> None:
-        if not self.omitted:
-            render(
-                output_format,
-                self.kept,
-                out,
-                files_checked=files_checked,
-                places=places_of,
-                failed_by=failed_by,
-            )
-            return
         note = f"{self.omitted} more findings not shown (--max-errors {self.limit})"
-        if output_format != "text":
+        if not self.omitted or output_format != "text":
             render(
                 output_format,
                 self.kept,
@@ -116,7 +106,8 @@ class _Shown:
                 places=places_of,
                 failed_by=failed_by,
             )
-            sys.stderr.write(f"evaltools validate: {note}\n")
+            if self.omitted:
+                sys.stderr.write(f"evaltools validate: {note}\n")
             return
         from evaltools.report.text import format_line, found_line
 
