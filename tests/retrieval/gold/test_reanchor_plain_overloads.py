@@ -11,6 +11,7 @@ import pytest
 
 from tests.retrieval.gitrepo import GitRepo
 from tests.retrieval.gold.reanchor_repo import chunk_id, gold_check, plain_copy
+from tests.retrieval.gold.test_reanchor_plain import ids_of, write_types
 from tests.retrieval.gold.test_reanchor_twins import repo
 
 __all__ = ["repo"]  # the fixture
@@ -322,3 +323,39 @@ def test_a_namesake_placed_by_its_length_places_the_ones_below_it_by_its_shift(
         chunk_id(repo, path, name, 1),
         "as long, +2 lines like the ID above it",
     )
+
+
+@pytest.mark.parametrize("neighbour", [True, False])
+def test_in_a_moved_folder_the_one_namesake_as_long_must_be_where_its_neighbour_moved(
+    neighbour: bool, repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """commons-dbcp 2.0 moved its package and reordered a test double's `execute`
+    overloads: the one as long as the ID was another. A gold ID above it in the file, its
+    name once there, says where the ID's lines went; without one, length alone decides."""
+    head = "  void head() {\n    a();\n  }\n"
+    mine = "  void run(int n) {\n    b(n);\n    c(n);\n  }\n"
+    other = "  void run(String s) {\n    d(s);\n  }\n"
+    old_paths = [*write_types(repo, "src", "java"), "src/T.java"]
+    repo.write("src/T.java", "class T {\n" + head + "\n" + mine + "\n" + other + "}\n")
+    old = repo.commit("three types, and a class with two overloads")
+    gold = [chunk_id(repo, "src/T.java", "T.run", 0)]
+    if neighbour:
+        gold.append(chunk_id(repo, "src/T.java", "T.head"))
+    evidence = ids_of(repo, old_paths[:-1], "java")  # that src/ moved
+    for path in old_paths:
+        repo.mv(path, path.replace("src/", "lib/", 1))
+    grown = mine.replace("    c(n);\n", "    c(n);\n    f(n);\n")
+    longer = other.replace("    d(s);\n", "    d(s);\n    e(s);\n")
+    repo.write(
+        "lib/T.java", "// moved\n\nclass T {\n" + head + "\n" + grown + "\n" + longer + "}\n"
+    )
+    repo.commit("src/ moved to lib/; both overloads grew a line")
+    plain = plain_copy(repo, tmp_path)
+    code, got = gold_check(repo, tmp_path, capsys, [*gold, *evidence], old, root=plain)
+    assert code == 1
+    as_long = chunk_id(repo, "lib/T.java", "T.run", 1)
+    if neighbour:
+        assert got[gold[0]]["new_chunk_id"] is None
+        assert got[gold[1]]["new_chunk_id"] == chunk_id(repo, "lib/T.java", "T.head")
+    else:
+        assert got[gold[0]]["new_chunk_id"] == as_long  # a plain tree's guess, as before

@@ -125,7 +125,8 @@ class SetEvidence:
         moved = _with_file(cid, home[0], found.entries)
         result = match_in_file(moved, found)
         if result.status is Status.AMBIGUOUS:
-            pick = same_length(moved, result.candidates)
+            shift, below = self._neighbour_shift(cid, ref, found.entries)
+            pick = same_length(moved, result.candidates, shift, below=below)
             if pick is not None:
                 return resolved(cid, pick[0], "", f"{pick[2]} {where}")
             return self.shifted(cid, ref, home[0], moved.symbol)
@@ -140,6 +141,35 @@ class SetEvidence:
                 cid, alike[0].chunk_id, "", f"its name respelled `{alike[0].name}` {where}"
             )
         return resolved(cid, new, "", f"same name {where}")
+
+    def _neighbour_shift(
+        self, cid: ChunkId, ref: GoldRef, entries: Sequence[Entry]
+    ) -> tuple[int | None, bool]:
+        """How far the file moved with its folder shifted the gold ID of the same old file
+        nearest above `cid` whose name the new file defines once (its start), else the one
+        nearest below (its end, `True`): where `cid`'s namesake as long must be. None when
+        no such ID: a Java class's overloads of one length, sorted or some dropped as the
+        package moved (commons-dbcp 2.0's `TesterPreparedStatement.execute`), are otherwise
+        told apart by length alone."""
+        once: dict[str, Entry | None] = {}
+        for entry in entries:
+            if entry.name is not None:
+                once[entry.name] = None if entry.name in once else entry
+        above: tuple[int, int] | None = None
+        below: tuple[int, int] | None = None
+        for r, other in self.ids.items():
+            if r.revision != ref.revision or other.path != cid.path or other.symbol is None:
+                continue
+            there = once.get(other.symbol)
+            if there is None or other.symbol == cid.symbol:
+                continue
+            if other.end < cid.start and (above is None or other.start > above[0]):
+                above = (other.start, there.start - other.start)
+            elif other.start > cid.end and (below is None or other.end < below[0]):
+                below = (other.end, there.end - other.end)
+        if above is not None:
+            return above[1], False
+        return (below[1], True) if below is not None else (None, False)
 
     def shifted(
         self, cid: ChunkId, ref: GoldRef, home: str | None = None, symbol: str | None = None
