@@ -122,7 +122,9 @@ def _session(sid: int) -> list[int]:
 
 
 def _busy(tmp: Path, command: str) -> subprocess.Popen[bytes]:
-    src = _examples(tmp / "src", 1500)
+    # Enough work that its workers outlive a few polls: 1,500 files took 0.3 s on a quiet
+    # machine, and one CI run saw the command end before any worker.
+    src = _examples(tmp / "src", 6000)
     argv = {
         "convert": ["convert", str(src), "--to", "jsonl", "-o", str(tmp / "out.jsonl")],
         "lint": ["lint", str(src)],
@@ -140,7 +142,7 @@ def _busy(tmp: Path, command: str) -> subprocess.Popen[bytes]:
     while len(_session(proc.pid)) < 4:  # the command, forkserver, tracker and a worker
         assert proc.poll() is None, proc.communicate()
         assert time.monotonic() < deadline, "no workers started"
-        time.sleep(0.05)
+        time.sleep(0.01)
     return proc
 
 
