@@ -86,10 +86,11 @@ def outweighed_or(
         return result
     variants = olds.bodies(cid.path, cid.symbol, revision)
     # The ID's own definition (its span as another chunker drew it, or as the parser does).
-    mine = [b for d, b in variants if d.start <= cid.end and cid.start <= d.end] + [old]
+    drawn = [b for d, b in variants if d.start <= cid.end and cid.start <= d.end]
     kept = similarity(old, new)
-    if any(similarity(body, new) == 1.0 for body in mine):
+    if kept == 1.0 or any(similarity(body, new) == 1.0 for body in drawn):
         return result
+    mine = [*drawn, old]
     prints = {body.fingerprint for body in mine}
     for d, variant in variants:
         if variant in mine or variant.fingerprint in prints:

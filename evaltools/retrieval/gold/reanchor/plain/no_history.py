@@ -78,6 +78,7 @@ class SetEvidence:
         self._places: tuple[set[Place], set[Place]] | None = None
         self._there: dict[tuple[str | None, str, str | None], set[str | None]] | None = None
         self._namesakes: dict[tuple[Place, str], list[ChunkId]] | None = None
+        self._by_file: dict[Place, list[ChunkId]] | None = None
 
     def newcomers(
         self, chunk_ids: list[str], place: Place, *, through_renames: bool = True
@@ -155,12 +156,16 @@ class SetEvidence:
         for entry in entries:
             if entry.name is not None:
                 once[entry.name] = None if entry.name in once else entry
+        if self._by_file is None:
+            grouped: dict[Place, list[ChunkId]] = defaultdict(list)
+            for r, c in self.ids.items():
+                if c.symbol is not None:
+                    grouped[(r.revision, c.path)].append(c)
+            self._by_file = dict(grouped)
         above: tuple[int, int] | None = None
         below: tuple[int, int] | None = None
-        for r, other in self.ids.items():
-            if r.revision != ref.revision or other.path != cid.path or other.symbol is None:
-                continue
-            there = once.get(other.symbol)
+        for other in self._by_file.get((ref.revision, cid.path), []):
+            there = once.get(other.symbol or "")
             if there is None or other.symbol == cid.symbol:
                 continue
             if other.end < cid.start and (above is None or other.start > above[0]):
