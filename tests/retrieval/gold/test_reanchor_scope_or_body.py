@@ -153,7 +153,12 @@ def test_a_method_follows_its_class_renamed_with_its_file_not_a_body_alike_elsew
     news = [chunk_id(repo, renamed, name.format(cls=new_cls)) for name in names]
     assert [got[g]["new_chunk_id"] for g in gold] == news
     # The floats body is nearer to the new numbers test than to its own rewrite.
-    assert got[gold[1]]["evidence"] == f"type renamed to `{new_cls}` with 4 of 4 siblings"
+    # A Java class is named for its file: the renamed file says where it went.
+    assert got[gold[1]]["evidence"] == (
+        f"same name under `{new_cls}`, the type named for its renamed file"
+        if language == "java"
+        else f"type renamed to `{new_cls}` with 4 of 4 siblings"
+    )
 
 
 PARSE_BODY = {

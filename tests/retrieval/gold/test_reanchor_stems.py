@@ -132,3 +132,50 @@ def test_the_type_named_as_its_file_is_renamed_with_it(
     assert [got[g]["new_chunk_id"] for g in gold] == [
         chunk_id(repo, path, path.rpartition("/")[2][:-5]) for path in news
     ]
+
+
+def _under(made: tuple[str, str, str], folder: str) -> tuple[str, str, str]:
+    """A file made by `CASES`, moved to `folder`."""
+    path, text, symbol = made
+    return f"{folder}/{path.rpartition('/')[2]}", text, symbol
+
+
+@pytest.mark.parametrize("subfolder", ["", "/bugs"])
+@pytest.mark.parametrize("language", list(CASES))
+def test_files_renamed_by_the_pattern_in_the_folder_theirs_moved_to_take_their_ids(
+    language: str,
+    subfolder: str,
+    repo: GitRepo,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """commons-beanutils 2.0 moved `org/apache/commons/beanutils` to `.../beanutils2` and
+    renamed each `FooTestCase.java` in it, and in its folders, to `FooTest.java`: the files
+    kept by name show where the folder went, the others the pattern."""
+    make, before, after = CASES[language]
+    kept = [make(f"{s}Util", s) for s in ("Alpha", "Beta", "Gamma")]
+    folder = kept[0][0].rpartition("/")[0]
+    olds = [_under(make(before.format(s), s), folder + subfolder) for s in SUBJECTS[:MIN_RENAMED]]
+    for path, text, _ in [*kept, *olds]:
+        repo.write(path, text)
+    old = repo.commit("tests")
+    shown = [chunk_id(repo, path, symbol) for path, _, symbol in kept]  # the folder moved
+    gold = [chunk_id(repo, path, symbol) for path, _, symbol in olds]
+    for made in kept:
+        repo.rm(made[0])
+        path, text, _ = _under(made, f"{folder}s")
+        repo.write(path, "\n" + text)
+    news = [
+        _under(make(after.format(s), s), f"{folder}s{subfolder}") for s in SUBJECTS[:MIN_RENAMED]
+    ]
+    for (old_path, _, _), (path, text, _) in zip(olds, news, strict=True):
+        repo.rm(old_path)
+        repo.write(path, "\n" + text)
+    repo.commit("moved and renamed")
+    code, got = gold_check(
+        repo, tmp_path, capsys, [*shown, *gold], old, root=plain_copy(repo, tmp_path)
+    )
+    assert code == 1
+    wanted = [chunk_id(repo, path, symbol) for path, _, symbol in news]
+    assert [got[g]["new_chunk_id"] for g in gold] == wanted
+    assert all("renamed as others of the set were" in got[g]["evidence"] for g in gold)

@@ -220,27 +220,31 @@ class _ScopeSearch:
         return _relocated(hits[0], f"body {score:.2f} alike, its name unique in the {word}")
 
     def type_renamed(self, old: Body) -> Resolution | None:
+        """The ID under the nearest of its enclosing types (or itself, a type) that is gone
+        and renamed: `Jira357TestCase.AbstractTestBean.setBar` follows the outer test class
+        to `Jira357Test.AbstractTestBean.setBar` when the nested type's own members are too
+        few to say so."""
         before = self.olds.at(self.cid.path, self.revision)
         symbol = self.symbol
-        prefix = symbol + "."
-        is_type = any(d.name.startswith(prefix) for d in before)
-        owner = symbol if is_type else symbol.rpartition(".")[0]
-        if not owner or self.named(owner):
-            return None  # no type, or it is still there: a member removed, not a type renamed
-        members = [d for d in before if d.name.rpartition(".")[0] == owner]
-        if len(members) < MIN_SIBLINGS:
-            return None
-        renamed = self.new_owner(owner, members)
-        if renamed is None:
-            return None
-        new_owner, kept = renamed
-        hits = self.named(new_owner + symbol[len(owner) :])
-        if len(hits) != 1:
-            return None
-        if is_type and not self.alike(old, hits[0], NEAR_BODY):
-            return None  # the type's own shape changed: replaced, not renamed
-        evidence = f"type renamed to `{new_owner}` with {kept} of {len(members)} siblings"
-        return _relocated(hits[0], evidence)
+        is_type = any(d.name.startswith(symbol + ".") for d in before)
+        parts = symbol.split(".")
+        owners = [".".join(parts[:end]) for end in range(len(parts) - (not is_type), 0, -1)]
+        for owner in owners:
+            if self.named(owner):
+                return None  # it is still there: a member removed, not a type renamed
+            members = [d for d in before if d.name.rpartition(".")[0] == owner]
+            renamed = self.new_owner(owner, members) if len(members) >= MIN_SIBLINGS else None
+            if renamed is None:
+                continue
+            new_owner, kept = renamed
+            hits = self.named(new_owner + symbol[len(owner) :])
+            if len(hits) != 1:
+                return None
+            if is_type and not self.alike(old, hits[0], NEAR_BODY):
+                return None  # the type's own shape changed: replaced, not renamed
+            evidence = f"type renamed to `{new_owner}` with {kept} of {len(members)} siblings"
+            return _relocated(hits[0], evidence)
+        return None
 
     def new_owner(self, owner: str, members: list[Definition]) -> tuple[str, int] | None:
         """The one new type holding at least MIN_SIBLINGS (and half) of `owner`'s old

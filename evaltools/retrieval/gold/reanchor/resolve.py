@@ -29,6 +29,7 @@ from evaltools.catalogue.rg.check import (
 )
 from evaltools.retrieval.code.chunk_id import ChunkId, parse_chunk_id
 from evaltools.retrieval.gold.reanchor.lookup import Entry, FileEntries, Lookup
+from evaltools.retrieval.gold.reanchor.scope import file_stem
 
 MAX_CANDIDATES = 5
 
@@ -176,26 +177,25 @@ def _match_window(cid: ChunkId, found: FileEntries) -> Resolution:
 
 
 def match_renamed(cid: ChunkId, targets: Sequence[str], lookup: Lookup) -> Resolution:
-    hits: list[str] = []
-    for path in targets:
-        found = lookup.get(path)
-        if found is None:
-            continue
-        moved = cid.with_path(path)
-        result = match_in_file(moved, found)
-        if result.status is Status.OK:
-            hits.append(str(moved))
-        elif result.status is Status.MOVED and result.new_chunk_id is not None:
-            hits.append(result.new_chunk_id)
-        else:
-            hits.extend(result.candidates)
+    hits = _named_in(cid, targets, lookup, retyped=False)
+    # A file that kept the name outranks one that renamed its type with the file (git
+    # paired hamcrest's `IsCollectionContainingTest.java` with it and with a copy).
+    retyped = not hits
+    if retyped:
+        hits = _named_in(cid, targets, lookup, retyped=True)
     renamed = ", ".join(targets)
     if len(hits) == 1:
+        type_now = hits[0].rsplit(":", 1)[1].partition(".")[0]
+        evidence = (
+            f"same name under `{type_now}`, the type named for its renamed file"
+            if retyped
+            else "same name in the renamed file"
+        )
         return Resolution(
             Status.RENAMED_FILE,
             hits[0],
             detail=f"{cid.path} was renamed to {renamed}",
-            evidence="same name in the renamed file",
+            evidence=evidence,
         )
     if hits:
         return Resolution(
@@ -210,6 +210,49 @@ def match_renamed(cid: ChunkId, targets: Sequence[str], lookup: Lookup) -> Resol
             detail=f"{cid.path} was renamed to {renamed}, which has no {what}",
         )
     return Resolution(Status.MISSING_FILE, detail=lookup.absent(cid.path))
+
+
+def _named_in(cid: ChunkId, targets: Sequence[str], lookup: Lookup, *, retyped: bool) -> list[str]:
+    """The places of `cid`'s name in the files `targets`, or (`retyped`) of its name under
+    the type renamed with each file (`in_renamed_file`)."""
+    hits: list[str] = []
+    for path in targets:
+        found = lookup.get(path)
+        if found is None:
+            continue
+        moved = in_renamed_file(cid, path, found.entries) if retyped else cid.with_path(path)
+        if retyped and (moved.symbol == cid.symbol or _beside(path, cid.path, lookup)):
+            continue
+        result = match_in_file(moved, found)
+        if result.status is Status.OK:
+            hits.append(str(moved))
+        elif result.status is Status.MOVED and result.new_chunk_id is not None:
+            hits.append(result.new_chunk_id)
+        else:
+            hits.extend(result.candidates)
+    return hits
+
+
+def _beside(path: str, old_path: str, lookup: Lookup) -> bool:
+    """Whether a file named as `old_path` stands in `path`'s folder: the old type is still
+    there, by its file's name (hamcrest 2.1's `IsCollectionContainingTest.java` beside
+    `IsIterableContainingTest.java`, the file git paired with it)."""
+    folder, name = path.rpartition("/")[0], old_path.rpartition("/")[2]
+    return lookup.get(f"{folder}/{name}" if folder else name) is not None
+
+
+def in_renamed_file(cid: ChunkId, path: str, entries: Sequence[Entry]) -> ChunkId:
+    """`cid` in the file `path` it was renamed or moved to; under the file's new name when
+    its outer type is named for its file and the file no longer defines the old name, as
+    Java requires (`FooTestCase.testX` in `FooTest.java` is `FooTest.testX`). A function
+    named as its module keeps its name."""
+    old, new = file_stem(cid.path), file_stem(path)
+    head, dot, rest = (cid.symbol or "").partition(".")
+    renamed = f"{new}{dot}{rest}"
+    names = {e.name for e in entries}
+    if not old or head != old or new == old or head in names or renamed not in names:
+        return cid.with_path(path)
+    return ChunkId(path, cid.start, cid.end, renamed)
 
 
 def leaf_of(symbol: str) -> str:

@@ -208,7 +208,12 @@ def _gated(
     if result.status not in _GATED:
         return result
     history = olds if old is not None else None
-    return renamed_type(cid, ref, result, lookup, olds=history, the_set=ids) or result
+    result = renamed_type(cid, ref, result, lookup, olds=history, the_set=ids) or result
+    if result.status is Status.RENAMED_FILE and result.new_chunk_id is not None:
+        new = parse_chunk_id(result.new_chunk_id)
+        if new.symbol != cid.symbol:  # its type renamed with the file: not the symbol itself
+            return resolved(cid, result.new_chunk_id, result.detail, result.evidence or "")
+    return result
 
 
 def _in_successors(

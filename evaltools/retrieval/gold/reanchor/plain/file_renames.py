@@ -9,21 +9,22 @@ gold ID of the revision shows was there then.
 By one pattern: commons-io 2.12 renamed its 43 `*TestCase.java` to `*Test.java`, each
 class with its file. A sample of gold IDs names few members of each, too few to show a
 rename one file at a time; the set shows the pattern many times over. A gone file's rename
-is a file of its folder and extension (test code if it was), not named by a gold ID of the
-revision that is still there (that one was there then), whose stem differs from the old
-one by one change at its end (a common prefix of at least `MIN_KEPT` characters) or else
-at its start (`Case` -> `` at the end; `Test` -> `Tests`): the *rewrite*. A rewrite holds
-when at least `MIN_RENAMED` gone files of the revision have exactly one such file under
-it; a file with two rewrites that hold, or one that two gone files would take, is left
-alone. The ID follows its name into the renamed file, its type (named as the old file
-was) renamed with it.
+is a file of its extension (test code if it was), in its folder or in the folder the set
+shows its folder (or one above it) moved to, not named by a gold ID of the revision that
+is still there (that one was there then), whose stem differs from the old one by one
+change at its end (a common prefix of at least `MIN_KEPT` characters) or else at its start
+(`Case` -> `` at the end; `Test` -> `Tests`): the *rewrite*. A rewrite holds when at least
+`MIN_RENAMED` gone files of the revision have exactly one such file under it; a file with
+two rewrites that hold, or one that two gone files would take, is left alone. The ID
+follows its name into the renamed file, its type (named as the old file was) renamed with
+it.
 """
 
 from __future__ import annotations
 
 import os
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 
 from evaltools.retrieval.code.symbols import language_of, suffix_of
 from evaltools.retrieval.gold.reanchor.lookup import Lookup
@@ -42,9 +43,15 @@ Renames = dict[Place, tuple[str, str]]
 Rewrite = tuple[str, str, str]
 
 
-def stem_renames(gone: set[Place], there: set[Place], lookup: Lookup) -> Renames:
+def stem_renames(
+    gone: set[Place],
+    there: set[Place],
+    lookup: Lookup,
+    moved: Mapping[tuple[str | None, str], Iterable[str]],
+) -> Renames:
     """Each gone file the set names (`gone`) that a rewrite shown by `MIN_RENAMED` gone
-    files renamed: its new path and the rewrite; `there`: the set's files still there."""
+    files renamed: its new path and the rewrite; `there`: the set's files still there;
+    `moved`: the folders each (revision, folder) moved to, searched as its own."""
     if not gone:
         return {}
     by_folder: dict[tuple[str, str], list[str]] = defaultdict(list)
@@ -58,9 +65,11 @@ def stem_renames(gone: set[Place], there: set[Place], lookup: Lookup) -> Renames
         if not suffix:
             continue  # `Makefile`: no stem of a language to rewrite
         test = is_test_path(path)
+        folders = [folder, *_moved_with_parents(folder, revision, moved)]
         options = [
             p
-            for p in by_folder.get((folder, suffix), [])
+            for where in folders
+            for p in by_folder.get((where, suffix), [])
             if (revision, p) not in there and is_test_path(p) == test
         ]
         found: dict[Rewrite, list[str]] = defaultdict(list)
@@ -84,6 +93,19 @@ def stem_renames(gone: set[Place], there: set[Place], lookup: Lookup) -> Renames
         for place, found in renamed.items()
         if len(found) == 1 and claimed[(place[0], found[0][0])] == 1
     }
+
+
+def _moved_with_parents(
+    folder: str, revision: str | None, moved: Mapping[tuple[str | None, str], Iterable[str]]
+) -> Iterator[str]:
+    """The folders `folder` moved to, by itself or with a folder above it (`beanutils/bugs`
+    -> `beanutils2/bugs` when `beanutils` -> `beanutils2`)."""
+    head, below = folder, ""
+    while head:
+        for new in moved.get((revision, head), ()):
+            yield new + below
+        head, _, last = head.rpartition("/")
+        below = f"/{last}{below}"
 
 
 def suffix_changes(gone: set[Place], there: set[Place], lookup: Lookup) -> Renames:

@@ -39,10 +39,11 @@ from evaltools.retrieval.gold.reanchor.resolve import (
     Place,
     Resolution,
     Status,
+    in_renamed_file,
     match_in_file,
     resolved,
 )
-from evaltools.retrieval.gold.reanchor.scope import file_stem, is_test_path
+from evaltools.retrieval.gold.reanchor.scope import is_test_path
 
 # A folder moved when this many of its gone files have their gold names in it...
 MIN_FILES = 3
@@ -123,7 +124,7 @@ class SetEvidence:
         found = self.lookup.get(home[0])
         if found is None:
             return None
-        moved = _with_file(cid, home[0], found.entries)
+        moved = in_renamed_file(cid, home[0], found.entries)
         result = match_in_file(moved, found)
         if result.status is Status.AMBIGUOUS:
             shift, below = self._neighbour_shift(cid, ref, found.entries)
@@ -244,7 +245,12 @@ class SetEvidence:
 
     def stem_renames(self) -> Renames:
         if self._stem_renames is None:
-            self._stem_renames = stem_renames(*self.places(), self.lookup)
+            # The folder a gone file's folder moved to holds its rename as well (commons-
+            # beanutils 2.0: `beanutils/FooTestCase.java` -> `beanutils2/FooTest.java`).
+            moved: dict[tuple[str | None, str], set[str]] = defaultdict(set)
+            for (revision, path), (new, _) in self.homes().items():
+                moved[(revision, path.rpartition("/")[0])].add(new.rpartition("/")[0])
+            self._stem_renames = stem_renames(*self.places(), self.lookup, moved)
             self.lookup.load({new for new, _ in self._stem_renames.values()})
         return self._stem_renames
 
@@ -409,18 +415,6 @@ def _folder_moves(ids: Mapping[GoldRef, ChunkId], lookup: Lookup) -> dict[Place,
             moved = f"{folders[1] or '.'}/ -> {folders[2] or '.'}/ with {count} files"
             homes[(revision, path)] = (new, moved)
     return homes
-
-
-def _with_file(cid: ChunkId, path: str, entries: Sequence[Entry]) -> ChunkId:
-    """`cid` in the file `path`, its type renamed with the file if the file defines it so
-    (`FooTestCase.testX` in `FooTest.java` is `FooTest.testX`; a function named as its
-    module keeps its name)."""
-    old, new = file_stem(cid.path), file_stem(path)
-    head, dot, rest = (cid.symbol or "").partition(".")
-    renamed = f"{new}{dot}{rest}"
-    if cid.symbol is None or not old or head != old or not any(e.name == renamed for e in entries):
-        return cid.with_path(path)
-    return ChunkId(path, cid.start, cid.end, renamed)
 
 
 def _folders(old: str, new: str) -> tuple[str, str]:
