@@ -63,18 +63,7 @@ def discover(
         if str(path) != "-" and path.is_dir() and path.suffix not in suffixes:
             searched.append(path)
             walk = walk_files(path, suffixes, respect_gitignore=respect_gitignore, exclude=exclude)
-            # One realpath per directory: the walk enters no linked directory, so below it
-            # only a linked file needs resolving (a conversion may list millions).
-            real = os.path.realpath(path)
-            for name in walk.names:
-                file = path / name
-                if excluded is not None and excluded(file):
-                    left_out += 1
-                    continue
-                # os.path.islink: False, not an error, for a path past PATH_MAX.
-                linked = os.path.islink(file)  # noqa: PTH114
-                key = str(real_path(file)) if linked else f"{real}{os.sep}{name}"
-                found.setdefault(key, file)
+            left_out += _take_walked(found, path, walk.names, excluded)
             others += walk.others
             ignored += walk.ignored
         else:
@@ -87,6 +76,30 @@ def discover(
             _nothing_found(what, suffixes, searched, Walk([], others, ignored), hint)
         )
     return list(found.values())
+
+
+def _take_walked(
+    found: dict[str, Path],
+    directory: Path,
+    names: list[str],
+    excluded: Callable[[Path], bool] | None,
+) -> int:
+    """Add the files walked below `directory` to `found`, by real path (the first place of
+    a file stays); return how many `excluded` left out."""
+    left_out = 0
+    # One realpath per directory: the walk enters no linked directory, so below it
+    # only a linked file needs resolving (a conversion may list millions).
+    real = os.path.realpath(directory)
+    for name in names:
+        file = directory / name
+        if excluded is not None and excluded(file):
+            left_out += 1
+            continue
+        # os.path.islink: False, not an error, for a path past PATH_MAX.
+        linked = os.path.islink(file)  # noqa: PTH114
+        key = str(real_path(file)) if linked else f"{real}{os.sep}{name}"
+        found.setdefault(key, file)
+    return left_out
 
 
 def _nothing_found(

@@ -8,13 +8,17 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from evaltools.check.compose import run_checks
-from evaltools.check.plan import plan
+from evaltools.check.compose import Outcome, run_checks
+from evaltools.check.plan import Plan, plan
 from evaltools.config.model import load_config
 from evaltools.parallel.processes import check_jobs
 from evaltools.rerun import with_fix
 from evaltools.selection import selection_from
+
+if TYPE_CHECKING:
+    from evaltools.diagnostics import Diagnostic
 
 
 def run(
@@ -55,7 +59,13 @@ def run(
     finally:
         progress.clear()
     diagnostics = gate.apply(selection.filter(outcome.diagnostics, settings.root))
-    failed_by = gate.note(diagnostics)
+    _render(work, diagnostics, output_format, gate.note(diagnostics))
+    _notes(work, outcome)
+    return gate.exit_code(diagnostics)
+
+
+def _render(work: Plan, diagnostics: list[Diagnostic], output_format: str, failed_by: str) -> None:
+    """The findings and the summary on stdout, in the format asked for."""
     from evaltools.config.discovery import places_of
     from evaltools.report import render
 
@@ -72,6 +82,10 @@ def run(
         places=places_of,
         failed_by=failed_by,
     )
+
+
+def _notes(work: Plan, outcome: Outcome) -> None:
+    """On stderr: what --fix rewrote, and the configured places that held nothing to check."""
     for line in outcome.fixed:
         sys.stderr.write(f"fixed: {line}\n")
     for place in work.empty:
@@ -81,4 +95,3 @@ def run(
             "evaltools check: warning: nothing to check yet: `paths` in [tool.evaltools] and "
             "`sets` in [tool.evaltools.retrieval] name no files\n"
         )
-    return gate.exit_code(diagnostics)

@@ -52,27 +52,7 @@ def run(
     )
     # With `-o -` the data owns stdout; the report goes to stderr.
     report_stream = sys.stderr if str(output) == "-" else sys.stdout
-    found: list[Diagnostic] = []
-
-    def on_finding(diagnostic: Diagnostic) -> None:
-        found.append(diagnostic)
-        if output_format == "text":
-            from evaltools.report.text import format_line
-
-            progress.clear()
-            report_stream.write(format_line(diagnostic) + "\n")
-
-    progress = Progress(sys.stderr)
-
-    def on_progress(stats: conv.Stats) -> None:
-        progress.update(stats.read, lambda rate: _progress_line(stats, rate))
-
-    try:
-        stats = conv.convert(
-            sources, options, on_finding, on_progress, stdout=sys.stdout.buffer, stdin=None
-        )
-    finally:  # a usage error found while reading goes on a line of its own
-        progress.clear()
+    stats, found = _convert(sources, options, output_format, report_stream)
     stats.notes[:0] = [
         f"{display_path(path)} is a retrieval set, not examples: left out (name it to "
         "convert it all the same)"
@@ -105,6 +85,35 @@ def _sources(
         excluded=walk_exclusion(paths),
     )
     return _without_sets(sources, paths)
+
+
+def _convert(
+    sources: list[Path], options: conv.Options, output_format: str, report_stream: TextIO
+) -> tuple[conv.Stats, list[Diagnostic]]:
+    """The conversion's counts and findings; in the text format each finding is written as
+    it comes, and a progress line shows on stderr meanwhile."""
+    found: list[Diagnostic] = []
+
+    def on_finding(diagnostic: Diagnostic) -> None:
+        found.append(diagnostic)
+        if output_format == "text":
+            from evaltools.report.text import format_line
+
+            progress.clear()
+            report_stream.write(format_line(diagnostic) + "\n")
+
+    progress = Progress(sys.stderr)
+
+    def on_progress(stats: conv.Stats) -> None:
+        progress.update(stats.read, lambda rate: _progress_line(stats, rate))
+
+    try:
+        stats = conv.convert(
+            sources, options, on_finding, on_progress, stdout=sys.stdout.buffer, stdin=None
+        )
+    finally:  # a usage error found while reading goes on a line of its own
+        progress.clear()
+    return stats, found
 
 
 def _without_sets(sources: list[Path], named: list[Path]) -> tuple[list[Path], list[Path]]:

@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from evaltools.check.dupes import collect
+from evaltools.check.dupes import Found, collect
 from evaltools.config.model import load_config
 from evaltools.discover import check_paths_exist
 from evaltools.fileio import UsageError
 from evaltools.parallel.processes import check_jobs
 from evaltools.selection import selection_from
+
+if TYPE_CHECKING:
+    from evaltools.diagnostics import Diagnostic
 
 
 def _workers(jobs: int | None) -> int | None:
@@ -56,7 +60,14 @@ def run(
     found.pairs = [pair for pair in found.pairs if enabled(pair.to_diagnostic())]
     found.problems = list(filter(enabled, found.problems))
     diagnostics = gate.apply(found.diagnostics())  # the pairs', then the problems
-    failed_by = gate.note(diagnostics)
+    _render(found, diagnostics, output_format, gate.note(diagnostics))
+    return gate.exit_code(diagnostics)
+
+
+def _render(
+    found: Found, diagnostics: list[Diagnostic], output_format: str, failed_by: str
+) -> None:
+    """The pairs and the problems, in the format asked for."""
     if output_format == "json":
         from evaltools.report import pairs_json
         from evaltools.report.text import format_line
@@ -79,4 +90,3 @@ def run(
             places=places_of,
             failed_by=failed_by,
         )
-    return gate.exit_code(diagnostics)

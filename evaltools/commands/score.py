@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from evaltools.diagnostics import Diagnostic
 from evaltools.discover import check_paths_exist
@@ -12,6 +12,8 @@ from evaltools.fileio import UsageError
 
 if TYPE_CHECKING:
     from evaltools.gate import Gate
+    from evaltools.score.definitions import Definition
+    from evaltools.score.service import Outcome
 
 
 def run(
@@ -28,8 +30,7 @@ def run(
     mode: str = "score",
     max_warnings: int | None = None,
 ) -> int:
-    from evaltools.report import score_report
-    from evaltools.score import definitions, service, summary, write
+    from evaltools.score import definitions, service, write
 
     if write_scores and mode == "eval":
         raise UsageError(
@@ -42,23 +43,64 @@ def run(
     gate = load_config().gate(max_warnings)
     definition = definitions.definition(metric)
     before = service.read_baseline(baseline) if baseline is not None else None
+    outcome = _score(
+        paths,
+        definition,
+        predictions=predictions,
+        respect_gitignore=not no_respect_gitignore,
+        jobs=jobs,
+        eval_like=mode == "eval",
+    )
+    doc = _document(outcome, definition, by, before, mode)
+    if write_scores:
+        outcome.diagnostics += write.write_scores(
+            outcome.writable, outcome.unwritable, names=outcome.names
+        )
+    _render(doc, definition, output_format)
+    return _findings(outcome.diagnostics, gate)
+
+
+def _score(
+    paths: list[Path],
+    definition: Definition,
+    *,
+    predictions: Path | None,
+    respect_gitignore: bool,
+    jobs: int | None,
+    eval_like: bool,
+) -> Outcome:
+    """Every prediction scored, with a progress line of the examples done so far."""
     from evaltools.report.progress import Progress
+    from evaltools.score import service
 
     progress = Progress()
     try:
-        outcome = service.score_paths(
+        return service.score_paths(
             paths,
             definition,
             predictions=predictions,
-            respect_gitignore=not no_respect_gitignore,
+            respect_gitignore=respect_gitignore,
             jobs=jobs,
             on_example=lambda done: progress.count(done, "examples"),
-            eval_like=mode == "eval",
+            eval_like=eval_like,
         )
     finally:
         progress.clear()
+
+
+def _document(
+    outcome: Outcome,
+    definition: Definition,
+    by: str | None,
+    before: dict[tuple[str, int], float] | None,
+    mode: str,
+) -> dict[str, Any]:
+    """The scores' report: every row, their summary, and the groups --by or --baseline ask for."""
+    from evaltools.report import score_report
+    from evaltools.score import summary
+
     groups = summary.groups_json(outcome.rows, by, before) if by or before is not None else {}
-    doc = score_report.document(
+    return score_report.document(
         definition.name,
         outcome.rows,
         summary.summarise(*summary.scores_of(outcome.rows)),
@@ -67,17 +109,18 @@ def run(
         left_out=outcome.left_out,
         unpredicted=outcome.unpredicted,
     )
-    if write_scores:
-        outcome.diagnostics += write.write_scores(
-            outcome.writable, outcome.unwritable, names=outcome.names
-        )
+
+
+def _render(doc: dict[str, Any], definition: Definition, output_format: str) -> None:
+    """The report on stdout, in the format asked for."""
+    from evaltools.report import score_report
+
     if output_format == "json":
         score_report.render_json(doc, sys.stdout)
     elif output_format == "markdown":
         score_report.render_markdown(doc, sys.stdout)
     else:
         score_report.render_text(doc, definition.summary, sys.stdout)
-    return _findings(outcome.diagnostics, gate)
 
 
 def _findings(found: list[Diagnostic], gate: Gate) -> int:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from evaltools import jsonio
@@ -26,26 +26,7 @@ def merge_text(
         f"{'n/a' if kappa is None else f'{kappa:.3f}'}; "
         f"{agreement['one_annotator']} IDs graded by one annotator only."
     )
-    label = {
-        "arbitrate": "ARBITRATE (not merged: decide the grades one level apart)",
-        "ambiguous": "AMBIGUOUS (rewrite or drop)",
-        "classification": "TYPE OR SPLIT DIFFERS (not merged: agree on one)",
-        "fields": f"fields differ (the merged record keeps {first.name}'s)",
-    }
-    for conflict in conflicts:
-        status = str(conflict["status"])
-        grades = conflict["grades"]
-        assert isinstance(grades, dict)
-        yield f"{conflict['qid']}: {label.get(status, status)}"
-        fields = conflict.get("fields", {})
-        assert isinstance(fields, dict)
-        for key, (value_a, value_b) in fields.items():
-            shown_a, shown_b = jsonio.dumps(value_a), jsonio.dumps(value_b)
-            yield f"  {key}: {first.name}={shown_a} {second.name}={shown_b}"
-        for chunk_id, (grade_a, grade_b) in grades.items():
-            shown_a = "-" if grade_a is None else grade_a
-            shown_b = "-" if grade_b is None else grade_b
-            yield f"  {chunk_id}: {first.name}={shown_a} {second.name}={shown_b}"
+    yield from _conflict_lines(conflicts, first, second)
     counts = summary["counts"]
     assert isinstance(counts, dict)
     # The kinds that only differing fields make are shown when they occur, so that the line
@@ -70,3 +51,27 @@ def merge_text(
 
 
 _CONFLICT_KINDS = ("arbitrate", "ambiguous", "unpaired")
+
+
+def _conflict_lines(conflicts: list[dict[str, object]], first: Path, second: Path) -> Iterator[str]:
+    """Each conflict's status, then its differing fields and grades, both annotators' values."""
+    label = {
+        "arbitrate": "ARBITRATE (not merged: decide the grades one level apart)",
+        "ambiguous": "AMBIGUOUS (rewrite or drop)",
+        "classification": "TYPE OR SPLIT DIFFERS (not merged: agree on one)",
+        "fields": f"fields differ (the merged record keeps {first.name}'s)",
+    }
+    for conflict in conflicts:
+        status = str(conflict["status"])
+        grades = conflict["grades"]
+        assert isinstance(grades, dict)
+        yield f"{conflict['qid']}: {label.get(status, status)}"
+        fields = conflict.get("fields", {})
+        assert isinstance(fields, dict)
+        for key, (value_a, value_b) in fields.items():
+            shown_a, shown_b = jsonio.dumps(value_a), jsonio.dumps(value_b)
+            yield f"  {key}: {first.name}={shown_a} {second.name}={shown_b}"
+        for chunk_id, (grade_a, grade_b) in grades.items():
+            shown_a = "-" if grade_a is None else grade_a
+            shown_b = "-" if grade_b is None else grade_b
+            yield f"  {chunk_id}: {first.name}={shown_a} {second.name}={shown_b}"

@@ -37,44 +37,8 @@ def build(
     resolved = resolved or {}
     codes = sorted({d.code for d in diagnostics})
     index = {code: i for i, code in enumerate(codes)}
-    rules = []
-    for code in codes:
-        rule = RULES.get(code)
-        name = rule.name if rule else code
-        text = rule.summary if rule else code
-        level = _LEVEL[rule.severity] if rule else "warning"
-        entry: dict[str, object] = {
-            "id": code,
-            "name": name,
-            "shortDescription": {"text": text},
-            "fullDescription": {"text": (rule.doc or text) if rule else text},
-            "defaultConfiguration": {"level": level, "enabled": rule.default_enabled}
-            if rule
-            else {"level": level},
-        }
-        if rule is not None:
-            entry["help"] = {"text": f"{rule.summary} Run `evaltools rule {code}` for examples."}
-            entry["properties"] = {"tags": [rule.family]}
-        rules.append(entry)
-    results = [
-        {
-            "ruleId": d.code,
-            "ruleIndex": index[d.code],
-            "level": _LEVEL[d.severity],
-            "message": {"text": d.message},
-            "locations": [
-                {
-                    "physicalLocation": {
-                        "artifactLocation": artifact_location(
-                            resolved.get(d.path) or root / d.path, root
-                        ),
-                        "region": {"startLine": d.line, "startColumn": d.column},
-                    }
-                }
-            ],
-        }
-        for d in diagnostics
-    ]
+    rules = [_rule(code) for code in codes]
+    results = [_result(d, index[d.code], root, resolved) for d in diagnostics]
     return {
         "$schema": SCHEMA_URI,
         "version": "2.1.0",
@@ -92,6 +56,49 @@ def build(
                 # What `startColumn` counts; SARIF's default would be UTF-16 code units.
                 "columnKind": "unicodeCodePoints",
                 "results": results,
+            }
+        ],
+    }
+
+
+def _rule(code: str) -> dict[str, object]:
+    """The driver's entry for one rule code (a code the catalogue does not know as a warning)."""
+    rule = RULES.get(code)
+    name = rule.name if rule else code
+    text = rule.summary if rule else code
+    level = _LEVEL[rule.severity] if rule else "warning"
+    entry: dict[str, object] = {
+        "id": code,
+        "name": name,
+        "shortDescription": {"text": text},
+        "fullDescription": {"text": (rule.doc or text) if rule else text},
+        "defaultConfiguration": {"level": level, "enabled": rule.default_enabled}
+        if rule
+        else {"level": level},
+    }
+    if rule is not None:
+        entry["help"] = {"text": f"{rule.summary} Run `evaltools rule {code}` for examples."}
+        entry["properties"] = {"tags": [rule.family]}
+    return entry
+
+
+def _result(
+    d: Diagnostic, rule_index: int, root: Path, resolved: Mapping[str, Path]
+) -> dict[str, object]:
+    """One finding, at its path relative to `root` (or resolved)."""
+    return {
+        "ruleId": d.code,
+        "ruleIndex": rule_index,
+        "level": _LEVEL[d.severity],
+        "message": {"text": d.message},
+        "locations": [
+            {
+                "physicalLocation": {
+                    "artifactLocation": artifact_location(
+                        resolved.get(d.path) or root / d.path, root
+                    ),
+                    "region": {"startLine": d.line, "startColumn": d.column},
+                }
             }
         ],
     }

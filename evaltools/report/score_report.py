@@ -75,24 +75,8 @@ def _difference(entry: dict[str, Any]) -> str:
 
 def render_text(doc: dict[str, Any], definition_summary: str, out: TextIO) -> None:
     out.write(f"Metric: {doc['metric']} ({definition_summary})\n\n")
-    out.write(
-        f"{'Example':<{NAME_WIDTH}} {'DeltaChrF':>9} {'Brace':>5} {'F1':>7} {'Revert':>7} "
-        f"{'Cursor':>7} WrgER\n"
-    )
-    for score in doc["scores"]:
-        label = _label(score)
-        wrong = "\u2717" if score["wrong_editable_region"] else ""
-        out.write(
-            f"{_name(label):<{NAME_WIDTH}} {score['delta_chr_f']:>9.2f} "
-            f"{score['braces_disbalance']:>5} {_f1(score) * 100:>6.1f}% "
-            f"{_percent(score.get('reversal_ratio')):>7} {_cursor(score):>7} {wrong}\n"
-        )
+    _scores_table(doc, out)
     s = doc["summary"]
-    out.write(
-        f"{'TOTAL / AVERAGE':<{NAME_WIDTH}} {s['avg_delta_chr_f']:>9.2f} "
-        f"{s['avg_braces_disbalance']:>5.2f} {s['exact_lines_f1'] * 100:>6.1f}% "
-        f"{_percent(s.get('avg_reversal_ratio')):>7}\n\n"
-    )
     out.write(
         f"Delta chrF (\u03b2={s['delta_chr_f_beta']}): TP={s['delta_chr_f_true_positives']}, "
         f"FP={s['delta_chr_f_false_positives']}, FN={s['delta_chr_f_false_negatives']}, "
@@ -132,13 +116,40 @@ def render_text(doc: dict[str, Any], definition_summary: str, out: TextIO) -> No
             out.write(f"{title} (pooled): lines {lines}, files {files}\n")
     out.writelines(line + "\n" for line in _omissions(doc))
     if doc["groups"]:
-        out.write(f"\n{'Group':<{NAME_WIDTH}} {'N':>5} {'DeltaChrF':>9} {'F1':>7}\n")
-        for key, entry in doc["groups"].items():
-            g = entry["summary"]
-            out.write(
-                f"{_name(key):<{NAME_WIDTH}} {g['total_examples']:>5} {g['avg_delta_chr_f']:>9.2f} "
-                f"{g['exact_lines_f1'] * 100:>6.1f}%{_difference(entry)}\n"
-            )
+        _groups_table(doc["groups"], out)
+
+
+def _scores_table(doc: dict[str, Any], out: TextIO) -> None:
+    """A row per prediction scored, and the row of their totals and averages."""
+    out.write(
+        f"{'Example':<{NAME_WIDTH}} {'DeltaChrF':>9} {'Brace':>5} {'F1':>7} {'Revert':>7} "
+        f"{'Cursor':>7} WrgER\n"
+    )
+    for score in doc["scores"]:
+        label = _label(score)
+        wrong = "\u2717" if score["wrong_editable_region"] else ""
+        out.write(
+            f"{_name(label):<{NAME_WIDTH}} {score['delta_chr_f']:>9.2f} "
+            f"{score['braces_disbalance']:>5} {_f1(score) * 100:>6.1f}% "
+            f"{_percent(score.get('reversal_ratio')):>7} {_cursor(score):>7} {wrong}\n"
+        )
+    s = doc["summary"]
+    out.write(
+        f"{'TOTAL / AVERAGE':<{NAME_WIDTH}} {s['avg_delta_chr_f']:>9.2f} "
+        f"{s['avg_braces_disbalance']:>5.2f} {s['exact_lines_f1'] * 100:>6.1f}% "
+        f"{_percent(s.get('avg_reversal_ratio')):>7}\n\n"
+    )
+
+
+def _groups_table(groups: dict[str, Any], out: TextIO) -> None:
+    """A row per group --by or --baseline asked for, with its difference from the baseline."""
+    out.write(f"\n{'Group':<{NAME_WIDTH}} {'N':>5} {'DeltaChrF':>9} {'F1':>7}\n")
+    for key, entry in groups.items():
+        g = entry["summary"]
+        out.write(
+            f"{_name(key):<{NAME_WIDTH}} {g['total_examples']:>5} {g['avg_delta_chr_f']:>9.2f} "
+            f"{g['exact_lines_f1'] * 100:>6.1f}%{_difference(entry)}\n"
+        )
 
 
 _COUNTS = ("true_positives", "false_positives", "false_negatives")

@@ -251,10 +251,48 @@ def score_prediction(
             original, expected, prediction, definition, cache, reversal=reversal
         )
     patch = prediction.patch or ""
+    jumps: dict[str, LineFile] = {}  # by expected patch: computed only to break a tie
+    best = _best_candidate(
+        original, expected, patch, documents, definition, cache=cache, history=history, jumps=jumps
+    )
+    # Upstream computes these for every expected patch; only the best one's are reported.
+    reversal = reversal_ratio(history, original, best.content.reversal_target, cache.reversal)
+    texts = best.content.kept_texts
+    kept = None if texts is None else compute_kept_rate(*texts, memo=cache.kept)
+    fields = _finish(
+        _fields(best.content.chrf, best.content.braces, best.exact, reversal),
+        best.cursor,
+        prediction,
+        cache,
+        kept,
+    )
+    for name, value in zip(("cumulative_logprob", "avg_logprob"), prediction.logprobs, strict=True):
+        if value is not None:
+            fields[name] = value
+    if documents is not None and expected:
+        coverage = cache.coverage((exp.patch for exp in expected), documents)
+        fields["editable_context_coverage"] = coverage.fields()
+    fields["jump_location"] = _jump(best, patch, cache, jumps).fields()
+    return Scored(fields, best.content.actual_dropped, reversal)
+
+
+def _best_candidate(
+    original: str,
+    expected: tuple[Expected, ...],
+    patch: str,
+    documents: tuple[Document, ...] | None,
+    definition: Definition,
+    *,
+    cache: Cache,
+    history: History,
+    jumps: dict[str, LineFile],
+) -> Candidate:
+    """The expected patch the prediction is scored against (the base text itself when there
+    is none), with the prediction's content and exact lines against it. `jumps` keeps the
+    jump locations computed to break a tie: the best one's is reported too."""
     candidates = expected or (Expected("", original, None),)
     best: Candidate | None = None
     best_key = (0.0, 0.0)
-    jumps: dict[str, LineFile] = {}  # by expected patch: computed only to break a tie
     for exp in candidates:
         candidate = Candidate(
             _content(
@@ -279,25 +317,7 @@ def score_prediction(
             tie = _jump(candidate, patch, cache, jumps), _jump(best, patch, cache, jumps)
             best = candidate if tie[0].lines_f1 >= tie[1].lines_f1 else best
     assert best is not None
-    # Upstream computes these for every expected patch; only the best one's are reported.
-    reversal = reversal_ratio(history, original, best.content.reversal_target, cache.reversal)
-    texts = best.content.kept_texts
-    kept = None if texts is None else compute_kept_rate(*texts, memo=cache.kept)
-    fields = _finish(
-        _fields(best.content.chrf, best.content.braces, best.exact, reversal),
-        best.cursor,
-        prediction,
-        cache,
-        kept,
-    )
-    for name, value in zip(("cumulative_logprob", "avg_logprob"), prediction.logprobs, strict=True):
-        if value is not None:
-            fields[name] = value
-    if documents is not None and expected:
-        coverage = cache.coverage((exp.patch for exp in expected), documents)
-        fields["editable_context_coverage"] = coverage.fields()
-    fields["jump_location"] = _jump(best, patch, cache, jumps).fields()
-    return Scored(fields, best.content.actual_dropped, reversal)
+    return best
 
 
 def _score_before_rewrite(

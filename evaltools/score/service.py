@@ -25,7 +25,7 @@ from evaltools.positions import lines_of
 from evaltools.score.context.related_limit import EVAL_RELATED_CONTEXT_BYTES
 from evaltools.score.definitions import Definition
 from evaltools.score.inputs import BadInput, Problem, Scorable, from_example, from_markdown
-from evaltools.score.prediction import ActualCursor, Prediction, Score, score_prediction
+from evaltools.score.prediction import ActualCursor, Prediction, Score, Scored, score_prediction
 from evaltools.score.prediction_cache import Cache
 from evaltools.score.summary import Row
 
@@ -177,58 +177,84 @@ def score_record(
     outcome.diagnostics += [_diagnostic(record, problem) for problem in scorable.problems]
     if scorable.refused:
         return
-    documents = scorable.documents if definition.context_scoring else None
     scores: list[Score] = []
     unknown: list[int] = []
     cache = Cache()
-    for i, prediction in enumerate(scorable.predictions):
-        unreadable = _unreadable(prediction, i, cache)
-        if unreadable is not None:
-            outcome.diagnostics.append(_at_prediction(record, external, i, unreadable))
-        scored = score_prediction(
-            scorable.original,
-            scorable.expected,
-            prediction,
-            documents,
-            definition,
-            cache=cache,
-            history=scorable.history,
-        )
-        if scored.actual_dropped and (prediction.patch or "").strip() and scorable.from_file_lines:
-            outcome.diagnostics.append(_unplaced(record, external, i, scored.actual_dropped))
-            outcome.left_out.append(LeftOut(example.spec.name, i, "SC007"))
+    for i in range(len(scorable.predictions)):
+        scored = _score_one(record, external, scorable, i, definition, outcome=outcome, cache=cache)
+        if scored is None:
             continue
-        if scored.actual_dropped and (prediction.patch or "").strip():
-            message = (
-                f"{scored.actual_dropped} hunk(s) of the prediction fit no document (path and "
-                "old text) and are left out of its score, as upstream does"
-            )
-            problem = Problem("SC002", f"/predictions/{i}", message)
-            outcome.diagnostics.append(_at_prediction(record, external, i, problem))
         scores.append(scored.score)
         if scored.reversal is None:
             unknown.append(i)
-        spec = example.spec
-        provider = scorable.providers[i] if i < len(scorable.providers) else ""
-        outcome.rows.append(
-            Row(
-                spec.name,
-                i,
-                record.path,
-                record.line,
-                tuple(spec.tags),
-                spec.repository_url,
-                provider,
-                scored.score,
-                scorable.retrieved_bytes if i == 0 else None,
-            )
-        )
+        outcome.rows.append(_row(record, scorable, i, scored))
     if external is None and record.form in ("json", "jsonl") and scores:
         key = (record.path, record.form, record.index)
         outcome.writable[key] = scores
         outcome.names[key] = example.spec.name
         if unknown:
             outcome.unwritable[key] = _unwritable(record, unknown)
+
+
+def _score_one(
+    record: Record,
+    external: External | None,
+    scorable: Scorable,
+    i: int,
+    definition: Definition,
+    *,
+    outcome: Outcome,
+    cache: Cache,
+) -> Scored | None:
+    """Prediction `i` of the record scored, its findings added to `outcome`; None when it is
+    left out (its hunks fit none of the file lines the example holds)."""
+    example = record.example
+    assert example is not None
+    prediction = scorable.predictions[i]
+    documents = scorable.documents if definition.context_scoring else None
+    unreadable = _unreadable(prediction, i, cache)
+    if unreadable is not None:
+        outcome.diagnostics.append(_at_prediction(record, external, i, unreadable))
+    scored = score_prediction(
+        scorable.original,
+        scorable.expected,
+        prediction,
+        documents,
+        definition,
+        cache=cache,
+        history=scorable.history,
+    )
+    if scored.actual_dropped and (prediction.patch or "").strip() and scorable.from_file_lines:
+        outcome.diagnostics.append(_unplaced(record, external, i, scored.actual_dropped))
+        outcome.left_out.append(LeftOut(example.spec.name, i, "SC007"))
+        return None
+    if scored.actual_dropped and (prediction.patch or "").strip():
+        message = (
+            f"{scored.actual_dropped} hunk(s) of the prediction fit no document (path and "
+            "old text) and are left out of its score, as upstream does"
+        )
+        problem = Problem("SC002", f"/predictions/{i}", message)
+        outcome.diagnostics.append(_at_prediction(record, external, i, problem))
+    return scored
+
+
+def _row(record: Record, scorable: Scorable, i: int, scored: Scored) -> Row:
+    """Prediction `i`'s row of the summary."""
+    example = record.example
+    assert example is not None
+    spec = example.spec
+    provider = scorable.providers[i] if i < len(scorable.providers) else ""
+    return Row(
+        spec.name,
+        i,
+        record.path,
+        record.line,
+        tuple(spec.tags),
+        spec.repository_url,
+        provider,
+        scored.score,
+        scorable.retrieved_bytes if i == 0 else None,
+    )
 
 
 def _unplaced(record: Record, external: External | None, i: int, dropped: int) -> Diagnostic:

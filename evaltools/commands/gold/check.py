@@ -23,7 +23,7 @@ from evaltools.retrieval.gold.gold_roots import gold_sources
 if TYPE_CHECKING:
     from evaltools.diagnostics import Diagnostic
     from evaltools.gate import Gate
-    from evaltools.retrieval.gold.cache.result_cache import ResultCache
+    from evaltools.retrieval.gold.cache.result_cache import Outcome, ResultCache
     from evaltools.retrieval.gold.gold_check import GoldCheck
     from evaltools.retrieval.gold.items import GoldItem
     from evaltools.selection import DiagnosticFilter
@@ -46,16 +46,8 @@ def run(
 ) -> int:
     config = load_config(config_file)
     gate = config.gate(max_warnings)
-    # What a stale ID's finding says to run: this invocation, as given, with --fix.
-    given = (("--root", root), ("--rev", rev), ("--metas", metas), ("--config", config_file))
-    fix_command = with_fix("gold check", paths, given)
-    paths = configured_sets(config, paths)
-    from evaltools.config.places import check_configured_sources
-
-    check_configured_sources(
-        config, *(k for k, v in (("root", root), ("metas", metas)) if v is None)
-    )
-    root, metas = gold_sources(root, metas, config.retrieval.root, config.retrieval.metas)
+    fix_command = _fix_command(paths, root, rev, metas, config_file)
+    paths, root, metas = _sets_and_sources(config, paths, root, metas)
     check_jobs(jobs)
     cache_dir = None if no_cache else cache_folder(config.root)
     # A second run on an unchanged tree prints the first one's output (see result_cache);
@@ -69,18 +61,12 @@ def run(
         rev=rev,
         metas=metas,
         output_format=output_format,
-        # The same sets, selected otherwise or named otherwise, print otherwise. The words
-        # as given: an entry exists only once they were checked (by this version, which the
-        # key holds too), so a hit needs neither the selection nor the rule catalogue.
-        selection=f"{config.rules!r} {select!r} {ignore!r} {fix_command} {gate!r}",
+        selection=_selection_key(config, select, ignore, fix_command, gate),
     )
     try:
-        if results is not None:
-            hit = results.lookup(fix=fix)
-            if hit is not None:
-                sys.stdout.write(hit.stdout)
-                sys.stderr.write(hit.stderr)
-                return hit.code
+        hit = None if results is None else results.lookup(fix=fix)
+        if hit is not None:
+            return _replay(hit)
         from evaltools.selection import selection_from
 
         selection = selection_from(config.rules, select, ignore)
@@ -101,6 +87,47 @@ def run(
     finally:
         if results is not None:
             results.close()
+
+
+def _fix_command(
+    paths: list[Path], root: Path | None, rev: str | None, metas: Path | None, config: Path | None
+) -> str:
+    """What a stale ID's finding says to run: this invocation, as given, with --fix."""
+    given = (("--root", root), ("--rev", rev), ("--metas", metas), ("--config", config))
+    return with_fix("gold check", paths, given)
+
+
+def _selection_key(
+    config: Config, select: list[str] | None, ignore: list[str] | None, fix_command: str, gate: Gate
+) -> str:
+    """The options besides the sets and the tree that change what the check prints.
+
+    The same sets, selected otherwise or named otherwise, print otherwise. The words as
+    given: an entry exists only once they were checked (by this version, which the key
+    holds too), so a hit needs neither the selection nor the rule catalogue."""
+    return f"{config.rules!r} {select!r} {ignore!r} {fix_command} {gate!r}"
+
+
+def _sets_and_sources(
+    config: Config, paths: list[Path], root: Path | None, metas: Path | None
+) -> tuple[list[Path], Path | None, Path | None]:
+    """The sets to check, and the root and metas their gold IDs resolve against: the
+    options first, then the configuration."""
+    paths = configured_sets(config, paths)
+    from evaltools.config.places import check_configured_sources
+
+    check_configured_sources(
+        config, *(k for k, v in (("root", root), ("metas", metas)) if v is None)
+    )
+    root, metas = gold_sources(root, metas, config.retrieval.root, config.retrieval.metas)
+    return paths, root, metas
+
+
+def _replay(hit: Outcome) -> int:
+    """What the same check printed on the same tree, printed again; its exit code."""
+    sys.stdout.write(hit.stdout)
+    sys.stderr.write(hit.stderr)
+    return hit.code
 
 
 def configured_sets(config: Config, paths: list[Path]) -> list[Path]:
@@ -143,7 +170,6 @@ def _check(
     gate: Gate,
 ) -> int:
     from evaltools.report.progress import Progress
-    from evaltools.retrieval.gold.cache.result_cache import Outcome
     from evaltools.retrieval.gold.gold_check import check_gold
 
     progress = Progress()
@@ -166,22 +192,35 @@ def _check(
         )
     finally:
         progress.clear()
-    found.diagnostics = gate.apply(filter(enabled, found.diagnostics))
-    found.problems = gate.apply(filter(enabled, found.problems))
-    for item in found.items:
-        if item.finding is not None:
-            item.finding = item.finding._replace(severity=gate.severity(item.finding))
+    _select(found, enabled, gate)
     out = io.StringIO()
     _report(output_format, found, out, gate.note(found.diagnostics))
     code = gate.exit_code(found.diagnostics)
     sys.stdout.write(out.getvalue())
     if results is not None and not fix:
-        repairable = found.behind or any(
-            i.result is not None and i.result.status.repairable and i.result.new_chunk_id
-            for i in found.items
-        )
-        results.store(Outcome(out.getvalue(), "", code), repairable=repairable)
+        _store(results, found, out.getvalue(), code)
     return code
+
+
+def _select(found: GoldCheck, enabled: DiagnosticFilter, gate: Gate) -> None:
+    """The findings the rule selection keeps, at the severities the gate gives them."""
+    found.diagnostics = gate.apply(filter(enabled, found.diagnostics))
+    found.problems = gate.apply(filter(enabled, found.problems))
+    for item in found.items:
+        if item.finding is not None:
+            item.finding = item.finding._replace(severity=gate.severity(item.finding))
+
+
+def _store(results: ResultCache, found: GoldCheck, stdout: str, code: int) -> None:
+    """Keep what was printed for the next run on the same tree, with whether --fix would
+    have work."""
+    from evaltools.retrieval.gold.cache.result_cache import Outcome
+
+    repairable = found.behind or any(
+        i.result is not None and i.result.status.repairable and i.result.new_chunk_id
+        for i in found.items
+    )
+    results.store(Outcome(stdout, "", code), repairable=repairable)
 
 
 def _report(fmt: str, found: GoldCheck, out: TextIO, failed_by: str) -> None:

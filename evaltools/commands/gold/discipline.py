@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from evaltools import jsonio
 from evaltools.atomic.outputs import check_output, output_expect, write_output
@@ -21,6 +22,9 @@ from evaltools.retrieval.gold.discipline.discipline_io import (
     input_files,
     read_sets,
 )
+
+if TYPE_CHECKING:
+    from evaltools.retrieval.gold.discipline.mine import MineResult
 
 # --- sample ----------------------------------------------------------------------------------
 
@@ -130,9 +134,20 @@ def mine(
     problem = write_output(output, records, expect=output_expect(force))
     if problem is not None:
         return fail_writing([problem], [], output_format, 1, places_of)
+    summary, text = _mine_summary(result, chosen, output)
+    emit(output_format, summary, text)
+    return 0
+
+
+def _mine_summary(
+    result: MineResult, chosen: list[dict[str, Any]], output: Path
+) -> tuple[dict[str, object], list[str]]:
+    """What was mined, dropped and written: the JSON summary, and its lines for people."""
+    from evaltools.retrieval.gold.discipline.mine import DROP_REASONS
+
     types = sorted({c["type"] for c in chosen}, key=_type_key)
     per_type_written = {t: sum(c["type"] == t for c in chosen) for t in types}
-    dropped = {r: result.dropped[r] for r in mining.DROP_REASONS if result.dropped[r]}
+    dropped = {r: result.dropped[r] for r in DROP_REASONS if result.dropped[r]}
     summary: dict[str, object] = {
         "output": str(output),
         "commits": result.commits,
@@ -151,8 +166,7 @@ def mine(
         f"Wrote {len(chosen)} draft records to {output} ({mix or 'none'}); "
         "review every one before it joins the set.",
     ]
-    emit(output_format, summary, text)
-    return 0
+    return summary, text
 
 
 def _check_shallow(repo: Path, skipped: int, mined: int) -> None:

@@ -65,13 +65,7 @@ def run(
     ]
     old = _read_history(history, inputs, must_exist=not runs) if history is not None else None
     if old is not None and old.parsed.problems:
-        return _refuse(
-            old.parsed.problems,
-            f"gold eval: {len(old.parsed.problems)} unreadable line(s) in "
-            f"{display_path(old.path)}: it is not a history `gold eval --history` wrote; fix or "
-            "delete them, or name another --history file (nothing was written)",
-            output_format,
-        )
+        return _refuse_history(old, output_format)
     if plot is not None:
         _check_plot(plot, [*inputs, *([history] if history is not None else [])])
     if not runs:
@@ -133,6 +127,17 @@ def _read_history(path: Path, inputs: Sequence[Path], *, must_exist: bool) -> _O
     if isinstance(data, Refused):
         raise UsageError(f"cannot read --history {shown}: {data.message}")
     return _OldHistory(path, data, True, parse_history(data, shown))
+
+
+def _refuse_history(old: _OldHistory, output_format: str) -> int:
+    """Report the lines of a --history file that are not a history's; the exit code."""
+    return _refuse(
+        old.parsed.problems,
+        f"gold eval: {len(old.parsed.problems)} unreadable line(s) in "
+        f"{display_path(old.path)}: it is not a history `gold eval --history` wrote; fix or "
+        "delete them, or name another --history file (nothing was written)",
+        output_format,
+    )
 
 
 def _check_plot(plot: Path, inputs: Sequence[Path]) -> None:

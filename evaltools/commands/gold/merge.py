@@ -6,6 +6,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from evaltools.atomic.outputs import check_output, output_expect, write_outputs
 from evaltools.config.discovery import places_of
@@ -15,6 +16,9 @@ from evaltools.report import render
 from evaltools.report.gold_merge import merge_text
 from evaltools.report.gold_summary import emit, fail, fail_writing
 from evaltools.retrieval.gold.discipline.discipline_io import dump_jsonl, input_files, read_sets
+
+if TYPE_CHECKING:
+    from evaltools.retrieval.gold.discipline.annotate import MergeResult
 
 
 def merge(
@@ -60,8 +64,16 @@ def merge(
     problem = write_outputs(outputs)  # both files or neither
     if problem is not None:
         return fail_writing([problem], [], output_format, count, places_of)
+    summary = _summary(result, output, conflicts)
+    _report_findings(output_format, summary, result.findings, count)
+    emit(output_format, summary, merge_text(summary, result.conflicts, first, second))
+    return worst_exit_code(result.findings)
+
+
+def _summary(result: MergeResult, output: Path, conflicts: Path | None) -> dict[str, object]:
+    """The merge's summary: the JSON summary as it is, and what the text one is made of."""
     agreement = result.agreement
-    summary: dict[str, object] = {
+    return {
         "output": str(output),
         "conflicts_file": None if conflicts is None else str(conflicts),
         "merged": len(result.merged),
@@ -75,9 +87,6 @@ def merge(
         },
         "conflicts": result.conflicts,
     }
-    _report_findings(output_format, summary, result.findings, count)
-    emit(output_format, summary, merge_text(summary, result.conflicts, first, second))
-    return worst_exit_code(result.findings)
 
 
 def _report_findings(

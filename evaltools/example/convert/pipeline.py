@@ -120,14 +120,8 @@ def convert(
     if options.to not in TARGETS:
         raise ValueError(f"unknown target {options.to!r}")
     stats = Stats()
-    try:
-        sink = open_sink(options, stdout)
-    except SinkFailed as failure:  # the output folder cannot be made: nothing was written
-        on_finding(make(RULE_OF_KIND[WRITE_FAILED], display_path(failure.path), 1, 1, str(failure)))
-        return stats
-    refusal = sink.refusal()
-    if refusal is not None:
-        on_finding(make(RULE_OF_KIND[EXISTS], refusal[0], 1, 1, refusal[1]))
+    sink = _usable_sink(options, stdout, on_finding)
+    if sink is None:
         return stats
     settings = Settings(
         options.to, options.name, options.repo, options.allow_lossy, sink.stem, sink.spool
@@ -158,6 +152,20 @@ def convert(
         sink.close()
     run.finish()
     return stats
+
+
+def _usable_sink(options: Options, stdout: BinaryIO | None, on_finding: OnFinding) -> Sink | None:
+    """The sink to write to; None when nothing can be written, and a finding says why."""
+    try:
+        sink = open_sink(options, stdout)
+    except SinkFailed as failure:  # the output folder cannot be made: nothing was written
+        on_finding(make(RULE_OF_KIND[WRITE_FAILED], display_path(failure.path), 1, 1, str(failure)))
+        return None
+    refusal = sink.refusal()
+    if refusal is not None:
+        on_finding(make(RULE_OF_KIND[EXISTS], refusal[0], 1, 1, refusal[1]))
+        return None
+    return sink
 
 
 def open_sink(options: Options, stdout: BinaryIO | None) -> Sink:

@@ -142,6 +142,25 @@ def to_markdown(
     has_title = hints.has_title if hints is not None else False
     if strict or (spec.name and (has_title or spec.name != stem)):
         out.append(f"# {spec.name if strict else escape_title(spec.name)}\n\n")
+    _sections_before_history(out, spec, strict=strict)
+    _edit_history(out, spec, hints, strict=strict)
+    out.append("## Cursor Position\n\n")
+    _block(out, spec.cursor_path, spec.cursor_position, strict=strict)
+    out.append("## Expected Patch\n\n")
+    for patch in spec.expected_patches:
+        _block(out, "diff", patch, strict=strict)
+    if spec.rejected_patch is not None:
+        out.append("## Rejected Patch\n\n")
+        _block(out, "diff", spec.rejected_patch, strict=strict)
+    text = "".join(out)
+    if not strict and text.endswith("\n\n"):
+        text = text[:-1]
+    return text
+
+
+def _sections_before_history(out: list[str], spec: ExampleSpec, *, strict: bool) -> None:
+    """The sections an example may lack, ahead of its edit history: reasoning, uncommitted
+    diff, recently opened and viewed files."""
     if spec.reasoning is not None:
         # The reference ensures a newline after the output so far, not after the text: an
         # empty reasoning follows the heading's blank line.
@@ -159,6 +178,12 @@ def to_markdown(
         if files:
             out.append(f"## {heading}\n\n")
             _block(out, "", _recent_lines(files), strict=strict)
+
+
+def _edit_history(
+    out: list[str], spec: ExampleSpec, hints: LayoutHints | None, *, strict: bool
+) -> None:
+    """The Edit History section, in the blocks it was read from when they still hold."""
     out.append("## Edit History\n\n")
     if not spec.edit_history:
         out.append(f"{NO_EDIT_HISTORY}\n\n")
@@ -168,15 +193,3 @@ def to_markdown(
             if accepted:
                 out.append(ACCEPTED_PREDICTION_MARKER + "\n")
             _block(out, "diff", text, strict=strict)
-    out.append("## Cursor Position\n\n")
-    _block(out, spec.cursor_path, spec.cursor_position, strict=strict)
-    out.append("## Expected Patch\n\n")
-    for patch in spec.expected_patches:
-        _block(out, "diff", patch, strict=strict)
-    if spec.rejected_patch is not None:
-        out.append("## Rejected Patch\n\n")
-        _block(out, "diff", spec.rejected_patch, strict=strict)
-    text = "".join(out)
-    if not strict and text.endswith("\n\n"):
-        text = text[:-1]
-    return text

@@ -79,20 +79,8 @@ def check_gold(
     if fix and any(str(p) == STDIN for p in paths):
         raise UsageError("--fix rewrites files in place: it cannot take - (stdin)")
     problems: list[Diagnostic] = []
-    files: list[JsonlFile] = []
-    items: list[GoldItem] = []
     invalid: dict[Diagnostic, tuple[str | None, str]] = {}
-    # A file named twice (`evals evals/set.jsonl`) is checked, and fixed, once: discover
-    # takes each file once.
-    for path in discover_sets(paths):
-        given = None if texts is None else texts.get(path)
-        if given is not None:
-            set_file: JsonlFile | None = JsonlFile.of(path, display_path(path), given)
-        else:
-            set_file = _read_set(path, problems)
-        if set_file is not None:
-            files.append(set_file)
-            items.extend(_gold_items(set_file, problems, invalid))
+    files, items = _read_sets(paths, texts, problems, invalid)
     _resolve(
         items,
         root=root,
@@ -104,20 +92,61 @@ def check_gold(
         on_parsed=on_parsed,
         watch=watch,
     )
-    from_index = metas is not None
+    checked_at = (root, rev, metas is not None)
+    behind = _repairs(files, items, problems, checked_at, fix=fix, fix_command=fix_command)
+    for item in items:
+        item.finding = _diagnostic(item, fix_command)
+    diagnostics = problems + [i.finding for i in items if i.finding is not None]
+    return GoldCheck(files, items, problems, diagnostics, invalid, behind)
+
+
+def _read_sets(
+    paths: list[Path],
+    texts: Mapping[Path, bytes] | None,
+    problems: list[Diagnostic],
+    invalid: dict[Diagnostic, tuple[str | None, str]],
+) -> tuple[list[JsonlFile], list[GoldItem]]:
+    """The sets that can be read (an editor's text in place of a file's), and their gold
+    IDs; what cannot be read goes to `problems`, an invalid key to `invalid` too."""
+    files: list[JsonlFile] = []
+    items: list[GoldItem] = []
+    # A file named twice (`evals evals/set.jsonl`) is checked, and fixed, once: discover
+    # takes each file once.
+    for path in discover_sets(paths):
+        given = None if texts is None else texts.get(path)
+        if given is not None:
+            set_file: JsonlFile | None = JsonlFile.of(path, display_path(path), given)
+        else:
+            set_file = _read_set(path, problems)
+        if set_file is not None:
+            files.append(set_file)
+            items.extend(_gold_items(set_file, problems, invalid))
+    return files, items
+
+
+def _repairs(
+    files: list[JsonlFile],
+    items: list[GoldItem],
+    problems: list[Diagnostic],
+    checked_at: tuple[Path | None, str | None, bool],
+    *,
+    fix: bool,
+    fix_command: str,
+) -> bool:
+    """With `fix`, repair `items`; else say where --fix would move a `revision` to HEAD
+    (RG017), and whether it would. Either way a repair into a work tree's `.py` file that
+    Python cannot parse is refused."""
+    root, rev, from_index = checked_at
     if root is not None and rev is None and not from_index:
         from evaltools.retrieval.gold.syntax_guard import refuse_repairs_into_broken_python
 
         refuse_repairs_into_broken_python(items, root)
     behind = False
     if fix:
-        _fix(files, items, problems, (root, rev, from_index), fix_command)
+        _fix(files, items, problems, checked_at, fix_command)
     elif root is not None and rev is None and not from_index:
         behind = _behind_head(files, items, problems, root, fix_command)
-    for item in items:
-        item.finding = _diagnostic(item, fix_command)
-    diagnostics = problems + [i.finding for i in items if i.finding is not None]
-    return GoldCheck(files, items, problems, diagnostics, invalid, behind)
+    return behind
 
 
 def _fix(

@@ -58,36 +58,8 @@ def _report_dropped(ctx: LintContext, dropped: Dropped) -> None:
         DropKind.FILE_POSITION,
     ):
         return  # reported where the loss is: at the block, or by the rules of its part
-    if kind is DropKind.OVERRIDDEN and dropped.detail == REASONING:
-        assert ctx.parsed is not None
-        later = [h.line for h in ctx.parsed.headings if h.section == REASONING]
-        at = next((n for n in later if n > dropped.line), dropped.line)
-        ctx.report(
-            REPEATED_BLOCK,
-            at,
-            1,
-            f"a second `## Reasoning` section: the example holds one reasoning text, so lines "
-            f"{dropped.line}-{dropped.end_line} are lost on a rewrite: merge the two sections",
-        )
-        return
     if kind is DropKind.OVERRIDDEN:
-        copy = _later_copy(ctx, dropped)
-        if copy is not None:
-            ctx.report(
-                REPEATED_BLOCK,
-                copy.line,
-                1,
-                f"this block repeats the `{dropped.detail}` block at line {dropped.line} "
-                "exactly: delete this copy",
-            )
-            return
-        ctx.report(
-            REPEATED_BLOCK,
-            dropped.line,
-            1,
-            f"`{dropped.detail}` holds one block but has several; the reference keeps only the "
-            "last: delete this one or merge them",
-        )
+        _report_overridden(ctx, dropped)
     elif kind in (DropKind.MINOR_HEADING, DropKind.HEADING_MARKUP, DropKind.TITLE_OVERRIDDEN):
         ctx.report(DROPPED_HEADING, dropped.line, 1, _heading_message(dropped))
     elif dropped.excerpt.startswith(ACCEPTED_PREDICTION_MARKER):
@@ -107,6 +79,40 @@ def _report_dropped(ctx: LintContext, dropped: Dropped) -> None:
             f"{dropped.describe()}{where} never reaches the example and is lost on any "
             "rewrite: move it into `## Reasoning` (right after the front matter)",
         )
+
+
+def _report_overridden(ctx: LintContext, dropped: Dropped) -> None:
+    """A second `## Reasoning`, or a block its section holds one of, that the reference
+    overrides with the later one."""
+    if dropped.detail == REASONING:
+        assert ctx.parsed is not None
+        later = [h.line for h in ctx.parsed.headings if h.section == REASONING]
+        at = next((n for n in later if n > dropped.line), dropped.line)
+        ctx.report(
+            REPEATED_BLOCK,
+            at,
+            1,
+            f"a second `## Reasoning` section: the example holds one reasoning text, so lines "
+            f"{dropped.line}-{dropped.end_line} are lost on a rewrite: merge the two sections",
+        )
+        return
+    copy = _later_copy(ctx, dropped)
+    if copy is not None:
+        ctx.report(
+            REPEATED_BLOCK,
+            copy.line,
+            1,
+            f"this block repeats the `{dropped.detail}` block at line {dropped.line} "
+            "exactly: delete this copy",
+        )
+        return
+    ctx.report(
+        REPEATED_BLOCK,
+        dropped.line,
+        1,
+        f"`{dropped.detail}` holds one block but has several; the reference keeps only the "
+        "last: delete this one or merge them",
+    )
 
 
 def _heading_message(dropped: Dropped) -> str:

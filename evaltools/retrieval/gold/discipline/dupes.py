@@ -32,7 +32,7 @@ from evaltools.dupes.minhash import (
     shingle,
     signatures,
 )
-from evaltools.dupes.near import LISTED, near_pairs
+from evaltools.dupes.near import LISTED, Partners, near_pairs
 from evaltools.dupes.pairs import Item, Pair
 from evaltools.retrieval.records.set_file import JsonlFile, read_jsonl
 
@@ -104,16 +104,7 @@ def find_pairs(
         alike.setdefault((i, j), {})[QUERY] = 1.0
     for i, j in _equal_pairs(prints, "gold", across):
         alike.setdefault((i, j), {})[GOLD] = 1.0
-    # One item per (normalised query, split): a leak between two copies is an exact pair.
-    heads: set[tuple[str, str | None, bool]] = set()
-    indexed: list[int] = []
-    for position, current in enumerate(prints):
-        if not current.query:
-            continue
-        head = (current.query, current.split, across is not None and position >= across)
-        if head not in heads:
-            heads.add(head)
-            indexed.append(position)
+    indexed = _heads(prints, across)
     table = matrix(signatures(_grams([p.query for p in prints])))
 
     @lru_cache(maxsize=4096)
@@ -123,17 +114,8 @@ def find_pairs(
     def similarity(i: int, j: int) -> float:
         return jaccard(grams(i), grams(j))
 
-    more: dict[tuple[int, int], tuple[int, bool]] = {}  # (count, exact)
     near = near_pairs(table, indexed, threshold, similarity, across=across, listed=listed)
-    for j, partners in near.items():
-        # An equal query (of another split) is an exact pair already, unless the count of
-        # the others needs a pair to be stated on.
-        kept = [(i, v) for i, v in partners.listed if prints[i].query != prints[j].query]
-        kept = kept or ([partners.listed[-1]] if partners.more else [])
-        for i, value in kept:
-            alike.setdefault((i, j), {})[QUERY] = value
-        if kept:
-            more[kept[-1][0], j] = (partners.more, partners.exact)
+    more = _listed_near(prints, near, alike)
     shown = {j: i for i, j in more}  # the partner each count is stated on
     counted = {j for j, partners in near.items() if partners.more or not partners.exact}
     leaks = _near_leaks(
@@ -155,6 +137,41 @@ def find_pairs(
         _pair(prints[i], prints[j], parts, (i, j) in same_query, more.get((i, j), (0, True)))
         for (i, j), parts in sorted(alike.items())
     ]
+
+
+def _heads(prints: Sequence[QueryPrint], across: int | None) -> list[int]:
+    """The positions compared for near queries: one item per (normalised query, split), so
+    that a leak between two copies is an exact pair."""
+    heads: set[tuple[str, str | None, bool]] = set()
+    indexed: list[int] = []
+    for position, current in enumerate(prints):
+        if not current.query:
+            continue
+        head = (current.query, current.split, across is not None and position >= across)
+        if head not in heads:
+            heads.add(head)
+            indexed.append(position)
+    return indexed
+
+
+def _listed_near(
+    prints: Sequence[QueryPrint],
+    near: dict[int, Partners],
+    alike: dict[tuple[int, int], dict[str, float]],
+) -> dict[tuple[int, int], tuple[int, bool]]:
+    """The near partners each query lists, added to `alike`; and the count of the others
+    (count, exact) by the pair it is stated on."""
+    more: dict[tuple[int, int], tuple[int, bool]] = {}  # (count, exact)
+    for j, partners in near.items():
+        # An equal query (of another split) is an exact pair already, unless the count of
+        # the others needs a pair to be stated on.
+        kept = [(i, v) for i, v in partners.listed if prints[i].query != prints[j].query]
+        kept = kept or ([partners.listed[-1]] if partners.more else [])
+        for i, value in kept:
+            alike.setdefault((i, j), {})[QUERY] = value
+        if kept:
+            more[kept[-1][0], j] = (partners.more, partners.exact)
+    return more
 
 
 def _near_leaks(
