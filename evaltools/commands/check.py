@@ -60,7 +60,7 @@ def run(
         progress.clear()
     diagnostics = gate.apply(selection.filter(outcome.diagnostics, settings.root))
     _render(work, diagnostics, output_format, gate.note(diagnostics))
-    _notes(work, outcome)
+    _stderr_notes(work, outcome)
     return gate.exit_code(diagnostics)
 
 
@@ -84,7 +84,7 @@ def _render(work: Plan, diagnostics: list[Diagnostic], output_format: str, faile
     )
 
 
-def _notes(work: Plan, outcome: Outcome) -> None:
+def _stderr_notes(work: Plan, outcome: Outcome) -> None:
     """On stderr: what --fix rewrote, and the configured places that held nothing to check."""
     for line in outcome.fixed:
         sys.stderr.write(f"fixed: {line}\n")

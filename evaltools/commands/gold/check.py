@@ -90,10 +90,14 @@ def run(
 
 
 def _fix_command(
-    paths: list[Path], root: Path | None, rev: str | None, metas: Path | None, config: Path | None
+    paths: list[Path],
+    root: Path | None,
+    rev: str | None,
+    metas: Path | None,
+    config_file: Path | None,
 ) -> str:
     """What a stale ID's finding says to run: this invocation, as given, with --fix."""
-    given = (("--root", root), ("--rev", rev), ("--metas", metas), ("--config", config))
+    given = (("--root", root), ("--rev", rev), ("--metas", metas), ("--config", config_file))
     return with_fix("gold check", paths, given)
 
 
@@ -192,7 +196,7 @@ def _check(
         )
     finally:
         progress.clear()
-    _select(found, enabled, gate)
+    _select_and_gate(found, enabled, gate)
     out = io.StringIO()
     _report(output_format, found, out, gate.note(found.diagnostics))
     code = gate.exit_code(found.diagnostics)
@@ -202,7 +206,7 @@ def _check(
     return code
 
 
-def _select(found: GoldCheck, enabled: DiagnosticFilter, gate: Gate) -> None:
+def _select_and_gate(found: GoldCheck, enabled: DiagnosticFilter, gate: Gate) -> None:
     """The findings the rule selection keeps, at the severities the gate gives them."""
     found.diagnostics = gate.apply(filter(enabled, found.diagnostics))
     found.problems = gate.apply(filter(enabled, found.problems))

@@ -64,13 +64,13 @@ def merge(
     problem = write_outputs(outputs)  # both files or neither
     if problem is not None:
         return fail_writing([problem], [], output_format, count, places_of)
-    summary = _summary(result, output, conflicts)
+    summary = _merge_summary(result, output, conflicts)
     _report_findings(output_format, summary, result.findings, count)
     emit(output_format, summary, merge_text(summary, result.conflicts, first, second))
     return worst_exit_code(result.findings)
 
 
-def _summary(result: MergeResult, output: Path, conflicts: Path | None) -> dict[str, object]:
+def _merge_summary(result: MergeResult, output: Path, conflicts: Path | None) -> dict[str, object]:
     """The merge's summary: the JSON summary as it is, and what the text one is made of."""
     agreement = result.agreement
     return {

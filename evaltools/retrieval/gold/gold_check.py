@@ -93,7 +93,9 @@ def check_gold(
         watch=watch,
     )
     checked_at = (root, rev, metas is not None)
-    behind = _repairs(files, items, problems, checked_at, fix=fix, fix_command=fix_command)
+    behind = _repair_or_report_behind(
+        files, items, problems, checked_at, fix=fix, fix_command=fix_command
+    )
     for item in items:
         item.finding = _diagnostic(item, fix_command)
     diagnostics = problems + [i.finding for i in items if i.finding is not None]
@@ -124,7 +126,7 @@ def _read_sets(
     return files, items
 
 
-def _repairs(
+def _repair_or_report_behind(
     files: list[JsonlFile],
     items: list[GoldItem],
     problems: list[Diagnostic],

@@ -104,7 +104,7 @@ def find_pairs(
         alike.setdefault((i, j), {})[QUERY] = 1.0
     for i, j in _equal_pairs(prints, "gold", across):
         alike.setdefault((i, j), {})[GOLD] = 1.0
-    indexed = _heads(prints, across)
+    indexed = _one_position_per_query(prints, across)
     table = matrix(signatures(_grams([p.query for p in prints])))
 
     @lru_cache(maxsize=4096)
@@ -139,7 +139,7 @@ def find_pairs(
     ]
 
 
-def _heads(prints: Sequence[QueryPrint], across: int | None) -> list[int]:
+def _one_position_per_query(prints: Sequence[QueryPrint], across: int | None) -> list[int]:
     """The positions compared for near queries: one item per (normalised query, split), so
     that a leak between two copies is an exact pair."""
     heads: set[tuple[str, str | None, bool]] = set()

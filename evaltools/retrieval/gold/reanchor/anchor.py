@@ -53,6 +53,28 @@ def resolve_all(
             if result.status is Status.MISSING_SYMBOL:
                 result = inline_module_moved(cid, lookup) or result
             results[ref] = result
+    results |= _in_renamed_files(gone, lookup)
+    follow_all(ids, results, lookup)
+    settle_collisions(ids, results, lookup)
+    add_candidates(ids, results, lookup)
+    for ref in gone:
+        results[ref] = dataclasses.replace(results[ref], file_gone=True)
+    for ref, cid in ids.items():
+        # Only an ID left to a person wants the history it lacks (a symbol gone from its
+        # file too); one resolved without it needs none.
+        if results[ref].status is Status.OK or results[ref].status.repairable:
+            results[ref] = dataclasses.replace(results[ref], caveat=None)
+        elif ref not in gone and results[ref].status is Status.MISSING_SYMBOL:
+            caveat = lookup.history_gap(cid.path, ref.revision)
+            results[ref] = dataclasses.replace(results[ref], caveat=caveat)
+    lookup.save()
+    return results
+
+
+def _in_renamed_files(gone: dict[GoldRef, ChunkId], lookup: Lookup) -> dict[GoldRef, Resolution]:
+    """The verdict on each ID whose file is gone, by its name in the files git renamed it
+    to, or in the one its path alone pairs it with."""
+    results: dict[GoldRef, Resolution] = {}
     targets = {ref: lookup.renamed(cid.path, ref.revision) for ref, cid in gone.items()}
     unpaired = _renamed_unseen(gone, targets, lookup)
     targets |= {ref: [path] for ref, (path, _, _) in unpaired.items()}
@@ -76,20 +98,6 @@ def resolve_all(
         if result.status.missing:
             result = inline_module_moved(cid, lookup) or result
         results[ref] = dataclasses.replace(result, caveat=caveat)
-    follow_all(ids, results, lookup)
-    settle_collisions(ids, results, lookup)
-    add_candidates(ids, results, lookup)
-    for ref in gone:
-        results[ref] = dataclasses.replace(results[ref], file_gone=True)
-    for ref, cid in ids.items():
-        # Only an ID left to a person wants the history it lacks (a symbol gone from its
-        # file too); one resolved without it needs none.
-        if results[ref].status is Status.OK or results[ref].status.repairable:
-            results[ref] = dataclasses.replace(results[ref], caveat=None)
-        elif ref not in gone and results[ref].status is Status.MISSING_SYMBOL:
-            caveat = lookup.history_gap(cid.path, ref.revision)
-            results[ref] = dataclasses.replace(results[ref], caveat=caveat)
-    lookup.save()
     return results
 
 

@@ -13,6 +13,7 @@ from evaltools.retrieval.gold.reanchor.history.bodies import (
     MIN_BODY_CHARS,
     NEAR_BODY,
     Body,
+    BodySearch,
 )
 from evaltools.retrieval.gold.reanchor.lookup import Lookup
 from evaltools.retrieval.gold.reanchor.resolve import Resolution, Status, resolved
@@ -41,6 +42,18 @@ def by_body(
     # anything but its own qualified name.
     substantial = old.size >= MIN_BODY_CHARS
     identical = _same_kind(old, [b for b in index.exact(old) if substantial or b.name == old.name])
+    if identical:
+        # One that stood there all along and is the old body says the code merged into it
+        # (or is boilerplate): a near newcomer is then no evidence of a move either.
+        return _by_identical(cid, old, identical, fresh, homes)
+    return _by_near(cid, old, index, fresh, homes, substantial=substantial)
+
+
+def _by_identical(
+    cid: ChunkId, old: Body, identical: list[Body], fresh: Fresh, homes: list[str]
+) -> Resolution | None:
+    """Among the definitions whose body is the old one, the one new since the revision, or
+    the one of them the name, the file or the scope tells."""
     exact = _newcomers(identical, fresh)
     same_name = [b for b in exact if b.name == old.name]
     # One newcomer with a body that also stood elsewhere then is boilerplate (a writer's
@@ -52,16 +65,28 @@ def by_body(
         return resolved(cid, pick.chunk_id, "its body is unchanged", evidence)
     if boilerplate and len(exact) == 1:
         return _copied(cid, identical)
-    if exact:
-        return (
-            _named_alike(cid, old, [(1.0, b) for b in exact])
-            or _in_own_file(cid, exact, homes, "body identical")
-            or _in_scope(cid, exact, homes, "body identical")
-            or _in_its_file(cid, old, exact, "body identical")
-            or _copied(cid, exact)
-        )
-    # A near body resolves only if it is NEAR_BODY similar and BODY_MARGIN clear of the
-    # rest: nothing below their difference can change the answer.
+    if not exact:
+        return None
+    return (
+        _named_alike(cid, old, [(1.0, b) for b in exact])
+        or _in_own_file(cid, exact, homes, "body identical")
+        or _in_scope(cid, exact, homes, "body identical")
+        or _in_its_file(cid, old, exact, "body identical")
+        or _copied(cid, exact)
+    )
+
+
+def _by_near(
+    cid: ChunkId,
+    old: Body,
+    index: BodySearch,
+    fresh: Fresh,
+    homes: list[str],
+    *,
+    substantial: bool,
+) -> Resolution | None:
+    """The newcomer whose body is nearest the old one, `NEAR_BODY` similar and `BODY_MARGIN`
+    clear of the rest, or the one of those close the name, the file or the scope tells."""
     found, complete = index.near(old, NEAR_BODY - BODY_MARGIN, complete=True)
     if not complete:
         return None  # too many alike to be sure: the candidates say which
@@ -78,10 +103,9 @@ def by_body(
     if not near:
         return None
     best = near[0][0]
-    # A body that stood there all along and is the old one, or nearer to it than any
-    # newcomer, says the code merged into it or is boilerplate (a writer's one-line
-    # `write`): the newcomer is no evidence of a move.
-    if identical or (standing and standing[0] > best):
+    # A body that stood there all along and is nearer to the old one than any newcomer
+    # says the code merged into it or is boilerplate (a writer's one-line `write`).
+    if standing and standing[0] > best:
         return None
     close = _innermost([(score, body) for score, body in near if best - score < BODY_MARGIN], old)
     if len(close) == 1:

@@ -41,22 +41,7 @@ def renamed_type(
     found = lookup.get(new.path)
     if found is None or ref.revision is None:
         return None
-    prefix = f"{cid.symbol}."
-    if olds is not None:
-        then = olds.at(cid.path, ref.revision)
-        members = {d.name[len(prefix) :] for d in then if d.name.startswith(prefix)}
-        before = {d.name for d in then}
-    else:
-        members = {
-            c.symbol[len(prefix) :]
-            for r, c in the_set.items()
-            if r.revision == ref.revision
-            and c.path == cid.path
-            and c.symbol
-            and c.symbol.startswith(prefix)
-        }
-        before = set()
-    members = {m for m in members if "." not in m}
+    members, before = _members(cid, ref.revision, olds, the_set)
     # Without history, one member of the set under another type is enough to doubt a name
     # whose span is no longer about as long: a person chooses.
     entry = next((e for e in found.entries if e.chunk_id == result.new_chunk_id), None)
@@ -84,3 +69,31 @@ def renamed_type(
             detail=f"its name is another type's now ({evidence})",
         )
     return resolved(cid, home[0].chunk_id, "its members went to another type", evidence)
+
+
+def _members(
+    cid: ChunkId,
+    revision: str,
+    olds: OldDefinitions | None,
+    the_set: Mapping[GoldRef, ChunkId],
+) -> tuple[set[str], set[str]]:
+    """The last names of the type's own members at the revision, and every name its file
+    defined then: from the old file, or else (no history) from the set's IDs alone, which
+    say nothing of the rest of the file."""
+    assert cid.symbol is not None
+    prefix = f"{cid.symbol}."
+    if olds is not None:
+        then = olds.at(cid.path, revision)
+        members = {d.name[len(prefix) :] for d in then if d.name.startswith(prefix)}
+        before = {d.name for d in then}
+    else:
+        members = {
+            c.symbol[len(prefix) :]
+            for r, c in the_set.items()
+            if r.revision == revision
+            and c.path == cid.path
+            and c.symbol
+            and c.symbol.startswith(prefix)
+        }
+        before = set()
+    return {m for m in members if "." not in m}, before
