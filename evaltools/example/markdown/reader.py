@@ -31,6 +31,7 @@ from evaltools.example.markdown.pathlist import UnreadPosition, parse_path_list,
 from evaltools.example.markdown.sections import SectionMachine, trim_blank_lines
 from evaltools.example.markdown.source import LineIndex
 from evaltools.example.spec import ExampleSpec
+from evaltools.positions import line_column
 
 __all__ = [
     "ACCEPTED_PREDICTION_MARKER",
@@ -61,8 +62,7 @@ def read_markdown(text: str, stem: str | None = None) -> ParsedMarkdown:
     front = split_front_matter(text)
     body_start = front.end if front.closed else 0
     body = text[body_start:].lstrip(WHITESPACE) if front.closed else text
-    skipped = text[body_start : len(text) - len(body)]
-    body_line = text.count("\n", 0, body_start) + skipped.count("\n") + 1
+    body_line = line_column(text, len(text) - len(body))[0]
     spec = ExampleSpec(
         repository_url=front.repository_url,
         revision=front.revision,

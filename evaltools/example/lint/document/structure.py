@@ -32,6 +32,7 @@ from evaltools.example.markdown.reader import (
     DropKind,
 )
 from evaltools.example.markdown.roundtrip import losses_under_headings
+from evaltools.positions import line_column
 
 KNOWN_HEADINGS = [*SECTIONS.values(), "Reasoning"]
 EXAMPLE_SECTIONS = frozenset(SECTIONS.values())
@@ -53,7 +54,7 @@ def _missing_front_matter(ctx: LintContext) -> None:
     assert ctx.parsed is not None
     stripped = ctx.source.lstrip()
     if stripped.startswith("+++"):
-        line = ctx.source[: len(ctx.source) - len(stripped)].count("\n") + 1
+        line = line_column(ctx.source, len(ctx.source) - len(stripped))[0]
         message = "front matter must start at the first byte: remove what comes before `+++`"
         if ctx.source.startswith("+++") and not stripped.startswith("+++\n"):
             message = "the opening `+++` must be alone on its line, with no trailing spaces"
