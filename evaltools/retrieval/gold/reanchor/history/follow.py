@@ -70,22 +70,14 @@ def follow_all(
     olds, scopes = OldDefinitions(lookup), Scopes(lookup)
     the_set = SetEvidence(ids, lookup)  # read only when an ID has no old body to go by
     partners = Partners(lookup, olds)
+    plain_twins = _recheck_twins(twinned, ids, results, lookup, olds)
     # Searched in one pass over the tree; with the old body, a name must keep half of it.
     by_name: list[ByName] = []
     # Without old bodies, namesakes are told apart by where the IDs placed around them went.
     plain_ambiguous: list[tuple[GoldRef, ChunkId]] = []
-    plain_twins: list[tuple[GoldRef, ChunkId]] = []
     for ref, result in list(results.items()):
         cid = ids[ref]
-        if cid.symbol is None:
-            continue
-        if ref in twinned:  # found as it is: only its twins can say otherwise
-            twin_old = old_body(cid, ref, lookup)
-            if twin_old is None:
-                plain_twins.append((ref, cid))
-            else:
-                results[ref] = _recheck_twin(cid, ref, twin_old, lookup, olds) or result
-        if result.status not in (*_GATED, *_SEARCHED):
+        if cid.symbol is None or ref in twinned or result.status not in (*_GATED, *_SEARCHED):
             continue
         old = old_body(cid, ref, lookup)
         if result.status in _GATED:
@@ -125,6 +117,26 @@ def follow_all(
             the_set=the_set,
             partners=partners,
         )
+
+
+def _recheck_twins(
+    twinned: set[GoldRef],
+    ids: dict[GoldRef, ChunkId],
+    results: dict[GoldRef, Resolution],
+    lookup: Lookup,
+    olds: OldDefinitions,
+) -> list[tuple[GoldRef, ChunkId]]:
+    """Revise, in place, the IDs found as they are among namesakes, by their old bodies;
+    those without one, left to the set's own IDs."""
+    plain: list[tuple[GoldRef, ChunkId]] = []
+    for ref in [r for r in results if r in twinned]:  # the set's order: `twinned` has none
+        cid = ids[ref]
+        old = old_body(cid, ref, lookup)
+        if old is None:
+            plain.append((ref, cid))
+        else:
+            results[ref] = _recheck_twin(cid, ref, old, lookup, olds) or results[ref]
+    return plain
 
 
 def _told_apart(

@@ -62,7 +62,6 @@ class Partners:
         ]
         if not holders:
             return result
-        share = self.share(cid.path, revision, paired)
         # A file git did not pair was paired by its path (another extension or folder):
         # evidence of its own, which a file holding only as much of the old one leaves.
         by_git = (
@@ -70,26 +69,7 @@ class Partners:
             or not paired_by_path(cid.path, paired)
             or paired in self.lookup.renamed(cid.path, revision)
         )
-        better = [
-            path
-            for path in holders
-            if (rival := self.share(cid.path, revision, path)) > share
-            or (by_git and rival == share)
-        ]
-        self.lookup.load(better)
-        named = [
-            entry.chunk_id
-            for path in better
-            if (found := self.lookup.get(path)) is not None
-            for entry in found.entries
-            if entry.name == cid.symbol
-        ]
-        rivals = [
-            chunk_id
-            for chunk_id in self.olds.newcomers(named, cid, revision, old)
-            if (body := body_of(chunk_id, self.lookup)) is not None
-            and similarity(old, body) >= kept
-        ]
+        rivals = self._rivals(cid, revision, old, paired, holders, by_git=by_git, kept=kept)
         if not rivals:
             return result
         pairs, share_word = ("git pairs", "as much") if by_git else ("paired", "more")
@@ -117,6 +97,42 @@ class Partners:
             self.lookup.read_ahead(found, ())
             self._new[key] = found
         return self._new[key]
+
+    def _rivals(
+        self,
+        cid: ChunkId,
+        revision: str,
+        old: Body,
+        paired: str,
+        holders: list[str],
+        *,
+        by_git: bool,
+        kept: float,
+    ) -> list[str]:
+        """The ID's namesakes, new since the revision and at least as alike (`kept`), in
+        the files (`holders`) that hold more of the old file than `paired` (or as much,
+        when git paired it)."""
+        share = self.share(cid.path, revision, paired)
+        better = [
+            path
+            for path in holders
+            if (rival := self.share(cid.path, revision, path)) > share
+            or (by_git and rival == share)
+        ]
+        self.lookup.load(better)
+        named = [
+            entry.chunk_id
+            for path in better
+            if (found := self.lookup.get(path)) is not None
+            for entry in found.entries
+            if entry.name == cid.symbol
+        ]
+        return [
+            chunk_id
+            for chunk_id in self.olds.newcomers(named, cid, revision, old)
+            if (body := body_of(chunk_id, self.lookup)) is not None
+            and similarity(old, body) >= kept
+        ]
 
     def share(self, old_path: str, revision: str, path: str) -> float:
         """How much of the old file `path` holds, as git scores a rename: the bytes of the
