@@ -332,6 +332,18 @@ PROJECTS = (
         "CONFIGURATION_1_10",
         "CONFIGURATION_2_0",
     ),
+    # Twenty-fourth group, added 2026-12-07 09:50 (flake8 5.0, cast 1.6, semver 1.0 rewritten,
+    # glob 10, jexl 2 -> 3 moved to a new package), measured once unseen on the rules of
+    # acf01b9 and its hamcrest guard (flake8 100 0, 98.6 0; cast 100 0, 100 0; semver 55.9
+    # 1, 47.1 1, of 34: a rewrite; glob 100 0, 99.3 0; commons-jexl 80.9 6, 69.8 3: the
+    # template engine split into an interface and its implementation); nothing tuned on it
+    Project("flake8", "PyCQA+flake8", "python", "4.0.1", "5.0.0"),
+    Project("cast", "spf13+cast", "go", "v1.5.1", "v1.6.0"),
+    Project("semver", "dtolnay+semver", "rust", "0.11.0", "1.0.0"),
+    Project("glob", "isaacs+node-glob", "ts", "v9.3.5", "v10.0.0"),
+    Project(
+        "commons-jexl", "apache+commons-jexl", "java", "commons-jexl-2.1", "rel/commons-jexl-3.2"
+    ),
 )
 
 
