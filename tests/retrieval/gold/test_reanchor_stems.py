@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from evaltools.retrieval.gold.reanchor.plain.file_renames import MIN_RENAMED
+from evaltools.retrieval.gold.reanchor.plain.file_renames import MIN_RENAMED, _moved_with_parents
 from tests.retrieval.gitrepo import GitRepo
 from tests.retrieval.gold.reanchor_repo import chunk_id, gold_check, plain_copy
 from tests.retrieval.gold.test_reanchor_twins import repo
@@ -179,3 +179,53 @@ def test_files_renamed_by_the_pattern_in_the_folder_theirs_moved_to_take_their_i
     wanted = [chunk_id(repo, path, symbol) for path, _, symbol in news]
     assert [got[g]["new_chunk_id"] for g in gold] == wanted
     assert all("renamed as others of the set were" in got[g]["evidence"] for g in gold)
+
+
+def test_a_subfolder_shown_moved_with_its_folder_is_searched_once(
+    repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A file kept by name in `bugs/` shows that folder moved too: the place its renamed
+    files went is then reached both ways, and still holds one rename of each."""
+    make, before, after = CASES["java"]
+    kept = [make(f"{s}Util", s) for s in ("Alpha", "Beta", "Gamma")]
+    folder = kept[0][0].rpartition("/")[0]
+    kept.append(_under(make("DeltaUtil", "Delta"), f"{folder}/bugs"))
+    olds = [_under(make(before.format(s), s), f"{folder}/bugs") for s in SUBJECTS[:MIN_RENAMED]]
+    for path, text, _ in [*kept, *olds]:
+        repo.write(path, text)
+    old = repo.commit("tests")
+    shown = [chunk_id(repo, path, symbol) for path, _, symbol in kept]
+    gold = [chunk_id(repo, path, symbol) for path, _, symbol in olds]
+    for made in kept:
+        repo.rm(made[0])
+        below = made[0].rpartition("/")[0][len(folder) :]
+        path, text, _ = _under(made, f"{folder}s{below}")
+        repo.write(path, "\n" + text)
+    news = [_under(make(after.format(s), s), f"{folder}s/bugs") for s in SUBJECTS[:MIN_RENAMED]]
+    for (old_path, _, _), (path, text, _) in zip(olds, news, strict=True):
+        repo.rm(old_path)
+        repo.write(path, "\n" + text)
+    repo.commit("moved and renamed")
+    code, got = gold_check(
+        repo, tmp_path, capsys, [*shown, *gold], old, root=plain_copy(repo, tmp_path)
+    )
+    assert code == 1
+    wanted = [chunk_id(repo, path, symbol) for path, _, symbol in news]
+    assert [got[g]["new_chunk_id"] for g in gold] == wanted
+
+
+@pytest.mark.parametrize(
+    ("moved", "wanted"),
+    [
+        ({"src/a": ["lib/a"]}, ["lib/a/bugs"]),
+        ({"src/a": [""]}, ["bugs"]),  # its folder moved to the root
+        ({"src": ["lib"], "src/a/bugs": ["x"]}, ["x", "lib/a/bugs"]),
+    ],
+)
+def test_the_folders_a_folder_moved_to_follow_its_parents(
+    moved: dict[str, list[str]], wanted: list[str]
+) -> None:
+    shown: dict[tuple[str | None, str], list[str]] = {
+        (None, folder): news for folder, news in moved.items()
+    }
+    assert list(_moved_with_parents("src/a/bugs", None, shown)) == wanted

@@ -222,8 +222,9 @@ class _ScopeSearch:
     def type_renamed(self, old: Body) -> Resolution | None:
         """The ID under the nearest of its enclosing types (or itself, a type) that is gone
         and renamed: `Jira357TestCase.AbstractTestBean.setBar` follows the outer test class
-        to `Jira357Test.AbstractTestBean.setBar` when the nested type's own members are too
-        few to say so."""
+        to `Jira357Test.AbstractTestBean.setBar` when the nested type's own members do not
+        say where it went (too few, or a rival type's as alike), its name below the outer
+        type unchanged."""
         before = self.olds.at(self.cid.path, self.revision)
         symbol = self.symbol
         is_type = any(d.name.startswith(symbol + ".") for d in before)

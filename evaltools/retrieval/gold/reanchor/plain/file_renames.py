@@ -65,7 +65,8 @@ def stem_renames(
         if not suffix:
             continue  # `Makefile`: no stem of a language to rewrite
         test = is_test_path(path)
-        folders = [folder, *_moved_with_parents(folder, revision, moved)]
+        # A folder and its subfolder may both be shown moved: each place searched once.
+        folders = dict.fromkeys([folder, *_moved_with_parents(folder, revision, moved)])
         options = [
             p
             for where in folders
@@ -103,9 +104,9 @@ def _moved_with_parents(
     head, below = folder, ""
     while head:
         for new in moved.get((revision, head), ()):
-            yield new + below
+            yield f"{new}/{below}".strip("/") if new else below  # moved to the root
         head, _, last = head.rpartition("/")
-        below = f"/{last}{below}"
+        below = f"{last}/{below}".strip("/")
 
 
 def suffix_changes(gone: set[Place], there: set[Place], lookup: Lookup) -> Renames:
