@@ -140,21 +140,30 @@ def _under(made: tuple[str, str, str], folder: str) -> tuple[str, str, str]:
     return f"{folder}/{path.rpartition('/')[2]}", text, symbol
 
 
-@pytest.mark.parametrize("subfolder", ["", "/bugs"])
+@pytest.mark.parametrize(
+    "layout",
+    [("", False), ("/bugs", False), ("/bugs", True)],
+    ids=["folder", "subfolder", "subfolder-shown-moved-too"],
+)
 @pytest.mark.parametrize("language", list(CASES))
 def test_files_renamed_by_the_pattern_in_the_folder_theirs_moved_to_take_their_ids(
     language: str,
-    subfolder: str,
+    layout: tuple[str, bool],
     repo: GitRepo,
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     """commons-beanutils 2.0 moved `org/apache/commons/beanutils` to `.../beanutils2` and
     renamed each `FooTestCase.java` in it, and in its folders, to `FooTest.java`: the files
-    kept by name show where the folder went, the others the pattern."""
+    kept by name show where the folder went, the others the pattern. A file kept by name in
+    the subfolder (`layout`'s flag) shows it moved too: the place its renamed files went is
+    then reached both ways, and still holds one rename of each."""
+    subfolder, kept_below = layout
     make, before, after = CASES[language]
     kept = [make(f"{s}Util", s) for s in ("Alpha", "Beta", "Gamma")]
     folder = kept[0][0].rpartition("/")[0]
+    if kept_below:
+        kept.append(_under(make("DeltaUtil", "Delta"), folder + subfolder))
     olds = [_under(make(before.format(s), s), folder + subfolder) for s in SUBJECTS[:MIN_RENAMED]]
     for path, text, _ in [*kept, *olds]:
         repo.write(path, text)
@@ -163,7 +172,8 @@ def test_files_renamed_by_the_pattern_in_the_folder_theirs_moved_to_take_their_i
     gold = [chunk_id(repo, path, symbol) for path, _, symbol in olds]
     for made in kept:
         repo.rm(made[0])
-        path, text, _ = _under(made, f"{folder}s")
+        below = made[0].rpartition("/")[0][len(folder) :]
+        path, text, _ = _under(made, f"{folder}s{below}")
         repo.write(path, "\n" + text)
     news = [
         _under(make(after.format(s), s), f"{folder}s{subfolder}") for s in SUBJECTS[:MIN_RENAMED]
@@ -179,39 +189,6 @@ def test_files_renamed_by_the_pattern_in_the_folder_theirs_moved_to_take_their_i
     wanted = [chunk_id(repo, path, symbol) for path, _, symbol in news]
     assert [got[g]["new_chunk_id"] for g in gold] == wanted
     assert all("renamed as others of the set were" in got[g]["evidence"] for g in gold)
-
-
-def test_a_subfolder_shown_moved_with_its_folder_is_searched_once(
-    repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    """A file kept by name in `bugs/` shows that folder moved too: the place its renamed
-    files went is then reached both ways, and still holds one rename of each."""
-    make, before, after = CASES["java"]
-    kept = [make(f"{s}Util", s) for s in ("Alpha", "Beta", "Gamma")]
-    folder = kept[0][0].rpartition("/")[0]
-    kept.append(_under(make("DeltaUtil", "Delta"), f"{folder}/bugs"))
-    olds = [_under(make(before.format(s), s), f"{folder}/bugs") for s in SUBJECTS[:MIN_RENAMED]]
-    for path, text, _ in [*kept, *olds]:
-        repo.write(path, text)
-    old = repo.commit("tests")
-    shown = [chunk_id(repo, path, symbol) for path, _, symbol in kept]
-    gold = [chunk_id(repo, path, symbol) for path, _, symbol in olds]
-    for made in kept:
-        repo.rm(made[0])
-        below = made[0].rpartition("/")[0][len(folder) :]
-        path, text, _ = _under(made, f"{folder}s{below}")
-        repo.write(path, "\n" + text)
-    news = [_under(make(after.format(s), s), f"{folder}s/bugs") for s in SUBJECTS[:MIN_RENAMED]]
-    for (old_path, _, _), (path, text, _) in zip(olds, news, strict=True):
-        repo.rm(old_path)
-        repo.write(path, "\n" + text)
-    repo.commit("moved and renamed")
-    code, got = gold_check(
-        repo, tmp_path, capsys, [*shown, *gold], old, root=plain_copy(repo, tmp_path)
-    )
-    assert code == 1
-    wanted = [chunk_id(repo, path, symbol) for path, _, symbol in news]
-    assert [got[g]["new_chunk_id"] for g in gold] == wanted
 
 
 @pytest.mark.parametrize(

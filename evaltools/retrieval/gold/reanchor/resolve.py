@@ -185,7 +185,7 @@ def match_renamed(cid: ChunkId, targets: Sequence[str], lookup: Lookup) -> Resol
         hits = _named_in(cid, targets, lookup, retyped=True)
     renamed = ", ".join(targets)
     if len(hits) == 1:
-        type_now = hits[0].rsplit(":", 1)[1].partition(".")[0]
+        type_now = (parse_chunk_id(hits[0]).symbol or "").partition(".")[0]
         evidence = (
             f"same name under `{type_now}`, the type named for its renamed file"
             if retyped

@@ -157,15 +157,9 @@ class SetEvidence:
         for entry in entries:
             if entry.name is not None:
                 once[entry.name] = None if entry.name in once else entry
-        if self._by_file is None:
-            grouped: dict[Place, list[ChunkId]] = defaultdict(list)
-            for r, c in self.ids.items():
-                if c.symbol is not None:
-                    grouped[(r.revision, c.path)].append(c)
-            self._by_file = dict(grouped)
         above: tuple[int, int] | None = None
         below: tuple[int, int] | None = None
-        for other in self._by_file.get((ref.revision, cid.path), []):
+        for other in self.by_file().get((ref.revision, cid.path), []):
             there = once.get(other.symbol or "")
             if there is None or other.symbol == cid.symbol:
                 continue
@@ -225,6 +219,16 @@ class SetEvidence:
             if place in renames:
                 return renames[place][0]
         return None
+
+    def by_file(self) -> dict[Place, list[ChunkId]]:
+        """The set's named IDs, by the file (and revision) they name."""
+        if self._by_file is None:
+            grouped: dict[Place, list[ChunkId]] = defaultdict(list)
+            for ref, cid in self.ids.items():
+                if cid.symbol is not None:
+                    grouped[(ref.revision, cid.path)].append(cid)
+            self._by_file = dict(grouped)
+        return self._by_file
 
     def homes(self) -> dict[Place, tuple[str, str]]:
         if self._homes is None:
