@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from evaltools.retrieval.gold.reanchor.history import bodies
+from evaltools.retrieval.gold.reanchor.history import bodies, hollow
 from evaltools.retrieval.gold.reanchor.history.bodies import (
     BODY_MARGIN,
     MAX_SCORED,
@@ -187,3 +187,27 @@ def test_a_line_longer_than_the_limit_is_left_out_of_bodies(path: str) -> None:
     assert index.exact(long) == [] and index.near(long) == ([], True)
     assert all(b is not long and b is not twin for _, b in index.near(short, 0.0)[0])
     assert index.exact(short) == [short, literal]
+
+
+@pytest.mark.parametrize(
+    ("path", "text", "declared", "coded"),
+    [
+        ("A.java", "/** Uses {@link Script}. */\nSet<String> getVariables();", True, False),
+        ("A.java", "@Override\npublic String asString() {\n  return name;\n}", False, True),
+        ("a.rs", "/// The variables.\nfn f(&self) -> Vec<String>;", True, False),
+        ("a.rs", "fn f(&self) -> Vec<String> {\n    self.vars.clone()\n}", False, True),
+        ("A.java", '@Deprecated(since = "2")\n@GET("/{id}")\nString f(int id);', True, False),
+        ("A.java", "int f = compute(1, 2);", False, False),
+        # A type and a module, not functions declared.
+        ("a.rs", "pub struct Hook(pub fn(&mut u8));", False, False),
+        ("a.rs", "mod tests;", False, False),
+        # Languages whose declarations are no definitions, or have none.
+        ("a.ts", "export const f = (a: string) => new SemVer(a).major;", False, False),
+        ("a.py", "def f(self) -> int: ...", False, False),
+    ],
+)
+def test_a_bare_declaration_is_told_from_code(
+    path: str, text: str, declared: bool, coded: bool
+) -> None:
+    body = make_body(path, f"{path}:1-2:f", "f", text.split("\n"))
+    assert (hollow.declared_only(body), hollow.implemented(body)) == (declared, coded)

@@ -11,6 +11,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from evaltools.retrieval.code.chunk_id import ChunkId, parse_chunk_id
 from evaltools.retrieval.gold.reanchor.history.bodies import BODY_MARGIN, HOLLOW_BELOW, NEAR_BODY
 from evaltools.retrieval.gold.reanchor.history.follow import follow_all
+from evaltools.retrieval.gold.reanchor.history.hollow import declarations_hollowed
 from evaltools.retrieval.gold.reanchor.history.old_defs import kept, old_body
 from evaltools.retrieval.gold.reanchor.lookup import Entry, FileEntries, Lookup
 from evaltools.retrieval.gold.reanchor.modules import inline_module_moved
@@ -55,6 +56,7 @@ def resolve_all(
             results[ref] = result
     results |= _in_renamed_files(gone, lookup)
     follow_all(ids, results, lookup)
+    declarations_hollowed(ids, results, lookup)
     settle_collisions(ids, results, lookup)
     add_candidates(ids, results, lookup)
     for ref in gone:

@@ -144,6 +144,8 @@ class TreeLookup:
         self._bodies: BodySearch | None = None
         self._remembered: tuple[str, RememberedSearch] | None = None
         self._paired: dict[tuple[str, str], list[str]] = {}
+        # Asked once per ID by some rules: the answer for a set of names, kept.
+        self._holding: dict[frozenset[str], list[tuple[str, Entry]]] = {}
 
     def known(self, chunk_id: str) -> bool:
         return False
@@ -352,6 +354,12 @@ class TreeLookup:
         return cached_bodies(self.cache, named, content_keys, self.pool.jobs)
 
     def holding(self, leaves: Collection[str]) -> list[tuple[str, Entry]]:
+        key = frozenset(leaves)
+        if key not in self._holding:
+            self._holding[key] = self._holding_now(key)
+        return self._holding[key]
+
+    def _holding_now(self, leaves: Collection[str]) -> list[tuple[str, Entry]]:
         needles = [leaf.encode("utf-8") for leaf in leaves]
         files = [p for p in self.tree.files() if is_supported(p)][:MAX_SCAN_FILES]
         unparsed = [p for p in files if p not in self._cache and not self.outside(p)]

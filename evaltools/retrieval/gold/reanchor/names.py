@@ -57,15 +57,7 @@ def by_names(
                     results[ref] = moved
                 continue
         same = holding.get(symbol, [])
-        fresh = olds.newcomers([e.chunk_id for e in same], cid, ref.revision, old)
-        # Namesakes the set shows still stood where they were make the name a common one
-        # (`twins` below); those it shows moved along with their files are only no home.
-        standing_apart = len(fresh)
-        if old is None:
-            place = (ref.revision, cid.path)
-            standing_apart = len(the_set.newcomers(fresh, place, through_renames=False))
-            fresh = the_set.newcomers(fresh, place)
-        entries = [e for e in same if e.chunk_id in fresh]
+        entries, twins = _namesakes_new(same, ref, cid, old, olds=olds, the_set=the_set)
         found = _by_unique_name(cid, symbol, entries, old, lookup)
         if found is None or found.new_chunk_id is None:
             plain.append((ref, cid, old))
@@ -73,7 +65,6 @@ def by_names(
         if old is None and (at_home.doubts(cid, found) or _another_constructor(cid, found)):
             continue
         # Without the old body, a namesake that may have stood there all along is no move.
-        twins = standing_apart < len(same)
         if old is None and standing.may_have_been_there(cid, ref, found.new_chunk_id, twins):
             plain.append((ref, cid, old))  # a split may still show where it went
             continue
@@ -122,6 +113,28 @@ def place_by_name(
         if results[ref].status is Status.MISSING_SYMBOL:
             dissolved = unwrapped(cid, ref, old, lookup=lookup, olds=olds, the_set=the_set)
             results[ref] = dissolved or results[ref]
+
+
+def _namesakes_new(
+    same: list[Entry],
+    ref: GoldRef,
+    cid: ChunkId,
+    old: Body | None,
+    *,
+    olds: OldDefinitions,
+    the_set: SetEvidence,
+) -> tuple[list[Entry], bool]:
+    """Of the definitions of the ID's name, those new since its revision (by the history,
+    else by what the set shows), and whether some of the others stood apart where they were:
+    the name is then a common one. Those the set shows moved along with their files are
+    only no home."""
+    fresh = olds.newcomers([e.chunk_id for e in same], cid, ref.revision, old)
+    standing_apart = len(fresh)
+    if old is None:
+        place = (ref.revision, cid.path)
+        standing_apart = len(the_set.newcomers(fresh, place, through_renames=False))
+        fresh = the_set.newcomers(fresh, place)
+    return [e for e in same if e.chunk_id in fresh], standing_apart < len(same)
 
 
 class RenamedAtHome:

@@ -10,13 +10,20 @@ from collections.abc import Callable
 from evaltools.retrieval.code.chunk_id import ChunkId, parse_chunk_id
 from evaltools.retrieval.gold.reanchor.history.bodies import (
     BODY_MARGIN,
+    HOLLOW_BELOW,
     MIN_BODY_CHARS,
     NEAR_BODY,
     Body,
     BodySearch,
 )
+from evaltools.retrieval.gold.reanchor.history.old_defs import MAX_WEIGHED, kept
 from evaltools.retrieval.gold.reanchor.lookup import Lookup
-from evaltools.retrieval.gold.reanchor.resolve import Resolution, Status, resolved
+from evaltools.retrieval.gold.reanchor.resolve import (
+    MAX_CANDIDATES,
+    Resolution,
+    Status,
+    resolved,
+)
 from evaltools.retrieval.gold.reanchor.scope import (
     file_stem,
     is_test_path,
@@ -45,8 +52,57 @@ def by_body(
     if identical:
         # One that stood there all along and is the old body says the code merged into it
         # (or is boilerplate): a near newcomer is then no evidence of a move either.
-        return _by_identical(cid, old, identical, fresh, homes)
-    return _by_near(cid, old, index, fresh, homes, substantial=substantial)
+        found = _by_identical(cid, old, identical, fresh, homes)
+    else:
+        found = _by_near(cid, old, index, fresh, homes, substantial=substantial)
+    return _unless_named_elsewhere(cid, old, found, lookup, fresh=fresh, homes=homes)
+
+
+def _unless_named_elsewhere(
+    cid: ChunkId,
+    old: Body,
+    found: Resolution | None,
+    lookup: Lookup,
+    *,
+    fresh: Fresh,
+    homes: list[str],
+) -> Resolution | None:
+    """`found` (a body under another name), unless the ID's own name, whole, stands in a
+    definition new since the revision that kept half of the old body: the body and the
+    name then say two places, and a person chooses (commons-jexl 3 kept
+    `Introspector.getMethods` in its `Introspector.java`, rewritten, while the facade's
+    one line went, 0.98 alike, to `Uberspect.getMethods`; a `ReadonlyContext.set`, moved
+    among the tests, was 0.88 alike, an `EmptyContext.set` 0.87). A body renamed in its own file
+    (or the one git moved it to), or found whole, outweighs any name."""
+    if found is None or found.new_chunk_id is None or cid.symbol is None:
+        return found
+    new = parse_chunk_id(found.new_chunk_id)
+    if new.symbol == cid.symbol or new.path in homes:
+        return found
+    if kept(old, found.new_chunk_id, lookup) == 1.0:
+        return found
+    leaf = cid.symbol.rpartition(".")[2]
+    # Of its own kind, or in a file of its file's name: a test keeps copies of what it
+    # tests (immer's `__tests__/base.js`), and a helper moves among the tests with its file.
+    test, file_name = is_test_path(cid.path), cid.path.rpartition("/")[2]
+    namesakes = [
+        e.chunk_id
+        for path, e in lookup.holding({leaf})
+        if e.name == cid.symbol
+        and (is_test_path(path) == test or path.rpartition("/")[2] == file_name)
+    ]
+    if len(namesakes) > MAX_WEIGHED:
+        return found  # a common name (`New`, `main`): their history is not read
+    alike = {c: score for c in fresh(namesakes) if (score := kept(old, c, lookup)) >= HOLLOW_BELOW}
+    standing = sorted(alike, key=lambda c: -alike[c])
+    if not standing:
+        return found
+    return Resolution(
+        Status.AMBIGUOUS,
+        candidates=(found.new_chunk_id, *standing)[:MAX_CANDIDATES],
+        detail=f"its body went to {found.new_chunk_id}, but `{cid.symbol}` is at "
+        f"{standing[0]}, {alike[standing[0]]:.0%} alike: the body and the name disagree",
+    )
 
 
 def _by_identical(

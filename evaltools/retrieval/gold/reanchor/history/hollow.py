@@ -1,11 +1,14 @@
 """A name found again, gated by its body: it stands unless its body kept little of the old
 one and another definition, one whose code was not already there, kept much, or another
-definition of the name then, gone since, is what it kept; then the ID is `hollowed` (the
-places reported, nothing fixed)."""
+definition of the name then, gone since, is what it kept, or it is now only declared
+where it had code; then the ID is `hollowed` (the places reported, nothing fixed)."""
 
 from __future__ import annotations
 
-from evaltools.retrieval.code.chunk_id import ChunkId, parse_chunk_id
+from itertools import pairwise
+
+from evaltools.retrieval.code.chunk_id import ChunkId, ChunkIdError, parse_chunk_id
+from evaltools.retrieval.code.symbols import language_of
 from evaltools.retrieval.gold.reanchor.history.bodies import (
     HOLLOW_BELOW,
     HOLLOW_GAIN,
@@ -15,9 +18,9 @@ from evaltools.retrieval.gold.reanchor.history.bodies import (
     similarity,
 )
 from evaltools.retrieval.gold.reanchor.history.by_body import Fresh
-from evaltools.retrieval.gold.reanchor.history.old_defs import OldDefinitions, body_of
+from evaltools.retrieval.gold.reanchor.history.old_defs import OldDefinitions, body_of, old_body
 from evaltools.retrieval.gold.reanchor.lookup import Entry, Lookup
-from evaltools.retrieval.gold.reanchor.resolve import Resolution, Status
+from evaltools.retrieval.gold.reanchor.resolve import GoldRef, Resolution, Status, leaf_of
 
 # The other places a hollowed name's definitions are listed with, at most.
 MAX_ELSEWHERE = 3
@@ -97,12 +100,7 @@ def outweighed_or(
             continue
         other = similarity(variant, new)
         if _outweighs(kept, other, variant.size):
-            elsewhere = [
-                e.chunk_id
-                for path in olds.lookup.moved_to(cid.path, revision)
-                if path != here.path
-                for e in _named(path, here.symbol, olds.lookup)
-            ]
+            elsewhere = _in_other_heirs(cid, here, revision, olds.lookup)
             return Resolution(
                 Status.HOLLOWED,
                 candidates=(result.new_chunk_id, *elsewhere[:MAX_ELSEWHERE]),
@@ -134,6 +132,131 @@ def _outweighs(kept: float, other: float, size: int) -> bool:
     return kept < HOLLOW_BELOW and other > kept
 
 
+def _in_other_heirs(cid: ChunkId, here: ChunkId, revision: str, lookup: Lookup) -> list[str]:
+    """The name's definitions in the files git says the ID's file became, but `here`'s."""
+    return [
+        e.chunk_id
+        for path in lookup.moved_to(cid.path, revision)
+        if path != here.path
+        for e in _named(path, here.symbol, lookup)
+    ]
+
+
 def _named(path: str, name: str | None, lookup: Lookup) -> list[Entry]:
     found = lookup.get(path)
     return [] if found is None else [e for e in found.entries if e.name == name]
+
+
+# Languages whose bare declarations are definitions, ending with `;` (Java's interface and
+# abstract methods, Rust's required trait functions); TypeScript's are not definitions.
+DECLARING_LANGUAGES = frozenset({"java", "rust"})
+
+
+def _code_tokens(body: Body) -> list[str]:
+    """`body`'s tokens outside block comments (a Javadoc's `{@link}` is no block)."""
+    code: list[str] = []
+    inside = False
+    tokens = body.tokens
+    for at, token in enumerate(tokens):
+        if inside:
+            inside = not (token == "/" and at and tokens[at - 1] == "*")
+        elif token == "*" and code and code[-1] == "/":
+            code.pop()
+            inside = True
+        else:
+            code.append(token)
+    return code
+
+
+def _outside_parentheses(code: list[str]) -> list[str]:
+    """`code`'s tokens not inside parentheses (an annotation's `(since = "2")`, `({...})`)."""
+    depth, kept = 0, []
+    for token in code:
+        if token == "(":
+            depth += 1
+        elif token == ")":
+            depth = max(depth - 1, 0)
+        elif not depth:
+            kept.append(token)
+    return kept
+
+
+def declared_only(body: Body) -> bool:
+    """A signature without code: a `;` at its end, no block and nothing assigned (outside
+    parentheses); in Rust, a function's (`fn` and its name: `struct Hook(fn(u8));` is a
+    type, `mod tests;` a module in its own file)."""
+    if body.language not in DECLARING_LANGUAGES:
+        return False
+    code = _code_tokens(body)
+    if not code or code[-1] != ";":
+        return False
+    top = _outside_parentheses(code)
+    if "{" in top or "=" in top:
+        return False
+    # The name is `_` in a body (`make_body`).
+    return body.language != "rust" or any(pair == ("fn", "_") for pair in pairwise(code))
+
+
+def implemented(body: Body) -> bool:
+    """Code in a block: its last token closes the block it opened."""
+    if body.language not in DECLARING_LANGUAGES:
+        return False
+    code = _code_tokens(body)
+    return bool(code) and code[-1] == "}" and "{" in code
+
+
+def declarations_hollowed(
+    ids: dict[GoldRef, ChunkId], results: dict[GoldRef, Resolution], lookup: Lookup
+) -> None:
+    """Revise, in place, the repairs of code onto a bare declaration under another name (an
+    interface's or an abstract method, a trait's required function): whatever led there
+    (the type renamed with its file, siblings gone the same way), the code itself went
+    elsewhere (commons-jexl 3 split the class `UnifiedJEXL` into the interface
+    `JxltEngine` and its implementation `TemplateEngine`): `hollowed`, the declaration and
+    the definitions most like the old code listed. The old body says the ID had code;
+    without it, a span at least `CODE_LINES` longer than the declaration's does."""
+    for ref, result in results.items():
+        cid = ids[ref]
+        if not result.status.repairable or result.new_chunk_id is None or cid.symbol is None:
+            continue
+        try:
+            span = parse_chunk_id(result.new_chunk_id)
+        except ChunkIdError:
+            continue  # a chunk of metas, no definition
+        # Its own qualified name declared is the name's continuation (jsoup 1.17's abstract
+        # `process`, where an enum constant's was; a stub become abstract).
+        if span.symbol in (None, cid.symbol) or language_of(span.path) not in DECLARING_LANGUAGES:
+            continue
+        new = body_of(result.new_chunk_id, lookup)
+        if new is None or not declared_only(new):
+            continue
+        old = old_body(cid, ref, lookup) if ref.revision is not None else None
+        if old is not None:
+            coded = implemented(old)
+        else:
+            # Annotations dropped and a signature unwrapped can shorten a declaration as
+            # much: rare enough, and then only nothing is fixed.
+            coded = (cid.end - cid.start) - (span.end - span.start) >= CODE_LINES
+        if coded:
+            results[ref] = _declared(cid, old, result, lookup)
+
+
+# Lines a block of code adds to a signature, at least (`{`, a statement, `}`), when the old
+# body is unknown.
+CODE_LINES = 2
+
+
+def _declared(cid: ChunkId, old: Body | None, result: Resolution, lookup: Lookup) -> Resolution:
+    assert result.new_chunk_id is not None and cid.symbol is not None
+    index = lookup.bodies() if old is not None else None
+    found = [] if old is None or index is None else index.near(old, HOLLOW_OTHER)[0]
+    coded = [b.chunk_id for _, b in found if not declared_only(b)]
+    # Its own name first: an implementation of the declaration.
+    coded.sort(key=lambda c: leaf_of(c.rpartition(":")[2]) != leaf_of(cid.symbol or ""))
+    where = f"; the code most like it is at {coded[0]}" if coded else ""
+    return Resolution(
+        Status.HOLLOWED,
+        candidates=(result.new_chunk_id, *coded[:MAX_ELSEWHERE]),
+        detail=f"`{cid.symbol}` had code, and {result.new_chunk_id} only declares it{where}",
+        caveat=result.caveat,
+    )

@@ -39,6 +39,9 @@ _STUBS = (".pyi",)
 # Past this many candidates the body was copied around (generated code): their history is
 # not read, and they stay candidates for a person.
 MAX_WEIGHED = 12
+# A file name held by more gone files than this (`index.ts`, `mod.rs`) says nothing of
+# which one a new file of that name continues.
+MAX_NAMESAKE_FILES = 3
 
 
 class OldDefinitions:
@@ -46,6 +49,9 @@ class OldDefinitions:
         self.lookup = lookup
         self._parsed: dict[tuple[str, str], tuple[Definition, ...]] = {}
         self._now: set[str] | None = None
+        # The files of a listing (a revision's, by its identity) gone since, by file name.
+        # The listing is kept with its files by name, so that its identity is never reused.
+        self._gone: dict[tuple[str, int], tuple[list[str], dict[str, list[str]]]] = {}
 
     def at(self, path: str, revision: str) -> tuple[Definition, ...]:
         """`path`'s definitions at `revision` (none: no such file then)."""
@@ -65,7 +71,8 @@ class OldDefinitions:
         or (another name than the missing ID's) in the missing ID's file, or in a file git
         says became its file or of its name under another extension, unless there it was a
         copy of the ID's `old` body in a file that copied that one (two copies of one code
-        merged into one file: the ID's home too)."""
+        merged into one file: the ID's home too); or in a gone, unpaired file of its file
+        name with a body it kept as much of as of `old` (`_stood_in`)."""
         new = parse_chunk_id(chunk_id)
         if new.symbol is None:
             return False
@@ -80,8 +87,18 @@ class OldDefinitions:
         sources = itertools.chain(
             self.lookup.renamed_from(new.path, revision), self._respelled(new.path, revision)
         )
-        return any(
+        if any(
             self._kept_apart(p, new.symbol, cid, revision, old) for p in sources if p != cid.path
+        ):
+            return True
+        # A file of its name only, gone unpaired: the name there then with a body alike;
+        # unless the ID's own file had that name too (which of them does it continue?).
+        if _file_name(cid.path) == _file_name(new.path):
+            return False
+        return any(
+            self._kept_apart(p, new.symbol, cid, revision, old)
+            and self._stood_in(p, chunk_id, revision, old)
+            for p in self._same_file_name(new.path, revision)
         )
 
     def _respelled(self, path: str, revision: str) -> Iterator[str]:
@@ -101,6 +118,40 @@ class OldDefinitions:
                 continue
             if (other := stem + alike) not in self._now and self.at(other, revision):
                 yield other
+
+    def _same_file_name(self, path: str, revision: str) -> Iterator[str]:
+        """The files of `path`'s name elsewhere at `revision`, gone since, paired with no file
+        (by git, or by their path): too changed for git to call them moved (commons-jexl 3
+        moved every file from `jexl2/` to `jexl3/` and rewrote each, so that `AssignTest.java`
+        is new to git, and its `Froboz`, there all along, seemed the new home of another
+        test's)."""
+        if self._now is None:
+            self._now = set(self.lookup.paths())
+        listing = self.lookup.old_paths(path, revision)
+        if not listing:
+            return
+        key = (revision, id(listing))
+        if key not in self._gone:
+            by_name: dict[str, list[str]] = {}
+            for then in listing:
+                if then not in self._now:
+                    by_name.setdefault(_file_name(then), []).append(then)
+            self._gone[key] = (listing, by_name)
+        gone = self._gone[key][1].get(_file_name(path), [])
+        unpaired = [p for p in gone if not self.lookup.moved_to(p, revision)]
+        if len(unpaired) <= MAX_NAMESAKE_FILES:
+            yield from unpaired
+
+    def _stood_in(self, path: str, chunk_id: str, revision: str, old: Body | None) -> bool:
+        """`chunk_id`'s name was defined in `path` at `revision` with a body it kept half
+        of, and as much as of the ID's `old` one (commons-jexl 3's `Introspector` is the old
+        `IntrospectorBase`'s code, not the old facade `Introspector`'s one-line calls)."""
+        now = body_of(chunk_id, self.lookup)
+        if now is None:
+            return False
+        name = parse_chunk_id(chunk_id).symbol
+        then = max((similarity(b, now) for _, b in self.bodies(path, name, revision)), default=0.0)
+        return then >= HOLLOW_BELOW and (old is None or then >= similarity(old, now))
 
     def _sibling_then(self, name: str, cid: ChunkId, revision: str) -> bool:
         """`name`'s last name was another member of the ID's own type at `revision` (the
@@ -170,6 +221,10 @@ class OldDefinitions:
         if revision is None or len(chunk_ids) > MAX_WEIGHED:
             return chunk_ids
         return [c for c in chunk_ids if not self.existed(c, cid, revision, old)]
+
+
+def _file_name(path: str) -> str:
+    return path.rpartition("/")[2]
 
 
 def old_body(cid: ChunkId, ref: GoldRef, lookup: Lookup) -> Body | None:
