@@ -319,3 +319,38 @@ def test_a_type_gone_does_not_follow_another_gone_types_rename_elsewhere(
     code, got = gold_check(repo, tmp_path, capsys, ids, old)
     assert code == 1
     assert [got[i]["new_chunk_id"] for i in ids] == [None] * len(ids)
+
+
+def _serializer(name: str, error: str) -> str:
+    """A type implementing a trait: its members are the trait's names, every implementor's."""
+    methods = "".join(
+        f"    fn serialize_{kind}(self, v: {kind}) -> Result<String, Error> {{\n"
+        f'        Err(Error::{error}("{kind}", v.to_string()))\n    }}\n'
+        for kind in ("bool", "i64", "u64", "f64")
+    )
+    return f"struct {name};\n\nimpl ser::Serializer for {name} {{\n{methods}}}\n\n"
+
+
+def test_a_rival_implementor_in_the_same_file_leaves_the_rename_to_a_person(
+    repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """toml 0.7: `ser.rs`'s `StringExtractor`, `DateStrEmitter` and `Categorize`, each a
+    `ser::Serializer`, gone; a new `KeySerializer` in `toml_edit` holds the trait's names
+    as each did: which one it renames, the names do not say."""
+    keep = "pub fn to_string(v: &Value) -> String {\n    v.render()\n}\n"
+    repo.write(
+        "src/ser.rs",
+        keep
+        + "\n"
+        + _serializer("StringExtractor", "Unsupported")
+        + _serializer("Emitter", "Date"),
+    )
+    old = repo.commit("two implementors")
+    gold = chunk_id(repo, "src/ser.rs", "StringExtractor")
+    repo.write("src/ser.rs", keep)
+    repo.write("edit/src/key.rs", "pub " + _serializer("KeySerializer", "Unsupported"))
+    repo.commit("one, elsewhere")
+    code, got = gold_check(repo, tmp_path, capsys, [gold], old)
+    assert code == 1
+    assert got[gold]["new_chunk_id"] is None
+    assert got[gold]["kind"] in ("missing_symbol", "ambiguous")

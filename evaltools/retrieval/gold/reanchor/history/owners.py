@@ -246,7 +246,9 @@ class Owners:
     def _rival(self, cid: ChunkId, revision: str, owner: str, place: _Place) -> bool:
         """Another type of the revision, gone now, whose members the new type holds as
         well (half of them, and MIN_SIBLINGS): the new type may be its rename as much.
-        Searched in the old file's scope then and the files deleted since."""
+        Searched in the old file itself (toml 0.7 dropped three `ser::Serializer`
+        implementations of `ser.rs`; a new one in `toml_edit` holds the trait's 37 names
+        each had), its scope then and the files deleted since."""
         entries = self.lookup.get(place.path)
         prefix = place.owner + "."
         held = {
@@ -259,9 +261,11 @@ class Owners:
         olds = [
             p
             for p in self.lookup.old_paths(cid.path, revision)
-            if p != cid.path
-            and (scope_of(p) == scope or (p not in now and scope_of(p)[0] == scope[0]))
-            and is_test_path(p) == test
+            if p == cid.path
+            or (
+                (scope_of(p) == scope or (p not in now and scope_of(p)[0] == scope[0]))
+                and is_test_path(p) == test
+            )
         ]
         if len(olds) > MAX_RIVAL_FILES:
             return True  # too many to weigh: not one clear rename
