@@ -60,25 +60,7 @@ def stem_renames(
         by_folder[(folder, suffix_of(name))].append(path)
     shown: dict[tuple[str | None, Rewrite], dict[str, list[str]]] = defaultdict(dict)
     for revision, path in gone:
-        folder, _, name = path.rpartition("/")
-        suffix = suffix_of(name)
-        if not suffix:
-            continue  # `Makefile`: no stem of a language to rewrite
-        test = is_test_path(path)
-        # A folder and its subfolder may both be shown moved: each place searched once.
-        folders = dict.fromkeys([folder, *_moved_with_parents(folder, revision, moved)])
-        options = [
-            p
-            for where in folders
-            for p in by_folder.get((where, suffix), [])
-            if (revision, p) not in there and is_test_path(p) == test
-        ]
-        found: dict[Rewrite, list[str]] = defaultdict(list)
-        for new in options:
-            rewrite = _rewrite(name[: -len(suffix)], new.rpartition("/")[2][: -len(suffix)])
-            if rewrite is not None:
-                found[rewrite].append(new)
-        for rewrite, news in found.items():
+        for rewrite, news in _rewrites_of((revision, path), by_folder, there, moved).items():
             shown[(revision, rewrite)][path] = news
     renamed: dict[Place, list[tuple[str, str]]] = defaultdict(list)
     for (revision, (side, old, new)), files in shown.items():
@@ -94,6 +76,37 @@ def stem_renames(
         for place, found in renamed.items()
         if len(found) == 1 and claimed[(place[0], found[0][0])] == 1
     }
+
+
+def _rewrites_of(
+    place: Place,
+    by_folder: Mapping[tuple[str, str], list[str]],
+    there: set[Place],
+    moved: Mapping[tuple[str | None, str], Iterable[str]],
+) -> dict[Rewrite, list[str]]:
+    """The files of the gone file's folder (and of the folders it moved to) and extension,
+    tests or not as it was, not the set's files still there, by the rewrite of its stem
+    that names each."""
+    revision, path = place
+    folder, _, name = path.rpartition("/")
+    suffix = suffix_of(name)
+    found: dict[Rewrite, list[str]] = defaultdict(list)
+    if not suffix:
+        return found  # `Makefile`: no stem of a language to rewrite
+    test = is_test_path(path)
+    # A folder and its subfolder may both be shown moved: each place searched once.
+    folders = dict.fromkeys([folder, *_moved_with_parents(folder, revision, moved)])
+    options = [
+        p
+        for where in folders
+        for p in by_folder.get((where, suffix), [])
+        if (revision, p) not in there and is_test_path(p) == test
+    ]
+    for new in options:
+        rewrite = _rewrite(name[: -len(suffix)], new.rpartition("/")[2][: -len(suffix)])
+        if rewrite is not None:
+            found[rewrite].append(new)
+    return found
 
 
 def _moved_with_parents(

@@ -188,15 +188,7 @@ class RenamedFiles:
             return None
         taken = {home for home, _ in homes.values()}
         old_type, test = file_stem(old), is_test_path(old)
-        members = {
-            cid.symbol
-            for ref, cid in self.the_set.ids.items()
-            if ref.revision == revision
-            and cid.path == old
-            and cid.symbol
-            and cid.symbol.startswith(f"{old_type}.")
-        }
-        place = (revision, old)
+        members = self._members(place, old_type)
         extension = basename.rpartition(".")[2]
         options = [
             p
@@ -223,6 +215,19 @@ class RenamedFiles:
         if len(ranked) > 1 and ranked[0][0] < MOVE_AHEAD * ranked[1][0]:
             return None
         return ranked[0][1], ranked[0][2], ranked[0][3]
+
+    def _members(self, place: Place, old_type: str) -> set[str]:
+        """The set's IDs of `place`'s file (of its revision) that are members of the type
+        named for that file."""
+        revision, old = place
+        return {
+            cid.symbol
+            for ref, cid in self.the_set.ids.items()
+            if ref.revision == revision
+            and cid.path == old
+            and cid.symbol
+            and cid.symbol.startswith(f"{old_type}.")
+        }
 
     def by_folder(self) -> dict[str, list[str]]:
         if self._by_folder is None:
