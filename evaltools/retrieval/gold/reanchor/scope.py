@@ -37,10 +37,15 @@ def rust_module(path: str) -> str:
     return scope_of(path)[1].rstrip("/")
 
 
+def file_name(path: str) -> str:
+    """A path's last part (`IsNot.java` of `org/hamcrest/core/IsNot.java`)."""
+    return path.rpartition("/")[2]
+
+
 def file_stem(path: str) -> str:
     """A file's name up to its first dot: the type or function it is named for (`IsNot` of
     `org/hamcrest/core/IsNot.java`, `values` of `modules/values.js`)."""
-    return path.rpartition("/")[2].partition(".")[0]
+    return file_name(path).partition(".")[0]
 
 
 def scope_word(path: str) -> str:

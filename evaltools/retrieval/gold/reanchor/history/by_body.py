@@ -22,9 +22,11 @@ from evaltools.retrieval.gold.reanchor.resolve import (
     MAX_CANDIDATES,
     Resolution,
     Status,
+    leaf_of,
     resolved,
 )
 from evaltools.retrieval.gold.reanchor.scope import (
+    file_name,
     file_stem,
     is_test_path,
     scope_of,
@@ -81,15 +83,13 @@ def _unless_named_elsewhere(
         return found
     if kept(old, found.new_chunk_id, lookup) == 1.0:
         return found
-    leaf = cid.symbol.rpartition(".")[2]
     # Of its own kind, or in a file of its file's name: a test keeps copies of what it
     # tests (immer's `__tests__/base.js`), and a helper moves among the tests with its file.
-    test, file_name = is_test_path(cid.path), cid.path.rpartition("/")[2]
+    test, own_file = is_test_path(cid.path), file_name(cid.path)
     namesakes = [
         e.chunk_id
-        for path, e in lookup.holding({leaf})
-        if e.name == cid.symbol
-        and (is_test_path(path) == test or path.rpartition("/")[2] == file_name)
+        for path, e in lookup.holding({leaf_of(cid.symbol)})
+        if e.name == cid.symbol and (is_test_path(path) == test or file_name(path) == own_file)
     ]
     if len(namesakes) > MAX_WEIGHED:
         return found  # a common name (`New`, `main`): their history is not read

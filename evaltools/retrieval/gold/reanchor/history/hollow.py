@@ -250,13 +250,15 @@ def _declared(cid: ChunkId, old: Body | None, result: Resolution, lookup: Lookup
     assert result.new_chunk_id is not None and cid.symbol is not None
     index = lookup.bodies() if old is not None else None
     found = [] if old is None or index is None else index.near(old, HOLLOW_OTHER)[0]
-    coded = [b.chunk_id for _, b in found if not declared_only(b)]
+    coded = [b for _, b in found if not declared_only(b)]
     # Its own name first: an implementation of the declaration.
-    coded.sort(key=lambda c: leaf_of(c.rpartition(":")[2]) != leaf_of(cid.symbol or ""))
-    where = f"; the code most like it is at {coded[0]}" if coded else ""
+    leaf = leaf_of(cid.symbol)
+    coded.sort(key=lambda b: b.leaf != leaf)
+    places = [b.chunk_id for b in coded]
+    where = f"; the code most like it is at {places[0]}" if places else ""
     return Resolution(
         Status.HOLLOWED,
-        candidates=(result.new_chunk_id, *coded[:MAX_ELSEWHERE]),
+        candidates=(result.new_chunk_id, *places[:MAX_ELSEWHERE]),
         detail=f"`{cid.symbol}` had code, and {result.new_chunk_id} only declares it{where}",
         caveat=result.caveat,
     )

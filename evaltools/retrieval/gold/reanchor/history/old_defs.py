@@ -32,6 +32,7 @@ from evaltools.retrieval.gold.reanchor.history.bodies import (
 )
 from evaltools.retrieval.gold.reanchor.lookup import Lookup
 from evaltools.retrieval.gold.reanchor.resolve import GoldRef
+from evaltools.retrieval.gold.reanchor.scope import file_name
 
 # Type stubs: they declare what another file defines.
 _STUBS = (".pyi",)
@@ -93,7 +94,7 @@ class OldDefinitions:
             return True
         # A file of its name only, gone unpaired: the name there then with a body alike;
         # unless the ID's own file had that name too (which of them does it continue?).
-        if _file_name(cid.path) == _file_name(new.path):
+        if file_name(cid.path) == file_name(new.path):
             return False
         return any(
             self._kept_apart(p, new.symbol, cid, revision, old)
@@ -110,14 +111,19 @@ class OldDefinitions:
         language = language_of(path)
         if language is None:
             return
-        if self._now is None:
-            self._now = set(self.lookup.paths())
+        now = self._tree_now()
         stem = path[: -len(suffix)]
         for alike in SUPPORTED_SUFFIXES:
             if alike in (suffix, *_STUBS) or language_of_suffix(alike) != language:
                 continue
-            if (other := stem + alike) not in self._now and self.at(other, revision):
+            if (other := stem + alike) not in now and self.at(other, revision):
                 yield other
+
+    def _tree_now(self) -> set[str]:
+        """The paths of the tree checked, listed once."""
+        if self._now is None:
+            self._now = set(self.lookup.paths())
+        return self._now
 
     def _same_file_name(self, path: str, revision: str) -> Iterator[str]:
         """The files of `path`'s name elsewhere at `revision`, gone since, paired with no file
@@ -125,19 +131,18 @@ class OldDefinitions:
         moved every file from `jexl2/` to `jexl3/` and rewrote each, so that `AssignTest.java`
         is new to git, and its `Froboz`, there all along, seemed the new home of another
         test's)."""
-        if self._now is None:
-            self._now = set(self.lookup.paths())
         listing = self.lookup.old_paths(path, revision)
         if not listing:
             return
         key = (revision, id(listing))
         if key not in self._gone:
             by_name: dict[str, list[str]] = {}
+            now = self._tree_now()
             for then in listing:
-                if then not in self._now:
-                    by_name.setdefault(_file_name(then), []).append(then)
+                if then not in now:
+                    by_name.setdefault(file_name(then), []).append(then)
             self._gone[key] = (listing, by_name)
-        gone = self._gone[key][1].get(_file_name(path), [])
+        gone = self._gone[key][1].get(file_name(path), [])
         unpaired = [p for p in gone if not self.lookup.moved_to(p, revision)]
         if len(unpaired) <= MAX_NAMESAKE_FILES:
             yield from unpaired
@@ -221,10 +226,6 @@ class OldDefinitions:
         if revision is None or len(chunk_ids) > MAX_WEIGHED:
             return chunk_ids
         return [c for c in chunk_ids if not self.existed(c, cid, revision, old)]
-
-
-def _file_name(path: str) -> str:
-    return path.rpartition("/")[2]
 
 
 def old_body(cid: ChunkId, ref: GoldRef, lookup: Lookup) -> Body | None:
