@@ -364,6 +364,25 @@ PROJECTS = (
         "commons-text-1.1",
         "rel/commons-text-1.10.0",
     ),
+    # Twenty-sixth group, added 2026-12-07 14:05 (humanize moved to src/, golang-lru 2 made
+    # generic with its packages split, dashmap 5, path-to-regexp 8 rewritten, commons-
+    # fileupload 2 split into modules), measured once unseen at ddf870a: humanize 72.5 0,
+    # 75.0 0; golang-lru 100 0, 100 0; dashmap 100 0, 97.6 0; path-to-regexp 94.1 0, 76.5 0;
+    # commons-fileupload 92.9 6, 67.0 2 (two test classes followed through their renames to
+    # thin subclasses, their tests gone to new abstract bases; four IDs git's chains of
+    # renames follow to `AbstractFileUpload` and `JavaxMockHttpServletRequest`, which the
+    # truth calls gone). The rules it taught came after.
+    Project("humanize", "python-humanize+humanize", "python", "1.0.0", "3.0.0"),
+    Project("golang-lru", "hashicorp+golang-lru", "go", "v0.5.4", "v2.0.7"),
+    Project("dashmap", "xacrimon+dashmap", "rust", "v3.11.10", "v5.0.0"),
+    Project("path-to-regexp", "pillarjs+path-to-regexp", "ts", "v6.2.2", "v8.0.0"),
+    Project(
+        "commons-fileupload",
+        "apache+commons-fileupload",
+        "java",
+        "commons-fileupload-1.5",
+        "rel/commons-fileupload-2.0.0-M1",
+    ),
 )
 
 
