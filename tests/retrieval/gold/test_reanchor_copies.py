@@ -152,3 +152,56 @@ def test_copies_under_other_names_stay_copies_whatever_their_files_are_named(
     assert got[gold[0]]["new_chunk_id"] is None
     copies = {chunk_id(repo, p, n) for p, _, n in (first, second)}
     assert copies <= set(got[gold[0]]["candidates"])
+
+
+# language: (old file and text, new file and text with two near copies, ID's name)
+TWO_TYPES = {
+    "rust": (
+        "src/version.rs",
+        "pub struct Version;\n\nimpl<'de> Deserialize<'de> for Version {\n{body}}\n",
+        "src/serde.rs",
+        "impl<'de> Deserialize<'de> for Version {\n{body}}\n\n"
+        "impl<'de> Deserialize<'de> for VersionReq {\n{req}}\n",
+        "Version.deserialize",
+        "    fn deserialize<D>(deserializer: D) -> Result<Self, D::Error>\n"
+        "    where\n        D: Deserializer<'de>,\n    {\n"
+        "        struct VersionVisitor;\n"
+        "        deserializer.deserialize_str(VersionVisitor)\n"
+        '            .map_err(|err| Error::custom(format!("bad version: {}", err)))\n'
+        "    }\n",
+    ),
+    "python": (
+        "semver/version.py",
+        "class Version:\n{body}",
+        "semver/parsing.py",
+        "class Version:\n{body}\n\nclass VersionReq:\n{req}",
+        "Version.parse",
+        "    @classmethod\n    def parse(cls, text):\n"
+        "        parts = VersionVisitor().visit(text.strip().split('.'))\n"
+        "        if not parts:\n            raise ValueError(f'bad version: {text!r}')\n"
+        "        return cls(*parts)\n",
+    ),
+}
+
+
+@pytest.mark.parametrize("language", sorted(TWO_TYPES))
+def test_of_near_copies_under_one_last_name_the_one_named_as_it_was_is_its_home(
+    language: str, repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """semver 1.0 moved `Version`'s deserializer to `serde.rs`, beside `VersionReq`'s, the
+    same code but for its type: the two bodies are about as alike to the old one, both
+    named `deserialize`; the one under `Version` is where it went."""
+    path, text, new_path, new_text, name, body = TWO_TYPES[language]
+    repo.write(path, text.replace("{body}", body))
+    old = repo.commit("old")
+    gold = chunk_id(repo, path, name)
+    repo.rm(path)
+    # Each copy edited a little: neither is the old body whole.
+    mine = body.replace("bad version", "bad semver")
+    req = body.replace("VersionVisitor", "VersionReqVisitor").replace("bad version", "bad req")
+    repo.write(new_path, new_text.replace("{body}", mine).replace("{req}", req))
+    repo.commit("moved beside another type's copy")
+    code, got = gold_check(repo, tmp_path, capsys, [gold], old)
+    assert code == 1
+    assert got[gold]["new_chunk_id"] == chunk_id(repo, new_path, name)
+    assert "alike and its qualified name" in got[gold]["evidence"]

@@ -67,6 +67,22 @@ SUITES = {
 }
 
 
+def with_heir(top: str, heir: str, text: str) -> str:
+    """The top-level tests `top` with the definition of `heir` replaced by `text`."""
+    begin = top.rindex("\n", 0, top.index(heir)) + 1
+    return top[:begin] + text + top[top.index("\n\n", begin) :]
+
+
+# TestRename rewritten as a table of cases: about as long, under half of its body kept.
+GO_TABLE = (
+    "func TestRename(t *testing.T) {\n"
+    '\tfor _, tc := range []struct{ from, to string }{{"a", "b"}, {"c", "d"}} {\n'
+    "\t\tfs := newFS(t)\n"
+    "\t\trequire.NoError(t, util.WriteFile(fs, tc.from, nil, 0o644))\n"
+    "\t\trequire.NoError(t, fs.Rename(tc.from, tc.to))\n\t}\n}"
+)
+
+
 def dissolved(language: str, repo: GitRepo, edit: Callable[[str], str]) -> tuple[str, str]:
     """The suite committed, then its file gone and `edit` of its top-level tests new: the
     old revision and the gold ID."""
@@ -106,12 +122,7 @@ def test_a_test_of_its_name_rewritten_past_half_is_no_match(
         if language == "go"
         else f"def {heir}():\n    pytest.skip('later')"
     )
-
-    def skipped(top: str) -> str:
-        begin = top.rindex("\n", 0, top.index(heir)) + 1
-        return top[:begin] + other + top[top.index("\n\n", begin) :]
-
-    old, gold = dissolved(language, repo, skipped)
+    old, gold = dissolved(language, repo, lambda top: with_heir(top, heir, other))
     code, got = gold_check(repo, tmp_path, capsys, [gold], old)
     assert code == 1
     assert got[gold]["new_chunk_id"] is None
@@ -134,3 +145,51 @@ def test_of_two_suites_with_one_test_name_neither_is_the_dissolved_one(
     code, got = gold_check(repo, tmp_path, capsys, gold, old)
     assert code == 1
     assert [got[g]["new_chunk_id"] for g in gold] == [None, None]
+
+
+@pytest.mark.parametrize("language", list(SUITES))
+def test_a_test_rewritten_with_its_suite_dissolved_goes_by_its_name(
+    language: str, repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """go-billy 6: the suite dissolved, its siblings' bodies kept, the ID's own rewritten
+    as long (a table of cases now): its name, with all its siblings there, says it is it,
+    whatever its body became; a stub (above) or code grown to another thing is not."""
+    _, new_path, _, _, heir = SUITES[language]
+    other = (
+        GO_TABLE
+        if language == "go"
+        else f"@pytest.mark.parametrize('pair', [('a', 'b'), ('c', 'd')])\n"
+        f"def {heir}(fs, pair):\n    write_file(fs, pair[0], b'')\n"
+        "    fs.rename(*pair)"
+    )
+    old, gold = dissolved(language, repo, lambda top: with_heir(top, heir, other))
+    code, got = gold_check(repo, tmp_path, capsys, [gold], old)
+    assert code == 1
+    assert got[gold]["new_chunk_id"] == chunk_id(repo, new_path, heir)
+    assert got[gold]["evidence"].startswith(f"`BasicSuite` dissolved in {new_path} with 3 of")
+
+
+def test_a_rewritten_test_whose_code_went_elsewhere_is_hollowed(
+    repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The name says the dissolved suite's test; its old code, most of it in a new helper
+    elsewhere, says otherwise: nothing is fixed, both are listed."""
+    repo.write("test/basic.go", go_suite(True))
+    old = repo.commit("a suite")
+    gold = chunk_id(repo, "test/basic.go", "BasicSuite.TestRename")
+    method = go_suite(True)
+    begin = method.index("func (s *BasicSuite) TestRename")
+    helper = method[begin : method.index("\n}\n", begin) + 3]
+    helper = helper.replace("(s *BasicSuite) TestRename", "(s *Checks) RenameChecked")
+    # its checks now returned: 0.77 alike, too little to place it by its body alone
+    helper = helper.replace("s.FS", "fs").replace(
+        "c.Assert(err, IsNil)", "if err != nil {\n\t\treturn err\n\t}"
+    )
+    (repo.path / "test/basic.go").unlink()
+    repo.write("test/basic_test.go", with_heir(go_suite(False), "TestRename", GO_TABLE))
+    repo.write("test/checks.go", "package test\n\n" + helper)
+    repo.commit("top-level tests, the old code a helper")
+    code, got = gold_check(repo, tmp_path, capsys, [gold], old)
+    assert code == 1
+    assert (got[gold]["kind"], got[gold]["new_chunk_id"]) == ("hollowed", None)
+    assert chunk_id(repo, "test/checks.go", "Checks.RenameChecked") in got[gold]["candidates"]

@@ -202,3 +202,51 @@ def test_a_long_body_that_kept_little_outweighs_its_siblings(
     code, got = gold_check(repo, tmp_path, capsys, gold, old)
     assert code == 1
     assert [got[g]["new_chunk_id"] for g in gold] == [None, None]
+
+
+def _unittest(names: list[str]) -> str:
+    return "class NumberTestCase(TestCase):\n" + "".join(
+        f"    def test_{n}(self):\n"
+        f"        self.assertEqual(humanize.{n}('1'), '1st {n}')\n"
+        f"        self.assertEqual(humanize.{n}('22'), '22nd {n}')\n"
+        f"        self.assertEqual(humanize.{n}(None), None)\n\n"
+        for n in names
+    )
+
+
+def _pytest(names: list[str]) -> str:
+    return "".join(
+        f"@pytest.mark.parametrize('test_input, expected', [('1', '1st'), ('22', '22nd')])\n"
+        f"def test_{n}(test_input, expected):\n"
+        f"    assert humanize.{n}(test_input) == expected + ' {n}'\n\n\n"
+        for n in names
+    )
+
+
+@pytest.mark.parametrize(("landed", "follows"), [(4, True), (2, False)])
+def test_a_test_rewritten_as_its_class_dissolved_in_place_follows_its_name(
+    landed: int,
+    follows: bool,
+    repo: GitRepo,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """humanize 3: `NumberTestCase`'s tests became pytest functions of the same file, each
+    rewritten as a table of cases (under half of its body kept): with most of the class's
+    tests landing so (4 of 4), the name says it; with 2 of 4 (the others dropped), it is
+    no evidence."""
+    names = ["ordinal", "intcomma", "intword", "apnumber"]
+    repo.write("tests/test_number.py", "import humanize\n\n\n" + _unittest(names))
+    old = repo.commit("unittest")
+    gold = chunk_id(repo, "tests/test_number.py", "NumberTestCase.test_ordinal")
+    repo.write("tests/test_number.py", "import humanize\n\n\n" + _pytest(names[:landed]))
+    repo.commit("pytest")
+    code, got = gold_check(repo, tmp_path, capsys, [gold], old)
+    assert code == 1
+    heir = chunk_id(repo, "tests/test_number.py", "test_ordinal") if follows else None
+    assert got[gold]["new_chunk_id"] == heir
+    if follows:
+        assert got[gold]["evidence"] == (
+            "its wrapper NumberTestCase dissolved in tests/test_number.py with 4 of its "
+            "members, rewritten"
+        )

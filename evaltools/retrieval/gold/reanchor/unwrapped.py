@@ -7,7 +7,8 @@ IDs) and about as long as the ID's span, and:
 - with history, `X` was defined in that file at the revision (a Go method's receiver or a
   Rust `impl` in another file is no wrapper there); the old body, if long enough to tell
   (`MIN_BODY_CHARS`: short ones share their shape), kept half of itself, which is enough,
-  else siblings corroborate (below);
+  or it was rewritten (code as long, not a stub) while most of the wrapper's members
+  landed the same way (`MIN_MOVED_TOGETHER`), else siblings corroborate (below);
 - without it, siblings corroborate: at least two of the set's IDs of that file and of `X`
   (this one included) each land so, where one name alone may be a replacement (a class
   deleted, a function of its method's name written).
@@ -17,7 +18,8 @@ from __future__ import annotations
 
 from evaltools.retrieval.code.chunk_id import ChunkId
 from evaltools.retrieval.gold.reanchor.history.bodies import HOLLOW_BELOW, MIN_BODY_CHARS, Body
-from evaltools.retrieval.gold.reanchor.history.old_defs import OldDefinitions, kept
+from evaltools.retrieval.gold.reanchor.history.old_defs import OldDefinitions, body_of, kept
+from evaltools.retrieval.gold.reanchor.history.owner_places import MIN_MOVED_TOGETHER
 from evaltools.retrieval.gold.reanchor.lookup import NAME_LENGTH_FACTOR, Lookup
 from evaltools.retrieval.gold.reanchor.plain.no_history import SetEvidence
 from evaltools.retrieval.gold.reanchor.resolve import GoldRef, Resolution, resolved
@@ -45,7 +47,12 @@ def unwrapped(
     evidence = f"its wrapper {wrapper} dissolved in {cid.path}"
     if old is not None and old.size >= MIN_BODY_CHARS:
         if kept(old, landed, lookup) < HOLLOW_BELOW:
-            return None  # a body long enough to tell says it is another
+            # A body long enough to tell says it is another, unless most of the wrapper's
+            # members landed with it and it is code rewritten, not a stub.
+            landed_too = _members_landing(cid, ref, lookup, olds, the_set)
+            if landed_too is None or not _rewritten(landed, lookup):
+                return None
+            evidence += f" with {landed_too} of its members, rewritten"
         if then:
             return resolved(cid, landed, "", evidence)
     if _siblings_landing(cid, ref, lookup, the_set) < MIN_SIBLINGS:
@@ -87,3 +94,28 @@ def _siblings_landing(cid: ChunkId, ref: GoldRef, lookup: Lookup, the_set: SetEv
         and (c.symbol or "").startswith(f"{wrapper}.")
     }
     return sum(1 for c in siblings if _landing(c, ref, lookup, the_set) is not None)
+
+
+def _members_landing(
+    cid: ChunkId, ref: GoldRef, lookup: Lookup, olds: OldDefinitions, the_set: SetEvidence
+) -> int | None:
+    """How many of the wrapper's members at the revision (the ID included) land in the
+    file as `_landing` says, when that is most of them and `MIN_MOVED_TOGETHER` (humanize
+    3 turned `NumberTestCase`'s tests into pytest functions, each rewritten as a table of
+    cases); else None."""
+    if ref.revision is None:
+        return None
+    wrapper = (cid.symbol or "").partition(".")[0]
+    members = [d for d in olds.at(cid.path, ref.revision) if d.name.startswith(f"{wrapper}.")]
+    landing = sum(
+        1
+        for d in members
+        if _landing(ChunkId(cid.path, d.start, d.end, d.name), ref, lookup, the_set) is not None
+    )
+    return landing if landing >= max(MIN_MOVED_TOGETHER, (len(members) + 1) // 2) else None
+
+
+def _rewritten(chunk_id: str, lookup: Lookup) -> bool:
+    """Code, not a stub: a body at least `MIN_BODY_CHARS` long."""
+    body = body_of(chunk_id, lookup)
+    return body is not None and body.size >= MIN_BODY_CHARS

@@ -173,6 +173,7 @@ def _by_near(
     ranked = [(score, body) for score, body in near if body in close]
     return (
         _named_alike(cid, old, ranked)
+        or _named_as_it_was(cid, old, ranked)
         or _in_own_file(cid, close, homes, f"body {best:.2f} alike")
         or _in_scope(cid, close, homes, f"body {best:.2f} alike")
         or _in_its_file(cid, old, close, f"body {best:.2f} alike")
@@ -193,6 +194,22 @@ def _named_alike(cid: ChunkId, old: Body, ranked: list[tuple[float, Body]]) -> R
     name = "its name" if body.leaf == old.leaf else f"its name spelled `{body.leaf}`"
     evidence = f"body {score:.2f} alike and {name}, the next {rest[0]:.2f}"
     return resolved(cid, body.chunk_id, "its body and name are", evidence)
+
+
+def _named_as_it_was(
+    cid: ChunkId, old: Body, ranked: list[tuple[float, Body]]
+) -> Resolution | None:
+    """Of bodies about as alike, the only one with the old qualified name, whole, when the
+    last name alone does not tell (semver 1.0's `serde.rs`: `Version.deserialize` and
+    `VersionReq.deserialize`, each the other's visitor but for its type): the name and the
+    body agree there."""
+    named = [(score, body) for score, body in ranked if body.name == old.name]
+    if len(named) != 1:
+        return None
+    score, body = named[0]
+    rest = [s for s, b in ranked if b is not body]
+    evidence = f"body {score:.2f} alike and its qualified name, the next {rest[0]:.2f}"
+    return resolved(cid, body.chunk_id, "its body and qualified name are", evidence)
 
 
 def renamed_in_place(cid: ChunkId, old: Body, lookup: Lookup, fresh: Fresh) -> Resolution | None:

@@ -35,7 +35,11 @@ from evaltools.retrieval.gold.reanchor.history.bodies import (
     similarity,
 )
 from evaltools.retrieval.gold.reanchor.history.by_body import Fresh, by_body, renamed_in_place
-from evaltools.retrieval.gold.reanchor.history.hollow import hollowed_or, outweighed_or
+from evaltools.retrieval.gold.reanchor.history.hollow import (
+    hollowed_or,
+    members_went_or,
+    outweighed_or,
+)
 from evaltools.retrieval.gold.reanchor.history.old_defs import (
     OldDefinitions,
     body_of,
@@ -43,6 +47,7 @@ from evaltools.retrieval.gold.reanchor.history.old_defs import (
     old_body,
 )
 from evaltools.retrieval.gold.reanchor.history.order import in_order
+from evaltools.retrieval.gold.reanchor.history.owners import Owners
 from evaltools.retrieval.gold.reanchor.history.partners import Partners
 from evaltools.retrieval.gold.reanchor.history.retyped import renamed_type
 from evaltools.retrieval.gold.reanchor.history.successors import Successors
@@ -70,6 +75,7 @@ def follow_all(
     olds, scopes = OldDefinitions(lookup), Scopes(lookup)
     the_set = SetEvidence(ids, lookup)  # read only when an ID has no old body to go by
     partners = Partners(lookup, olds)
+    owners = Owners(lookup, (olds, scopes), partners)
     plain_twins = _recheck_twins(twinned, ids, results, lookup, olds)
     # Searched in one pass over the tree; with the old body, a name must keep half of it.
     by_name: list[ByName] = []
@@ -81,7 +87,7 @@ def follow_all(
             continue
         old = old_body(cid, ref, lookup)
         if result.status in _GATED:
-            results[ref] = _gated(cid, ref, old, result, lookup=lookup, partners=partners, ids=ids)
+            results[ref] = _gated(cid, ref, old, result, lookup=lookup, owners=owners, ids=ids)
             continue
         if result.status is Status.AMBIGUOUS:
             if old is None:
@@ -204,12 +210,12 @@ def _gated(
     result: Resolution,
     *,
     lookup: Lookup,
-    partners: Partners,
+    owners: Owners,
     ids: dict[GoldRef, ChunkId],
 ) -> Resolution:
     """A name found (moved in its file, or in its renamed file) as its body, its partner
     files and, for a type, its members let it stand."""
-    olds = partners.olds
+    partners, olds = owners.partners, owners.olds
     if old is None and result.status is Status.MOVED and result.new_chunk_id is not None:
         result = wrapped(cid, result, lookup) or result
     if old is not None and result.new_chunk_id is not None:
@@ -221,6 +227,10 @@ def _gated(
         return result
     history = olds if old is not None else None
     result = renamed_type(cid, ref, result, lookup, olds=history, the_set=ids) or result
+    if old is not None:
+        result = members_went_or(old, cid, ref.revision, result, owners)
+        if result.status not in _GATED:
+            return result
     if result.status is Status.RENAMED_FILE and result.new_chunk_id is not None:
         new = parse_chunk_id(result.new_chunk_id)
         if new.symbol != cid.symbol:  # its type renamed with the file: not the symbol itself

@@ -18,7 +18,13 @@ from evaltools.retrieval.gold.reanchor.history.bodies import (
     similarity,
 )
 from evaltools.retrieval.gold.reanchor.history.by_body import Fresh
-from evaltools.retrieval.gold.reanchor.history.old_defs import OldDefinitions, body_of, old_body
+from evaltools.retrieval.gold.reanchor.history.old_defs import (
+    OldDefinitions,
+    body_of,
+    kept,
+    old_body,
+)
+from evaltools.retrieval.gold.reanchor.history.owners import Owners
 from evaltools.retrieval.gold.reanchor.lookup import Entry, Lookup
 from evaltools.retrieval.gold.reanchor.resolve import GoldRef, Resolution, Status, leaf_of
 
@@ -111,6 +117,52 @@ def outweighed_or(
                 caveat=result.caveat,
             )
     return result
+
+
+def members_went_or(
+    old: Body, cid: ChunkId, revision: str | None, result: Resolution, owners: Owners
+) -> Resolution:
+    """A type found by its name that kept little of its body, while a type new since the
+    revision took half of its members (their bodies kept) and the name's type fewer, its
+    own body keeping `HOLLOW_GAIN` more of the old one than the name's place: its
+    code went there and the name stayed on what was left (commons-fileupload 2:
+    `ProgressListenerTest`, followed through four renames, is a 14-line subclass; its
+    tests went to a new `AbstractProgressListenerTest`). `hollowed`, both places listed."""
+    if result.new_chunk_id is None or revision is None or old.size < MIN_BODY_CHARS:
+        return result
+    alike = kept(old, result.new_chunk_id, owners.lookup)
+    if alike >= HOLLOW_BELOW:
+        return result
+    here = parse_chunk_id(result.new_chunk_id)
+    found = owners.lookup.get(here.path)
+    prefix = f"{here.symbol}."
+    own = {
+        e.name[len(prefix) :]
+        for e in (found.entries if found is not None else ())
+        if e.name is not None and e.name.startswith(prefix)
+    }
+    cut = len(f"{cid.symbol}.")
+    went = [
+        p
+        for p in owners.members_went(cid, revision, old)
+        if p.chunk_id != result.new_chunk_id
+        and p.siblings > sum(then[cut:] in own for then, _ in p.took)
+        # Members' names alone repeat across a suite (`createMatcher`, `testNull`): the
+        # type's own body must have more of the old one too.
+        and p.alike >= alike + HOLLOW_GAIN
+    ]
+    if not went:
+        return result
+    went.sort(key=lambda p: (-p.siblings, -p.alike))
+    place = went[0]
+    return Resolution(
+        Status.HOLLOWED,
+        candidates=(*(p.chunk_id for p in went[:MAX_ELSEWHERE]), result.new_chunk_id),
+        detail=f"{result.new_chunk_id}, where its name led, kept {alike:.0%} of its body, "
+        f"while `{place.owner}` in {place.path}, new since the revision, took "
+        f"{place.siblings} of its {place.members} members",
+        caveat=result.caveat,
+    )
 
 
 # A short variant's body is evidence of whose the definition left is only when that

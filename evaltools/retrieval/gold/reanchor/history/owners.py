@@ -10,7 +10,9 @@ its language, tests or not as it is). A place is a definition new there with the
 name under another owner (or under a wrapper around its whole name), whose owner took at
 least `MIN_SIBLINGS` other definitions that left the old file the same way (`BStr.x` ->
 `ByteSlice.x`, `x` -> `enableMapSet.x`), and whose body kept at least `HOLLOW_BELOW` of
-the ID's: the name, the siblings and the body agree. A type is renamed (with its file:
+the ID's: the name, the siblings and the body agree. When most of its owner's members went
+there (`MIN_MOVED_TOGETHER`), the name and the siblings are enough for a body rewritten as
+long (a suite's tests converted to another framework). A type is renamed (with its file:
 `IsEqualIgnoringWhiteSpaceTest` -> `IsEqualCompressingWhiteSpaceTest`) when a new type
 took at least half of its members (and `MIN_SIBLINGS`), its body as alike. One place is
 where it went; of
@@ -21,9 +23,8 @@ from __future__ import annotations
 
 import dataclasses
 from collections import defaultdict
-from dataclasses import dataclass
 
-from evaltools.retrieval.code.chunk_id import ChunkId
+from evaltools.retrieval.code.chunk_id import ChunkId, parse_chunk_id
 from evaltools.retrieval.gold.reanchor.history.bodies import (
     BODY_MARGIN,
     HOLLOW_BELOW,
@@ -32,9 +33,17 @@ from evaltools.retrieval.gold.reanchor.history.bodies import (
     make_body,
     source_lines,
 )
-from evaltools.retrieval.gold.reanchor.history.old_defs import OldDefinitions, kept
+from evaltools.retrieval.gold.reanchor.history.old_defs import OldDefinitions, body_of, kept
+from evaltools.retrieval.gold.reanchor.history.owner_places import (
+    MIN_SIBLINGS,
+    OwnerPlace,
+    evidence_of,
+    moved_members,
+    renamed_type,
+    went_together,
+)
 from evaltools.retrieval.gold.reanchor.history.partners import Partners
-from evaltools.retrieval.gold.reanchor.lookup import Entry, Lookup
+from evaltools.retrieval.gold.reanchor.lookup import NAME_LENGTH_FACTOR, Lookup
 from evaltools.retrieval.gold.reanchor.rename import Scopes
 from evaltools.retrieval.gold.reanchor.resolve import (
     MAX_CANDIDATES,
@@ -45,25 +54,8 @@ from evaltools.retrieval.gold.reanchor.resolve import (
 )
 from evaltools.retrieval.gold.reanchor.scope import is_test_path, scope_of, scope_word
 
-# The owner (or wrapper) took at least this many other definitions of the old file.
-MIN_SIBLINGS = 2
 # Past this many old files to search for a rival type, a rename is not one clear place.
 MAX_RIVAL_FILES = 400
-
-
-@dataclass(frozen=True)
-class _Place:
-    chunk_id: str
-    path: str
-    owner: str  # the new owner, or the wrapper around the whole old name
-    wrapped: bool
-    took: tuple[tuple[str, str], ...]  # the other definitions that went there: (then, now)
-    alike: float
-    members: int = 0  # the old type's members, when the place is the type's rename
-
-    @property
-    def siblings(self) -> int:
-        return len(self.took)
 
 
 class Owners:
@@ -104,7 +96,7 @@ class Owners:
                 f"stayed in its {scope_word(cid.path)} under a new type: {', '.join(stayed[:3])}",
             )
         why = "its type was renamed" if best.members else "it went to another owner"
-        return resolved(cid, best.chunk_id, why, _evidence(cid, best))
+        return resolved(cid, best.chunk_id, why, evidence_of(cid, best))
 
     def _renamed_at_home(self, cid: ChunkId, revision: str, old: Body) -> list[str]:
         """The ID's last name under new types of its own scope that hold at least
@@ -138,7 +130,19 @@ class Owners:
         hits = [c for other, c in named.items() if len(held[other] & siblings) >= MIN_SIBLINGS]
         return self.olds.newcomers(hits, cid, revision, old)
 
-    def _places(self, cid: ChunkId, revision: str, old: Body) -> list[_Place]:
+    def members_went(self, cid: ChunkId, revision: str, old: Body) -> list[OwnerPlace]:
+        """The types new since the revision that took at least half of the ID's members
+        (and `MIN_SIBLINGS`), their bodies kept, whatever the type's own body kept; a
+        rival old type they may be the rename of as much does not matter: the code went
+        there."""
+        return self._places(cid, revision, old, renamed=False)
+
+    def _places(
+        self, cid: ChunkId, revision: str, old: Body, *, renamed: bool = True
+    ) -> list[OwnerPlace]:
+        """With `renamed`, the places of a missing ID (its type renamed, or it went to
+        another owner), as alike as `HOLLOW_BELOW`; else only the types that took its
+        members."""
         assert cid.symbol is not None
         symbol = cid.symbol
         now = self.lookup.get(cid.path)
@@ -146,23 +150,45 @@ class Owners:
         before = [d.name for d in self.olds.at(cid.path, revision)]
         left = [n for n in before if n not in still and n != symbol]
         members = [n for n in left if n.startswith(symbol + ".")]
-        found: list[_Place] = []
-        for path in self._files(cid, revision, [symbol, *members[:3]]):
+        if not renamed and len(members) < MIN_SIBLINGS:
+            return []
+        found: list[OwnerPlace] = []
+        for path in self._files(cid, revision, [symbol, *members[:3]], heirs=renamed):
             entries = self.lookup.get(path)
             if entries is None:
                 continue
             names = {e.name for e in entries.entries if e.name is not None}
             if len(members) >= MIN_SIBLINGS:
-                found.extend(_renamed_type(symbol, members, path, entries.entries, names))
-            found.extend(_moved_members(symbol, left, path, entries.entries, names))
+                found.extend(renamed_type(symbol, members, path, entries.entries, names))
+            if renamed:
+                found.extend(moved_members(symbol, left, path, entries.entries, names))
         found = [q for p in found if (q := self._bodies_alike(cid, revision, p)) is not None]
-        found = self._renames(cid, revision, found, before, still)
+        if renamed:
+            found = self._renames(cid, revision, found, before, still)
         fresh = set(self.olds.newcomers([p.chunk_id for p in found], cid, revision, old))
+        owner = symbol.rpartition(".")[0]
+        together = sum(n.startswith(owner + ".") for n in before) if owner else 0
         return [
             dataclasses.replace(p, alike=alike)
             for p in found
-            if p.chunk_id in fresh and (alike := kept(old, p.chunk_id, self.lookup)) >= HOLLOW_BELOW
+            if p.chunk_id in fresh
+            and (
+                (alike := kept(old, p.chunk_id, self.lookup)) >= HOLLOW_BELOW
+                or not renamed
+                or (went_together(p, together) and self._rewritten(cid, p.chunk_id))
+            )
         ]
+
+    def _rewritten(self, cid: ChunkId, chunk_id: str) -> bool:
+        """Code rewritten, not a stub left nor another thing grown: about as long as the
+        ID's span, and long enough to be code (`MIN_BODY_CHARS`)."""
+        new, body = parse_chunk_id(chunk_id), body_of(chunk_id, self.lookup)
+        lines = sorted((cid.end - cid.start + 1, new.end - new.start + 1))
+        return (
+            body is not None
+            and body.size >= MIN_BODY_CHARS
+            and (lines[1] <= NAME_LENGTH_FACTOR * lines[0])
+        )
 
     def _standing_twin(self, cid: ChunkId, revision: str, old: Body, alike: float) -> bool:
         """A definition of the ID's last name there all along whose body is nearer the old
@@ -179,7 +205,7 @@ class Owners:
         twins = [b.chunk_id for score, b in found if score > alike and b.leaf == old.leaf]
         return len(self.olds.newcomers(twins, cid, revision, old)) < len(twins)
 
-    def _bodies_alike(self, cid: ChunkId, revision: str, place: _Place) -> _Place | None:
+    def _bodies_alike(self, cid: ChunkId, revision: str, place: OwnerPlace) -> OwnerPlace | None:
         """`place` with the siblings whose bodies there kept half of theirs (a `new` and a
         `build` of another builder are names, not evidence), if it still has enough."""
         old = {d.name: d for d in self.olds.at(cid.path, revision)}
@@ -198,15 +224,20 @@ class Owners:
         needed = max(MIN_SIBLINGS, (place.members + 1) // 2)
         return dataclasses.replace(place, took=tuple(took)) if len(took) >= needed else None
 
-    def _files(self, cid: ChunkId, revision: str, names: list[str]) -> list[str]:
+    def _files(
+        self, cid: ChunkId, revision: str, names: list[str], *, heirs: bool = True
+    ) -> list[str]:
         """The files git moved the old file to, and those new since the revision that git
         derives from no other file (another's rename is that file's heir), holding one of
-        `names`' last names."""
-        moved = [p for p in self.lookup.moved_to(cid.path, revision) if p != cid.path]
+        `names`' last names; not `heirs`: every file new since the revision, without git's
+        copy detection over the range (costly, and a newcomer is all that is asked)."""
+        moved = (
+            [p for p in self.lookup.moved_to(cid.path, revision) if p != cid.path] if heirs else []
+        )
         new = [
             p
             for p in self.partners.new_files(cid.path, revision)
-            if not set(self.lookup.renamed_from(p, revision)) - {cid.path}
+            if not heirs or not set(self.lookup.renamed_from(p, revision)) - {cid.path}
         ]
         needles = [n.rpartition(".")[2].encode("utf-8") for n in names]
         files = [
@@ -221,10 +252,10 @@ class Owners:
         self,
         cid: ChunkId,
         revision: str,
-        found: list[_Place],
+        found: list[OwnerPlace],
         before: list[str],
         still: set[str | None],
-    ) -> list[_Place]:
+    ) -> list[OwnerPlace]:
         """`found` but the renames that do not hold: a member's owner gone (the new owner
         its rename) needs half of its members there; a renamed type, no rival."""
         assert cid.symbol is not None
@@ -243,7 +274,7 @@ class Owners:
             or not self._rival(cid, revision, cid.symbol if p.members else owner, p)
         ]
 
-    def _rival(self, cid: ChunkId, revision: str, owner: str, place: _Place) -> bool:
+    def _rival(self, cid: ChunkId, revision: str, owner: str, place: OwnerPlace) -> bool:
         """Another type of the revision, gone now, whose members the new type holds as
         well (half of them, and MIN_SIBLINGS): the new type may be its rename as much.
         Searched in the old file itself (toml 0.7 dropped three `ser::Serializer`
@@ -295,73 +326,3 @@ class Owners:
             leaf = name.rpartition(".")[2]
             self._known[name] = any(e.name == name for _, e in self.lookup.holding({leaf}))
         return self._known[name]
-
-
-def _moved_members(
-    symbol: str, left: list[str], path: str, entries: tuple[Entry, ...], names: set[str]
-) -> list[_Place]:
-    """The definitions of a file with the ID's last name under another owner (or a wrapper
-    around its whole name) that took at least MIN_SIBLINGS other definitions that left the
-    old file the same way."""
-    owner, _, leaf = symbol.rpartition(".")
-    found = []
-    for entry in entries:
-        name = entry.name
-        if name is None or entry.leaf != leaf or name == symbol:
-            continue
-        wrapped = name.endswith("." + symbol)
-        if wrapped:
-            new_owner = name[: -len(symbol) - 1]
-            took = [(n, f"{new_owner}.{n}") for n in left if f"{new_owner}.{n}" in names]
-        elif owner:
-            # No owner now: its type dissolved into top-level definitions (gocheck suites
-            # became testify tests in go-billy 6; unittest classes, pytest functions), unless
-            # another type of the file had that name too (which one dissolved?).
-            new_owner = name.rpartition(".")[0]
-            if not new_owner and any(n.rpartition(".")[2] == leaf for n in left if n != symbol):
-                continue
-            prefix = new_owner + "." if new_owner else ""
-            took = [
-                (n, there)
-                for n in left
-                if n.startswith(owner + ".") and (there := prefix + n[len(owner) + 1 :]) in names
-            ]
-        else:
-            continue
-        if len(took) >= MIN_SIBLINGS:
-            found.append(_Place(entry.chunk_id, path, new_owner, wrapped, tuple(took), 0.0))
-    return found
-
-
-def _renamed_type(
-    symbol: str, members: list[str], path: str, entries: tuple[Entry, ...], names: set[str]
-) -> list[_Place]:
-    """The types of a file that took at least half of the old type's members (and
-    MIN_SIBLINGS), under their own name: its rename."""
-    needed = max(MIN_SIBLINGS, (len(members) + 1) // 2)
-    found = []
-    for entry in entries:
-        if entry.name is None or entry.name == symbol:
-            continue
-        took = tuple(
-            (n, entry.name + n[len(symbol) :])
-            for n in members
-            if entry.name + n[len(symbol) :] in names
-        )
-        if len(took) >= needed:
-            found.append(_Place(entry.chunk_id, path, entry.name, False, took, 0.0, len(members)))
-    return found
-
-
-def _evidence(cid: ChunkId, place: _Place) -> str:
-    if place.members:
-        how = f"renamed `{place.owner}` in {place.path}, which took {place.siblings} of its"
-        return f"{how} {place.members} members, body {place.alike:.2f} alike"
-    if place.wrapped:
-        how = f"nested in `{place.owner}` in {place.path} with {place.siblings} other"
-        how += f" definitions of {cid.path}"
-    else:
-        owner = (cid.symbol or "").rpartition(".")[0]
-        how = f"moved from `{owner}` to `{place.owner}`" if place.owner else f"`{owner}` dissolved"
-        how += f" in {place.path} with {place.siblings} of its siblings"
-    return f"{how}, body {place.alike:.2f} alike"
