@@ -155,7 +155,7 @@ GOLD_HOLLOWED = Rule(
     "A gold chunk ID's name is still there, but its body went elsewhere.",
     "The name was found, but its body kept under half of the old one (from git at the "
     "record's `revision`), while another definition holds at least 60% of it and 25 "
-    "points more, or, for a type, a new type took most of its members; or code is found "
+    "points more, or, for a type, a new type took half of its members; or code is found "
     "only as a bare declaration (an interface's or an abstract method, a trait's required "
     "function).",
     "Whether the gold meant the name (now a thin subclass or wrapper) or the code is "

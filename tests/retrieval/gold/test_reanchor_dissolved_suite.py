@@ -19,7 +19,7 @@ __all__ = ["repo"]  # the fixture
 CHECKS = ("Read", "Write", "Rename", "Remove")
 
 
-def go_suite(method: bool) -> str:
+def go_suite(method: bool, names: tuple[str, ...] = CHECKS) -> str:
     head = (
         "func (s *BasicSuite) Test{0}(c *C) {{\n" if method else "func Test{0}(t *testing.T) {{\n"
     )
@@ -32,7 +32,7 @@ def go_suite(method: bool) -> str:
         + f'\tdata, err := f.{name}([]byte("{name.lower()} payload"), 0o644, true)\n'
         + ok
         + f'\tcheckContent({fs}, "{name.lower()}.txt", data, len(data))\n}}\n\n'
-        for name in CHECKS
+        for name in names
     )
 
 
@@ -193,3 +193,99 @@ def test_a_rewritten_test_whose_code_went_elsewhere_is_hollowed(
     assert code == 1
     assert (got[gold]["kind"], got[gold]["new_chunk_id"]) == ("hollowed", None)
     assert chunk_id(repo, "test/checks.go", "Checks.RenameChecked") in got[gold]["candidates"]
+
+
+@pytest.mark.parametrize("guard", ["few went", "grown"])
+def test_a_rewritten_test_needs_most_of_its_suite_and_its_length(
+    guard: str, repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Of a suite of 4, only 2 tests and the ID's went to the new file (3, under the 4
+    the name needs beside it); or all went, but the ID's test grew past twice its length
+    (another thing now): neither is followed by its name alone."""
+    repo.write("test/basic.go", go_suite(True))
+    old = repo.commit("a suite")
+    gold = chunk_id(repo, "test/basic.go", "BasicSuite.TestRename")
+    (repo.path / "test/basic.go").unlink()
+    went = ("Read", "Write", "Rename") if guard == "few went" else CHECKS
+    table = GO_TABLE
+    if guard == "grown":
+        table = GO_TABLE.replace("\t}\n}", "\t}\n" + "\trequire.NoError(t, fs.Sync())\n" * 9 + "}")
+    repo.write("test/basic_test.go", with_heir(go_suite(False, went), "TestRename", table))
+    repo.commit("top-level tests")
+    code, got = gold_check(repo, tmp_path, capsys, [gold], old)
+    assert code == 1
+    assert got[gold]["new_chunk_id"] is None
+
+
+def test_nested_helpers_are_no_members_of_the_suite(
+    repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A suite of 3 tests, each with a nested helper: 2 siblings went with their bodies,
+    the ID's rewritten; the helpers do not make up the 4 members it takes."""
+
+    def suite(method: bool) -> str:
+        out = "class BasicSuite(TestCase):\n" if method else ""
+        pad = "    " if method else ""
+        for name in ("read", "write", "rename"):
+            out += f"{pad}def test_{name}({'self' if method else 'fs'}):\n"
+            out += f"{pad}    def check(data):\n{pad}        assert data, '{name}'\n"
+            out += f"{pad}    f = open_fs().open('{name}.txt')\n"
+            out += f"{pad}    check(f.{name}(b'{name} payload', 0o644, True))\n\n"
+        return out
+
+    repo.write("tests/suite.py", suite(True))
+    old = repo.commit("a suite")
+    gold = chunk_id(repo, "tests/suite.py", "BasicSuite.test_rename")
+    (repo.path / "tests/suite.py").unlink()
+    rewritten = (
+        "@pytest.mark.parametrize('pair', [('a', 'b'), ('c', 'd')])\n"
+        "def test_rename(fs, pair):\n    write_file(fs, pair[0], b'')\n"
+        "    fs.rename(*pair)\n    assert fs.exists(pair[1])\n"
+    )
+    repo.write("tests/test_basic.py", with_heir(suite(False), "test_rename", rewritten))
+    repo.commit("top-level tests")
+    code, got = gold_check(repo, tmp_path, capsys, [gold], old)
+    assert code == 1
+    assert got[gold]["new_chunk_id"] is None
+
+
+def test_a_rewritten_test_whose_suite_went_two_ways_is_ambiguous(
+    repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A suite of 7 split into two modules of 3 tests each, both with a `test_rename`
+    rewritten: a body under half alike tells neither apart, whichever is nearer."""
+    names = ("read", "write", "stat", "remove", "chmod", "link", "rename")
+
+    def body(name: str, pad: str, fs: str) -> str:
+        return (
+            f"{pad}    f = {fs}.open('{name}.txt')\n"
+            f"{pad}    data = f.{name}(b'{name} payload', 0o644, True)\n"
+            f"{pad}    assert check_content({fs}, '{name}.txt') == data\n\n"
+        )
+
+    suite = "class BasicSuite(TestCase):\n" + "".join(
+        f"    def test_{n}(self):\n" + body(n, "    ", "self.fs") for n in names
+    )
+    repo.write("tests/suite.py", suite)
+    old = repo.commit("a suite")
+    gold = chunk_id(repo, "tests/suite.py", "BasicSuite.test_rename")
+    (repo.path / "tests/suite.py").unlink()
+    # 0.31 and 0.17 alike: apart by more than 0.1, both rewritten past half
+    checked = "    assert check_content(fs, pair[1]) == b''\n"
+    for module, part, cases, more in (("a", names[:3], 1, checked), ("b", names[3:6], 6, "")):
+        pairs = ", ".join(f"('x{i}', 'y{i}')" for i in range(cases))
+        rename = (
+            f"@pytest.mark.parametrize('pair', [{pairs}])\n"
+            "def test_rename(fs, pair):\n    write_file(fs, pair[0], b'')\n"
+            "    fs.rename(*pair)\n" + more + "\n"
+        )
+        tests = "".join(f"def test_{n}(fs):\n" + body(n, "", "fs") for n in part)
+        repo.write(f"tests/test_{module}.py", tests + rename)
+    repo.commit("two modules")
+    code, got = gold_check(repo, tmp_path, capsys, [gold], old)
+    assert code == 1
+    assert (got[gold]["kind"], got[gold]["new_chunk_id"]) == ("ambiguous", None)
+    assert set(got[gold]["candidates"]) == {
+        chunk_id(repo, "tests/test_a.py", "test_rename"),
+        chunk_id(repo, "tests/test_b.py", "test_rename"),
+    }

@@ -223,30 +223,66 @@ def _pytest(names: list[str]) -> str:
     )
 
 
-@pytest.mark.parametrize(("landed", "follows"), [(4, True), (2, False)])
+# case: the class's tests, those of them in the new file, what the ID's test became, and
+# what else is written beside (a module-level test there all along, a helper elsewhere).
+CASES_DISSOLVED = {
+    "4 of 4 land": (4, 4, "table", ""),
+    "2 of 4 land": (4, 2, "table", ""),
+    "4 of 9 land": (9, 4, "table", ""),
+    "a stub": (4, 4, "stub", ""),
+    "2 stood there": (4, 4, "table", "stood"),
+    "its code elsewhere": (4, 4, "table", "elsewhere"),
+}
+NAMES = [
+    "ordinal",
+    "intcomma",
+    "intword",
+    "apnumber",
+    "scientific",
+    "clamp",
+    "metric",
+    "fraction",
+    "naturalsize",
+]
+
+
+@pytest.mark.parametrize("case", list(CASES_DISSOLVED))
 def test_a_test_rewritten_as_its_class_dissolved_in_place_follows_its_name(
-    landed: int,
-    follows: bool,
-    repo: GitRepo,
-    tmp_path: Path,
-    capsys: pytest.CaptureFixture[str],
+    case: str, repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """humanize 3: `NumberTestCase`'s tests became pytest functions of the same file, each
-    rewritten as a table of cases (under half of its body kept): with most of the class's
-    tests landing so (4 of 4), the name says it; with 2 of 4 (the others dropped), it is
-    no evidence."""
-    names = ["ordinal", "intcomma", "intword", "apnumber"]
-    repo.write("tests/test_number.py", "import humanize\n\n\n" + _unittest(names))
+    rewritten as a table of cases (under half of its body kept): with half of the class's
+    tests, and at least 4, landing under names new there, the name says it. Not with 2 of
+    4 or 4 of 9, not onto a stub, not counting tests whose module-level names were there
+    already, and not when most of its code is in a new helper elsewhere (`hollowed`)."""
+    members, landed, became, beside = CASES_DISSOLVED[case]
+    names = NAMES[:members]
+    stood = _pytest(names[1:3]) if beside == "stood" else ""
+    repo.write("tests/test_number.py", "import humanize\n\n\n" + stood + _unittest(names))
     old = repo.commit("unittest")
     gold = chunk_id(repo, "tests/test_number.py", "NumberTestCase.test_ordinal")
-    repo.write("tests/test_number.py", "import humanize\n\n\n" + _pytest(names[:landed]))
+    new = _pytest(names[1:landed] if beside != "stood" else names[3:landed])
+    heir = _pytest(["ordinal"]) if became == "table" else "def test_ordinal():\n    pass\n"
+    repo.write("tests/test_number.py", "import humanize\n\n\n" + stood + heir + "\n\n" + new)
+    if beside == "elsewhere":
+        # its checks, two more beside them: 0.66 alike, too little to place it by body alone
+        checks = [("1", "1st"), ("22", "22nd"), ("3", "3rd"), ("4", "4th")]
+        repo.write(
+            "tests/helpers.py",
+            "def ordinal_checks(check):\n"
+            + "".join(f"    check(humanize.ordinal('{n}'), '{s} ordinal')\n" for n, s in checks)
+            + "    check(humanize.ordinal(None), None)\n",
+        )
     repo.commit("pytest")
     code, got = gold_check(repo, tmp_path, capsys, [gold], old)
     assert code == 1
-    heir = chunk_id(repo, "tests/test_number.py", "test_ordinal") if follows else None
-    assert got[gold]["new_chunk_id"] == heir
-    if follows:
+    if case == "4 of 4 land":
+        assert got[gold]["new_chunk_id"] == chunk_id(repo, "tests/test_number.py", "test_ordinal")
         assert got[gold]["evidence"] == (
             "its wrapper NumberTestCase dissolved in tests/test_number.py with 4 of its "
             "members, rewritten"
         )
+    elif beside == "elsewhere":
+        assert (got[gold]["kind"], got[gold]["new_chunk_id"]) == ("hollowed", None)
+    else:
+        assert got[gold]["new_chunk_id"] is None

@@ -61,7 +61,7 @@ def by_names(
                 continue
         same = holding.get(symbol, [])
         entries, twins = _namesakes_new(same, ref, cid, old, olds=olds, the_set=the_set)
-        found = _by_unique_name(cid, ref, entries, old, olds)
+        found = _by_unique_name(cid, symbol, entries, old, lookup)
         if found is None or found.new_chunk_id is None:
             plain.append((ref, cid, old))
             continue
@@ -73,10 +73,6 @@ def by_names(
             continue
         if old is None and ref.revision is not None:
             claims.setdefault((ref.revision, found.new_chunk_id), []).append((ref, cid, found))
-        elif old is not None:
-            # A name placed though its body was rewritten, unless the body went elsewhere.
-            arrived = partial(olds.arrived, cid=cid, revision=ref.revision, old=old)
-            results[ref] = hollowed_or(old, found, lookup, arrived)
         else:
             results[ref] = found
     for claim in claims.values():
@@ -115,19 +111,24 @@ def place_by_name(
         if old is None or ref.revision is None or holding.get(symbol):
             continue
         if results[ref].status.missing and (went := owners.place(cid, ref, old)) is not None:
-            # A name placed whatever its body became, unless the body went elsewhere.
-            if went.new_chunk_id is not None:
-                arrived = partial(olds.arrived, cid=cid, revision=ref.revision, old=old)
-                went = hollowed_or(old, went, lookup, arrived)
-            results[ref] = went
+            results[ref] = _unless_body_elsewhere(cid, ref, old, went, olds)
     for ref, cid, _, old in by_name:
         if results[ref].status is Status.MISSING_SYMBOL:
             dissolved = unwrapped(cid, ref, old, lookup=lookup, olds=olds, the_set=the_set)
             if dissolved is not None and old is not None:
-                assert dissolved.new_chunk_id is not None
-                arrived = partial(olds.arrived, cid=cid, revision=ref.revision, old=old)
-                dissolved = hollowed_or(old, dissolved, lookup, arrived)
+                dissolved = _unless_body_elsewhere(cid, ref, old, dissolved, olds)
             results[ref] = dissolved or results[ref]
+
+
+def _unless_body_elsewhere(
+    cid: ChunkId, ref: GoldRef, old: Body, found: Resolution, olds: OldDefinitions
+) -> Resolution:
+    """`found`, a place its name and siblings gave whatever its body became, unless the
+    body went elsewhere: then `hollowed` (`hollow.hollowed_or`)."""
+    if found.new_chunk_id is None:
+        return found
+    arrived = partial(olds.arrived, cid=cid, revision=ref.revision, old=old)
+    return hollowed_or(old, found, olds.lookup, arrived)
 
 
 def _namesakes_new(
@@ -256,16 +257,13 @@ def _by_successors(
 
 
 def _by_unique_name(
-    cid: ChunkId, ref: GoldRef, same: list[Entry], old: Body | None, olds: OldDefinitions
+    cid: ChunkId, symbol: str, same: list[Entry], old: Body | None, lookup: Lookup
 ) -> Resolution | None:
     """Name-only evidence, about as long: the qualified name defined once in its scope
     where the language allows no second one (a Go or Java package), else once in the tree
     (a method, or in a file of the same name). Never across test and other code. With the
-    old body (rewritten past a body match), the one place must also keep half of it, or
-    be in the file that its gone file became by name (`moved_by_file_name`): then a
-    function's name needs no same-named file if that body is not a short one."""
-    assert cid.symbol is not None
-    symbol = cid.symbol
+    old body (rewritten past a body match), the one place must also keep half of it: then
+    a function's name needs no same-named file if that body is not a short one."""
     test = is_test_path(cid.path)
     scope = scope_of(cid.path)
     local = [e for e in same if scope_of(e.path) == scope]
@@ -284,13 +282,8 @@ def _by_unique_name(
     if not entry.about_as_long(cid.start, cid.end, NAME_LENGTH_FACTOR):
         return None
     if old is not None:
-        alike = kept(old, entry.chunk_id, olds.lookup)
-        if alike >= HOLLOW_BELOW:
-            evidence += f", body {alike:.2f} alike"
-        elif ref.revision is not None and olds.moved_by_file_name(
-            cid.path, entry.path, ref.revision
-        ):
-            evidence = f"same name in {entry.path}, the one file of its file's name then and now"
-        else:
+        alike = kept(old, entry.chunk_id, lookup)
+        if alike < HOLLOW_BELOW:
             return None
+        evidence += f", body {alike:.2f} alike"
     return resolved(cid, entry.chunk_id, f"`{symbol}` is defined once", evidence)

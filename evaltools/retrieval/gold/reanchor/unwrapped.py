@@ -50,7 +50,7 @@ def unwrapped(
             # A body long enough to tell says it is another, unless most of the wrapper's
             # members landed with it and it is code rewritten, not a stub.
             landed_too = _members_landing(cid, ref, lookup, olds, the_set)
-            if landed_too is None or not _rewritten(landed, lookup):
+            if landed_too is None or not _code(landed, lookup):
                 return None
             evidence += f" with {landed_too} of its members, rewritten"
         if then:
@@ -106,16 +106,20 @@ def _members_landing(
     if ref.revision is None:
         return None
     wrapper = (cid.symbol or "").partition(".")[0]
-    members = [d for d in olds.at(cid.path, ref.revision) if d.name.startswith(f"{wrapper}.")]
+    then = olds.at(cid.path, ref.revision)
+    names = {d.name for d in then}
+    # Direct members only (a test's nested helper is none), whose name is new there.
+    members = [d for d in then if d.name.rpartition(".")[0] == wrapper]
     landing = sum(
         1
         for d in members
-        if _landing(ChunkId(cid.path, d.start, d.end, d.name), ref, lookup, the_set) is not None
+        if d.name.partition(".")[2] not in names
+        and _landing(ChunkId(cid.path, d.start, d.end, d.name), ref, lookup, the_set) is not None
     )
     return landing if landing >= max(MIN_MOVED_TOGETHER, (len(members) + 1) // 2) else None
 
 
-def _rewritten(chunk_id: str, lookup: Lookup) -> bool:
+def _code(chunk_id: str, lookup: Lookup) -> bool:
     """Code, not a stub: a body at least `MIN_BODY_CHARS` long."""
     body = body_of(chunk_id, lookup)
     return body is not None and body.size >= MIN_BODY_CHARS

@@ -123,8 +123,8 @@ def members_went_or(
     old: Body, cid: ChunkId, revision: str | None, result: Resolution, owners: Owners
 ) -> Resolution:
     """A type found by its name that kept little of its body, while a type new since the
-    revision took half of its members (their bodies kept) and the name's type fewer, its
-    own body keeping `HOLLOW_GAIN` more of the old one than the name's place: its
+    revision took half of the members that left it (their bodies kept) and the name's type
+    fewer, its own body keeping `HOLLOW_GAIN` more of the old one than the name's place: its
     code went there and the name stayed on what was left (commons-fileupload 2:
     `ProgressListenerTest`, followed through four renames, is a 14-line subclass; its
     tests went to a new `AbstractProgressListenerTest`). `hollowed`, both places listed."""
@@ -146,6 +146,7 @@ def members_went_or(
         p
         for p in owners.members_went(cid, revision, old)
         if p.chunk_id != result.new_chunk_id
+        and not parse_chunk_id(p.chunk_id).within(here)
         and p.siblings > sum(then[cut:] in own for then, _ in p.took)
         # Members' names alone repeat across a suite (`createMatcher`, `testNull`): the
         # type's own body must have more of the old one too.

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections import Counter
 from collections.abc import Iterator
 
 from evaltools.retrieval.code.chunk_id import ChunkId, parse_chunk_id
@@ -51,7 +50,6 @@ class OldDefinitions:
         self.lookup = lookup
         self._parsed: dict[tuple[str, str], tuple[Definition, ...]] = {}
         self._now: set[str] | None = None
-        self._names_now: Counter[str] | None = None  # file names of the tree checked
         # The files of a listing (a revision's, by its identity) gone since, by file name.
         # The listing is kept with its files by name, so that its identity is never reused.
         self._gone: dict[tuple[str, int], tuple[list[str], dict[str, list[str]]]] = {}
@@ -126,21 +124,6 @@ class OldDefinitions:
         if self._now is None:
             self._now = set(self.lookup.paths())
         return self._now
-
-    def moved_by_file_name(self, path: str, new_path: str, revision: str) -> bool:
-        """Whether `path`, gone since `revision`, became `new_path`, new since, by their name:
-        the only file of that name in each tree (commons-jexl 3 moved every file from
-        `jexl2/` to `jexl3/` and rewrote most, past what git calls a rename), as a person
-        pairs them."""
-        name = file_name(path)
-        if file_name(new_path) != name or path in self._tree_now():
-            return False
-        listing = self.lookup.old_paths(path, revision)
-        if new_path in listing or sum(file_name(p) == name for p in listing) != 1:
-            return False
-        if self._names_now is None:
-            self._names_now = Counter(file_name(p) for p in self._tree_now())
-        return self._names_now[name] == 1
 
     def _same_file_name(self, path: str, revision: str) -> Iterator[str]:
         """The files of `path`'s name elsewhere at `revision`, gone since, paired with no file

@@ -12,8 +12,9 @@ from evaltools.retrieval.gold.reanchor.lookup import Entry
 
 # The owner (or wrapper) took at least this many other definitions of the old file.
 MIN_SIBLINGS = 2
-# A member's name places it whatever its body became when this many of its owner's members
-# (itself included, and at least half of them) went there, their bodies kept.
+# A member's name places it whatever its body became when this many of its owner's direct
+# members (itself included, and at least half of them) went there: to another file with
+# their bodies kept, or, in place, under names new there.
 MIN_MOVED_TOGETHER = 4
 
 
@@ -35,13 +36,19 @@ class OwnerPlace:
         return len(self.took)
 
 
-def went_together(place: OwnerPlace, together: int) -> bool:
-    """Whether most of the ID's owner's `together` members went to `place`'s owner with
-    their bodies (a suite dissolved into test functions: go-billy 6), so that its name
-    says where it went whatever its body became."""
+def went_together(place: OwnerPlace, owner: str, symbol: str, together: int) -> bool:
+    """Whether at least half of `owner`'s `together` direct members (and
+    `MIN_MOVED_TOGETHER`, the ID `symbol` included) went to `place`'s owner with their
+    bodies (a suite dissolved into test functions: go-billy 6), so that its name says where
+    it went whatever its body became. Nested definitions (a test's helper function) are no
+    members of their own."""
     if place.wrapped or place.members:
         return False
-    return place.siblings + 1 >= max(MIN_MOVED_TOGETHER, (together + 1) // 2)
+    direct = sum(
+        then.rpartition(".")[0] == owner and not then.startswith(f"{symbol}.")
+        for then, _ in place.took
+    )
+    return direct + 1 >= max(MIN_MOVED_TOGETHER, (together + 1) // 2)
 
 
 def moved_members(

@@ -78,7 +78,9 @@ class Owners:
         best = places[0]
         if self._standing_twin(cid, ref.revision, old, best.alike):
             return None
-        if len(places) > 1 and best.alike - places[1].alike < BODY_MARGIN:
+        # A body rewritten tells no place from another: only its name and siblings did.
+        weak = best.alike < HOLLOW_BELOW
+        if len(places) > 1 and (weak or best.alike - places[1].alike < BODY_MARGIN):
             return Resolution(
                 Status.AMBIGUOUS,
                 candidates=tuple(p.chunk_id for p in places[:MAX_CANDIDATES]),
@@ -167,7 +169,7 @@ class Owners:
             found = self._renames(cid, revision, found, before, still)
         fresh = set(self.olds.newcomers([p.chunk_id for p in found], cid, revision, old))
         owner = symbol.rpartition(".")[0]
-        together = sum(n.startswith(owner + ".") for n in before) if owner else 0
+        together = sum(n.rpartition(".")[0] == owner for n in before) if owner else 0
         return [
             dataclasses.replace(p, alike=alike)
             for p in found
@@ -175,11 +177,14 @@ class Owners:
             and (
                 (alike := kept(old, p.chunk_id, self.lookup)) >= HOLLOW_BELOW
                 or not renamed
-                or (went_together(p, together) and self._rewritten(cid, p.chunk_id))
+                or (
+                    went_together(p, owner, symbol, together)
+                    and self._rewritten_as_long(cid, p.chunk_id)
+                )
             )
         ]
 
-    def _rewritten(self, cid: ChunkId, chunk_id: str) -> bool:
+    def _rewritten_as_long(self, cid: ChunkId, chunk_id: str) -> bool:
         """Code rewritten, not a stub left nor another thing grown: about as long as the
         ID's span, and long enough to be code (`MIN_BODY_CHARS`)."""
         new, body = parse_chunk_id(chunk_id), body_of(chunk_id, self.lookup)
