@@ -6,7 +6,7 @@ new places are the definitions of the tree checked. With an old body:
 - a name found where it was is kept only if its body still resembles the old one; when
   the body went elsewhere, the ID is `hollowed` (both places are reported, nothing fixed);
 - ties (a property's getter and setter, `@overload` stubs, two nested functions of one
-  name) are broken by the body, decorators included;
+  name) are broken by the body, decorators included (`ties`);
 - a missing symbol is searched in the files git says the file was renamed or copied to,
   then across the whole tree: the exact body, then a near body (`bodies.NEAR_BODY`, by a
   margin), and one body in several places is `copied`, with every place as a candidate;
@@ -24,15 +24,10 @@ When the evidence is not one clear place, candidates are reported and nothing re
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Sequence
-
 from evaltools.retrieval.code.chunk_id import ChunkId, parse_chunk_id
 from evaltools.retrieval.gold.reanchor.history.bodies import (
-    BODY_MARGIN,
     HOLLOW_BELOW,
     Body,
-    similarity,
 )
 from evaltools.retrieval.gold.reanchor.history.by_body import Fresh, by_body, renamed_in_place
 from evaltools.retrieval.gold.reanchor.history.hollow import (
@@ -42,15 +37,14 @@ from evaltools.retrieval.gold.reanchor.history.hollow import (
 )
 from evaltools.retrieval.gold.reanchor.history.old_defs import (
     OldDefinitions,
-    body_of,
     kept,
     old_body,
 )
-from evaltools.retrieval.gold.reanchor.history.order import in_order
 from evaltools.retrieval.gold.reanchor.history.owners import Owners
 from evaltools.retrieval.gold.reanchor.history.partners import Partners
 from evaltools.retrieval.gold.reanchor.history.retyped import renamed_type
 from evaltools.retrieval.gold.reanchor.history.successors import Successors
+from evaltools.retrieval.gold.reanchor.history.ties import recheck_twins, told_apart, twinned
 from evaltools.retrieval.gold.reanchor.lookup import Lookup
 from evaltools.retrieval.gold.reanchor.names import ByName, place_by_name
 from evaltools.retrieval.gold.reanchor.plain.no_history import SetEvidence
@@ -58,9 +52,6 @@ from evaltools.retrieval.gold.reanchor.plain.twins import plain_namesakes
 from evaltools.retrieval.gold.reanchor.plain.wrapper import wrapped
 from evaltools.retrieval.gold.reanchor.rename import Scopes, by_scope
 from evaltools.retrieval.gold.reanchor.resolve import GoldRef, Resolution, Status, leaf_of, resolved
-
-# A tie broken: the chunk ID, why (for the detail) and the evidence in a few words.
-Pick = tuple[str, str, str]
 
 _GATED = (Status.MOVED, Status.RENAMED_FILE)
 _SEARCHED = (Status.MISSING_SYMBOL, Status.MISSING_FILE, Status.AMBIGUOUS)
@@ -70,20 +61,20 @@ def follow_all(
     ids: dict[GoldRef, ChunkId], results: dict[GoldRef, Resolution], lookup: Lookup
 ) -> None:
     """Revise, in place, the verdicts a body (or a unique name) can improve or must doubt."""
-    twinned = _twinned(ids, results, lookup)
-    _read_ahead(ids, results, lookup, twinned)
+    twins = twinned(ids, results, lookup)
+    _read_ahead(ids, results, lookup, twins)
     olds, scopes = OldDefinitions(lookup), Scopes(lookup)
     the_set = SetEvidence(ids, lookup)  # read only when an ID has no old body to go by
     partners = Partners(lookup, olds)
     owners = Owners(lookup, (olds, scopes), partners)
-    plain_twins = _recheck_twins(twinned, ids, results, lookup, olds)
+    plain_twins = recheck_twins(twins, ids, results, lookup, olds)
     # Searched in one pass over the tree; with the old body, a name must keep half of it.
     by_name: list[ByName] = []
     # Without old bodies, namesakes are told apart by where the IDs placed around them went.
     plain_ambiguous: list[tuple[GoldRef, ChunkId]] = []
     for ref, result in list(results.items()):
         cid = ids[ref]
-        if cid.symbol is None or ref in twinned or result.status not in (*_GATED, *_SEARCHED):
+        if cid.symbol is None or ref in twins or result.status not in (*_GATED, *_SEARCHED):
             continue
         old = old_body(cid, ref, lookup)
         if result.status in _GATED:
@@ -93,9 +84,7 @@ def follow_all(
             if old is None:
                 plain_ambiguous.append((ref, cid))
             else:
-                results[ref] = (
-                    _told_apart(cid, ref, old, result, lookup=lookup, olds=olds) or result
-                )
+                results[ref] = told_apart(cid, ref, old, result, lookup=lookup, olds=olds) or result
             continue
         found = _search(cid, ref, old, lookup, partners)
         if old is not None and ref.revision is not None:
@@ -111,7 +100,7 @@ def follow_all(
         results=results,
         lookup=lookup,
         the_set=the_set,
-        twinned=twinned,
+        twinned=twins,
     )
     by_name = _in_successors(by_name, results, lookup, olds)
     if by_name:
@@ -123,42 +112,6 @@ def follow_all(
             the_set=the_set,
             partners=partners,
         )
-
-
-def _recheck_twins(
-    twinned: set[GoldRef],
-    ids: dict[GoldRef, ChunkId],
-    results: dict[GoldRef, Resolution],
-    lookup: Lookup,
-    olds: OldDefinitions,
-) -> list[tuple[GoldRef, ChunkId]]:
-    """Revise, in place, the IDs found as they are among namesakes, by their old bodies;
-    those without one, left to the set's own IDs."""
-    plain: list[tuple[GoldRef, ChunkId]] = []
-    for ref in [r for r in results if r in twinned]:  # the set's order: `twinned` has none
-        cid = ids[ref]
-        old = old_body(cid, ref, lookup)
-        if old is None:
-            plain.append((ref, cid))
-        else:
-            results[ref] = _recheck_twin(cid, ref, old, lookup, olds) or results[ref]
-    return plain
-
-
-def _told_apart(
-    cid: ChunkId,
-    ref: GoldRef,
-    old: Body,
-    result: Resolution,
-    *,
-    lookup: Lookup,
-    olds: OldDefinitions,
-) -> Resolution | None:
-    """Namesakes told apart by the old body, else by their order in the file."""
-    pick = _tie_break(old, result.candidates, lookup)
-    if pick is None and ref.revision is not None:
-        pick = in_order(cid, ref.revision, result.candidates, lookup, olds)
-    return resolved(cid, *pick) if pick is not None else None
 
 
 def _in_scope(
@@ -288,44 +241,6 @@ def _read_ahead(
         lookup.read_ahead(new, old)
 
 
-def _twinned(
-    ids: dict[GoldRef, ChunkId], results: dict[GoldRef, Resolution], lookup: Lookup
-) -> set[GoldRef]:
-    """The IDs found as they are (with a `revision`) whose name their file defines more than
-    once; each file's names are counted once, not once an ID."""
-    repeated: dict[str, set[str | None]] = {}
-    found: set[GoldRef] = set()
-    for ref, result in results.items():
-        cid = ids[ref]
-        if result.status is not Status.OK or ref.revision is None or cid.symbol is None:
-            continue
-        if cid.path not in repeated:
-            entries = lookup.get(cid.path)
-            names = [entry[0] for entry in entries.entries] if entries is not None else []
-            unique = len(set(names)) == len(names)
-            counts: Counter[str | None] = Counter() if unique else Counter(names)
-            repeated[cid.path] = {name for name, count in counts.items() if count > 1}
-        if cid.symbol in repeated[cid.path]:
-            found.add(ref)
-    return found
-
-
-def _recheck_twin(
-    cid: ChunkId, ref: GoldRef, old: Body, lookup: Lookup, olds: OldDefinitions
-) -> Resolution | None:
-    """An exact span among same-named definitions (an `@overload` stub now where the
-    implementation was, a twin of the same body slid onto it) is right only if the body,
-    or else their order, agrees."""
-    found = lookup.get(cid.path)
-    if found is None or ref.revision is None:
-        return None
-    twins = [e.chunk_id for e in found.entries if e.name == cid.symbol]
-    pick = _tie_break(old, twins, lookup) or in_order(cid, ref.revision, twins, lookup, olds)
-    if pick is None or pick[0] == ref.chunk_id:
-        return None
-    return resolved(cid, *pick)
-
-
 def _fresh(olds: OldDefinitions, cid: ChunkId, ref: GoldRef, old: Body) -> Fresh:
     """What keeps, of some candidates, those that were not at the record's revision."""
     return lambda chunk_ids: olds.newcomers(chunk_ids, cid, ref.revision, old)
@@ -334,26 +249,6 @@ def _fresh(olds: OldDefinitions, cid: ChunkId, ref: GoldRef, old: Body) -> Fresh
 def _arrived(olds: OldDefinitions, cid: ChunkId, ref: GoldRef, old: Body) -> Fresh:
     """What keeps, of some candidates, those whose code was not at the record's revision."""
     return lambda chunk_ids: olds.arrived(chunk_ids, cid, ref.revision, old)
-
-
-def _tie_break(old: Body, candidates: Sequence[str], lookup: Lookup) -> Pick | None:
-    """The one of same-named definitions whose body is the old one's: clearly the most
-    alike, or the only one identical to it (two `#[cfg]` variants of one function)."""
-    scored = sorted(
-        ((similarity(old, b), c) for c in candidates if (b := body_of(c, lookup))),
-        reverse=True,
-    )
-    # The name already fits each of them: the body need only prefer one clearly.
-    if not scored or scored[0][0] < HOLLOW_BELOW:
-        return None
-    best, pick = scored[0]
-    if len(scored) > 1 and best - scored[1][0] < BODY_MARGIN:
-        if best == 1.0 and scored[1][0] < 1.0:
-            return pick, "its body is the old one", "the only body identical among namesakes"
-        return None
-    second = f", the next {scored[1][0]:.2f}" if len(scored) > 1 else ""
-    evidence = f"body {best:.2f} alike{second}"
-    return pick, "its body tells the same-named definitions apart", evidence
 
 
 def _search(
