@@ -25,6 +25,13 @@ MAX_SCAN_FILES = 50_000
 NAME_LENGTH_FACTOR = 2.0
 
 
+def about_as_long(span: tuple[int, int], other: tuple[int, int], factor: float) -> bool:
+    """Two spans (first and last lines) within `factor` of each other's length (a one-line
+    alias is not the 300-line type that took its name)."""
+    one, two = span[1] - span[0] + 1, other[1] - other[0] + 1
+    return max(one, two) <= factor * min(one, two)
+
+
 class Entry(NamedTuple):
     """A definition (or, from metas, a chunk) and the chunk ID that names it."""
 
@@ -42,10 +49,7 @@ class Entry(NamedTuple):
         return self.chunk_id.rsplit(":", 2)[0]
 
     def about_as_long(self, start: int, end: int, factor: float) -> bool:
-        """Its span and `start`-`end`'s are within `factor` of each other's length (a
-        one-line alias is not the 300-line type that took its name)."""
-        old, new = end - start + 1, self.end - self.start + 1
-        return max(old, new) <= factor * min(old, new)
+        return about_as_long((start, end), (self.start, self.end), factor)
 
 
 @dataclass(frozen=True)

@@ -4,8 +4,6 @@ with the old body, keeping half of it."""
 
 from __future__ import annotations
 
-from functools import partial
-
 from evaltools.retrieval.code.chunk_id import ChunkId, parse_chunk_id
 from evaltools.retrieval.gold.reanchor.history.bodies import HOLLOW_BELOW, MIN_BODY_CHARS, Body
 from evaltools.retrieval.gold.reanchor.history.hollow import hollowed_or
@@ -127,8 +125,7 @@ def _unless_body_elsewhere(
     body went elsewhere: then `hollowed` (`hollow.hollowed_or`)."""
     if found.new_chunk_id is None:
         return found
-    arrived = partial(olds.arrived, cid=cid, revision=ref.revision, old=old)
-    return hollowed_or(old, found, olds.lookup, arrived)
+    return hollowed_or(old, found, olds.lookup, olds.arrived_for(cid, ref.revision, old))
 
 
 def _namesakes_new(

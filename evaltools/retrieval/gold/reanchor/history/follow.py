@@ -172,7 +172,7 @@ def _gated(
     if old is None and result.status is Status.MOVED and result.new_chunk_id is not None:
         result = wrapped(cid, result, lookup) or result
     if old is not None and result.new_chunk_id is not None:
-        gated = hollowed_or(old, result, lookup, _arrived(olds, cid, ref, old))
+        gated = hollowed_or(old, result, lookup, olds.arrived_for(cid, ref.revision, old))
         if gated.new_chunk_id is not None:
             gated = outweighed_or(old, cid, ref.revision, gated, olds)
         result = partners.doubt(cid, ref, old, gated)
@@ -207,7 +207,7 @@ def _in_successors(
         assert old is not None
         found = heirs.place(cid, ref, old)
         if found is not None:
-            results[ref] = hollowed_or(old, found, lookup, _arrived(olds, cid, ref, old))
+            results[ref] = hollowed_or(old, found, lookup, olds.arrived_for(cid, ref.revision, old))
             placed.add(ref)
     return [item for item in by_name if item[0] not in placed]
 
@@ -244,11 +244,6 @@ def _read_ahead(
 def _fresh(olds: OldDefinitions, cid: ChunkId, ref: GoldRef, old: Body) -> Fresh:
     """What keeps, of some candidates, those that were not at the record's revision."""
     return lambda chunk_ids: olds.newcomers(chunk_ids, cid, ref.revision, old)
-
-
-def _arrived(olds: OldDefinitions, cid: ChunkId, ref: GoldRef, old: Body) -> Fresh:
-    """What keeps, of some candidates, those whose code was not at the record's revision."""
-    return lambda chunk_ids: olds.arrived(chunk_ids, cid, ref.revision, old)
 
 
 def _search(

@@ -24,6 +24,7 @@ from evaltools.retrieval.gold.reanchor.history.old_defs import (
     kept,
     old_body,
 )
+from evaltools.retrieval.gold.reanchor.history.owner_places import members_of
 from evaltools.retrieval.gold.reanchor.history.owners import Owners
 from evaltools.retrieval.gold.reanchor.lookup import Entry, Lookup
 from evaltools.retrieval.gold.reanchor.resolve import GoldRef, Resolution, Status, leaf_of
@@ -135,12 +136,7 @@ def members_went_or(
         return result
     here = parse_chunk_id(result.new_chunk_id)
     found = owners.lookup.get(here.path)
-    prefix = f"{here.symbol}."
-    own = {
-        e.name[len(prefix) :]
-        for e in (found.entries if found is not None else ())
-        if e.name is not None and e.name.startswith(prefix)
-    }
+    own = members_of(found.entries if found is not None else (), here.symbol or "")
     cut = len(f"{cid.symbol}.")
     went = [
         p

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from evaltools.retrieval.code.chunk_id import ChunkId, parse_chunk_id
 from evaltools.retrieval.code.spans import Definition
@@ -196,6 +196,13 @@ class OldDefinitions:
         copy of that file, not a bundle of many)."""
         names = self.names(copy, revision)
         return 2 * len(names & self.names(source, revision)) >= len(names)
+
+    def arrived_for(
+        self, cid: ChunkId, revision: str | None, old: Body
+    ) -> Callable[[list[str]], list[str]]:
+        """`arrived` for one ID: what keeps, of some candidates, those whose code was not at
+        the revision."""
+        return lambda chunk_ids: self.arrived(chunk_ids, cid, revision, old)
 
     def arrived(
         self, chunk_ids: list[str], cid: ChunkId, revision: str | None, old: Body

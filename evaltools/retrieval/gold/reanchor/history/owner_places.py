@@ -5,6 +5,7 @@ functions over a file's entries; `owners.Owners` weighs them against the history
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from evaltools.retrieval.code.chunk_id import ChunkId
@@ -34,6 +35,15 @@ class OwnerPlace:
     @property
     def siblings(self) -> int:
         return len(self.took)
+
+
+def members_of(entries: Sequence[Entry], owner: str) -> set[str]:
+    """The names under `owner` among a file's entries, without its prefix (`Type.run` ->
+    `run`)."""
+    prefix = f"{owner}."
+    return {
+        e.name[len(prefix) :] for e in entries if e.name is not None and e.name.startswith(prefix)
+    }
 
 
 def went_together(place: OwnerPlace, owner: str, symbol: str, together: int) -> bool:

@@ -38,12 +38,13 @@ from evaltools.retrieval.gold.reanchor.history.owner_places import (
     MIN_SIBLINGS,
     OwnerPlace,
     evidence_of,
+    members_of,
     moved_members,
     renamed_type,
     went_together,
 )
 from evaltools.retrieval.gold.reanchor.history.partners import Partners
-from evaltools.retrieval.gold.reanchor.lookup import NAME_LENGTH_FACTOR, Lookup
+from evaltools.retrieval.gold.reanchor.lookup import NAME_LENGTH_FACTOR, Lookup, about_as_long
 from evaltools.retrieval.gold.reanchor.rename import Scopes
 from evaltools.retrieval.gold.reanchor.resolve import (
     MAX_CANDIDATES,
@@ -188,11 +189,10 @@ class Owners:
         """Code rewritten, not a stub left nor another thing grown: about as long as the
         ID's span, and long enough to be code (`MIN_BODY_CHARS`)."""
         new, body = parse_chunk_id(chunk_id), body_of(chunk_id, self.lookup)
-        lines = sorted((cid.end - cid.start + 1, new.end - new.start + 1))
         return (
             body is not None
             and body.size >= MIN_BODY_CHARS
-            and (lines[1] <= NAME_LENGTH_FACTOR * lines[0])
+            and about_as_long((cid.start, cid.end), (new.start, new.end), NAME_LENGTH_FACTOR)
         )
 
     def _standing_twin(self, cid: ChunkId, revision: str, old: Body, alike: float) -> bool:
@@ -286,12 +286,7 @@ class Owners:
         implementations of `ser.rs`; a new one in `toml_edit` holds the trait's 37 names
         each had), its scope then and the files deleted since."""
         entries = self.lookup.get(place.path)
-        prefix = place.owner + "."
-        held = {
-            e.name[len(prefix) :]
-            for e in (entries.entries if entries is not None else ())
-            if e.name is not None and e.name.startswith(prefix)
-        }
+        held = members_of(entries.entries if entries is not None else (), place.owner)
         now = set(self.lookup.paths())
         scope, test = scope_of(cid.path), is_test_path(cid.path)
         olds = [
