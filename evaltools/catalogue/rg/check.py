@@ -155,9 +155,9 @@ GOLD_HOLLOWED = Rule(
     "A gold chunk ID's name is still there, but its body went elsewhere.",
     "The name was found, but its body kept under half of the old one (from git at the "
     "record's `revision`), while another definition holds at least 60% of it and 25 "
-    "points more, or, for a type, a new type took half of its members; or code is found "
-    "only as a bare declaration (an interface's or an abstract method, a trait's required "
-    "function).",
+    "points more, or, for a type, a new type took half of its members; or the name, moved, "
+    "now calls the definition its body went to; or code is found only as a bare "
+    "declaration (an interface's or an abstract method, a trait's required function).",
     "Whether the gold meant the name (now a thin subclass or wrapper) or the code is "
     "the set's call, so `--fix` never rewrites it: both places are listed.",
     '"gold": {"app.py:10-90:Flask": 3}   (now `class Flask(App): ...`, body in core.py)',

@@ -5,6 +5,7 @@ or clearly the nearest; of several, the one named as it was or in its own scope,
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from evaltools.retrieval.code.chunk_id import ChunkId, parse_chunk_id
@@ -15,8 +16,14 @@ from evaltools.retrieval.gold.reanchor.history.bodies import (
     NEAR_BODY,
     Body,
     BodySearch,
+    similarity,
 )
-from evaltools.retrieval.gold.reanchor.history.old_defs import MAX_WEIGHED, kept
+from evaltools.retrieval.gold.reanchor.history.old_defs import (
+    MAX_WEIGHED,
+    body_of,
+    chunk_lines,
+    kept,
+)
 from evaltools.retrieval.gold.reanchor.lookup import Lookup
 from evaltools.retrieval.gold.reanchor.resolve import (
     MAX_CANDIDATES,
@@ -34,6 +41,8 @@ from evaltools.retrieval.gold.reanchor.scope import (
     unique_by_language,
 )
 from evaltools.retrieval.gold.reanchor.similarity import name_key
+
+_WORD = re.compile(r"\w+")
 
 # Keeps, of candidate chunk IDs, those that were not at the record's revision.
 Fresh = Callable[[list[str]], list[str]]
@@ -93,16 +102,60 @@ def _unless_named_elsewhere(
     ]
     if len(namesakes) > MAX_WEIGHED:
         return found  # a common name (`New`, `main`): their history is not read
-    alike = {c: score for c in fresh(namesakes) if (score := kept(old, c, lookup)) >= HOLLOW_BELOW}
+    arrived = fresh(namesakes)
+    alike = {c: score for c in arrived if (score := kept(old, c, lookup)) >= HOLLOW_BELOW}
     standing = sorted(alike, key=lambda c: -alike[c])
     if not standing:
-        return found
+        return _unless_a_wrapper_of_it(cid, old, found, arrived, lookup)
     return Resolution(
         Status.AMBIGUOUS,
         candidates=(found.new_chunk_id, *standing)[:MAX_CANDIDATES],
         detail=f"its body went to {found.new_chunk_id}, but `{cid.symbol}` is at "
         f"{standing[0]}, {alike[standing[0]]:.0%} alike: the body and the name disagree",
     )
+
+
+def _unless_a_wrapper_of_it(
+    cid: ChunkId, old: Body, found: Resolution, arrived: list[str], lookup: Lookup
+) -> Resolution:
+    """`found`, unless the ID's own name, whole, is now one definition new since the
+    revision that names the found one's last name after its own, as a call would: a
+    wrapper left where the code went (arrayvec 0.7 moved `ArrayVec` to its own file, where
+    `push_unchecked` is one line, `ArrayVecImpl::push_unchecked(self, element)`, the code
+    now the trait's). The name and the body say two places: `hollowed`, a person
+    chooses."""
+    assert found.new_chunk_id is not None
+    if len(arrived) != 1:
+        return found
+    callee = parse_chunk_id(found.new_chunk_id)
+    # A body now inside the name's own definition did not leave it (node-semver 7: the
+    # constructor function `Comparator` became a class, its body the `constructor`).
+    if callee.within(parse_chunk_id(arrived[0])):
+        return found
+    wrapper = body_of(arrived[0], lookup)
+    called = leaf_of(callee.symbol or "")
+    if wrapper is None or called not in _named_after_its_name(arrived[0], lookup):
+        return found
+    return Resolution(
+        Status.HOLLOWED,
+        candidates=(arrived[0], found.new_chunk_id),
+        detail=f"`{cid.symbol}` is now {arrived[0]}, which names `{called}` and kept "
+        f"{similarity(old, wrapper):.0%} of its body, while {found.new_chunk_id} has "
+        f"{kept(old, found.new_chunk_id, lookup):.0%} of it",
+        caveat=found.caveat,
+    )
+
+
+def _named_after_its_name(chunk_id: str, lookup: Lookup) -> list[str]:
+    """The words of a definition's source after its own name: what its code names (its
+    body's tokens stand `_` for its name, and so for a call of a namesake)."""
+    cid = parse_chunk_id(chunk_id)
+    lines = chunk_lines(cid, lookup)
+    if lines is None:
+        return []
+    words = _WORD.findall("\n".join(lines))
+    own = leaf_of(cid.symbol or "")
+    return words[words.index(own) + 1 :] if own in words else []
 
 
 def _by_identical(

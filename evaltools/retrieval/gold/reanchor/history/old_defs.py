@@ -249,12 +249,19 @@ def old_body(cid: ChunkId, ref: GoldRef, lookup: Lookup) -> Body | None:
     return body if has_body(body) else None
 
 
-def body_of(chunk_id: str, lookup: Lookup) -> Body | None:
-    cid = parse_chunk_id(chunk_id)
+def chunk_lines(cid: ChunkId, lookup: Lookup) -> list[str] | None:
+    """A named chunk's source lines in the tree checked (None: no file, or no name)."""
     data = lookup.text(cid.path)
     if data is None or cid.symbol is None:
         return None
-    lines = source_lines(data)[cid.start - 1 : cid.end]
+    return source_lines(data)[cid.start - 1 : cid.end]
+
+
+def body_of(chunk_id: str, lookup: Lookup) -> Body | None:
+    cid = parse_chunk_id(chunk_id)
+    lines = chunk_lines(cid, lookup)
+    if lines is None or cid.symbol is None:
+        return None
     body = make_body(cid.path, chunk_id, cid.symbol, lines)
     return body if has_body(body) else None
 
