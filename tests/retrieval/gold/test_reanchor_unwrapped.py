@@ -223,6 +223,17 @@ def _pytest(names: list[str]) -> str:
     )
 
 
+def _long_pytest(names: list[str]) -> str:
+    # a table of a case a line: over twice the old test's span
+    rows = "".join(f"        ('{n}', '{n}th'),\n" for n in range(12))
+    return "".join(
+        f"@pytest.mark.parametrize(\n    'test_input, expected',\n    [\n{rows}    ],\n)\n"
+        f"def test_{n}(test_input, expected):\n"
+        f"    assert humanize.{n}(test_input) == expected + ' {n}'\n\n\n"
+        for n in names
+    )
+
+
 # case: the class's tests, those of them in the new file, what the ID's test became, and
 # what else is written beside (a module-level test there all along, a helper elsewhere).
 CASES_DISSOLVED = {
@@ -232,6 +243,9 @@ CASES_DISSOLVED = {
     "a stub": (4, 4, "stub", ""),
     "2 stood there": (4, 4, "table", "stood"),
     "its code elsewhere": (4, 4, "table", "elsewhere"),
+    "grown, 4 of 4 land": (4, 4, "long table", ""),
+    "grown, 2 of 4 land": (4, 2, "long table", ""),
+    "siblings grown, 4 of 4 land": (4, 4, "table", "grown"),
 }
 NAMES = [
     "ordinal",
@@ -252,8 +266,9 @@ def test_a_test_rewritten_as_its_class_dissolved_in_place_follows_its_name(
 ) -> None:
     """humanize 3: `NumberTestCase`'s tests became pytest functions of the same file, each
     rewritten as a table of cases (under half of its body kept): with half of the class's
-    tests, and at least 4, landing under names new there, the name says it. Not with 2 of
-    4 or 4 of 9, not onto a stub, not counting tests whose module-level names were there
+    tests, and at least 4, landing under names new there, whatever their length, the name
+    says it, even when the test grew past twice its span. Not with 2 of 4 or 4 of 9 (nor
+    grown, with 2 of 4), not onto a stub, not counting tests whose module-level names were there
     already, and not when most of its code is in a new helper elsewhere (`hollowed`)."""
     members, landed, became, beside = CASES_DISSOLVED[case]
     names = NAMES[:members]
@@ -262,7 +277,11 @@ def test_a_test_rewritten_as_its_class_dissolved_in_place_follows_its_name(
     old = repo.commit("unittest")
     gold = chunk_id(repo, "tests/test_number.py", "NumberTestCase.test_ordinal")
     new = _pytest(names[1:landed] if beside != "stood" else names[3:landed])
-    heir = _pytest(["ordinal"]) if became == "table" else "def test_ordinal():\n    pass\n"
+    if beside == "grown":
+        new = _long_pytest(names[1:landed])
+    heir = {"table": _pytest(["ordinal"]), "long table": _long_pytest(["ordinal"])}.get(
+        became, "def test_ordinal():\n    pass\n"
+    )
     repo.write("tests/test_number.py", "import humanize\n\n\n" + stood + heir + "\n\n" + new)
     if beside == "elsewhere":
         # its checks, two more beside them: 0.66 alike, too little to place it by body alone
@@ -276,7 +295,7 @@ def test_a_test_rewritten_as_its_class_dissolved_in_place_follows_its_name(
     repo.commit("pytest")
     code, got = gold_check(repo, tmp_path, capsys, [gold], old)
     assert code == 1
-    if case == "4 of 4 land":
+    if case in ("4 of 4 land", "grown, 4 of 4 land", "siblings grown, 4 of 4 land"):
         assert got[gold]["new_chunk_id"] == chunk_id(repo, "tests/test_number.py", "test_ordinal")
         assert got[gold]["evidence"] == (
             "its wrapper NumberTestCase dissolved in tests/test_number.py with 4 of its "
@@ -286,3 +305,83 @@ def test_a_test_rewritten_as_its_class_dissolved_in_place_follows_its_name(
         assert (got[gold]["kind"], got[gold]["new_chunk_id"]) == ("hollowed", None)
     else:
         assert got[gold]["new_chunk_id"] is None
+
+
+def _short_unittest(names: list[str]) -> str:
+    # bodies under 80 characters: too short to tell anything by
+    return "class NumberTestCase(TestCase):\n" + "".join(
+        f"    def test_{n}(self):\n        check(humanize.{n})\n\n" for n in names
+    )
+
+
+def _commented(names: list[str], *, short: bool) -> str:
+    # the old test's code as it was, under ten lines of comments: past twice its span, with
+    # all of its body
+    code = (
+        "    check(humanize.{n})\n"
+        if short
+        else "".join(
+            f"    self.assertEqual(humanize.{{n}}({v!r}), '{s} {{n}}')\n"
+            for v, s in (("1", "1st"), ("22", "22nd"))
+        )
+        + "    self.assertEqual(humanize.{n}(None), None)\n"
+    )
+    comments = "".join(f"    # case {k}\n" for k in range(10))
+    return "".join(f"def test_{n}(self):\n{comments}{code.format(n=n)}\n\n" for n in names)
+
+
+# case: whether the old bodies are short, how the ID's test grew, and how many of the four
+# tests land (the others are gone); whether it lands
+CASES_GROWN = {
+    "kept its body, 1 of 4 land": (False, "commented", 1, True),
+    "short, grown, 4 of 4 land": (True, "table", 4, True),
+    "short, grown, 2 of 4 land": (True, "table", 2, False),
+    "short, kept its body, 2 of 4 land": (True, "commented", 2, False),
+    "shrunk, 4 of 4 land": (False, "shrunk", 4, False),
+}
+
+
+@pytest.mark.parametrize("case", list(CASES_GROWN))
+def test_a_test_grown_past_twice_its_span_lands_by_its_body_or_its_members(
+    case: str, repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Past twice its span, a test of a class dissolved in place lands by its body (kept
+    half), or with half of the class's tests and 4 landing; a body too short to tell needs
+    the tests; a test shrunk past half its span does not land."""
+    short, became, landed, lands = CASES_GROWN[case]
+    names = NAMES[:4]
+    old_tests = _short_unittest(names) if short else _unittest(names)
+    repo.write("tests/test_number.py", "import humanize\n\n\n" + old_tests)
+    old = repo.commit("unittest")
+    gold = chunk_id(repo, "tests/test_number.py", "NumberTestCase.test_ordinal")
+    heir = {
+        "table": _long_pytest(["ordinal"]),
+        "commented": _commented(["ordinal"], short=short),
+        "shrunk": "def test_ordinal(test_input, expected): "
+        "assert humanize.ordinal(test_input) == expected, 'the ordinal of the input'\n",
+    }[became]
+    others = _pytest(names[1:landed])
+    repo.write("tests/test_number.py", "import humanize\n\n\n" + heir + "\n\n" + others)
+    repo.commit("pytest")
+    code, got = gold_check(repo, tmp_path, capsys, [gold], old)
+    assert code == 1
+    want = chunk_id(repo, "tests/test_number.py", "test_ordinal") if lands else None
+    assert got[gold]["new_chunk_id"] == want
+
+
+def test_without_history_a_test_grown_past_twice_its_span_does_not_land(
+    repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """In a plain tree the name is the only evidence: its siblings landing about as long
+    do not carry a test grown past twice its span."""
+    names = NAMES[:4]
+    repo.write("tests/test_number.py", "import humanize\n\n\n" + _unittest(names))
+    old = repo.commit("unittest")
+    gold = [chunk_id(repo, "tests/test_number.py", f"NumberTestCase.test_{n}") for n in names]
+    new = _long_pytest(names[:1]) + _pytest(names[1:])
+    repo.write("tests/test_number.py", "import humanize\n\n\n" + new)
+    repo.commit("pytest")
+    code, got = gold_check(repo, tmp_path, capsys, gold, old, root=plain_copy(repo, tmp_path))
+    assert code == 1
+    assert got[gold[0]]["new_chunk_id"] is None
+    assert got[gold[1]]["new_chunk_id"] == chunk_id(repo, "tests/test_number.py", "test_intcomma")

@@ -7,8 +7,10 @@ IDs) and about as long as the ID's span, and:
 - with history, `X` was defined in that file at the revision (a Go method's receiver or a
   Rust `impl` in another file is no wrapper there); the old body, if long enough to tell
   (`MIN_BODY_CHARS`: short ones share their shape), kept half of itself, which is enough,
-  or it was rewritten (code as long, not a stub) while most of the wrapper's members
-  landed the same way (`MIN_MOVED_TOGETHER`), else siblings corroborate (below);
+  or it was rewritten (code, not a stub) while most of the wrapper's members landed the
+  same way (`MIN_MOVED_TOGETHER`); a span grown past the bound (a test become a table of
+  cases) lands as well, by its body or with its members, and a short body's only with its
+  members; else siblings corroborate (below);
 - without it, siblings corroborate: at least two of the set's IDs of that file and of `X`
   (this one included) each land so, where one name alone may be a replacement (a class
   deleted, a function of its method's name written).
@@ -38,6 +40,11 @@ def unwrapped(
     the_set: SetEvidence,
 ) -> Resolution | None:
     landed = _landing(cid, ref, lookup, the_set)
+    # A span grown past the bound (a test become a table of cases) lands by its body, or
+    # with most of its wrapper's members.
+    grown = landed is None and old is not None
+    if grown:
+        landed = _landing(cid, ref, lookup, the_set, grown=True)
     if landed is None:
         return None
     wrapper, _, rest = (cid.symbol or "").partition(".")
@@ -45,8 +52,10 @@ def unwrapped(
     if then and (wrapper not in then or rest in then):
         return None
     evidence = f"its wrapper {wrapper} dissolved in {cid.path}"
-    if old is not None and old.size >= MIN_BODY_CHARS:
-        if kept(old, landed, lookup) < HOLLOW_BELOW:
+    if old is not None and (grown or old.size >= MIN_BODY_CHARS):
+        # A body too short to tell says nothing of a span grown: its members must.
+        telling = old.size >= MIN_BODY_CHARS
+        if not telling or kept(old, landed, lookup) < HOLLOW_BELOW:
             # A body long enough to tell says it is another, unless most of the wrapper's
             # members landed with it and it is code rewritten, not a stub.
             landed_too = _members_landing(cid, ref, lookup, olds, the_set)
@@ -60,9 +69,11 @@ def unwrapped(
     return resolved(cid, landed, "", evidence)
 
 
-def _landing(cid: ChunkId, ref: GoldRef, lookup: Lookup, the_set: SetEvidence) -> str | None:
-    """The one definition of `rest` in the ID's file, about as long, new there as far as
-    the set shows, when the file defines nothing of `X`."""
+def _landing(
+    cid: ChunkId, ref: GoldRef, lookup: Lookup, the_set: SetEvidence, *, grown: bool = False
+) -> str | None:
+    """The one definition of `rest` in the ID's file, about as long (or, if `grown`,
+    longer), new there as far as the set shows, when the file defines nothing of `X`."""
     if cid.symbol is None or "." not in cid.symbol:
         return None
     wrapper, _, rest = cid.symbol.partition(".")
@@ -73,7 +84,10 @@ def _landing(cid: ChunkId, ref: GoldRef, lookup: Lookup, the_set: SetEvidence) -
     if any(n == wrapper or n.startswith(f"{wrapper}.") for n in names):
         return None  # the wrapper (or a part of it) is still there: not dissolved
     same = [e for e in found.entries if e.name == rest]
-    if len(same) != 1 or not same[0].about_as_long(cid.start, cid.end, NAME_LENGTH_FACTOR):
+    if len(same) != 1:
+        return None
+    longer = grown and same[0].end - same[0].start > cid.end - cid.start
+    if not longer and not same[0].about_as_long(cid.start, cid.end, NAME_LENGTH_FACTOR):
         return None
     return (
         same[0].chunk_id
@@ -100,9 +114,9 @@ def _members_landing(
     cid: ChunkId, ref: GoldRef, lookup: Lookup, olds: OldDefinitions, the_set: SetEvidence
 ) -> int | None:
     """How many of the wrapper's members at the revision (the ID included) land in the
-    file as `_landing` says, when that is most of them and `MIN_MOVED_TOGETHER` (humanize
-    3 turned `NumberTestCase`'s tests into pytest functions, each rewritten as a table of
-    cases); else None."""
+    file as `_landing` says, or grown longer, when that is most of them and
+    `MIN_MOVED_TOGETHER` (humanize 3 turned `NumberTestCase`'s tests into pytest functions,
+    each rewritten as a table of cases); else None."""
     if ref.revision is None:
         return None
     wrapper = (cid.symbol or "").partition(".")[0]
@@ -114,7 +128,8 @@ def _members_landing(
         1
         for d in members
         if d.name.partition(".")[2] not in names
-        and _landing(ChunkId(cid.path, d.start, d.end, d.name), ref, lookup, the_set) is not None
+        and _landing(ChunkId(cid.path, d.start, d.end, d.name), ref, lookup, the_set, grown=True)
+        is not None
     )
     return landing if landing >= max(MIN_MOVED_TOGETHER, (len(members) + 1) // 2) else None
 
