@@ -771,3 +771,25 @@ def test_a_function_whose_inner_functions_went_to_the_top_keeps_its_name(
     )
     got = where(tmp_path, {"server.py": old}, {"server.py": new}, "create_server.listen")
     assert got.targets == ("server.py:11-12:create_server.listen",)
+
+
+def _ring(name: str, small: bool = False) -> str:
+    text = (
+        f"package redis\n\ntype {name} struct {{\n\topt *Options\n\n\tmu     sync.RWMutex\n"
+        "\thash   Hash\n\tshards map[string]*shard\n\tlist   []*shard\n\tclosed bool\n}\n\n"
+    )
+    text += "".join(
+        f'func (c *{name}) {m}() *shard {{\n\treturn c.list[len("{m}")]\n}}\n\n'
+        for m in ("Random", "Hash", "GetByKey")
+    )
+    return text + ("type ringShards struct {\n\tm    map[string]*shard\n}\n" if small else "")
+
+
+def test_a_type_renamed_whose_name_a_new_small_type_took_follows_its_members(
+    tmp_path: Path,
+) -> None:
+    # go-redis 9: `ringShards` became `ringSharding` and a two-field `ringShards` came: the
+    # name standing with little of the body does not hold the type
+    old, new = {"ring.go": _ring("ringShards")}, {"ring.go": _ring("ringSharding", small=True)}
+    got = where(tmp_path, old, new, "ringShards", "go")
+    assert (got.category, got.targets) == ("symbol renamed", ("ring.go:3-11:ringSharding",))
