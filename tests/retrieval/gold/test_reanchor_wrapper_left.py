@@ -7,6 +7,7 @@ body's place standing."""
 
 from __future__ import annotations
 
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -230,8 +231,7 @@ def test_two_namesakes_that_call_it_leave_the_body_s_place(
     )
 
 
-JS_FUNCTION = """function Comparator(comp, options) {
-  if (comp instanceof Comparator) {
+JS_BODY = """  if (comp instanceof Comparator) {
     if (comp.loose === !!options.loose) {
       return comp
     }
@@ -241,23 +241,16 @@ JS_FUNCTION = """function Comparator(comp, options) {
   this.loose = !!options.loose
   this.parse(comp)
   this.value = this.operator + this.semver.version
-}
-
-module.exports = { Comparator }
 """
-JS_CLASS = """class Comparator {
+JS_FUNCTION = (
+    "function Comparator(comp, options) {\n" + JS_BODY + "}\n\nmodule.exports = { Comparator }\n"
+)
+JS_CLASS = (
+    """class Comparator {
   constructor(comp, options) {
-    if (comp instanceof Comparator) {
-      if (comp.loose === !!options.loose) {
-        return comp
-      }
-      comp = comp.value
-    }
-    this.options = options
-    this.loose = !!options.loose
-    this.parse(comp)
-    this.value = this.operator + this.semver.version
-  }
+"""
+    + textwrap.indent(JS_BODY, "  ")
+    + """  }
 
   parse(comp) {
     this.operator = comp.slice(0, 1)
@@ -266,12 +259,13 @@ JS_CLASS = """class Comparator {
 
 module.exports = Comparator
 """.replace(
-    "{methods}",
-    "".join(
-        f"\n  test{n}(version) {{\n    const range = new Range(this.value, this.options)\n"
-        f"    return range.test(version) || version.major > {n}\n  }}\n"
-        for n in range(8)
-    ),
+        "{methods}",
+        "".join(
+            f"\n  test{n}(version) {{\n    const range = new Range(this.value, this.options)\n"
+            f"    return range.test(version) || version.major > {n}\n  }}\n"
+            for n in range(8)
+        ),
+    )
 )
 
 
