@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from evaltools.retrieval.code.chunk_id import ChunkId
 from evaltools.retrieval.gold.reanchor.history.bodies import HOLLOW_BELOW, MIN_BODY_CHARS, Body
-from evaltools.retrieval.gold.reanchor.history.old_defs import OldDefinitions, body_of, kept
+from evaltools.retrieval.gold.reanchor.history.old_defs import OldDefinitions, is_code, kept
 from evaltools.retrieval.gold.reanchor.history.owner_places import MIN_MOVED_TOGETHER
 from evaltools.retrieval.gold.reanchor.lookup import NAME_LENGTH_FACTOR, Lookup
 from evaltools.retrieval.gold.reanchor.plain.no_history import SetEvidence
@@ -59,7 +59,7 @@ def unwrapped(
             # A body long enough to tell says it is another, unless most of the wrapper's
             # members landed with it and it is code rewritten, not a stub.
             landed_too = _members_landing(cid, ref, lookup, olds, the_set)
-            if landed_too is None or not _code(landed, lookup):
+            if landed_too is None or not is_code(landed, lookup):
                 return None
             evidence += f" with {landed_too} of its members, rewritten"
         if then:
@@ -132,9 +132,3 @@ def _members_landing(
         is not None
     )
     return landing if landing >= max(MIN_MOVED_TOGETHER, (len(members) + 1) // 2) else None
-
-
-def _code(chunk_id: str, lookup: Lookup) -> bool:
-    """Code, not a stub: a body at least `MIN_BODY_CHARS` long."""
-    body = body_of(chunk_id, lookup)
-    return body is not None and body.size >= MIN_BODY_CHARS

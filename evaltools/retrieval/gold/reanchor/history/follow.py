@@ -152,7 +152,7 @@ def _in_scope(
     ):
         found = scoped
     if found is None:
-        found = renamed_in_place(cid, old, lookup, _fresh(history[0], cid, ref, old))
+        found = renamed_in_place(cid, old, lookup, history[0].newcomers_for(cid, ref.revision, old))
     return found
 
 
@@ -241,11 +241,6 @@ def _read_ahead(
         lookup.read_ahead(new, old)
 
 
-def _fresh(olds: OldDefinitions, cid: ChunkId, ref: GoldRef, old: Body) -> Fresh:
-    """What keeps, of some candidates, those that were not at the record's revision."""
-    return lambda chunk_ids: olds.newcomers(chunk_ids, cid, ref.revision, old)
-
-
 def _search(
     cid: ChunkId, ref: GoldRef, old: Body | None, lookup: Lookup, partners: Partners
 ) -> Resolution | None:
@@ -283,8 +278,8 @@ def _search(
     if old is None:
         return None
     return _enclosed(
-        cid, old, lookup, moved, _fresh(olds, cid, ref, old), paired=paired
-    ) or by_body(cid, old, lookup, _fresh(olds, cid, ref, old), [cid.path, *moved])
+        cid, old, lookup, moved, olds.newcomers_for(cid, ref.revision, old), paired=paired
+    ) or by_body(cid, old, lookup, olds.newcomers_for(cid, ref.revision, old), [cid.path, *moved])
 
 
 def _enclosed(

@@ -24,6 +24,7 @@ from evaltools.retrieval.code.symbols import (
 )
 from evaltools.retrieval.gold.reanchor.history.bodies import (
     HOLLOW_BELOW,
+    MIN_BODY_CHARS,
     Body,
     has_body,
     make_body,
@@ -204,6 +205,13 @@ class OldDefinitions:
         the revision."""
         return lambda chunk_ids: self.arrived(chunk_ids, cid, revision, old)
 
+    def newcomers_for(
+        self, cid: ChunkId, revision: str | None, old: Body
+    ) -> Callable[[list[str]], list[str]]:
+        """`newcomers` for one ID: what keeps, of some candidates, those that were not at
+        the revision."""
+        return lambda chunk_ids: self.newcomers(chunk_ids, cid, revision, old)
+
     def arrived(
         self, chunk_ids: list[str], cid: ChunkId, revision: str | None, old: Body
     ) -> list[str]:
@@ -264,6 +272,12 @@ def body_of(chunk_id: str, lookup: Lookup) -> Body | None:
         return None
     body = make_body(cid.path, chunk_id, cid.symbol, lines)
     return body if has_body(body) else None
+
+
+def is_code(chunk_id: str, lookup: Lookup) -> bool:
+    """Code, not a stub: a body at least `MIN_BODY_CHARS` long."""
+    body = body_of(chunk_id, lookup)
+    return body is not None and body.size >= MIN_BODY_CHARS
 
 
 def kept(old: Body, chunk_id: str, lookup: Lookup) -> float:

@@ -33,7 +33,7 @@ from evaltools.retrieval.gold.reanchor.history.bodies import (
     make_body,
     source_lines,
 )
-from evaltools.retrieval.gold.reanchor.history.old_defs import OldDefinitions, body_of, kept
+from evaltools.retrieval.gold.reanchor.history.old_defs import OldDefinitions, is_code, kept
 from evaltools.retrieval.gold.reanchor.history.owner_places import (
     MIN_SIBLINGS,
     OwnerPlace,
@@ -188,11 +188,9 @@ class Owners:
     def _rewritten_as_long(self, cid: ChunkId, chunk_id: str) -> bool:
         """Code rewritten, not a stub left nor another thing grown: about as long as the
         ID's span, and long enough to be code (`MIN_BODY_CHARS`)."""
-        new, body = parse_chunk_id(chunk_id), body_of(chunk_id, self.lookup)
-        return (
-            body is not None
-            and body.size >= MIN_BODY_CHARS
-            and about_as_long((cid.start, cid.end), (new.start, new.end), NAME_LENGTH_FACTOR)
+        new = parse_chunk_id(chunk_id)
+        return is_code(chunk_id, self.lookup) and about_as_long(
+            (cid.start, cid.end), (new.start, new.end), NAME_LENGTH_FACTOR
         )
 
     def _standing_twin(self, cid: ChunkId, revision: str, old: Body, alike: float) -> bool:
