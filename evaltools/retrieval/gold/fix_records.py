@@ -175,6 +175,7 @@ def fix_file(
     `revision` of each record they all were rewritten in when its gold then resolves; the
     findings about revisions are returned (a rewritten key is told by its item). A record
     not rewritten whose gold all resolves at HEAD gets HEAD's commit as its `revision`."""
+    from evaltools.atomic import write_finding
     from evaltools.retrieval.gold.repair import KeyRepair, repair_file
 
     by_line = _by_line(items)
@@ -200,8 +201,10 @@ def fix_file(
     for repair, refused in outcome.keys.items():
         item = wanted[repair]
         item.conflict = refused
-        item.fixed = refused is None
+        item.fixed = outcome.written(repair)
     found: list[Diagnostic] = []
+    if outcome.write_error is not None:
+        found.append(write_finding(outcome.write_error, set_file.display))
     for number in sorted(outcome.revised):
         first = by_line[number][0]
         message = (

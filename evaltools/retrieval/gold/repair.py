@@ -31,11 +31,16 @@ class KeyRepair(NamedTuple):
 
 @dataclass
 class RepairOutcome:
-    """Per repair: None when it was written, else why not (a key collision, or the write);
-    and the lines whose `revision` was written."""
+    """Per repair: None when it was safe to write, else why not (a key collision); the
+    lines whose `revision` was written; and why the file was not written, if it was not
+    (then no repair was: the reason is the file's, told once, not each key's)."""
 
     keys: dict[KeyRepair, str | None] = field(default_factory=dict)
     revised: set[int] = field(default_factory=set)
+    write_error: WriteError | None = None
+
+    def written(self, repair: KeyRepair) -> bool:
+        return self.write_error is None and self.keys.get(repair, "") is None
 
 
 def repair_file(
@@ -78,8 +83,7 @@ def repair_file(
         # The writer re-checks that the file still holds `checked` right before the rename.
         atomic_write(path, data, expect=checked)
     except WriteError as error:
-        why = f"not rewritten: {error.reason}"
-        out.keys.update({r: why for r, done in out.keys.items() if done is None})
+        out.write_error = error
         out.revised.clear()
     return out
 

@@ -532,7 +532,8 @@ def test_fix_does_not_write_a_file_that_changed(
     from evaltools.retrieval.gold import gold_check
 
     repo_of(workspace).write("auth/session.py", "\n" + SESSION_PY)
-    path = write_set(workspace, record("q1", "demo_repo/auth/session.py:4-6:kill_session"))
+    stale = "demo_repo/auth/session.py:4-6:kill_session"
+    path = write_set(workspace, record("q1", stale), record("q2", stale))
     real = gold_check._resolve
 
     def resolve_then_edit(*args: object, **kwargs: object) -> None:
@@ -541,9 +542,16 @@ def test_fix_does_not_write_a_file_that_changed(
 
     monkeypatch.setattr(gold_check, "_resolve", resolve_then_edit)
     assert main(["gold", "check", "evals", "--root", ".", "--fix"]) == 1
-    assert (
-        "not rewritten: file changed while evaltools was working on it" in capsys.readouterr().out
-    )
+    out = capsys.readouterr().out.splitlines()
+    # The file's refusal once, not once per key: each key is still stale, to fix on a rerun.
+    refused = [line for line in out if "IO021" in line]
+    assert refused == [
+        "evals/set.jsonl:1:1: IO021 [error] file changed while evaltools was working on it; "
+        "nothing was written, run again"
+    ]
+    stale_lines = [line for line in out if "is stale" in line]
+    assert len(stale_lines) == 2
+    assert all("run `evaltools gold check evals --root . --fix`" in line for line in stale_lines)
     assert path.read_text().endswith("}\n\n")
 
 

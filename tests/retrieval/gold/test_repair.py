@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import evaltools
+from evaltools.atomic import FileChanged
 from evaltools.retrieval.gold.repair import KeyRepair, repair_file
 from evaltools.retrieval.records.record import RecordLine, iter_record_lines
 
@@ -46,11 +47,13 @@ def test_repair_file_never_overwrites_an_edit_made_meanwhile(tmp_path: Path) -> 
     path = tmp_path / "set.jsonl"
     path.write_bytes(checked + b"\n")  # someone added a line after the check read it
     repair = KeyRepair(1, "a.py:1-2:f", "a.py:3-4:f")
-    outcome = repair_file(path, checked, _lines(checked), [repair]).keys
-    assert outcome[repair] == (
-        "not rewritten: file changed while evaltools was working on it; nothing was written, "
-        "run again"
+    outcome = repair_file(path, checked, _lines(checked), [repair])
+    assert isinstance(outcome.write_error, FileChanged)
+    assert outcome.write_error.reason == (
+        "file changed while evaltools was working on it; nothing was written, run again"
     )
+    assert outcome.keys == {repair: None}  # safe to write, yet not written
+    assert not outcome.written(repair)
     assert path.read_bytes() == checked + b"\n"
 
 
