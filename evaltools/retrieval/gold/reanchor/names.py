@@ -60,6 +60,8 @@ def by_names(
         same = holding.get(symbol, [])
         entries, twins = _namesakes_new(same, ref, cid, old, olds=olds, the_set=the_set)
         found = _by_unique_name(cid, symbol, entries, old, lookup)
+        if found is None and old is None:
+            found = _shifted_to_one_file(cid, ref, entries, the_set)
         if found is None or found.new_chunk_id is None:
             plain.append((ref, cid, old))
             continue
@@ -251,6 +253,23 @@ def _by_successors(
         stood = standing.may_have_been_there(cid, ref, found.new_chunk_id, twins, along)
         if not stood and not at_home.doubts(cid, found) and not _another_constructor(cid, found):
             results[ref] = found
+
+
+def _shifted_to_one_file(
+    cid: ChunkId, ref: GoldRef, entries: list[Entry], the_set: SetEvidence
+) -> Resolution | None:
+    """Without old bodies, namesakes that left their file together for the one file
+    now holding their name follow the one shift that places all of the set's namesakes of
+    that file there (`SetEvidence.shifted`): arrayvec 0.7 moved `ArrayVec`'s three
+    `IntoIterator` impls (for `T`, `&T`, `&mut T`) from `lib.rs` to `arrayvec.rs`."""
+    homes = {entry.path for entry in entries}
+    if len(homes) != 1:
+        return None
+    home = homes.pop()
+    found = the_set.shifted(cid, ref, home)
+    if found is None or found.new_chunk_id is None:
+        return found
+    return resolved(cid, found.new_chunk_id, "", f"{found.evidence} into {home}, their one file")
 
 
 def _by_unique_name(
