@@ -203,3 +203,29 @@ def test_fix_in_a_changed_work_tree_keeps_revision_and_warns(
     assert saved["gold"] == {STORE: 3, LOAD: 1} and saved["revision"] == old
     assert f"set.jsonl:1:1: RG014 [warning] `revision` of q1 left at {old}" in out
     assert "differ from HEAD in the work tree" in out and "commit" in out
+
+
+def test_fix_of_revisions_alone_is_refused_once_when_the_file_changed(
+    repo: GitRepo, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No key to rewrite, only `revision` to move: a file edited meanwhile is still not
+    written, and the run says so (once, at the file) instead of reporting the moves."""
+    from evaltools.retrieval.gold import gold_check
+
+    old = relocate(repo)
+    repo.commit("refactor")
+    path = write({"qid": "q2", "gold": {LOAD: 2}, "revision": old})
+    real = gold_check._resolve
+
+    def resolve_then_edit(*args: object, **kwargs: object) -> None:
+        real(*args, **kwargs)  # type: ignore[arg-type]
+        path.write_text(path.read_text() + "\n")
+
+    monkeypatch.setattr(gold_check, "_resolve", resolve_then_edit)
+    code, out = check(capsys, "--fix")
+    assert code == 1
+    refused = "set.jsonl:1:1: IO021 [error] file changed while evaltools was working on it"
+    assert out.count(refused) == 1
+    assert "RG013" not in out
+    record = {"qid": "q2", "gold": {LOAD: 2}, "revision": old}
+    assert path.read_text() == json.dumps(record) + "\n\n"
