@@ -282,9 +282,20 @@ class Owners:
         well (half of them, and MIN_SIBLINGS): the new type may be its rename as much.
         Searched in the old file itself (toml 0.7 dropped three `ser::Serializer`
         implementations of `ser.rs`; a new one in `toml_edit` holds the trait's 37 names
-        each had), its scope then and the files deleted since."""
+        each had), its scope then and the files deleted since. A new type that kept
+        `owner`'s name out of the module or class that held it (indicatif 0.17 moved `mod
+        rayon_support`'s `ProgressConsumer` to `rayon.rs`) is another name's rename only if
+        it holds as many of that type's members as of `owner`'s."""
         entries = self.lookup.get(place.path)
         held = members_of(entries.entries if entries is not None else (), place.owner)
+        as_many = 0  # what a type of another name must hold to rival `owner`
+        if "." in owner and place.owner == owner.rpartition(".")[2]:
+            prefix = f"{owner}."
+            as_many = sum(
+                d.name[len(prefix) :] in held
+                for d in self.olds.at(cid.path, revision)
+                if d.name.startswith(prefix)
+            )
         now = set(self.lookup.paths())
         scope, test = scope_of(cid.path), is_test_path(cid.path)
         olds = [
@@ -312,6 +323,8 @@ class Owners:
             for rival, members in types.items():
                 took = sum(m in held for m in members)
                 needed = max(MIN_SIBLINGS, (len(members) + 1) // 2)
+                if rival.rpartition(".")[2] != place.owner:
+                    needed = max(needed, as_many)
                 if took >= needed and not self._defined(rival, set()):
                     return True
         return False
