@@ -403,6 +403,18 @@ PROJECTS = (
         "EMAIL_1_5",
         "rel/commons-email-2.0.0-M1",
     ),
+    # Twenty-eighth group, added 2026-12-07 19:35 (Masterminds/semver 3, indicatif 0.17,
+    # sqlparse 0.4, node-fetch 3 on ES modules, commons-exec 1.5), measured once unseen at
+    # 290197d: masterminds-semver 100 0, 98.1 0; indicatif 95.1 0, 84.7 0 (`mod
+    # rayon_support`'s types taken out to `rayon.rs`, their short methods left; files split);
+    # sqlparse 100 0, 100 0; node-fetch 94.0 0, 86.0 0 (error classes rewritten as their
+    # files moved to `src/errors/`); commons-exec 98.3 0, 86.6 1 (overloads reordered; in a
+    # plain tree a deprecated overload grew a line and a new one took its length).
+    Project("masterminds-semver", "Masterminds+semver", "go", "v1.5.0", "v3.0.0"),
+    Project("indicatif", "console-rs+indicatif", "rust", "0.15.0", "0.17.0"),
+    Project("sqlparse", "andialbrecht+sqlparse", "python", "0.3.1", "0.4.4"),
+    Project("node-fetch", "node-fetch+node-fetch", "ts", "v2.6.1", "v3.0.0"),
+    Project("commons-exec", "apache+commons-exec", "java", "1.3", "rel/commons-exec-1.5.0"),
 )
 
 

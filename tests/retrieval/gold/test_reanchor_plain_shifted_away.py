@@ -86,3 +86,18 @@ def test_namesakes_now_in_two_files_are_placed_by_none(
     code, got = gold_check(repo, tmp_path, capsys, gold, old, root=plain_copy(repo, tmp_path))
     assert code == 1
     assert [got[g]["new_chunk_id"] for g in gold] == [None, None]
+
+
+def test_code_does_not_follow_its_namesakes_into_a_test_file(
+    repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path, text, symbol = NAMESAKES["go"]
+    repo.write(path, text)
+    old = repo.commit("two namesakes")
+    gold = [chunk_id(repo, path, symbol, 0), chunk_id(repo, path, symbol, 1)]
+    repo.write(path, "package conf\n\nfunc keep() {}\n")
+    repo.write("conf_test.go", comment("go", 4) + text)
+    repo.commit("the namesakes now in a test file")
+    code, got = gold_check(repo, tmp_path, capsys, gold, old, root=plain_copy(repo, tmp_path))
+    assert code == 1
+    assert [got[g]["new_chunk_id"] for g in gold] == [None, None]

@@ -18,6 +18,7 @@ from evaltools.retrieval.gold.reanchor.plain.standing import Standing
 from evaltools.retrieval.gold.reanchor.rename import Scopes
 from evaltools.retrieval.gold.reanchor.resolve import GoldRef, Resolution, Status, resolved
 from evaltools.retrieval.gold.reanchor.scope import (
+    is_declaration_file,
     is_java_constructor,
     is_test_path,
     scope_of,
@@ -57,7 +58,8 @@ def by_names(
                 if not at_home.doubts(cid, moved) and not _another_constructor(cid, moved):
                     results[ref] = moved
                 continue
-        same = holding.get(symbol, [])
+        declared = is_declaration_file(cid.path)
+        same = [e for e in holding.get(symbol, []) if is_declaration_file(e.path) == declared]
         entries, twins = _namesakes_new(same, ref, cid, old, olds=olds, the_set=the_set)
         found = _by_unique_name(cid, symbol, entries, old, lookup)
         if found is None and old is None:
@@ -258,11 +260,13 @@ def _by_successors(
 def _shifted_to_one_file(
     cid: ChunkId, ref: GoldRef, entries: list[Entry], the_set: SetEvidence
 ) -> Resolution | None:
-    """Without old bodies, namesakes that left their file together for the one file
-    now holding their name follow the one shift that places all of the set's namesakes of
-    that file there (`SetEvidence.shifted`): arrayvec 0.7 moved `ArrayVec`'s three
-    `IntoIterator` impls (for `T`, `&T`, `&mut T`) from `lib.rs` to `arrayvec.rs`."""
-    homes = {entry.path for entry in entries}
+    """Without old bodies, namesakes that left their file together for the one file now
+    holding their name (never across test and other code) follow the one shift that
+    places all of the set's namesakes of that file there (`SetEvidence.shifted`):
+    arrayvec 0.7 moved `ArrayVec`'s three `IntoIterator` impls (for `T`, `&T`, `&mut T`)
+    from `lib.rs` to `arrayvec.rs`."""
+    test = is_test_path(cid.path)
+    homes = {entry.path for entry in entries if is_test_path(entry.path) == test}
     if len(homes) != 1:
         return None
     home = homes.pop()

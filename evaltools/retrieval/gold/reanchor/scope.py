@@ -72,6 +72,12 @@ def is_test_path(path: str) -> bool:
     )
 
 
+def is_declaration_file(path: str) -> bool:
+    """A TypeScript declaration file (`index.d.ts`): signatures only, so no code of another
+    file moves into it, and its declarations are not where code went."""
+    return path.endswith((".d.ts", ".d.mts", ".d.cts"))
+
+
 def is_java_constructor(path: str, symbol: str | None) -> bool:
     """Whether `symbol` is a Java constructor (`Type.Type`): the name classes overload
     most, so the one left in a file says nothing of which of the old ones an ID was
