@@ -94,39 +94,30 @@ def test_short_methods_follow_their_type_out_of_its_module(
     )
 
 
-def test_a_namesake_type_taken_out_beside_it_is_still_a_rival(
-    repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+# The other type of `mod two` beside `mod one`'s `Consumer`: one `Consumer` is left, and
+# it may be either's (a person chooses).
+RIVALS = {
+    # another `Consumer` with those names
+    "namesake": ("Consumer", "fn left", "fn right"),
+    # `Reader`, with the same method names: renamed as much as `one.Consumer` taken out
+    "as many members": ("Consumer", "Consumer", "Reader"),
+}
+
+
+@pytest.mark.parametrize("rival", list(RIVALS))
+def test_another_type_taken_out_beside_it_is_still_a_rival(
+    rival: str, repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """Two modules each held a `Consumer` with those names; one `Consumer` is left: it may
-    be either's, and a person chooses."""
-    first = _nested("rust", "Consumer")
-    second = first.replace("fn left", "fn right")
+    owner, old_text, new_text = RIVALS[rival]
+    first = _nested("rust", owner)
+    second = first.replace(old_text, new_text)
     keep = "pub fn keep() -> u8 {\n    1\n}\n"
     repo.write("src/iter.rs", f"{keep}\nmod one {{\n{first}}}\n\nmod two {{\n{second}}}\n")
-    old = repo.commit("two nested namesakes")
+    old = repo.commit("two nested types")
     gold = [chunk_id(repo, "src/iter.rs", "one.Consumer.left")]
     repo.write("src/iter.rs", keep)
     repo.write("src/support.rs", _dedent(first, 4))
     repo.commit("one of them in a file of its own")
-    code, got = gold_check(repo, tmp_path, capsys, gold, old)
-    assert code == 1
-    assert got[gold[0]]["new_chunk_id"] is None
-
-
-def test_a_type_of_another_name_holding_as_many_is_still_a_rival(
-    repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    """`one.Consumer` and `two.Reader` had the same method names; one `Consumer` is left:
-    it may be `Reader` renamed as much as `one.Consumer` taken out."""
-    first = _nested("rust", "Consumer")
-    second = first.replace("Consumer", "Reader")
-    keep = "pub fn keep() -> u8 {\n    1\n}\n"
-    repo.write("src/iter.rs", f"{keep}\nmod one {{\n{first}}}\n\nmod two {{\n{second}}}\n")
-    old = repo.commit("two nested types alike")
-    gold = [chunk_id(repo, "src/iter.rs", "one.Consumer.left")]
-    repo.write("src/iter.rs", keep)
-    repo.write("src/support.rs", _dedent(first, 4))
-    repo.commit("one type in a file of its own")
     code, got = gold_check(repo, tmp_path, capsys, gold, old)
     assert code == 1
     assert got[gold[0]]["new_chunk_id"] is None
