@@ -277,9 +277,10 @@ def _search(
         return partners.doubt(cid, ref, old, renamed, by_git=not by_path)
     if old is None:
         return None
-    return _enclosed(
-        cid, old, lookup, moved, olds.newcomers_for(cid, ref.revision, old), paired=paired
-    ) or by_body(cid, old, lookup, olds.newcomers_for(cid, ref.revision, old), [cid.path, *moved])
+    fresh = olds.newcomers_for(cid, ref.revision, old)
+    return _enclosed(cid, old, lookup, moved, fresh, paired=paired) or by_body(
+        cid, old, lookup, fresh, [cid.path, *moved]
+    )
 
 
 def _enclosed(
