@@ -43,7 +43,7 @@ from pathlib import Path
 import pyromark
 from installed import add_editable_option, evaltools_python  # this folder, as run from it
 
-from evaltools.example.lint import lint_markdown
+from evaltools.example.lint.linter import lint_markdown
 from evaltools.example.markdown.reader import read_markdown
 
 CORPUS = Path(__file__).resolve().parent.parent / "tests" / "data" / "corpus" / "zed-evals"

@@ -25,7 +25,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from evaltools.example.lint import lint_markdown
+from evaltools.example.lint.linter import lint_markdown
 
 HEAD = (
     '+++\nrepository_url = "https://github.com/o/r"\n'

@@ -1,4 +1,4 @@
-"""Diagnostics as plain data, and the shape of a rule (the rules are in evaltools.catalogue)."""
+"""Diagnostics as plain data, and the shape of a rule (the registry: evaltools.catalogue)."""
 
 from __future__ import annotations
 

@@ -54,7 +54,7 @@ GRAPH = import_graph()
 
 
 def test_the_graph_is_read() -> None:
-    assert "evaltools.example.markdown.reader" in GRAPH["evaltools.example.lint"]
+    assert "evaltools.example.markdown.reader" in GRAPH["evaltools.example.lint.linter"]
     assert "evaltools.check.compose" in GRAPH["evaltools.commands.check"]
 
 
@@ -191,7 +191,21 @@ LAYERS: list[set[str]] = [
         "evaltools.parallel",
         "evaltools.tomllocate",
     },
-    {"evaltools.catalogue"},
+    {
+        "evaltools.catalogue",
+        "evaltools.check.rules",
+        "evaltools.dupes.rules",
+        "evaltools.example.convert.rules",
+        "evaltools.example.lint.diffs.rules",
+        "evaltools.example.lint.document.rules",
+        "evaltools.example.markdown.rules",
+        "evaltools.retrieval.gold.discipline.rules",
+        "evaltools.retrieval.gold.rules",
+        "evaltools.retrieval.records.rules",
+        "evaltools.retrieval.records.validation.rules",
+        "evaltools.retrieval.scoring.rules",
+        "evaltools.score.rules",
+    },
     {
         "evaltools",
         "evaltools.blake2",
@@ -211,6 +225,13 @@ RETRIEVAL_LAYERS: list[set[str]] = [
     {"evaltools.retrieval.sources"},
     {"evaltools.retrieval.records"},
     {"evaltools.retrieval.code"},
+    {
+        "evaltools.retrieval.gold.discipline.rules",
+        "evaltools.retrieval.gold.rules",
+        "evaltools.retrieval.records.rules",
+        "evaltools.retrieval.records.validation.rules",
+        "evaltools.retrieval.scoring.rules",
+    },
 ]
 
 

@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from evaltools.catalogue.rg.check import GOLD_CHECK_SKIPPED
 from evaltools.check.plan import Plan
+from evaltools.check.rules import GOLD_CHECK_SKIPPED
 from evaltools.config.model import Config
 from evaltools.diagnostics import Diagnostic, Severity
 from evaltools.example.lint.document.causes import MISPLACING_CODES
@@ -81,7 +81,7 @@ def markdown_findings(
 ) -> list[Diagnostic]:
     """Lint and the round trip on one `.md` example already read (from disk, or an editor's
     text for `evaltools server`), the round trip's findings folded into lint's."""
-    from evaltools.example.lint import lint_markdown
+    from evaltools.example.lint.linter import lint_markdown
     from evaltools.example.markdown.reader import read_markdown
     from evaltools.example.markdown.roundtrip_files import check_text
 

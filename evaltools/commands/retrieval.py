@@ -118,9 +118,9 @@ class _Shown:
 
 
 def gold_stats(paths: list[Path], output_format: str) -> int:
-    from evaltools.catalogue.rv import UNREADABLE_FILE
     from evaltools.retrieval.records.record import iter_record_lines
     from evaltools.retrieval.records.stats import SetStats, Targets, to_json, warnings
+    from evaltools.retrieval.records.validation.rules import UNREADABLE_FILE
     from evaltools.retrieval.records.validation.validate import plan_file
 
     check_paths_exist(paths)

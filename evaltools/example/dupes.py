@@ -16,7 +16,6 @@ from functools import lru_cache
 from itertools import repeat
 from pathlib import Path
 
-from evaltools.catalogue.du import DUPLICATE_EXAMPLE, NEAR_DUPLICATE_EXAMPLE
 from evaltools.catalogue.io import NOT_A_FILE
 from evaltools.diagnostics import Diagnostic, make
 from evaltools.dupes.minhash import (
@@ -32,6 +31,7 @@ from evaltools.dupes.minhash import (
 )
 from evaltools.dupes.near import LISTED, near_pairs
 from evaltools.dupes.pairs import Item, Pair
+from evaltools.dupes.rules import DUPLICATE_EXAMPLE, NEAR_DUPLICATE_EXAMPLE
 from evaltools.example.cursor import INLINE_CURSOR_MARKER
 from evaltools.example.records import (
     BAD_FILE,
@@ -145,13 +145,13 @@ def fingerprint_units(units: Sequence[Unit]) -> list[Fingerprint | list[Diagnost
 
 def _record_errors(record: Record) -> list[Diagnostic]:
     from evaltools.catalogue import RULES
-    from evaltools.catalogue.ep.diffs import INVALID_RECORD
+    from evaltools.example.lint.diffs.rules import INVALID_RECORD
 
     out = []
     for error in record.errors:
         # A file problem keeps its own code: selection cannot turn off the ones that say the
         # file could not be read at all, which an EP501 in their place would let it do.
-        rule = RULES.rules.get(error.code) if error.code.startswith("IO") else None
+        rule = RULES.get(error.code) if error.code.startswith("IO") else None
         if rule is None:
             rule = NOT_A_FILE if error.code == BAD_FILE else INVALID_RECORD
         message = f"{error.message} (not compared for duplicates)"

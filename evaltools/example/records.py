@@ -20,16 +20,16 @@ from pathlib import Path
 from typing import BinaryIO
 
 from evaltools import jsonio, jsonlocate
-from evaltools.catalogue import cv
-from evaltools.catalogue.cv import (
+from evaltools.catalogue.io import BYTE_ORDER_MARK, FILE_TOO_LARGE, INVALID_JSON
+from evaltools.diagnostics import Diagnostic, make
+from evaltools.discover import walk_files
+from evaltools.example.convert import rules as cv
+from evaltools.example.convert.rules import (
     BLANK_JSONL_LINE,
     INVALID_EXAMPLE,
     UNREADABLE_MARKDOWN,
     UNREADABLE_SOURCE,
 )
-from evaltools.catalogue.io import BYTE_ORDER_MARK, FILE_TOO_LARGE, INVALID_JSON
-from evaltools.diagnostics import Diagnostic, make
-from evaltools.discover import walk_files
 from evaltools.example.markdown.reader import ParsedMarkdown, read_markdown
 from evaltools.example.spec import Example, SpecError, example_from_json_dict
 from evaltools.fileio import (

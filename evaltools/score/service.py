@@ -11,12 +11,6 @@ from typing import Any, NamedTuple
 
 from evaltools import jsonio
 from evaltools.catalogue import rule
-from evaltools.catalogue.sc import (
-    INVALID_PREDICTION_LINE,
-    PREDICTION_NOT_PLACED,
-    SCORES_NOT_WRITABLE,
-    UNKNOWN_PREDICTION_NAME,
-)
 from evaltools.diagnostics import Diagnostic, make
 from evaltools.example.records import Record, Unit, iter_all_units, parse_unit
 from evaltools.fileio import MAX_DATA_FILE_BYTES, Refused, UsageError, display_path, read_input
@@ -27,6 +21,12 @@ from evaltools.score.definitions import Definition
 from evaltools.score.inputs import BadInput, Problem, Scorable, from_example, from_markdown
 from evaltools.score.prediction import ActualCursor, Prediction, Score, Scored, score_prediction
 from evaltools.score.prediction_cache import Cache
+from evaltools.score.rules import (
+    INVALID_PREDICTION_LINE,
+    PREDICTION_NOT_PLACED,
+    SCORES_NOT_WRITABLE,
+    UNKNOWN_PREDICTION_NAME,
+)
 from evaltools.score.summary import Row
 
 NO_PREDICTION = Prediction(None, None)

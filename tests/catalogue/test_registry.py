@@ -1,42 +1,97 @@
-"""One registry, one name per rule: each rule is a constant of its family's module in the
-catalogue, named after the rule, and names the module that finds it; no module renames it."""
+"""One registry, one name per rule: each rule is a constant of its family's module, named
+after the rule, beside the module that finds it; no module renames it."""
 
 from __future__ import annotations
 
 import ast
-import importlib
+import functools
 import importlib.util
-import pkgutil
 import re
+import sys
 from pathlib import Path
 
+import pytest
+
 import evaltools
-import evaltools.catalogue
-from evaltools.catalogue import RULES
+from evaltools.catalogue import FAMILIES, RULES, Catalogue, family_modules
 from evaltools.diagnostics import Rule
 
 PACKAGE = Path(evaltools.__file__).parent
+# Found by every reader (IO) or in both domains (DU): one module each, below all of them.
+CROSS_CUTTING = {"IO": "evaltools.catalogue.io", "DU": "evaltools.dupes.rules"}
 
 
-def _defined() -> dict[str, tuple[str, str]]:
-    """code -> (module, constant) for every rule a catalogue module defines."""
-    found: dict[str, tuple[str, str]] = {}
-    prefix = "evaltools.catalogue."
-    for info in pkgutil.walk_packages(evaltools.catalogue.__path__, prefix):
-        module = importlib.import_module(info.name)
-        for name, value in vars(module).items():
-            if isinstance(value, Rule) and value.code not in found:
-                found[value.code] = (info.name, name)
+def _defined() -> dict[str, tuple[str, str, str]]:
+    """code -> (family, module, constant) for every rule a family's module defines."""
+    found: dict[str, tuple[str, str, str]] = {}
+    for family in FAMILIES:
+        for module in family_modules(family):
+            for name, value in vars(module).items():
+                if isinstance(value, Rule) and value.code not in found:
+                    found[value.code] = (family, module.__name__, name)
     return found
 
 
 def test_each_rule_is_a_constant_named_after_it_in_its_familys_module() -> None:
     defined = _defined()
+    assert sorted(defined) == [rule.code for rule in RULES.all()]
     for rule in RULES.all():
-        module, name = defined[rule.code]
+        family, _, name = defined[rule.code]
         assert name == rule.name.upper().replace("-", "_"), rule.code
-        family = module.removeprefix("evaltools.catalogue.").split(".")[0]
-        assert family == rule.family.lower(), (rule.code, module)
+        assert family == rule.family, rule.code
+
+
+def test_each_rule_is_documented_beside_its_check() -> None:
+    """In the package of the module that finds it, or the package above (the lint's own
+    rules beside `lint/diffs/` and `lint/document/`)."""
+    for code, (family, module, _) in _defined().items():
+        check = RULES.rules[code].check
+        if family in CROSS_CUTTING:
+            assert module == CROSS_CUTTING[family], code
+            continue
+        assert module.endswith(".rules"), code
+        package = module.removesuffix(".rules")
+        beside = (package, package.rpartition(".")[0])
+        assert any(check.startswith(f"{p}.") for p in beside), (code, module, check)
+
+
+def test_the_packages_above_a_rules_module_import_nothing() -> None:
+    """The architecture places the rules modules below every layer: importing one runs its
+    packages' `__init__`, which must not bring their layers along."""
+    for family in FAMILIES:
+        for module in family_modules(family):
+            if module.__name__.startswith("evaltools.catalogue."):
+                continue  # the registry's own package
+            parts = module.__name__.split(".")
+            for depth in range(2, len(parts)):
+                init = PACKAGE.joinpath(*parts[1:depth], "__init__.py")
+                tree = ast.parse(init.read_text("utf-8"))
+                imports = [n for n in ast.walk(tree) if isinstance(n, ast.Import | ast.ImportFrom)]
+                assert imports == [], init
+
+
+def test_a_lint_run_reads_only_the_families_it_asks_for() -> None:
+    asked: list[str] = []
+
+    def read(family: str) -> tuple[Rule, ...]:
+        asked.append(family)
+        return tuple(r for r in RULES.all() if r.family == family)
+
+    catalogue = Catalogue(families={f: functools.partial(read, f) for f in FAMILIES})
+    assert catalogue.get("EP201") is not None and catalogue.is_selector("EP2")
+    assert asked == ["EP"]
+    assert catalogue.is_selector("missing-cursor-marker")  # a name: any family may hold it
+    assert sorted(asked) == sorted(FAMILIES)
+
+
+def test_a_family_module_holds_its_familys_rules_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    from evaltools import catalogue
+
+    stray = next(r for r in RULES.all() if r.family == "RG")
+    module = sys.modules["evaltools.dupes.rules"]
+    monkeypatch.setattr(module, "STRAY", stray, raising=False)
+    with pytest.raises(ValueError, match="another family"):
+        catalogue._rules_of("DU")()
 
 
 def test_each_rule_names_the_module_that_reports_it() -> None:

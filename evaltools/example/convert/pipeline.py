@@ -28,6 +28,13 @@ from pathlib import Path
 from typing import BinaryIO
 
 from evaltools.diagnostics import Diagnostic, make
+from evaltools.example.convert.kinds import (
+    COLLISION,
+    LOSSY,
+    LOSSY_ALLOWED,
+    RULE_OF_KIND,
+    UNWRITABLE,
+)
 from evaltools.example.convert.record import (
     FILTERED,
     MALFORMED,
@@ -35,13 +42,6 @@ from evaltools.example.convert.record import (
     Converted,
     Settings,
     convert_unit,
-)
-from evaltools.example.convert.rules import (
-    COLLISION,
-    LOSSY,
-    LOSSY_ALLOWED,
-    RULE_OF_KIND,
-    UNWRITABLE,
 )
 from evaltools.example.convert.sinks import (
     EXISTS,

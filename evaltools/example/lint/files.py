@@ -11,10 +11,10 @@ import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from evaltools.catalogue.ep.diffs import INVALID_RECORD
 from evaltools.catalogue.io import NOT_A_FILE
 from evaltools.diagnostics import Diagnostic, Rule, make
 from evaltools.discover import discover
+from evaltools.example.lint.diffs.rules import INVALID_RECORD
 from evaltools.fileio import buffer_text, read_text_file
 from evaltools.parallel.processes import Cost, batch_size, input_size, parallel_map, worker_count
 from evaltools.selection import DiagnosticFilter, RuleSelection
@@ -32,7 +32,7 @@ def lint_path(
     """The (`enabled`) findings of one file; of `data` instead of what the file holds when
     given (an editor's unsaved text, `evaltools server`)."""
     if path.suffix == ".md" or os.path.isdir(path):  # noqa: PTH112 (False past PATH_MAX)
-        from evaltools.example.lint import lint_markdown
+        from evaltools.example.lint.linter import lint_markdown
 
         read = read_text_file(path) if data is None else buffer_text(path, data)
         if isinstance(read, Diagnostic):
@@ -46,7 +46,7 @@ def lint_path(
 
 
 def _lint_records(path: Path, data: bytes | None = None) -> list[Diagnostic]:
-    from evaltools.example.lint import lint_spec
+    from evaltools.example.lint.linter import lint_spec
     from evaltools.example.records import (
         BAD_FILE,
         BAD_JSON,

@@ -15,21 +15,21 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from evaltools.catalogue.ep.diffs import (
+from evaltools.diagnostics import Diagnostic
+from evaltools.example.lint.diffs.rules import (
+    CURSOR_PATH_NOT_PATCHED,
     PATCH_DOES_NOT_APPLY,
     PATCH_OUTSIDE_EXCERPT,
     PATCH_TOO_COSTLY_TO_CHECK,
 )
-from evaltools.catalogue.ep.document import (
-    CURSOR_PATH_NOT_PATCHED,
+from evaltools.example.lint.document.rules import (
     DROPPED_HEADING,
     MISSING_CURSOR_POSITION,
     NO_EXPECTED_PATCH,
 )
-from evaltools.catalogue.rt import UNREADABLE_EXAMPLE
-from evaltools.diagnostics import Diagnostic
 from evaltools.example.markdown.document import SECTIONS, SINGLETON_SECTIONS, START
 from evaltools.example.markdown.reader import ParsedMarkdown
+from evaltools.example.markdown.rules import UNREADABLE_EXAMPLE
 
 Follows = Callable[[Diagnostic], bool]
 

@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from evaltools.atomic import WriteError, atomic_write, remove_stale_temps, write_finding
-from evaltools.catalogue.rt import LOSSY_CONTENT, NOT_CANONICAL, UNREADABLE_EXAMPLE
 from evaltools.diagnostics import Diagnostic, make
 from evaltools.example.markdown.reader import ParsedMarkdown
 from evaltools.example.markdown.roundtrip import (
@@ -21,6 +20,7 @@ from evaltools.example.markdown.roundtrip import (
     Verdict,
     check_roundtrip,
 )
+from evaltools.example.markdown.rules import LOSSY_CONTENT, NOT_CANONICAL, UNREADABLE_EXAMPLE
 from evaltools.fileio import TextFile, read_text_file
 from evaltools.parallel.processes import Cost
 from evaltools.positions import lines_of

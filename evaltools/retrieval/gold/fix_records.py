@@ -26,14 +26,14 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from evaltools.catalogue.rg.check import (
+from evaltools.diagnostics import Diagnostic, make
+from evaltools.retrieval.code.chunk_id import parse_chunk_id
+from evaltools.retrieval.gold.reanchor.resolve import Status
+from evaltools.retrieval.gold.rules import (
     GOLD_REVISION_BEHIND,
     GOLD_REVISION_KEPT,
     GOLD_REVISION_UPDATED,
 )
-from evaltools.diagnostics import Diagnostic, make
-from evaltools.retrieval.code.chunk_id import parse_chunk_id
-from evaltools.retrieval.gold.reanchor.resolve import Status
 from evaltools.retrieval.sources import git
 
 if TYPE_CHECKING:

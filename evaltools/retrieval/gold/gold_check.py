@@ -14,12 +14,6 @@ from typing import TYPE_CHECKING
 
 from evaltools import jsonlocate
 from evaltools.catalogue.io import TOO_MANY_GOLD_ENTRIES
-from evaltools.catalogue.rg.check import (
-    GOLD_ID_REWRITTEN,
-    GOLD_INVALID_CHUNK_ID,
-    GOLD_RECORD_UNREADABLE,
-)
-from evaltools.catalogue.rv import BLANK_LINE
 from evaltools.config.evalfiles import discover_sets
 from evaltools.diagnostics import Diagnostic, make
 from evaltools.discover import check_paths_exist
@@ -27,9 +21,15 @@ from evaltools.fileio import MAX_DATA_FILE_BYTES, Refused, UsageError, display_p
 from evaltools.retrieval.code.chunk_id import ChunkIdError, parse_chunk_id
 from evaltools.retrieval.gold.items import GoldItem
 from evaltools.retrieval.gold.reanchor.resolve import RULE_OF_STATUS, GoldRef, Resolution, Status
+from evaltools.retrieval.gold.rules import (
+    GOLD_ID_REWRITTEN,
+    GOLD_INVALID_CHUNK_ID,
+    GOLD_RECORD_UNREADABLE,
+)
 from evaltools.retrieval.records.record import RecordLine
 from evaltools.retrieval.records.set_file import JsonlFile
 from evaltools.retrieval.records.validation.gold_limit import gold_over_limit
+from evaltools.retrieval.records.validation.rules import BLANK_LINE
 
 if TYPE_CHECKING:
     from evaltools.retrieval.code.parsing import OnParsed

@@ -18,12 +18,12 @@ from typing import Any, BinaryIO
 
 from evaltools import jsonio
 from evaltools.catalogue.io import BYTE_ORDER_MARK, INVALID_JSON, NOT_UTF8
-from evaltools.catalogue.rv import BLANK_LINE
 from evaltools.diagnostics import Diagnostic, Rule, make
 from evaltools.fileio import BOM_AT_START, open_records, wrong_encoding
 from evaltools.jsonlocate import Locations, locate
 from evaltools.positions import char_column
 from evaltools.retrieval.records.gold_keys import gold_key_tokens
+from evaltools.retrieval.records.validation.rules import BLANK_LINE
 
 BOM = "\ufeff"
 # What a record's `type` and `split` may be: the shipped schema's enums, in its order.

@@ -15,12 +15,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from evaltools.catalogue.rg.discipline import GOLD_RECORD_UNUSABLE
-from evaltools.catalogue.rv import BLANK_LINE, DUPLICATE_KEY
 from evaltools.diagnostics import Diagnostic, make
 from evaltools.fileio import InputRefused, display_path, open_records
 from evaltools.jsonlocate import pointer
 from evaltools.retrieval.records.record import RecordLine, iter_record_lines
+from evaltools.retrieval.records.rules import GOLD_RECORD_UNUSABLE
+from evaltools.retrieval.records.validation.rules import BLANK_LINE, DUPLICATE_KEY
 
 GRADES = (1, 2, 3)
 

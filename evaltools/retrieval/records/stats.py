@@ -13,16 +13,16 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from evaltools.catalogue.rg.discipline import (
+from evaltools.diagnostics import Diagnostic, make
+from evaltools.fileio import UsageError
+from evaltools.retrieval.records.record import RECORD_TYPES, RecordLine
+from evaltools.retrieval.records.rules import (
     HOLDOUT_SHARE_DRIFT,
     NO_HOLDOUT,
     SMALL_SET,
     TYPE_MIX_DRIFT,
     UNCOUNTED_LINES,
 )
-from evaltools.diagnostics import Diagnostic, make
-from evaltools.fileio import UsageError
-from evaltools.retrieval.records.record import RECORD_TYPES, RecordLine
 from evaltools.retrieval.records.strata import exact_share, target_count
 
 DEFAULT_MIX = {"identifier": 3.0, "intent": 5.0, "mixed": 2.0}

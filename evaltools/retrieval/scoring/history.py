@@ -16,11 +16,11 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeGuard
 
-from evaltools.catalogue.rg.discipline import HISTORY_UNREADABLE_LINE
-from evaltools.catalogue.rv import BLANK_LINE
 from evaltools.diagnostics import Diagnostic, make
 from evaltools.retrieval.records.record import iter_record_lines
+from evaltools.retrieval.records.validation.rules import BLANK_LINE
 from evaltools.retrieval.scoring.evaluate import ALL
+from evaltools.retrieval.scoring.rules import HISTORY_UNREADABLE_LINE
 
 if TYPE_CHECKING:
     from evaltools.retrieval.gold.gold_check import GoldCheck

@@ -15,12 +15,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from evaltools.catalogue.rg.discipline import RUN_DUPLICATE_RESULT, RUN_UNREADABLE_LINE
 from evaltools.diagnostics import Diagnostic, make
 from evaltools.fileio import MAX_DATA_FILE_BYTES, Refused, display_path, read_input
 from evaltools.positions import char_column, lines_of
 from evaltools.retrieval.records.record import NEEDS_FULL_PARSE, parse_line, quick_value
 from evaltools.retrieval.records.validation.explain import json_type
+from evaltools.retrieval.scoring.rules import RUN_DUPLICATE_RESULT, RUN_UNREADABLE_LINE
 
 
 @dataclass

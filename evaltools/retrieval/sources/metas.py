@@ -5,10 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from evaltools.catalogue.rg.check import INVALID_METAS_LINE
 from evaltools.diagnostics import Diagnostic
 from evaltools.fileio import MAX_DATA_FILE_BYTES, read_text_file
 from evaltools.retrieval.code.chunk_id import ChunkIdError, parse_chunk_id
+from evaltools.retrieval.gold.rules import INVALID_METAS_LINE
 from evaltools.retrieval.records.record import LineProblem, parse_line
 
 

@@ -9,7 +9,7 @@ import pytest
 
 from evaltools.__main__ import main
 from evaltools.diagnostics import Diagnostic, Severity, make
-from evaltools.example.lint import lint_markdown
+from evaltools.example.lint.linter import lint_markdown
 from evaltools.selection import RuleSelection
 from tests.example.lint.test_lint_rules import GOOD, NAME
 

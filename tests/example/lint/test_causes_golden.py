@@ -8,9 +8,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from evaltools.example.lint import lint_markdown
 from evaltools.example.lint.context import LintContext
 from evaltools.example.lint.document import causes
+from evaltools.example.lint.linter import lint_markdown
 from evaltools.example.markdown.reader import read_markdown
 from tests import golden
 from tests.conftest import all_corpus_files

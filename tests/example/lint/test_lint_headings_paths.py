@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from evaltools.example.lint import lint_markdown
+from evaltools.example.lint.linter import lint_markdown
 from evaltools.example.markdown.roundtrip import check_roundtrip
 from tests.conftest import CORPUS
 

@@ -9,7 +9,7 @@ import pytest
 
 from evaltools.example.diffs.patch_cursor import extract_patch_cursor
 from evaltools.example.diffs.udiff import apply_diff_to_string, parse_diff
-from evaltools.example.lint import lint_markdown
+from evaltools.example.lint.linter import lint_markdown
 from tests.conftest import CORPUS
 from tests.retrieval.gitrepo import GitRepo
 

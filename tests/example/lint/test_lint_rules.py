@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import pytest
 
 from evaltools.catalogue import RULES
-from evaltools.example.lint import lint_markdown, lint_spec
+from evaltools.example.lint.linter import lint_markdown, lint_spec
 from evaltools.example.markdown.reader import from_markdown
 from evaltools.example.spec import ExampleSpec
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from evaltools.__main__ import main
-from evaltools.example.lint import lint_markdown
+from evaltools.example.lint.linter import lint_markdown
 
 NAME = "repo--change-return.md"
 FM = (

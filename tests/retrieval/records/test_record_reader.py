@@ -6,7 +6,6 @@ from pathlib import Path
 import pytest
 
 from evaltools.catalogue.io import BYTE_ORDER_MARK, INVALID_JSON, NOT_UTF8
-from evaltools.catalogue.rv import BLANK_LINE
 from evaltools.jsonlocate import locate
 from evaltools.retrieval.records.record import (
     NEEDS_FULL_PARSE,
@@ -16,6 +15,7 @@ from evaltools.retrieval.records.record import (
     quick_value,
     strict_loads,
 )
+from evaltools.retrieval.records.validation.rules import BLANK_LINE
 
 
 def one(raw: bytes, line: int = 1) -> RecordLine:

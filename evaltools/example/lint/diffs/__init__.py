@@ -1,2 +1,2 @@
-"""Rules over what the document holds (catalogue `ep.diffs`): the cursor, the diffs as the
-reference reads them, whether each patch fits the excerpt, and the metadata."""
+"""Rules over what the document holds: the cursor, the diffs as the reference reads them,
+whether each patch fits the excerpt, and the metadata (their documentation: `rules.py`)."""

@@ -6,20 +6,6 @@ from __future__ import annotations
 
 import re
 
-from evaltools.catalogue.ep.diffs import (
-    CURSOR_INSIDE_CHARACTER,
-    CURSOR_PAST_END_OF_LINE,
-    MARKER_TABS_MISALIGNED,
-    MARKER_WITHOUT_CARET,
-    MISSING_CURSOR_MARKER,
-    NON_ASCII_BEFORE_CURSOR,
-    NON_CANONICAL_ANGLE_MARKER,
-    PATCH_CURSOR_AFTER_DELETION,
-    PATCH_CURSOR_PAST_END_OF_LINE,
-    PATCH_CURSOR_WITHOUT_CARET,
-    SEVERAL_CURSOR_MARKERS,
-)
-from evaltools.catalogue.ep.document import MISSING_CURSOR_POSITION
 from evaltools.diagnostics import Fix
 from evaltools.example.cursor import (
     CURSOR_POSITION_MARKER,
@@ -38,6 +24,20 @@ from evaltools.example.lint.context import (
     field_sources,
     parsed_diff,
 )
+from evaltools.example.lint.diffs.rules import (
+    CURSOR_INSIDE_CHARACTER,
+    CURSOR_PAST_END_OF_LINE,
+    MARKER_TABS_MISALIGNED,
+    MARKER_WITHOUT_CARET,
+    MISSING_CURSOR_MARKER,
+    NON_ASCII_BEFORE_CURSOR,
+    NON_CANONICAL_ANGLE_MARKER,
+    PATCH_CURSOR_AFTER_DELETION,
+    PATCH_CURSOR_PAST_END_OF_LINE,
+    PATCH_CURSOR_WITHOUT_CARET,
+    SEVERAL_CURSOR_MARKERS,
+)
+from evaltools.example.lint.document.rules import MISSING_CURSOR_POSITION
 
 
 def cursor_of(ctx: LintContext) -> CursorLocation | None:

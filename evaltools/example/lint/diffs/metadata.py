@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
-from evaltools.catalogue.ep.diffs import BAD_FILE_NAME, BAD_REPOSITORY_URL, BAD_REVISION
 from evaltools.example.lint.context import LintContext
+from evaltools.example.lint.diffs.rules import BAD_FILE_NAME, BAD_REPOSITORY_URL, BAD_REVISION
 
 _HTTPS_URL = re.compile(r"https://[^/\s]+/[^/\s]+/[^/\s]+")
 _SSH_URL = re.compile(r"git@[^:\s/]+:[^/\s]+/[^/\s]+")

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from evaltools.catalogue.ep.diffs import PATCH_DOES_NOT_APPLY
 from evaltools.example.lint.context import FieldSource, LintContext, cursor_source
 from evaltools.example.lint.diffs.cursor_checks import cursor_of
+from evaltools.example.lint.diffs.rules import PATCH_DOES_NOT_APPLY
 
 
 class Mismatch(NamedTuple):

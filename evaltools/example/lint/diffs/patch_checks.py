@@ -3,15 +3,6 @@ hunk lines (patch cursors are in `cursor_checks`, the fit to the excerpt in `pat
 
 from __future__ import annotations
 
-from evaltools.catalogue.ep.diffs import (
-    DIFF_LINE_LOOKS_LIKE_HEADER,
-    EMPTY_PATCH,
-    GARBAGE_IN_HUNK,
-    HUNK_COUNT_MISMATCH,
-    HUNK_WITHOUT_HEADER,
-    RENAMED_FILE,
-    UNPARSABLE_HUNK_HEADER,
-)
 from evaltools.example.diffs.udiff import (
     LineKind,
     ParsedDiff,
@@ -26,6 +17,15 @@ from evaltools.example.lint.context import (
     parsed_diff,
 )
 from evaltools.example.lint.diffs.cursor_checks import check_patch_cursors
+from evaltools.example.lint.diffs.rules import (
+    DIFF_LINE_LOOKS_LIKE_HEADER,
+    EMPTY_PATCH,
+    GARBAGE_IN_HUNK,
+    HUNK_COUNT_MISMATCH,
+    HUNK_WITHOUT_HEADER,
+    RENAMED_FILE,
+    UNPARSABLE_HUNK_HEADER,
+)
 
 # A tuple, not a set: `in` then compares by identity, where a set calls Enum's Python `__hash__`.
 _CHECKED = (LineKind.GARBAGE, LineKind.OLD_PATH, LineKind.NEW_PATH, LineKind.NO_NEWLINE)

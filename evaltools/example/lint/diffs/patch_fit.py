@@ -3,12 +3,6 @@ which line is in error: the excerpt, the patch, or a line's diff mark."""
 
 from __future__ import annotations
 
-from evaltools.catalogue.ep.diffs import (
-    PATCH_DOES_NOT_APPLY,
-    PATCH_OUTSIDE_EXCERPT,
-    PATCH_TOO_COSTLY_TO_CHECK,
-)
-from evaltools.catalogue.ep.document import CURSOR_PATH_NOT_PATCHED
 from evaltools.example.diffs.align import Fit, fit_hunks
 from evaltools.example.diffs.udiff import Hunk, LineKind
 from evaltools.example.lint.context import (
@@ -21,6 +15,12 @@ from evaltools.example.lint.context import (
 )
 from evaltools.example.lint.diffs.cursor_checks import cursor_of
 from evaltools.example.lint.diffs.mismatches import Mismatch, report_mismatches
+from evaltools.example.lint.diffs.rules import (
+    CURSOR_PATH_NOT_PATCHED,
+    PATCH_DOES_NOT_APPLY,
+    PATCH_OUTSIDE_EXCERPT,
+    PATCH_TOO_COSTLY_TO_CHECK,
+)
 
 
 def _same_file(diff_path: str, cursor_path: str) -> bool:

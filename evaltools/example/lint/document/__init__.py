@@ -1,2 +1,2 @@
-"""Rules over the Markdown document (catalogue `ep.document`): front matter, headings and
+"""Rules over the Markdown document (their documentation: `rules.py`): front matter, headings and
 blocks, the mistakes that misplace what follows them, recently opened files."""

@@ -11,13 +11,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from evaltools.catalogue.ep.document import (
+from evaltools.example.lint.context import LintContext
+from evaltools.example.lint.document.rules import (
     DROPPED_HEADING,
     INDENTED_FENCE,
     REPEATED_BLOCK,
     UNCLOSED_FENCE,
 )
-from evaltools.example.lint.context import LintContext
 from evaltools.example.markdown.reader import SECTIONS, CodeBlock
 from evaltools.example.markdown.roundtrip import fence_indent_change
 

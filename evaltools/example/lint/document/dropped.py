@@ -3,13 +3,13 @@ it never reads, a heading it skips): each reported with where it went and how to
 
 from __future__ import annotations
 
-from evaltools.catalogue.ep.document import (
+from evaltools.example.lint.context import LintContext
+from evaltools.example.lint.document.rules import (
     ACCEPTED_MARKER_MISPLACED,
     DROPPED_HEADING,
     PROSE_OUTSIDE_SECTIONS,
     REPEATED_BLOCK,
 )
-from evaltools.example.lint.context import LintContext
 from evaltools.example.markdown.reader import (
     ACCEPTED_PREDICTION_MARKER,
     REASONING,

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from evaltools.catalogue.ep.document import BAD_FILE_POSITION
 from evaltools.example.lint.context import LintContext
+from evaltools.example.lint.document.rules import BAD_FILE_POSITION
 from evaltools.example.markdown.document import WHITESPACE
 from evaltools.example.markdown.pathlist import parse_position, path_lines
 

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import json
 
-from evaltools.catalogue.ep.document import (
+from evaltools.diagnostics import Fix
+from evaltools.example.lint.context import LintContext
+from evaltools.example.lint.document.causes import section_heading
+from evaltools.example.lint.document.rules import (
     DUPLICATE_BLOCK,
     FENCE_CLOSED_EARLY,
     FRONT_MATTER_COMMENT,
@@ -19,9 +22,6 @@ from evaltools.catalogue.ep.document import (
     UNKNOWN_FRONT_MATTER_KEY,
     UNKNOWN_SECTION,
 )
-from evaltools.diagnostics import Fix
-from evaltools.example.lint.context import LintContext
-from evaltools.example.lint.document.causes import section_heading
 from evaltools.example.markdown.frontmatter import FrontMatter, shown_key
 from evaltools.example.markdown.reader import (
     ACCEPTED_PREDICTION_MARKER,

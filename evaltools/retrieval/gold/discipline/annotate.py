@@ -13,7 +13,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from evaltools.catalogue.rg.discipline import (
+from evaltools.diagnostics import Diagnostic, make
+from evaltools.jsonlocate import pointer
+from evaltools.retrieval.gold.discipline.rules import (
     MERGE_AMBIGUOUS_QUERY,
     MERGE_CLASSIFICATION_DIFFERS,
     MERGE_DUPLICATE_QID,
@@ -21,8 +23,6 @@ from evaltools.catalogue.rg.discipline import (
     MERGE_QUERY_DIFFERS,
     MERGE_UNPAIRED_QUERY,
 )
-from evaltools.diagnostics import Diagnostic, make
-from evaltools.jsonlocate import pointer
 from evaltools.retrieval.records.record import RecordLine
 from evaltools.retrieval.records.set_file import GRADES, index_by_qid
 from evaltools.retrieval.records.strata import quotas, type_key, unit_hash

@@ -16,12 +16,6 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from evaltools.catalogue.du import (
-    DUPLICATE_GOLD_SET,
-    DUPLICATE_QUERY,
-    HOLDOUT_LEAK,
-    NEAR_DUPLICATE_QUERY,
-)
 from evaltools.diagnostics import Diagnostic
 from evaltools.dupes.minhash import (
     Shingled,
@@ -34,6 +28,12 @@ from evaltools.dupes.minhash import (
 )
 from evaltools.dupes.near import LISTED, Partners, near_pairs
 from evaltools.dupes.pairs import Item, Pair
+from evaltools.dupes.rules import (
+    DUPLICATE_GOLD_SET,
+    DUPLICATE_QUERY,
+    HOLDOUT_LEAK,
+    NEAR_DUPLICATE_QUERY,
+)
 from evaltools.retrieval.records.set_file import JsonlFile, read_jsonl
 
 QUERY = "query"

@@ -23,8 +23,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from evaltools.catalogue.rg.discipline import SPLIT_INVALID
 from evaltools.diagnostics import Diagnostic, make
+from evaltools.retrieval.gold.discipline.rules import SPLIT_INVALID
 from evaltools.retrieval.records.gold_keys import replace_member_value
 from evaltools.retrieval.records.record import SPLITS, RecordLine
 from evaltools.retrieval.records.set_file import JsonlFile, index_by_qid

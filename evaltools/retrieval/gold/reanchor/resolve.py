@@ -16,7 +16,10 @@ import enum
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from evaltools.catalogue.rg.check import (
+from evaltools.retrieval.code.chunk_id import ChunkId, parse_chunk_id
+from evaltools.retrieval.gold.reanchor.lookup import Entry, FileEntries, Lookup
+from evaltools.retrieval.gold.reanchor.scope import file_stem
+from evaltools.retrieval.gold.rules import (
     GOLD_AMBIGUOUS,
     GOLD_COPIED,
     GOLD_FILE_RENAMED,
@@ -27,9 +30,6 @@ from evaltools.catalogue.rg.check import (
     GOLD_RELOCATED,
     GOLD_WINDOW_MISSING_LINES,
 )
-from evaltools.retrieval.code.chunk_id import ChunkId, parse_chunk_id
-from evaltools.retrieval.gold.reanchor.lookup import Entry, FileEntries, Lookup
-from evaltools.retrieval.gold.reanchor.scope import file_stem
 
 MAX_CANDIDATES = 5
 

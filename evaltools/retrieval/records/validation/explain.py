@@ -12,7 +12,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from evaltools.catalogue.io import TOO_MANY_GOLD_ENTRIES
-from evaltools.catalogue.rv import (
+from evaltools.diagnostics import Fix, Rule
+from evaltools.jsonlocate import pointer as make_pointer
+from evaltools.retrieval.code.chunk_id import ChunkIdError, is_valid_chunk_id, parse_chunk_id
+from evaltools.retrieval.records.validation.fields import DRAFT, FIELDS, STATUS, misspelt
+from evaltools.retrieval.records.validation.gold_limit import MAX_GOLD_ENTRIES, gold_over_limit
+from evaltools.retrieval.records.validation.rules import (
     DRAFT_RECORD,
     INVALID_CHUNK_ID,
     INVALID_GRADE,
@@ -23,11 +28,6 @@ from evaltools.catalogue.rv import (
     SCHEMA_VIOLATION,
     WRONG_TYPE,
 )
-from evaltools.diagnostics import Fix, Rule
-from evaltools.jsonlocate import pointer as make_pointer
-from evaltools.retrieval.code.chunk_id import ChunkIdError, is_valid_chunk_id, parse_chunk_id
-from evaltools.retrieval.records.validation.fields import DRAFT, FIELDS, STATUS, misspelt
-from evaltools.retrieval.records.validation.gold_limit import MAX_GOLD_ENTRIES, gold_over_limit
 from evaltools.retrieval.records.validation.schema import Validator
 
 # jsonschema.exceptions.ValidationError; jsonschema ships no type hints.

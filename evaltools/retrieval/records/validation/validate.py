@@ -20,7 +20,6 @@ from typing import Any, BinaryIO
 
 from evaltools import jsonio
 from evaltools.catalogue.io import EMPTY_FILE
-from evaltools.catalogue.rv import DUPLICATE_KEY, DUPLICATE_QID, UNREADABLE_FILE
 from evaltools.diagnostics import Diagnostic, make
 from evaltools.fileio import (
     MAX_DATA_FILE_BYTES,
@@ -34,6 +33,11 @@ from evaltools.retrieval.records.record import NEEDS_FULL_PARSE, RecordLine, par
 from evaltools.retrieval.records.validation.explain import Problem, beyond_schema, explain
 from evaltools.retrieval.records.validation.fast_check import clean_check
 from evaltools.retrieval.records.validation.fields import FIELDS
+from evaltools.retrieval.records.validation.rules import (
+    DUPLICATE_KEY,
+    DUPLICATE_QID,
+    UNREADABLE_FILE,
+)
 from evaltools.retrieval.records.validation.schema import Validator, build_validator, default_schema
 
 # Chunks: big enough that a worker's start-up and result transfer are noise, small enough

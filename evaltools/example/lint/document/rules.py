@@ -289,23 +289,6 @@ INDENTED_FENCE = Rule(
     check="evaltools.example.lint.document.causes",
 )
 
-CURSOR_PATH_NOT_PATCHED = Rule(
-    "EP114",
-    "cursor-path-not-patched",
-    W,
-    "The cursor block's path is not a file any expected patch edits.",
-    "Compares the whole cursor block's info string (a path may hold spaces) with the files "
-    "named in the expected patches' headers; says which part to remove when the path "
-    "follows a language name, and to quote a header path with spaces, which the "
-    "reference otherwise ends at its first space.",
-    "The info string is the file's path, not a language: with another name, every "
-    "expected patch edits some other file, so none is checked against the excerpt and "
-    "scoring applies them to nothing.",
-    FM + CURSOR.replace("```src/app.py\n", "```python\n") + "\n" + PATCH,
-    FM + CURSOR + "\n" + PATCH,
-    check="evaltools.example.lint.diffs.patch_fit",
-)
-
 DUPLICATE_BLOCK = Rule(
     "EP115",
     "duplicate-block",

@@ -212,21 +212,6 @@ GOLD_REVISION_KEPT = Rule(
     check="evaltools.retrieval.gold.fix_records",
 )
 
-GOLD_CHECK_SKIPPED = Rule(
-    "RG015",
-    "gold-check-skipped",
-    W,
-    "`evaltools check` did not resolve a retrieval set's gold IDs: nothing says where the code is.",
-    "The configuration names retrieval sets but neither `root` nor `metas` in "
-    "[tool.evaltools.retrieval]; the set is validated, its gold IDs are not checked.",
-    "A check that passes without resolving the gold would hide every stale ID: set "
-    "`root` (the folder chunk ID paths are relative to) or `metas` (the index's chunk "
-    "list).",
-    '[tool.evaltools.retrieval]\nsets = ["evals/retrieval.jsonl"]',
-    '[tool.evaltools.retrieval]\nsets = ["evals/retrieval.jsonl"]\nroot = "."',
-    check="evaltools.check.compose",
-)
-
 GOLD_WINDOW_MISSING_LINES = Rule(
     "RG016",
     "gold-window-missing-lines",

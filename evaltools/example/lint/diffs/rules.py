@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from evaltools.catalogue.ep.document import FM, REV, URL
 from evaltools.diagnostics import Rule, Severity
+from evaltools.example.lint.document.rules import CURSOR as ONE_LINE_CURSOR
+from evaltools.example.lint.document.rules import FM, REV, URL
+from evaltools.example.lint.document.rules import PATCH as ONE_LINE_PATCH
 
 E, W, INFO = Severity.ERROR, Severity.WARNING, Severity.INFO
 
@@ -327,7 +329,7 @@ TOO_MANY_EXPECTED_PATCHES = Rule(
     "time per patch, so a million of them would hold a pre-commit hook for minutes.",
     '(a record whose `expected_patches` holds a million `""` placeholders)',
     "(the few patches that are distinct acceptable edits; the rest in examples of their own)",
-    check="evaltools.example.lint",
+    check="evaltools.example.lint.linter",
 )
 
 RENAMED_FILE = Rule(
@@ -398,4 +400,22 @@ INVALID_RECORD = Rule(
     '"edit_history": "", "expected_patches": ["--- a/src/app.py\\n+++ b/src/app.py\\n'
     '@@ -1 +1 @@\\n-x = 1\\n+x = 2\\n"]}',
     check="evaltools.example.lint.files",
+)
+
+
+CURSOR_PATH_NOT_PATCHED = Rule(
+    "EP114",
+    "cursor-path-not-patched",
+    W,
+    "The cursor block's path is not a file any expected patch edits.",
+    "Compares the whole cursor block's info string (a path may hold spaces) with the files "
+    "named in the expected patches' headers; says which part to remove when the path "
+    "follows a language name, and to quote a header path with spaces, which the "
+    "reference otherwise ends at its first space.",
+    "The info string is the file's path, not a language: with another name, every "
+    "expected patch edits some other file, so none is checked against the excerpt and "
+    "scoring applies them to nothing.",
+    FM + ONE_LINE_CURSOR.replace("```src/app.py\n", "```python\n") + "\n" + ONE_LINE_PATCH,
+    FM + ONE_LINE_CURSOR + "\n" + ONE_LINE_PATCH,
+    check="evaltools.example.lint.diffs.patch_fit",
 )

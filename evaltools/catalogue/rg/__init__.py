@@ -1,1 +1,0 @@
-"""RG: gold checks and discipline (`evaltools gold ...`)."""
