@@ -10,11 +10,13 @@ from evaltools.retrieval.gold.reanchor.history.hollow import hollowed_or
 from evaltools.retrieval.gold.reanchor.history.old_defs import OldDefinitions, kept
 from evaltools.retrieval.gold.reanchor.history.owners import Owners
 from evaltools.retrieval.gold.reanchor.history.partners import Partners
+from evaltools.retrieval.gold.reanchor.history.with_type import moved_with_its_type
 from evaltools.retrieval.gold.reanchor.lookup import NAME_LENGTH_FACTOR, Entry, Lookup
 from evaltools.retrieval.gold.reanchor.plain.moved import RenamedFiles
 from evaltools.retrieval.gold.reanchor.plain.no_history import SetEvidence
 from evaltools.retrieval.gold.reanchor.plain.split import Successors
 from evaltools.retrieval.gold.reanchor.plain.standing import Standing
+from evaltools.retrieval.gold.reanchor.plain.taken_out import taken_out
 from evaltools.retrieval.gold.reanchor.rename import Scopes
 from evaltools.retrieval.gold.reanchor.resolve import GoldRef, Resolution, Status, resolved
 from evaltools.retrieval.gold.reanchor.scope import (
@@ -41,11 +43,7 @@ def by_names(
 ) -> dict[str, list[Entry]]:
     """The IDs no body placed, by their names, in one pass over the tree; the definitions
     of the tree with their last names, by qualified name."""
-    leaves = {symbol.rpartition(".")[2] for _, _, symbol, _ in by_name}
-    holding: dict[str, list[Entry]] = {}
-    for _, entry in lookup.holding(leaves):
-        if entry.name is not None:
-            holding.setdefault(entry.name, []).append(entry)
+    holding = _holding(by_name, lookup)
     standing, renamed = Standing(the_set), RenamedFiles(the_set)
     at_home = RenamedAtHome(holding)
     plain: list[tuple[GoldRef, ChunkId, Body | None]] = []  # no name nor body placed them
@@ -58,12 +56,8 @@ def by_names(
                 if not at_home.doubts(cid, moved) and not _another_constructor(cid, moved):
                     results[ref] = moved
                 continue
-        declared = is_declaration_file(cid.path)
-        same = [e for e in holding.get(symbol, []) if is_declaration_file(e.path) == declared]
-        entries, twins = _namesakes_new(same, ref, cid, old, olds=olds, the_set=the_set)
-        found = _by_unique_name(cid, symbol, entries, old, lookup)
-        if found is None and old is None:
-            found = _shifted_to_one_file(cid, ref, entries, the_set)
+        item = (ref, cid, symbol, old)
+        found, twins = _by_namesakes(item, holding, lookup=lookup, olds=olds, the_set=the_set)
         if found is None or found.new_chunk_id is None:
             plain.append((ref, cid, old))
             continue
@@ -94,6 +88,38 @@ def by_names(
     return holding
 
 
+def _holding(by_name: list[ByName], lookup: Lookup) -> dict[str, list[Entry]]:
+    """The definitions of the tree with the IDs' last names, by qualified name."""
+    leaves = {symbol.rpartition(".")[2] for _, _, symbol, _ in by_name}
+    holding: dict[str, list[Entry]] = {}
+    for _, entry in lookup.holding(leaves):
+        if entry.name is not None:
+            holding.setdefault(entry.name, []).append(entry)
+    return holding
+
+
+def _by_namesakes(
+    item: ByName,
+    holding: dict[str, list[Entry]],
+    *,
+    lookup: Lookup,
+    olds: OldDefinitions,
+    the_set: SetEvidence,
+) -> tuple[Resolution | None, bool]:
+    """What the ID's namesakes new since its revision say of where it went, and whether
+    some may have stood there all along (`_namesakes_new`'s twins)."""
+    ref, cid, symbol, old = item
+    declared = is_declaration_file(cid.path)
+    same = [e for e in holding.get(symbol, []) if is_declaration_file(e.path) == declared]
+    entries, twins = _namesakes_new(same, ref, cid, old, olds=olds, the_set=the_set)
+    found = _by_unique_name(cid, symbol, entries, old, lookup)
+    if found is None and old is not None:
+        found = _with_its_type(cid, ref, symbol, entries, old=old, olds=olds)
+    if found is None and old is None:
+        found = _shifted_to_one_file(cid, ref, entries, the_set)
+    return found, twins
+
+
 def place_by_name(
     by_name: list[ByName],
     results: dict[GoldRef, Resolution],
@@ -114,11 +140,16 @@ def place_by_name(
             continue
         if results[ref].status.missing and (went := owners.place(cid, ref, old)) is not None:
             results[ref] = _unless_body_elsewhere(cid, ref, old, went, olds)
+    standing = Standing(the_set)
     for ref, cid, _, old in by_name:
         if results[ref].status is Status.MISSING_SYMBOL:
             dissolved = unwrapped(cid, ref, old, lookup=lookup, olds=olds, the_set=the_set)
             if dissolved is not None and old is not None:
                 dissolved = _unless_body_elsewhere(cid, ref, old, dissolved, olds)
+            if dissolved is None and old is None:
+                dissolved = taken_out(
+                    cid, ref, lookup=lookup, the_set=the_set, standing=standing, holding=holding
+                )
             results[ref] = dissolved or results[ref]
 
 
@@ -284,21 +315,10 @@ def _by_unique_name(
     (a method, or in a file of the same name). Never across test and other code. With the
     old body (rewritten past a body match), the one place must also keep half of it: then
     a function's name needs no same-named file if that body is not a short one."""
-    test = is_test_path(cid.path)
-    scope = scope_of(cid.path)
-    local = [e for e in same if scope_of(e.path) == scope]
-    if unique_by_language(cid.path) and len(local) == 1 and is_test_path(local[0].path) == test:
-        entry, evidence = local[0], f"name defined once in its {scope_word(cid.path)}"
-    elif len(same) == 1 and is_test_path(same[0].path) == test:
-        entry, evidence = same[0], "name defined once in the tree"
-        basename = cid.path.rpartition("/")[2]
-        # A function's name alone is common (a method's `Class.` is not), unless a body
-        # long enough to tell says so: a short one is mostly its signature.
-        told = old is not None and old.size >= MIN_BODY_CHARS
-        if "." not in symbol and entry.path.rpartition("/")[2] != basename and not told:
-            return None
-    else:
+    unique = _unique_namesake(cid, symbol, same, old)
+    if unique is None:
         return None
+    entry, evidence = unique
     if not entry.about_as_long(cid.start, cid.end, NAME_LENGTH_FACTOR):
         return None
     if old is not None:
@@ -307,3 +327,39 @@ def _by_unique_name(
             return None
         evidence += f", body {alike:.2f} alike"
     return resolved(cid, entry.chunk_id, f"`{symbol}` is defined once", evidence)
+
+
+def _unique_namesake(
+    cid: ChunkId, symbol: str, same: list[Entry], old: Body | None
+) -> tuple[Entry, str] | None:
+    """The one place of the name (`_by_unique_name`'s), and why it is the one."""
+    test = is_test_path(cid.path)
+    scope = scope_of(cid.path)
+    local = [e for e in same if scope_of(e.path) == scope]
+    if unique_by_language(cid.path) and len(local) == 1 and is_test_path(local[0].path) == test:
+        return local[0], f"name defined once in its {scope_word(cid.path)}"
+    if len(same) != 1 or is_test_path(same[0].path) != test:
+        return None
+    basename = cid.path.rpartition("/")[2]
+    # A function's name alone is common (a method's `Class.` is not), unless a body
+    # long enough to tell says so: a short one is mostly its signature.
+    told = old is not None and old.size >= MIN_BODY_CHARS
+    if "." not in symbol and same[0].path.rpartition("/")[2] != basename and not told:
+        return None
+    return same[0], "name defined once in the tree"
+
+
+def _with_its_type(
+    cid: ChunkId, ref: GoldRef, symbol: str, same: list[Entry], *, old: Body, olds: OldDefinitions
+) -> Resolution | None:
+    """The name's one place whatever the body became, its type moved there with most of
+    its members (`with_type`)."""
+    unique = _unique_namesake(cid, symbol, same, old)
+    if unique is None or ref.revision is None:
+        return None
+    entry, evidence = unique
+    why = moved_with_its_type(cid, ref.revision, entry, olds)
+    if why is None:
+        return None
+    found = resolved(cid, entry.chunk_id, "its type moved with its members", f"{evidence}, {why}")
+    return _unless_body_elsewhere(cid, ref, old, found, olds)
