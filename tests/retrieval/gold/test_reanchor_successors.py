@@ -448,3 +448,39 @@ def test_a_rewritten_body_does_not_follow_its_name_into_a_rewrite_that_kept_a_fe
     assert code == 1
     assert got[gold[0]]["new_chunk_id"] is None
     assert chunk_id(repo, new_path, "tests") in got[gold[0]]["candidates"]
+
+
+# A server's `Config` and a client's, with the same getters (review of issue 29).
+GETTERS = (
+    "    pub fn name(&self) -> &str {\n        &self.name\n    }\n\n"
+    "    pub fn port(&self) -> u16 {\n        self.port\n    }\n\n"
+    "    pub fn host(&self) -> &str {\n        &self.host\n    }\n"
+)
+SERVER = "pub struct Server {\n    ports: Vec<u16>,\n}\n\nimpl Server {\n"
+SERVER += "    pub fn bind(&mut self, port: u16) {\n        self.ports.push(port);\n    }\n}\n"
+CLIENT = (
+    "pub struct Config {\n    name: String,\n    port: u16,\n    host: String,\n"
+    "    timeout_ms: u64,\n}\n\nimpl Config {\n" + GETTERS + "MORE}\n"
+)
+
+
+def test_a_file_renamed_since_the_revision_is_no_successor_of_what_stood_in_it(
+    repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The server's `Config` deleted while the client's file, whose getters stood there
+    all along, was renamed and gained a `validate`: that file took nothing of the server's."""
+    validate = "    pub fn validate(&self) -> Result<(), String> {\n"
+    validate += '        if self.port < 1024 {\n            return Err("privileged".into());\n'
+    validate += "        }\n        Ok(())\n    }\n"
+    config = CLIENT.replace("timeout_ms: u64,\n", "backlog: u32,\n").replace("MORE", validate)
+    repo.write("src/server.rs", f"{SERVER}\n{config}")
+    repo.write("src/client/config.rs", CLIENT.replace("MORE", ""))
+    old = repo.commit("two configs")
+    gold = [chunk_id(repo, "src/server.rs", "Config.validate")]
+    repo.write("src/server.rs", SERVER)
+    repo.mv("src/client/config.rs", "src/client/settings.rs")
+    checked = "    pub fn validate(&self) -> bool {\n        self.timeout_ms > 0\n    }\n"
+    repo.write("src/client/settings.rs", CLIENT.replace("MORE", checked))
+    repo.commit("the server's config removed, the client's renamed")
+    _, got = gold_check(repo, tmp_path, capsys, gold, old)
+    assert got[gold[0]]["new_chunk_id"] is None

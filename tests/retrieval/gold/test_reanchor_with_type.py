@@ -49,7 +49,8 @@ LANGUAGES = {
         "    height: u32,\n    columns: Vec<String>,\n    label: Option<String>,\n}\n\n",
         "pub struct Multi {\n    shared: u32,\n}\n\n",
         "    pub fn {name}(&self) -> u32 {{\n        let total = self.{field} * {n} + {n}7;\n"
-        "        total.rotate_left({n}) ^ 0x{n}{n}\n    }}\n",
+        "        let mixed = total.rotate_left({n}) ^ 0x{n}{n};\n        mixed.wrapping_sub({n})\n"
+        "    }}\n",
         "    pub fn {name}(&mut self, by: u64) -> bool {{\n"
         "        let seen = self.flags.iter().filter(|f| **f > by).count();\n"
         "        seen > 3 && !self.flags.is_empty()\n    }}\n",
@@ -70,7 +71,7 @@ LANGUAGES = {
         "export class Multi {\n  draw = 0;\n  lines = 0;\n  width = 0;\n  height = 0;\n\n",
         "export class Multi {\n  shared = 0;\n\n",
         "  {name}(): number {{\n    const total = this.{field} * {n} + {n}7;\n"
-        "    return (total << {n}) ^ 0x{n}{n};\n  }}\n",
+        "    const mixed = (total << {n}) ^ 0x{n}{n};\n    return mixed - {n} * total;\n  }}\n",
         "  {name}(by: bigint): boolean {{\n    this.flag = by > 3n;\n    return this.flag;\n  }}\n",
         "  redraw(): number {\n    let sum = 0;\n"
         "    for (let row = 0; row < this.height; row++) {\n"
@@ -90,11 +91,18 @@ def _staying(lang: Language) -> str:
     return lang.staying.format(ticks="".join(lang.tick.format(i=i) for i in range(STAYING)))
 
 
-def _multi(lang: Language, declaration: str, redraw: str, kept: int, present: int) -> str:
+# A member too short to tell (a getter): alike in any type with the field.
+SHORT_MEMBER = "    pub fn {name}(&self) -> u32 {{\n        self.{field}\n    }}\n"
+
+
+def _multi(
+    lang: Language, declaration: str, redraw: str, kept: int, present: int, *, short: bool = False
+) -> str:
     """The type with the first `present` of its members, the first `kept` of them with
-    their code."""
+    their code (`short`: Rust getters)."""
+    member = SHORT_MEMBER if short else lang.member
     members = "".join(
-        lang.member.format(name=name, field=FIELDS[i], n=i + 2)
+        member.format(name=name, field=FIELDS[i], n=i + 2)
         if i < kept
         else lang.stub.format(name=name)
         for i, name in enumerate(MEMBERS[:present])
@@ -113,17 +121,16 @@ def _refactor(
     stayed: bool = False,
     twin: bool = False,
     renamed_in: bool = False,
+    short: bool = False,
 ) -> tuple[str, list[str], str]:
     """`total`: the type's members then, besides the rewritten one; `stood`: a `Multi` in
     the new file at the revision; `stayed`: one in the renamed
     file now; `twin`: the kept members' code in another type too; `renamed_in`: the new
     `Multi` stood at the revision in a file git renamed to the new one."""
     lang = LANGUAGES[language]
-    repo.write(
-        lang.old,
-        f"{_staying(lang)}\n{_multi(lang, lang.type_then, lang.redraw_then, total, total)}",
-    )
-    now = _multi(lang, lang.type_now, lang.redraw_now, kept, present)
+    then_text = _multi(lang, lang.type_then, lang.redraw_then, total, total, short=short)
+    repo.write(lang.old, f"{_staying(lang)}\n{then_text}")
+    now = _multi(lang, lang.type_now, lang.redraw_now, kept, present, short=short)
     then = lang.new.replace("multi", "multi_then")
     if stood:
         repo.write(lang.new, lang.namesake)
@@ -183,6 +190,8 @@ REFUSED: dict[str, dict[str, int | bool]] = {
     "the type stayed": {"stayed": True},
     # the kept members' code is in another type as well: which took them is unknown
     "the members' code in another type too": {"twin": True},
+    # the members that kept their code are getters: alike in any type with those fields
+    "the members too short to tell": {"short": True},
 }
 
 

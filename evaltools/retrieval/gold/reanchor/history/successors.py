@@ -5,10 +5,11 @@ that stays (`mod buffer;` from `lib.rs` to `util/mod.rs`).
 
 With the record's revision, every definition of the old file then (not only the set's
 IDs) that is not in it now is placed in the one file that defines its qualified name now
-and did not at the revision (rule 1 of `old_defs`), if the body there is at least
-`HOLLOW_BELOW` alike: what `names` accepts for one ID. The files that took at least
-`MIN_TAKEN` of them besides the ID (its own move is no evidence of where it went), and a
-clear share (`MIN_SHARE`), are the old file's successors. A missing ID of that file then goes to
+and did not at the revision, nor a file git renamed to it (rule 1 of `old_defs`), if the
+body there is at least `HOLLOW_BELOW` alike: what `names` accepts for one ID. The files
+that took at least `MIN_TAKEN` of them besides the ID (its own move is no evidence of
+where it went), and a clear share (`MIN_SHARE`), are the old file's successors. A missing
+ID of that file then goes to
 - its qualified name in one successor (new there), even when other files define it too
   (`NFA.next_state` in both NFA files: one of them took the old file); an old body too
   short to tell (`MIN_BODY_CHARS`) that kept less than `HOLLOW_BELOW` of itself, only
@@ -117,7 +118,7 @@ class Successors:
             fresh = [
                 (place, entry)
                 for place, entry in holders[d.name]
-                if d.name not in self.olds.names(place, revision)
+                if d.name not in self._names_then(place, revision)
             ]
             if len(fresh) != 1:
                 continue
@@ -134,6 +135,13 @@ class Successors:
             if len(names) >= MIN_SHARE * placed
         }
         return heirs
+
+    def _names_then(self, place: str, revision: str) -> set[str]:
+        """The names `place` defined at the revision, or a file git renamed to it did."""
+        names = set(self.olds.names(place, revision))
+        for then in self.lookup.renamed_from(place, revision):
+            names |= self.olds.names(then, revision)
+        return names
 
     def of(self, cid: ChunkId, ref: GoldRef) -> Heirs:
         """The successors of `cid`'s file, by its other definitions: the ID's own is no

@@ -16,6 +16,7 @@ from evaltools.retrieval.code.chunk_id import ChunkId
 from evaltools.retrieval.code.spans import Definition
 from evaltools.retrieval.gold.reanchor.history.bodies import (
     HOLLOW_BELOW,
+    MIN_BODY_CHARS,
     Body,
     BodySearch,
     make_body,
@@ -65,9 +66,9 @@ def _stood(olds: OldDefinitions, path: str, revision: str, owner: str) -> bool:
 
 
 def _kept_there(old: Body, chunk_id: str, search: BodySearch | None, lookup: Lookup) -> bool:
-    """The member kept its code at `chunk_id`, and that code is nowhere else (a getter's
-    twin in another type says nothing of which type it went to)."""
-    if search is None or kept(old, chunk_id, lookup) < HOLLOW_BELOW:
+    """The member kept its code at `chunk_id`, code long enough to tell (a getter is alike
+    in any type with the field) and found nowhere else."""
+    if search is None or old.size < MIN_BODY_CHARS or kept(old, chunk_id, lookup) < HOLLOW_BELOW:
         return False
     path = chunk_id.rsplit(":", 2)[0]
     return all(b.chunk_id.rsplit(":", 2)[0] == path for b in search.exact(old))
