@@ -112,9 +112,10 @@ def _by_namesakes(
     declared = is_declaration_file(cid.path)
     same = [e for e in holding.get(symbol, []) if is_declaration_file(e.path) == declared]
     entries, twins = _namesakes_new(same, ref, cid, old, olds=olds, the_set=the_set)
-    found = _by_unique_name(cid, symbol, entries, old, lookup)
+    unique = _unique_namesake(cid, symbol, entries, old)
+    found = _by_unique_name(cid, symbol, unique, old, lookup)
     if found is None and old is not None:
-        found = _with_its_type(cid, ref, symbol, entries, old=old, olds=olds)
+        found = _with_its_type(cid, ref, unique, old=old, olds=olds)
     if found is None and old is None:
         found = _shifted_to_one_file(cid, ref, entries, the_set)
     return found, twins
@@ -308,14 +309,13 @@ def _shifted_to_one_file(
 
 
 def _by_unique_name(
-    cid: ChunkId, symbol: str, same: list[Entry], old: Body | None, lookup: Lookup
+    cid: ChunkId, symbol: str, unique: tuple[Entry, str] | None, old: Body | None, lookup: Lookup
 ) -> Resolution | None:
     """Name-only evidence, about as long: the qualified name defined once in its scope
     where the language allows no second one (a Go or Java package), else once in the tree
     (a method, or in a file of the same name). Never across test and other code. With the
     old body (rewritten past a body match), the one place must also keep half of it: then
     a function's name needs no same-named file if that body is not a short one."""
-    unique = _unique_namesake(cid, symbol, same, old)
     if unique is None:
         return None
     entry, evidence = unique
@@ -350,11 +350,15 @@ def _unique_namesake(
 
 
 def _with_its_type(
-    cid: ChunkId, ref: GoldRef, symbol: str, same: list[Entry], *, old: Body, olds: OldDefinitions
+    cid: ChunkId,
+    ref: GoldRef,
+    unique: tuple[Entry, str] | None,
+    *,
+    old: Body,
+    olds: OldDefinitions,
 ) -> Resolution | None:
-    """The name's one place whatever the body became, its type moved there with most of
-    its members (`with_type`)."""
-    unique = _unique_namesake(cid, symbol, same, old)
+    """The name's one place (`_unique_namesake`'s) whatever the body became, its type
+    moved there with most of its members (`with_type`)."""
     if unique is None or ref.revision is None:
         return None
     entry, evidence = unique

@@ -68,6 +68,15 @@ class OldDefinitions:
     def names(self, path: str, revision: str) -> set[str]:
         return {d.name for d in self.at(path, revision)}
 
+    def names_then(self, path: str, revision: str, followed: str) -> set[str]:
+        """The names `path` defined at `revision`, or a file git renamed to it since did,
+        but `followed` (the old file whose definitions are being placed)."""
+        names = set(self.names(path, revision))
+        for then in self.lookup.renamed_from(path, revision):
+            if then != followed:
+                names |= self.names(then, revision)
+        return names
+
     def existed(self, chunk_id: str, cid: ChunkId, revision: str, old: Body | None) -> bool:
         """The definition `chunk_id` was at `revision` under its own name: in its own file,
         or (another name than the missing ID's) in the missing ID's file, or in a file git

@@ -118,7 +118,7 @@ class Successors:
             fresh = [
                 (place, entry)
                 for place, entry in holders[d.name]
-                if d.name not in self._names_then(place, revision, path)
+                if d.name not in self.olds.names_then(place, revision, path)
             ]
             if len(fresh) != 1:
                 continue
@@ -135,15 +135,6 @@ class Successors:
             if len(names) >= MIN_SHARE * placed
         }
         return heirs
-
-    def _names_then(self, place: str, revision: str, path: str) -> set[str]:
-        """The names `place` defined at the revision, or another file than the old one
-        (`path`, whose definitions are the ones followed) that git renamed to it did."""
-        names = set(self.olds.names(place, revision))
-        for then in self.lookup.renamed_from(place, revision):
-            if then != path:
-                names |= self.olds.names(then, revision)
-        return names
 
     def of(self, cid: ChunkId, ref: GoldRef) -> Heirs:
         """The successors of `cid`'s file, by its other definitions: the ID's own is no

@@ -3,11 +3,14 @@ with their bodies, so the name says where the rewritten one went too (indicatif 
 `MultiProgress` left `progress.rs`, which git renamed `state.rs`, for a new `multi.rs`;
 its struct and `with_draw_target` were rewritten, four of its methods kept their code).
 
-The name's one place (`names._by_unique_name`'s) is taken whatever its body and length
-became when the type is new in that file since the revision and at least half of its
-other direct members then, and `MIN_MOVED_TOGETHER` with the ID, are there now under the
-same names, each keeping `HOLLOW_BELOW` of its body. The ID is the type itself or one of
-its members. A name kept on a body that went elsewhere is still `hollowed`.
+The name's one place (`names._unique_namesake`'s) is taken whatever its body and length
+became when the type is new in that file (there neither at the revision nor in a file git
+renamed to it), stays neither in the old file nor in that file's rename, at least half of
+its other direct members then are there now under the same names, and at least half of
+those, and `MIN_MOVED_TOGETHER` with the ID, kept `HOLLOW_BELOW` of their bodies: bodies of
+`MIN_BODY_CHARS` (a getter is alike in any type with the field) found in no other file. The
+ID is the type itself or one of its members. A name kept on a body that went elsewhere is
+still `hollowed`.
 """
 
 from __future__ import annotations
@@ -39,7 +42,7 @@ def moved_with_its_type(
     if not owner or found is None or entry.path == cid.path:
         return None
     now = {e.name: e.chunk_id for e in found.entries if e.name is not None}
-    if owner not in now or _stood(olds, entry.path, revision, owner):
+    if owner not in now or owner in olds.names_then(entry.path, revision, cid.path):
         return None  # not the type's new home: it stood there already, or is not there
     if _still_home(olds, cid.path, revision, owner):
         return None  # the type stayed (an impl split over files): no move of it
@@ -49,20 +52,15 @@ def moved_with_its_type(
         if d.name != cid.symbol
     ]
     there = [(d, body) for d, body in members if d.name in now]
+    # Most of its members there, most of those with their code, and enough to tell; the
+    # counts first, as the code's search may build the tree's body index.
+    if len(there) + 1 < MIN_MOVED_TOGETHER or 2 * len(there) < len(members):
+        return None
     search = olds.lookup.bodies()
     moved = sum(_kept_there(body, now[d.name], search, olds.lookup) for d, body in there)
-    # Most of its members there, most of those with their code, and enough to tell.
-    if moved + 1 < MIN_MOVED_TOGETHER or 2 * moved < len(there) or 2 * len(there) < len(members):
+    if moved + 1 < MIN_MOVED_TOGETHER or 2 * moved < len(there):
         return None
     return f"`{owner}` moved to {entry.path} with {moved} of its {len(members)} other members"
-
-
-def _stood(olds: OldDefinitions, path: str, revision: str, owner: str) -> bool:
-    """The type was in `path` at the revision, or in a file git renamed to it since."""
-    return any(
-        owner in olds.names(then, revision)
-        for then in (path, *olds.lookup.renamed_from(path, revision))
-    )
 
 
 def _kept_there(old: Body, chunk_id: str, search: BodySearch | None, lookup: Lookup) -> bool:
